@@ -1,0 +1,272 @@
+/**
+ * Builds the wilayah seed (`seed/wilayah.sql` + `seed/manifest.json`) from the npm package
+ * `idn-area-data` 4.x (current list) and 3.1.2 (previous list, installed as `idn-area-data-v3`).
+ *
+ *   npm run seed:build                       # no coordinates: lat/lng stay null
+ *   npm run seed:build -- --coords FILE.csv  # fill lat/lng from a `code,lat,lng` CSV
+ *
+ * Loading the SQL twice leaves the same state: it empties the wilayah tables first.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as current from "idn-area-data";
+import * as previous from "idn-area-data-v3";
+import { z } from "zod";
+import { LEVELS, type Level, undotted } from "../src/wilayah/codes.ts";
+import { normalizeSearchText } from "../src/wilayah/normalize.ts";
+
+export const DATA_VERSION = "Kepmendagri 300.2.2-2138/2025 (idn-area-data 4.0.1)";
+
+/** Indonesia's bounding box with a small margin (Sabang to Merauke, Miangas to Rote). */
+export const BOUNDS = { latMin: -11.5, latMax: 6.5, lngMin: 94.5, lngMax: 141.5 };
+
+type Row = {
+  id: string;
+  level: Level;
+  name: string;
+  altName: string;
+  parentId: string | null;
+  type?: "kabupaten" | "kota";
+  isActive: 0 | 1;
+  /** Search-only spellings: former names, abbreviations. */
+  aliases: string[];
+  lat: number | null;
+  lng: number | null;
+};
+
+/** Names people also use for provinces: the short forms in everyday writing. */
+const PROVINCE_ALT: Record<string, { alt?: string; aliases: string[] }> = {
+  "11": { aliases: ["NAD", "Nanggroe Aceh Darussalam"] },
+  "12": { aliases: ["Sumut"] },
+  "13": { aliases: ["Sumbar"] },
+  "16": { aliases: ["Sumsel"] },
+  "19": { alt: "Bangka Belitung", aliases: ["Babel"] },
+  "21": { aliases: ["Kepri"] },
+  "31": { alt: "DKI Jakarta", aliases: ["Jakarta", "DKI"] },
+  "32": { aliases: ["Jabar"] },
+  "33": { aliases: ["Jateng"] },
+  "34": { alt: "DI Yogyakarta", aliases: ["Yogyakarta", "Jogja", "Jogjakarta", "Yogya", "DIY"] },
+  "35": { aliases: ["Jatim"] },
+  "52": { aliases: ["NTB"] },
+  "53": { aliases: ["NTT"] },
+  "61": { aliases: ["Kalbar"] },
+  "62": { aliases: ["Kalteng"] },
+  "63": { aliases: ["Kalsel"] },
+  "64": { aliases: ["Kaltim"] },
+  "65": { aliases: ["Kaltara"] },
+  "71": { aliases: ["Sulut"] },
+  "72": { aliases: ["Sulteng"] },
+  "73": { aliases: ["Sulsel"] },
+  "74": { aliases: ["Sultra"] },
+  "76": { aliases: ["Sulbar"] },
+  "82": { aliases: ["Malut"] },
+};
+
+/** Everyday names of a few kabupaten/kota beyond the name without its prefix. */
+const REGENCY_ALIASES: Record<string, string[]> = {
+  "34.71": ["Jogja", "Jogjakarta", "Yogya"],
+};
+
+const KABUPATEN_PREFIX = /^(Kabupaten Administrasi|Kota Administrasi|Kabupaten|Kota) /;
+
+const coordRow = z.object({
+  code: z.string().regex(/^\d{2}(\.\d{2}(\.\d{2}(\.\d{4})?)?)?$/, "code must be a dotted Kemendagri code"),
+  lat: z.coerce.number().finite().min(BOUNDS.latMin).max(BOUNDS.latMax),
+  lng: z.coerce.number().finite().min(BOUNDS.lngMin).max(BOUNDS.lngMax),
+});
+
+/** Parses a `code,lat,lng` CSV; throws naming the first bad row (line number and content). */
+export function parseCoords(csv: string): Map<string, { lat: number; lng: number }> {
+  const out = new Map<string, { lat: number; lng: number }>();
+  const lines = csv.split(/\r?\n/);
+  const header = lines[0]?.trim().toLowerCase();
+  if (header !== "code,lat,lng") throw new Error(`coordinates CSV: line 1 must be "code,lat,lng", got "${lines[0]}"`);
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (line === "") continue;
+    const [code, lat, lng, ...rest] = line.split(",");
+    const parsed = coordRow.safeParse({ code, lat: lat === "" ? undefined : lat, lng: lng === "" ? undefined : lng });
+    if (!parsed.success || rest.length > 0) {
+      const why = parsed.success ? "too many columns" : parsed.error.issues.map((e) => `${e.path.join(".")}: ${e.message}`).join("; ");
+      throw new Error(`coordinates CSV: line ${i + 1} ("${line}") rejected: ${why} (Indonesia is lat ${BOUNDS.latMin}..${BOUNDS.latMax}, lng ${BOUNDS.lngMin}..${BOUNDS.lngMax})`);
+    }
+    out.set(parsed.data.code, { lat: parsed.data.lat, lng: parsed.data.lng });
+  }
+  return out;
+}
+
+type Source = {
+  getProvinces(): Promise<{ code: string; name: string }[]>;
+  getRegencies(): Promise<{ code: string; province_code: string; name: string }[]>;
+  getDistricts(): Promise<{ code: string; regency_code: string; name: string }[]>;
+  getVillages(): Promise<{ code: string; district_code: string; name: string }[]>;
+};
+
+async function load(src: Source) {
+  const [p, r, d, v] = await Promise.all([src.getProvinces(), src.getRegencies(), src.getDistricts(), src.getVillages()]);
+  return {
+    provinsi: p.map((x) => ({ id: x.code, name: x.name, parentId: null })),
+    kabupaten: r.map((x) => ({ id: x.code, name: x.name, parentId: x.province_code })),
+    kecamatan: d.map((x) => ({ id: x.code, name: x.name, parentId: x.regency_code })),
+    kelurahan: v.map((x) => ({ id: x.code, name: x.name, parentId: x.district_code })),
+  } satisfies Record<Level, { id: string; name: string; parentId: string | null }[]>;
+}
+
+export type SeedResult = {
+  sql: string;
+  manifest: {
+    dataVersion: string;
+    checksum: string;
+    counts: Record<Level, { active: number; inactive: number }>;
+    renamed: number;
+    coordinates: { filled: number; missing: number; unknownCodes: number } | null;
+  };
+  rows: Row[];
+};
+
+export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<SeedResult> {
+  const now = await load(current as Source);
+  const before = await load(previous as Source);
+  const coords = opts.coordsCsv ? parseCoords(opts.coordsCsv) : null;
+
+  const rows: Row[] = [];
+  let renamed = 0;
+  for (const level of LEVELS) {
+    const currentIds = new Set(now[level].map((x) => x.id));
+    const formerById = new Map(before[level].map((x) => [x.id, x.name]));
+    const retired = before[level].filter((x) => !currentIds.has(x.id));
+    for (const [entries, isActive] of [[now[level], 1], [retired, 0]] as const) {
+      for (const x of entries) {
+        const former = formerById.get(x.id);
+        const aliases: string[] = [];
+        if (isActive && former && former.toLowerCase() !== x.name.toLowerCase()) {
+          aliases.push(former);
+          renamed++;
+        }
+        let altName = x.name;
+        let type: Row["type"];
+        if (level === "provinsi") {
+          const extra = PROVINCE_ALT[x.id];
+          if (extra?.alt) altName = extra.alt;
+          aliases.push(...(extra?.aliases ?? []));
+        } else if (level === "kabupaten") {
+          type = x.name.startsWith("Kota ") ? "kota" : "kabupaten";
+          altName = x.name.replace(KABUPATEN_PREFIX, "");
+          aliases.push(...(REGENCY_ALIASES[x.id] ?? []));
+          if (former) aliases.push(former.replace(/^(KABUPATEN ADMINISTRASI|KOTA ADMINISTRASI|KABUPATEN|KOTA) /i, ""));
+        }
+        const c = coords?.get(x.id);
+        rows.push({ id: x.id, level, name: x.name, altName, parentId: x.parentId, type, isActive, aliases, lat: c?.lat ?? null, lng: c?.lng ?? null });
+      }
+    }
+  }
+  rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const body = renderSql(rows, byId);
+  const checksum = createHash("sha256").update(body).digest("hex").slice(0, 16);
+  const sql = `${body}INSERT OR REPLACE INTO dataset (id, version, checksum) VALUES ('wilayah', ${lit(DATA_VERSION)}, '${checksum}');\n`;
+
+  const counts = Object.fromEntries(LEVELS.map((l) => [l, { active: 0, inactive: 0 }])) as SeedResult["manifest"]["counts"];
+  for (const r of rows) counts[r.level][r.isActive ? "active" : "inactive"]++;
+  const filled = rows.filter((r) => r.lat !== null).length;
+  return {
+    sql,
+    rows,
+    manifest: {
+      dataVersion: DATA_VERSION,
+      checksum,
+      counts,
+      renamed,
+      coordinates: coords ? { filled, missing: rows.length - filled, unknownCodes: [...coords.keys()].filter((k) => !byId.has(k)).length } : null,
+    },
+  };
+}
+
+// ---------------------------------------------------------------- SQL rendering
+
+function lit(v: string | number | null | undefined): string {
+  if (v === null || v === undefined) return "NULL";
+  if (typeof v === "number") return String(v);
+  return `'${v.replaceAll("'", "''")}'`;
+}
+
+/** D1 caps one statement at 100 KB: multi-row INSERTs are cut well below that. */
+const MAX_STATEMENT_BYTES = 60_000;
+
+function inserts(table: string, columns: string[], tuples: string[]): string {
+  let out = "";
+  let batch: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (batch.length) out += `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${batch.join(",")};\n`;
+    batch = [];
+    size = 0;
+  };
+  for (const t of tuples) {
+    if (size + t.length > MAX_STATEMENT_BYTES) flush();
+    batch.push(t);
+    size += t.length + 1;
+  }
+  flush();
+  return out;
+}
+
+const PARENT_COLUMN: Record<Level, string | null> = {
+  provinsi: null,
+  kabupaten: "provinsi_id",
+  kecamatan: "kabupaten_id",
+  kelurahan: "kecamatan_id",
+};
+
+function renderSql(rows: Row[], byId: Map<string, Row>): string {
+  let sql = "-- Generated by scripts/build-seed.ts from idn-area-data (ODbL). Do not edit.\n";
+  sql += "DELETE FROM wilayah_search;\n";
+  for (const level of [...LEVELS].reverse()) sql += `DELETE FROM ${level};\n`;
+  for (const level of LEVELS) {
+    const parent = PARENT_COLUMN[level];
+    const columns = ["id", "code", "name", "alt_name", "lat", "lng", "is_active", ...(parent ? [parent] : []), ...(level === "kabupaten" ? ["type"] : [])];
+    const tuples = rows
+      .filter((r) => r.level === level)
+      .map((r) => {
+        const values = [lit(r.id), lit(undotted(r.id)), lit(r.name), lit(r.altName), lit(r.lat), lit(r.lng), String(r.isActive)];
+        if (parent) values.push(lit(r.parentId));
+        if (level === "kabupaten") values.push(lit(r.type));
+        return `(${values.join(",")})`;
+      });
+    sql += inserts(level, columns, tuples);
+  }
+  const searchTuples = rows.map((r) => {
+    const parents: string[] = [];
+    for (let p = r.parentId ? byId.get(r.parentId) : undefined; p; p = p.parentId ? byId.get(p.parentId) : undefined) parents.push(p.name);
+    const terms = [...new Set([r.name, r.altName, ...r.aliases].map(normalizeSearchText))];
+    // Newline-delimited so "exact" and "prefix" can be told per term; queries never contain a newline.
+    const termText = `\n${terms.join("\n")}\n`;
+    return `(${[lit(termText), lit(r.id), LEVELS.indexOf(r.level) + 1, lit(r.name), lit(r.altName), lit(parents.join(", ") || null), r.isActive].join(",")})`;
+  });
+  sql += inserts("wilayah_search", ["terms", "id", "level", "name", "alt_name", "parent", "is_active"], searchTuples);
+  return sql;
+}
+
+// ---------------------------------------------------------------- CLI
+
+async function main() {
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--coords");
+  const coordsFile = at >= 0 ? args[at + 1] : undefined;
+  if (at >= 0 && !coordsFile) throw new Error("--coords needs a file path");
+  const outDir = join(dirname(fileURLToPath(import.meta.url)), "..", "seed");
+  const { sql, manifest } = await buildSeed({ coordsCsv: coordsFile ? readFileSync(coordsFile, "utf8") : undefined });
+  writeFileSync(join(outDir, "wilayah.sql"), sql);
+  writeFileSync(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  console.log(`seed/wilayah.sql: ${(sql.length / 1e6).toFixed(1)} MB`, JSON.stringify(manifest));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+}

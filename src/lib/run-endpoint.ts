@@ -1,0 +1,41 @@
+/**
+ * Runs a declared data endpoint for either surface (REST or MCP): validates the input, answers from
+ * the edge cache when it can (keyed by endpoint, validated input and data version, never by caller),
+ * otherwise calls the handler and stores its answer.
+ */
+import type { DataContext, DataEndpoint } from "./data-endpoint";
+import { ApiError, issuesToDetails } from "./errors";
+
+export type EndpointResult = { json: string; cache: "HIT" | "MISS" };
+
+const CACHE_ORIGIN = "https://data-cache.wilayah.invalid";
+
+function cacheKey(ep: DataEndpoint, input: unknown): string {
+  const canonical = JSON.stringify(input, Object.keys(input as object).sort());
+  return `${CACHE_ORIGIN}/${encodeURIComponent(ep.version)}${ep.path}?${encodeURIComponent(canonical)}`;
+}
+
+export function parseInput<E extends DataEndpoint>(ep: E, raw: unknown) {
+  const parsed = ep.input.safeParse(raw);
+  if (!parsed.success) {
+    const details = issuesToDetails(parsed.error.issues);
+    throw new ApiError("INVALID_QUERY", `Invalid parameters: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, { details });
+  }
+  return parsed.data;
+}
+
+export async function runEndpoint(ep: DataEndpoint, raw: unknown, ctx: DataContext): Promise<EndpointResult> {
+  const input = parseInput(ep, raw);
+  if (ep.cacheSeconds <= 0) return { json: JSON.stringify(await ep.handler(input, ctx)), cache: "MISS" };
+
+  const cache = (caches as unknown as { default: Cache }).default;
+  const key = new Request(cacheKey(ep, input));
+  const hit = await cache.match(key);
+  if (hit) return { json: await hit.text(), cache: "HIT" };
+
+  const json = JSON.stringify(await ep.handler(input, ctx));
+  ctx.waitUntil(
+    cache.put(key, new Response(json, { headers: { "content-type": "application/json", "cache-control": `public, max-age=${ep.cacheSeconds}` } })),
+  );
+  return { json, cache: "MISS" };
+}

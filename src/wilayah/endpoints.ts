@@ -1,0 +1,139 @@
+/** The regional data endpoints, declared once for REST and MCP. */
+import { z } from "zod";
+import manifest from "../../seed/manifest.json";
+import { defineEndpoint, flagParam, pageMeta, pageParams } from "../lib/data-endpoint";
+import { LEVELS, type Level } from "./codes";
+import { getRegion, listLevel, search } from "./service";
+
+/** The regulation (and package) the loaded data follows: the `x-data-version` header. */
+export const DATA_VERSION = manifest.dataVersion;
+
+const DAY = 86_400;
+
+const region = {
+  id: z.string().describe("Kemendagri code with dots, e.g. 32.73.09.1001"),
+  code: z.string().describe("The same code without dots"),
+  name: z.string(),
+  alt_name: z.string().describe("Another common spelling; may equal name"),
+  lat: z.number().nullable().describe("Centroid latitude, or null when unknown"),
+  lng: z.number().nullable().describe("Centroid longitude, or null when unknown"),
+  is_active: z.number().int().describe("1 for codes in force, 0 for retired codes"),
+};
+
+const LEVEL_RECORD = {
+  provinsi: z.object(region),
+  kabupaten: z.object({ ...region, provinsi_id: z.string(), type: z.enum(["kabupaten", "kota"]) }),
+  kecamatan: z.object({ ...region, kabupaten_id: z.string() }),
+  kelurahan: z.object({ ...region, kecamatan_id: z.string() }),
+} as const;
+
+const PARENT_FILTER: Record<Level, { name: string; about: string } | null> = {
+  provinsi: null,
+  kabupaten: { name: "provinsi_id", about: "province id, e.g. 32" },
+  kecamatan: { name: "kabupaten_id", about: "regency/city id, e.g. 32.73" },
+  kelurahan: { name: "kecamatan_id", about: "district id, e.g. 32.73.09" },
+};
+
+const LEVEL_WORDS: Record<Level, string> = {
+  provinsi: "provinces (provinsi)",
+  kabupaten: "regencies and cities (kabupaten/kota)",
+  kecamatan: "districts (kecamatan)",
+  kelurahan: "villages (kelurahan/desa)",
+};
+
+const includeInactive = flagParam.describe("Also return codes retired by the current regulation (1/true).");
+
+function listEndpoint(level: Level) {
+  const filter = PARENT_FILTER[level];
+  const input = z.strictObject({
+    ...pageParams,
+    include_inactive: includeInactive,
+    ...(filter ? { [filter.name]: z.string().max(20).optional().describe(`Only children of this ${filter.about}; dots optional.`) } : {}),
+  });
+  return defineEndpoint({
+    path: `/wilayah/${level}`,
+    tool: `wilayah_${level}`,
+    description: `List Indonesian ${LEVEL_WORDS[level]} ordered by id, paged${filter ? `, optionally only those in one ${filter.about}` : ""}.`,
+    input,
+    output: z.object({ data: z.array(LEVEL_RECORD[level]), meta: pageMeta }),
+    cacheSeconds: DAY,
+    version: DATA_VERSION,
+    handler: (q: z.infer<typeof input>, { env }) =>
+      listLevel(env, level, {
+        page: q.page,
+        per_page: q.per_page,
+        includeInactive: q.include_inactive,
+        parentId: filter ? ((q as Record<string, unknown>)[filter.name] as string | undefined) : undefined,
+      }),
+  });
+}
+
+function byIdEndpoint(level: Level) {
+  const input = z.strictObject({ id: z.string().max(20) });
+  return defineEndpoint({
+    path: `/wilayah/${level}/:id`,
+    tool: null, // agents use wilayah_detail, which takes an id of any level
+    description: `One ${level} by id (dotted or undotted code).`,
+    input,
+    output: z.object({ data: LEVEL_RECORD[level].extend({ level: z.literal(level) }) }),
+    cacheSeconds: DAY,
+    version: DATA_VERSION,
+    handler: (q: z.infer<typeof input>, { env }) => getRegion(env, q.id, level) as never,
+  });
+}
+
+const detailInput = z.strictObject({
+  id: z.string().max(20).describe("A Kemendagri code of any level, with or without dots: 32, 32.73, 32.73.09, 32.73.09.1001"),
+});
+const searchInput = z.strictObject({
+  q: z.string().max(100).describe("Name to look for, at least 2 characters; case and accents are ignored"),
+  level: z.enum(LEVELS).optional().describe("Only this level"),
+  include_inactive: includeInactive,
+  ...pageParams,
+});
+
+export const wilayahEndpoints = [
+  ...LEVELS.flatMap((level) => [listEndpoint(level), byIdEndpoint(level)]),
+  defineEndpoint({
+    path: "/wilayah/search",
+    tool: "wilayah_search",
+    description:
+      "Search Indonesian regions of all four levels by name, including former spellings and common short forms (Jogja, DKI). Ranked: exact name, prefix, word prefix, substring; provinces before regencies before districts before villages on ties. Each item names its parents so homonyms can be told apart.",
+    input: searchInput,
+    output: z.object({
+      data: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          alt_name: z.string(),
+          level: z.enum(LEVELS),
+          parent: z.string().nullable().describe("Parent names, nearest first: Bandung Wetan, Kota Bandung, Jawa Barat"),
+          is_active: z.number().int(),
+        }),
+      ),
+      meta: pageMeta,
+    }),
+    cacheSeconds: DAY,
+    version: DATA_VERSION,
+    handler: (q, { env }) => search(env, { q: q.q, level: q.level, includeInactive: q.include_inactive, page: q.page, per_page: q.per_page }),
+  }),
+  defineEndpoint({
+    path: "/wilayah/:id",
+    tool: "wilayah_detail",
+    description: "One region of any level by its Kemendagri code (the level is told by the code's length).",
+    input: detailInput,
+    output: z.object({
+      data: z.object({
+        ...region,
+        level: z.enum(LEVELS),
+        provinsi_id: z.string().optional(),
+        kabupaten_id: z.string().optional(),
+        kecamatan_id: z.string().optional(),
+        type: z.enum(["kabupaten", "kota"]).optional(),
+      }),
+    }),
+    cacheSeconds: DAY,
+    version: DATA_VERSION,
+    handler: (q, { env }) => getRegion(env, q.id),
+  }),
+];
