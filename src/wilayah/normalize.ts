@@ -3,6 +3,9 @@
  * Worker for the query, so both always agree. Case- and accent-insensitive; every other character
  * (quotes, %, _, *, operators) is kept and matched literally.
  */
+/** Separates a region's spellings in the indexed `terms` column; normalised text never contains it. */
+export const TERM_SEPARATOR = "\u001f";
+
 export function normalizeSearchText(input: string): string {
   return input
     .normalize("NFKD")
@@ -10,5 +13,6 @@ export function normalizeSearchText(input: string): string {
     .replace(/[\u2018\u2019\u02BC\u0060]/g, "'") // typographic apostrophes -> '
     .toLowerCase()
     .replace(/\s+/g, " ")
+    .replace(/\p{Cc}/gu, "") // control characters: never in names; U+001F separates indexed terms
     .trim();
 }

@@ -1,8 +1,8 @@
 import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
-import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
 import { kabupaten, kecamatan, kelurahan, provinsi } from "../db/schema";
 import type { Level } from "./codes";
+import { TERM_SEPARATOR } from "./normalize";
 
 const base = <T extends typeof provinsi | typeof kabupaten | typeof kecamatan | typeof kelurahan>(t: T) => ({
   id: t.id,
@@ -68,46 +68,48 @@ export type SearchRow = {
   is_active: number;
 };
 
+/** A word of exactly two letters or digits: answered from the word-prefix index. */
+const TWO_CHAR_WORD = /^[\p{L}\p{N}]{2}$/u;
+
 /**
- * One query over the FTS5 trigram index (`wilayah_search`, all four levels). `q` is already
- * normalised. Ranking: exact term, term prefix, word prefix, substring; then higher level, name, id.
- * Terms are newline-delimited in `terms`, so `\n<q>\n` is an exact term and `\n<q>` a term prefix.
- * Queries shorter than 3 characters cannot use trigrams and scan the (small) index instead.
+ * One indexed query over all four levels. `q` is already normalised.
+ * - 3+ characters: substring match on the FTS5 trigram index `wilayah_search`.
+ * - 2 letters/digits: word-prefix match on the FTS5 word index `wilayah_words` (trigrams need 3).
+ * - anything else (2 characters with punctuation): a literal substring scan, rare and cheap to rank.
+ * Ranking: exact term, term prefix, word prefix, substring; then higher level, name, id. Terms are
+ * delimited by TERM_SEPARATOR (S) in `terms`, so `S<q>S` is an exact term and `S<q>` a term prefix.
+ * The total comes from a window count in the same query; a page past the end counts separately.
  */
 export async function searchRegions(
   db: Db,
   opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number },
 ): Promise<{ total: number; rows: SearchRow[] }> {
   const { q } = opts;
-  const match: SQL =
-    [...q].length >= 3 ? sql`wilayah_search MATCH ${`"${q.replaceAll('"', '""')}"`}` : sql`instr(terms, ${q}) > 0`;
-  const where = sql.join(
-    [match, opts.level ? sql`level = ${opts.level}` : undefined, opts.includeInactive ? undefined : sql`is_active = 1`].filter(
-      (s): s is SQL => s !== undefined,
+  const chars = [...q].length;
+  const from =
+    chars < 3 && TWO_CHAR_WORD.test(q)
+      ? sql`wilayah_words JOIN wilayah_search s ON s.rowid = wilayah_words.rowid WHERE wilayah_words MATCH ${`"${q}"*`}`
+      : chars < 3
+        ? sql`wilayah_search s WHERE instr(s.terms, ${q}) > 0`
+        : sql`wilayah_search s WHERE wilayah_search MATCH ${`"${q.replaceAll('"', '""')}"`}`;
+  const filters = sql.join(
+    [opts.level ? sql` AND s.level = ${opts.level}` : undefined, opts.includeInactive ? undefined : sql` AND s.is_active = 1`].filter(
+      (f): f is SQL => f !== undefined,
     ),
-    sql` AND `,
   );
-  const nl = "\n";
+  const sep = TERM_SEPARATOR;
   const tier = sql`CASE
-    WHEN instr(terms, ${nl + q + nl}) > 0 THEN 0
-    WHEN instr(terms, ${nl + q}) > 0 THEN 1
-    WHEN instr(terms, ${` ${q}`}) > 0 OR instr(terms, ${`-${q}`}) > 0 OR instr(terms, ${`(${q}`}) > 0 OR instr(terms, ${`/${q}`}) > 0 THEN 2
+    WHEN instr(s.terms, ${sep + q + sep}) > 0 THEN 0
+    WHEN instr(s.terms, ${sep + q}) > 0 THEN 1
+    WHEN instr(s.terms, ${` ${q}`}) > 0 OR instr(s.terms, ${`-${q}`}) > 0 OR instr(s.terms, ${`(${q}`}) > 0 OR instr(s.terms, ${`/${q}`}) > 0 THEN 2
     ELSE 3 END`;
-  // drizzle 0.45 cannot batch raw `sql` queries that have parameters (SQLiteRaw has no stmt), so this
-  // one compiles them with drizzle's dialect and batches them on the same D1 session itself.
-  const [totals, rows] = await db.$client.batch([
-    prepare(db, sql`SELECT count(*) AS total FROM wilayah_search WHERE ${where}`),
-    prepare(
-      db,
-      sql`SELECT id, name, alt_name, level, parent, is_active FROM wilayah_search WHERE ${where}
-          ORDER BY ${tier}, level, name, id LIMIT ${opts.limit} OFFSET ${opts.offset}`,
-    ),
-  ]);
-  return { total: (totals.results[0] as { total: number } | undefined)?.total ?? 0, rows: rows.results as SearchRow[] };
-}
-
-const dialect = new SQLiteAsyncDialect();
-function prepare(db: Db, query: SQL): D1PreparedStatement {
-  const { sql: text, params } = dialect.sqlToQuery(query);
-  return db.$client.prepare(text).bind(...params);
+  const rows = await db.all<SearchRow & { total: number }>(
+    sql`SELECT s.id, s.name, s.alt_name, s.level, s.parent, s.is_active, count(*) OVER () AS total FROM ${from}${filters}
+        ORDER BY ${tier}, s.level, s.name, s.id LIMIT ${opts.limit} OFFSET ${opts.offset}`,
+  );
+  if (rows.length > 0 || opts.offset === 0) {
+    return { total: rows[0]?.total ?? 0, rows: rows.map(({ total: _, ...r }) => r) };
+  }
+  const counted = await db.all<{ total: number }>(sql`SELECT count(*) AS total FROM ${from}${filters}`);
+  return { total: counted[0]?.total ?? 0, rows: [] };
 }

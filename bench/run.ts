@@ -1,0 +1,109 @@
+/**
+ * `npm run bench`: starts the Worker locally (`wrangler dev`, local D1 with the full seed), drives it
+ * over loopback with autocannon and prints requests/s, p50 and p99 per route, each as a ratio to the
+ * floor (a trivial route of the same Worker: no auth, no D1). Runs twice: with the response cache
+ * (warm) and with it off (RESPONSE_CACHE=off), so both paths are measured.
+ *
+ *   npm run bench -- --duration 10 --connections 10
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const wrangler = join(root, "node_modules", ".bin", "wrangler");
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const DURATION = arg("duration", 8);
+const CONNECTIONS = arg("connections", 10);
+const PORT = 8799;
+
+type Route = { name: string; path: string; method?: string; body?: string; headers?: Record<string, string> };
+
+const ROUTES: Route[] = [
+  { name: "provinsi", path: "/api/v1/wilayah/provinsi" },
+  { name: "kelurahan?kecamatan_id", path: "/api/v1/wilayah/kelurahan?kecamatan_id=32.73.09" },
+  { name: "by-id (kelurahan)", path: "/api/v1/wilayah/kelurahan/32.73.09.1001" },
+  { name: "search?q=bandung", path: "/api/v1/wilayah/search?q=bandung" },
+  { name: "search?q=an (worst)", path: "/api/v1/wilayah/search?q=an" },
+];
+
+type Figure = { rps: number; p50: number; p99: number; errors: number };
+
+async function measure(url: string, route: Route, key: string): Promise<Figure> {
+  const r = await autocannon({
+    url: url + route.path,
+    method: (route.method ?? "GET") as "GET",
+    body: route.body,
+    headers: { "x-api-key": key, ...route.headers },
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+}
+
+async function startWorker(vars: string[]): Promise<ChildProcess> {
+  const child = spawn(wrangler, ["dev", "--port", String(PORT), "--ip", "127.0.0.1", ...vars.flatMap((v) => ["--var", v])], {
+    cwd: root,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  for (let i = 0; i < 120; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    try {
+      if ((await fetch(`http://127.0.0.1:${PORT}/health`)).ok) return child;
+    } catch {
+      // not up yet
+    }
+  }
+  stopWorker(child);
+  throw new Error("wrangler dev did not come up within 60 s");
+}
+
+function stopWorker(child: ChildProcess) {
+  try {
+    process.kill(-child.pid!, "SIGTERM");
+  } catch {
+    // already gone
+  }
+}
+
+const fmt = (n: number, d = 0) => n.toFixed(d).padStart(8);
+
+async function run(label: string, vars: string[], routes: Route[], key: string) {
+  const child = await startWorker(vars);
+  const url = `http://127.0.0.1:${PORT}`;
+  try {
+    // Warm: one request per route fills the cache (or the D1 page cache) before measuring.
+    for (const r of routes) await fetch(url + r.path, { method: r.method, body: r.body, headers: { "x-api-key": key, ...r.headers } });
+    const floor = await measure(url, { name: "floor (/health)", path: "/health" }, key);
+    console.log(`\n${label}  (${CONNECTIONS} connections, ${DURATION} s each)`);
+    console.log(`${"route".padEnd(28)}${"req/s".padStart(8)}${"p50 ms".padStart(8)}${"p99 ms".padStart(8)}${"x floor".padStart(8)}${"non-2xx".padStart(8)}`);
+    const line = (name: string, f: Figure) =>
+      console.log(`${name.padEnd(28)}${fmt(f.rps)}${fmt(f.p50)}${fmt(f.p99)}${fmt(f.rps / floor.rps, 2)}${fmt(f.errors)}`);
+    line("floor (/health)", floor);
+    for (const r of routes) line(r.name, await measure(url, r, key));
+  } finally {
+    stopWorker(child);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+async function main() {
+  const prep = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  if (prep.status !== 0) throw new Error("preparing local D1 failed (npm run dev -- --no-serve)");
+  const key = readFileSync(join(root, ".dev-key"), "utf8").trim();
+  await run("Cached (warm response cache)", [], ROUTES, key);
+  await run("Uncached (RESPONSE_CACHE=off: every call reads D1)", ["RESPONSE_CACHE:off"], ROUTES, key);
+  console.log("\nGoals: every data route >= 0.5 x floor req/s; search p99 < 25 ms.");
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

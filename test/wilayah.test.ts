@@ -1,0 +1,304 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import manifest from "../seed/manifest.json";
+import { call, expectError, json, seedUserWithKey } from "./helpers";
+
+let key: string;
+beforeAll(async () => {
+  key = (await seedUserWithKey()).secret;
+});
+
+const get = (path: string) => call(`/api/v1/wilayah${path}`, { key });
+
+describe("lists: happy path", () => {
+  it("lists provinces with the contract's fields, envelope and paging meta", async () => {
+    const res = await get("/provinsi");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-data-version")).toBe(manifest.dataVersion);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    const body = await json(res);
+    expect(body.meta).toEqual({ total: 38, page: 1, per_page: 20, total_pages: 2 });
+    expect(body.data).toHaveLength(20);
+    expect(body.data[0]).toEqual({ id: "11", code: "11", name: "Aceh", alt_name: "Aceh", lat: null, lng: null, is_active: 1 });
+    const ids = body.data.map((r: { id: string }) => r.id);
+    expect(ids).toEqual([...ids].sort());
+  });
+
+  it("every level's total matches the seed (which a node test checks against the package CSVs)", async () => {
+    for (const level of ["provinsi", "kabupaten", "kecamatan", "kelurahan"] as const) {
+      const body = await json(await get(`/${level}?per_page=1`));
+      expect(body.meta.total, level).toBe(manifest.counts[level].active);
+    }
+    expect(manifest.counts).toMatchObject({ provinsi: { active: 38 }, kabupaten: { active: 514 }, kecamatan: { active: 7285 }, kelurahan: { active: 83762 } });
+  });
+
+  it("filters each level by its parent, dotted or undotted", async () => {
+    const kab = await json(await get("/kabupaten?provinsi_id=32&per_page=100"));
+    expect(kab.meta.total).toBe(27);
+    expect(kab.data.every((r: { provinsi_id: string }) => r.provinsi_id === "32")).toBe(true);
+    const bandung = kab.data.find((r: { id: string }) => r.id === "32.73");
+    expect(bandung).toMatchObject({ name: "Kota Bandung", alt_name: "Bandung", type: "kota", code: "3273" });
+    expect(kab.data.find((r: { id: string }) => r.id === "32.04")).toMatchObject({ type: "kabupaten", alt_name: "Bandung" });
+
+    const kec = await json(await get("/kecamatan?kabupaten_id=3273"));
+    expect(kec.meta.total).toBe(30);
+    const kel = await json(await get("/kelurahan?kecamatan_id=32.73.09"));
+    expect(kel.data.map((r: { name: string }) => r.name)).toContain("Cihapit");
+    expect(kel.data[0]).toMatchObject({ kecamatan_id: "32.73.09" });
+  });
+
+  it("a filter that matches nothing is an empty list, not an error", async () => {
+    for (const q of ["/kabupaten?provinsi_id=99", "/kecamatan?kabupaten_id=not-a-code", "/kelurahan?kecamatan_id=32.73.99"]) {
+      const res = await get(q);
+      expect(res.status, q).toBe(200);
+      expect(await json(res)).toEqual({ data: [], meta: { total: 0, page: 1, per_page: 20, total_pages: 0 } });
+    }
+  });
+});
+
+describe("paging edges", () => {
+  it("page past the end returns no rows with correct meta", async () => {
+    const body = await json(await get("/provinsi?page=3"));
+    expect(body).toEqual({ data: [], meta: { total: 38, page: 3, per_page: 20, total_pages: 2 } });
+  });
+
+  it("per_page=100 is honoured and 101 is clamped to 100", async () => {
+    const a = await json(await get("/kabupaten?per_page=100"));
+    expect(a.data).toHaveLength(100);
+    expect(a.meta).toEqual({ total: 514, page: 1, per_page: 100, total_pages: 6 });
+    const b = await json(await get("/kabupaten?per_page=101&page=6"));
+    expect(b.meta).toEqual({ total: 514, page: 6, per_page: 100, total_pages: 6 });
+    expect(b.data).toHaveLength(14);
+  });
+
+  it.each(["per_page=0", "per_page=-1", "per_page=abc", "per_page=1.5", "page=0", "page=-1", "page=abc", "page=1.5", "page="])(
+    "%s is 400 INVALID_QUERY with details",
+    async (q) => {
+      const err = await expectError(await get(`/provinsi?${q}`), 400, "INVALID_QUERY");
+      expect(err.details?.[0].path).toBe(q.split("=")[0]);
+    },
+  );
+
+  it("an unknown query parameter is refused rather than silently ignored", async () => {
+    const err = await expectError(await get("/kabupaten?provinsi=32"), 400, "INVALID_QUERY");
+    expect(err.message).toContain("provinsi");
+  });
+});
+
+describe("by id", () => {
+  it("accepts dotted and undotted codes at every level", async () => {
+    for (const [level, dotted, undotted] of [
+      ["provinsi", "32", "32"],
+      ["kabupaten", "32.73", "3273"],
+      ["kecamatan", "32.73.09", "327309"],
+      ["kelurahan", "32.73.09.1001", "3273091001"],
+    ]) {
+      const a = await json(await get(`/${level}/${dotted}`));
+      const b = await json(await get(`/${level}/${undotted}`));
+      expect(a.data.id).toBe(dotted);
+      expect(b).toEqual(a);
+    }
+    expect((await json(await get("/kelurahan/32.73.09.1001"))).data).toMatchObject({ name: "Cihapit", kecamatan_id: "32.73.09", code: "3273091001", level: "kelurahan" });
+  });
+
+  it("any-level lookup tells the level from the code", async () => {
+    expect((await json(await get("/3273"))).data).toMatchObject({ id: "32.73", level: "kabupaten" });
+  });
+
+  it("unknown, malformed or wrong-level ids are 404 NOT_FOUND", async () => {
+    await expectError(await get("/provinsi/99"), 404, "NOT_FOUND");
+    await expectError(await get("/kabupaten/32"), 404, "NOT_FOUND");
+    await expectError(await get("/kelurahan/32.73.09.9999"), 404, "NOT_FOUND");
+    await expectError(await get("/kecamatan/abc"), 404, "NOT_FOUND");
+    await expectError(await get("/99.99.99.9999"), 404, "NOT_FOUND");
+  });
+});
+
+describe("retired codes", () => {
+  it("stay reachable by id with is_active 0, and are listed only with include_inactive", async () => {
+    const retired = await env.DB.prepare("SELECT id, kecamatan_id FROM kelurahan WHERE is_active = 0 ORDER BY id LIMIT 1").first<{
+      id: string;
+      kecamatan_id: string;
+    }>();
+    expect(retired).toBeTruthy();
+    expect(manifest.counts.kelurahan.inactive).toBeGreaterThan(0);
+    expect((await json(await get(`/kelurahan/${retired!.id}`))).data.is_active).toBe(0);
+
+    const active = await json(await get(`/kelurahan?kecamatan_id=${retired!.kecamatan_id}&per_page=100`));
+    expect(active.data.some((r: { id: string }) => r.id === retired!.id)).toBe(false);
+    const all = await json(await get(`/kelurahan?kecamatan_id=${retired!.kecamatan_id}&per_page=100&include_inactive=1`));
+    expect(all.data.some((r: { id: string }) => r.id === retired!.id)).toBe(true);
+    expect(all.meta.total).toBe(active.meta.total + 1 * all.data.filter((r: { is_active: number }) => r.is_active === 0).length);
+
+    const everything = await json(await get("/kelurahan?per_page=1&include_inactive=true"));
+    expect(everything.meta.total).toBe(manifest.counts.kelurahan.active + manifest.counts.kelurahan.inactive);
+    await expectError(await get("/kelurahan?include_inactive=yes"), 400, "INVALID_QUERY");
+  });
+});
+
+describe("search", () => {
+  type Item = { id: string; name: string; alt_name: string; level: string; parent: string | null; is_active: number };
+  const search = async (q: string, extra = "") => {
+    const res = await get(`/search?q=${encodeURIComponent(q)}${extra}`);
+    expect(res.status, `q=${q}`).toBe(200);
+    return json<{ data: Item[]; meta: { total: number } }>(res);
+  };
+
+  it("bandung: exact names first, higher levels first, parents named", async () => {
+    const { data, meta } = await search("bandung", "&per_page=100");
+    expect(data.slice(0, 2).map((r) => r.id)).toEqual(["32.04", "32.73"]); // Kabupaten Bandung, Kota Bandung
+    expect(data[0]).toMatchObject({ level: "kabupaten", parent: "Jawa Barat", alt_name: "Bandung" });
+    const kec = data.filter((r) => r.level === "kecamatan" && r.name === "Bandung");
+    expect(kec.map((r) => r.parent)).toEqual(["Kabupaten Tulungagung, Jawa Timur", "Kabupaten Serang, Banten"]);
+    // exact matches (all levels) before the first prefix match (Kabupaten Bandung Barat)
+    const firstPrefix = data.findIndex((r) => r.id === "32.17");
+    const lastExact = data.map((r) => r.name === "Bandung" || r.alt_name === "Bandung").lastIndexOf(true);
+    expect(firstPrefix).toBeGreaterThan(lastExact);
+    expect(meta.total).toBeGreaterThan(100);
+  });
+
+  it("jakarta selatan finds the city by its name without prefix", async () => {
+    const { data } = await search("jakarta selatan");
+    expect(data[0]).toMatchObject({ id: "31.74", name: "Kota Administrasi Jakarta Selatan", level: "kabupaten" });
+  });
+
+  it("jogja finds the province and the city before villages named Jogja", async () => {
+    const { data } = await search("jogja");
+    expect(data.map((r) => r.id).slice(0, 2)).toEqual(["34", "34.71"]);
+    expect(data.some((r) => r.level === "kelurahan" && r.name === "Jogja")).toBe(true);
+  });
+
+  it("a kelurahan name found in several provinces comes with parents that tell them apart", async () => {
+    const { data, meta } = await search("sukamaju", "&level=kelurahan&per_page=100");
+    const exact = data.filter((r) => r.name === "Sukamaju");
+    expect(exact.length).toBe(65);
+    expect(new Set(exact.map((r) => r.parent)).size).toBe(exact.length);
+    expect(new Set(exact.map((r) => r.parent!.split(", ").at(-1))).size).toBe(14);
+    expect(data.slice(0, 65).every((r) => r.name === "Sukamaju")).toBe(true);
+    expect(meta.total).toBeGreaterThanOrEqual(65);
+  });
+
+  it("finds regions by their former spelling (idn-area-data 3.1.2)", async () => {
+    expect((await search("Tanjung Balai")).data.map((r) => r.id)).toContain("12.74");
+    expect((await search("DKI Jakarta")).data[0].id).toBe("31");
+    expect((await search("Padang Sidempuan")).data[0].id).toBe("12.77");
+  });
+
+  it("is case- and accent-insensitive", async () => {
+    const plain = await search("bandung");
+    expect((await search("BANDUNG")).data).toEqual(plain.data);
+    expect((await search("Bándüng")).data).toEqual(plain.data);
+    expect((await search("du'en")).data.map((r) => r.name)).toContain("Udek Du’en");
+  });
+
+  it("a 2-character query matches the start of a word (trigrams need 3) and ranks prefixes first", async () => {
+    const { data, meta } = await search("an", "&per_page=100");
+    expect(meta.total).toBeGreaterThan(500);
+    const startsAWord = (r: Item) => `${r.name} ${r.alt_name}`.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((w) => w.startsWith("an"));
+    expect(data.every(startsAWord)).toBe(true);
+    expect(data[0].name.toLowerCase().startsWith("an")).toBe(true);
+    const tail = await search("an", `&per_page=100&page=${Math.ceil(meta.total / 100) + 1}`);
+    expect(tail.data).toEqual([]);
+    expect(tail.meta.total).toBe(meta.total);
+  });
+
+  it("a page past the end of a search has correct meta", async () => {
+    const { meta } = await search("bandung", "&page=50");
+    expect(meta).toMatchObject({ page: 50, per_page: 20 });
+    expect(meta.total).toBeGreaterThan(100);
+  });
+
+  it.each(["%", "_a", "ban%", "b_ndung", '"bandung"', 'band"ung', "bandung*", "*", "bandung AND jakarta", "NEAR(bandung jakarta)", "bandung OR", "'; DROP TABLE provinsi; --", "\\"])(
+    "takes %s literally: never syntax, never an error",
+    async (q) => {
+      const res = await get(`/search?q=${encodeURIComponent(q)}`);
+      if (q.trim().length < 2) {
+        await expectError(res, 400, "INVALID_QUERY");
+        return;
+      }
+      expect(res.status).toBe(200);
+      const { data } = await json<{ data: Item[] }>(res);
+      const needle = q.toLowerCase();
+      for (const r of data) expect(`${r.name}\n${r.alt_name}`.toLowerCase()).toContain(needle);
+    },
+  );
+
+  it("a name containing a quote is found by it", async () => {
+    expect((await search('Soka"an')).data.map((r) => r.id)).toContain("35.13.15.2017");
+  });
+
+  it("level filter and retired codes", async () => {
+    const { data } = await search("bandung", "&level=kecamatan");
+    expect(data.every((r) => r.level === "kecamatan")).toBe(true);
+    await expectError(await get("/search?q=bandung&level=desa"), 400, "INVALID_QUERY");
+  });
+
+  it("q shorter than 2 characters after trimming, or missing, is 400 INVALID_QUERY", async () => {
+    for (const q of ["?q=a", "?q=%20a%20", "?q=", ""]) await expectError(await get(`/search${q}`), 400, "INVALID_QUERY");
+  });
+});
+
+describe("API keys", () => {
+  it("missing key: 401 MISSING_API_KEY", async () => {
+    await expectError(await call("/api/v1/wilayah/provinsi"), 401, "MISSING_API_KEY");
+  });
+
+  it("malformed or unknown key: 401 INVALID_API_KEY", async () => {
+    await expectError(await call("/api/v1/wilayah/provinsi", { key: "nope" }), 401, "INVALID_API_KEY");
+    await expectError(await call("/api/v1/wilayah/provinsi", { key: `wk_live_${"A".repeat(32)}` }), 401, "INVALID_API_KEY");
+  });
+
+  it("revoked key: 401 INVALID_API_KEY", async () => {
+    const k = await seedUserWithKey();
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(Date.now(), k.keyId).run();
+    await expectError(await call("/api/v1/wilayah/provinsi", { key: k.secret }), 401, "INVALID_API_KEY");
+  });
+
+  it("key of a suspended account: 403 ACCOUNT_SUSPENDED", async () => {
+    const k = await seedUserWithKey({ status: "suspended" });
+    await expectError(await call("/api/v1/wilayah/provinsi", { key: k.secret }), 403, "ACCOUNT_SUSPENDED");
+  });
+
+  it("a cached lookup answers the second call without D1", async () => {
+    const k = await seedUserWithKey();
+    expect((await call("/api/v1/wilayah/provinsi", { key: k.secret })).status).toBe(200);
+    // Remove the key row behind the cache's back: the KV entry alone must authenticate the next call.
+    await env.DB.prepare("UPDATE api_keys SET key_hash = 'gone' WHERE id = ?").bind(k.keyId).run();
+    expect((await call("/api/v1/wilayah/provinsi?page=2", { key: k.secret })).status).toBe(200);
+  });
+});
+
+describe("response cache", () => {
+  it("answers identical requests from the cache, whichever key asks", async () => {
+    const other = (await seedUserWithKey()).secret;
+    const first = await call("/api/v1/wilayah/kecamatan?kabupaten_id=32.04&per_page=7", { key });
+    expect(first.headers.get("x-cache")).toBe("MISS");
+    const firstBody = await first.text();
+    const second = await call("/api/v1/wilayah/kecamatan?per_page=7&kabupaten_id=32.04", { key: other });
+    expect(second.headers.get("x-cache")).toBe("HIT");
+    expect(await second.text()).toBe(firstBody);
+  });
+});
+
+describe("routing", () => {
+  it("unknown paths are 404 NOT_FOUND JSON, anywhere", async () => {
+    await expectError(await call("/api/v1/wilayah/provinsi/32/extra", { key }), 404, "NOT_FOUND");
+    await expectError(await call("/nope"), 404, "NOT_FOUND");
+  });
+
+  it("a wrong method on a known path is 405 with Allow", async () => {
+    const res = await call("/api/v1/wilayah/provinsi", { method: "POST", key });
+    expect(res.headers.get("allow")).toBe("GET");
+    await expectError(res, 405, "METHOD_NOT_ALLOWED");
+  });
+
+  it("CORS preflight allows x-api-key from any origin on the data API", async () => {
+    const res = await call("/api/v1/wilayah/provinsi", {
+      method: "OPTIONS",
+      headers: { origin: "https://example.com", "access-control-request-method": "GET", "access-control-request-headers": "x-api-key" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-headers")).toContain("x-api-key");
+  });
+});

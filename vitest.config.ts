@@ -1,0 +1,42 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+/**
+ * Two projects: `worker` runs the Worker in workerd (miniflare) with D1 holding the real seed and
+ * drives it through HTTP and MCP; `node` tests the build scripts (seed build, coordinates import).
+ */
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("./migrations");
+  return {
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: { TEST_MIGRATIONS: migrations },
+              },
+            }),
+          ],
+          test: {
+            name: "worker",
+            include: ["test/**/*.test.ts"],
+            exclude: ["test/node/**"],
+            setupFiles: ["./test/setup/apply-seed.ts"],
+            testTimeout: 30_000,
+            hookTimeout: 120_000,
+          },
+        },
+        {
+          test: {
+            name: "node",
+            include: ["test/node/**/*.test.ts"],
+            environment: "node",
+            testTimeout: 60_000,
+          },
+        },
+      ],
+    },
+  };
+});
