@@ -34,16 +34,18 @@ const ROUTES: Route[] = [
 
 type Figure = { rps: number; p50: number; p99: number; errors: number };
 
+/** Throughput under load (CONNECTIONS), latency unloaded (one connection): queueing behind other requests is not the route's latency. */
 async function measure(url: string, route: Route, key: string): Promise<Figure> {
-  const r = await autocannon({
+  const opts = {
     url: url + route.path,
     method: (route.method ?? "GET") as "GET",
     body: route.body,
     headers: { "x-api-key": key, ...route.headers },
-    connections: CONNECTIONS,
     duration: DURATION,
-  });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+  };
+  const load = await autocannon({ ...opts, connections: CONNECTIONS });
+  const single = await autocannon({ ...opts, connections: 1, duration: Math.max(2, DURATION / 2) });
+  return { rps: load.requests.average, p50: single.latency.p50, p99: single.latency.p99, errors: load.non2xx + load.errors + single.non2xx + single.errors };
 }
 
 async function startWorker(vars: string[]): Promise<ChildProcess> {
@@ -82,7 +84,7 @@ async function run(label: string, vars: string[], routes: Route[], key: string) 
     // Warm: one request per route fills the cache (or the D1 page cache) before measuring.
     for (const r of routes) await fetch(url + r.path, { method: r.method, body: r.body, headers: { "x-api-key": key, ...r.headers } });
     const floor = await measure(url, { name: "floor (/health)", path: "/health" }, key);
-    console.log(`\n${label}  (${CONNECTIONS} connections, ${DURATION} s each)`);
+    console.log(`\n${label}: req/s with ${CONNECTIONS} connections for ${DURATION} s; p50/p99 with 1 connection`);
     console.log(`${"route".padEnd(28)}${"req/s".padStart(8)}${"p50 ms".padStart(8)}${"p99 ms".padStart(8)}${"x floor".padStart(8)}${"non-2xx".padStart(8)}`);
     const line = (name: string, f: Figure) =>
       console.log(`${name.padEnd(28)}${fmt(f.rps)}${fmt(f.p50)}${fmt(f.p99)}${fmt(f.rps / floor.rps, 2)}${fmt(f.errors)}`);
