@@ -62,7 +62,7 @@ async function ensureDevKey(): Promise<string> {
 async function main() {
   const [major, minor] = process.versions.node.split(".").map(Number);
   if (major < 22 || (major === 22 && minor < 12)) throw new Error(`Node ${process.versions.node}: wrangler needs Node 22.12 or newer (README: "Set up").`);
-  if (!existsSync(wranglerBin)) run("npm", ["ci", "--no-audit", "--no-fund"]);
+  if (!existsSync(wranglerBin)) run("npm", ["install", "--no-audit", "--no-fund"]);
 
   run(wranglerBin, ["d1", "migrations", "apply", "DB", "--local", ...persistArgs]);
   const manifest = JSON.parse(readFileSync(join(root, "seed", "manifest.json"), "utf8")) as { checksum: string; dataVersion: string };
