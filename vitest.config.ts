@@ -15,7 +15,11 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations },
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  JWT_SECRET: "test-secret-test-secret-test-secret-0001",
+                  JWT_SECRET_PREVIOUS: "test-secret-previous-previous-previous-01",
+                },
               },
             }),
           ],

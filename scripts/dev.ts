@@ -64,6 +64,12 @@ async function main() {
   if (major < 22 || (major === 22 && minor < 12)) throw new Error(`Node ${process.versions.node}: wrangler needs Node 22.12 or newer (README: "Set up").`);
   if (!existsSync(wranglerBin)) run("npm", ["install", "--no-audit", "--no-fund"]);
 
+  const devVars = join(root, ".dev.vars");
+  if (!existsSync(devVars)) {
+    const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+    writeFileSync(devVars, readFileSync(join(root, ".dev.vars.example"), "utf8").replace(/^JWT_SECRET=.*$/m, `JWT_SECRET=${secret}`), { mode: 0o600 });
+    console.log("Created .dev.vars with a random JWT_SECRET.");
+  }
   run(wranglerBin, ["d1", "migrations", "apply", "DB", "--local", ...persistArgs]);
   const manifest = JSON.parse(readFileSync(join(root, "seed", "manifest.json"), "utf8")) as { checksum: string; dataVersion: string };
   const loaded = d1("SELECT checksum FROM dataset WHERE id = 'wilayah'")[0]?.checksum;

@@ -2,12 +2,17 @@
  * The one way in: request id, CORS, errors, then each feature's routes.
  */
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { TrieRouter } from "hono/router/trie-router";
 import { ApiError, type ErrorCode, errorBody } from "./lib/errors";
 import type { AppContext, AppEnv } from "./lib/types";
+import { adminRoutes } from "./admin/routes";
+import { authRoutes } from "./auth/routes";
+import { keyRoutes } from "./keys/routes";
+import { usageRoutes } from "./usage/routes";
 import { dataRoutes } from "./wilayah/routes";
 
 export const app = new Hono<AppEnv>();
@@ -30,7 +35,22 @@ app.use("*", async (c, next) => {
   return cors({ origin: c.env.DASHBOARD_URL, allowHeaders: ["authorization", "content-type"], exposeHeaders: ["x-request-id", "retry-after"], maxAge: 86_400 })(c, next);
 });
 
+// JSON bodies on account routes are small; anything larger is refused before parsing.
+app.use(
+  "*",
+  bodyLimit({
+    maxSize: 64 * 1024,
+    onError: () => {
+      throw new ApiError("PAYLOAD_TOO_LARGE", "The request body is larger than 64 KiB.");
+    },
+  }),
+);
+
 app.get("/health", (c) => c.json({ status: "ok" }));
+app.route("/auth", authRoutes);
+app.route("/user/keys", keyRoutes);
+app.route("/user/usage", usageRoutes);
+app.route("/admin", adminRoutes);
 app.route("/api/v1", dataRoutes);
 
 // ---------------------------------------------------------------- errors

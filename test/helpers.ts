@@ -3,10 +3,61 @@ import { displayParts, generateKeySecret, hashKeySecret, newId } from "../src/ke
 
 export const BASE = "https://api.wilayah.test";
 
-export function call(path: string, init: RequestInit & { key?: string } = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
-  if (init.key) headers.set("x-api-key", init.key);
-  return exports.default.fetch(new Request(`${BASE}${path}`, { ...init, headers }));
+type CallInit = RequestInit & { key?: string; token?: string; json?: unknown; ip?: string };
+
+let ipCounter = 0;
+/** A different client IP per call unless given, so per-IP throttles only bite where a test means them to. */
+const nextIp = () => `198.51.${(++ipCounter >> 8) & 255}.${ipCounter & 255}`;
+
+export function call(path: string, init: CallInit = {}): Promise<Response> {
+  const { key, token, json: body, ip, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (key) headers.set("x-api-key", key);
+  if (token) headers.set("authorization", `Bearer ${token}`);
+  headers.set("cf-connecting-ip", ip ?? nextIp());
+  if (body !== undefined) headers.set("content-type", "application/json");
+  return exports.default.fetch(new Request(`${BASE}${path}`, { ...rest, headers, body: body !== undefined ? JSON.stringify(body) : rest.body }));
+}
+
+export const uniqueEmail = () => `dev-${crypto.randomUUID().slice(0, 12)}@example.test`;
+
+export async function register(opts: { email?: string; password?: string; name?: string } = {}) {
+  const res = await call("/auth/register", {
+    method: "POST",
+    json: { email: opts.email ?? uniqueEmail(), password: opts.password ?? "correct horse", name: opts.name ?? "Dev" },
+  });
+  if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
+  return json<{ data: { id: string; email: string; email_verified: boolean }; email_verification_sent: boolean; token: string }>(res);
+}
+
+export const login = (email: string, password: string, ip?: string) => call("/auth/login", { method: "POST", json: { email, password }, ip });
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The last verification link the console mailer printed. */
+export function verifyLinkFrom(log: { mock: { calls: unknown[][] } }): URL {
+  const text = log.mock.calls.flat().map(String).join("\n");
+  const links = [...text.matchAll(/https?:\/\/\S+\/auth\/verify-email\?token=\S+/g)];
+  if (!links.length) throw new Error("no verification link was printed");
+  return new URL(links.at(-1)![0]);
+}
+
+/** A registered, email-verified developer with a session token (verified through the emailed link). */
+export async function verifiedDeveloper() {
+  const { vi } = await import("vitest");
+  const log = vi.spyOn(console, "log");
+  const r = await register();
+  const link = verifyLinkFrom(log);
+  log.mockRestore();
+  const res = await call(link.pathname + link.search, { redirect: "manual" });
+  if (res.headers.get("location")?.endsWith("verified=1") !== true) throw new Error(`verification failed: ${res.status} ${res.headers.get("location")} ${await res.text()}`);
+  return r;
+}
+
+export async function createKey(token: string, name = "test key"): Promise<{ id: string; key: string }> {
+  const res = await call("/user/keys", { method: "POST", token, json: { name } });
+  if (res.status !== 201) throw new Error(`create key: ${res.status} ${await res.text()}`);
+  return (await json(res)).data;
 }
 
 export async function json<T = any>(res: Response): Promise<T> {

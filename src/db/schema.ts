@@ -4,7 +4,7 @@
  * lives in a custom drizzle-kit migration.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // ---------------------------------------------------------------- wilayah (read-only between seeds)
 
@@ -83,4 +83,23 @@ export const apiKeys = sqliteTable(
     revokedAt: integer("revoked_at"),
   },
   (t) => [uniqueIndex("api_keys_hash_uq").on(t.keyHash), index("api_keys_user_idx").on(t.userId)],
+);
+
+// ---------------------------------------------------------------- usage
+
+/**
+ * Successful data calls per user, key, endpoint and UTC day. Written by the per-account Durable
+ * Object when it flushes (absolute counts, so a repeated flush changes nothing); the object itself
+ * holds the live, exact counts.
+ */
+export const usageDaily = sqliteTable(
+  "usage_daily",
+  {
+    userId: text("user_id").notNull(),
+    keyId: text("key_id").notNull(),
+    endpoint: text("endpoint").notNull(),
+    day: text("day").notNull(), // YYYY-MM-DD (UTC)
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.keyId, t.endpoint, t.day] }), index("usage_daily_day_idx").on(t.day)],
 );

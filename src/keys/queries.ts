@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { apiKeys, users } from "../db/schema";
 
@@ -10,4 +10,30 @@ export async function findKeyByHash(db: Db, keyHash: string) {
     .where(eq(apiKeys.keyHash, keyHash))
     .limit(1);
   return rows[0];
+}
+
+export type KeyRow = typeof apiKeys.$inferSelect;
+
+export async function listKeysOfUser(db: Db, userId: string): Promise<KeyRow[]> {
+  return db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
+/** Inserts the key only while the user has fewer than `max` active keys: one statement, so concurrent creates cannot overshoot. */
+export async function insertKeyWithinLimit(db: Db, key: typeof apiKeys.$inferInsert & { createdAt: number }, max: number): Promise<boolean> {
+  const result = await db.run(sql`INSERT INTO api_keys (id, user_id, name, prefix, last4, key_hash, created_at)
+    SELECT ${key.id}, ${key.userId}, ${key.name}, ${key.prefix}, ${key.last4}, ${key.keyHash}, ${key.createdAt}
+    WHERE (SELECT count(*) FROM api_keys WHERE user_id = ${key.userId} AND revoked_at IS NULL) < ${max}`);
+  return result.meta.changes === 1;
+}
+
+export async function findKeyOfUser(db: Db, userId: string, keyId: string): Promise<KeyRow | undefined> {
+  return (await db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))).limit(1))[0];
+}
+
+export async function markRevoked(db: Db, keyId: string, at: number): Promise<void> {
+  await db.update(apiKeys).set({ revokedAt: at }).where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt))).run();
+}
+
+export async function keyHashesOfUser(db: Db, userId: string): Promise<string[]> {
+  return (await db.select({ h: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.userId, userId))).map((r) => r.h);
 }

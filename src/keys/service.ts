@@ -5,8 +5,8 @@
 import { primaryDb } from "../db/client";
 import { ApiError } from "../lib/errors";
 import type { Principal } from "../lib/types";
-import { findKeyByHash } from "./queries";
-import { hashKeySecret, isWellFormedKey } from "./secret";
+import { findKeyByHash, findKeyOfUser, insertKeyWithinLimit, type KeyRow, listKeysOfUser, markRevoked } from "./queries";
+import { displayParts, generateKeySecret, hashKeySecret, isWellFormedKey, newId } from "./secret";
 
 type CachedLookup = { ok: true; keyId: string; userId: string; suspended: boolean } | { ok: false };
 
@@ -35,4 +35,40 @@ export async function resolveApiKey(env: Env, secret: string | undefined, waitUn
 /** Drops cached lookups so the next request with these keys reads D1 (revocation, suspension). */
 export async function forgetKeyHashes(env: Env, keyHashes: string[]): Promise<void> {
   await Promise.all(keyHashes.map((h) => env.KV.delete(kvKey(h))));
+}
+
+// ---------------------------------------------------------------- managing keys (/user/keys)
+
+export const MAX_ACTIVE_KEYS = 20;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function publicKey(k: KeyRow) {
+  return { id: k.id, name: k.name, prefix: k.prefix, last4: k.last4, created_at: iso(k.createdAt), last_used_at: iso(k.lastUsedAt), revoked_at: iso(k.revokedAt) };
+}
+
+export async function listKeys(env: Env, userId: string) {
+  return { data: (await listKeysOfUser(primaryDb(env), userId)).map(publicKey) };
+}
+
+export async function createKey(env: Env, user: { id: string; emailVerified: boolean }, name: string) {
+  if (!user.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED", "Verify your email address before creating API keys (POST /auth/resend-verification sends a new link).");
+  const secret = generateKeySecret();
+  const row = { id: newId("key"), userId: user.id, name, ...displayParts(secret), keyHash: await hashKeySecret(secret), createdAt: Date.now() };
+  if (!(await insertKeyWithinLimit(primaryDb(env), row, MAX_ACTIVE_KEYS))) {
+    throw new ApiError("KEY_LIMIT_REACHED", `At most ${MAX_ACTIVE_KEYS} active keys per account. Revoke one first.`);
+  }
+  // The secret is shown here and never again.
+  return { data: { ...publicKey({ ...row, lastUsedAt: null, revokedAt: null }), key: secret } };
+}
+
+export async function revokeKey(env: Env, userId: string, keyId: string) {
+  const db = primaryDb(env);
+  const key = await findKeyOfUser(db, userId, keyId);
+  if (!key) throw new ApiError("NOT_FOUND", `No API key "${keyId}" in your account.`);
+  if (key.revokedAt === null) {
+    await markRevoked(db, key.id, Date.now());
+    await forgetKeyHashes(env, [key.keyHash]);
+  }
+  return { data: publicKey((await findKeyOfUser(db, userId, keyId))!) };
 }

@@ -1,18 +1,24 @@
-import type { Hono } from "hono";
-import type { DataEndpoint } from "./data-endpoint";
+import type { Hono, MiddlewareHandler } from "hono";
+import type { DataContext, DataEndpoint } from "./data-endpoint";
 import { runEndpoint } from "./run-endpoint";
 import type { AppEnv } from "./types";
 
-/** REST routes for declared data endpoints: query + path params in, the endpoint's JSON out. */
-export function mountDataEndpoints(app: Hono<AppEnv>, endpoints: readonly DataEndpoint[]): void {
+/**
+ * REST routes for declared data endpoints: query + path params in, the endpoint's JSON out.
+ * `auth` runs first (per route, so unknown paths are 404 before any key check); `onSuccess` after
+ * every successful call (metering), off the response path.
+ */
+export function mountDataEndpoints(
+  app: Hono<AppEnv>,
+  endpoints: readonly DataEndpoint[],
+  hooks: { auth: MiddlewareHandler<AppEnv>; onSuccess: (ctx: DataContext, ep: DataEndpoint) => Promise<void> },
+): void {
   for (const ep of endpoints) {
-    app.get(ep.path, async (c) => {
+    app.get(ep.path, hooks.auth, async (c) => {
       const raw = { ...c.req.query(), ...c.req.param() };
-      const result = await runEndpoint(ep, raw, {
-        env: c.env,
-        principal: c.get("principal"),
-        waitUntil: (p) => c.executionCtx.waitUntil(p),
-      });
+      const ctx: DataContext = { env: c.env, principal: c.get("principal"), waitUntil: (p) => c.executionCtx.waitUntil(p) };
+      const result = await runEndpoint(ep, raw, ctx);
+      ctx.waitUntil(hooks.onSuccess(ctx, ep));
       return c.body(result.json, 200, {
         "content-type": "application/json; charset=utf-8",
         "x-data-version": ep.version,

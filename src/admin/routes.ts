@@ -1,0 +1,30 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { requireAdmin, requireUser } from "../auth/middleware";
+import { pageParams } from "../lib/data-endpoint";
+import type { AppEnv } from "../lib/types";
+import { jsonBody, queryParams } from "../lib/validate";
+import { getUser, listUsers, overallStats, patchUser } from "./service";
+
+/** Mounted at /admin: bearer token of an admin (checked per route, so unknown paths stay 404). */
+export const adminRoutes = new Hono<AppEnv>();
+const admin = [requireUser, requireAdmin] as const;
+
+adminRoutes.get("/users", ...admin, queryParams(z.strictObject({ q: z.string().max(100).optional(), ...pageParams })), async (c) =>
+  c.json(await listUsers(c.env, c.req.valid("query"))),
+);
+
+adminRoutes.get("/users/:id", ...admin, async (c) => c.json(await getUser(c.env, c.req.param("id"))));
+
+adminRoutes.patch(
+  "/users/:id",
+  ...admin,
+  jsonBody(
+    z
+      .strictObject({ status: z.enum(["active", "suspended"]).optional(), is_admin: z.boolean().optional() })
+      .refine((b) => b.status !== undefined || b.is_admin !== undefined, "give status and/or is_admin"),
+  ),
+  async (c) => c.json(await patchUser(c.env, c.req.param("id"), c.req.valid("json"))),
+);
+
+adminRoutes.get("/stats", ...admin, async (c) => c.json(await overallStats(c.env)));

@@ -1,0 +1,41 @@
+/**
+ * Outgoing email behind an adapter. With RESEND_API_KEY: Resend's HTTP API. Without it, in
+ * development: the console (prints the message, e.g. the verification link). Otherwise: none.
+ * `send` answers whether the message was handed over; it never throws.
+ */
+export type Mail = { to: string; subject: string; text: string };
+
+export interface Mailer {
+  send(mail: Mail): Promise<boolean>;
+}
+
+const RESEND_URL = "https://api.resend.com/emails";
+
+export function mailerFor(env: Env): Mailer {
+  if (env.RESEND_API_KEY) {
+    return {
+      async send(mail) {
+        try {
+          const res = await fetch(RESEND_URL, {
+            method: "POST",
+            headers: { authorization: `Bearer ${env.RESEND_API_KEY}`, "content-type": "application/json" },
+            body: JSON.stringify({ from: env.MAIL_FROM, to: [mail.to], subject: mail.subject, text: mail.text }),
+            signal: AbortSignal.timeout(5_000),
+          });
+          return res.ok;
+        } catch {
+          return false;
+        }
+      },
+    };
+  }
+  if (env.ENVIRONMENT === "development") {
+    return {
+      async send(mail) {
+        console.log(`[console mailer] to ${mail.to}: ${mail.subject}\n${mail.text}`);
+        return true;
+      },
+    };
+  }
+  return { send: async () => false };
+}

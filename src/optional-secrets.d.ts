@@ -1,0 +1,17 @@
+/**
+ * Secrets the Worker uses when present. `wrangler types` knows only the required ones
+ * (wrangler.toml [secrets]); these are optional features, so they are declared here as optional,
+ * on both the global `Env` and `Cloudflare.Env` (what `cloudflare:workers` exports).
+ */
+interface OptionalSecrets {
+  JWT_SECRET_PREVIOUS?: string;
+  TURNSTILE_SECRET?: string;
+  RESEND_API_KEY?: string;
+  TRIPAY_API_KEY?: string;
+  TRIPAY_PRIVATE_KEY?: string;
+  TRIPAY_MERCHANT_CODE?: string;
+}
+interface Env extends OptionalSecrets {}
+declare namespace Cloudflare {
+  interface Env extends OptionalSecrets {}
+}

@@ -1,0 +1,144 @@
+import { runInDurableObject } from "cloudflare:test";
+import type { AccountAgent } from "../src/usage/account-agent";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, createKey, expectError, json, login, verifiedDeveloper } from "./helpers";
+
+async function usageOf(token: string, month?: string) {
+  const res = await call(`/user/usage${month ? `?month=${month}` : ""}`, { token });
+  expect(res.status).toBe(200);
+  return (await json(res)).data;
+}
+
+/** Recording runs after the response (waitUntil): wait until the expected total shows. */
+async function waitForTotal(token: string, total: number) {
+  for (let i = 0; i < 100; i++) {
+    const u = await usageOf(token);
+    if (u.total >= total) return u;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return usageOf(token);
+}
+
+async function makeAdmin() {
+  const dev = await verifiedDeveloper();
+  await env.DB.prepare("UPDATE users SET is_admin = 1 WHERE id = ?").bind(dev.data.id).run();
+  return dev;
+}
+
+describe("usage", () => {
+  it("counts 100 concurrent successful calls exactly, per key, endpoint and day; errors are not metered", async () => {
+    const dev = await verifiedDeveloper();
+    const a = await createKey(dev.token, "a");
+    const b = await createKey(dev.token, "b");
+    const calls = Array.from({ length: 100 }, (_, i) =>
+      call(i % 4 === 0 ? `/api/v1/wilayah/search?q=bandung&page=${(i % 3) + 1}` : `/api/v1/wilayah/provinsi?page=${(i % 2) + 1}`, { key: i < 60 ? a.key : b.key }),
+    );
+    expect((await Promise.all(calls)).every((r) => r.status === 200)).toBe(true);
+    // failures: not metered
+    expect((await call("/api/v1/wilayah/provinsi/99", { key: a.key })).status).toBe(404);
+    expect((await call("/api/v1/wilayah/provinsi?page=0", { key: a.key })).status).toBe(400);
+
+    const u = await waitForTotal(dev.token, 100);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(u.month).toBe(today.slice(0, 7));
+    expect(u.total).toBe(100);
+    expect(u.by_key).toEqual(expect.arrayContaining([{ key_id: a.id, name: "a", prefix: a.key.slice(0, 12), count: 60 }, { key_id: b.id, name: "b", prefix: b.key.slice(0, 12), count: 40 }]));
+    expect(u.by_endpoint).toEqual([
+      { endpoint: "/wilayah/provinsi", count: 75 },
+      { endpoint: "/wilayah/search", count: 25 },
+    ]);
+    expect(u.by_day).toEqual([{ day: today, count: 100 }]);
+    expect((await usageOf(dev.token, "2020-01")).total).toBe(0);
+
+    // A flush is scheduled (alarm, 60 s); run it now: one aggregate batch to D1 and each key's last use.
+    const stub = env.ACCOUNT.get(env.ACCOUNT.idFromName(dev.data.id));
+    await runInDurableObject(stub, async (agent: AccountAgent) => {
+      expect(agent.getSchedules().map((s) => s.callback)).toEqual(["flush"]);
+      await agent.flush();
+      await agent.flush(); // nothing left: changes nothing
+    });
+    const d1 = await env.DB.prepare("SELECT sum(count) AS n, count(*) AS rows FROM usage_daily WHERE user_id = ?").bind(dev.data.id).first<{ n: number; rows: number }>();
+    expect(d1).toEqual({ n: 100, rows: 4 });
+    const keys = (await json(await call("/user/keys", { token: dev.token }))).data;
+    expect(keys.every((k: { last_used_at: string | null }) => k.last_used_at !== null)).toBe(true);
+  });
+
+  it("month must be YYYY-MM", async () => {
+    const dev = await verifiedDeveloper();
+    for (const m of ["2026-13", "2026-1", "abc"]) await expectError(await call(`/user/usage?month=${m}`, { token: dev.token }), 400, "INVALID_QUERY");
+    await expectError(await call("/user/usage"), 401, "MISSING_TOKEN");
+  });
+});
+
+describe("admin", () => {
+  it("non-admins get 403 FORBIDDEN on every admin route; unknown admin paths are 404", async () => {
+    const dev = await verifiedDeveloper();
+    for (const [method, path] of [["GET", "/admin/users"], ["GET", "/admin/stats"], ["GET", `/admin/users/${dev.data.id}`], ["PATCH", `/admin/users/${dev.data.id}`]]) {
+      await expectError(await call(path, { method, token: dev.token, json: method === "PATCH" ? { status: "suspended" } : undefined }), 403, "FORBIDDEN");
+    }
+    await expectError(await call("/admin/users"), 401, "MISSING_TOKEN");
+    await expectError(await call("/admin/nothing-here", { token: dev.token }), 404, "NOT_FOUND");
+  });
+
+  it("lists and searches users, paged", async () => {
+    const admin = await makeAdmin();
+    const dev = await verifiedDeveloper();
+    const page = await json(await call("/admin/users?per_page=2", { token: admin.token }));
+    expect(page.data).toHaveLength(2);
+    expect(page.meta).toMatchObject({ page: 1, per_page: 2 });
+    expect(page.meta.total).toBeGreaterThanOrEqual(2);
+    const found = await json(await call(`/admin/users?q=${encodeURIComponent(dev.data.email.toUpperCase())}`, { token: admin.token }));
+    expect(found.data.map((u: { id: string }) => u.id)).toEqual([dev.data.id]);
+    expect((await json(await call("/admin/users?q=%25", { token: admin.token }))).data).toEqual([]);
+    await expectError(await call("/admin/users?per_page=0", { token: admin.token }), 400, "INVALID_QUERY");
+  });
+
+  it("views one user with keys and this month's usage", async () => {
+    const admin = await makeAdmin();
+    const dev = await verifiedDeveloper();
+    const k = await createKey(dev.token, "shop");
+    await call("/api/v1/wilayah/provinsi", { key: k.key });
+    await waitForTotal(dev.token, 1);
+    const one = (await json(await call(`/admin/users/${dev.data.id}`, { token: admin.token }))).data;
+    expect(one).toMatchObject({ id: dev.data.id, email: dev.data.email, is_admin: false, status: "active", email_verified: true });
+    expect(one.keys.map((x: { name: string }) => x.name)).toEqual(["shop"]);
+    expect(JSON.stringify(one)).not.toContain(k.key);
+    expect(one.usage.total).toBe(1);
+    await expectError(await call("/admin/users/user_nope", { token: admin.token }), 404, "NOT_FOUND");
+  });
+
+  it("suspension stops keys at once (even cached), login and sessions; reinstating restores them", async () => {
+    const admin = await makeAdmin();
+    const dev = await verifiedDeveloper();
+    const k = await createKey(dev.token);
+    expect((await call("/api/v1/wilayah/provinsi", { key: k.key })).status).toBe(200); // cached lookup now
+    const res = await call(`/admin/users/${dev.data.id}`, { method: "PATCH", token: admin.token, json: { status: "suspended" } });
+    expect((await json(res)).data.status).toBe("suspended");
+    await expectError(await call("/api/v1/wilayah/provinsi", { key: k.key }), 403, "ACCOUNT_SUSPENDED");
+    await expectError(await login(dev.data.email, "correct horse"), 403, "ACCOUNT_SUSPENDED");
+    await expectError(await call("/auth/me", { token: dev.token }), 403, "ACCOUNT_SUSPENDED");
+    await call(`/admin/users/${dev.data.id}`, { method: "PATCH", token: admin.token, json: { status: "active" } });
+    expect((await call("/api/v1/wilayah/provinsi", { key: k.key })).status).toBe(200);
+  });
+
+  it("grants and takes admin rights (effective at once); validates the patch", async () => {
+    const admin = await makeAdmin();
+    const dev = await verifiedDeveloper();
+    await call(`/admin/users/${dev.data.id}`, { method: "PATCH", token: admin.token, json: { is_admin: true } });
+    expect((await call("/admin/stats", { token: dev.token })).status).toBe(200);
+    await call(`/admin/users/${dev.data.id}`, { method: "PATCH", token: admin.token, json: { is_admin: false } });
+    await expectError(await call("/admin/stats", { token: dev.token }), 403, "FORBIDDEN");
+    for (const body of [{}, { status: "banned" }, { is_admin: "yes" }, { role: "admin" }]) {
+      await expectError(await call(`/admin/users/${dev.data.id}`, { method: "PATCH", token: admin.token, json: body }), 400, "VALIDATION_ERROR");
+    }
+  });
+
+  it("stats: users, active keys, calls this month (flushed)", async () => {
+    const admin = await makeAdmin();
+    const s = (await json(await call("/admin/stats", { token: admin.token }))).data;
+    expect(s).toMatchObject({ users: expect.any(Number), active_keys: expect.any(Number), calls_this_month: expect.any(Number), month: new Date().toISOString().slice(0, 7) });
+    const n = await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>();
+    expect(s.users).toBe(n!.n);
+  });
+});
