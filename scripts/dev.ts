@@ -35,19 +35,21 @@ function d1(sqlCommand: string): Record<string, unknown>[] {
 const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
 async function ensureDevKey(): Promise<string> {
+  const email = "dev@localhost";
+  d1(`UPDATE users SET plan = 'internal' WHERE email = ${sqlString(email)} AND plan <> 'internal'`);
   const keyFile = join(root, ".dev-key");
   if (existsSync(keyFile)) {
     const secret = readFileSync(keyFile, "utf8").trim();
     const hash = await hashKeySecret(secret);
     if (d1(`SELECT id FROM api_keys WHERE key_hash = ${sqlString(hash)} AND revoked_at IS NULL`).length > 0) return secret;
   }
-  const email = "dev@localhost";
   let userId = d1(`SELECT id FROM users WHERE email = ${sqlString(email)}`)[0]?.id as string | undefined;
   if (!userId) {
     userId = newId("user");
-    // "!" is no valid password hash: the development user cannot log in, it only owns the key.
+    // "!" is no valid password hash: the development user cannot log in, it only owns the key. It is on
+    // the `internal` plan (metered, not rate limited), so local tools and the benchmark are not throttled.
     d1(
-      `INSERT INTO users (id, email, name, password_hash, email_verified, created_at) VALUES (${sqlString(userId)}, ${sqlString(email)}, 'Local developer', '!', 1, ${Date.now()})`,
+      `INSERT INTO users (id, email, name, password_hash, email_verified, plan, created_at) VALUES (${sqlString(userId)}, ${sqlString(email)}, 'Local developer', '!', 1, 'internal', ${Date.now()})`,
     );
   }
   const secret = generateKeySecret();

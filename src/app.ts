@@ -11,6 +11,7 @@ import { ApiError, type ErrorCode, errorBody } from "./lib/errors";
 import type { AppContext, AppEnv } from "./lib/types";
 import { adminRoutes } from "./admin/routes";
 import { authRoutes } from "./auth/routes";
+import { billingRoutes } from "./billing/routes";
 import { keyRoutes } from "./keys/routes";
 import { usageRoutes } from "./usage/routes";
 import { dataRoutes } from "./wilayah/routes";
@@ -50,6 +51,7 @@ app.get("/health", (c) => c.json({ status: "ok" }));
 app.route("/auth", authRoutes);
 app.route("/user/keys", keyRoutes);
 app.route("/user/usage", usageRoutes);
+app.route("/billing", billingRoutes);
 app.route("/admin", adminRoutes);
 app.route("/api/v1", dataRoutes);
 

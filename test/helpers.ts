@@ -64,11 +64,11 @@ export async function json<T = any>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** A user with one key, written straight to D1 (the dev command does the same). */
-export async function seedUserWithKey(opts: { status?: "active" | "suspended" } = {}) {
+/** A user with one key, written straight to D1 (the dev command does the same); on the unlimited internal plan unless told. */
+export async function seedUserWithKey(opts: { status?: "active" | "suspended"; plan?: string } = {}) {
   const userId = newId("user");
-  await env.DB.prepare("INSERT INTO users (id, email, name, password_hash, email_verified, status, created_at) VALUES (?, ?, 'T', '!', 1, ?, ?)")
-    .bind(userId, `${userId}@example.test`, opts.status ?? "active", Date.now())
+  await env.DB.prepare("INSERT INTO users (id, email, name, password_hash, email_verified, status, plan, created_at) VALUES (?, ?, 'T', '!', 1, ?, ?, ?)")
+    .bind(userId, `${userId}@example.test`, opts.status ?? "active", opts.plan ?? "internal", Date.now())
     .run();
   const secret = generateKeySecret();
   const keyId = newId("key");
@@ -86,4 +86,9 @@ export async function expectError(res: Response, status: number, code: string) {
   }
   if (!body.error.request_id || body.error.request_id !== res.headers.get("x-request-id")) throw new Error("error body lacks the request id");
   return body.error as { code: string; message: string; details?: { path: string; message: string }[] };
+}
+
+/** Puts a user on a plan directly in D1 (before their keys are first used, so no cached lookup is stale). */
+export async function setPlan(userId: string, plan: string) {
+  await env.DB.prepare("UPDATE users SET plan = ? WHERE id = ?").bind(plan, userId).run();
 }

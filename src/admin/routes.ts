@@ -4,7 +4,7 @@ import { requireAdmin, requireUser } from "../auth/middleware";
 import { pageParams } from "../lib/data-endpoint";
 import type { AppEnv } from "../lib/types";
 import { jsonBody, queryParams } from "../lib/validate";
-import { getUser, listUsers, overallStats, patchUser } from "./service";
+import { adminGrantCredits, adminGrantSubscription, getUser, listUsers, overallStats, patchUser } from "./service";
 
 /** Mounted at /admin: bearer token of an admin (checked per route, so unknown paths stay 404). */
 export const adminRoutes = new Hono<AppEnv>();
@@ -28,3 +28,23 @@ adminRoutes.patch(
 );
 
 adminRoutes.get("/stats", ...admin, async (c) => c.json(await overallStats(c.env)));
+
+adminRoutes.post(
+  "/users/:id/credits",
+  ...admin,
+  jsonBody(z.strictObject({ amount: z.number().int().refine((n) => n !== 0, "must not be 0").refine((n) => Math.abs(n) <= 100_000_000, "too large"), reason: z.string().trim().min(3).max(200) })),
+  async (c) => {
+    const { amount, reason } = c.req.valid("json");
+    return c.json(await adminGrantCredits(c.env, c.req.param("id"), amount, reason, c.get("user").id), 201);
+  },
+);
+
+adminRoutes.post(
+  "/users/:id/subscription",
+  ...admin,
+  jsonBody(z.strictObject({ plan_id: z.string().min(1).max(40), months: z.number().int().min(1).max(36).default(1) })),
+  async (c) => {
+    const { plan_id, months } = c.req.valid("json");
+    return c.json(await adminGrantSubscription(c.env, c.req.param("id"), plan_id, months), 201);
+  },
+);

@@ -2,11 +2,12 @@
 import { findUserById } from "../auth/queries";
 import { publicUser } from "../auth/users";
 import { primaryDb } from "../db/client";
-import { keyHashesOfUser, listKeysOfUser } from "../keys/queries";
-import { forgetKeyHashes, publicKey } from "../keys/service";
+import { listKeysOfUser } from "../keys/queries";
+import { forgetUserKeys, publicKey } from "../keys/service";
 import { makeMeta, MAX_PER_PAGE } from "../lib/data-endpoint";
 import { ApiError } from "../lib/errors";
 import { currentMonth, monthUsage } from "../usage/service";
+import { grantCredits, grantSubscription } from "../billing/service";
 import { searchUsers, stats, updateUser } from "./queries";
 import type { UserRow } from "../auth/queries";
 
@@ -31,7 +32,7 @@ export async function patchUser(env: Env, id: string, patch: { status?: "active"
   const user = await updateUser(db, id, { status: patch.status, isAdmin: patch.is_admin });
   if (!user) throw new ApiError("NOT_FOUND", `No user "${id}".`);
   // Cached key lookups carry the account status: drop them so suspension (or reinstatement) applies at once.
-  if (patch.status) await forgetKeyHashes(env, await keyHashesOfUser(db, id));
+  if (patch.status) await forgetUserKeys(env, id);
   return { data: adminUser(user) };
 }
 
@@ -39,4 +40,18 @@ export async function overallStats(env: Env) {
   const month = currentMonth();
   const s = await stats(primaryDb(env), month);
   return { data: { users: s.users, active_keys: s.activeKeys, calls_this_month: s.callsThisMonth, month } };
+}
+
+async function mustExist(env: Env, id: string) {
+  if (!(await findUserById(primaryDb(env), id))) throw new ApiError("NOT_FOUND", `No user "${id}".`);
+}
+
+export async function adminGrantCredits(env: Env, id: string, amount: number, reason: string, adminId: string) {
+  await mustExist(env, id);
+  return grantCredits(env, id, amount, reason, adminId);
+}
+
+export async function adminGrantSubscription(env: Env, id: string, planId: string, months: number) {
+  await mustExist(env, id);
+  return grantSubscription(env, id, planId, months);
 }

@@ -1,4 +1,6 @@
+import { is, SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema";
 
 export type Db = ReturnType<typeof primaryDb>;
@@ -15,4 +17,19 @@ export function primaryDb(env: Env) {
 export function replicaDb(env: Env): Db {
   // A D1DatabaseSession has the prepare/batch surface drizzle uses; it only lacks exec/dump.
   return drizzle(env.DB.withSession("first-unconstrained") as unknown as D1Database, { schema });
+}
+
+const dialect = new SQLiteAsyncDialect();
+
+/**
+ * A D1 batch (one round trip, one transaction) of drizzle query builders and raw `sql` queries.
+ * drizzle 0.45's own `db.batch` cannot take raw `sql` with parameters (SQLiteRaw has no prepared
+ * statement), so this compiles each item itself and batches on the same client or session.
+ */
+export async function batch(db: Db, items: (SQL | { toSQL(): { sql: string; params: unknown[] } })[]): Promise<D1Result[]> {
+  const statements = items.map((item) => {
+    const q = is(item, SQL) ? dialect.sqlToQuery(item) : (item as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
+    return db.$client.prepare(q.sql).bind(...q.params);
+  });
+  return db.$client.batch(statements);
 }

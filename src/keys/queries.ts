@@ -4,7 +4,7 @@ import { apiKeys, users } from "../db/schema";
 
 export async function findKeyByHash(db: Db, keyHash: string) {
   const rows = await db
-    .select({ keyId: apiKeys.id, userId: apiKeys.userId, revokedAt: apiKeys.revokedAt, userStatus: users.status })
+    .select({ keyId: apiKeys.id, userId: apiKeys.userId, revokedAt: apiKeys.revokedAt, userStatus: users.status, plan: users.plan })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(eq(apiKeys.keyHash, keyHash))

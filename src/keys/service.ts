@@ -1,14 +1,14 @@
 /**
  * Resolving an `x-api-key` to its principal. The lookup is cached in KV by key hash, so a cache hit
- * costs no D1 query; revocation and suspension delete the cached entry (see `forgetKeyHashes`).
+ * costs no D1 query; revocation, suspension and plan changes delete the cached entries (`forgetKeyHashes`).
  */
 import { primaryDb } from "../db/client";
 import { ApiError } from "../lib/errors";
 import type { Principal } from "../lib/types";
-import { findKeyByHash, findKeyOfUser, insertKeyWithinLimit, type KeyRow, listKeysOfUser, markRevoked } from "./queries";
+import { findKeyByHash, findKeyOfUser, keyHashesOfUser, insertKeyWithinLimit, type KeyRow, listKeysOfUser, markRevoked } from "./queries";
 import { displayParts, generateKeySecret, hashKeySecret, isWellFormedKey, newId } from "./secret";
 
-type CachedLookup = { ok: true; keyId: string; userId: string; suspended: boolean } | { ok: false };
+type CachedLookup = { ok: true; keyId: string; userId: string; plan: string; suspended: boolean } | { ok: false };
 
 /** KV's minimum TTL is 60 s. Known keys are kept longer; unknown hashes briefly (they cannot become valid: new keys are random). */
 const KNOWN_TTL = 600;
@@ -24,15 +24,15 @@ export async function resolveApiKey(env: Env, secret: string | undefined, waitUn
   let lookup = await env.KV.get<CachedLookup>(kvKey(keyHash), "json");
   if (!lookup) {
     const row = await findKeyByHash(primaryDb(env), keyHash);
-    lookup = row && row.revokedAt === null ? { ok: true, keyId: row.keyId, userId: row.userId, suspended: row.userStatus === "suspended" } : { ok: false };
+    lookup = row && row.revokedAt === null ? { ok: true, keyId: row.keyId, userId: row.userId, plan: row.plan, suspended: row.userStatus === "suspended" } : { ok: false };
     waitUntil(env.KV.put(kvKey(keyHash), JSON.stringify(lookup), { expirationTtl: lookup.ok ? KNOWN_TTL : UNKNOWN_TTL }));
   }
   if (!lookup.ok) throw new ApiError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
   if (lookup.suspended) throw new ApiError("ACCOUNT_SUSPENDED", "The account that owns this API key is suspended.");
-  return { keyId: lookup.keyId, userId: lookup.userId };
+  return { keyId: lookup.keyId, userId: lookup.userId, plan: lookup.plan };
 }
 
-/** Drops cached lookups so the next request with these keys reads D1 (revocation, suspension). */
+/** Drops cached lookups so the next request with these keys reads D1 (revocation, suspension, plan change). */
 export async function forgetKeyHashes(env: Env, keyHashes: string[]): Promise<void> {
   await Promise.all(keyHashes.map((h) => env.KV.delete(kvKey(h))));
 }
@@ -71,4 +71,9 @@ export async function revokeKey(env: Env, userId: string, keyId: string) {
     await forgetKeyHashes(env, [key.keyHash]);
   }
   return { data: publicKey((await findKeyOfUser(db, userId, keyId))!) };
+}
+
+/** Drops every cached lookup of a user's keys (suspension, plan change). */
+export async function forgetUserKeys(env: Env, userId: string): Promise<void> {
+  await forgetKeyHashes(env, await keyHashesOfUser(primaryDb(env), userId));
 }

@@ -5,20 +5,26 @@ import type { AppEnv } from "./types";
 
 /**
  * REST routes for declared data endpoints: query + path params in, the endpoint's JSON out.
- * `auth` runs first (per route, so unknown paths are 404 before any key check); `onSuccess` after
- * every successful call (metering), off the response path.
+ * `auth` runs first (per route, so unknown paths are 404 before any key check), then `admit`
+ * (rate, quota, metering); a call that fails is released, so only successful calls count.
  */
 export function mountDataEndpoints(
   app: Hono<AppEnv>,
   endpoints: readonly DataEndpoint[],
-  hooks: { auth: MiddlewareHandler<AppEnv>; onSuccess: (ctx: DataContext, ep: DataEndpoint) => Promise<void> },
+  hooks: { auth: MiddlewareHandler<AppEnv>; admit: (ctx: DataContext, ep: DataEndpoint) => Promise<{ release(): Promise<void> }> },
 ): void {
   for (const ep of endpoints) {
     app.get(ep.path, hooks.auth, async (c) => {
       const raw = { ...c.req.query(), ...c.req.param() };
       const ctx: DataContext = { env: c.env, principal: c.get("principal"), waitUntil: (p) => c.executionCtx.waitUntil(p) };
-      const result = await runEndpoint(ep, raw, ctx);
-      ctx.waitUntil(hooks.onSuccess(ctx, ep));
+      const admitted = await hooks.admit(ctx, ep);
+      let result: Awaited<ReturnType<typeof runEndpoint>>;
+      try {
+        result = await runEndpoint(ep, raw, ctx);
+      } catch (e) {
+        await admitted.release(); // only successful calls are metered
+        throw e;
+      }
       return c.body(result.json, 200, {
         "content-type": "application/json; charset=utf-8",
         "x-data-version": ep.version,

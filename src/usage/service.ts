@@ -3,13 +3,43 @@ import { getAgentByName } from "agents";
 import { inArray } from "drizzle-orm";
 import { primaryDb } from "../db/client";
 import { apiKeys } from "../db/schema";
+import { ApiError } from "../lib/errors";
+import { throttle } from "../lib/throttle";
 import type { Principal } from "../lib/types";
 
 const account = (env: Env, userId: string) => getAgentByName(env.ACCOUNT, userId);
 
-/** Counts one successful data call (REST or MCP). Meant to run off the response path (waitUntil). */
-export async function recordCall(env: Env, principal: Principal, endpoint: string): Promise<void> {
-  await (await account(env, principal.userId)).record(principal.userId, principal.keyId, endpoint);
+/** The per-minute limiter of each plan (wrangler.toml [[ratelimits]]); `internal` is not limited. */
+function limiterFor(env: Env, plan: string): RateLimit | null {
+  const limiters: Record<string, RateLimit | null> = { free: env.RL_FREE, starter: env.RL_STARTER, pro: env.RL_PRO, business: env.RL_BUSINESS, internal: null };
+  return plan in limiters ? limiters[plan] : env.RL_FREE;
+}
+
+const RATE_PERIOD_SECONDS = 60;
+
+/**
+ * Before a data call (REST or MCP) is served: the plan's per-minute rate (429 RATE_LIMITED), then
+ * the account object's admission (quota, then credits; 402 QUOTA_EXCEEDED), which also counts the
+ * call. Returns how to give the call back if it then fails, so only successful calls are metered.
+ */
+export async function admitCall(env: Env, principal: Principal, endpoint: string): Promise<{ release(): Promise<void> }> {
+  const limiter = limiterFor(env, principal.plan);
+  if (limiter) await throttle(limiter, `account:${principal.userId}`, RATE_PERIOD_SECONDS);
+  const agent = await account(env, principal.userId);
+  const admission = await agent.admit(principal.userId, principal.keyId, endpoint);
+  if (!admission.ok) {
+    throw new ApiError("QUOTA_EXCEEDED", "Your plan's monthly quota is used up and you have no credits left. Top up (POST /billing/topup) or subscribe to a larger plan.");
+  }
+  return { release: () => agent.release(principal.keyId, endpoint, admission.day, admission.charged) };
+}
+
+/** Forget the account object's cached plan and balance (after payments and grants). */
+export async function refreshAccount(env: Env, userId: string): Promise<void> {
+  await (await account(env, userId)).refresh();
+}
+
+export async function pendingDebits(env: Env, userId: string): Promise<number> {
+  return (await account(env, userId)).pendingDebits();
 }
 
 export function currentMonth(now = new Date()): string {

@@ -1,0 +1,220 @@
+/** Billing rules: plans, invoices through Tripay, the payment webhook, credits and subscriptions. */
+import { renderSVG } from "uqr";
+import { z } from "zod";
+import type { UserRow } from "../auth/queries";
+import { primaryDb } from "../db/client";
+import { forgetUserKeys } from "../keys/service";
+import { newId } from "../keys/secret";
+import { makeMeta, MAX_PER_PAGE } from "../lib/data-endpoint";
+import { ApiError, issuesToDetails } from "../lib/errors";
+import { pendingDebits, refreshAccount } from "../usage/service";
+import {
+  activeSubscription,
+  appendLedger,
+  expireOverdue,
+  findInvoice,
+  findPlan,
+  type InvoiceRow,
+  insertInvoice,
+  insertSubscription,
+  ledgerBalance,
+  ledgerPage,
+  type PlanRow,
+  publicPlans,
+  reconcilePlans,
+  settlePaid,
+  settleUnpaid,
+} from "./queries";
+import { createTransaction, tripayConfig, verifyCallback } from "./tripay";
+
+/** Top-up: whole rupiah within Tripay's QRIS range, in steps of Rp1,000; each credit is one call. */
+export const TOPUP = { min: 10_000, max: 5_000_000, step: 1_000, idrPerCredit: 2 } as const;
+/** How long a QR invoice can be paid. */
+export const INVOICE_TTL_MS = 30 * 60 * 1000;
+
+const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
+
+export function publicPlan(p: PlanRow) {
+  return { id: p.id, name: p.name, price_idr: p.priceIdr, monthly_quota: p.monthlyQuota, rate_limit_per_minute: p.rateLimitPerMinute, features: p.features };
+}
+
+export async function listPlans(env: Env) {
+  return { data: (await publicPlans(primaryDb(env))).map(publicPlan) };
+}
+
+export function invoiceView(inv: InvoiceRow) {
+  return {
+    id: inv.id,
+    kind: inv.kind,
+    amount: inv.amount,
+    credits: inv.credits,
+    plan_id: inv.planId,
+    status: inv.status,
+    reference: inv.reference,
+    qr_string: inv.qrString,
+    // An SVG rendered from qr_string (the payload a banking app scans), as a data URL.
+    qr_image: `data:image/svg+xml;base64,${btoa(renderSVG(inv.qrString, { border: 2 }))}`,
+    qr_url: inv.qrUrl,
+    expires_at: iso(inv.expiresAt),
+    paid_at: iso(inv.paidAt),
+    created_at: iso(inv.createdAt),
+  };
+}
+
+async function createInvoice(env: Env, user: UserRow, what: { kind: "topup"; amount: number; credits: number } | { kind: "subscription"; amount: number; plan: PlanRow }) {
+  const cfg = tripayConfig(env); // 503 before anything is written
+  const now = Date.now();
+  const id = newId("inv");
+  const itemName = what.kind === "topup" ? `Wilayah API credits (${what.credits.toLocaleString("en")})` : `Wilayah API ${what.plan.name}, 1 month`;
+  // Only a transaction the provider accepted becomes an invoice: no half-made invoices.
+  const tx = await createTransaction(cfg, { merchantRef: id, amount: what.amount, itemName, customerName: user.name, customerEmail: user.email, expiresAt: now + INVOICE_TTL_MS });
+  const row: InvoiceRow = {
+    id,
+    userId: user.id,
+    kind: what.kind,
+    planId: what.kind === "subscription" ? what.plan.id : null,
+    credits: what.kind === "topup" ? what.credits : null,
+    amount: what.amount,
+    reference: tx.reference,
+    status: "UNPAID",
+    qrString: tx.qrString,
+    qrUrl: tx.qrUrl,
+    expiresAt: tx.expiresAt,
+    paidAt: null,
+    createdAt: now,
+  };
+  await insertInvoice(primaryDb(env), row);
+  return { data: invoiceView(row) };
+}
+
+export async function topup(env: Env, user: UserRow, amount: number) {
+  return createInvoice(env, user, { kind: "topup", amount, credits: amount / TOPUP.idrPerCredit });
+}
+
+export async function subscribe(env: Env, user: UserRow, planId: string) {
+  const plan = await findPlan(primaryDb(env), planId);
+  if (!plan || !plan.isPublic) throw new ApiError("NOT_FOUND", `No plan "${planId}". See GET /billing/plans.`);
+  if (plan.priceIdr === 0) throw new ApiError("VALIDATION_ERROR", "The free plan needs no subscription.", { details: [{ path: "plan_id", message: "choose a paid plan" }] });
+  return createInvoice(env, user, { kind: "subscription", amount: plan.priceIdr, plan });
+}
+
+/** One calendar month later (UTC), clamped to the month's last day. */
+export function addMonth(ms: number): number {
+  const d = new Date(ms);
+  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(d.getUTCDate(), lastDay));
+  return target.getTime();
+}
+
+const callback = z.object({
+  reference: z.string().min(1).max(100),
+  merchant_ref: z.string().min(1).max(100),
+  status: z.enum(["PAID", "EXPIRED", "FAILED", "REFUND", "UNPAID"]),
+  total_amount: z.number().int(),
+});
+
+/**
+ * Tripay's payment_status callback. Signature first (constant time, over the raw body), then the
+ * invoice by merchant ref and reference, the amount, and the one-way transition. Answers
+ * `{success: true}` once handled, also for repeated deliveries, so Tripay stops retrying.
+ */
+export async function handleTripayCallback(env: Env, rawBody: string, headers: { signature?: string; event?: string }, waitUntil: (p: Promise<unknown>) => void) {
+  const cfg = tripayConfig(env);
+  if (!(await verifyCallback(cfg.privateKey, rawBody, headers.signature))) {
+    throw new ApiError("INVALID_SIGNATURE", "X-Callback-Signature is missing or does not match the body.");
+  }
+  if (headers.event !== "payment_status") {
+    throw new ApiError("VALIDATION_ERROR", `Unsupported X-Callback-Event "${headers.event ?? ""}"; expected payment_status.`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody);
+  } catch {
+    throw new ApiError("INVALID_JSON", "The callback body is not valid JSON.");
+  }
+  const parsed = callback.safeParse(json);
+  if (!parsed.success) throw new ApiError("VALIDATION_ERROR", "The callback body is not a Tripay payment_status payload.", { details: issuesToDetails(parsed.error.issues) });
+  const cb = parsed.data;
+  const db = primaryDb(env);
+  const inv = await findInvoice(db, cb.merchant_ref, cb.reference);
+  if (!inv) throw new ApiError("NOT_FOUND", `No invoice with merchant_ref "${cb.merchant_ref}" and reference "${cb.reference}".`);
+  if (cb.total_amount !== inv.amount) {
+    throw new ApiError("VALIDATION_ERROR", `Amount ${cb.total_amount} does not match the invoice amount ${inv.amount}; nothing was changed.`);
+  }
+  if (cb.status === "PAID") {
+    const now = Date.now();
+    const { transitioned } = await settlePaid(db, inv, now, addMonth(now), newId("sub"));
+    if (transitioned) {
+      // The account's cached plan, balance and key lookups change with it.
+      waitUntil(Promise.all([refreshAccount(env, inv.userId), inv.kind === "subscription" ? forgetUserKeys(env, inv.userId) : undefined]));
+    }
+  } else if (cb.status === "EXPIRED" || cb.status === "FAILED") {
+    await settleUnpaid(db, inv.id, cb.status);
+  }
+  // REFUND and UNPAID change nothing here: refunds are handled by support (see docs/api.md).
+  return { success: true };
+}
+
+export async function billingStatus(env: Env, userId: string) {
+  const db = primaryDb(env);
+  const sub = await activeSubscription(db, userId, Date.now());
+  if (!sub) throw new ApiError("NO_SUBSCRIPTION", "No active subscription: you are on the free plan. See GET /billing/plans.");
+  return {
+    data: {
+      subscription: { plan_id: sub.planId, plan_name: sub.planName, period_start: iso(sub.periodStart), period_end: iso(sub.periodEnd) },
+      credits: await creditBalance(env, userId),
+    },
+  };
+}
+
+/** Ledger sum minus the debits the account object has not written yet: exact at any moment. */
+async function creditBalance(env: Env, userId: string): Promise<number> {
+  const [ledger, pending] = await Promise.all([ledgerBalance(primaryDb(env), userId), pendingDebits(env, userId)]);
+  return ledger - pending;
+}
+
+export async function credits(env: Env, userId: string, paging: { page: number; per_page: number }) {
+  const perPage = Math.min(paging.per_page, MAX_PER_PAGE);
+  const [balance, page] = await Promise.all([creditBalance(env, userId), ledgerPage(primaryDb(env), userId, perPage, (paging.page - 1) * perPage)]);
+  return {
+    data: {
+      balance,
+      ledger: page.rows.map((e) => ({ id: e.id, amount: e.amount, reason: e.reason, created_at: iso(e.createdAt) })),
+    },
+    meta: makeMeta(page.total, paging.page, perPage),
+  };
+}
+
+/** Cron: unpaid invoices past expiry become EXPIRED; lapsed subscriptions return users to their current plan. */
+export async function runScheduledBilling(env: Env, now = Date.now()) {
+  const db = primaryDb(env);
+  const expired = await expireOverdue(db, now);
+  const changed = await reconcilePlans(db, now);
+  await Promise.all(changed.map((id) => Promise.all([forgetUserKeys(env, id), refreshAccount(env, id)])));
+  return { expired, plansChanged: changed.length };
+}
+
+// ---------------------------------------------------------------- admin
+
+export async function grantCredits(env: Env, userId: string, amount: number, reason: string, adminId: string) {
+  const db = primaryDb(env);
+  if (amount < 0 && (await creditBalance(env, userId)) + amount < 0) {
+    throw new ApiError("VALIDATION_ERROR", "Taking that many credits would make the balance negative.", { details: [{ path: "amount", message: "exceeds the balance" }] });
+  }
+  await appendLedger(db, { userId, amount, reason: `${reason} (admin ${adminId})`, ref: `admin:${crypto.randomUUID()}`, createdAt: Date.now() });
+  await refreshAccount(env, userId);
+  return { data: { balance: await creditBalance(env, userId) } };
+}
+
+export async function grantSubscription(env: Env, userId: string, planId: string, months: number) {
+  const db = primaryDb(env);
+  const plan = await findPlan(db, planId);
+  if (!plan) throw new ApiError("NOT_FOUND", `No plan "${planId}".`);
+  const now = Date.now();
+  let end = now;
+  for (let i = 0; i < months; i++) end = addMonth(end);
+  await insertSubscription(db, { id: newId("sub"), userId, planId, source: `admin:${crypto.randomUUID()}`, periodStart: now, periodEnd: end, createdAt: now });
+  await Promise.all([forgetUserKeys(env, userId), refreshAccount(env, userId)]);
+  return { data: { plan_id: planId, period_start: iso(now), period_end: iso(end) } };
+}

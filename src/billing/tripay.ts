@@ -1,0 +1,68 @@
+/**
+ * Tripay adapter (closed payment, QRIS): transaction-create and callback verification.
+ * Base URL and channel are vars (sandbox by default); API key, private key and merchant code are secrets.
+ */
+import { ApiError } from "../lib/errors";
+import { callbackSignature, transactionSignature } from "./signature";
+
+export type TripayConfig = { baseUrl: string; method: string; apiKey: string; privateKey: string; merchantCode: string };
+
+/** The configuration, or PAYMENT_NOT_CONFIGURED (503) when any credential is missing. */
+export function tripayConfig(env: Env): TripayConfig {
+  if (!env.TRIPAY_API_KEY || !env.TRIPAY_PRIVATE_KEY || !env.TRIPAY_MERCHANT_CODE) {
+    throw new ApiError("PAYMENT_NOT_CONFIGURED", "Payments are not configured on this deployment. Try again later or contact support.");
+  }
+  return { baseUrl: env.TRIPAY_BASE_URL.replace(/\/$/, ""), method: env.TRIPAY_METHOD, apiKey: env.TRIPAY_API_KEY, privateKey: env.TRIPAY_PRIVATE_KEY, merchantCode: env.TRIPAY_MERCHANT_CODE };
+}
+
+export type CreatedTransaction = { reference: string; qrString: string; qrUrl: string | null; expiresAt: number; status: string };
+
+const TIMEOUT_MS = 10_000;
+
+export async function createTransaction(
+  cfg: TripayConfig,
+  tx: { merchantRef: string; amount: number; itemName: string; customerName: string; customerEmail: string; expiresAt: number },
+): Promise<CreatedTransaction> {
+  const body = {
+    method: cfg.method,
+    merchant_ref: tx.merchantRef,
+    amount: tx.amount,
+    customer_name: tx.customerName,
+    customer_email: tx.customerEmail,
+    order_items: [{ name: tx.itemName, price: tx.amount, quantity: 1 }],
+    expired_time: Math.floor(tx.expiresAt / 1000),
+    signature: await transactionSignature(cfg.privateKey, cfg.merchantCode, tx.merchantRef, tx.amount),
+  };
+  let res: Response;
+  try {
+    res = await fetch(`${cfg.baseUrl}/transaction/create`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${cfg.apiKey}`, "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (e) {
+    if ((e as Error)?.name === "TimeoutError") throw new ApiError("UPSTREAM_TIMEOUT", "The payment provider did not answer in time. No invoice was created; try again.");
+    throw new ApiError("UPSTREAM_ERROR", "The payment provider could not be reached. No invoice was created; try again.");
+  }
+  const answer = (await res.json().catch(() => null)) as { success?: boolean; message?: string; data?: Record<string, unknown> } | null;
+  const d = answer?.data;
+  if (!res.ok || !answer?.success || !d || typeof d.reference !== "string" || typeof d.qr_string !== "string") {
+    throw new ApiError("UPSTREAM_ERROR", `The payment provider refused the transaction${answer?.message ? `: ${String(answer.message).slice(0, 200)}` : ""}. No invoice was created.`);
+  }
+  return {
+    reference: d.reference,
+    qrString: d.qr_string,
+    qrUrl: typeof d.qr_url === "string" ? d.qr_url : null,
+    expiresAt: typeof d.expired_time === "number" ? d.expired_time * 1000 : tx.expiresAt,
+    status: String(d.status ?? "UNPAID"),
+  };
+}
+
+/** Constant-time check of X-Callback-Signature against the raw body. */
+export async function verifyCallback(privateKey: string, rawBody: string, signature: string | undefined): Promise<boolean> {
+  if (!signature) return false;
+  const expected = new TextEncoder().encode(await callbackSignature(privateKey, rawBody));
+  const given = new TextEncoder().encode(signature.trim().toLowerCase());
+  return given.byteLength === expected.byteLength && crypto.subtle.timingSafeEqual(given, expected);
+}
