@@ -61,6 +61,21 @@ async function ensureDevKey(): Promise<string> {
   return secret;
 }
 
+/**
+ * wrangler.toml lists JWT_SECRET as the one required secret; with a [secrets] section, `wrangler dev`
+ * loads only required secrets from .dev.vars. The optional ones (Tripay, Turnstile, Resend) found in
+ * .dev.vars are passed on as local vars, so .dev.vars works for them too.
+ */
+function optionalSecretArgs(devVars: string): string[] {
+  const optional = ["JWT_SECRET_PREVIOUS", "TURNSTILE_SECRET", "RESEND_API_KEY", "TRIPAY_API_KEY", "TRIPAY_PRIVATE_KEY", "TRIPAY_MERCHANT_CODE"];
+  const args: string[] = [];
+  for (const line of readFileSync(devVars, "utf8").split("\n")) {
+    const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+    if (m && optional.includes(m[1]) && m[2] !== "") args.push("--var", `${m[1]}:${m[2]}`);
+  }
+  return args;
+}
+
 async function main() {
   const [major, minor] = process.versions.node.split(".").map(Number);
   if (major < 22 || (major === 22 && minor < 12)) throw new Error(`Node ${process.versions.node}: wrangler needs Node 22.12 or newer (README: "Set up").`);
@@ -88,7 +103,7 @@ async function main() {
   console.log(`\nDevelopment API key (also in .dev-key):\n\n  ${key}\n\nTry:\n  curl -H "x-api-key: ${key}" http://localhost:8787/api/v1/wilayah/search?q=bandung\n`);
 
   if (process.argv.includes("--no-serve")) return;
-  const child = spawn(wranglerBin, ["dev", "--port", "8787", ...persistArgs, ...process.argv.slice(2)], { cwd: root, env, stdio: "inherit" });
+  const child = spawn(wranglerBin, ["dev", "--port", "8787", ...persistArgs, ...optionalSecretArgs(devVars), ...process.argv.slice(2)], { cwd: root, env, stdio: "inherit" });
   child.on("exit", (code) => process.exit(code ?? 0));
 }
 
