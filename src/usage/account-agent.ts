@@ -26,13 +26,24 @@ export class AccountAgent extends Agent<Env> {
   #ready = false;
   #plan: { quota: number; at: number } | undefined;
   #balance: { value: number; at: number } | undefined;
+  /** Calls counted this month, kept in memory (rebuilt from storage when the object wakes). */
+  #month: { month: string; used: number } | undefined;
+  #flushScheduled = false;
 
   #ensureTables() {
     if (this.#ready) return;
-    this.sql`CREATE TABLE IF NOT EXISTS usage_counts (key_id TEXT NOT NULL, endpoint TEXT NOT NULL, day TEXT NOT NULL, count INTEGER NOT NULL, dirty INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (key_id, endpoint, day))`;
-    this.sql`CREATE TABLE IF NOT EXISTS key_last_used (key_id TEXT PRIMARY KEY, at INTEGER NOT NULL, dirty INTEGER NOT NULL DEFAULT 1)`;
+    // last_at: the latest call counted in the row; the flush turns it into the key's last_used_at.
+    this.sql`CREATE TABLE IF NOT EXISTS usage_counts (key_id TEXT NOT NULL, endpoint TEXT NOT NULL, day TEXT NOT NULL, count INTEGER NOT NULL, last_at INTEGER NOT NULL DEFAULT 0, dirty INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (key_id, endpoint, day))`;
     this.sql`CREATE TABLE IF NOT EXISTS account_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)`;
+    this.#flushScheduled = this.#meta("flush_pending") !== undefined;
     this.#ready = true;
+  }
+
+  #monthUsed(month: string): number {
+    if (this.#month?.month !== month) {
+      this.#month = { month, used: this.sql<{ n: number }>`SELECT coalesce(sum(count), 0) AS n FROM usage_counts WHERE day LIKE ${`${month}-%`}`[0].n };
+    }
+    return this.#month.used;
   }
 
   #meta(k: string): string | undefined {
@@ -70,7 +81,7 @@ export class AccountAgent extends Agent<Env> {
   async admit(userId: string, keyId: string, endpoint: string, now: number = Date.now()): Promise<Admission> {
     this.#ensureTables();
     const day = new Date(now).toISOString().slice(0, 10);
-    const used = this.sql<{ n: number }>`SELECT coalesce(sum(count), 0) AS n FROM usage_counts WHERE day LIKE ${`${day.slice(0, 7)}-%`}`[0].n;
+    const used = this.#monthUsed(day.slice(0, 7));
     let charged = false;
     if (used >= (await this.#quota(userId, now))) {
       let available = (await this.#ledgerBalance(userId, now, false)) - this.#pending();
@@ -79,10 +90,9 @@ export class AccountAgent extends Agent<Env> {
       this.#setMeta("pending_debit", this.#pending() + 1);
       charged = true;
     }
-    this.sql`INSERT INTO usage_counts (key_id, endpoint, day, count) VALUES (${keyId}, ${endpoint}, ${day}, 1)
-             ON CONFLICT (key_id, endpoint, day) DO UPDATE SET count = count + 1, dirty = 1`;
-    this.sql`INSERT INTO key_last_used (key_id, at) VALUES (${keyId}, ${now})
-             ON CONFLICT (key_id) DO UPDATE SET at = max(at, excluded.at), dirty = 1`;
+    this.sql`INSERT INTO usage_counts (key_id, endpoint, day, count, last_at) VALUES (${keyId}, ${endpoint}, ${day}, 1, ${now})
+             ON CONFLICT (key_id, endpoint, day) DO UPDATE SET count = count + 1, last_at = max(last_at, excluded.last_at), dirty = 1`;
+    this.#month!.used++;
     await this.#scheduleFlush(userId);
     return { ok: true, charged, day };
   }
@@ -91,6 +101,7 @@ export class AccountAgent extends Agent<Env> {
   async release(keyId: string, endpoint: string, day: string, charged: boolean): Promise<void> {
     this.#ensureTables();
     this.sql`UPDATE usage_counts SET count = count - 1, dirty = 1 WHERE key_id = ${keyId} AND endpoint = ${endpoint} AND day = ${day} AND count > 0`;
+    this.#month = undefined;
     if (charged) this.#setMeta("pending_debit", Math.max(0, this.#pending() - 1));
   }
 
@@ -112,7 +123,8 @@ export class AccountAgent extends Agent<Env> {
   }
 
   async #scheduleFlush(userId: string) {
-    if (this.#meta("flush_pending")) return;
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
     this.#setMeta("user_id", userId);
     this.#setMeta("flush_pending", 1);
     await this.schedule(FLUSH_DELAY_SECONDS, "flush");
@@ -122,10 +134,11 @@ export class AccountAgent extends Agent<Env> {
   async flush(): Promise<void> {
     this.#ensureTables();
     this.sql`DELETE FROM account_meta WHERE k = 'flush_pending'`;
+    this.#flushScheduled = false;
     const userId = this.#meta("user_id");
     if (!userId) return;
     const counts = this.sql<MonthUsage[number]>`SELECT key_id, endpoint, day, count FROM usage_counts WHERE dirty = 1`;
-    const used = this.sql<{ key_id: string; at: number }>`SELECT key_id, at FROM key_last_used WHERE dirty = 1`;
+    const used = this.sql<{ key_id: string; at: number }>`SELECT key_id, max(last_at) AS at FROM usage_counts WHERE dirty = 1 GROUP BY key_id`;
     // The debit of this flush is fixed (amount and ref) before writing, so a retry writes the same row.
     let debit = this.#meta("flush_debit");
     if (!debit && this.#pending() > 0) {
@@ -151,13 +164,12 @@ export class AccountAgent extends Agent<Env> {
     ]);
     // Only what was written is clean: calls that arrived during the batch stay dirty.
     for (const r of counts) this.sql`UPDATE usage_counts SET dirty = 0 WHERE key_id = ${r.key_id} AND endpoint = ${r.endpoint} AND day = ${r.day} AND count = ${r.count}`;
-    for (const u of used) this.sql`UPDATE key_last_used SET dirty = 0 WHERE key_id = ${u.key_id} AND at = ${u.at}`;
     if (d) {
       this.#setMeta("pending_debit", Math.max(0, this.#pending() - d.amount));
       this.sql`DELETE FROM account_meta WHERE k = 'flush_debit'`;
       this.#balance = undefined;
     }
-    const left = this.sql<{ n: number }>`SELECT (SELECT count(*) FROM usage_counts WHERE dirty = 1) + (SELECT count(*) FROM key_last_used WHERE dirty = 1) AS n`[0].n;
+    const left = this.sql<{ n: number }>`SELECT count(*) AS n FROM usage_counts WHERE dirty = 1`[0].n;
     if (left > 0 || this.#pending() > 0) await this.#scheduleFlush(userId);
   }
 }
