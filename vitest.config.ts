@@ -19,6 +19,7 @@ export default defineConfig(async () => {
                   TEST_MIGRATIONS: migrations,
                   JWT_SECRET: "test-secret-test-secret-test-secret-0001",
                   JWT_SECRET_PREVIOUS: "test-secret-previous-previous-previous-01",
+                  MCP_HOSTNAMES: "api.wilayah.test",
                 },
               },
             }),

@@ -14,7 +14,8 @@ import { authRoutes } from "./auth/routes";
 import { billingRoutes } from "./billing/routes";
 import { keyRoutes } from "./keys/routes";
 import { usageRoutes } from "./usage/routes";
-import { dataRoutes } from "./wilayah/routes";
+import { dataRoutes } from "./data-api";
+import { mcpRoutes } from "./mcp/routes";
 
 export const app = new Hono<AppEnv>();
 
@@ -54,6 +55,7 @@ app.route("/user/usage", usageRoutes);
 app.route("/billing", billingRoutes);
 app.route("/admin", adminRoutes);
 app.route("/api/v1", dataRoutes);
+app.route("/mcp", mcpRoutes);
 
 // ---------------------------------------------------------------- errors
 

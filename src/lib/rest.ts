@@ -1,6 +1,6 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import type { DataContext, DataEndpoint } from "./data-endpoint";
-import { runEndpoint } from "./run-endpoint";
+import { type Admit, serveDataCall } from "./run-endpoint";
 import type { AppEnv } from "./types";
 
 /**
@@ -11,20 +11,13 @@ import type { AppEnv } from "./types";
 export function mountDataEndpoints(
   app: Hono<AppEnv>,
   endpoints: readonly DataEndpoint[],
-  hooks: { auth: MiddlewareHandler<AppEnv>; admit: (ctx: DataContext, ep: DataEndpoint) => Promise<{ release(): Promise<void> }> },
+  hooks: { auth: MiddlewareHandler<AppEnv>; admit: Admit },
 ): void {
   for (const ep of endpoints) {
     app.get(ep.path, hooks.auth, async (c) => {
       const raw = { ...c.req.query(), ...c.req.param() };
       const ctx: DataContext = { env: c.env, principal: c.get("principal"), waitUntil: (p) => c.executionCtx.waitUntil(p) };
-      const admitted = await hooks.admit(ctx, ep);
-      let result: Awaited<ReturnType<typeof runEndpoint>>;
-      try {
-        result = await runEndpoint(ep, raw, ctx);
-      } catch (e) {
-        await admitted.release(); // only successful calls are metered
-        throw e;
-      }
+      const result = await serveDataCall(ep, raw, ctx, hooks.admit);
       return c.body(result.json, 200, {
         "content-type": "application/json; charset=utf-8",
         "x-data-version": ep.version,

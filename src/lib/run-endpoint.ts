@@ -40,3 +40,17 @@ export async function runEndpoint(ep: DataEndpoint, raw: unknown, ctx: DataConte
   );
   return { json, cache: "MISS" };
 }
+
+/** Rate, quota and metering around one call; `release` gives back a call that was not served. */
+export type Admit = (ctx: DataContext, ep: DataEndpoint) => Promise<{ release(): Promise<void> }>;
+
+/** One data call, for either surface: admitted first, given back if it fails, so only successes are metered. */
+export async function serveDataCall(ep: DataEndpoint, raw: unknown, ctx: DataContext, admit: Admit): Promise<EndpointResult> {
+  const admitted = await admit(ctx, ep);
+  try {
+    return await runEndpoint(ep, raw, ctx);
+  } catch (e) {
+    await admitted.release();
+    throw e;
+  }
+}

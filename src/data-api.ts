@@ -1,0 +1,22 @@
+/**
+ * Every data endpoint of the product, declared once. `dataRoutes` serves them over REST at
+ * /api/v1; the MCP surface (src/mcp) serves the same list as tools.
+ */
+import { Hono } from "hono";
+import { requireApiKey } from "./keys/middleware";
+import type { DataEndpoint } from "./lib/data-endpoint";
+import { mountDataEndpoints } from "./lib/rest";
+import type { Admit } from "./lib/run-endpoint";
+import type { AppEnv } from "./lib/types";
+import { admitCall } from "./usage/service";
+import { weatherEndpoints } from "./weather/endpoints";
+import { wilayahEndpoints } from "./wilayah/endpoints";
+
+export const dataEndpoints: readonly DataEndpoint[] = [...wilayahEndpoints, ...weatherEndpoints];
+
+/** Rate, quota and metering, the same for REST and MCP. */
+export const admitDataCall: Admit = (ctx, ep) => admitCall(ctx.env, ctx.principal, ep.path);
+
+/** Mounted at /api/v1. */
+export const dataRoutes = new Hono<AppEnv>();
+mountDataEndpoints(dataRoutes, dataEndpoints, { auth: requireApiKey, admit: admitDataCall });

@@ -1,0 +1,54 @@
+/**
+ * Weather and earthquakes from BMKG. One cached copy in KV serves every caller (BMKG allows about
+ * 60 requests a minute per IP): forecasts are fresh for an hour, the latest earthquake for a minute.
+ * When BMKG fails, the last good copy is served marked `stale: true`; without one, the upstream error.
+ */
+import { ApiError } from "../lib/errors";
+import { getRegion } from "../wilayah/service";
+import { BMKG_SOURCE, fetchForecast, fetchLatestQuake } from "./bmkg";
+
+const FORECAST_FRESH_MS = 60 * 60 * 1000;
+const QUAKE_FRESH_MS = 60 * 1000;
+/** How long a last good copy is kept for the stale fallback. */
+const KEEP_SECONDS = 7 * 24 * 3600;
+
+type Cached<T> = { fetchedAt: number; payload: T };
+
+async function upstreamCached<T>(env: Env, key: string, freshMs: number, load: () => Promise<T>) {
+  const hit = await env.KV.get<Cached<T>>(key, "json");
+  const now = Date.now();
+  if (hit && now - hit.fetchedAt < freshMs) return { ...hit, stale: false };
+  try {
+    const payload = await load();
+    await env.KV.put(key, JSON.stringify({ fetchedAt: now, payload } satisfies Cached<T>), { expirationTtl: KEEP_SECONDS });
+    return { fetchedAt: now, payload, stale: false };
+  } catch (e) {
+    if (hit && e instanceof ApiError) return { ...hit, stale: true };
+    throw e;
+  }
+}
+
+export async function forecast(env: Env, q: { adm4?: string; kabupaten_id?: string }) {
+  if ((q.adm4 === undefined) === (q.kabupaten_id === undefined)) {
+    throw new ApiError("INVALID_QUERY", "Give exactly one of adm4 (a kelurahan/desa id) or kabupaten_id.", {
+      details: [{ path: q.adm4 === undefined ? "adm4" : "kabupaten_id", message: "exactly one of adm4 or kabupaten_id" }],
+    });
+  }
+  const { data: region } = q.adm4 !== undefined ? await getRegion(env, q.adm4, "kelurahan") : await getRegion(env, q.kabupaten_id!, "kabupaten");
+  const param = region.level === "kelurahan" ? "adm4" : "adm2";
+  const result = await upstreamCached(env, `bmkg:cuaca:${param}:${region.id}`, FORECAST_FRESH_MS, () => fetchForecast(env.BMKG_FORECAST_URL, param, region.id));
+  return {
+    data: {
+      region: { id: region.id, name: region.name, level: region.level },
+      locations: result.payload,
+      fetched_at: new Date(result.fetchedAt).toISOString(),
+      stale: result.stale,
+      source: BMKG_SOURCE,
+    },
+  };
+}
+
+export async function latestQuake(env: Env) {
+  const result = await upstreamCached(env, "bmkg:gempa:terkini", QUAKE_FRESH_MS, () => fetchLatestQuake(env.BMKG_QUAKE_URL));
+  return { data: { ...result.payload, fetched_at: new Date(result.fetchedAt).toISOString(), stale: result.stale, source: BMKG_SOURCE } };
+}

@@ -1,0 +1,142 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { env, exports } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { BASE, call, createKey, json, seedUserWithKey, setPlan, verifiedDeveloper } from "./helpers";
+
+/** The official client, talking to the Worker in-process (see platform notes: no signal, real Host). */
+async function connect(key: string | undefined) {
+  const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), {
+    requestInit: { headers: key ? { "x-api-key": key } : {} },
+    fetch: async (input, init) => {
+      const { signal: _signal, ...rest } = init ?? {};
+      const req = new Request(input, rest);
+      req.headers.set("host", new URL(BASE).host);
+      return exports.default.fetch(req);
+    },
+  });
+  const client = new Client({ name: "wilayah-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+type ToolResult = { isError?: boolean; structuredContent?: any; content: { type: string; text: string }[] };
+const errorCode = (r: ToolResult) => JSON.parse(r.content[0].text).error.code;
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("MCP tool surface", () => {
+  it("initializes and lists one tool per data endpoint, with schemas and read-only annotations", async () => {
+    const { secret } = await seedUserWithKey();
+    const client = await connect(secret);
+    expect(client.getServerVersion()?.name).toBe("wilayah-api");
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ["cuaca", "gempa_terkini", "wilayah_detail", "wilayah_kabupaten", "wilayah_kecamatan", "wilayah_kelurahan", "wilayah_provinsi", "wilayah_search"].sort(),
+    );
+    for (const t of tools) {
+      expect(t.description!.length, t.name).toBeGreaterThan(40);
+      expect(t.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+      expect(t.inputSchema.type).toBe("object");
+      expect(t.outputSchema?.type).toBe("object");
+    }
+    const search = tools.find((t) => t.name === "wilayah_search")!;
+    expect(Object.keys(search.inputSchema.properties!)).toEqual(expect.arrayContaining(["q", "page", "per_page", "level"]));
+    expect(Object.keys(tools.find((t) => t.name === "wilayah_kabupaten")!.inputSchema.properties!)).toContain("provinsi_id");
+    expect(Object.keys(tools.find((t) => t.name === "cuaca")!.inputSchema.properties!).sort()).toEqual(["adm4", "kabupaten_id"]);
+    await client.close();
+  });
+
+  it("tools return {data, meta} as structured content and the same JSON as text, like REST", async () => {
+    const { secret } = await seedUserWithKey();
+    const client = await connect(secret);
+    const r = (await client.callTool({ name: "wilayah_search", arguments: { q: "bandung", per_page: 5 } })) as ToolResult;
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent.meta).toMatchObject({ page: 1, per_page: 5 });
+    expect(r.structuredContent.data[0]).toMatchObject({ id: "32.04", level: "kabupaten" });
+    expect(JSON.parse(r.content[0].text)).toEqual(r.structuredContent);
+    const rest = await json(await call("/api/v1/wilayah/search?q=bandung&per_page=5", { key: secret }));
+    expect(r.structuredContent).toEqual(rest);
+
+    const prov = (await client.callTool({ name: "wilayah_provinsi", arguments: {} })) as ToolResult;
+    expect(prov.structuredContent.meta.total).toBe(38);
+    const kab = (await client.callTool({ name: "wilayah_kabupaten", arguments: { provinsi_id: "32", per_page: 100 } })) as ToolResult;
+    expect(kab.structuredContent.meta.total).toBe(27);
+    const kec = (await client.callTool({ name: "wilayah_kecamatan", arguments: { kabupaten_id: "3273" } })) as ToolResult;
+    expect(kec.structuredContent.meta.total).toBe(30);
+    const kel = (await client.callTool({ name: "wilayah_kelurahan", arguments: { kecamatan_id: "32.73.09" } })) as ToolResult;
+    expect(kel.structuredContent.data.map((x: { name: string }) => x.name)).toContain("Cihapit");
+    const detail = (await client.callTool({ name: "wilayah_detail", arguments: { id: "3273091001" } })) as ToolResult;
+    expect(detail.structuredContent.data).toMatchObject({ id: "32.73.09.1001", name: "Cihapit", level: "kelurahan" });
+    await client.close();
+  });
+
+  it("bad arguments are tool errors with the REST error codes", async () => {
+    const { secret } = await seedUserWithKey();
+    const client = await connect(secret);
+    const cases: [string, Record<string, unknown>, string][] = [
+      ["wilayah_search", { q: "a" }, "INVALID_QUERY"],
+      ["wilayah_search", {}, "INVALID_QUERY"],
+      ["wilayah_provinsi", { per_page: 0 }, "INVALID_QUERY"],
+      ["wilayah_provinsi", { page: "abc" }, "INVALID_QUERY"],
+      ["wilayah_kabupaten", { provinsi: "32" }, "INVALID_QUERY"],
+      ["wilayah_detail", { id: "99.99" }, "NOT_FOUND"],
+      ["cuaca", {}, "INVALID_QUERY"],
+      ["cuaca", { adm4: "32.73.09.1001", kabupaten_id: "32.73" }, "INVALID_QUERY"],
+      ["cuaca", { adm4: "32.73.09.9999" }, "NOT_FOUND"],
+    ];
+    for (const [name, args, code] of cases) {
+      const r = (await client.callTool({ name, arguments: args })) as ToolResult;
+      expect(r.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+      expect(errorCode(r), `${name} ${JSON.stringify(args)}`).toBe(code);
+      expect(r.content[0].text).not.toMatch(/at .*\.ts|stack/i);
+    }
+    await client.close();
+  });
+
+  it("a missing, wrong or revoked key is refused on every request", async () => {
+    await expect(connect(undefined)).rejects.toThrow();
+    await expect(connect(`wk_live_${"B".repeat(32)}`)).rejects.toThrow();
+    const res = await call("/mcp", { method: "POST", json: { jsonrpc: "2.0", id: 1, method: "tools/list" }, headers: { accept: "application/json, text/event-stream" } });
+    expect(res.status).toBe(401);
+    expect((await json(res)).error.code).toBe("MISSING_API_KEY");
+
+    const dev = await verifiedDeveloper();
+    await setPlan(dev.data.id, "internal");
+    const k = await createKey(dev.token);
+    const client = await connect(k.key);
+    expect(((await client.callTool({ name: "wilayah_provinsi", arguments: {} })) as ToolResult).isError).toBeFalsy();
+    await call(`/user/keys/${k.id}`, { method: "DELETE", token: dev.token });
+    await expect(client.callTool({ name: "wilayah_provinsi", arguments: {} })).rejects.toThrow(/401|INVALID_API_KEY/);
+  });
+
+  it("tool calls are metered like REST calls; failed calls are not", async () => {
+    const dev = await verifiedDeveloper();
+    await setPlan(dev.data.id, "internal");
+    const k = await createKey(dev.token, "agent");
+    const client = await connect(k.key);
+    for (let i = 0; i < 3; i++) await client.callTool({ name: "wilayah_search", arguments: { q: "jogja" } });
+    await client.callTool({ name: "wilayah_detail", arguments: { id: "32" } });
+    await client.callTool({ name: "wilayah_detail", arguments: { id: "99" } }); // NOT_FOUND: not metered
+    await client.close();
+    const usage = (await json(await call("/user/usage", { token: dev.token }))).data;
+    expect(usage.total).toBe(4);
+    expect(usage.by_endpoint).toEqual([
+      { endpoint: "/wilayah/search", count: 3 },
+      { endpoint: "/wilayah/:id", count: 1 },
+    ]);
+  });
+
+  it("rejects an unknown Host", async () => {
+    const { secret } = await seedUserWithKey();
+    const res = await exports.default.fetch(
+      new Request("https://evil.example/mcp", {
+        method: "POST",
+        headers: { host: "evil.example", "x-api-key": secret, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+      }),
+    );
+    expect(res.status).toBe(403);
+    expect(env.MCP_HOSTNAMES).toBe("api.wilayah.test");
+  });
+});
