@@ -71,6 +71,34 @@ describe("MCP tool surface", () => {
     await client.close();
   });
 
+  it("the BMKG tools answer with structured content (BMKG intercepted), and upstream failures are tool errors", async () => {
+    const { secret } = await seedUserWithKey();
+    const client = await connect(secret);
+    await env.KV.delete("bmkg:gempa:terkini");
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.endsWith("autogempa.json")) {
+        return Response.json({
+          Infogempa: { gempa: { Tanggal: "21 Nov 2026", Jam: "13:41:52 WIB", DateTime: "2026-11-21T06:41:52+00:00", Coordinates: "-6.89,109.67", Magnitude: "5.1", Kedalaman: "10 km", Wilayah: "Laut Jawa" } },
+        });
+      }
+      const slot = { utc_datetime: "2026-11-22 00:00:00", local_datetime: "2026-11-22 07:00:00", t: 27, hu: 80 };
+      return Response.json({ data: [{ lokasi: { adm4: "32.73.01.1002", lat: -6.87, lon: 107.59, timezone: "Asia/Jakarta" }, cuaca: [[slot]] }] });
+    });
+    const quake = (await client.callTool({ name: "gempa_terkini", arguments: {} })) as ToolResult;
+    expect(quake.isError).toBeFalsy();
+    expect(quake.structuredContent.data).toMatchObject({ magnitude: 5.1, depth_km: 10, lat: -6.89, source: expect.stringContaining("BMKG") });
+    const weather = (await client.callTool({ name: "cuaca", arguments: { adm4: "32.73.01.1002" } })) as ToolResult;
+    expect(weather.isError).toBeFalsy();
+    expect(weather.structuredContent.data.locations[0].forecast[0]).toMatchObject({ time: "2026-11-22T07:00:00+07:00", temperature_c: 27 });
+    vi.restoreAllMocks();
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("down", { status: 503 }));
+    const down = (await client.callTool({ name: "cuaca", arguments: { kabupaten_id: "32.04" } })) as ToolResult;
+    expect(down.isError).toBe(true);
+    expect(errorCode(down)).toBe("UPSTREAM_ERROR");
+    await client.close();
+  });
+
   it("bad arguments are tool errors with the REST error codes", async () => {
     const { secret } = await seedUserWithKey();
     const client = await connect(secret);
