@@ -17,7 +17,7 @@ afterEach(() => {
 let refSeq = 0;
 /** Tripay's transaction-create, intercepted: answers like the sandbox and remembers the request. */
 function tripayAnswers(opts: { expiredTime?: number; fail?: "timeout" | "error" | "refused" } = {}) {
-  return vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+  return vi.spyOn(globalThis, "fetch").mockImplementation(async (_input, init) => {
     if (opts.fail === "timeout") throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
     if (opts.fail === "error") throw new TypeError("fetch failed");
     if (opts.fail === "refused") return Response.json({ success: false, message: "Invalid signature" }, { status: 400 });
