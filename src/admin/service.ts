@@ -6,12 +6,13 @@ import { listKeysOfUser } from "../keys/queries";
 import { forgetUserKeys, publicKey } from "../keys/service";
 import { makeMeta, MAX_PER_PAGE } from "../lib/data-endpoint";
 import { ApiError } from "../lib/errors";
+import { iso } from "../lib/time";
 import { currentMonth, monthUsage } from "../usage/service";
 import { grantCredits, grantSubscription } from "../billing/service";
 import { searchUsers, stats, updateUser } from "./queries";
 import type { UserRow } from "../auth/queries";
 
-const adminUser = (u: UserRow) => ({ ...publicUser(u), is_admin: u.isAdmin, created_at: new Date(u.createdAt).toISOString() });
+const adminUser = (u: UserRow) => ({ ...publicUser(u), is_admin: u.isAdmin, created_at: iso(u.createdAt) });
 
 export async function listUsers(env: Env, opts: { q?: string; page: number; per_page: number }) {
   const perPage = Math.min(opts.per_page, MAX_PER_PAGE);

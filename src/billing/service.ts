@@ -7,6 +7,7 @@ import { forgetUserKeys } from "../keys/service";
 import { newId } from "../keys/secret";
 import { makeMeta, MAX_PER_PAGE } from "../lib/data-endpoint";
 import { ApiError, issuesToDetails } from "../lib/errors";
+import { iso } from "../lib/time";
 import { pendingDebits, refreshAccount } from "../usage/service";
 import {
   activeSubscription,
@@ -31,8 +32,6 @@ import { createTransaction, tripayConfig, verifyCallback } from "./tripay";
 export const TOPUP = { min: 10_000, max: 5_000_000, step: 1_000, idrPerCredit: 2 } as const;
 /** How long a QR invoice can be paid. */
 export const INVOICE_TTL_MS = 30 * 60 * 1000;
-
-const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
 
 export function publicPlan(p: PlanRow) {
   return { id: p.id, name: p.name, price_idr: p.priceIdr, monthly_quota: p.monthlyQuota, rate_limit_per_minute: p.rateLimitPerMinute, features: p.features };

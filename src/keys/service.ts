@@ -4,6 +4,7 @@
  */
 import { primaryDb } from "../db/client";
 import { ApiError } from "../lib/errors";
+import { iso } from "../lib/time";
 import type { Principal } from "../lib/types";
 import { findKeyByHash, findKeyOfUser, keyHashesOfUser, insertKeyWithinLimit, type KeyRow, listKeysOfUser, markRevoked } from "./queries";
 import { displayParts, generateKeySecret, hashKeySecret, isWellFormedKey, newId } from "./secret";
@@ -40,8 +41,6 @@ export async function forgetKeyHashes(env: Env, keyHashes: string[]): Promise<vo
 // ---------------------------------------------------------------- managing keys (/user/keys)
 
 export const MAX_ACTIVE_KEYS = 20;
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function publicKey(k: KeyRow) {
   return { id: k.id, name: k.name, prefix: k.prefix, last4: k.last4, created_at: iso(k.createdAt), last_used_at: iso(k.lastUsedAt), revoked_at: iso(k.revokedAt) };

@@ -61,6 +61,12 @@ export function errorBody(code: ErrorCode, message: string, requestId: string | 
   return { error: { code, message, request_id: requestId, ...(details ? { details } : {}) } };
 }
 
+/** A validation failure as an ApiError: a one-line message naming each field, and the same as `details`. */
+export function validationError(code: ErrorCode, what: string, issues: readonly { path: readonly PropertyKey[]; message: string }[]): ApiError {
+  const details = issuesToDetails(issues);
+  return new ApiError(code, `Invalid ${what}: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, { details });
+}
+
 /** zod issues as `details`: a path a developer can find in their request, and the reason. */
 export function issuesToDetails(issues: readonly { path: readonly PropertyKey[]; message: string }[]): ErrorDetail[] {
   return issues.map((i) => ({ path: i.path.map(String).join(".") || "(root)", message: i.message }));

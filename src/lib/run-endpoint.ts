@@ -4,7 +4,7 @@
  * otherwise calls the handler and stores its answer.
  */
 import type { DataContext, DataEndpoint } from "./data-endpoint";
-import { ApiError, issuesToDetails } from "./errors";
+import { validationError } from "./errors";
 
 export type EndpointResult = { json: string; cache: "HIT" | "MISS" };
 
@@ -17,10 +17,7 @@ function cacheKey(ep: DataEndpoint, input: unknown): string {
 
 export function parseInput<E extends DataEndpoint>(ep: E, raw: unknown) {
   const parsed = ep.input.safeParse(raw);
-  if (!parsed.success) {
-    const details = issuesToDetails(parsed.error.issues);
-    throw new ApiError("INVALID_QUERY", `Invalid parameters: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, { details });
-  }
+  if (!parsed.success) throw validationError("INVALID_QUERY", "parameters", parsed.error.issues);
   return parsed.data;
 }
 

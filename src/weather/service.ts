@@ -4,6 +4,7 @@
  * When BMKG fails, the last good copy is served marked `stale: true`; without one, the upstream error.
  */
 import { ApiError } from "../lib/errors";
+import { iso } from "../lib/time";
 import { getRegion } from "../wilayah/service";
 import { BMKG_SOURCE, fetchForecast, fetchLatestQuake } from "./bmkg";
 
@@ -41,7 +42,7 @@ export async function forecast(env: Env, q: { adm4?: string; kabupaten_id?: stri
     data: {
       region: { id: region.id, name: region.name, level: region.level },
       locations: result.payload,
-      fetched_at: new Date(result.fetchedAt).toISOString(),
+      fetched_at: iso(result.fetchedAt),
       stale: result.stale,
       source: BMKG_SOURCE,
     },
@@ -50,5 +51,5 @@ export async function forecast(env: Env, q: { adm4?: string; kabupaten_id?: stri
 
 export async function latestQuake(env: Env) {
   const result = await upstreamCached(env, "bmkg:gempa:terkini", QUAKE_FRESH_MS, () => fetchLatestQuake(env.BMKG_QUAKE_URL));
-  return { data: { ...result.payload, fetched_at: new Date(result.fetchedAt).toISOString(), stale: result.stale, source: BMKG_SOURCE } };
+  return { data: { ...result.payload, fetched_at: iso(result.fetchedAt), stale: result.stale, source: BMKG_SOURCE } };
 }
