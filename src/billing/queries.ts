@@ -29,14 +29,22 @@ export async function findInvoiceOfUser(db: Db, userId: string, id: string): Pro
  */
 export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodEnd: number, subscriptionId: string) {
   const source = `invoice:${inv.id}`;
+  // Each effect applies only if the invoice is PAID after the guarded transition; `source` is unique.
+  const effects =
+    inv.kind === "topup"
+      ? [
+          sql`INSERT OR IGNORE INTO credit_ledger (user_id, amount, reason, ref, created_at)
+            SELECT user_id, credits, 'top-up ' || id, ${source}, ${now} FROM invoices WHERE id = ${inv.id} AND status = 'PAID'`,
+        ]
+      : [
+          sql`INSERT OR IGNORE INTO subscriptions (id, user_id, plan_id, source, period_start, period_end, created_at)
+            SELECT ${subscriptionId}, user_id, plan_id, ${source}, ${now}, ${periodEnd}, ${now} FROM invoices WHERE id = ${inv.id} AND status = 'PAID'`,
+          sql`UPDATE users SET plan = ${inv.planId} WHERE id = ${inv.userId}
+            AND EXISTS (SELECT 1 FROM subscriptions WHERE source = ${source} AND period_end > ${now})`,
+        ];
   const [transition] = await batch(db, [
     db.update(invoices).set({ status: "PAID", paidAt: now }).where(and(eq(invoices.id, inv.id), eq(invoices.status, "UNPAID"))),
-    sql`INSERT OR IGNORE INTO credit_ledger (user_id, amount, reason, ref, created_at)
-      SELECT user_id, credits, 'top-up ' || id, ${source}, ${now} FROM invoices WHERE id = ${inv.id} AND status = 'PAID' AND kind = 'topup'`,
-    sql`INSERT OR IGNORE INTO subscriptions (id, user_id, plan_id, source, period_start, period_end, created_at)
-      SELECT ${subscriptionId}, user_id, plan_id, ${source}, ${now}, ${periodEnd}, ${now} FROM invoices WHERE id = ${inv.id} AND status = 'PAID' AND paid_at = ${now} AND kind = 'subscription'`,
-    sql`UPDATE users SET plan = ${inv.planId ?? "free"} WHERE id = ${inv.userId} AND ${inv.kind} = 'subscription'
-      AND EXISTS (SELECT 1 FROM subscriptions WHERE source = ${source} AND period_end > ${now})`,
+    ...effects,
   ]);
   return { transitioned: transition.meta.changes === 1 };
 }
