@@ -15,7 +15,7 @@ import { wilayahEndpoints } from "./wilayah/endpoints";
 export const dataEndpoints: readonly DataEndpoint[] = [...wilayahEndpoints, ...weatherEndpoints];
 
 /** Rate, quota and metering, the same for REST and MCP. */
-export const admitDataCall: Admit = (ctx, ep) => admitCall(ctx.env, ctx.principal, ep.path);
+export const admitDataCall: Admit = (ctx, ep) => admitCall(ctx.env, ctx.principal, ep.path, ctx.waitUntil);
 
 /** Mounted at /api/v1. */
 export const dataRoutes = new Hono<AppEnv>();

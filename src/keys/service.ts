@@ -1,7 +1,9 @@
 /**
  * Resolving an `x-api-key` to its principal. The lookup is cached in KV by key hash, so a cache hit
- * costs no D1 query; revocation, suspension and plan changes delete the cached entries (`forgetKeyHashes`).
+ * costs no D1 query, and for a few seconds in this isolate's memory, so a hot key costs no
+ * subrequest at all; revocation, suspension and plan changes delete both (`forgetKeyHashes`).
  */
+import { LRUCache } from "lru-cache";
 import { primaryDb } from "../db/client";
 import { ApiError } from "../lib/errors";
 import { iso } from "../lib/time";
@@ -17,17 +19,25 @@ const UNKNOWN_TTL = 60;
 
 const kvKey = (keyHash: string) => `apikey:${keyHash}`;
 
+/**
+ * This isolate's copy of recent lookups. Other isolates drop theirs within MEMORY_TTL_MS, which is
+ * what a revocation costs on top of KV's own propagation (see docs/api.md).
+ */
+const MEMORY_TTL_MS = 10_000;
+const memory = new LRUCache<string, CachedLookup>({ max: 10_000, ttl: MEMORY_TTL_MS });
+
 export async function resolveApiKey(env: Env, secret: string | undefined, waitUntil: (p: Promise<unknown>) => void): Promise<Principal> {
   if (!secret) throw new ApiError("MISSING_API_KEY", "Send your API key in the x-api-key header. Create keys at POST /user/keys.");
   if (!isWellFormedKey(secret)) throw new ApiError("INVALID_API_KEY", "The API key is not valid.");
   const keyHash = await hashKeySecret(secret);
 
-  let lookup = await env.KV.get<CachedLookup>(kvKey(keyHash), "json");
+  let lookup = memory.get(keyHash) ?? (await env.KV.get<CachedLookup>(kvKey(keyHash), "json"));
   if (!lookup) {
     const row = await findKeyByHash(primaryDb(env), keyHash);
     lookup = row && row.revokedAt === null ? { ok: true, keyId: row.keyId, userId: row.userId, plan: row.plan, suspended: row.userStatus === "suspended" } : { ok: false };
     waitUntil(env.KV.put(kvKey(keyHash), JSON.stringify(lookup), { expirationTtl: lookup.ok ? KNOWN_TTL : UNKNOWN_TTL }));
   }
+  memory.set(keyHash, lookup, { noUpdateTTL: true });
   if (!lookup.ok) throw new ApiError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
   if (lookup.suspended) throw new ApiError("ACCOUNT_SUSPENDED", "The account that owns this API key is suspended.");
   return { keyId: lookup.keyId, userId: lookup.userId, plan: lookup.plan };
@@ -35,6 +45,7 @@ export async function resolveApiKey(env: Env, secret: string | undefined, waitUn
 
 /** Drops cached lookups so the next request with these keys reads D1 (revocation, suspension, plan change). */
 export async function forgetKeyHashes(env: Env, keyHashes: string[]): Promise<void> {
+  for (const h of keyHashes) memory.delete(h);
   await Promise.all(keyHashes.map((h) => env.KV.delete(kvKey(h))));
 }
 

@@ -6,8 +6,25 @@ export const FLUSH_DELAY_SECONDS = 60;
 const PLAN_TTL_MS = 60_000;
 const BALANCE_TTL_MS = 5_000;
 
+/**
+ * Admission leases. A call inside the quota may bring back a lease: the right to serve up to
+ * `calls` more free calls without asking, for `ms` milliseconds. The isolate counts them itself and
+ * settles the lease (its counts, once) when it is used up or its time is over. Leases never cover
+ * calls beyond the quota: every credit is spent by an exact `admit`.
+ */
+const LEASE_MAX_CALLS = 100;
+/** A lease takes at most this share of what is left of the quota, so the last calls are admitted one by one. */
+const LEASE_SHARE = 20;
+const LEASE_MIN_CALLS = 5;
+export const LEASE_MS = 1_000;
+/** How long an unsettled lease keeps its reservation (its isolate may have gone): then it ends uncounted. */
+const LEASE_GRACE_MS = 30_000;
+
 export type MonthUsage = { key_id: string; endpoint: string; day: string; count: number }[];
-export type Admission = { ok: true; charged: boolean; day: string } | { ok: false };
+export type Lease = { id: string; calls: number; ms: number };
+export type Admission = { ok: true; charged: boolean; day: string; lease?: Lease } | { ok: false };
+/** What an isolate served under a lease, per key, endpoint and UTC day. */
+export type LeaseCounts = { key_id: string; endpoint: string; day: string; count: number; last_at: number }[];
 
 /**
  * The per-account Durable Object (one per user, named by user id). A Durable Object handles one
@@ -16,7 +33,12 @@ export type Admission = { ok: true; charged: boolean; day: string } | { ok: fals
  * - Admission: every data call asks `admit` before it is served. Within the plan's monthly quota
  *   it is free; beyond, it spends 1 credit (balance = D1 ledger - debits not yet written); with none
  *   left it is refused. A call that then fails is given back with `release`.
- * - Usage: live counts per key, endpoint and UTC day in the object's own SQLite.
+ * - Leases: with plenty of quota left, an admission also grants a lease (above), so a busy isolate
+ *   asks once per lease instead of once per call. Until settled, a lease's calls are reserved: the
+ *   quota check counts them as used. If that reservation makes an exact call spend a credit and the
+ *   lease then ends with calls unused, the credit is given back, so the credits spent always equal
+ *   the calls served beyond the quota.
+ * - Usage: live counts per key, endpoint and UTC day in the object's own SQLite (lease calls once settled).
  * - Flush (alarm, FLUSH_DELAY_SECONDS after the first change): one D1 batch with the changed counts
  *   (absolute, so repeating a flush changes nothing), each key's last use, and one aggregate ledger
  *   debit for the credits spent since the last flush, written under a unique ref decided before the
@@ -35,6 +57,7 @@ export class AccountAgent extends Agent<Env> {
     // last_at: the latest call counted in the row; the flush turns it into the key's last_used_at.
     this.sql`CREATE TABLE IF NOT EXISTS usage_counts (key_id TEXT NOT NULL, endpoint TEXT NOT NULL, day TEXT NOT NULL, count INTEGER NOT NULL, last_at INTEGER NOT NULL DEFAULT 0, dirty INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (key_id, endpoint, day))`;
     this.sql`CREATE TABLE IF NOT EXISTS account_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)`;
+    this.sql`CREATE TABLE IF NOT EXISTS leases (id TEXT PRIMARY KEY, calls INTEGER NOT NULL, expires_at INTEGER NOT NULL)`;
     this.#flushScheduled = this.#meta("flush_pending") !== undefined;
     this.#ready = true;
   }
@@ -77,24 +100,72 @@ export class AccountAgent extends Agent<Env> {
     return this.#balance.value;
   }
 
-  /** Decides whether one more call may be served, and counts it if so. */
+  /** Calls promised to unsettled leases; leases past their grace end here, uncounted. */
+  #reserved(now: number): number {
+    for (const gone of this.sql<{ id: string; calls: number }>`SELECT id, calls FROM leases WHERE expires_at <= ${now}`) this.#endLease(gone.id, gone.calls);
+    return this.sql<{ n: number }>`SELECT coalesce(sum(calls), 0) AS n FROM leases`[0].n;
+  }
+
+  /** A lease is over with `unused` calls not served: credits its reservation made others spend come back. */
+  #endLease(id: string, unused: number) {
+    this.sql`DELETE FROM leases WHERE id = ${id}`;
+    const owed = Number(this.#meta("reservation_debits") ?? 0);
+    const back = Math.min(unused, owed);
+    if (back > 0) {
+      this.#setMeta("reservation_debits", owed - back);
+      this.#setMeta("pending_debit", this.#pending() - back);
+    }
+  }
+
+  #count(keyId: string, endpoint: string, day: string, n: number, at: number) {
+    this.sql`INSERT INTO usage_counts (key_id, endpoint, day, count, last_at) VALUES (${keyId}, ${endpoint}, ${day}, ${n}, ${at})
+             ON CONFLICT (key_id, endpoint, day) DO UPDATE SET count = count + excluded.count, last_at = max(last_at, excluded.last_at), dirty = 1`;
+  }
+
+  /** Decides whether one more call may be served, and counts it if so; with quota to spare, also grants a lease. */
   async admit(userId: string, keyId: string, endpoint: string, now: number = Date.now()): Promise<Admission> {
     this.#ensureTables();
     const day = new Date(now).toISOString().slice(0, 10);
     const used = this.#monthUsed(day.slice(0, 7));
+    const reserved = this.#reserved(now);
+    const quota = await this.#quota(userId, now);
     let charged = false;
-    if (used >= (await this.#quota(userId, now))) {
+    if (used + reserved >= quota) {
       let available = (await this.#ledgerBalance(userId, now, false)) - this.#pending();
       if (available < 1) available = (await this.#ledgerBalance(userId, now, true)) - this.#pending();
       if (available < 1) return { ok: false };
       this.#setMeta("pending_debit", this.#pending() + 1);
+      // Spent only because of leases' reservations: owed back if they end unused.
+      if (used < quota) this.#setMeta("reservation_debits", Number(this.#meta("reservation_debits") ?? 0) + 1);
       charged = true;
     }
-    this.sql`INSERT INTO usage_counts (key_id, endpoint, day, count, last_at) VALUES (${keyId}, ${endpoint}, ${day}, 1, ${now})
-             ON CONFLICT (key_id, endpoint, day) DO UPDATE SET count = count + 1, last_at = max(last_at, excluded.last_at), dirty = 1`;
+    this.#count(keyId, endpoint, day, 1, now);
     this.#month!.used++;
     await this.#scheduleFlush(userId);
-    return { ok: true, charged, day };
+    if (charged) return { ok: true, charged, day };
+    const calls = Math.min(LEASE_MAX_CALLS, Math.floor((quota - used - 1 - reserved) / LEASE_SHARE));
+    if (calls < LEASE_MIN_CALLS) return { ok: true, charged, day };
+    const lease = { id: crypto.randomUUID(), calls, ms: LEASE_MS };
+    this.sql`INSERT INTO leases (id, calls, expires_at) VALUES (${lease.id}, ${calls}, ${now + LEASE_MS + LEASE_GRACE_MS})`;
+    return { ok: true, charged, day, lease };
+  }
+
+  /**
+   * Ends a lease with what its isolate served under it. The counts are recorded even if the lease
+   * already ended by time (the calls were served); its reservation is released once.
+   */
+  async settle(userId: string, leaseId: string, counts: LeaseCounts): Promise<void> {
+    this.#ensureTables();
+    let served = 0;
+    for (const r of counts) {
+      if (r.count <= 0) continue;
+      this.#count(r.key_id, r.endpoint, r.day, r.count, r.last_at);
+      served += r.count;
+    }
+    const lease = this.sql<{ calls: number }>`SELECT calls FROM leases WHERE id = ${leaseId}`[0];
+    if (lease) this.#endLease(leaseId, Math.max(0, lease.calls - served));
+    this.#month = undefined;
+    if (served > 0) await this.#scheduleFlush(userId);
   }
 
   /** Gives back an admitted call that was not served successfully. */
@@ -102,7 +173,8 @@ export class AccountAgent extends Agent<Env> {
     this.#ensureTables();
     this.sql`UPDATE usage_counts SET count = count - 1, dirty = 1 WHERE key_id = ${keyId} AND endpoint = ${endpoint} AND day = ${day} AND count > 0`;
     this.#month = undefined;
-    if (charged) this.#setMeta("pending_debit", Math.max(0, this.#pending() - 1));
+    // May go below zero when the debit was already flushed: the next flush then credits it back.
+    if (charged) this.#setMeta("pending_debit", this.#pending() - 1);
   }
 
   /** Forget cached plan and balance (after a payment, a grant or a plan change). */
@@ -141,7 +213,8 @@ export class AccountAgent extends Agent<Env> {
     const used = this.sql<{ key_id: string; at: number }>`SELECT key_id, max(last_at) AS at FROM usage_counts WHERE dirty = 1 GROUP BY key_id`;
     // The debit of this flush is fixed (amount and ref) before writing, so a retry writes the same row.
     let debit = this.#meta("flush_debit");
-    if (!debit && this.#pending() > 0) {
+    // A negative pending debit (credits given back after a flush) is written as a positive entry.
+    if (!debit && this.#pending() !== 0) {
       debit = JSON.stringify({ amount: this.#pending(), ref: `usage:${userId}:${crypto.randomUUID()}` });
       this.#setMeta("flush_debit", debit);
     }
@@ -159,17 +232,21 @@ export class AccountAgent extends Agent<Env> {
       ),
       ...used.map((u) => db.prepare("UPDATE api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?").bind(u.at, u.key_id)),
       ...(d
-        ? [db.prepare("INSERT OR IGNORE INTO credit_ledger (user_id, amount, reason, ref, created_at) VALUES (?, ?, 'usage beyond the monthly quota', ?, ?)").bind(userId, -d.amount, d.ref, now)]
+        ? [
+            db
+              .prepare("INSERT OR IGNORE INTO credit_ledger (user_id, amount, reason, ref, created_at) VALUES (?, ?, ?, ?, ?)")
+              .bind(userId, -d.amount, d.amount > 0 ? "usage beyond the monthly quota" : "credits given back: calls not served", d.ref, now),
+          ]
         : []),
     ]);
     // Only what was written is clean: calls that arrived during the batch stay dirty.
     for (const r of counts) this.sql`UPDATE usage_counts SET dirty = 0 WHERE key_id = ${r.key_id} AND endpoint = ${r.endpoint} AND day = ${r.day} AND count = ${r.count}`;
     if (d) {
-      this.#setMeta("pending_debit", Math.max(0, this.#pending() - d.amount));
+      this.#setMeta("pending_debit", this.#pending() - d.amount);
       this.sql`DELETE FROM account_meta WHERE k = 'flush_debit'`;
       this.#balance = undefined;
     }
     const left = this.sql<{ n: number }>`SELECT count(*) AS n FROM usage_counts WHERE dirty = 1`[0].n;
-    if (left > 0 || this.#pending() > 0) await this.#scheduleFlush(userId);
+    if (left > 0 || this.#pending() !== 0) await this.#scheduleFlush(userId);
   }
 }

@@ -6,6 +6,7 @@ import { apiKeys } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { throttle } from "../lib/throttle";
 import type { Principal } from "../lib/types";
+import { currentLease, dropLease, HeldLease, holdLease, usableLease } from "./leases";
 
 /**
  * The account object's stub. `getAgentByName` spends an extra round trip initialising the agent's
@@ -29,20 +30,77 @@ function limiterFor(env: Env, plan: string): RateLimit | null {
 
 const RATE_PERIOD_SECONDS = 60;
 
+type Admitted = { release(): Promise<void> };
+const utcDay = (now: number) => new Date(now).toISOString().slice(0, 10);
+
 /**
  * Before a data call (REST or MCP) is served: the plan's per-minute rate (429 RATE_LIMITED), then
- * the account object's admission (quota, then credits; 402 QUOTA_EXCEEDED), which also counts the
- * call. Returns how to give the call back if it then fails, so only successful calls are metered.
+ * admission (quota, then credits; 402 QUOTA_EXCEEDED), which also counts the call: under a lease
+ * this isolate holds (no round trip), else by asking the account object, which may grant a lease.
+ * Returns how to give the call back if it then fails, so only successful calls are metered.
  */
-export async function admitCall(env: Env, principal: Principal, endpoint: string): Promise<{ release(): Promise<void> }> {
+export async function admitCall(env: Env, principal: Principal, endpoint: string, waitUntil: (p: Promise<unknown>) => void): Promise<Admitted> {
   const limiter = limiterFor(env, principal.plan);
   if (limiter) await throttle(limiter, `account:${principal.userId}`, RATE_PERIOD_SECONDS);
-  const agent = await account(env, principal.userId);
-  const admission = await agent.admit(principal.userId, principal.keyId, endpoint);
+  const { userId, keyId } = principal;
+  const now = Date.now();
+
+  const lease = usableLease(userId, now);
+  if (lease) {
+    const giveBack = lease.take(keyId, endpoint, now);
+    if (lease.exhausted) waitUntil(settleLease(env, lease));
+    return { release: async () => (giveBack() ? undefined : (await account(env, userId)).release(keyId, endpoint, utcDay(now), false)) };
+  }
+  const spent = currentLease(userId);
+  if (spent) waitUntil(settleLease(env, spent));
+
+  const agent = await account(env, userId);
+  const admission = await agent.admit(userId, keyId, endpoint, now);
   if (!admission.ok) {
     throw new ApiError("QUOTA_EXCEEDED", "Your plan's monthly quota is used up and you have no credits left. Top up (POST /billing/topup) or subscribe to a larger plan.");
   }
-  return { release: () => agent.release(principal.keyId, endpoint, admission.day, admission.charged) };
+  if (admission.lease) {
+    const granted = new HeldLease(userId, admission.lease, Date.now());
+    // Another request of this isolate may have got one first: then this one goes back unused.
+    const ms = holdLease(granted, Date.now()) ? admission.lease.ms : 0;
+    waitUntil(new Promise((r) => setTimeout(r, ms)).then(() => settleLease(env, granted)));
+  }
+  return { release: () => agent.release(keyId, endpoint, admission.day, admission.charged) };
+}
+
+/** Settles in flight, per account, so a usage read can wait for them. */
+const settling = new Map<string, Set<Promise<void>>>();
+
+/** Reports a lease's counts to the account object (once; retried once on failure). */
+function settleLease(env: Env, lease: HeldLease): Promise<void> {
+  dropLease(lease);
+  const send = async (counts: Parameters<Parameters<HeldLease["settle"]>[0]>[0]) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await (await account(env, lease.userId)).settle(lease.userId, lease.lease.id, counts);
+      } catch (e) {
+        if (attempt >= 2) {
+          console.error(JSON.stringify({ level: "error", message: "lease settle failed", user_id: lease.userId, lease_id: lease.lease.id, error: String(e) }));
+          return;
+        }
+      }
+    }
+  };
+  const done = lease.settle(send);
+  const set = settling.get(lease.userId) ?? new Set();
+  settling.set(lease.userId, set.add(done));
+  void done.finally(() => {
+    set.delete(done);
+    if (set.size === 0 && settling.get(lease.userId) === set) settling.delete(lease.userId);
+  });
+  return done;
+}
+
+/** Settles this isolate's lease of the account and waits for settles in flight, so reads that follow are exact. */
+async function settleLeasesOf(env: Env, userId: string): Promise<void> {
+  const lease = currentLease(userId);
+  if (lease) await settleLease(env, lease);
+  await Promise.all(settling.get(userId) ?? []);
 }
 
 /** Forget the account object's cached plan and balance (after payments and grants). */
@@ -51,6 +109,7 @@ export async function refreshAccount(env: Env, userId: string): Promise<void> {
 }
 
 export async function pendingDebits(env: Env, userId: string): Promise<number> {
+  await settleLeasesOf(env, userId);
   return (await account(env, userId)).pendingDebits();
 }
 
@@ -59,6 +118,7 @@ export function currentMonth(now = new Date()): string {
 }
 
 export async function monthUsage(env: Env, userId: string, month: string) {
+  await settleLeasesOf(env, userId);
   const rows = await (await account(env, userId)).usage(month);
   const sum = (pick: (r: (typeof rows)[number]) => string) => {
     const m = new Map<string, number>();
