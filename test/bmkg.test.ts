@@ -107,12 +107,11 @@ describe("cuaca", () => {
   it("when BMKG fails after the copy went stale: the last good copy, marked stale", async () => {
     bmkg((url) => Response.json(forecastBody(new URL(url).searchParams.get("adm4")!)));
     await call("/api/v1/cuaca?adm4=32.73.09.1003", { key });
-    // age the cached copy past its hour
-    const kvKey = "bmkg:cuaca:adm4:32.73.09.1003";
-    const cached = (await env.KV.get<{ fetchedAt: number; payload: unknown }>(kvKey, "json"))!;
-    await env.KV.put(kvKey, JSON.stringify({ ...cached, fetchedAt: Date.now() - 2 * 3600_000 }));
+    // a copy fetched two hours ago, by another Worker instance (this one has never served the region)
+    const cached = (await env.KV.get<{ fetchedAt: number; payload: unknown }>("bmkg:cuaca:adm4:32.73.09.1003", "json"))!;
+    await env.KV.put("bmkg:cuaca:adm4:32.73.08.1001", JSON.stringify({ ...cached, fetchedAt: Date.now() - 2 * 3600_000 }));
     bmkg(() => new Response("Bad Gateway", { status: 502 }));
-    const res = await call("/api/v1/cuaca?adm4=32.73.09.1003", { key });
+    const res = await call("/api/v1/cuaca?adm4=32.73.08.1001", { key });
     expect(res.status).toBe(200);
     const { data } = await json(res);
     expect(data.stale).toBe(true);

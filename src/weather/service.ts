@@ -2,7 +2,10 @@
  * Weather and earthquakes from BMKG. One cached copy in KV serves every caller (BMKG allows about
  * 60 requests a minute per IP): forecasts are fresh for an hour, the latest earthquake for a minute.
  * When BMKG fails, the last good copy is served marked `stale: true`; without one, the upstream error.
+ * Fresh forecasts are also kept in the isolate's memory until they stop being fresh, so a hot region
+ * costs no KV read (and its region lookup no D1 query).
  */
+import { LRUCache } from "lru-cache";
 import { ApiError } from "../lib/errors";
 import { iso } from "../lib/time";
 import { getRegion } from "../wilayah/service";
@@ -15,13 +18,24 @@ const KEEP_SECONDS = 7 * 24 * 3600;
 
 type Cached<T> = { fetchedAt: number; payload: T };
 
-async function upstreamCached<T>(env: Env, key: string, freshMs: number, load: () => Promise<T>) {
-  const hit = await env.KV.get<Cached<T>>(key, "json");
+const fresh = new LRUCache<string, Cached<unknown>>({ max: 2_000 });
+const regions = new LRUCache<string, Awaited<ReturnType<typeof getRegion>>>({ max: 10_000, ttl: 60 * 60 * 1000 });
+
+/** `inMemory`: also keep fresh copies in this isolate (per-region forecasts; the one earthquake key is left to KV's own edge cache). */
+async function upstreamCached<T>(env: Env, key: string, freshMs: number, load: () => Promise<T>, inMemory = false) {
   const now = Date.now();
-  if (hit && now - hit.fetchedAt < freshMs) return { ...hit, stale: false };
+  const held = inMemory ? (fresh.get(key) as Cached<T> | undefined) : undefined;
+  if (held && now - held.fetchedAt < freshMs) return { ...held, stale: false };
+  const hit = await env.KV.get<Cached<T>>(key, "json");
+  const keep = (c: Cached<T>) => inMemory && fresh.set(key, c, { ttl: Math.max(1, c.fetchedAt + freshMs - now) });
+  if (hit && now - hit.fetchedAt < freshMs) {
+    keep(hit);
+    return { ...hit, stale: false };
+  }
   try {
     const payload = await load();
     await env.KV.put(key, JSON.stringify({ fetchedAt: now, payload } satisfies Cached<T>), { expirationTtl: KEEP_SECONDS });
+    keep({ fetchedAt: now, payload });
     return { fetchedAt: now, payload, stale: false };
   } catch (e) {
     if (hit && e instanceof ApiError) return { ...hit, stale: true };
@@ -35,9 +49,12 @@ export async function forecast(env: Env, q: { adm4?: string; kabupaten_id?: stri
       details: [{ path: q.adm4 === undefined ? "adm4" : "kabupaten_id", message: "exactly one of adm4 or kabupaten_id" }],
     });
   }
-  const { data: region } = q.adm4 !== undefined ? await getRegion(env, q.adm4, "kelurahan") : await getRegion(env, q.kabupaten_id!, "kabupaten");
+  const [id, level] = q.adm4 !== undefined ? [q.adm4, "kelurahan" as const] : [q.kabupaten_id!, "kabupaten" as const];
+  let found = regions.get(`${level}:${id}`);
+  if (!found) regions.set(`${level}:${id}`, (found = await getRegion(env, id, level)));
+  const region = found.data;
   const param = region.level === "kelurahan" ? "adm4" : "adm2";
-  const result = await upstreamCached(env, `bmkg:cuaca:${param}:${region.id}`, FORECAST_FRESH_MS, () => fetchForecast(env.BMKG_FORECAST_URL, param, region.id));
+  const result = await upstreamCached(env, `bmkg:cuaca:${param}:${region.id}`, FORECAST_FRESH_MS, () => fetchForecast(env.BMKG_FORECAST_URL, param, region.id), true);
   return {
     data: {
       region: { id: region.id, name: region.name, level: region.level },
