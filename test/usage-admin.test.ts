@@ -10,7 +10,7 @@ async function usageOf(token: string, month?: string) {
   return (await json(res)).data;
 }
 
-/** Recording runs after the response (waitUntil): wait until the expected total shows. */
+/** Counts of other isolates arrive when their leases settle (about a second): wait until the expected total shows. */
 async function waitForTotal(token: string, total: number) {
   for (let i = 0; i < 100; i++) {
     const u = await usageOf(token);
