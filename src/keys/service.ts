@@ -26,18 +26,24 @@ const kvKey = (keyHash: string) => `apikey:${keyHash}`;
 const MEMORY_TTL_MS = 10_000;
 const memory = new LRUCache<string, CachedLookup>({ max: 10_000, ttl: MEMORY_TTL_MS });
 
+/** The location's cached lookup (KV), or D1's answer, which is then cached. */
+async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<unknown>) => void): Promise<CachedLookup> {
+  const cached = await env.KV.get<CachedLookup>(kvKey(keyHash), "json");
+  if (cached) return cached;
+  const row = await findKeyByHash(primaryDb(env), keyHash);
+  const lookup: CachedLookup =
+    row && row.revokedAt === null ? { ok: true, keyId: row.keyId, userId: row.userId, plan: row.plan, suspended: row.userStatus === "suspended" } : { ok: false };
+  waitUntil(env.KV.put(kvKey(keyHash), JSON.stringify(lookup), { expirationTtl: lookup.ok ? KNOWN_TTL : UNKNOWN_TTL }));
+  return lookup;
+}
+
 export async function resolveApiKey(env: Env, secret: string | undefined, waitUntil: (p: Promise<unknown>) => void): Promise<Principal> {
   if (!secret) throw new ApiError("MISSING_API_KEY", "Send your API key in the x-api-key header. Create keys at POST /user/keys.");
   if (!isWellFormedKey(secret)) throw new ApiError("INVALID_API_KEY", "The API key is not valid.");
   const keyHash = await hashKeySecret(secret);
 
-  let lookup = memory.get(keyHash) ?? (await env.KV.get<CachedLookup>(kvKey(keyHash), "json"));
-  if (!lookup) {
-    const row = await findKeyByHash(primaryDb(env), keyHash);
-    lookup = row && row.revokedAt === null ? { ok: true, keyId: row.keyId, userId: row.userId, plan: row.plan, suspended: row.userStatus === "suspended" } : { ok: false };
-    waitUntil(env.KV.put(kvKey(keyHash), JSON.stringify(lookup), { expirationTtl: lookup.ok ? KNOWN_TTL : UNKNOWN_TTL }));
-  }
-  memory.set(keyHash, lookup, { noUpdateTTL: true });
+  let lookup = memory.get(keyHash);
+  if (!lookup) memory.set(keyHash, (lookup = await sharedLookup(env, keyHash, waitUntil)));
   if (!lookup.ok) throw new ApiError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
   if (lookup.suspended) throw new ApiError("ACCOUNT_SUSPENDED", "The account that owns this API key is suspended.");
   return { keyId: lookup.keyId, userId: lookup.userId, plan: lookup.plan };

@@ -1,4 +1,5 @@
 import { Agent } from "agents";
+import { utcDay } from "../lib/time";
 
 /** Seconds between a first unflushed call and the flush to D1. */
 export const FLUSH_DELAY_SECONDS = 60;
@@ -125,7 +126,7 @@ export class AccountAgent extends Agent<Env> {
   /** Decides whether one more call may be served, and counts it if so; with quota to spare, also grants a lease. */
   async admit(userId: string, keyId: string, endpoint: string, now: number = Date.now()): Promise<Admission> {
     this.#ensureTables();
-    const day = new Date(now).toISOString().slice(0, 10);
+    const day = utcDay(now);
     const used = this.#monthUsed(day.slice(0, 7));
     const reserved = this.#reserved(now);
     const quota = await this.#quota(userId, now);

@@ -4,6 +4,7 @@
  * is kept here until the lease is settled: when used up, when its time is over (a timer kept alive
  * by `waitUntil`), or when the account's usage is read.
  */
+import { utcDay } from "../lib/time";
 import type { Lease, LeaseCounts } from "./account-agent";
 
 type Row = LeaseCounts[number];
@@ -29,9 +30,10 @@ export class HeldLease {
 
   /** Admits one call under the lease; the returned function gives it back (false once the lease is settled). */
   take(keyId: string, endpoint: string, now: number): () => boolean {
-    const id = `${keyId}\u0000${endpoint}\u0000${new Date(now).toISOString().slice(0, 10)}`;
+    const day = utcDay(now);
+    const id = `${keyId}\u0000${endpoint}\u0000${day}`;
     let row = this.#rows.get(id);
-    if (!row) this.#rows.set(id, (row = { key_id: keyId, endpoint, day: id.slice(-10), count: 0, last_at: now }));
+    if (!row) this.#rows.set(id, (row = { key_id: keyId, endpoint, day, count: 0, last_at: now }));
     row.count++;
     row.last_at = Math.max(row.last_at, now);
     this.#left--;

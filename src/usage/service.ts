@@ -5,7 +5,9 @@ import { primaryDb } from "../db/client";
 import { apiKeys } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { throttle } from "../lib/throttle";
+import { utcDay } from "../lib/time";
 import type { Principal } from "../lib/types";
+import type { LeaseCounts } from "./account-agent";
 import { currentLease, dropLease, HeldLease, holdLease, usableLease } from "./leases";
 
 /**
@@ -31,7 +33,6 @@ function limiterFor(env: Env, plan: string): RateLimit | null {
 const RATE_PERIOD_SECONDS = 60;
 
 type Admitted = { release(): Promise<void> };
-const utcDay = (now: number) => new Date(now).toISOString().slice(0, 10);
 
 /**
  * Before a data call (REST or MCP) is served: the plan's per-minute rate (429 RATE_LIMITED), then
@@ -60,9 +61,10 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
     throw new ApiError("QUOTA_EXCEEDED", "Your plan's monthly quota is used up and you have no credits left. Top up (POST /billing/topup) or subscribe to a larger plan.");
   }
   if (admission.lease) {
-    const granted = new HeldLease(userId, admission.lease, Date.now());
+    const at = Date.now();
+    const granted = new HeldLease(userId, admission.lease, at);
     // Another request of this isolate may have got one first: then this one goes back unused.
-    const ms = holdLease(granted, Date.now()) ? admission.lease.ms : 0;
+    const ms = holdLease(granted, at) ? admission.lease.ms : 0;
     waitUntil(new Promise((r) => setTimeout(r, ms)).then(() => settleLease(env, granted)));
   }
   return { release: () => agent.release(keyId, endpoint, admission.day, admission.charged) };
@@ -74,7 +76,7 @@ const settling = new Map<string, Set<Promise<void>>>();
 /** Reports a lease's counts to the account object (once; retried once on failure). */
 function settleLease(env: Env, lease: HeldLease): Promise<void> {
   dropLease(lease);
-  const send = async (counts: Parameters<Parameters<HeldLease["settle"]>[0]>[0]) => {
+  const send = async (counts: LeaseCounts) => {
     for (let attempt = 1; ; attempt++) {
       try {
         return await (await account(env, lease.userId)).settle(lease.userId, lease.lease.id, counts);
