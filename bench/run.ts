@@ -5,6 +5,7 @@
  * (warm) and with it off (RESPONSE_CACHE=off), so both paths are measured.
  *
  *   npm run bench -- --duration 10 --connections 10
+ *   npm run bench -- --only uncached --route search   (one path, routes whose name contains "search")
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -18,7 +19,13 @@ const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
+const text = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
 const DURATION = arg("duration", 8);
+const ONLY = text("only");
+const ROUTE_FILTER = text("route");
 const CONNECTIONS = arg("connections", 10);
 const PORT = 8799;
 
@@ -130,7 +137,8 @@ function stopWorker(child: ChildProcess) {
 
 const fmt = (n: number, d = 0) => n.toFixed(d).padStart(8);
 
-async function run(label: string, vars: string[], routes: Route[], key: string) {
+async function run(label: string, vars: string[], allRoutes: Route[], key: string) {
+  const routes = allRoutes.filter((r) => !ROUTE_FILTER || r.name.includes(ROUTE_FILTER));
   const child = await startWorker(vars);
   const url = `http://127.0.0.1:${PORT}`;
   try {
@@ -154,8 +162,8 @@ async function main() {
   if (prep.status !== 0) throw new Error("preparing local D1 failed (npm run dev -- --no-serve)");
   const key = readFileSync(join(root, ".dev-key"), "utf8").trim();
   warmBmkgCache();
-  await run("Cached (warm response cache)", [], [...ROUTES, MCP_SEARCH, ...BMKG_ROUTES], key);
-  await run("Uncached (RESPONSE_CACHE=off: every call reads D1)", ["RESPONSE_CACHE:off"], [...ROUTES, MCP_SEARCH], key);
+  if (ONLY !== "uncached") await run("Cached (warm response cache)", [], [...ROUTES, MCP_SEARCH, ...BMKG_ROUTES], key);
+  if (ONLY !== "cached") await run("Uncached (RESPONSE_CACHE=off: every call reads D1)", ["RESPONSE_CACHE:off"], [...ROUTES, MCP_SEARCH], key);
   console.log("\nGoals: every data route >= 0.5 x floor req/s; search p99 < 25 ms.");
 }
 

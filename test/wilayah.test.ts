@@ -191,7 +191,7 @@ describe("search", () => {
     expect((await search("du'en")).data.map((r) => r.name)).toContain("Udek Du’en");
   });
 
-  it("a 2-character query matches the start of a word (trigrams need 3) and ranks prefixes first", async () => {
+  it("a 2-character query matches the start of a word and ranks prefixes first", async () => {
     const { data, meta } = await search("an", "&per_page=100");
     expect(meta.total).toBeGreaterThan(500);
     const startsAWord = (r: Item) => `${r.name} ${r.alt_name}`.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((w) => w.startsWith("an"));
@@ -200,6 +200,43 @@ describe("search", () => {
     const tail = await search("an", `&per_page=100&page=${Math.ceil(meta.total / 100) + 1}`);
     expect(tail.data).toEqual([]);
     expect(tail.meta.total).toBe(meta.total);
+  });
+
+  /**
+   * The suffix index against a brute-force reading of the same spellings: every region whose terms
+   * contain q (at a word start for 2 letters), tiered exact term / term start / word start / inside
+   * a word, ties by level, name, id. Pins totals and order on large and awkward result sets.
+   */
+  it.each([
+    ["ang", ""], // worst 3-letter query: 15,000+ matches, page from the word-start tiers
+    ["ang", "&level=kecamatan&page=3&per_page=100"],
+    ["ang", "&page=150&per_page=100"], // deep page: ranks the inside-a-word matches too
+    ["ka", "&per_page=100&page=2"],
+    ["a-", "&per_page=100"], // 2 characters with punctuation: a substring
+    ["'a", "&include_inactive=1&per_page=100"],
+    ["jakarta selatan", ""],
+    ["sukamaju", "&include_inactive=1&per_page=100"],
+    ["baru", "&level=kelurahan&page=7&per_page=100"],
+  ])("q=%s%s: same total and order as a brute-force scan", async (q, extra) => {
+    const res = await get(`/search?q=${encodeURIComponent(q)}${extra}`);
+    expect(res.status).toBe(200);
+    const { data, meta } = await json<{ data: Item[]; meta: { total: number; page: number; per_page: number } }>(res);
+    const params = new URLSearchParams(extra);
+    const level = ["provinsi", "kabupaten", "kecamatan", "kelurahan"].indexOf(params.get("level") ?? "") + 1;
+    const { results } = await env.DB.prepare(
+      `SELECT id, terms FROM wilayah_search WHERE instr(terms, ?1) > 0 AND (?2 = 0 OR level = ?2) AND (?3 = 1 OR is_active = 1) ORDER BY level, name, id`,
+    )
+      .bind(q, level, params.get("include_inactive") === "1" ? 1 : 0)
+      .all<{ id: string; terms: string }>();
+    const wordStart = new RegExp(`(^|[\\x00-\\x2f\\x3a-\\x60\\x7b-\\x7f])${q.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
+    const tier = (t: string) => (t.includes(`\u001f${q}\u001f`) ? 0 : t.includes(`\u001f${q}`) ? 1 : wordStart.test(t) ? 2 : 3);
+    const ranked = results
+      .map((r) => ({ ...r, tier: tier(r.terms) }))
+      .filter((r) => !/^[a-z0-9]{2}$/.test(q) || r.tier < 3)
+      .sort((a, b) => a.tier - b.tier); // stable: ties keep level, name, id order
+    expect(meta.total).toBe(ranked.length);
+    const from = (meta.page - 1) * meta.per_page;
+    expect(data.map((r) => r.id)).toEqual(ranked.slice(from, from + meta.per_page).map((r) => r.id));
   });
 
   it("a page past the end of a search has correct meta", async () => {

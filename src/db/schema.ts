@@ -1,7 +1,8 @@
 /**
  * The one schema. `migrations/` is generated from this file with drizzle-kit
- * (`npm run db:generate`); the FTS5 search table, which drizzle cannot express,
- * lives in a custom drizzle-kit migration.
+ * (`npm run db:generate`); the search tables (`wilayah_search`, and the suffix index
+ * `wilayah_grams`, a WITHOUT ROWID table drizzle cannot express) live in custom drizzle-kit
+ * migrations (0006_wilayah_grams.sql) and are read with raw SQL in src/wilayah/queries.ts.
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";

@@ -68,48 +68,58 @@ export type SearchRow = {
   is_active: number;
 };
 
-/** A word of exactly two letters or digits: answered from the word-prefix index. */
+/** A word of exactly two letters or digits: matched at word starts only (docs/api.md, "Search"). */
 const TWO_CHAR_WORD = /^[\p{L}\p{N}]{2}$/u;
 
+/** Above every character a name can hold: `s < q || TOP` bounds the suffixes that start with q. */
+const TOP = "\u{10FFFF}";
+
 /**
- * One indexed query over all four levels. `q` is already normalised.
- * - 3+ characters: substring match on the FTS5 trigram index `wilayah_search`.
- * - 2 letters/digits: word-prefix match on the FTS5 word index `wilayah_words` (trigrams need 3).
- * - anything else (2 characters with punctuation): a literal substring scan, rare and cheap to rank.
- * Ranking: exact term, term prefix, word prefix, substring; then higher level, name, id. Terms are
- * delimited by TERM_SEPARATOR (S) in `terms`, so `S<q>S` is an exact term and `S<q>` a term prefix.
- * The total comes from a window count in the same query; a page past the end counts separately.
+ * One indexed query over all four levels, on the suffix index `wilayah_grams` (see
+ * migrations/0006_wilayah_grams.sql). `q` is already normalised. A region matches when one of its
+ * suffixes starts with q: anywhere for 3+ characters (and 2 with punctuation), at a word start for
+ * 2 letters/digits. Its tier is its best matching position: exact term 0, term start 1, word start 2,
+ * inside a word 3; ties sort by `ord` (level, name, id).
+ * Only the page is ranked. Rows of tiers 0-2 all come from word starts (a small, separately indexed
+ * set), so when those fill the page, the inside-a-word matches are counted but never ranked.
+ * The total rides on a row of its own (LEFT JOIN), so a page past the end still carries it.
  */
 export async function searchRegions(
   db: Db,
   opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number },
 ): Promise<{ total: number; rows: SearchRow[] }> {
-  const { q } = opts;
-  const chars = [...q].length;
-  const from =
-    chars < 3 && TWO_CHAR_WORD.test(q)
-      ? sql`wilayah_words JOIN wilayah_search s ON s.rowid = wilayah_words.rowid WHERE wilayah_words MATCH ${`"${q}"*`}`
-      : chars < 3
-        ? sql`wilayah_search s WHERE instr(s.terms, ${q}) > 0`
-        : sql`wilayah_search s WHERE wilayah_search MATCH ${`"${q.replaceAll('"', '""')}"`}`;
-  const filters = sql.join(
-    [opts.level ? sql` AND s.level = ${opts.level}` : undefined, opts.includeInactive ? undefined : sql` AND s.is_active = 1`].filter(
-      (f): f is SQL => f !== undefined,
-    ),
+  const { q, limit, offset } = opts;
+  const wordStartsOnly = [...q].length < 3 && TWO_CHAR_WORD.test(q);
+  const match = sql.join(
+    [
+      sql`s >= ${q} AND s < ${q + TOP}`,
+      opts.level ? sql`level = ${opts.level}` : undefined,
+      opts.includeInactive ? undefined : sql`is_active = 1`,
+    ].filter((f): f is SQL => f !== undefined),
+    sql` AND `,
   );
-  const sep = TERM_SEPARATOR;
-  const tier = sql`CASE
-    WHEN instr(s.terms, ${sep + q + sep}) > 0 THEN 0
-    WHEN instr(s.terms, ${sep + q}) > 0 THEN 1
-    WHEN instr(s.terms, ${` ${q}`}) > 0 OR instr(s.terms, ${`-${q}`}) > 0 OR instr(s.terms, ${`(${q}`}) > 0 OR instr(s.terms, ${`/${q}`}) > 0 THEN 2
-    ELSE 3 END`;
-  const rows = await db.all<SearchRow & { total: number }>(
-    sql`SELECT s.id, s.name, s.alt_name, s.level, s.parent, s.is_active, count(*) OVER () AS total FROM ${from}${filters}
-        ORDER BY ${tier}, s.level, s.name, s.id LIMIT ${opts.limit} OFFSET ${opts.offset}`,
+  const tier = sql`min(CASE WHEN k = 0 AND s = ${q + TERM_SEPARATOR} THEN 0 WHEN k = 0 THEN 1 WHEN k = 1 THEN 2 ELSE 3 END)`;
+  const need = offset + limit;
+  const hits = wordStartsOnly
+    ? sql`SELECT r, tier FROM words`
+    : sql`SELECT r, tier FROM words WHERE (SELECT count(*) FROM words) >= ${need}
+          UNION ALL
+          SELECT r, ${tier} FROM wilayah_grams WHERE ${match} AND (SELECT count(*) FROM words) < ${need} GROUP BY r`;
+  const total = wordStartsOnly
+    ? sql`SELECT count(*) AS n FROM words`
+    : sql`SELECT count(DISTINCT r) AS n FROM wilayah_grams WHERE ${match}`;
+  const rows = await db.all<(SearchRow & { total: number }) | { total: number; id: null }>(
+    sql`WITH words AS (SELECT r, ${tier} AS tier FROM wilayah_grams WHERE ${match} AND k < 2 GROUP BY r),
+      hits AS (${hits}),
+      total AS (${total})
+    SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active
+    FROM total
+    LEFT JOIN (SELECT r, tier FROM hits ORDER BY tier, r LIMIT ${limit} OFFSET ${offset}) page ON 1
+    LEFT JOIN wilayah_search w ON w.ord = page.r
+    ORDER BY page.tier, page.r`,
   );
-  if (rows.length > 0 || opts.offset === 0) {
-    return { total: rows[0]?.total ?? 0, rows: rows.map(({ total: _, ...r }) => r) };
-  }
-  const counted = await db.all<{ total: number }>(sql`SELECT count(*) AS total FROM ${from}${filters}`);
-  return { total: counted[0]?.total ?? 0, rows: [] };
+  return {
+    total: rows[0]?.total ?? 0,
+    rows: rows.filter((r): r is SearchRow & { total: number } => r.id !== null).map(({ total: _, ...r }) => r),
+  };
 }
