@@ -18,6 +18,11 @@
 -- `k`: 0 the position starts a term, 1 it starts a word (follows an ASCII character other than
 -- a-z 0-9), 2 inside a word. `level` and `is_active` are copied so that counting needs no join.
 -- The seed fills it from `wilayah_search` (seed/wilayah.sql).
+--
+-- `wilayah_word_prefixes`: the answer to every 2-letter query (matched at word starts) kept
+-- ranked: per region and per first two characters `p` of its words, the best tier (0 a whole term
+-- is p, 1 a term starts with p, 2 a word does). Read in key order it is already sorted: no grouping,
+-- no sort, and the count is a range count. The seed fills it from `wilayah_grams`.
 DROP TABLE IF EXISTS `wilayah_words`;--> statement-breakpoint
 DROP TABLE IF EXISTS `wilayah_search`;--> statement-breakpoint
 CREATE TABLE `wilayah_search` (
@@ -38,7 +43,15 @@ CREATE TABLE `wilayah_grams` (
 	`is_active` integer NOT NULL,
 	PRIMARY KEY (`s`, `r`)
 ) WITHOUT ROWID;--> statement-breakpoint
--- Word and term starts only: what 2-letter queries match, and the first tiers of every ranking.
+-- Word and term starts only: the first tiers of every ranking.
 CREATE INDEX `wilayah_grams_words` ON `wilayah_grams` (`s`, `r`, `k`, `level`, `is_active`) WHERE `k` < 2;--> statement-breakpoint
+CREATE TABLE `wilayah_word_prefixes` (
+	`p` text NOT NULL,
+	`tier` integer NOT NULL,
+	`r` integer NOT NULL,
+	`level` integer NOT NULL,
+	`is_active` integer NOT NULL,
+	PRIMARY KEY (`p`, `tier`, `r`)
+) WITHOUT ROWID;--> statement-breakpoint
 -- The search tables are empty until the seed is loaded again: make every loader see that it must.
 DELETE FROM `dataset` WHERE `id` = 'wilayah';

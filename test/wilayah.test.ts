@@ -211,7 +211,8 @@ describe("search", () => {
     ["ang", ""], // worst 3-letter query: 15,000+ matches, page from the word-start tiers
     ["ang", "&level=kecamatan&page=3&per_page=100"],
     ["ang", "&page=150&per_page=100"], // deep page: ranks the inside-a-word matches too
-    ["ka", "&per_page=100&page=2"],
+    ["ka", "&per_page=100&page=2"], // 2 letters: word starts only, from the ranked prefix table
+    ["an", "&level=kelurahan&include_inactive=1&per_page=100&page=3"],
     ["a-", "&per_page=100"], // 2 characters with punctuation: a substring
     ["'a", "&include_inactive=1&per_page=100"],
     ["jakarta selatan", ""],

@@ -75,43 +75,42 @@ const TWO_CHAR_WORD = /^[\p{L}\p{N}]{2}$/u;
 const TOP = "\u{10FFFF}";
 
 /**
- * One indexed query over all four levels, on the suffix index `wilayah_grams` (see
- * migrations/0006_wilayah_grams.sql). `q` is already normalised. A region matches when one of its
- * suffixes starts with q: anywhere for 3+ characters (and 2 with punctuation), at a word start for
- * 2 letters/digits. Its tier is its best matching position: exact term 0, term start 1, word start 2,
- * inside a word 3; ties sort by `ord` (level, name, id).
- * Only the page is ranked. Rows of tiers 0-2 all come from word starts (a small, separately indexed
- * set), so when those fill the page, the inside-a-word matches are counted but never ranked.
- * The total rides on a row of its own (LEFT JOIN), so a page past the end still carries it.
+ * One indexed query over all four levels (tables: migrations/0006_wilayah_grams.sql). `q` is
+ * already normalised. A region's tier is its best matching position: exact term 0, term start 1,
+ * word start 2, inside a word 3; ties sort by `ord` (level, name, id). Only the page is ranked; the
+ * total rides on a row of its own (LEFT JOIN), so a page past the end still carries it.
+ * - 2 letters/digits match at word starts: `wilayah_word_prefixes` holds those answers ranked, so
+ *   the page is read in key order and the total is a range count.
+ * - Anything longer (or 2 characters with punctuation) matches anywhere: a range scan of the suffix
+ *   index `wilayah_grams`. Rows of tiers 0-2 all come from word starts (a small, separately indexed
+ *   set), so when those fill the page, the inside-a-word matches are counted but never ranked.
  */
 export async function searchRegions(
   db: Db,
   opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number },
 ): Promise<{ total: number; rows: SearchRow[] }> {
   const { q, limit, offset } = opts;
-  const wordStartsOnly = [...q].length < 3 && TWO_CHAR_WORD.test(q);
-  const match = sql.join(
-    [
-      sql`s >= ${q} AND s < ${q + TOP}`,
-      opts.level ? sql`level = ${opts.level}` : undefined,
-      opts.includeInactive ? undefined : sql`is_active = 1`,
-    ].filter((f): f is SQL => f !== undefined),
-    sql` AND `,
-  );
-  const tier = sql`min(CASE WHEN k = 0 AND s = ${q + TERM_SEPARATOR} THEN 0 WHEN k = 0 THEN 1 WHEN k = 1 THEN 2 ELSE 3 END)`;
-  const need = offset + limit;
-  const hits = wordStartsOnly
-    ? sql`SELECT r, tier FROM words`
-    : sql`SELECT r, tier FROM words WHERE (SELECT count(*) FROM words) >= ${need}
-          UNION ALL
-          SELECT r, ${tier} FROM wilayah_grams WHERE ${match} AND (SELECT count(*) FROM words) < ${need} GROUP BY r`;
-  const total = wordStartsOnly
-    ? sql`SELECT count(*) AS n FROM words`
-    : sql`SELECT count(DISTINCT r) AS n FROM wilayah_grams WHERE ${match}`;
+  const filters = [opts.level ? sql`level = ${opts.level}` : undefined, opts.includeInactive ? undefined : sql`is_active = 1`];
+  const where = (...terms: (SQL | undefined)[]) => sql.join([...terms, ...filters].filter((f): f is SQL => f !== undefined), sql` AND `);
+
+  let ranked: SQL; // (r, tier) CTEs ending in `hits`
+  let total: SQL;
+  if ([...q].length < 3 && TWO_CHAR_WORD.test(q)) {
+    ranked = sql`hits AS (SELECT r, tier FROM wilayah_word_prefixes WHERE ${where(sql`p = ${q}`)})`;
+    total = sql`SELECT count(*) AS n FROM hits`;
+  } else {
+    const match = where(sql`s >= ${q} AND s < ${q + TOP}`);
+    const tier = sql`min(CASE WHEN k = 0 AND s = ${q + TERM_SEPARATOR} THEN 0 WHEN k = 0 THEN 1 WHEN k = 1 THEN 2 ELSE 3 END)`;
+    const need = offset + limit;
+    ranked = sql`words AS (SELECT r, ${tier} AS tier FROM wilayah_grams WHERE ${match} AND k < 2 GROUP BY r),
+      hits AS (
+        SELECT r, tier FROM words WHERE (SELECT count(*) FROM words) >= ${need}
+        UNION ALL
+        SELECT r, ${tier} FROM wilayah_grams WHERE ${match} AND (SELECT count(*) FROM words) < ${need} GROUP BY r)`;
+    total = sql`SELECT count(DISTINCT r) AS n FROM wilayah_grams WHERE ${match}`;
+  }
   const rows = await db.all<(SearchRow & { total: number }) | { total: number; id: null }>(
-    sql`WITH words AS (SELECT r, ${tier} AS tier FROM wilayah_grams WHERE ${match} AND k < 2 GROUP BY r),
-      hits AS (${hits}),
-      total AS (${total})
+    sql`WITH ${ranked}, total AS (${total})
     SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active
     FROM total
     LEFT JOIN (SELECT r, tier FROM hits ORDER BY tier, r LIMIT ${limit} OFFSET ${offset}) page ON 1
