@@ -227,6 +227,9 @@ const binary = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.f
 /** Search rows per statement that fills `wilayah_grams`: about 90k suffix rows each, well inside D1's per-query limits. */
 const GRAMS_CHUNK = 10_000;
 
+/** SQL: the character `c` ends a word (an ASCII character other than a-z 0-9; normalised text has no capitals). */
+const endsWord = (c: string) => `(unicode(${c}) < 128 AND ${c} NOT GLOB '[a-z0-9]')`;
+
 /**
  * `wilayah_grams` from `wilayah_search` (migrations/0006_wilayah_grams.sql says what the columns
  * mean): every position of `terms` that is not a space or a separator, its suffix up to and
@@ -239,17 +242,16 @@ WITH RECURSIVE pos(r, terms, i, level, is_active) AS (
 SELECT ord, terms, 2, level, is_active FROM wilayah_search WHERE ord BETWEEN ${from} AND ${to}
 UNION ALL SELECT r, terms, i + 1, level, is_active FROM pos WHERE i < length(terms) - 1)
 SELECT substr(terms, i, instr(substr(terms, i), ${sep})), r,
-CASE WHEN substr(terms, i - 1, 1) = ${sep} THEN 0 WHEN unicode(substr(terms, i - 1, 1)) < 128 AND substr(terms, i - 1, 1) NOT GLOB '[a-z0-9]' THEN 1 ELSE 2 END,
+CASE WHEN substr(terms, i - 1, 1) = ${sep} THEN 0 WHEN ${endsWord("substr(terms, i - 1, 1)")} THEN 1 ELSE 2 END,
 level, is_active FROM pos WHERE substr(terms, i, 1) NOT IN (' ', ${sep})
 ON CONFLICT (s, r) DO UPDATE SET k = min(k, excluded.k);`.replaceAll("\n", " ");
 }
 
 /** `wilayah_word_prefixes` from `wilayah_grams`: the first two characters of every word start, when both are letters or digits. */
 function wordPrefixesSql(): string {
-  const wordChar = (c: string) => `NOT (unicode(${c}) < 128 AND ${c} NOT GLOB '[a-z0-9]')`;
   return `INSERT INTO wilayah_word_prefixes (p, tier, r, level, is_active)
 SELECT substr(s, 1, 2), min(CASE WHEN k = 0 AND length(s) = 3 THEN 0 WHEN k = 0 THEN 1 ELSE 2 END), r, level, is_active
-FROM wilayah_grams WHERE k < 2 AND ${wordChar("substr(s, 1, 1)")} AND ${wordChar("substr(s, 2, 1)")}
+FROM wilayah_grams WHERE k < 2 AND NOT ${endsWord("substr(s, 1, 1)")} AND NOT ${endsWord("substr(s, 2, 1)")}
 GROUP BY substr(s, 1, 2), r;`.replaceAll("\n", " ");
 }
 

@@ -95,7 +95,7 @@ export async function searchRegions(
 
   let ranked: SQL; // (r, tier) CTEs ending in `hits`
   let total: SQL;
-  if ([...q].length < 3 && TWO_CHAR_WORD.test(q)) {
+  if (TWO_CHAR_WORD.test(q)) {
     ranked = sql`hits AS (SELECT r, tier FROM wilayah_word_prefixes WHERE ${where(sql`p = ${q}`)})`;
     total = sql`SELECT count(*) AS n FROM hits`;
   } else {
