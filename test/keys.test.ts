@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { hashKeySecret } from "../src/keys/secret";
 import { call, createKey, expectError, json, register, verifiedDeveloper } from "./helpers";
 
 const data = (key: string) => call("/api/v1/wilayah/provinsi/32", { key });
@@ -47,6 +48,19 @@ describe("API keys over HTTP", () => {
     await expectError(await data(k.key), 401, "INVALID_API_KEY");
     // revoking again is harmless
     expect((await call(`/user/keys/${k.id}`, { method: "DELETE", token: dev.token })).status).toBe(200);
+  });
+
+  it("a lookup cached by a request that raced the revocation (read D1 before, wrote KV after) is not trusted", async () => {
+    const dev = await verifiedDeveloper();
+    const k = await createKey(dev.token);
+    expect((await data(k.key)).status).toBe(200);
+    const kvKey = `apikey:${await hashKeySecret(k.key)}`;
+    const stale = await env.KV.get(kvKey);
+    expect(stale).toContain('"ok":true');
+    expect((await call(`/user/keys/${k.id}`, { method: "DELETE", token: dev.token })).status).toBe(200);
+    await env.KV.put(kvKey, stale!); // the racing request's write lands after the deletion
+    await expectError(await data(k.key), 401, "INVALID_API_KEY");
+    await expectError(await data(k.key), 401, "INVALID_API_KEY");
   });
 
   it("revoking someone else's key is 404 and leaves it working", async () => {

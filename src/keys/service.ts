@@ -2,6 +2,10 @@
  * Resolving an `x-api-key` to its principal. The lookup is cached in KV by key hash, so a cache hit
  * costs no D1 query, and for a few seconds in this isolate's memory, so a hot key costs no
  * subrequest at all; revocation, suspension and plan changes delete both (`forgetKeyHashes`).
+ *
+ * A request that read D1 just before a revocation may write its (now stale) lookup to KV just after
+ * the deletion. So forgetting also leaves a marker with the time it happened, and a KV lookup read
+ * at or before that time is not trusted: it is read again from D1.
  */
 import { LRUCache } from "lru-cache";
 import { primaryDb } from "../db/client";
@@ -11,13 +15,19 @@ import type { Principal } from "../lib/types";
 import { findKeyByHash, findKeyOfUser, keyHashesOfUser, insertKeyWithinLimit, type KeyRow, listKeysOfUser, markRevoked } from "./queries";
 import { displayParts, generateKeySecret, hashKeySecret, isWellFormedKey, newId } from "./secret";
 
-type CachedLookup = { ok: true; keyId: string; userId: string; plan: string; suspended: boolean } | { ok: false };
+/** `at`: when D1 was read for it (ms). */
+type CachedLookup = ({ ok: true; keyId: string; userId: string; plan: string; suspended: boolean } | { ok: false }) & { at: number };
 
 /** KV's minimum TTL is 60 s. Known keys are kept longer; unknown hashes briefly (they cannot become valid: new keys are random). */
 const KNOWN_TTL = 600;
 const UNKNOWN_TTL = 60;
 
 const kvKey = (keyHash: string) => `apikey:${keyHash}`;
+const forgottenKey = (keyHash: string) => `apikey-forgotten:${keyHash}`;
+/** Outlives any lookup cached before the marker was written (KNOWN_TTL). */
+const FORGOTTEN_TTL = KNOWN_TTL + 300;
+/** Lookups read from D1 up to this long after a marker are not trusted either: room for clocks of different machines. */
+const CLOCK_MARGIN_MS = 5_000;
 
 /**
  * This isolate's copy of recent lookups. Other isolates drop theirs within MEMORY_TTL_MS, which is
@@ -28,11 +38,14 @@ const memory = new LRUCache<string, CachedLookup>({ max: 10_000, ttl: MEMORY_TTL
 
 /** The location's cached lookup (KV), or D1's answer, which is then cached. */
 async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<unknown>) => void): Promise<CachedLookup> {
-  const cached = await env.KV.get<CachedLookup>(kvKey(keyHash), "json");
-  if (cached) return cached;
+  const [cached, forgottenAt] = await Promise.all([env.KV.get<CachedLookup>(kvKey(keyHash), "json"), env.KV.get(forgottenKey(keyHash))]);
+  if (cached && !(forgottenAt !== null && (cached.at ?? 0) <= Number(forgottenAt) + CLOCK_MARGIN_MS)) return cached;
+  const at = Date.now();
   const row = await findKeyByHash(primaryDb(env), keyHash);
   const lookup: CachedLookup =
-    row && row.revokedAt === null ? { ok: true, keyId: row.keyId, userId: row.userId, plan: row.plan, suspended: row.userStatus === "suspended" } : { ok: false };
+    row && row.revokedAt === null
+      ? { ok: true, keyId: row.keyId, userId: row.userId, plan: row.plan, suspended: row.userStatus === "suspended", at }
+      : { ok: false, at };
   waitUntil(env.KV.put(kvKey(keyHash), JSON.stringify(lookup), { expirationTtl: lookup.ok ? KNOWN_TTL : UNKNOWN_TTL }));
   return lookup;
 }
@@ -49,10 +62,17 @@ export async function resolveApiKey(env: Env, secret: string | undefined, waitUn
   return { keyId: lookup.keyId, userId: lookup.userId, plan: lookup.plan };
 }
 
-/** Drops cached lookups so the next request with these keys reads D1 (revocation, suspension, plan change). */
+/**
+ * Drops cached lookups so the next request with these keys reads D1 (revocation, suspension, plan
+ * change), and marks the time, so that a lookup cached by a request racing this one is not trusted.
+ * Call it after the D1 change is committed.
+ */
 export async function forgetKeyHashes(env: Env, keyHashes: string[]): Promise<void> {
+  const now = String(Date.now());
   for (const h of keyHashes) memory.delete(h);
-  await Promise.all(keyHashes.map((h) => env.KV.delete(kvKey(h))));
+  await Promise.all(
+    keyHashes.flatMap((h) => [env.KV.put(forgottenKey(h), now, { expirationTtl: FORGOTTEN_TTL }), env.KV.delete(kvKey(h))]),
+  );
 }
 
 // ---------------------------------------------------------------- managing keys (/user/keys)
