@@ -19,10 +19,13 @@
 -- a-z 0-9), 2 inside a word. `level` and `is_active` are copied so that counting needs no join.
 -- The seed fills it from `wilayah_search` (seed/wilayah.sql).
 --
--- `wilayah_word_prefixes`: the answer to every 2-letter query (matched at word starts) kept
--- ranked: per region and per first two characters `p` of its words, the best tier (0 a whole term
--- is p, 1 a term starts with p, 2 a word does). Read in key order it is already sorted: no grouping,
--- no sort, and the count is a range count. The seed fills it from `wilayah_grams`.
+-- `wilayah_short`: the answers to every short query, kept ranked. Short queries match the most
+-- regions (`ang`: 15,600), so ranking them at query time is what costs. Per region:
+--   p of 2 letters/digits: the first two characters of each of its words (2-letter queries match
+--   word starts only), tier 0 a whole term is p, 1 a term starts with p, 2 a word does;
+--   p of 3 characters: each 3-character substring, tier 0-3 as above plus 3 inside a word.
+-- Read in key order it is already sorted: no grouping, no sort, and the count is a range count.
+-- The seed fills it from `wilayah_grams`.
 DROP TABLE IF EXISTS `wilayah_words`;--> statement-breakpoint
 DROP TABLE IF EXISTS `wilayah_search`;--> statement-breakpoint
 CREATE TABLE `wilayah_search` (
@@ -45,7 +48,7 @@ CREATE TABLE `wilayah_grams` (
 ) WITHOUT ROWID;--> statement-breakpoint
 -- Word and term starts only: the first tiers of every ranking.
 CREATE INDEX `wilayah_grams_words` ON `wilayah_grams` (`s`, `r`, `k`, `level`, `is_active`) WHERE `k` < 2;--> statement-breakpoint
-CREATE TABLE `wilayah_word_prefixes` (
+CREATE TABLE `wilayah_short` (
 	`p` text NOT NULL,
 	`tier` integer NOT NULL,
 	`r` integer NOT NULL,

@@ -208,10 +208,13 @@ describe("search", () => {
    * a word, ties by level, name, id. Pins totals and order on large and awkward result sets.
    */
   it.each([
-    ["ang", ""], // worst 3-letter query: 15,000+ matches, page from the word-start tiers
+    ["ang", ""], // worst 3-character query: 15,000+ matches, from the ranked short-query table
     ["ang", "&level=kecamatan&page=3&per_page=100"],
-    ["ang", "&page=150&per_page=100"], // deep page: ranks the inside-a-word matches too
-    ["ka", "&per_page=100&page=2"], // 2 letters: word starts only, from the ranked prefix table
+    ["ang", "&page=150&per_page=100"],
+    ["a-b", "&include_inactive=1"],
+    ["sari", "&per_page=100"], // 4+ characters: page from the word-start tiers of the suffix index
+    ["sari", "&page=20&per_page=100"], // deep page: ranks the inside-a-word matches too
+    ["ka", "&per_page=100&page=2"], // 2 letters: word starts only, from the ranked short-query table
     ["an", "&level=kelurahan&include_inactive=1&per_page=100&page=3"],
     ["a-", "&per_page=100"], // 2 characters with punctuation: a substring
     ["'a", "&include_inactive=1&per_page=100"],

@@ -79,8 +79,9 @@ const TOP = "\u{10FFFF}";
  * already normalised. A region's tier is its best matching position: exact term 0, term start 1,
  * word start 2, inside a word 3; ties sort by `ord` (level, name, id). Only the page is ranked; the
  * total rides on a row of its own (LEFT JOIN), so a page past the end still carries it.
- * - 2 letters/digits match at word starts: `wilayah_word_prefixes` holds those answers ranked, so
- *   the page is read in key order and the total is a range count.
+ * - Short queries (2 letters/digits, matched at word starts; any 3 characters, matched anywhere):
+ *   `wilayah_short` holds their answers ranked, so the page is read in key order and the total is a
+ *   range count.
  * - Anything longer (or 2 characters with punctuation) matches anywhere: a range scan of the suffix
  *   index `wilayah_grams`. Rows of tiers 0-2 all come from word starts (a small, separately indexed
  *   set), so when those fill the page, the inside-a-word matches are counted but never ranked.
@@ -95,8 +96,8 @@ export async function searchRegions(
 
   let ranked: SQL; // (r, tier) CTEs ending in `hits`
   let total: SQL;
-  if (TWO_CHAR_WORD.test(q)) {
-    ranked = sql`hits AS (SELECT r, tier FROM wilayah_word_prefixes WHERE ${where(sql`p = ${q}`)})`;
+  if (TWO_CHAR_WORD.test(q) || [...q].length === 3) {
+    ranked = sql`hits AS (SELECT r, tier FROM wilayah_short WHERE ${where(sql`p = ${q}`)})`;
     total = sql`SELECT count(*) AS n FROM hits`;
   } else {
     const match = where(sql`s >= ${q} AND s < ${q + TOP}`);
