@@ -23,7 +23,7 @@
 -- regions (`ang`: 15,600), so ranking them at query time is what costs. Per region:
 --   p of 2 letters/digits: the first two characters of each of its words (2-letter queries match
 --   word starts only), tier 0 a whole term is p, 1 a term starts with p, 2 a word does;
---   p of 3 characters: each 3-character substring, tier 0-3 as above plus 3 inside a word.
+--   p of 3 characters: each 3-character substring, tiers as above plus 3 for inside a word.
 -- Read in key order it is already sorted: no grouping, no sort, and the count is a range count.
 -- The seed fills it from `wilayah_grams`.
 DROP TABLE IF EXISTS `wilayah_words`;--> statement-breakpoint
