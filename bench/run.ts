@@ -15,13 +15,13 @@ import autocannon from "autocannon";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const wrangler = join(root, "node_modules", ".bin", "wrangler");
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
 const text = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const arg = (name: string, fallback: number) => {
+  const value = text(name);
+  return value === undefined ? fallback : Number(value);
 };
 const DURATION = arg("duration", 8);
 const ONLY = text("only");

@@ -92,7 +92,7 @@ export async function searchRegions(
 ): Promise<{ total: number; rows: SearchRow[] }> {
   const { q, limit, offset } = opts;
   const filters = [opts.level ? sql`level = ${opts.level}` : undefined, opts.includeInactive ? undefined : sql`is_active = 1`];
-  const where = (...terms: (SQL | undefined)[]) => sql.join([...terms, ...filters].filter((f): f is SQL => f !== undefined), sql` AND `);
+  const where = (match: SQL) => sql.join([match, ...filters].filter((f): f is SQL => f !== undefined), sql` AND `);
 
   let ranked: SQL; // (r, tier) CTEs ending in `hits`
   let total: SQL;
