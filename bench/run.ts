@@ -6,15 +6,18 @@
  *
  *   npm run bench -- --duration 10 --connections 10
  *   npm run bench -- --only uncached --route search   (one path, routes whose name contains "search")
+ *
+ * The run keeps its own local state (D1 with the seed, KV, Durable Objects) in .wrangler/bench, so
+ * its fixtures never show up in the state `npm run dev` serves.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import autocannon from "autocannon";
+import { root, targetArgs, toolEnv, wrangler, wranglerBin } from "../scripts/lib.ts";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const wrangler = join(root, "node_modules", ".bin", "wrangler");
+/** The benchmark's own local state; the development state in .wrangler/state is never touched. */
+const STATE = join(root, ".wrangler", "bench");
 const text = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
@@ -66,12 +69,7 @@ function warmBmkgCache() {
     "bmkg:gempa:terkini": { time: "2026-11-21T06:41:52.000Z", local_date: "21 Nov 2026", local_time: "13:41:52 WIB", lat: -6.89, lng: 109.67, magnitude: 5.1, depth_km: 10, region: "bench fixture", potential: null, felt: null, shakemap_url: null },
   };
   for (const [key, payload] of Object.entries(entries)) {
-    const r = spawnSync(wrangler, ["kv", "key", "put", "--binding", "KV", "--local", key, JSON.stringify({ fetchedAt, payload })], {
-      cwd: root,
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    if (r.status !== 0) throw new Error(`could not warm ${key}`);
+    wrangler(["kv", "key", "put", "--binding", "KV", ...targetArgs({ persistTo: STATE }), key, JSON.stringify({ fetchedAt, payload })], { capture: true });
   }
 }
 
@@ -107,11 +105,11 @@ async function measure(url: string, route: Route, key: string, floor: Route): Pr
 }
 
 async function startWorker(vars: string[]): Promise<ChildProcess> {
-  const child = spawn(wrangler, ["dev", "--port", String(PORT), "--ip", "127.0.0.1", ...vars.flatMap((v) => ["--var", v])], {
+  const child = spawn(wranglerBin, ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, ...vars.flatMap((v) => ["--var", v])], {
     cwd: root,
     // Wrangler's local trace store (on by default) writes every request and subrequest into a SQLite
     // file under .wrangler/: a cost of the dev tool that a deployed Worker does not pay. Off here.
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", X_LOCAL_OBSERVABILITY: "false", X_LOCAL_EXPLORER: "false" },
+    env: { ...toolEnv, X_LOCAL_OBSERVABILITY: "false", X_LOCAL_EXPLORER: "false" },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });
@@ -158,9 +156,13 @@ async function run(label: string, vars: string[], allRoutes: Route[], key: strin
 }
 
 async function main() {
-  const prep = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
-  if (prep.status !== 0) throw new Error("preparing local D1 failed (npm run dev -- --no-serve)");
-  const key = readFileSync(join(root, ".dev-key"), "utf8").trim();
+  const prep = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve"], {
+    cwd: root,
+    env: { ...toolEnv, WRANGLER_PERSIST_TO: STATE },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (prep.status !== 0) throw new Error("preparing the benchmark's local state failed (scripts/dev.ts --no-serve)");
+  const key = readFileSync(join(STATE, "dev-key"), "utf8").trim();
   warmBmkgCache();
   if (ONLY !== "uncached") await run("Cached (warm response cache)", [], [...ROUTES, MCP_SEARCH, ...BMKG_ROUTES], key);
   if (ONLY !== "cached") await run("Uncached (RESPONSE_CACHE=off: every call reads D1)", ["RESPONSE_CACHE:off"], [...ROUTES, MCP_SEARCH], key);

@@ -6,13 +6,8 @@
  *
  * Reads the invoice from the local D1 and TRIPAY_PRIVATE_KEY from .dev.vars (or the environment).
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { callbackSignature } from "../src/billing/signature.ts";
-
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+import { d1, isMain, readDevVars, sqlString } from "./lib.ts";
 
 export type SimulatedInvoice = { id: string; reference: string; amount: number };
 
@@ -37,11 +32,9 @@ export async function simulatedCallback(inv: SimulatedInvoice, status: string, p
 }
 
 function privateKey(): string {
-  if (process.env.TRIPAY_PRIVATE_KEY) return process.env.TRIPAY_PRIVATE_KEY;
-  const devVars = join(root, ".dev.vars");
-  const line = existsSync(devVars) ? readFileSync(devVars, "utf8").match(/^TRIPAY_PRIVATE_KEY=(.+)$/m) : null;
-  if (!line) throw new Error("TRIPAY_PRIVATE_KEY is not set (in .dev.vars or the environment).");
-  return line[1].trim();
+  const key = process.env.TRIPAY_PRIVATE_KEY || readDevVars().TRIPAY_PRIVATE_KEY;
+  if (!key) throw new Error("TRIPAY_PRIVATE_KEY is not set (in .dev.vars or the environment).");
+  return key;
 }
 
 async function main() {
@@ -54,13 +47,7 @@ async function main() {
     console.error("usage: npm run pay:simulate -- <reference> [--status PAID|EXPIRED|FAILED] [--url http://localhost:8787]");
     process.exit(2);
   }
-  const r = spawnSync(
-    join(root, "node_modules", ".bin", "wrangler"),
-    ["d1", "execute", "DB", "--local", "--json", "--command", `SELECT id, reference, amount FROM invoices WHERE reference = '${reference.replaceAll("'", "''")}'`],
-    { cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-  );
-  if (r.status !== 0) throw new Error(r.stderr || r.stdout);
-  const inv = (JSON.parse(r.stdout) as { results: SimulatedInvoice[] }[])[0]?.results[0];
+  const inv = d1(`SELECT id, reference, amount FROM invoices WHERE reference = ${sqlString(reference)}`)[0] as SimulatedInvoice | undefined;
   if (!inv) throw new Error(`No invoice with reference ${reference} in the local D1.`);
   const { body, signature } = await simulatedCallback(inv, status, privateKey());
   const res = await fetch(`${url}/billing/tripay/webhook`, {
@@ -72,7 +59,7 @@ async function main() {
   if (!res.ok) process.exit(1);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (isMain(import.meta.url)) {
   main().catch((e: unknown) => {
     console.error(e instanceof Error ? e.message : e);
     process.exit(1);

@@ -1,21 +1,20 @@
 /**
- * The one way in: request id, CORS, errors, then each feature's routes.
+ * The one way in: composition only. Request id, CORS, body limit, then each surface's routes;
+ * errors and unknown routes are answered by the handlers beside ApiError (src/lib/errors.ts).
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
-import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
-import { TrieRouter } from "hono/router/trie-router";
-import { ApiError, type ErrorCode, errorBody } from "./lib/errors";
-import type { AppContext, AppEnv } from "./lib/types";
 import { adminRoutes } from "./admin/routes";
 import { authRoutes } from "./auth/routes";
 import { billingRoutes } from "./billing/routes";
-import { keyRoutes } from "./keys/routes";
-import { usageRoutes } from "./usage/routes";
 import { dataRoutes } from "./data-api";
+import { keyRoutes } from "./keys/routes";
+import { ApiError, notFoundFor, onError } from "./lib/errors";
+import type { AppEnv } from "./lib/types";
 import { mcpRoutes } from "./mcp/routes";
+import { usageRoutes } from "./usage/routes";
 
 export const app = new Hono<AppEnv>();
 
@@ -57,40 +56,5 @@ app.route("/admin", adminRoutes);
 app.route("/api/v1", dataRoutes);
 app.route("/mcp", mcpRoutes);
 
-// ---------------------------------------------------------------- errors
-
-function errorResponse(c: AppContext, code: ErrorCode, status: number, message: string, extra: ApiError["extra"] = {}) {
-  for (const [k, v] of Object.entries(extra.headers ?? {})) c.header(k, v);
-  return c.json(errorBody(code, message, c.get("requestId"), extra.details), status as 400);
-}
-
-app.onError((err, c) => {
-  if (err instanceof ApiError) return errorResponse(c, err.code, err.status, err.message, err.extra);
-  if (err instanceof HTTPException) {
-    if (err.status === 413) return errorResponse(c, "PAYLOAD_TOO_LARGE", 413, "The request body is too large.");
-    if (err.status === 400) return errorResponse(c, "INVALID_JSON", 400, "The request body is not valid JSON.");
-  }
-  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: String(err) }));
-  return errorResponse(c, "INTERNAL_ERROR", 500, "Something went wrong on our side. Quote the request id when you contact support.");
-});
-
-// Unknown path: 404; known path with another method: 405 with Allow.
-let methodRouter: TrieRouter<string> | undefined;
-function allowedMethods(path: string): string[] {
-  if (!methodRouter) {
-    methodRouter = new TrieRouter<string>();
-    for (const r of app.routes) if (r.method !== "ALL") methodRouter.add(r.method, r.path, r.method);
-  }
-  const router = methodRouter;
-  return ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((m) => router.match(m, path)[0].length > 0);
-}
-
-app.notFound((c) => {
-  const allowed = allowedMethods(c.req.path);
-  if (allowed.length > 0) {
-    return errorResponse(c, "METHOD_NOT_ALLOWED", 405, `${c.req.method} is not allowed here; use ${allowed.join(", ")}.`, {
-      headers: { allow: allowed.join(", ") },
-    });
-  }
-  return errorResponse(c, "NOT_FOUND", 404, `No endpoint at ${c.req.method} ${c.req.path}. See the API docs.`);
-});
+app.onError(onError);
+app.notFound(notFoundFor(app));

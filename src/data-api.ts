@@ -3,10 +3,10 @@
  * /api/v1; the MCP surface (src/mcp) serves the same list as tools.
  */
 import { Hono } from "hono";
-import { requireApiKey } from "./keys/middleware";
-import type { DataEndpoint } from "./lib/data-endpoint";
-import { mountDataEndpoints } from "./lib/rest";
-import type { Admit } from "./lib/run-endpoint";
+import type { DataEndpoint } from "./data-endpoints/declare";
+import { mountDataEndpoints } from "./data-endpoints/rest";
+import type { Admit } from "./data-endpoints/run";
+import { requireApiKey } from "./http/guards";
 import type { AppEnv } from "./lib/types";
 import { admitCall } from "./usage/service";
 import { weatherEndpoints } from "./weather/endpoints";

@@ -1,5 +1,6 @@
 import { env, exports } from "cloudflare:workers";
-import { displayParts, generateKeySecret, hashKeySecret, newId } from "../src/keys/secret";
+import { displayParts, generateKeySecret, hashKeySecret } from "../src/keys/secret";
+import { newId } from "../src/lib/crypto";
 
 export const BASE = "https://api.wilayah.test";
 

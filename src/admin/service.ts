@@ -1,23 +1,23 @@
 /** Administration: users, suspension, admin rights, overall stats. */
-import { findUserById } from "../auth/queries";
+import { countUsers, findUserById, searchUsers, updateUser } from "../auth/queries";
 import { publicUser } from "../auth/users";
-import { primaryDb } from "../db/client";
-import { listKeysOfUser } from "../keys/queries";
-import { forgetUserKeys, publicKey } from "../keys/service";
-import { makeMeta, MAX_PER_PAGE } from "../lib/data-endpoint";
-import { ApiError } from "../lib/errors";
-import { iso } from "../lib/time";
-import { currentMonth, monthUsage } from "../usage/service";
 import { grantCredits, grantSubscription } from "../billing/service";
-import { searchUsers, stats, updateUser } from "./queries";
-import type { UserRow } from "../auth/queries";
+import { primaryDb } from "../db/client";
+import type { UserRow } from "../db/schema";
+import { countActiveKeys, listKeysOfUser } from "../keys/queries";
+import { publicKey } from "../keys/service";
+import { ApiError } from "../lib/errors";
+import { type Paging, pageWindow } from "../lib/paging";
+import { iso } from "../lib/time";
+import { callsInMonth } from "../usage/queries";
+import { accountChanged, currentMonth, monthUsage } from "../usage/service";
 
 const adminUser = (u: UserRow) => ({ ...publicUser(u), is_admin: u.isAdmin, created_at: iso(u.createdAt) });
 
-export async function listUsers(env: Env, opts: { q?: string; page: number; per_page: number }) {
-  const perPage = Math.min(opts.per_page, MAX_PER_PAGE);
-  const { total, rows } = await searchUsers(primaryDb(env), { q: opts.q?.trim().toLowerCase() || undefined, limit: perPage, offset: (opts.page - 1) * perPage });
-  return { data: rows.map(adminUser), meta: makeMeta(total, opts.page, perPage) };
+export async function listUsers(env: Env, opts: Paging & { q?: string }) {
+  const w = pageWindow(opts);
+  const { total, rows } = await searchUsers(primaryDb(env), { q: opts.q?.trim().toLowerCase() || undefined, limit: w.limit, offset: w.offset });
+  return { data: rows.map(adminUser), meta: w.meta(total) };
 }
 
 export async function getUser(env: Env, id: string) {
@@ -33,14 +33,15 @@ export async function patchUser(env: Env, id: string, patch: { status?: "active"
   const user = await updateUser(db, id, { status: patch.status, isAdmin: patch.is_admin });
   if (!user) throw new ApiError("NOT_FOUND", `No user "${id}".`);
   // Cached key lookups carry the account status: drop them so suspension (or reinstatement) applies at once.
-  if (patch.status) await forgetUserKeys(env, id);
+  if (patch.status) await accountChanged(env, id);
   return { data: adminUser(user) };
 }
 
 export async function overallStats(env: Env) {
   const month = currentMonth();
-  const s = await stats(primaryDb(env), month);
-  return { data: { users: s.users, active_keys: s.activeKeys, calls_this_month: s.callsThisMonth, month } };
+  const db = primaryDb(env);
+  const [users, activeKeys, calls] = await Promise.all([countUsers(db), countActiveKeys(db), callsInMonth(db, month)]);
+  return { data: { users, active_keys: activeKeys, calls_this_month: calls, month } };
 }
 
 async function mustExist(env: Env, id: string) {

@@ -3,12 +3,11 @@
  * Workers allow (local workerd accepts more, so a test pins the number). The stored string names
  * algorithm and parameters, `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>`, so it can be upgraded.
  */
+import { base64, fromBase64, randomBytes, timingSafeEqual } from "../lib/crypto";
+
 export const PBKDF2_ITERATIONS = 100_000;
 const SALT_BYTES = 16;
 const HASH_BITS = 256;
-
-const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const unb64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 
 async function derive(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, ["deriveBits"]);
@@ -16,12 +15,12 @@ async function derive(password: string, salt: Uint8Array, iterations: number): P
 }
 
 export async function hashPassword(password: string): Promise<string> {
-  const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
-  return `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${b64(salt)}$${b64(await derive(password, salt, PBKDF2_ITERATIONS))}`;
+  const salt = randomBytes(SALT_BYTES);
+  return `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${base64(salt)}$${base64(await derive(password, salt, PBKDF2_ITERATIONS))}`;
 }
 
 /** A hash of no one's password: verifying against it costs the same as a real check. */
-const DUMMY_HASH = `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${b64(new Uint8Array(SALT_BYTES))}$${b64(new Uint8Array(HASH_BITS / 8))}`;
+const DUMMY_HASH = `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${base64(new Uint8Array(SALT_BYTES))}$${base64(new Uint8Array(HASH_BITS / 8))}`;
 
 /**
  * Constant-time check. `stored` undefined (unknown email) still spends one derivation, so timing
@@ -31,8 +30,8 @@ export async function verifyPassword(password: string, stored: string | undefine
   const parts = (stored ?? DUMMY_HASH).split("$");
   const usable = parts.length === 4 && parts[0] === "pbkdf2-sha256";
   const [, iterations, salt, hash] = usable ? parts : DUMMY_HASH.split("$");
-  const expected = unb64(hash);
-  const actual = await derive(password, unb64(salt), Number(iterations));
-  const same = actual.byteLength === expected.byteLength && crypto.subtle.timingSafeEqual(actual, expected);
+  const expected = fromBase64(hash);
+  const actual = await derive(password, fromBase64(salt), Number(iterations));
+  const same = timingSafeEqual(actual, expected);
   return same && usable && stored !== undefined;
 }

@@ -1,8 +1,6 @@
-import { eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { users } from "../db/schema";
-
-export type UserRow = typeof users.$inferSelect;
+import { type UserRow, users } from "../db/schema";
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return (await db.select().from(users).where(eq(users.email, email)).limit(1))[0];
@@ -25,4 +23,22 @@ export async function insertUser(db: Db, user: typeof users.$inferInsert): Promi
 
 export async function markEmailVerified(db: Db, id: string): Promise<void> {
   await db.update(users).set({ emailVerified: true }).where(eq(users.id, id)).run();
+}
+
+export async function searchUsers(db: Db, opts: { q?: string; limit: number; offset: number }) {
+  // instr: the query is matched literally (no LIKE wildcards to escape).
+  const where = opts.q ? sql`(instr(${users.email}, ${opts.q}) > 0 OR instr(lower(${users.name}), ${opts.q}) > 0)` : undefined;
+  const [totals, rows] = await db.batch([
+    db.select({ total: count() }).from(users).where(where),
+    db.select().from(users).where(where).orderBy(users.createdAt, users.id).limit(opts.limit).offset(opts.offset),
+  ]);
+  return { total: totals[0]?.total ?? 0, rows };
+}
+
+export async function updateUser(db: Db, id: string, patch: { status?: "active" | "suspended"; isAdmin?: boolean }) {
+  return (await db.update(users).set(patch).where(eq(users.id, id)).returning())[0];
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  return (await db.select({ n: count() }).from(users))[0]?.n ?? 0;
 }

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppContext, AppEnv } from "../lib/types";
 import { jsonBody } from "../lib/validate";
-import { requireUser } from "./middleware";
+import { requireUser } from "../http/guards";
 import { login, publicConfig, register, resendVerification, verifyEmail } from "./service";
 import { publicUser } from "./users";
 

@@ -1,13 +1,14 @@
 /** Accounts: registration, login, email verification. Knows nothing of HTTP. */
 import { primaryDb } from "../db/client";
-import { newId } from "../keys/secret";
+import type { UserRow } from "../db/schema";
+import { newId } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { throttle } from "../lib/throttle";
 import { challengeRequired, checkChallenge } from "./challenge";
 import { mailerFor } from "./mailer";
 import { hashPassword, verifyPassword } from "./passwords";
-import { findUserByEmail, findUserById, insertUser, markEmailVerified, type UserRow } from "./queries";
-import { signSession, signVerification, verifyVerification } from "./tokens";
+import { findUserByEmail, findUserById, insertUser, markEmailVerified } from "./queries";
+import { signSession, signVerification, verifySession, verifyVerification } from "./tokens";
 import { normalizeEmail } from "./users";
 
 /** Where a request comes from: for throttles, the challenge and links in emails. */
@@ -87,4 +88,19 @@ export async function resendVerification(env: Env, user: UserRow, origin: Origin
   }
   await env.KV.put(kvKey, String(Date.now()), { expirationTtl: RESEND_SECONDS });
   return { data: { email_verification_sent: await sendVerification(env, user, origin.apiBaseUrl) } };
+}
+
+/**
+ * The user a request's `Authorization: Bearer <session JWT>` header speaks for, read from D1 each
+ * time (suspension and admin rights apply at once). The scheme name is case-insensitive (RFC 7235).
+ */
+export async function userFromAuthorization(env: Env, header: string | undefined): Promise<UserRow> {
+  if (!header) throw new ApiError("MISSING_TOKEN", "Send a session token: Authorization: Bearer <token> (from /auth/login).");
+  const match = /^Bearer +([A-Za-z0-9_\-.]+)$/i.exec(header.trim());
+  if (!match) throw new ApiError("UNAUTHORIZED", "Malformed Authorization header; expected: Bearer <token>.");
+  const claims = await verifySession(env, match[1]);
+  const user = await findUserById(primaryDb(env), claims.id);
+  if (!user) throw new ApiError("INVALID_TOKEN", "The account of this token no longer exists.");
+  if (user.status === "suspended") throw new ApiError("ACCOUNT_SUSPENDED", "This account is suspended. Contact support.");
+  return user;
 }

@@ -5,6 +5,7 @@
  * JWT_SECRET can be rotated without logging everyone out.
  */
 import { errors, jwtVerify, SignJWT } from "jose";
+import { hex, sha256 } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
@@ -18,8 +19,7 @@ type Keyring = { current: { kid: string; key: Uint8Array }; all: Map<string, Uin
 const enc = new TextEncoder();
 
 async function kidOf(material: Uint8Array): Promise<string> {
-  const d = new Uint8Array(await crypto.subtle.digest("SHA-256", material));
-  return [...d.slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return hex((await sha256(material)).slice(0, 6));
 }
 
 async function hkdf(secret: string, label: string): Promise<Uint8Array> {

@@ -1,4 +1,4 @@
-import type { UserRow } from "./queries";
+import type { UserRow } from "../db/schema";
 
 /** The contract's User record. */
 export function publicUser(u: UserRow) {

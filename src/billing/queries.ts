@@ -96,6 +96,11 @@ export async function appendLedger(db: Db, entry: typeof creditLedger.$inferInse
   await db.insert(creditLedger).values(entry);
 }
 
+/** A ledger entry under a ref that may already be written (a retried flush): written at most once. For a batch. */
+export function appendLedgerOnce(db: Db, entry: typeof creditLedger.$inferInsert) {
+  return db.insert(creditLedger).values(entry).onConflictDoNothing();
+}
+
 export async function insertSubscription(db: Db, sub: typeof subscriptions.$inferInsert) {
   await db.batch([db.insert(subscriptions).values(sub), db.update(users).set({ plan: sub.planId }).where(eq(users.id, sub.userId))]);
 }

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireUser } from "../auth/middleware";
-import { pageParams } from "../lib/data-endpoint";
+import { requireUser } from "../http/guards";
+import { pageParams } from "../lib/paging";
 import type { AppEnv } from "../lib/types";
 import { jsonBody, queryParams } from "../lib/validate";
 import { billingStatus, credits, handleTripayCallback, listPlans, subscribe, TOPUP, topup } from "./service";

@@ -1,14 +1,13 @@
 /** Billing rules: plans, invoices through Tripay, the payment webhook, credits and subscriptions. */
 import { renderSVG } from "uqr";
 import { z } from "zod";
-import type { UserRow } from "../auth/queries";
 import { primaryDb } from "../db/client";
-import { forgetUserKeys } from "../keys/service";
-import { newId } from "../keys/secret";
-import { makeMeta, MAX_PER_PAGE } from "../lib/data-endpoint";
+import type { UserRow } from "../db/schema";
+import { newId } from "../lib/crypto";
 import { ApiError, issuesToDetails } from "../lib/errors";
+import { type Paging, pageWindow } from "../lib/paging";
 import { iso } from "../lib/time";
-import { pendingDebits, refreshAccount } from "../usage/service";
+import { accountChanged, pendingDebits } from "../usage/service";
 import {
   activeSubscription,
   appendLedger,
@@ -146,7 +145,7 @@ export async function handleTripayCallback(env: Env, rawBody: string, headers: {
     const { transitioned } = await settlePaid(db, inv, now, addMonth(now), newId("sub"));
     if (transitioned) {
       // The account's cached plan, balance and key lookups change with it.
-      waitUntil(Promise.all([refreshAccount(env, inv.userId), inv.kind === "subscription" ? forgetUserKeys(env, inv.userId) : undefined]));
+      waitUntil(accountChanged(env, inv.userId));
     }
   } else if (cb.status === "EXPIRED" || cb.status === "FAILED") {
     await settleUnpaid(db, inv.id, cb.status);
@@ -173,15 +172,15 @@ async function creditBalance(env: Env, userId: string): Promise<number> {
   return ledger - pending;
 }
 
-export async function credits(env: Env, userId: string, paging: { page: number; per_page: number }) {
-  const perPage = Math.min(paging.per_page, MAX_PER_PAGE);
-  const [balance, page] = await Promise.all([creditBalance(env, userId), ledgerPage(primaryDb(env), userId, perPage, (paging.page - 1) * perPage)]);
+export async function credits(env: Env, userId: string, paging: Paging) {
+  const w = pageWindow(paging);
+  const [balance, page] = await Promise.all([creditBalance(env, userId), ledgerPage(primaryDb(env), userId, w.limit, w.offset)]);
   return {
     data: {
       balance,
       ledger: page.rows.map((e) => ({ id: e.id, amount: e.amount, reason: e.reason, created_at: iso(e.createdAt) })),
     },
-    meta: makeMeta(page.total, paging.page, perPage),
+    meta: w.meta(page.total),
   };
 }
 
@@ -190,7 +189,7 @@ export async function runScheduledBilling(env: Env, now = Date.now()) {
   const db = primaryDb(env);
   const expired = await expireOverdue(db, now);
   const changed = await reconcilePlans(db, now);
-  await Promise.all(changed.map((id) => Promise.all([forgetUserKeys(env, id), refreshAccount(env, id)])));
+  await Promise.all(changed.map((id) => accountChanged(env, id)));
   return { expired, plansChanged: changed.length };
 }
 
@@ -202,7 +201,7 @@ export async function grantCredits(env: Env, userId: string, amount: number, rea
     throw new ApiError("VALIDATION_ERROR", "Taking that many credits would make the balance negative.", { details: [{ path: "amount", message: "exceeds the balance" }] });
   }
   await appendLedger(db, { userId, amount, reason: `${reason} (admin ${adminId})`, ref: `admin:${crypto.randomUUID()}`, createdAt: Date.now() });
-  await refreshAccount(env, userId);
+  await accountChanged(env, userId);
   return { data: { balance: await creditBalance(env, userId) } };
 }
 
@@ -214,6 +213,6 @@ export async function grantSubscription(env: Env, userId: string, planId: string
   let end = now;
   for (let i = 0; i < months; i++) end = addMonth(end);
   await insertSubscription(db, { id: newId("sub"), userId, planId, source: `admin:${crypto.randomUUID()}`, periodStart: now, periodEnd: end, createdAt: now });
-  await Promise.all([forgetUserKeys(env, userId), refreshAccount(env, userId)]);
+  await accountChanged(env, userId);
   return { data: { plan_id: planId, period_start: iso(now), period_end: iso(end) } };
 }

@@ -2,6 +2,7 @@
  * Tripay adapter (closed payment, QRIS): transaction-create and callback verification.
  * Base URL and channel are vars (sandbox by default); API key, private key and merchant code are secrets.
  */
+import { timingSafeEqual } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { callbackSignature, transactionSignature } from "./signature";
 
@@ -62,7 +63,5 @@ export async function createTransaction(
 /** Constant-time check of X-Callback-Signature against the raw body. */
 export async function verifyCallback(privateKey: string, rawBody: string, signature: string | undefined): Promise<boolean> {
   if (!signature) return false;
-  const expected = new TextEncoder().encode(await callbackSignature(privateKey, rawBody));
-  const given = new TextEncoder().encode(signature.trim().toLowerCase());
-  return given.byteLength === expected.byteLength && crypto.subtle.timingSafeEqual(given, expected);
+  return timingSafeEqual(signature.trim().toLowerCase(), await callbackSignature(privateKey, rawBody));
 }

@@ -68,6 +68,8 @@ export const users = sqliteTable(
   (t) => [uniqueIndex("users_email_uq").on(t.email)],
 );
 
+export type UserRow = typeof users.$inferSelect;
+
 export const apiKeys = sqliteTable(
   "api_keys",
   {

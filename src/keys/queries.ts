@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { apiKeys, users } from "../db/schema";
 
@@ -36,4 +36,21 @@ export async function markRevoked(db: Db, keyId: string, at: number): Promise<vo
 
 export async function keyHashesOfUser(db: Db, userId: string): Promise<string[]> {
   return (await db.select({ h: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.userId, userId))).map((r) => r.h);
+}
+
+/** Raises a key's last use to `at` (never lowers it). For a batch. */
+export function touchLastUsed(db: Db, keyId: string, at: number) {
+  return db
+    .update(apiKeys)
+    .set({ lastUsedAt: sql`max(coalesce(${apiKeys.lastUsedAt}, 0), ${at})` })
+    .where(eq(apiKeys.id, keyId));
+}
+
+export async function keyLabels(db: Db, ids: string[]): Promise<{ id: string; name: string; prefix: string }[]> {
+  if (ids.length === 0) return [];
+  return db.select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix }).from(apiKeys).where(inArray(apiKeys.id, ids));
+}
+
+export async function countActiveKeys(db: Db): Promise<number> {
+  return (await db.select({ n: count() }).from(apiKeys).where(isNull(apiKeys.revokedAt)))[0]?.n ?? 0;
 }

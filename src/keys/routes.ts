@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireUser } from "../auth/middleware";
+import { requireUser } from "../http/guards";
 import type { AppEnv } from "../lib/types";
 import { jsonBody } from "../lib/validate";
 import { createKey, listKeys, revokeKey } from "./service";

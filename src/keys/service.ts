@@ -13,7 +13,8 @@ import { ApiError } from "../lib/errors";
 import { iso } from "../lib/time";
 import type { Principal } from "../lib/types";
 import { findKeyByHash, findKeyOfUser, keyHashesOfUser, insertKeyWithinLimit, type KeyRow, listKeysOfUser, markRevoked } from "./queries";
-import { displayParts, generateKeySecret, hashKeySecret, isWellFormedKey, newId } from "./secret";
+import { newId } from "../lib/crypto";
+import { displayParts, generateKeySecret, hashKeySecret, isWellFormedKey } from "./secret";
 
 /** `at`: when D1 was read for it (ms). */
 type CachedLookup = ({ ok: true; keyId: string; userId: string; plan: string; suspended: boolean } | { ok: false }) & { at: number };

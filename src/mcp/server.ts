@@ -1,63 +1,81 @@
 /**
  * The MCP tool surface: one tool per data endpoint declaration (the same list the REST routes are
- * made from), plus nothing hand-written. A fresh server per request; the caller's principal comes
- * through the handler's auth context, and every call passes the same admission (rate, quota,
- * metering) as REST. Failures are tool errors carrying the REST error code.
+ * made from), nothing hand-written. A fresh server per request (stateless), handed the call's
+ * context by closure; every call passes the same admission (rate, quota, metering) as REST.
+ * Failures are tool errors carrying the REST error body.
+ *
+ * What does not depend on the request is built once per isolate: each tool's JSON Schemas (input
+ * and output, made portable: see portable-schema.ts) and its registration config.
  */
-import { getMcpAuthContext } from "agents/mcp/server";
 import { McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
-import type { z } from "zod";
-import type { DataContext, DataEndpoint } from "../lib/data-endpoint";
-import { ApiError } from "../lib/errors";
-import { type Admit, serveDataCall } from "../lib/run-endpoint";
-import type { Principal } from "../lib/types";
+import { z } from "zod";
+import pkg from "../../package.json";
+import type { DataEndpoint } from "../data-endpoints/declare";
+import { type Admit, serveDataCall } from "../data-endpoints/run";
+import { ApiError, type ErrorCode, errorBody } from "../lib/errors";
+import type { DataContext } from "../lib/types";
+import { portableSchema } from "./portable-schema";
 
-export const SERVER_INFO = { name: "wilayah-api", version: "1.0.0" };
+export const SERVER_INFO = { name: "wilayah-api", version: pkg.version };
 
 /**
- * The endpoint's input schema as advertised (JSON Schema), but with validation left to the endpoint
- * runner, so bad arguments fail exactly as on REST (INVALID_QUERY with details) instead of with the
- * SDK's own message.
+ * A JSON Schema computed once, as the SDK's Standard Schema. `validate` accepts anything: input is
+ * validated by the endpoint runner, so bad arguments fail exactly as on REST (INVALID_QUERY with
+ * details); output is the same JSON REST serves, built from the declared output schema.
  */
-function advertisedOnly(schema: z.ZodType): StandardSchemaWithJSON {
-  const std = schema["~standard"] as unknown as StandardSchemaWithJSON["~standard"];
-  return { "~standard": { ...std, validate: (value: unknown) => ({ value }) } } as StandardSchemaWithJSON;
+function precomputed(json: Record<string, unknown>): StandardSchemaWithJSON {
+  return {
+    "~standard": { version: 1, vendor: "wilayah-api", validate: (value: unknown) => ({ value }), jsonSchema: { input: () => json, output: () => json } },
+  } as unknown as StandardSchemaWithJSON;
 }
 
-export type McpCallContext = { env: Env; principal: Principal; waitUntil(p: Promise<unknown>): void };
+type Tool = {
+  name: string;
+  ep: DataEndpoint;
+  config: { title: string; description: string; inputSchema: StandardSchemaWithJSON; outputSchema: StandardSchemaWithJSON; annotations: Record<string, boolean> };
+};
 
-function errorResult(code: string, message: string) {
-  const body = { error: { code, message } };
-  return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(body) }] };
+const toolLists = new WeakMap<readonly DataEndpoint[], Tool[]>();
+
+/** The tools of a list of declarations, built on first use and kept for the isolate's life. */
+export function toolsOf(endpoints: readonly DataEndpoint[]): Tool[] {
+  let tools = toolLists.get(endpoints);
+  if (!tools) {
+    tools = endpoints
+      .filter((ep): ep is DataEndpoint & { tool: string } => ep.tool !== null)
+      .map((ep) => ({
+        name: ep.tool,
+        ep,
+        config: {
+          title: ep.tool,
+          description: ep.description,
+          inputSchema: precomputed(portableSchema(z.toJSONSchema(ep.input, { target: "draft-2020-12", io: "input" }))),
+          outputSchema: precomputed(portableSchema(z.toJSONSchema(ep.output, { target: "draft-2020-12", io: "output" }))),
+          annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+        },
+      }));
+    toolLists.set(endpoints, tools);
+  }
+  return tools;
 }
 
-export function buildServer(endpoints: readonly DataEndpoint[], admit: Admit): McpServer {
+function errorResult(code: ErrorCode, message: string, requestId: string) {
+  return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(errorBody(code, message, requestId)) }] };
+}
+
+export function buildServer(endpoints: readonly DataEndpoint[], admit: Admit, call: DataContext): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
-  for (const ep of endpoints) {
-    if (!ep.tool) continue;
-    server.registerTool(
-      ep.tool,
-      {
-        title: ep.tool,
-        description: ep.description,
-        inputSchema: advertisedOnly(ep.input),
-        outputSchema: ep.output as unknown as StandardSchemaWithJSON,
-        annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-      },
-      async (args: unknown) => {
-        const call = getMcpAuthContext()?.props as McpCallContext | undefined;
-        if (!call?.principal) return errorResult("MISSING_API_KEY", "Send your API key in the x-api-key header.");
-        const ctx: DataContext = { env: call.env, principal: call.principal, waitUntil: call.waitUntil };
-        try {
-          const { json } = await serveDataCall(ep, args ?? {}, ctx, admit);
-          return { structuredContent: JSON.parse(json) as Record<string, unknown>, content: [{ type: "text" as const, text: json }] };
-        } catch (e) {
-          if (e instanceof ApiError) return errorResult(e.code, e.message);
-          console.error(JSON.stringify({ level: "error", surface: "mcp", tool: ep.tool, error: String(e) }));
-          return errorResult("INTERNAL_ERROR", "Something went wrong on our side.");
-        }
-      },
-    );
+  for (const tool of toolsOf(endpoints)) {
+    server.registerTool(tool.name, tool.config, async (args: unknown) => {
+      try {
+        const { json } = await serveDataCall(tool.ep, args ?? {}, call, admit);
+        return { structuredContent: JSON.parse(json) as Record<string, unknown>, content: [{ type: "text" as const, text: json }] };
+      } catch (e) {
+        if (e instanceof ApiError) return errorResult(e.code, e.message, call.requestId);
+        console.error(JSON.stringify({ level: "error", surface: "mcp", request_id: call.requestId, tool: tool.name, error: String(e) }));
+        return errorResult("INTERNAL_ERROR", "Something went wrong on our side. Quote the request id when you contact support.", call.requestId);
+      }
+    });
   }
   return server;
 }

@@ -1,5 +1,10 @@
 import { Agent } from "agents";
+import { findUserById } from "../auth/queries";
+import { findPlan, ledgerBalance, appendLedgerOnce } from "../billing/queries";
+import { batch, primaryDb } from "../db/client";
+import { touchLastUsed } from "../keys/queries";
 import { utcDay } from "../lib/time";
+import { upsertDailyCount } from "./queries";
 
 /** Seconds between a first unflushed call and the flush to D1. */
 export const FLUSH_DELAY_SECONDS = 60;
@@ -85,18 +90,17 @@ export class AccountAgent extends Agent<Env> {
 
   async #quota(userId: string, now: number): Promise<number> {
     if (!this.#plan || now - this.#plan.at > PLAN_TTL_MS) {
-      const row = await this.env.DB.prepare("SELECT p.monthly_quota AS quota FROM users u JOIN plans p ON p.id = u.plan WHERE u.id = ?")
-        .bind(userId)
-        .first<{ quota: number }>();
-      this.#plan = { quota: row?.quota ?? 0, at: now };
+      const db = primaryDb(this.env);
+      const user = await findUserById(db, userId);
+      const plan = user ? await findPlan(db, user.plan) : undefined;
+      this.#plan = { quota: plan?.monthlyQuota ?? 0, at: now };
     }
     return this.#plan.quota;
   }
 
   async #ledgerBalance(userId: string, now: number, fresh: boolean): Promise<number> {
     if (fresh || !this.#balance || now - this.#balance.at > BALANCE_TTL_MS) {
-      const row = await this.env.DB.prepare("SELECT coalesce(sum(amount), 0) AS b FROM credit_ledger WHERE user_id = ?").bind(userId).first<{ b: number }>();
-      this.#balance = { value: row?.b ?? 0, at: now };
+      this.#balance = { value: await ledgerBalance(primaryDb(this.env), userId), at: now };
     }
     return this.#balance.value;
   }
@@ -221,22 +225,21 @@ export class AccountAgent extends Agent<Env> {
     }
     const d = debit ? (JSON.parse(debit) as { amount: number; ref: string }) : undefined;
     if (counts.length === 0 && used.length === 0 && !d) return;
-    const db = this.env.DB;
+    const db = primaryDb(this.env);
     const now = Date.now();
-    await db.batch([
-      ...counts.map((r) =>
-        db
-          .prepare(
-            "INSERT INTO usage_daily (user_id, key_id, endpoint, day, count) VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id, key_id, endpoint, day) DO UPDATE SET count = excluded.count",
-          )
-          .bind(userId, r.key_id, r.endpoint, r.day, r.count),
-      ),
-      ...used.map((u) => db.prepare("UPDATE api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?").bind(u.at, u.key_id)),
+    // One D1 batch (one transaction); each table is written by its owner's query.
+    await batch(db, [
+      ...counts.map((r) => upsertDailyCount(db, { userId, keyId: r.key_id, endpoint: r.endpoint, day: r.day, count: r.count })),
+      ...used.map((u) => touchLastUsed(db, u.key_id, u.at)),
       ...(d
         ? [
-            db
-              .prepare("INSERT OR IGNORE INTO credit_ledger (user_id, amount, reason, ref, created_at) VALUES (?, ?, ?, ?, ?)")
-              .bind(userId, -d.amount, d.amount > 0 ? "usage beyond the monthly quota" : "credits given back: calls not served", d.ref, now),
+            appendLedgerOnce(db, {
+              userId,
+              amount: -d.amount,
+              reason: d.amount > 0 ? "usage beyond the monthly quota" : "credits given back: calls not served",
+              ref: d.ref,
+              createdAt: now,
+            }),
           ]
         : []),
     ]);

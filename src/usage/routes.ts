@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireUser } from "../auth/middleware";
+import { requireUser } from "../http/guards";
 import type { AppEnv } from "../lib/types";
 import { queryParams } from "../lib/validate";
 import { currentMonth, monthUsage } from "./service";

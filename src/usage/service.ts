@@ -1,8 +1,8 @@
 /** Usage metering and reports. The per-account Durable Object holds the live counts. */
 import { getAgentByName } from "agents";
-import { inArray } from "drizzle-orm";
 import { primaryDb } from "../db/client";
-import { apiKeys } from "../db/schema";
+import { keyLabels } from "../keys/queries";
+import { forgetUserKeys } from "../keys/service";
 import { ApiError } from "../lib/errors";
 import { throttle } from "../lib/throttle";
 import { utcDay } from "../lib/time";
@@ -105,9 +105,13 @@ async function settleLeasesOf(env: Env, userId: string): Promise<void> {
   await Promise.all(settling.get(userId) ?? []);
 }
 
-/** Forget the account object's cached plan and balance (after payments and grants). */
-export async function refreshAccount(env: Env, userId: string): Promise<void> {
-  await (await account(env, userId)).refresh();
+/**
+ * After anything that changes what an account may do (payment, grant, plan change, suspension):
+ * cached key lookups (they carry plan and status) are dropped, and the account object reads its
+ * plan and balance again.
+ */
+export async function accountChanged(env: Env, userId: string): Promise<void> {
+  await Promise.all([forgetUserKeys(env, userId), account(env, userId).then((a) => a.refresh())]);
 }
 
 export async function pendingDebits(env: Env, userId: string): Promise<number> {
@@ -128,9 +132,7 @@ export async function monthUsage(env: Env, userId: string, month: string) {
     return m;
   };
   const byKey = sum((r) => r.key_id);
-  const keys = byKey.size
-    ? await primaryDb(env).select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix }).from(apiKeys).where(inArray(apiKeys.id, [...byKey.keys()]))
-    : [];
+  const keys = await keyLabels(primaryDb(env), [...byKey.keys()]);
   const keyInfo = new Map(keys.map((k) => [k.id, k]));
   return {
     month,

@@ -1,7 +1,8 @@
 /** The regional data endpoints, declared once for REST and MCP. */
 import { z } from "zod";
 import manifest from "../../seed/manifest.json";
-import { defineEndpoint, flagParam, pageMeta, pageParams } from "../lib/data-endpoint";
+import { defineEndpoint, flagParam } from "../data-endpoints/declare";
+import { pageMeta, pageParams } from "../lib/paging";
 import { LEVELS, type Level } from "./codes";
 import { getRegion, listLevel, search } from "./service";
 

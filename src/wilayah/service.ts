@@ -1,28 +1,21 @@
 /** Regional data rules: paging, id forms, not-found. Knows nothing of HTTP. */
 import { replicaDb } from "../db/client";
 import { ApiError } from "../lib/errors";
-import { makeMeta, MAX_PER_PAGE, type PageMeta } from "../lib/data-endpoint";
+import { type PageMeta, type Paging, pageWindow } from "../lib/paging";
 import { LEVELS, type Level, levelOf, toDottedId } from "./codes";
 import { normalizeSearchText } from "./normalize";
 import { findRegion, listRegions, type RegionRow, searchRegions } from "./queries";
-
-export type Paging = { page: number; per_page: number };
-
-function window(p: Paging) {
-  const perPage = Math.min(p.per_page, MAX_PER_PAGE);
-  return { perPage, limit: perPage, offset: (p.page - 1) * perPage };
-}
 
 export async function listLevel(
   env: Env,
   level: Level,
   opts: Paging & { parentId?: string; includeInactive: boolean },
 ): Promise<{ data: RegionRow[]; meta: PageMeta }> {
-  const { perPage, limit, offset } = window(opts);
+  const w = pageWindow(opts);
   // A filter that is not a well-formed code matches nothing: an empty list, not an error.
   const parentId = opts.parentId === undefined ? undefined : (toDottedId(opts.parentId) ?? "-");
-  const { total, rows } = await listRegions(replicaDb(env), level, { parentId, includeInactive: opts.includeInactive, limit, offset });
-  return { data: rows, meta: makeMeta(total, opts.page, perPage) };
+  const { total, rows } = await listRegions(replicaDb(env), level, { parentId, includeInactive: opts.includeInactive, limit: w.limit, offset: w.offset });
+  return { data: rows, meta: w.meta(total) };
 }
 
 /** By id at a given level (or at the level the code tells, when `level` is omitted). */
@@ -49,13 +42,13 @@ export async function search(
       details: [{ path: "q", message: `at least ${MIN_QUERY_LENGTH} characters` }],
     });
   }
-  const { perPage, limit, offset } = window(opts);
+  const w = pageWindow(opts);
   const { total, rows } = await searchRegions(replicaDb(env), {
     q,
     level: opts.level ? LEVELS.indexOf(opts.level) + 1 : undefined,
     includeInactive: opts.includeInactive,
-    limit,
-    offset,
+    limit: w.limit,
+    offset: w.offset,
   });
   return {
     data: rows.map((r) => ({
@@ -66,6 +59,6 @@ export async function search(
       parent: r.parent,
       is_active: r.is_active,
     })),
-    meta: makeMeta(total, opts.page, perPage),
+    meta: w.meta(total),
   };
 }

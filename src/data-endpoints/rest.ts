@@ -1,12 +1,14 @@
 import type { Hono, MiddlewareHandler } from "hono";
-import type { DataContext, DataEndpoint } from "./data-endpoint";
-import { type Admit, serveDataCall } from "./run-endpoint";
-import type { AppEnv } from "./types";
+import { queryValues, typedQuery } from "../lib/query";
+import type { AppEnv } from "../lib/types";
+import type { DataEndpoint } from "./declare";
+import { type Admit, serveDataCall } from "./run";
 
 /**
  * REST routes for declared data endpoints: query + path params in, the endpoint's JSON out.
- * `auth` runs first (per route, so unknown paths are 404 before any key check), then `admit`
- * (rate, quota, metering); a call that fails is released, so only successful calls count.
+ * `auth` runs first (per route, so unknown paths are 404 before any key check) and puts the call's
+ * context on the request; then `admit` (rate, quota, metering); a call that fails is released, so
+ * only successful calls count.
  */
 export function mountDataEndpoints(
   app: Hono<AppEnv>,
@@ -15,9 +17,8 @@ export function mountDataEndpoints(
 ): void {
   for (const ep of endpoints) {
     app.get(ep.path, hooks.auth, async (c) => {
-      const raw = { ...c.req.query(), ...c.req.param() };
-      const ctx: DataContext = { env: c.env, principal: c.get("principal"), waitUntil: (p) => c.executionCtx.waitUntil(p) };
-      const result = await serveDataCall(ep, raw, ctx, hooks.admit);
+      const raw = { ...typedQuery(ep.input, queryValues(c.req.queries())), ...c.req.param() };
+      const result = await serveDataCall(ep, raw, c.get("call"), hooks.admit);
       return c.body(result.json, 200, {
         "content-type": "application/json; charset=utf-8",
         "x-data-version": ep.version,

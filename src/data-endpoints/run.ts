@@ -8,8 +8,9 @@
  * endpoint's `cacheSeconds`; a new data version is a new key, so neither serves an old dataset's answer.
  */
 import { LRUCache } from "lru-cache";
-import type { DataContext, DataEndpoint } from "./data-endpoint";
-import { validationError } from "./errors";
+import { validationError } from "../lib/errors";
+import type { DataContext } from "../lib/types";
+import type { DataEndpoint } from "./declare";
 
 export type EndpointResult = { json: string; cache: "HIT" | "MISS" };
 

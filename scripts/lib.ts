@@ -1,0 +1,54 @@
+/**
+ * What the scripts share: the repository root, `.dev.vars`, and running wrangler (`d1 execute`
+ * among others) against local or remote resources. Node only.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const wranglerBin = join(root, "node_modules", ".bin", "wrangler");
+/** The environment every wrangler call gets: no usage metrics sent. */
+export const toolEnv = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+
+/** True when `importMetaUrl`'s file is the script Node was started with (not imported by a test). */
+export const isMain = (importMetaUrl: string) => Boolean(process.argv[1]) && fileURLToPath(importMetaUrl) === process.argv[1];
+
+/** `.dev.vars` as KEY -> value (comments and blank lines skipped); empty when the file is missing. */
+export function readDevVars(file = join(root, ".dev.vars")): Record<string, string> {
+  if (!existsSync(file)) return {};
+  const vars: Record<string, string> = {};
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    const m = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line.trim());
+    if (m) vars[m[1]] = m[2].trim();
+  }
+  return vars;
+}
+
+/** Runs wrangler; throws with its output when it fails. `capture` returns stdout instead of showing it. */
+export function wrangler(args: string[], opts: { capture?: boolean } = {}): string {
+  const r = spawnSync(wranglerBin, args, { cwd: root, env: toolEnv, encoding: "utf8", stdio: opts.capture ? ["ignore", "pipe", "pipe"] : "inherit" });
+  if (r.status !== 0) {
+    if (opts.capture) process.stderr.write(`${r.stdout ?? ""}${r.stderr ?? ""}`);
+    throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed (exit ${r.status})`);
+  }
+  return r.stdout ?? "";
+}
+
+/** Where local state lives: wrangler's default, or a folder of its own (`--persist-to`). */
+export type Target = { remote?: boolean; persistTo?: string };
+
+export function targetArgs(t: Target = {}): string[] {
+  if (t.remote) return ["--remote"];
+  return ["--local", ...(t.persistTo ? ["--persist-to", t.persistTo] : [])];
+}
+
+/** One SQL command on the D1 binding `DB`; the rows it returned. */
+export function d1(sqlCommand: string, t: Target = {}): Record<string, unknown>[] {
+  const out = wrangler(["d1", "execute", "DB", ...targetArgs(t), "--json", "--command", sqlCommand], { capture: true });
+  return (JSON.parse(out) as { results: Record<string, unknown>[] }[])[0]?.results ?? [];
+}
+
+/** A SQL string literal. */
+export const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;

@@ -1,0 +1,35 @@
+/**
+ * A data endpoint is declared once: its REST path, its input schema (path params + query), its
+ * output schema and its handler. `mountDataEndpoints` (rest.ts) turns the declarations into Hono
+ * routes and the MCP surface (src/mcp) turns the same declarations into tools, so every data
+ * endpoint is a tool by construction. src/data-api.ts is the catalogue.
+ */
+import { z } from "zod";
+import type { DataContext } from "../lib/types";
+
+export type DataEndpoint<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> = {
+  /** Path under /api/v1, Hono syntax (`/wilayah/provinsi/:id`). */
+  path: string;
+  /** The MCP tool name, or null for REST-only routes (by-id routes are served by `wilayah_detail`). */
+  tool: string | null;
+  /** One paragraph an agent (and the API docs) can act on. */
+  description: string;
+  /** Path params and query params, validated together; unknown parameters are refused. */
+  input: I;
+  output: O;
+  /** Answers are identical for every caller and may be cached for this many seconds. */
+  cacheSeconds: number;
+  /** Value of the x-data-version header / cache namespace; changes invalidate the cache. */
+  version: string;
+  handler(input: z.infer<I>, ctx: DataContext): Promise<z.infer<O>>;
+};
+
+export function defineEndpoint<I extends z.ZodObject, O extends z.ZodType>(e: DataEndpoint<I, O>): DataEndpoint<I, O> {
+  return e;
+}
+
+/** Boolean flag: `1`/`true`/`0`/`false` in a query string, or a JSON boolean. */
+export const flagParam = z
+  .union([z.boolean(), z.enum(["1", "0", "true", "false"])])
+  .optional()
+  .transform((v) => v === true || v === "1" || v === "true");
