@@ -32,7 +32,8 @@ const ROUTE_FILTER = text("route");
 const CONNECTIONS = arg("connections", 10);
 const PORT = 8799;
 
-type Route = { name: string; path: string; method?: string; body?: string; headers?: Record<string, string> };
+/** `sameAs`: the REST route this one answers the same question as (MCP): its ratio to that route is printed too. */
+type Route = { name: string; path: string; method?: string; body?: string; headers?: Record<string, string>; sameAs?: string };
 
 const ROUTES: Route[] = [
   { name: "provinsi", path: "/api/v1/wilayah/provinsi" },
@@ -45,6 +46,7 @@ const ROUTES: Route[] = [
 /** Stateless MCP: one JSON-RPC tools/call per HTTP request, as an agent client sends it. */
 const MCP_SEARCH: Route = {
   name: "MCP tools/call wilayah_search",
+  sameAs: "search?q=bandung",
   path: "/mcp",
   method: "POST",
   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "wilayah_search", arguments: { q: "bandung" } } }),
@@ -148,7 +150,15 @@ async function run(label: string, vars: string[], allRoutes: Route[], key: strin
     const line = (name: string, f: Figure) =>
       console.log(`${name.padEnd(30)}${fmt(f.rps)}${fmt(f.floorRps)}${fmt(f.rps / f.floorRps, 2)}${fmt(f.p50)}${fmt(f.p99)}${fmt(f.errors)}`);
     line(floor.name, await measure(url, floor, key, floor));
-    for (const r of routes) line(r.name, await measure(url, r, key, floor));
+    const figures = new Map<string, Figure>();
+    for (const r of routes) {
+      const f = await measure(url, r, key, floor);
+      figures.set(r.name, f);
+      line(r.name, f);
+      const same = r.sameAs ? figures.get(r.sameAs) : undefined;
+      // Each side as its ratio to the floor slices it alternated with, so drift between them cancels out.
+      if (same) console.log(`${"  = x the REST route".padEnd(30)}${fmt(f.rps / f.floorRps / (same.rps / same.floorRps), 2).padStart(24)}   (${r.name} / ${r.sameAs}; goal >= 0.8)`);
+    }
   } finally {
     stopWorker(child);
     await new Promise((r) => setTimeout(r, 1000));

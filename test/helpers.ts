@@ -1,4 +1,5 @@
 import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
 import { displayParts, generateKeySecret, hashKeySecret } from "../src/keys/secret";
 import { newId } from "../src/lib/crypto";
 
@@ -92,4 +93,35 @@ export async function expectError(res: Response, status: number, code: string) {
 /** Puts a user on a plan directly in D1 (before their keys are first used, so no cached lookup is stale). */
 export async function setPlan(userId: string, plan: string) {
   await env.DB.prepare("UPDATE users SET plan = ? WHERE id = ?").bind(plan, userId).run();
+}
+
+export async function usageOf(token: string, month?: string) {
+  const res = await call(`/user/usage${month ? `?month=${month}` : ""}`, { token });
+  expect(res.status).toBe(200);
+  return (await json(res)).data;
+}
+
+/** Counts of other isolates arrive when their leases settle (about a second): wait until the expected total shows. */
+export async function waitForTotal(token: string, total: number) {
+  for (let i = 0; i < 100; i++) {
+    const u = await usageOf(token);
+    if (u.total >= total) return u;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return usageOf(token);
+}
+
+export async function makeAdmin() {
+  const dev = await verifiedDeveloper();
+  await env.DB.prepare("UPDATE users SET is_admin = 1 WHERE id = ?").bind(dev.data.id).run();
+  return dev;
+}
+
+/** The routes an app registers under a path prefix (method and path pattern), for route-matrix tests. */
+export function routesUnder(app: { routes: { method: string; path: string }[] }, prefix: string) {
+  const seen = new Set<string>();
+  return app.routes
+    .filter((r) => r.method !== "ALL" && r.path.startsWith(prefix))
+    .filter((r) => !seen.has(`${r.method} ${r.path}`) && seen.add(`${r.method} ${r.path}`))
+    .map((r) => ({ method: r.method, path: r.path }));
 }

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashKeySecret } from "../src/keys/secret";
-import { call, createKey, expectError, json, register, verifiedDeveloper } from "./helpers";
+import { call, createKey, expectError, json, register, seedUserWithKey, verifiedDeveloper } from "./helpers";
 
 const data = (key: string) => call("/api/v1/wilayah/provinsi/32", { key });
 
@@ -85,5 +85,35 @@ describe("API keys over HTTP", () => {
   it("key routes need a session token", async () => {
     await expectError(await call("/user/keys"), 401, "MISSING_TOKEN");
     await expectError(await call("/user/keys", { method: "PUT", token: "x" }), 405, "METHOD_NOT_ALLOWED");
+  });
+});
+
+describe("API keys on data calls", () => {
+  it("missing key: 401 MISSING_API_KEY", async () => {
+    await expectError(await call("/api/v1/wilayah/provinsi"), 401, "MISSING_API_KEY");
+  });
+
+  it("malformed or unknown key: 401 INVALID_API_KEY", async () => {
+    await expectError(await call("/api/v1/wilayah/provinsi", { key: "nope" }), 401, "INVALID_API_KEY");
+    await expectError(await call("/api/v1/wilayah/provinsi", { key: `wk_live_${"A".repeat(32)}` }), 401, "INVALID_API_KEY");
+  });
+
+  it("revoked key: 401 INVALID_API_KEY", async () => {
+    const k = await seedUserWithKey();
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ?").bind(Date.now(), k.keyId).run();
+    await expectError(await call("/api/v1/wilayah/provinsi", { key: k.secret }), 401, "INVALID_API_KEY");
+  });
+
+  it("key of a suspended account: 403 ACCOUNT_SUSPENDED", async () => {
+    const k = await seedUserWithKey({ status: "suspended" });
+    await expectError(await call("/api/v1/wilayah/provinsi", { key: k.secret }), 403, "ACCOUNT_SUSPENDED");
+  });
+
+  it("a cached lookup answers the second call without D1", async () => {
+    const k = await seedUserWithKey();
+    expect((await call("/api/v1/wilayah/provinsi", { key: k.secret })).status).toBe(200);
+    // Remove the key row behind the cache's back: the KV entry alone must authenticate the next call.
+    await env.DB.prepare("UPDATE api_keys SET key_hash = 'gone' WHERE id = ?").bind(k.keyId).run();
+    expect((await call("/api/v1/wilayah/provinsi?page=2", { key: k.secret })).status).toBe(200);
   });
 });

@@ -1,6 +1,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import pkg from "../package.json";
+import { app } from "../src/app";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BASE, call, createKey, json, seedUserWithKey, setPlan, verifiedDeveloper } from "./helpers";
 
@@ -29,7 +32,7 @@ describe("MCP tool surface", () => {
   it("initializes and lists one tool per data endpoint, with schemas and read-only annotations", async () => {
     const { secret } = await seedUserWithKey();
     const client = await connect(secret);
-    expect(client.getServerVersion()?.name).toBe("wilayah-api");
+    expect(client.getServerVersion()).toMatchObject({ name: "wilayah-api", version: pkg.version });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       ["cuaca", "gempa_terkini", "wilayah_detail", "wilayah_kabupaten", "wilayah_kecamatan", "wilayah_kelurahan", "wilayah_provinsi", "wilayah_search"].sort(),
@@ -158,16 +161,63 @@ describe("MCP tool surface", () => {
     ]);
   });
 
-  it("rejects an unknown Host", async () => {
+  it("every tool schema passes the MCP Inspector's --strict rules (no type arrays, bare boolean schemas, remote refs or untyped nodes)", async () => {
     const { secret } = await seedUserWithKey();
-    const res = await exports.default.fetch(
-      new Request("https://evil.example/mcp", {
+    const client = await connect(secret);
+    const { tools } = await client.listTools();
+    const findings = tools.flatMap((t) => [...strictFindings(t.inputSchema, `${t.name}.input`), ...strictFindings(t.outputSchema, `${t.name}.output`)]);
+    expect(findings).toEqual([]);
+    // The rule would catch what zod writes for a nullable field: lat is nullable in the kelurahan records.
+    const lat = (tools.find((t) => t.name === "wilayah_kelurahan")!.outputSchema as any).properties.data.items.properties.lat;
+    expect(lat.anyOf).toEqual([{ type: "number" }, { type: "null" }]);
+    await client.close();
+  });
+
+  it("answers only its own hostnames: the configured ones, localhost and *.workers.dev; any other Host is refused", async () => {
+    const { secret } = await seedUserWithKey();
+    const initialize = (host: string, mcpHostnames = env.MCP_HOSTNAMES) => {
+      const ctx = createExecutionContext();
+      const req = new Request(`https://${host}/mcp`, {
         method: "POST",
-        headers: { host: "evil.example", "x-api-key": secret, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        headers: { host, "x-api-key": secret, "content-type": "application/json", accept: "application/json, text/event-stream" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
-      }),
-    );
-    expect(res.status).toBe(403);
+      });
+      return Promise.resolve(app.fetch(req, { ...env, MCP_HOSTNAMES: mcpHostnames }, ctx)).then(async (res) => (await waitOnExecutionContext(ctx), res.status));
+    };
     expect(env.MCP_HOSTNAMES).toBe("api.wilayah.test");
+    expect(await initialize("api.wilayah.test")).toBe(200);
+    expect(await initialize("wilayah-api.someone.workers.dev")).toBe(200);
+    expect(await initialize("localhost")).toBe(200);
+    expect(await initialize("evil.example")).toBe(403);
+    // The shipped default (no names configured): still not any Host.
+    expect(await initialize("evil.example", "")).toBe(403);
+    expect(await initialize("api.wilayah.test", "")).toBe(403);
+    expect(await initialize("wilayah-api.someone.workers.dev", "")).toBe(200);
+    expect(await initialize("localhost", "")).toBe(200);
   });
 });
+
+/** The four rules of `@modelcontextprotocol/inspector --cli ... --method tools/list --strict`, as findings. */
+function strictFindings(schema: unknown, path: string): string[] {
+  const out: string[] = [];
+  const BOOLEAN_OK = new Set(["additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems"]);
+  const TYPED = ["type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const", "not", "properties", "items"];
+  const visit = (node: unknown, at: string, key: string) => {
+    if (typeof node === "boolean") {
+      if (!BOOLEAN_OK.has(key)) out.push(`${at}: boolean schema`);
+      return;
+    }
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return;
+    const n = node as Record<string, unknown>;
+    if (Array.isArray(n.type)) out.push(`${at}: type union ${JSON.stringify(n.type)}`);
+    if (typeof n.$ref === "string" && !n.$ref.startsWith("#")) out.push(`${at}: remote $ref`);
+    if (key !== "not" && !TYPED.some((k) => k in n)) out.push(`${at}: untyped schema`);
+    for (const k of ["properties", "$defs", "definitions", "patternProperties"]) {
+      for (const [name, sub] of Object.entries((n[k] as Record<string, unknown>) ?? {})) visit(sub, `${at}.${k}.${name}`, k);
+    }
+    for (const k of ["items", "additionalProperties", "unevaluatedProperties", "not", "contains"]) if (k in n) visit(n[k], `${at}.${k}`, k);
+    for (const k of ["anyOf", "oneOf", "allOf", "prefixItems"]) ((n[k] as unknown[]) ?? []).forEach((sub, i) => visit(sub, `${at}.${k}[${i}]`, k));
+  };
+  visit(schema, path, "");
+  return out;
+}

@@ -25,6 +25,7 @@ import {
   settlePaid,
   settleUnpaid,
 } from "./queries";
+import { addMonth, addMonths } from "./months";
 import { createTransaction, tripayConfig, verifyCallback } from "./tripay";
 
 /** Top-up: whole rupiah within Tripay's QRIS range, in steps of Rp1,000; each credit is one call. */
@@ -94,15 +95,6 @@ export async function subscribe(env: Env, user: UserRow, planId: string) {
   if (!plan || !plan.isPublic) throw new ApiError("NOT_FOUND", `No plan "${planId}". See GET /billing/plans.`);
   if (plan.priceIdr === 0) throw new ApiError("VALIDATION_ERROR", "The free plan needs no subscription.", { details: [{ path: "plan_id", message: "choose a paid plan" }] });
   return createInvoice(env, user, { kind: "subscription", amount: plan.priceIdr, plan });
-}
-
-/** One calendar month later (UTC), clamped to the month's last day. */
-export function addMonth(ms: number): number {
-  const d = new Date(ms);
-  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(d.getUTCDate(), lastDay));
-  return target.getTime();
 }
 
 const callback = z.object({
@@ -210,8 +202,7 @@ export async function grantSubscription(env: Env, userId: string, planId: string
   const plan = await findPlan(db, planId);
   if (!plan) throw new ApiError("NOT_FOUND", `No plan "${planId}".`);
   const now = Date.now();
-  let end = now;
-  for (let i = 0; i < months; i++) end = addMonth(end);
+  const end = addMonths(now, months);
   await insertSubscription(db, { id: newId("sub"), userId, planId, source: `admin:${crypto.randomUUID()}`, periodStart: now, periodEnd: end, createdAt: now });
   await accountChanged(env, userId);
   return { data: { plan_id: planId, period_start: iso(now), period_end: iso(end) } };

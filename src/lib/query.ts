@@ -4,7 +4,7 @@
  * (`0x10`, `1e3`, `+3`, ` 2 ` stay text and fail validation). A parameter given twice is refused
  * instead of silently taking one of the values.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { ApiError } from "./errors";
 
 type Raw = Record<string, string | string[] | undefined>;
@@ -17,7 +17,7 @@ function numericFields(schema: z.ZodType): Set<string> {
   let keys = numericKeys.get(schema);
   if (!keys) {
     keys = new Set();
-    const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
+    const shape: Record<string, z.ZodType> = schema instanceof z.ZodObject ? schema.shape : {};
     for (const [k, field] of Object.entries(shape)) {
       let def = field._zod.def as { type: string; innerType?: z.ZodType };
       while (def.innerType) def = def.innerType._zod.def as typeof def;

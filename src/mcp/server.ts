@@ -24,9 +24,7 @@ export const SERVER_INFO = { name: "wilayah-api", version: pkg.version };
  * details); output is the same JSON REST serves, built from the declared output schema.
  */
 function precomputed(json: Record<string, unknown>): StandardSchemaWithJSON {
-  return {
-    "~standard": { version: 1, vendor: "wilayah-api", validate: (value: unknown) => ({ value }), jsonSchema: { input: () => json, output: () => json } },
-  } as unknown as StandardSchemaWithJSON;
+  return { "~standard": { version: 1, vendor: "wilayah-api", validate: (value: unknown) => ({ value }), jsonSchema: { input: () => json, output: () => json } } };
 }
 
 type Tool = {
