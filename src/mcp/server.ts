@@ -61,9 +61,15 @@ function errorResult(code: ErrorCode, message: string, requestId: string) {
   return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(errorBody(code, message, requestId)) }] };
 }
 
-export function buildServer(endpoints: readonly DataEndpoint[], admit: Admit, call: DataContext): McpServer {
+/**
+ * The server for one request. `only`: the request is a call of that tool, so only it is registered
+ * (registering costs; an unknown name registers all, and the SDK answers as usual).
+ */
+export function buildServer(endpoints: readonly DataEndpoint[], admit: Admit, call: DataContext, only?: string): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
-  for (const tool of toolsOf(endpoints)) {
+  const all = toolsOf(endpoints);
+  const tools = only !== undefined && all.some((t) => t.name === only) ? all.filter((t) => t.name === only) : all;
+  for (const tool of tools) {
     server.registerTool(tool.name, tool.config, async (args: unknown) => {
       try {
         const { json } = await serveDataCall(tool.ep, args ?? {}, call, admit);
