@@ -10,14 +10,9 @@
  * The run keeps its own local state (D1 with the seed, KV, Durable Objects) in .wrangler/bench, so
  * its fixtures never show up in the state `npm run dev` serves.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import autocannon from "autocannon";
-import { root, targetArgs, toolEnv, wrangler, wranglerBin } from "../scripts/lib.ts";
-
-/** The benchmark's own local state; the development state in .wrangler/state is never touched. */
-const STATE = join(root, ".wrangler", "bench");
+import { targetArgs, wrangler } from "../scripts/lib.ts";
+import { prepareState, STATE, startWorker, stopWorker, URL_BASE } from "./worker.ts";
 const text = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
@@ -30,7 +25,6 @@ const DURATION = arg("duration", 8);
 const ONLY = text("only");
 const ROUTE_FILTER = text("route");
 const CONNECTIONS = arg("connections", 10);
-const PORT = 8799;
 
 /** `sameAs`: the REST route this one answers the same question as (MCP): its ratio to that route is printed too. */
 type Route = { name: string; path: string; method?: string; body?: string; headers?: Record<string, string>; sameAs?: string };
@@ -106,41 +100,12 @@ async function measure(url: string, route: Route, key: string, floor: Route): Pr
   return { rps, floorRps, p50: single.latency.p50, p99: single.latency.p99, errors: errors + single.non2xx + single.errors };
 }
 
-async function startWorker(vars: string[]): Promise<ChildProcess> {
-  const child = spawn(wranglerBin, ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, ...vars.flatMap((v) => ["--var", v])], {
-    cwd: root,
-    // Wrangler's local trace store (on by default) writes every request and subrequest into a SQLite
-    // file under .wrangler/: a cost of the dev tool that a deployed Worker does not pay. Off here.
-    env: { ...toolEnv, X_LOCAL_OBSERVABILITY: "false", X_LOCAL_EXPLORER: "false" },
-    stdio: ["ignore", "ignore", "inherit"],
-    detached: true,
-  });
-  for (let i = 0; i < 120; i++) {
-    await new Promise((r) => setTimeout(r, 500));
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/health`)).ok) return child;
-    } catch {
-      // not up yet
-    }
-  }
-  stopWorker(child);
-  throw new Error("wrangler dev did not come up within 60 s");
-}
-
-function stopWorker(child: ChildProcess) {
-  try {
-    process.kill(-child.pid!, "SIGTERM");
-  } catch {
-    // already gone
-  }
-}
-
 const fmt = (n: number, d = 0) => n.toFixed(d).padStart(8);
 
 async function run(label: string, vars: string[], allRoutes: Route[], key: string) {
   const routes = allRoutes.filter((r) => !ROUTE_FILTER || r.name.includes(ROUTE_FILTER));
   const child = await startWorker(vars);
-  const url = `http://127.0.0.1:${PORT}`;
+  const url = URL_BASE;
   try {
     // Warm: one request per route fills the cache (or the D1 page cache) before measuring.
     for (const r of routes) await fetch(url + r.path, { method: r.method, body: r.body, headers: { "x-api-key": key, ...r.headers } });
@@ -166,13 +131,7 @@ async function run(label: string, vars: string[], allRoutes: Route[], key: strin
 }
 
 async function main() {
-  const prep = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve"], {
-    cwd: root,
-    env: { ...toolEnv, WRANGLER_PERSIST_TO: STATE },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  if (prep.status !== 0) throw new Error("preparing the benchmark's local state failed (scripts/dev.ts --no-serve)");
-  const key = readFileSync(join(STATE, "dev-key"), "utf8").trim();
+  const key = prepareState();
   warmBmkgCache();
   if (ONLY !== "uncached") await run("Cached (warm response cache)", [], [...ROUTES, MCP_SEARCH, ...BMKG_ROUTES], key);
   if (ONLY !== "cached") await run("Uncached (RESPONSE_CACHE=off: every call reads D1)", ["RESPONSE_CACHE:off"], [...ROUTES, MCP_SEARCH], key);

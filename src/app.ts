@@ -11,14 +11,16 @@ import { authRoutes } from "./auth/routes";
 import { billingRoutes } from "./billing/routes";
 import { dataRoutes } from "./data-api";
 import { keyRoutes } from "./keys/routes";
-import { ApiError, notFoundFor, onError } from "./lib/errors";
+import { ApiError, onError, unknownRoutes } from "./lib/errors";
 import type { AppEnv } from "./lib/types";
 import { mcpRoutes } from "./mcp/routes";
 import { usageRoutes } from "./usage/routes";
 
 export const app = new Hono<AppEnv>();
+const unknown = unknownRoutes(app);
 
 app.use("*", requestId({ headerName: "x-request-id" }));
+app.use("*", unknown.preflight);
 
 const DATA_CORS = cors({
   origin: "*",
@@ -57,4 +59,4 @@ app.route("/api/v1", dataRoutes);
 app.route("/mcp", mcpRoutes);
 
 app.onError(onError);
-app.notFound(notFoundFor(app));
+app.notFound(unknown.notFound);

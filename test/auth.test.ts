@@ -153,6 +153,28 @@ describe("session tokens", () => {
     expect((await call("/auth/me", { token })).status).toBe(200);
   });
 
+  it("the Bearer scheme name is case-insensitive (RFC 7235)", async () => {
+    const r = await register();
+    for (const scheme of ["bearer", "BEARER", "BeArEr"]) {
+      expect((await call("/auth/me", { headers: { authorization: `${scheme} ${r.token}` } })).status, scheme).toBe(200);
+    }
+  });
+
+  it("correctly signed tokens without exp, with iat in the future or living over 7 days are 401 INVALID_TOKEN", async () => {
+    const r = await register();
+    const { kid } = decodeProtectedHeader(r.token);
+    const claims = { id: r.data.id, email: r.data.email, is_admin: false };
+    const now = Math.floor(Date.now() / 1000);
+    const sign = (b: SignJWT) => b.setProtectedHeader({ alg: "HS256", kid }).sign(secret());
+    const noExp = await sign(new SignJWT(claims).setIssuedAt());
+    const noIat = await sign(new SignJWT(claims).setExpirationTime("1h"));
+    const future = await sign(new SignJWT(claims).setIssuedAt(now + 3600).setExpirationTime(now + 7200));
+    const tooLong = await sign(new SignJWT(claims).setIssuedAt(now).setExpirationTime(now + 8 * 24 * 3600));
+    for (const token of [noExp, noIat, future, tooLong]) await expectError(await call("/auth/me", { token }), 401, "INVALID_TOKEN");
+    const fine = await sign(new SignJWT(claims).setIssuedAt(now).setExpirationTime(now + 7 * 24 * 3600));
+    expect((await call("/auth/me", { token: fine })).status).toBe(200);
+  });
+
   it("a verification token is refused as a session token", async () => {
     const r = await register();
     const verification = await signVerification(env, r.data.id, r.data.email);
@@ -249,5 +271,30 @@ describe("bot challenge", () => {
     enable();
     siteverify(answer as object);
     await expectError(await call("/auth/login", { method: "POST", json: { email: uniqueEmail(), password: "correct horse", challengeToken: "tok" } }), 403, "CHALLENGE_FAILED");
+  });
+});
+
+describe("strict bodies and names", () => {
+  it("a JSON route called with another content type is 415 UNSUPPORTED_MEDIA_TYPE, not read as {}", async () => {
+    const body = JSON.stringify({ email: uniqueEmail(), password: "correct horse" });
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      await expectError(await call("/auth/login", { method: "POST", body, headers: { "content-type": type } }), 415, "UNSUPPORTED_MEDIA_TYPE");
+    }
+    await expectError(await call("/auth/login", { method: "POST", body }), 415, "UNSUPPORTED_MEDIA_TYPE");
+    expect((await call("/auth/login", { method: "POST", body, headers: { "content-type": "application/json; charset=utf-8" } })).status).toBe(401);
+  });
+
+  it("names with NUL, control characters or bidirectional overrides are 400 VALIDATION_ERROR (user, key, admin reason)", async () => {
+    const { verifiedDeveloper, makeAdmin } = await import("./helpers");
+    for (const name of ["Ani\u0000", "Ani\nBudi", "evil\u202Egnp.exe", "x\u2066y", "\u0007"]) {
+      const res = await call("/auth/register", { method: "POST", json: { email: uniqueEmail(), password: "correct horse", name } });
+      const e = await expectError(res, 400, "VALIDATION_ERROR");
+      expect(e.details?.[0]?.path, JSON.stringify(name)).toBe("name");
+    }
+    const dev = await verifiedDeveloper();
+    await expectError(await call("/user/keys", { method: "POST", token: dev.token, json: { name: "prod\u202Ekey" } }), 400, "VALIDATION_ERROR");
+    const admin = await makeAdmin();
+    await expectError(await call(`/admin/users/${dev.data.id}/credits`, { method: "POST", token: admin.token, json: { amount: 5, reason: "goodwill\u202E" } }), 400, "VALIDATION_ERROR");
+    expect((await call("/user/keys", { method: "POST", token: dev.token, json: { name: "Prod key – Jakarta ✓" } })).status).toBe(201);
   });
 });

@@ -16,7 +16,7 @@ afterEach(() => {
 
 let refSeq = 0;
 /** Tripay's transaction-create, intercepted: answers like the sandbox and remembers the request. */
-function tripayAnswers(opts: { expiredTime?: number; fail?: "timeout" | "error" | "refused" } = {}) {
+function tripayAnswers(opts: { expiredTime?: number; fail?: "timeout" | "error" | "refused"; reference?: string } = {}) {
   return vi.spyOn(globalThis, "fetch").mockImplementation(async (_input, init) => {
     if (opts.fail === "timeout") throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
     if (opts.fail === "error") throw new TypeError("fetch failed");
@@ -25,7 +25,7 @@ function tripayAnswers(opts: { expiredTime?: number; fail?: "timeout" | "error" 
     return Response.json({
       success: true,
       data: {
-        reference: `DEV-T0001${++refSeq}ABCDE`,
+        reference: opts.reference ?? `DEV-T0001${++refSeq}ABCDE`,
         merchant_ref: body.merchant_ref,
         amount: body.amount,
         qr_string: "SANDBOX MODE",
@@ -112,14 +112,73 @@ describe("top-up and subscribe", () => {
     await expectError(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount } }), 400, "VALIDATION_ERROR");
   });
 
+  it("provider refused: 502 UPSTREAM_ERROR and no invoice", async () => {
+    const dev = await verifiedDeveloper();
+    tripayAnswers({ fail: "refused" });
+    await expectError(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } }), 502, "UPSTREAM_ERROR");
+    expect(await invoicesOf(dev.data.id)).toBe(0);
+  });
+
   it.each([
     ["timeout", 504, "UPSTREAM_TIMEOUT"],
     ["error", 502, "UPSTREAM_ERROR"],
-    ["refused", 502, "UPSTREAM_ERROR"],
-  ] as const)("provider %s: %i %s and no half-made invoice", async (fail, status, code) => {
+  ] as const)("provider %s: %i %s; the provider may have made the transaction, so its invoice stays (closed by us) and a signed PAID still credits it once", async (fail, status, code) => {
     const dev = await verifiedDeveloper();
     tripayAnswers({ fail });
     await expectError(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } }), status, code);
+    vi.restoreAllMocks();
+    const row = (await env.DB.prepare("SELECT id, amount, status, closed_by FROM invoices WHERE user_id = ?").bind(dev.data.id).first<{ id: string; amount: number; status: string; closed_by: string }>())!;
+    expect(row).toMatchObject({ status: "EXPIRED", closed_by: "system" });
+    const late = { id: row.id, reference: "DEV-T0001LATE", amount: row.amount };
+    expect(await json(await deliver(paid(late)))).toEqual({ success: true });
+    expect(await json(await deliver(paid(late)))).toEqual({ success: true });
+    expect(await balanceOf(dev.token)).toBe(10_000);
+  });
+
+  it("a provider answer whose reference another invoice already has: 502 UPSTREAM_ERROR (never a 500), logged with both, nothing adopted", async () => {
+    const dev = await verifiedDeveloper();
+    const first = await topupInvoice(dev.token);
+    const other = await verifiedDeveloper();
+    tripayAnswers({ reference: first.reference });
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    await expectError(await call("/billing/topup", { method: "POST", token: other.token, json: { amount: 50_000 } }), 502, "UPSTREAM_ERROR");
+    const logged = log.mock.calls.flat().join(" ");
+    expect(logged).toContain(first.reference);
+    expect(logged).toContain(first.id);
+    const rows = await env.DB.prepare("SELECT id, reference FROM invoices WHERE reference = ?").bind(first.reference).all();
+    expect(rows.results).toEqual([{ id: first.id, reference: first.reference }]);
+    // The first invoice is untouched: its payment still credits its owner.
+    vi.restoreAllMocks();
+    await deliver(paid(first));
+    expect(await balanceOf(dev.token)).toBe(10_000);
+    expect(await balanceOf(other.token)).toBe(0);
+  });
+
+  it("when our own write fails after the provider made the transaction (500), the invoice was recorded first: its PAID credits", async () => {
+    const dev = await verifiedDeveloper();
+    tripayAnswers({ reference: "DEV-T0001WRITEFAIL" });
+    await env.DB.prepare("CREATE TRIGGER fail_adopt BEFORE UPDATE OF reference ON invoices BEGIN SELECT RAISE(ABORT, 'disk on fire'); END").run();
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await expectError(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } }), 500, "INTERNAL_ERROR");
+    } finally {
+      await env.DB.prepare("DROP TRIGGER fail_adopt").run();
+    }
+    log.mockRestore();
+    vi.restoreAllMocks();
+    const row = (await env.DB.prepare("SELECT id, amount, status FROM invoices WHERE user_id = ?").bind(dev.data.id).first<{ id: string; amount: number; status: string }>())!;
+    expect(row.status).toBe("UNPAID");
+    await deliver(paid({ id: row.id, reference: "DEV-T0001WRITEFAIL", amount: row.amount }));
+    expect(await balanceOf(dev.token)).toBe(10_000);
+  });
+
+  it("creating an invoice needs a verified email: 403 EMAIL_NOT_VERIFIED, nothing asked of the provider", async () => {
+    const { register } = await import("./helpers");
+    const dev = await register();
+    const spy = tripayAnswers();
+    await expectError(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } }), 403, "EMAIL_NOT_VERIFIED");
+    await expectError(await call("/billing/subscribe", { method: "POST", token: dev.token, json: { plan_id: "pro" } }), 403, "EMAIL_NOT_VERIFIED");
+    expect(spy).not.toHaveBeenCalled();
     expect(await invoicesOf(dev.data.id)).toBe(0);
   });
 
@@ -211,19 +270,49 @@ describe("webhook", () => {
 });
 
 describe("expiry job", () => {
-  it("marks unpaid invoices past expires_at EXPIRED; a later PAID is ignored", async () => {
-    const dev = await verifiedDeveloper();
-    tripayAnswers({ expiredTime: Math.floor(Date.now() / 1000) - 60 });
-    const inv = (await json(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } }))).data;
-    vi.restoreAllMocks();
-    const fresh = await topupInvoice(dev.token);
+  const runJob = async () => {
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
-    const status = async (id: string) => (await env.DB.prepare("SELECT status FROM invoices WHERE id = ?").bind(id).first<{ status: string }>())!.status;
-    expect(await status(inv.id)).toBe("EXPIRED");
-    expect(await status(fresh.id)).toBe("UNPAID");
+  };
+  const statusOf = async (id: string) => (await env.DB.prepare("SELECT status, closed_by FROM invoices WHERE id = ?").bind(id).first<{ status: string; closed_by: string | null }>())!;
+  const invoiceExpiring = async (token: string, minutesAgo: number) => {
+    tripayAnswers({ expiredTime: Math.floor(Date.now() / 1000) - minutesAgo * 60 });
+    const inv = (await json(await call("/billing/topup", { method: "POST", token, json: { amount: 20_000 } }))).data;
+    vi.restoreAllMocks();
+    return inv;
+  };
+
+  it("expires unpaid invoices only once the provider's expiry is 15 minutes past; others stay unpaid", async () => {
+    const dev = await verifiedDeveloper();
+    const old = await invoiceExpiring(dev.token, 20);
+    const recent = await invoiceExpiring(dev.token, 5);
+    const fresh = await topupInvoice(dev.token);
+    await runJob();
+    expect(await statusOf(old.id)).toEqual({ status: "EXPIRED", closed_by: "system" });
+    expect(await statusOf(recent.id)).toEqual({ status: "UNPAID", closed_by: null });
+    expect(await statusOf(fresh.id)).toEqual({ status: "UNPAID", closed_by: null });
+  });
+
+  it("a signed PAID after our own expiry settles the invoice once, and the ledger says it was paid after expiry", async () => {
+    const dev = await verifiedDeveloper();
+    const inv = await invoiceExpiring(dev.token, 20);
+    await runJob();
+    expect((await statusOf(inv.id)).status).toBe("EXPIRED");
+    expect(await json(await deliver(paid(inv)))).toEqual({ success: true });
+    expect(await json(await deliver(paid(inv)))).toEqual({ success: true });
+    expect(await statusOf(inv.id)).toEqual({ status: "PAID", closed_by: "provider" });
+    const { data } = await json(await call("/billing/credits", { token: dev.token }));
+    expect(data.balance).toBe(10_000);
+    expect(data.ledger).toEqual([expect.objectContaining({ amount: 10_000, reason: `top-up ${inv.id} (paid after expiry)` })]);
+  });
+
+  it("an expiry the provider reports is final: a later PAID credits nothing", async () => {
+    const dev = await verifiedDeveloper();
+    const inv = await topupInvoice(dev.token);
+    await deliver(paid(inv, "EXPIRED"));
     await deliver(paid(inv));
+    expect(await statusOf(inv.id)).toEqual({ status: "EXPIRED", closed_by: "provider" });
     expect(await balanceOf(dev.token)).toBe(0);
   });
 });

@@ -313,3 +313,56 @@ describe("routing", () => {
     expect(res.headers.get("access-control-allow-headers")).toContain("x-api-key");
   });
 });
+
+describe("strict inputs", () => {
+  it("page and per_page take plain decimal digits only: 0x10, 1e3, +3, ' 2 ', 2.0, 0 are 400 INVALID_QUERY", async () => {
+    for (const v of ["0x10", "1e3", "%2B3", "%202%20", "2.0", "0", "-1", "", "99999999999999999999"]) {
+      for (const p of ["page", "per_page"]) {
+        const e = await expectError(await get(`/provinsi?${p}=${v}`), 400, "INVALID_QUERY");
+        expect(e.details?.[0]?.path, `${p}=${v}`).toBe(p);
+      }
+    }
+    expect((await json(await get("/provinsi?page=2&per_page=010"))).meta).toMatchObject({ page: 2, per_page: 10 });
+  });
+
+  it("a query parameter given twice is 400 INVALID_QUERY naming it, on data and account routes alike", async () => {
+    for (const path of ["/kabupaten?provinsi_id=32&provinsi_id=11", "/search?q=bandung&level=kota&level=kabupaten", "/provinsi?page=1&page=2"]) {
+      const e = await expectError(await get(path), 400, "INVALID_QUERY");
+      expect(e.message, path).toMatch(/given 2 times/);
+    }
+    const { verifiedDeveloper } = await import("./helpers");
+    const dev = await verifiedDeveloper();
+    await expectError(await call("/billing/credits?page=1&page=2", { token: dev.token }), 400, "INVALID_QUERY");
+    await expectError(await call("/billing/credits?per_page=1e3", { token: dev.token }), 400, "INVALID_QUERY");
+    await expectError(await call("/user/usage?month=2026-01&month=2026-02", { token: dev.token }), 400, "INVALID_QUERY");
+  });
+
+  it("an id longer than any code is no region: 404 NOT_FOUND on every by-id route", async () => {
+    const long = "1".repeat(21);
+    for (const level of ["provinsi", "kabupaten", "kecamatan", "kelurahan"]) await expectError(await get(`/${level}/${long}`), 404, "NOT_FOUND");
+    await expectError(await get(`/${long}`), 404, "NOT_FOUND");
+    await expectError(await get(`/${"9".repeat(500)}`), 404, "NOT_FOUND");
+  });
+
+  it("HEAD on a data endpoint is not served (405, Allow: GET) and not metered", async () => {
+    const { verifiedDeveloper, createKey, setPlan, usageOf } = await import("./helpers");
+    const dev = await verifiedDeveloper();
+    await setPlan(dev.data.id, "internal");
+    const k = await createKey(dev.token);
+    const res = await call("/api/v1/wilayah/provinsi", { method: "HEAD", key: k.key });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET");
+    expect((await call("/api/v1/wilayah/provinsi", { key: k.key })).status).toBe(200);
+    expect((await usageOf(dev.token)).total).toBe(1);
+  });
+
+  it("OPTIONS on an unknown path is 404 like every other method there", async () => {
+    for (const path of ["/nope", "/api/v1/wilayah/nope/deeper", "/auth/nothing"]) {
+      const res = await call(path, { method: "OPTIONS", headers: { origin: "https://example.com", "access-control-request-method": "GET" } });
+      expect(res.status, path).toBe(404);
+      expect((await json(res)).error.code).toBe("NOT_FOUND");
+    }
+    const mcp = await call("/mcp", { method: "OPTIONS", headers: { origin: "https://example.com", "access-control-request-method": "POST" } });
+    expect(mcp.status).toBe(204);
+  });
+});

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppContext, AppEnv } from "../lib/types";
-import { jsonBody } from "../lib/validate";
+import { displayText, jsonBody } from "../lib/validate";
 import { requireUser } from "../http/guards";
 import { login, publicConfig, register, resendVerification, verifyEmail } from "./service";
 import { publicUser } from "./users";
@@ -16,11 +16,11 @@ const challengeToken = z.string().max(4096).optional();
 
 authRoutes.post(
   "/register",
-  jsonBody(z.object({ email, password, name: z.string().trim().min(1, "required").max(100), challengeToken })),
+  ...jsonBody(z.object({ email, password, name: displayText(1, 100), challengeToken })),
   async (c) => c.json(await register(c.env, c.req.valid("json"), origin(c)), 201),
 );
 
-authRoutes.post("/login", jsonBody(z.object({ email, password: z.string().min(1).max(128), challengeToken })), async (c) => {
+authRoutes.post("/login", ...jsonBody(z.object({ email, password: z.string().min(1).max(128), challengeToken })), async (c) => {
   const { user, token } = await login(c.env, c.req.valid("json"), origin(c));
   return c.json({ data: publicUser(user), token });
 });

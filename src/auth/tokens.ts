@@ -57,10 +57,21 @@ export async function signSession(env: Env, claims: SessionClaims): Promise<stri
     .sign(current.key);
 }
 
+/** Clock differences between machines that still count as "now" for `iat`. */
+const CLOCK_SKEW_SECONDS = 60;
+
+/**
+ * A session token's claims, once its signature is good and its times are sane: `exp` and `iat`
+ * present, `iat` not in the future, and a lifetime (`exp - iat`) of at most 7 days, so even a
+ * correctly signed token can never be made to live longer than a session does.
+ */
 export async function verifySession(env: Env, token: string): Promise<SessionClaims> {
   try {
     const { payload } = await verify(env, "session", token);
     if (typeof payload.id !== "string" || typeof payload.email !== "string" || payload.purpose !== undefined) throw new Error("claims");
+    const { iat, exp } = payload;
+    if (typeof iat !== "number" || typeof exp !== "number") throw new Error("times");
+    if (iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS || exp - iat > SESSION_TTL_SECONDS) throw new Error("times");
     return { id: payload.id, email: payload.email, is_admin: payload.is_admin === true };
   } catch {
     throw new ApiError("INVALID_TOKEN", "The bearer token is invalid or has expired. Log in again.");

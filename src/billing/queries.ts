@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, ne, or, sql } from "drizzle-orm";
 import { batch, type Db } from "../db/client";
 import { creditLedger, invoices, plans, subscriptions, users } from "../db/schema";
 
@@ -15,9 +15,39 @@ export async function insertInvoice(db: Db, inv: typeof invoices.$inferInsert): 
   await db.insert(invoices).values(inv);
 }
 
-export async function findInvoice(db: Db, id: string, reference: string): Promise<InvoiceRow | undefined> {
-  return (await db.select().from(invoices).where(and(eq(invoices.id, id), eq(invoices.reference, reference))).limit(1))[0];
+export async function findInvoiceById(db: Db, id: string): Promise<InvoiceRow | undefined> {
+  return (await db.select().from(invoices).where(eq(invoices.id, id)).limit(1))[0];
 }
+
+/** The invoice that already carries a provider reference, other than `exceptId`. */
+export async function invoiceWithReference(db: Db, reference: string, exceptId: string): Promise<InvoiceRow | undefined> {
+  return (await db.select().from(invoices).where(and(eq(invoices.reference, reference), ne(invoices.id, exceptId))).limit(1))[0];
+}
+
+/**
+ * Fills in the provider's answer on a recorded invoice, unless another invoice already has that
+ * reference (the guard and the unique index both say no). True when adopted.
+ */
+export async function adoptTransaction(db: Db, id: string, tx: { reference: string; qrString: string; qrUrl: string | null; expiresAt: number }): Promise<boolean> {
+  try {
+    const r = await db
+      .update(invoices)
+      .set({ reference: tx.reference, qrString: tx.qrString, qrUrl: tx.qrUrl, expiresAt: tx.expiresAt })
+      .where(and(eq(invoices.id, id), eq(invoices.status, "UNPAID"), sql`NOT EXISTS (SELECT 1 FROM invoices o WHERE o.reference = ${tx.reference} AND o.id <> ${id})`))
+      .run();
+    return r.meta.changes === 1;
+  } catch (e) {
+    if (/UNIQUE constraint failed/i.test(String((e as Error)?.cause ?? e))) return false;
+    throw e;
+  }
+}
+
+export async function deleteInvoice(db: Db, id: string): Promise<void> {
+  await db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, "UNPAID"))).run();
+}
+
+/** States a signed PAID still settles: unpaid, or expired by our own clock (not by the provider). */
+const settleable = or(eq(invoices.status, "UNPAID"), and(eq(invoices.status, "EXPIRED"), eq(invoices.closedBy, "system")));
 
 export async function findInvoiceOfUser(db: Db, userId: string, id: string): Promise<InvoiceRow | undefined> {
   return (await db.select().from(invoices).where(and(eq(invoices.id, id), eq(invoices.userId, userId))).limit(1))[0];
@@ -29,12 +59,13 @@ export async function findInvoiceOfUser(db: Db, userId: string, id: string): Pro
  */
 export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodEnd: number, subscriptionId: string) {
   const source = `invoice:${inv.id}`;
+  const reason = inv.status === "EXPIRED" ? `top-up ${inv.id} (paid after expiry)` : `top-up ${inv.id}`;
   // Each effect applies only if the invoice is PAID after the guarded transition; `source` is unique.
   const effects =
     inv.kind === "topup"
       ? [
           sql`INSERT OR IGNORE INTO credit_ledger (user_id, amount, reason, ref, created_at)
-            SELECT user_id, credits, 'top-up ' || id, ${source}, ${now} FROM invoices WHERE id = ${inv.id} AND status = 'PAID'`,
+            SELECT user_id, credits, ${reason}, ${source}, ${now} FROM invoices WHERE id = ${inv.id} AND status = 'PAID'`,
         ]
       : [
           sql`INSERT OR IGNORE INTO subscriptions (id, user_id, plan_id, source, period_start, period_end, created_at)
@@ -43,20 +74,29 @@ export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodEnd
             AND EXISTS (SELECT 1 FROM subscriptions WHERE source = ${source} AND period_end > ${now})`,
         ];
   const [transition] = await batch(db, [
-    db.update(invoices).set({ status: "PAID", paidAt: now }).where(and(eq(invoices.id, inv.id), eq(invoices.status, "UNPAID"))),
+    db.update(invoices).set({ status: "PAID", paidAt: now, closedBy: "provider" }).where(and(eq(invoices.id, inv.id), settleable)),
     ...effects,
   ]);
   return { transitioned: transition.meta.changes === 1 };
 }
 
-/** UNPAID -> EXPIRED | FAILED; any other state stays (never back, never from PAID). */
-export async function settleUnpaid(db: Db, id: string, status: "EXPIRED" | "FAILED"): Promise<boolean> {
-  const r = await db.update(invoices).set({ status }).where(and(eq(invoices.id, id), eq(invoices.status, "UNPAID"))).run();
+/**
+ * -> EXPIRED | FAILED, decided by `by`. The provider's word is final and also closes an expiry of
+ * our own; ours applies to UNPAID only. Never from PAID, never back.
+ */
+export async function closeUnpaid(db: Db, id: string, status: "EXPIRED" | "FAILED", by: "provider" | "system"): Promise<boolean> {
+  const from = by === "provider" ? settleable : eq(invoices.status, "UNPAID");
+  const r = await db.update(invoices).set({ status, closedBy: by }).where(and(eq(invoices.id, id), from)).run();
   return r.meta.changes === 1;
 }
 
-export async function expireOverdue(db: Db, now: number): Promise<number> {
-  const r = await db.update(invoices).set({ status: "EXPIRED" }).where(and(eq(invoices.status, "UNPAID"), lt(invoices.expiresAt, now))).run();
+/** Our expiry job: unpaid invoices whose expiry (the provider's) passed more than `marginMs` ago; provisional. */
+export async function expireOverdue(db: Db, now: number, marginMs: number): Promise<number> {
+  const r = await db
+    .update(invoices)
+    .set({ status: "EXPIRED", closedBy: "system" })
+    .where(and(eq(invoices.status, "UNPAID"), lt(invoices.expiresAt, now - marginMs)))
+    .run();
   return r.meta.changes;
 }
 

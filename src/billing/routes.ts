@@ -18,11 +18,11 @@ const amount = z
   .max(TOPUP.max, `at most Rp${TOPUP.max.toLocaleString("en")}`)
   .multipleOf(TOPUP.step, `a multiple of Rp${TOPUP.step.toLocaleString("en")}`);
 
-billingRoutes.post("/topup", requireUser, jsonBody(z.strictObject({ amount })), async (c) =>
+billingRoutes.post("/topup", requireUser, ...jsonBody(z.strictObject({ amount })), async (c) =>
   c.json(await topup(c.env, c.get("user"), c.req.valid("json").amount), 201),
 );
 
-billingRoutes.post("/subscribe", requireUser, jsonBody(z.strictObject({ plan_id: z.string().min(1).max(40) })), async (c) =>
+billingRoutes.post("/subscribe", requireUser, ...jsonBody(z.strictObject({ plan_id: z.string().min(1).max(40) })), async (c) =>
   c.json(await subscribe(c.env, c.get("user"), c.req.valid("json").plan_id), 201),
 );
 

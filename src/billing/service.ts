@@ -11,9 +11,13 @@ import { accountChanged, pendingDebits } from "../usage/service";
 import {
   activeSubscription,
   appendLedger,
+  adoptTransaction,
+  closeUnpaid,
+  deleteInvoice,
   expireOverdue,
-  findInvoice,
+  findInvoiceById,
   findPlan,
+  invoiceWithReference,
   type InvoiceRow,
   insertInvoice,
   insertSubscription,
@@ -23,15 +27,20 @@ import {
   publicPlans,
   reconcilePlans,
   settlePaid,
-  settleUnpaid,
 } from "./queries";
 import { addMonth, addMonths } from "./months";
-import { createTransaction, tripayConfig, verifyCallback } from "./tripay";
+import { createTransaction, TransactionRefused, tripayConfig, verifyCallback } from "./tripay";
 
 /** Top-up: whole rupiah within Tripay's QRIS range, in steps of Rp1,000; each credit is one call. */
 export const TOPUP = { min: 10_000, max: 5_000_000, step: 1_000, idrPerCredit: 2 } as const;
 /** How long a QR invoice can be paid. */
 export const INVOICE_TTL_MS = 30 * 60 * 1000;
+/** Our expiry job waits this long past the provider's own expiry (clocks differ; a payment may be in flight). */
+export const EXPIRY_MARGIN_MS = 15 * 60 * 1000;
+
+/** The reference an invoice carries from being recorded until the provider's answer is adopted. */
+const pendingReference = (id: string) => `pending:${id}`;
+const isPending = (inv: InvoiceRow) => inv.reference === pendingReference(inv.id);
 
 export function publicPlan(p: PlanRow) {
   return { id: p.id, name: p.name, price_idr: p.priceIdr, monthly_quota: p.monthlyQuota, rate_limit_per_minute: p.rateLimitPerMinute, features: p.features };
@@ -49,10 +58,10 @@ export function invoiceView(inv: InvoiceRow) {
     credits: inv.credits,
     plan_id: inv.planId,
     status: inv.status,
-    reference: inv.reference,
-    qr_string: inv.qrString,
+    reference: isPending(inv) ? null : inv.reference,
+    qr_string: inv.qrString || null,
     // An SVG rendered from qr_string (the payload a banking app scans), as a data URL.
-    qr_image: `data:image/svg+xml;base64,${btoa(renderSVG(inv.qrString, { border: 2 }))}`,
+    qr_image: inv.qrString ? `data:image/svg+xml;base64,${btoa(renderSVG(inv.qrString, { border: 2 }))}` : null,
     qr_url: inv.qrUrl,
     expires_at: iso(inv.expiresAt),
     paid_at: iso(inv.paidAt),
@@ -60,13 +69,19 @@ export function invoiceView(inv: InvoiceRow) {
   };
 }
 
+/**
+ * An invoice is recorded before the provider is asked, so whatever transaction the provider then
+ * creates has an invoice to settle (a signed PAID finds it by merchant_ref): money received is
+ * never lost, even when our own write after the provider's answer fails. The provider's answer is
+ * adopted only when its reference is new to us.
+ */
 async function createInvoice(env: Env, user: UserRow, what: { kind: "topup"; amount: number; credits: number } | { kind: "subscription"; amount: number; plan: PlanRow }) {
+  if (!user.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED", "Verify your email address before paying (POST /auth/resend-verification sends a new link).");
   const cfg = tripayConfig(env); // 503 before anything is written
+  const db = primaryDb(env);
   const now = Date.now();
   const id = newId("inv");
   const itemName = what.kind === "topup" ? `Wilayah API credits (${what.credits.toLocaleString("en")})` : `Wilayah API ${what.plan.name}, 1 month`;
-  // Only a transaction the provider accepted becomes an invoice: no half-made invoices.
-  const tx = await createTransaction(cfg, { merchantRef: id, amount: what.amount, itemName, customerName: user.name, customerEmail: user.email, expiresAt: now + INVOICE_TTL_MS });
   const row: InvoiceRow = {
     id,
     userId: user.id,
@@ -74,16 +89,33 @@ async function createInvoice(env: Env, user: UserRow, what: { kind: "topup"; amo
     planId: what.kind === "subscription" ? what.plan.id : null,
     credits: what.kind === "topup" ? what.credits : null,
     amount: what.amount,
-    reference: tx.reference,
+    reference: pendingReference(id),
     status: "UNPAID",
-    qrString: tx.qrString,
-    qrUrl: tx.qrUrl,
-    expiresAt: tx.expiresAt,
+    closedBy: null,
+    qrString: "",
+    qrUrl: null,
+    expiresAt: now + INVOICE_TTL_MS,
     paidAt: null,
     createdAt: now,
   };
-  await insertInvoice(primaryDb(env), row);
-  return { data: invoiceView(row) };
+  await insertInvoice(db, row);
+  let tx: Awaited<ReturnType<typeof createTransaction>>;
+  try {
+    tx = await createTransaction(cfg, { merchantRef: id, amount: what.amount, itemName, customerName: user.name, customerEmail: user.email, expiresAt: row.expiresAt });
+  } catch (e) {
+    // Refused: the provider created nothing, so neither do we. Otherwise (timeout, garbled answer)
+    // it may have: the invoice stays, closed by us, which a signed PAID still settles.
+    if (e instanceof TransactionRefused) await deleteInvoice(db, id);
+    else await closeUnpaid(db, id, "EXPIRED", "system");
+    throw e;
+  }
+  if (!(await adoptTransaction(db, id, tx))) {
+    const other = await invoiceWithReference(db, tx.reference, id);
+    console.error(JSON.stringify({ level: "error", message: "payment provider answered with a reference another invoice has", invoice: id, reference: tx.reference, other_invoice: other?.id ?? null }));
+    await closeUnpaid(db, id, "EXPIRED", "system");
+    throw new ApiError("UPSTREAM_ERROR", "The payment provider answered with a transaction reference that belongs to another invoice. Nothing was charged; try again.");
+  }
+  return { data: invoiceView({ ...row, reference: tx.reference, qrString: tx.qrString, qrUrl: tx.qrUrl, expiresAt: tx.expiresAt }) };
 }
 
 export async function topup(env: Env, user: UserRow, amount: number) {
@@ -127,8 +159,12 @@ export async function handleTripayCallback(env: Env, rawBody: string, headers: {
   if (!parsed.success) throw new ApiError("VALIDATION_ERROR", "The callback body is not a Tripay payment_status payload.", { details: issuesToDetails(parsed.error.issues) });
   const cb = parsed.data;
   const db = primaryDb(env);
-  const inv = await findInvoice(db, cb.merchant_ref, cb.reference);
-  if (!inv) throw new ApiError("NOT_FOUND", `No invoice with merchant_ref "${cb.merchant_ref}" and reference "${cb.reference}".`);
+  // merchant_ref is our invoice id. An invoice still waiting for the provider's answer (its create
+  // call timed out, or our write after it failed) has no reference yet: the signature vouches.
+  const inv = await findInvoiceById(db, cb.merchant_ref);
+  if (!inv || (!isPending(inv) && inv.reference !== cb.reference)) {
+    throw new ApiError("NOT_FOUND", `No invoice with merchant_ref "${cb.merchant_ref}" and reference "${cb.reference}".`);
+  }
   if (cb.total_amount !== inv.amount) {
     throw new ApiError("VALIDATION_ERROR", `Amount ${cb.total_amount} does not match the invoice amount ${inv.amount}; nothing was changed.`);
   }
@@ -140,7 +176,7 @@ export async function handleTripayCallback(env: Env, rawBody: string, headers: {
       waitUntil(accountChanged(env, inv.userId));
     }
   } else if (cb.status === "EXPIRED" || cb.status === "FAILED") {
-    await settleUnpaid(db, inv.id, cb.status);
+    await closeUnpaid(db, inv.id, cb.status, "provider");
   }
   // REFUND and UNPAID change nothing here: refunds are handled by support (see docs/api.md).
   return { success: true };
@@ -179,7 +215,7 @@ export async function credits(env: Env, userId: string, paging: Paging) {
 /** Cron: unpaid invoices past expiry become EXPIRED; lapsed subscriptions return users to their current plan. */
 export async function runScheduledBilling(env: Env, now = Date.now()) {
   const db = primaryDb(env);
-  const expired = await expireOverdue(db, now);
+  const expired = await expireOverdue(db, now, EXPIRY_MARGIN_MS);
   const changed = await reconcilePlans(db, now);
   await Promise.all(changed.map((id) => accountChanged(env, id)));
   return { expired, plansChanged: changed.length };

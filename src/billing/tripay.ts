@@ -16,6 +16,9 @@ export function tripayConfig(env: Env): TripayConfig {
   return { baseUrl: env.TRIPAY_BASE_URL.replace(/\/$/, ""), method: env.TRIPAY_METHOD, apiKey: env.TRIPAY_API_KEY, privateKey: env.TRIPAY_PRIVATE_KEY, merchantCode: env.TRIPAY_MERCHANT_CODE };
 }
 
+/** The provider answered and said no: it created no transaction (unlike a timeout or a garbled answer, after which it may have). */
+export class TransactionRefused extends ApiError {}
+
 export type CreatedTransaction = { reference: string; qrString: string; qrUrl: string | null; expiresAt: number; status: string };
 
 const TIMEOUT_MS = 10_000;
@@ -43,17 +46,21 @@ export async function createTransaction(
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (e) {
-    if ((e as Error)?.name === "TimeoutError") throw new ApiError("UPSTREAM_TIMEOUT", "The payment provider did not answer in time. No invoice was created; try again.");
-    throw new ApiError("UPSTREAM_ERROR", "The payment provider could not be reached. No invoice was created; try again.");
+    if ((e as Error)?.name === "TimeoutError") throw new ApiError("UPSTREAM_TIMEOUT", "The payment provider did not answer in time. Nothing was charged; try again.");
+    throw new ApiError("UPSTREAM_ERROR", "The payment provider could not be reached. Nothing was charged; try again.");
   }
   const answer = (await res.json().catch(() => null)) as { success?: boolean; message?: string; data?: Record<string, unknown> } | null;
   const d = answer?.data;
-  if (!res.ok || !answer?.success || !d || typeof d.reference !== "string" || typeof d.qr_string !== "string") {
-    throw new ApiError("UPSTREAM_ERROR", `The payment provider refused the transaction${answer?.message ? `: ${String(answer.message).slice(0, 200)}` : ""}. No invoice was created.`);
+  if (answer && answer.success === false) {
+    throw new TransactionRefused("UPSTREAM_ERROR", `The payment provider refused the transaction${answer.message ? `: ${String(answer.message).slice(0, 200)}` : ""}. Nothing was charged; try again.`);
+  }
+  const wellFormed = (v: unknown, max: number) => typeof v === "string" && v.length > 0 && v.length <= max;
+  if (!res.ok || !answer?.success || !d || !wellFormed(d.reference, 100) || !wellFormed(d.qr_string, 2000)) {
+    throw new ApiError("UPSTREAM_ERROR", "The payment provider gave an answer we cannot use. Nothing was charged; try again.");
   }
   return {
-    reference: d.reference,
-    qrString: d.qr_string,
+    reference: d.reference as string,
+    qrString: d.qr_string as string,
     qrUrl: typeof d.qr_url === "string" ? d.qr_url : null,
     expiresAt: typeof d.expired_time === "number" ? d.expired_time * 1000 : tx.expiresAt,
     status: String(d.status ?? "UNPAID"),

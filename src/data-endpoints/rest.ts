@@ -1,4 +1,5 @@
 import type { Hono, MiddlewareHandler } from "hono";
+import { ApiError } from "../lib/errors";
 import { queryValues, typedQuery } from "../lib/query";
 import type { AppEnv } from "../lib/types";
 import type { DataEndpoint } from "./declare";
@@ -16,7 +17,7 @@ export function mountDataEndpoints(
   hooks: { auth: MiddlewareHandler<AppEnv>; admit: Admit },
 ): void {
   for (const ep of endpoints) {
-    app.get(ep.path, hooks.auth, async (c) => {
+    app.get(ep.path, refuseHead, hooks.auth, async (c) => {
       const raw = { ...typedQuery(ep.input, queryValues(c.req.queries())), ...c.req.param() };
       const result = await serveDataCall(ep, raw, c.get("call"), hooks.admit);
       return c.body(result.json, 200, {
@@ -29,3 +30,12 @@ export function mountDataEndpoints(
     });
   }
 }
+
+/**
+ * Hono answers HEAD with the GET route; a data call would then be served (and metered) for a body
+ * nobody receives. HEAD is refused instead, before the key is even looked at.
+ */
+const refuseHead: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method === "HEAD") throw new ApiError("METHOD_NOT_ALLOWED", "HEAD is not served on data endpoints; use GET.", { headers: { allow: "GET" } });
+  await next();
+};

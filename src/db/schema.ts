@@ -131,8 +131,14 @@ export const invoices = sqliteTable(
     planId: text("plan_id"),
     credits: integer("credits"),
     amount: integer("amount").notNull(), // IDR
-    reference: text("reference").notNull(), // Tripay's reference
+    /** Tripay's reference; `pending:<id>` from the moment the invoice is recorded until Tripay's answer is adopted. */
+    reference: text("reference").notNull(),
     status: text("status", { enum: ["UNPAID", "PAID", "EXPIRED", "FAILED"] }).notNull(),
+    /**
+     * Who decided a final status: `provider` (a signed callback: final) or `system` (our expiry job,
+     * or a create call that failed: provisional, a signed PAID still settles it). Null while UNPAID.
+     */
+    closedBy: text("closed_by", { enum: ["provider", "system"] }),
     qrString: text("qr_string").notNull(),
     qrUrl: text("qr_url"),
     expiresAt: integer("expires_at").notNull(),

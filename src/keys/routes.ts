@@ -2,14 +2,14 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { requireUser } from "../http/guards";
 import type { AppEnv } from "../lib/types";
-import { jsonBody } from "../lib/validate";
+import { displayText, jsonBody } from "../lib/validate";
 import { createKey, listKeys, revokeKey } from "./service";
 
 /** Mounted at /user/keys: the signed-in developer's API keys. Auth is per route, so unknown paths and methods are 404/405 first. */
 export const keyRoutes = new Hono<AppEnv>();
 keyRoutes.get("/", requireUser, async (c) => c.json(await listKeys(c.env, c.get("user").id)));
 
-keyRoutes.post("/", requireUser, jsonBody(z.object({ name: z.string().trim().min(1, "1 to 64 characters").max(64, "1 to 64 characters") })), async (c) =>
+keyRoutes.post("/", requireUser, ...jsonBody(z.object({ name: displayText(1, 64) })), async (c) =>
   c.json(await createKey(c.env, c.get("user"), c.req.valid("json").name), 201),
 );
 

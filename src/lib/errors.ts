@@ -2,9 +2,10 @@
  * The one error type. Every failure the API reports is an ApiError; `onError` below turns it into
  * the contract's body `{"error": {"code", "message", "request_id", "details"?}}`.
  */
-import type { Context, ErrorHandler, Hono, NotFoundHandler } from "hono";
+import type { Context, ErrorHandler, Hono, MiddlewareHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { TrieRouter } from "hono/router/trie-router";
+import { findTargetHandler, isMiddleware } from "hono/utils/handler";
 
 export const ERROR_STATUS = {
   // 400
@@ -34,6 +35,7 @@ export const ERROR_STATUS = {
   ALREADY_VERIFIED: 409,
   KEY_LIMIT_REACHED: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   // 5xx
   INTERNAL_ERROR: 500,
@@ -98,24 +100,40 @@ export const onError: ErrorHandler = (err, c) => {
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /**
- * `app.notFound` for `app`: an unknown path is 404 NOT_FOUND; a known path asked with another
- * method is 405 METHOD_NOT_ALLOWED with `Allow` (Hono has no 405 of its own).
+ * Which methods an app answers on a path, from its registered routes (middleware left out: it
+ * answers nothing by itself). Built on first use: every route is registered by then.
  */
-export function notFoundFor(app: Hono<any>): NotFoundHandler {
+function routeTable(app: Hono<any>) {
   let router: TrieRouter<string> | undefined;
-  const allowed = (path: string) => {
+  return (path: string): string[] => {
     if (!router) {
       router = new TrieRouter<string>();
-      for (const r of app.routes) if (r.method !== "ALL") router.add(r.method, r.path, r.method);
+      for (const r of app.routes) if (!isMiddleware(findTargetHandler(r.handler))) router.add(r.method, r.path, r.method);
     }
     const r = router;
     return METHODS.filter((m) => r.match(m, path)[0].length > 0);
   };
-  return (c) => {
-    const methods = allowed(c.req.path);
-    if (methods.length > 0) {
-      return errorResponse(c, "METHOD_NOT_ALLOWED", `${c.req.method} is not allowed here; use ${methods.join(", ")}.`, { headers: { allow: methods.join(", ") } });
-    }
-    return errorResponse(c, "NOT_FOUND", `No endpoint at ${c.req.method} ${c.req.path}. See the API docs.`);
+}
+
+/**
+ * `app.notFound` for `app`: an unknown path is 404 NOT_FOUND; a known path asked with another
+ * method is 405 METHOD_NOT_ALLOWED with `Allow` (Hono has no 405 of its own). The middleware
+ * answers a CORS preflight (OPTIONS) on an unknown path the same 404, before CORS sees it.
+ */
+export function unknownRoutes(app: Hono<any>): { notFound: NotFoundHandler; preflight: MiddlewareHandler } {
+  const allowed = routeTable(app);
+  const notFound = (c: Context) => errorResponse(c, "NOT_FOUND", `No endpoint at ${c.req.method} ${c.req.path}. See the API docs.`);
+  return {
+    notFound: (c) => {
+      const methods = allowed(c.req.path);
+      if (methods.length > 0) {
+        return errorResponse(c, "METHOD_NOT_ALLOWED", `${c.req.method} is not allowed here; use ${methods.join(", ")}.`, { headers: { allow: methods.join(", ") } });
+      }
+      return notFound(c);
+    },
+    preflight: async (c, next) => {
+      if (c.req.method === "OPTIONS" && allowed(c.req.path).length === 0) return notFound(c);
+      await next();
+    },
   };
 }

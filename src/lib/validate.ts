@@ -1,13 +1,31 @@
 import { zValidator } from "@hono/zod-validator";
-import type { ZodType } from "zod";
-import { validationError } from "./errors";
+import { createMiddleware } from "hono/factory";
+import { z, type ZodType } from "zod";
+import { ApiError, validationError } from "./errors";
 import { typedQuery } from "./query";
 
-/** JSON body validation: malformed fields are 400 VALIDATION_ERROR with details (bad JSON is INVALID_JSON, in the error handler). */
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/** A JSON route refuses other content types (415) instead of reading their body as `{}`. */
+const requireJsonContentType = createMiddleware(async (c, next) => {
+  const mediaType = (c.req.header("content-type") ?? "").split(";")[0].trim();
+  if (!JSON_MEDIA_TYPE.test(mediaType)) {
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", `Send the body as JSON with Content-Type: application/json${mediaType ? ` (got ${mediaType.slice(0, 100)})` : ""}.`);
+  }
+  await next();
+});
+
+/**
+ * JSON body validation: another content type is 415 UNSUPPORTED_MEDIA_TYPE, malformed fields 400
+ * VALIDATION_ERROR with details (bad JSON is INVALID_JSON, in the error handler).
+ */
 export const jsonBody = <T extends ZodType>(schema: T) =>
-  zValidator("json", schema, (result) => {
-    if (!result.success) throw validationError("VALIDATION_ERROR", "request body", result.error.issues);
-  });
+  [
+    requireJsonContentType,
+    zValidator("json", schema, (result) => {
+      if (!result.success) throw validationError("VALIDATION_ERROR", "request body", result.error.issues);
+    }),
+  ] as const;
 
 /** Query validation for account and admin routes: integers as plain decimals, no repeats; 400 INVALID_QUERY with details. */
 export const queryParams = <T extends ZodType>(schema: T) =>
@@ -19,3 +37,18 @@ export const queryParams = <T extends ZodType>(schema: T) =>
     },
     { validationFunction: (s, value) => s.safeParseAsync(typedQuery(s, value as Record<string, string | string[]>)) as never },
   );
+
+/**
+ * Control characters (NUL, newlines, escapes) and the invisible bidirectional controls that can
+ * make text shown to others read differently from what it is (U+202E turns "gpj.exe" around).
+ */
+const UNSAFE_TEXT = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/** Text people name things with (user, key, reasons): trimmed, `min`..`max` characters, nothing invisible that changes how it reads. */
+export const displayText = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(min, `${min} to ${max} characters`)
+    .max(max, `${min} to ${max} characters`)
+    .refine((s) => !UNSAFE_TEXT.test(s), "must not contain control characters or bidirectional overrides");

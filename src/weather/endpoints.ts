@@ -28,8 +28,8 @@ const forecastSlot = z.object({
 });
 
 const cuacaInput = z.strictObject({
-  adm4: z.string().max(20).optional().describe("A kelurahan/desa id (e.g. 31.71.03.1001; dots optional): its 3-day forecast"),
-  kabupaten_id: z.string().max(20).optional().describe("A kabupaten/kota id (e.g. 32.73): forecasts for the places BMKG covers in it"),
+  adm4: z.string().optional().describe("A kelurahan/desa id (e.g. 31.71.03.1001; dots optional): its 3-day forecast"),
+  kabupaten_id: z.string().optional().describe("A kabupaten/kota id (e.g. 32.73): forecasts for the places BMKG covers in it"),
 });
 
 export const weatherEndpoints = [

@@ -49,7 +49,7 @@ function listEndpoint(level: Level) {
   const input = z.strictObject({
     ...pageParams,
     include_inactive: includeInactive,
-    ...(filter ? { [filter.name]: z.string().max(20).optional().describe(`Only children of this ${filter.about}; dots optional.`) } : {}),
+    ...(filter ? { [filter.name]: z.string().optional().describe(`Only children of this ${filter.about}; dots optional.`) } : {}),
   });
   return defineEndpoint({
     path: `/wilayah/${level}`,
@@ -70,7 +70,7 @@ function listEndpoint(level: Level) {
 }
 
 function byIdEndpoint(level: Level) {
-  const input = z.strictObject({ id: z.string().max(20) });
+  const input = z.strictObject({ id: z.string() });
   return defineEndpoint({
     path: `/wilayah/${level}/:id`,
     tool: null, // agents use wilayah_detail, which takes an id of any level
@@ -84,7 +84,7 @@ function byIdEndpoint(level: Level) {
 }
 
 const detailInput = z.strictObject({
-  id: z.string().max(20).describe("A Kemendagri code of any level, with or without dots: 32, 32.73, 32.73.09, 32.73.09.1001"),
+  id: z.string().describe("A Kemendagri code of any level, with or without dots: 32, 32.73, 32.73.09, 32.73.09.1001"),
 });
 const searchInput = z.strictObject({
   q: z.string().max(100).describe("Name to look for, at least 2 characters; case and accents are ignored"),

@@ -1,0 +1,1 @@
+ALTER TABLE `invoices` ADD `closed_by` text;
