@@ -1,11 +1,13 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { copyDocsAssets } from "./scripts/docs-assets.ts";
 
 /**
  * Two projects: `worker` runs the Worker in workerd (miniflare) with D1 holding the real seed and
  * drives it through HTTP and MCP; `node` tests the build scripts (seed build, coordinates import).
  */
 export default defineConfig(async () => {
+  copyDocsAssets(); // the [assets] folder the Worker config names must exist
   const migrations = await readD1Migrations("./migrations");
   return {
     test: {

@@ -3,6 +3,7 @@
  * errors and unknown routes are answered by the handlers beside ApiError (src/lib/errors.ts).
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
@@ -14,6 +15,8 @@ import { keyRoutes } from "./keys/routes";
 import { ApiError, onError, unknownRoutes } from "./lib/errors";
 import type { AppEnv } from "./lib/types";
 import { mcpRoutes } from "./mcp/routes";
+import { doc } from "./openapi/describe";
+import { apiDocRoutes } from "./openapi/routes";
 import { usageRoutes } from "./usage/routes";
 
 export const app = new Hono<AppEnv>();
@@ -49,7 +52,11 @@ app.use(
   }),
 );
 
-app.get("/health", (c) => c.json({ status: "ok" }));
+app.get(
+  "/health",
+  doc({ tags: ["Health"], summary: "Liveness", caller: "none", ok: { description: "The Worker answers", schema: z.object({ status: z.literal("ok") }) } }),
+  (c) => c.json({ status: "ok" as const }),
+);
 app.route("/auth", authRoutes);
 app.route("/user/keys", keyRoutes);
 app.route("/user/usage", usageRoutes);
@@ -57,6 +64,7 @@ app.route("/billing", billingRoutes);
 app.route("/admin", adminRoutes);
 app.route("/api/v1", dataRoutes);
 app.route("/mcp", mcpRoutes);
+app.route("/", apiDocRoutes(app));
 
 app.onError(onError);
 app.notFound(unknown.notFound);

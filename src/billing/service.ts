@@ -1,6 +1,5 @@
 /** Billing rules: plans, invoices through Tripay, the payment webhook, credits and subscriptions. */
 import { renderSVG } from "uqr";
-import { z } from "zod";
 import { primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { newId } from "../lib/crypto";
@@ -29,6 +28,7 @@ import {
   settlePaid,
 } from "./queries";
 import { addMonth, addMonths } from "./months";
+import { tripayCallbackSchema } from "./schemas";
 import { createTransaction, TransactionRefused, tripayConfig, verifyCallback } from "./tripay";
 
 /** Top-up: whole rupiah within Tripay's QRIS range, in steps of Rp1,000; each credit is one call. */
@@ -129,12 +129,6 @@ export async function subscribe(env: Env, user: UserRow, planId: string) {
   return createInvoice(env, user, { kind: "subscription", amount: plan.priceIdr, plan });
 }
 
-const callback = z.object({
-  reference: z.string().min(1).max(100),
-  merchant_ref: z.string().min(1).max(100),
-  status: z.enum(["PAID", "EXPIRED", "FAILED", "REFUND", "UNPAID"]),
-  total_amount: z.number().int(),
-});
 
 /**
  * Tripay's payment_status callback. Signature first (constant time, over the raw body), then the
@@ -155,7 +149,7 @@ export async function handleTripayCallback(env: Env, rawBody: string, headers: {
   } catch {
     throw new ApiError("INVALID_JSON", "The callback body is not valid JSON.");
   }
-  const parsed = callback.safeParse(json);
+  const parsed = tripayCallbackSchema.safeParse(json);
   if (!parsed.success) throw new ApiError("VALIDATION_ERROR", "The callback body is not a Tripay payment_status payload.", { details: issuesToDetails(parsed.error.issues) });
   const cb = parsed.data;
   const db = primaryDb(env);

@@ -5,6 +5,7 @@
  * endpoint is a tool by construction. src/data-api.ts is the catalogue.
  */
 import { z } from "zod";
+import type { ErrorCode } from "../lib/errors";
 import type { DataContext } from "../lib/types";
 
 export type DataEndpoint<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> = {
@@ -22,6 +23,12 @@ export type DataEndpoint<I extends z.ZodObject = z.ZodObject, O extends z.ZodTyp
   /** Value of the x-data-version header / cache namespace; changes invalidate the cache. */
   version: string;
   handler(input: z.infer<I>, ctx: DataContext): Promise<z.infer<O>>;
+  /** The API document's grouping (default "Regions"). */
+  tag?: string;
+  /** Codes this endpoint answers beyond every data call's (key, quota, rate, INVALID_QUERY). */
+  errors?: ErrorCode[];
+  /** A real request for the API document; its answer is computed from the loaded data when the document is built, so it is never stale. */
+  example?: Record<string, string | number | boolean>;
 };
 
 export function defineEndpoint<I extends z.ZodObject, O extends z.ZodType>(e: DataEndpoint<I, O>): DataEndpoint<I, O> {

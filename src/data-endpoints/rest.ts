@@ -1,8 +1,11 @@
 import type { Hono, MiddlewareHandler } from "hono";
+import { describeRoute } from "hono-openapi";
+import { lazyOperation } from "../openapi/describe";
 import { ApiError } from "../lib/errors";
 import { queryValues, typedQuery } from "../lib/query";
 import type { AppEnv } from "../lib/types";
 import type { DataEndpoint } from "./declare";
+import { endpointOperation } from "./openapi";
 import { type Admit, serveDataCall } from "./run";
 
 /**
@@ -17,7 +20,7 @@ export function mountDataEndpoints(
   hooks: { auth: MiddlewareHandler<AppEnv>; admit: Admit },
 ): void {
   for (const ep of endpoints) {
-    app.get(ep.path, refuseHead, hooks.auth, async (c) => {
+    app.get(ep.path, describeRoute(lazyOperation(() => endpointOperation(ep))), refuseHead, hooks.auth, async (c) => {
       const raw = { ...typedQuery(ep.input, queryValues(c.req.queries())), ...c.req.param() };
       const result = await serveDataCall(ep, raw, c.get("call"), hooks.admit);
       return c.body(result.json, 200, {

@@ -1,8 +1,15 @@
 import { zValidator } from "@hono/zod-validator";
 import { createMiddleware } from "hono/factory";
+import { uniqueSymbol } from "hono-openapi";
 import { z, type ZodType } from "zod";
 import { ApiError, validationError } from "./errors";
+import { toJsonSchema } from "./json-schema";
 import { typedQuery } from "./query";
+
+/** Marks a validator so the API document shows what it validates (hono-openapi reads the mark). */
+function documented<M extends object>(middleware: M, target: "json" | "query", schema: ZodType): M {
+  return Object.assign(middleware, { [uniqueSymbol]: { target, toOpenAPISchema: async () => ({ schema: toJsonSchema(schema, "input") }) } });
+}
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
@@ -22,20 +29,28 @@ const requireJsonContentType = createMiddleware(async (c, next) => {
 export const jsonBody = <T extends ZodType>(schema: T) =>
   [
     requireJsonContentType,
-    zValidator("json", schema, (result) => {
-      if (!result.success) throw validationError("VALIDATION_ERROR", "request body", result.error.issues);
-    }),
+    documented(
+      zValidator("json", schema, (result) => {
+        if (!result.success) throw validationError("VALIDATION_ERROR", "request body", result.error.issues);
+      }),
+      "json",
+      schema,
+    ),
   ] as const;
 
 /** Query validation for account and admin routes: integers as plain decimals, no repeats; 400 INVALID_QUERY with details. */
 export const queryParams = <T extends ZodType>(schema: T) =>
-  zValidator(
+  documented(
+    zValidator(
+      "query",
+      schema,
+      (result) => {
+        if (!result.success) throw validationError("INVALID_QUERY", "parameters", result.error.issues);
+      },
+      { validationFunction: (s, value) => s.safeParseAsync(typedQuery(s, value as Record<string, string | string[]>)) as never },
+    ),
     "query",
     schema,
-    (result) => {
-      if (!result.success) throw validationError("INVALID_QUERY", "parameters", result.error.issues);
-    },
-    { validationFunction: (s, value) => s.safeParseAsync(typedQuery(s, value as Record<string, string | string[]>)) as never },
   );
 
 /**

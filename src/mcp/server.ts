@@ -8,11 +8,11 @@
  * and output, made portable: see portable-schema.ts) and its registration config.
  */
 import { McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
-import { z } from "zod";
 import pkg from "../../package.json";
 import type { DataEndpoint } from "../data-endpoints/declare";
 import { type Admit, serveDataCall } from "../data-endpoints/run";
 import { ApiError, type ErrorCode, errorBody } from "../lib/errors";
+import { toJsonSchema } from "../lib/json-schema";
 import type { DataContext } from "../lib/types";
 import { portableSchema } from "./portable-schema";
 
@@ -47,8 +47,8 @@ export function toolsOf(endpoints: readonly DataEndpoint[]): Tool[] {
         config: {
           title: ep.tool,
           description: ep.description,
-          inputSchema: precomputed(portableSchema(z.toJSONSchema(ep.input, { target: "draft-2020-12", io: "input" }))),
-          outputSchema: precomputed(portableSchema(z.toJSONSchema(ep.output, { target: "draft-2020-12", io: "output" }))),
+          inputSchema: precomputed(portableSchema(toJsonSchema(ep.input, "input"))),
+          outputSchema: precomputed(portableSchema(toJsonSchema(ep.output, "output"))),
           annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
         },
       }));

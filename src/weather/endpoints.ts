@@ -58,6 +58,8 @@ export const weatherEndpoints = [
         source,
       }),
     }),
+    tag: "Weather",
+    errors: ["NOT_FOUND", "UPSTREAM_ERROR", "UPSTREAM_TIMEOUT"],
     cacheSeconds: 0, // cached per region in KV by the service, with a stale fallback
     version: VERSION,
     handler: (q: z.infer<typeof cuacaInput>, { env }) => forecast(env, q),
@@ -85,6 +87,8 @@ export const weatherEndpoints = [
         source,
       }),
     }),
+    tag: "Weather",
+    errors: ["UPSTREAM_ERROR", "UPSTREAM_TIMEOUT"],
     cacheSeconds: 0, // cached in KV for a minute by the service
     version: VERSION,
     handler: (_q, { env }) => latestQuake(env),

@@ -28,6 +28,10 @@ const LEVEL_RECORD = {
   kelurahan: z.object({ ...region, kecamatan_id: z.string() }),
 } as const;
 
+/** Examples for the API document: Kelurahan Cihapit, Bandung Wetan, Kota Bandung, Jawa Barat, and its parents. */
+const ID_EXAMPLE: Record<Level, string> = { provinsi: "32", kabupaten: "32.73", kecamatan: "32.73.09", kelurahan: "32.73.09.1001" };
+const LIST_EXAMPLE: Record<Level, string> = { provinsi: "", kabupaten: "32", kecamatan: "32.73", kelurahan: "32.73.09" };
+
 const PARENT_FILTER: Record<Level, { name: string; about: string } | null> = {
   provinsi: null,
   kabupaten: { name: "provinsi_id", about: "province id, e.g. 32" },
@@ -55,6 +59,7 @@ function listEndpoint(level: Level) {
     path: `/wilayah/${level}`,
     tool: `wilayah_${level}`,
     description: `List Indonesian ${LEVEL_WORDS[level]} ordered by id, paged${filter ? `, optionally only those in one ${filter.about}` : ""}.`,
+    example: { ...(filter ? { [filter.name]: LIST_EXAMPLE[level] } : {}), per_page: 2 },
     input,
     output: z.object({ data: z.array(LEVEL_RECORD[level]), meta: pageMeta }),
     cacheSeconds: DAY,
@@ -75,6 +80,8 @@ function byIdEndpoint(level: Level) {
     path: `/wilayah/${level}/:id`,
     tool: null, // agents use wilayah_detail, which takes an id of any level
     description: `One ${level} by id (dotted or undotted code).`,
+    errors: ["NOT_FOUND"],
+    example: { id: ID_EXAMPLE[level] },
     input,
     output: z.object({ data: LEVEL_RECORD[level].extend({ level: z.literal(level) }) }),
     cacheSeconds: DAY,
@@ -87,7 +94,7 @@ const detailInput = z.strictObject({
   id: z.string().describe("A Kemendagri code of any level, with or without dots: 32, 32.73, 32.73.09, 32.73.09.1001"),
 });
 const searchInput = z.strictObject({
-  q: z.string().max(100).describe("Name to look for, at least 2 characters; case and accents are ignored"),
+  q: z.string().min(2, "at least 2 characters").max(100).describe("Name to look for, at least 2 characters; case and accents are ignored"),
   level: z.enum(LEVELS).optional().describe("Only this level"),
   include_inactive: includeInactive,
   ...pageParams,
@@ -101,6 +108,7 @@ export const wilayahEndpoints = [
     description:
       "Search Indonesian regions of all four levels by name, including former spellings and common short forms (Jogja, DKI). Ranked: exact name, prefix, word prefix, substring; provinces before regencies before districts before villages on ties. Each item names its parents so homonyms can be told apart.",
     input: searchInput,
+    example: { q: "bandung wetan", per_page: 3 },
     output: z.object({
       data: z.array(
         z.object({
@@ -122,6 +130,8 @@ export const wilayahEndpoints = [
     path: "/wilayah/:id",
     tool: "wilayah_detail",
     description: "One region of any level by its Kemendagri code (the level is told by the code's length).",
+    errors: ["NOT_FOUND"],
+    example: { id: "32.73.09.1001" },
     input: detailInput,
     output: z.object({
       data: z.object({

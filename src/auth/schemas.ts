@@ -1,0 +1,31 @@
+/** What the auth routes answer: the contract's User, registration, login and public config. */
+import { z } from "zod";
+
+export const userSchema = z
+  .object({
+    id: z.string().describe("`user_...`"),
+    email: z.string(),
+    name: z.string(),
+    plan: z.string().describe("free, starter, pro, business or internal"),
+    status: z.enum(["active", "suspended"]),
+    email_verified: z.boolean(),
+  })
+  .meta({ example: { id: "user_x8Kq2mVn4pLr7tWc", email: "ani@example.com", name: "Ani", plan: "free", status: "active", email_verified: true } });
+
+export const registerResponse = z.object({
+  data: z.object({ id: z.string(), email: z.string(), email_verified: z.literal(false) }),
+  email_verification_sent: z.boolean().describe("Whether the mailer accepted the verification message"),
+  token: z.string().describe("Session token (JWT, 7 days)"),
+});
+
+export const loginResponse = z.object({ data: userSchema, token: z.string().describe("Session token (JWT, 7 days)") });
+export const meResponse = z.object({ data: userSchema });
+export const resendResponse = z.object({ data: z.object({ email_verification_sent: z.boolean() }) });
+export const configResponse = z.object({
+  data: z.object({
+    challenge_site_key: z.string().describe("Site key for the bot-challenge widget (empty when none)"),
+    challenge_required: z.boolean(),
+    google_oauth_enabled: z.boolean(),
+    github_oauth_enabled: z.boolean(),
+  }),
+});

@@ -1,0 +1,75 @@
+/**
+ * The API document (OpenAPI 3.1) at GET /openapi.json, generated from the routes the app
+ * registers: each route's `doc()` (or, for data endpoints, its declaration) and the zod schemas its
+ * validators use. Built once per isolate, on first request.
+ */
+import type { Hono } from "hono";
+import { generateSpecs } from "hono-openapi";
+import { dataEndpoints } from "../data-api";
+import { loadExamples } from "../data-endpoints/openapi";
+import pkg from "../../package.json";
+import { errorBodySchema } from "../lib/errors";
+import { toJsonSchema } from "../lib/json-schema";
+import type { AppEnv } from "../lib/types";
+
+const DESCRIPTION = `Indonesia's administrative regions (provinsi, kabupaten/kota, kecamatan, kelurahan/desa; Kepmendagri 300.2.2-2138/2025), BMKG weather and earthquakes, accounts, API keys, usage and QRIS billing.
+
+- Data endpoints (\`/api/v1\`) take an API key in \`x-api-key\` (create one with \`POST /user/keys\`). The same endpoints are MCP tools at \`/mcp\`.
+- Account routes take the session token from \`/auth/login\` as \`Authorization: Bearer <token>\`.
+- Every response carries \`x-request-id\`; every error is \`{"error": {"code", "message", "request_id", "details"?}}\` with a stable \`code\`.
+- Paging: \`page\` from 1, \`per_page\` default 20, above 100 served as 100; both plain decimal integers. A parameter given twice, or one the endpoint does not know, is 400 \`INVALID_QUERY\`.
+- Narrative docs (billing rules, data sources, search ranking): docs/api.md in the repository.`;
+
+const TAGS = [
+  { name: "Regions", description: "Provinsi, kabupaten/kota, kecamatan, kelurahan/desa: lists, by id, search. Data: idn-area-data (ODbL)." },
+  { name: "Weather", description: "BMKG forecasts and earthquakes (credit BMKG where you show them)." },
+  { name: "Auth", description: "Registration, login, email verification, public configuration." },
+  { name: "Keys", description: "Your API keys." },
+  { name: "Usage", description: "Your metered calls." },
+  { name: "Billing", description: "Plans, QRIS top-up and subscriptions (Tripay), credits." },
+  { name: "Admin", description: "For administrators." },
+  { name: "Health", description: "Liveness." },
+];
+
+let cached: { key: string; doc: unknown } | undefined;
+
+export async function apiDocument(app: Hono<AppEnv>, env: Env, requestOrigin: string): Promise<unknown> {
+  const deployed = env.PUBLIC_API_URL || requestOrigin;
+  const key = deployed;
+  if (cached?.key === key) return cached.doc;
+  // Example answers come from the loaded data; a documentation request is no caller's call.
+  await loadExamples(dataEndpoints, { env, principal: { keyId: "", userId: "", plan: "internal" }, requestId: "openapi", waitUntil: () => {} });
+  const servers = [{ url: deployed, description: "This deployment" }];
+  if (!deployed.startsWith("http://localhost:8787")) servers.push({ url: "http://localhost:8787", description: "Local (npm run dev)" });
+  const doc = await generateSpecs(app, {
+    defaultValidationErrorResponse: false,
+    exclude: ["/openapi.json", "/docs", /^\/docs\//],
+    documentation: {
+      openapi: "3.1.0",
+      info: { title: "Wilayah API", version: pkg.version, description: DESCRIPTION },
+      servers,
+      tags: TAGS,
+      components: {
+        schemas: { Error: toJsonSchema(errorBodySchema, "output") as never },
+        securitySchemes: {
+          apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "An API key (`wk_live_...`) from POST /user/keys." },
+          bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "The session token from POST /auth/login or /auth/register (7 days)." },
+          tripaySignature: {
+            type: "apiKey",
+            in: "header",
+            name: "X-Callback-Signature",
+            description: "Tripay's callback signature: hex HMAC-SHA256 of the raw request body, keyed with the merchant private key. OpenAPI has no HMAC scheme; this is it.",
+          },
+        },
+        headers: {
+          RequestId: { description: "The request's id; error bodies repeat it as `error.request_id`.", schema: { type: "string" } },
+          RetryAfter: { description: "Seconds to wait before trying again.", schema: { type: "integer" } },
+          DataVersion: { description: "The regulation (and package) the data follows, or the upstream source.", schema: { type: "string" } },
+          Cache: { description: "`HIT` or `MISS` of the edge response cache.", schema: { type: "string", enum: ["HIT", "MISS"] } },
+        },
+      },
+    },
+  });
+  cached = { key, doc };
+  return doc;
+}
