@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { forecastBody, quakeBody } from "./fixtures/bmkg";
 import { call, expectError, json, seedUserWithKey } from "./helpers";
 
 let key: string;
@@ -8,55 +9,6 @@ beforeAll(async () => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-const slot = (local: string, utc: string) => ({
-  datetime: `${utc.replace(" ", "T")}Z`,
-  utc_datetime: utc,
-  local_datetime: local,
-  analysis_date: "2026-11-21T00:00:00",
-  t: 27,
-  hu: "83",
-  tcc: 61,
-  tp: 0.4,
-  weather: 3,
-  weather_desc: "Berawan",
-  weather_desc_en: "Mostly Cloudy",
-  ws: 8.2,
-  wd: "SE",
-  wd_to: "NW",
-  wd_deg: 134,
-  vs: 9453,
-  vs_text: "< 10 km",
-  image: "https://api-apps.bmkg.go.id/storage/icon/cuaca/berawan-am.svg",
-});
-
-const forecastBody = (adm4: string) => ({
-  lokasi: { adm1: "32", adm2: "32.73", adm3: "32.73.09", adm4, provinsi: "Jawa Barat", kotkab: "Kota Bandung", kecamatan: "Bandung Wetan", desa: "Cihapit", lon: 107.62, lat: -6.9, timezone: "Asia/Jakarta" },
-  data: [
-    {
-      lokasi: { adm4, desa: "Cihapit", kecamatan: "Bandung Wetan", lon: 107.62, lat: -6.9, timezone: "Asia/Jakarta" },
-      cuaca: [[slot("2026-11-22 07:00:00", "2026-11-22 00:00:00"), slot("2026-11-22 10:00:00", "2026-11-22 03:00:00")]],
-    },
-  ],
-});
-
-const quakeBody = {
-  Infogempa: {
-    gempa: {
-      Tanggal: "21 Nov 2026",
-      Jam: "13:41:52 WIB",
-      DateTime: "2026-11-21T06:41:52+00:00",
-      Coordinates: "-6.89,109.67",
-      Lintang: "6.89 LS",
-      Bujur: "109.67 BT",
-      Magnitude: "5.1",
-      Kedalaman: "10 km",
-      Wilayah: "Pusat gempa berada di laut 30 km Utara Batang",
-      Potensi: "Tidak berpotensi tsunami",
-      Dirasakan: "III Batang",
-      Shakemap: "20261121134152.mmi.jpg",
-    },
-  },
-};
 
 /**
  * BMKG, intercepted. Answers are made inside the call (a Response body made in one request cannot

@@ -11,6 +11,12 @@ import { parseInput } from "./run";
 
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
+/** A query string carries text: of a schema that also takes JSON values (flags), only the text form applies. */
+function asQueryText(schema: Record<string, unknown>): Record<string, unknown> {
+  const texts = Array.isArray(schema.anyOf) ? (schema.anyOf as Record<string, unknown>[]).filter((s) => s.type === "string") : [];
+  return texts.length === 1 ? { ...texts[0], ...(schema.default !== undefined ? { default: schema.default } : {}) } : schema;
+}
+
 /** The first sentence of a description, as a summary ("e.g. 32" does not end one). */
 const firstSentence = (text: string) => text.match(/^.*?[.!?](?=\s+[A-Z(]|$)/)?.[0] ?? text;
 
@@ -45,7 +51,7 @@ export function endpointOperation(ep: DataEndpoint) {
       name,
       required: inPath || !field.safeParse(undefined).success,
       ...(description ? { description } : {}),
-      schema,
+      schema: inPath ? schema : asQueryText(schema),
       ...(ep.example && name in ep.example ? { example: ep.example[name] } : {}),
     };
   });
