@@ -1,7 +1,8 @@
 /**
  * `npm run dev`: one command from a fresh clone to a running API on http://localhost:8787.
- * Installs dependencies when missing, applies migrations to local D1, loads the wilayah seed only
- * when the loaded dataset differs from seed/manifest.json, makes sure a development API key exists
+ * Installs dependencies when missing, applies migrations to local D1, loads the wilayah seed and the
+ * kelurahan boundaries (built from their compressed source, scripts/boundaries.ts) only when what is
+ * loaded differs from seed/manifest.json, makes sure a development API key exists
  * (kept in .dev-key), prints it, then runs `wrangler dev`.
  *
  *   npm run dev -- --no-serve   # prepare only (used by the benchmark and CI smoke checks)
@@ -11,6 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { displayParts, generateKeySecret, hashKeySecret, newId } from "../src/keys/secret.ts";
+import { KELURAHAN_MARKER, loadKelurahanBoundaries } from "./boundaries.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const wranglerBin = join(root, "node_modules", ".bin", "wrangler");
@@ -88,8 +90,13 @@ async function main() {
     console.log("Created .dev.vars with a random JWT_SECRET.");
   }
   run(wranglerBin, ["d1", "migrations", "apply", "DB", "--local", ...persistArgs]);
-  const manifest = JSON.parse(readFileSync(join(root, "seed", "manifest.json"), "utf8")) as { checksum: string; dataVersion: string };
-  const loaded = d1("SELECT checksum FROM dataset WHERE id = 'wilayah'")[0]?.checksum;
+  const manifest = JSON.parse(readFileSync(join(root, "seed", "manifest.json"), "utf8")) as {
+    checksum: string;
+    dataVersion: string;
+    boundaries: { kelurahan: { checksum: string } };
+  };
+  const markers = new Map(d1(`SELECT id, checksum FROM dataset WHERE id IN ('wilayah', '${KELURAHAN_MARKER}')`).map((r) => [r.id, r.checksum]));
+  const loaded = markers.get("wilayah");
   if (loaded === manifest.checksum) {
     console.log(`wilayah data already loaded (${manifest.dataVersion}).`);
   } else {
@@ -97,6 +104,12 @@ async function main() {
     const t0 = Date.now();
     run(wranglerBin, ["d1", "execute", "DB", "--local", ...persistArgs, "--file", join("seed", "wilayah.sql")], { capture: true });
     console.log(`Seed loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
+  }
+  if (markers.get(KELURAHAN_MARKER) !== manifest.boundaries.kelurahan.checksum) {
+    console.log("Loading kelurahan/desa boundaries (built from seed/sources/wilayah-boundaries-kelurahan.csv.gz)...");
+    const t0 = Date.now();
+    loadKelurahanBoundaries({ remote: false, persistArgs });
+    console.log(`Boundaries loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
   }
 
   const key = await ensureDevKey();
