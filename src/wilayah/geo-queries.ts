@@ -1,0 +1,104 @@
+/**
+ * Boundary and reverse-geocoding reads (tables `wilayah_shape`, `wilayah_bbox`, `wilayah_grid`, see
+ * src/db/schema.ts). Raw SQL through a minimal runner, so the node-side quality test runs these very
+ * queries on a SQLite copy of the full data (test/node/reverse-quality.test.ts).
+ */
+import type { Level } from "./codes";
+import { GRID_CELL, gridCell } from "./geo";
+
+export type SqlValue = string | number | null;
+export type SqlRunner = { all<T>(sql: string, params: SqlValue[]): Promise<T[]> };
+
+/** The wilayah tables change only with a seed: read them through a session that a read replica may serve. */
+export function d1Runner(env: Env): SqlRunner {
+  const session = env.DB.withSession("first-unconstrained");
+  return {
+    async all<T>(sql: string, params: SqlValue[]) {
+      return (await session.prepare(sql).bind(...params).all<T>()).results;
+    },
+  };
+}
+
+export type ShapeRow = { id: string; data: string };
+
+/** Rows of one id arrive in `part` order; join them. */
+function joinParts(rows: { id: string; data: string }[]): ShapeRow[] {
+  const out: ShapeRow[] = [];
+  for (const r of rows) {
+    const last = out.at(-1);
+    if (last && last.id === r.id) last.data += r.data;
+    else out.push({ id: r.id, data: r.data });
+  }
+  return out;
+}
+
+export async function findShape(db: SqlRunner, id: string): Promise<{ data: string; bbox: [number, number, number, number] } | null> {
+  const rows = await db.all<{ data: string; min_lng: number; min_lat: number; max_lng: number; max_lat: number }>(
+    "SELECT s.data, b.min_lng, b.min_lat, b.max_lng, b.max_lat FROM wilayah_shape s JOIN wilayah_bbox b ON b.id = s.id WHERE s.id = ? ORDER BY s.part",
+    [id],
+  );
+  if (!rows.length) return null;
+  const b = rows[0];
+  return { data: rows.map((r) => r.data).join(""), bbox: [b.min_lng, b.min_lat, b.max_lng, b.max_lat] };
+}
+
+const LEVEL_NUMBER = { kecamatan: 3, kelurahan: 4 } as const;
+
+/**
+ * Regions of one level whose bounding box holds the point: the grid cell of the point, then the
+ * boxes stored beside it (an index range of a few dozen rows at most), then their boundaries.
+ */
+export async function candidateShapes(db: SqlRunner, level: "kecamatan" | "kelurahan", lng: number, lat: number): Promise<ShapeRow[]> {
+  const cell = gridCell(lng, lat, GRID_CELL[level]);
+  const rows = await db.all<{ id: string; data: string }>(
+    `SELECT s.id, s.data FROM wilayah_grid g JOIN wilayah_shape s ON s.id = g.id
+     WHERE g.level = ? AND g.cell = ? AND g.min_lng <= ? AND g.max_lng >= ? AND g.min_lat <= ? AND g.max_lat >= ?
+     ORDER BY s.id, s.part`,
+    [LEVEL_NUMBER[level], cell, lng, lng, lat, lat],
+  );
+  return joinParts(rows);
+}
+
+export type PlaceRow = {
+  kelurahan_id: string | null;
+  kelurahan: string | null;
+  postal_code: string | null;
+  kecamatan_id: string;
+  kecamatan: string;
+  kabupaten_id: string;
+  kabupaten: string;
+  provinsi_id: string;
+  provinsi: string;
+};
+
+const PLACE_COLUMNS = `c.id AS kecamatan_id, c.name AS kecamatan, b.id AS kabupaten_id, b.name AS kabupaten, p.id AS provinsi_id, p.name AS provinsi
+  FROM kecamatan c JOIN kabupaten b ON b.id = c.kabupaten_id JOIN provinsi p ON p.id = b.provinsi_id`;
+
+/** A village with its parents' ids and names. */
+export async function villagePlace(db: SqlRunner, id: string): Promise<PlaceRow | undefined> {
+  const rows = await db.all<PlaceRow>(
+    `SELECT k.id AS kelurahan_id, k.name AS kelurahan, k.postal_code, ${PLACE_COLUMNS.replace("FROM kecamatan c", "FROM kelurahan k JOIN kecamatan c ON c.id = k.kecamatan_id")} WHERE k.id = ?`,
+    [id],
+  );
+  return rows[0];
+}
+
+/** A kecamatan with its parents, and its active village whose centroid is nearest the point. */
+export async function kecamatanPlace(db: SqlRunner, id: string, lng: number, lat: number): Promise<PlaceRow | undefined> {
+  const k = Math.cos((lat * Math.PI) / 180) ** 2; // a degree of longitude is shorter away from the equator
+  const rows = await db.all<PlaceRow>(
+    `SELECT v.id AS kelurahan_id, v.name AS kelurahan, v.postal_code, ${PLACE_COLUMNS}
+     LEFT JOIN (SELECT id, name, postal_code, kecamatan_id FROM kelurahan WHERE kecamatan_id = ? AND is_active = 1 AND lat IS NOT NULL
+                ORDER BY (lat - ?) * (lat - ?) + (lng - ?) * (lng - ?) * ?, id LIMIT 1) v ON v.kecamatan_id = c.id
+     WHERE c.id = ?`,
+    [id, lat, lat, lng, lng, k, id],
+  );
+  return rows[0];
+}
+
+export const LEVEL_TABLE: Record<Level, string> = { provinsi: "provinsi", kabupaten: "kabupaten", kecamatan: "kecamatan", kelurahan: "kelurahan" };
+
+export async function regionName(db: SqlRunner, level: Level, id: string): Promise<string | undefined> {
+  const rows = await db.all<{ name: string }>(`SELECT name FROM ${LEVEL_TABLE[level]} WHERE id = ?`, [id]);
+  return rows[0]?.name;
+}
