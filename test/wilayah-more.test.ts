@@ -216,6 +216,14 @@ describe("GET /wilayah/reverse", () => {
     expect(body.data.kelurahan.id).toMatch(/^13\.05\.02\.\d{4}$/);
   });
 
+  it("just off a (simplified) coastline: the nearest kecamatan, approximate; farther out at sea: 404", async () => {
+    // 260 m west of kecamatan Batang Anai's drawn coastline, and 10 km out.
+    const shore = await json(await get("/reverse?lat=-0.8756&lng=100.0969"));
+    expect(shore.data).toMatchObject({ approximate: true, kecamatan: { id: "13.05.02", name: "Batang Anai" } });
+    expect(shore.data.kelurahan.id).toMatch(/^13\.05\.02\./);
+    await expectError(await get("/reverse?lat=-0.8756&lng=100.0009"), 404, "NOT_FOUND");
+  });
+
   it("at sea or outside Indonesia: 404 NOT_FOUND", async () => {
     await expectError(await get("/reverse?lat=-5&lng=100"), 404, "NOT_FOUND"); // Indian Ocean
     await expectError(await get("/reverse?lat=48.8566&lng=2.3522"), 404, "NOT_FOUND"); // Paris

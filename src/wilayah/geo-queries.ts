@@ -4,7 +4,7 @@
  * queries on a SQLite copy of the full data (test/node/reverse-quality.test.ts).
  */
 import type { Level } from "./codes";
-import { GRID_CELL, gridCell } from "./geo";
+import { GRID_CELL, gridCell, gridCells } from "./geo";
 
 export type SqlValue = string | number | null;
 export type SqlRunner = { all<T>(sql: string, params: SqlValue[]): Promise<T[]> };
@@ -55,6 +55,19 @@ export async function candidateShapes(db: SqlRunner, level: "kecamatan" | "kelur
      WHERE g.level = ? AND g.cell = ? AND g.min_lng <= ? AND g.max_lng >= ? AND g.min_lat <= ? AND g.max_lat >= ?
      ORDER BY s.id, s.part`,
     [LEVEL_NUMBER[level], cell, lng, lng, lat, lat],
+  );
+  return joinParts(rows);
+}
+
+/** Kecamatan whose bounding box comes within `margin` degrees of the point (the cells of that margin box). */
+export async function nearbyKecamatanShapes(db: SqlRunner, lng: number, lat: number, margin: number): Promise<ShapeRow[]> {
+  const cells = gridCells(lng - margin, lat - margin, lng + margin, lat + margin, GRID_CELL.kecamatan);
+  const rows = await db.all<{ id: string; data: string }>(
+    `SELECT s.id, s.data FROM wilayah_shape s WHERE s.id IN (
+       SELECT g.id FROM wilayah_grid g WHERE g.level = 3 AND g.cell IN (${cells.map(() => "?").join(", ")})
+       AND g.min_lng <= ? AND g.max_lng >= ? AND g.min_lat <= ? AND g.max_lat >= ?)
+     ORDER BY s.id, s.part`,
+    [...cells, lng + margin, lng - margin, lat + margin, lat - margin],
   );
   return joinParts(rows);
 }

@@ -1,8 +1,8 @@
 /** Boundaries and reverse geocoding: rules only (which region answers, what is not found). */
 import { ApiError } from "../lib/errors";
 import { type Level, levelOf, toDottedId } from "./codes";
-import { decodeShape, shapeContains, toMultiPolygon } from "./geo";
-import { candidateShapes, findShape, kecamatanPlace, type PlaceRow, regionName, type ShapeRow, type SqlRunner, villagePlace } from "./geo-queries";
+import { decodeShape, shapeContains, shapeDistanceKm, toMultiPolygon } from "./geo";
+import { candidateShapes, findShape, kecamatanPlace, nearbyKecamatanShapes, type PlaceRow, regionName, type ShapeRow, type SqlRunner, villagePlace } from "./geo-queries";
 
 export type BoundaryFeature = {
   type: "Feature";
@@ -58,10 +58,29 @@ function answer(lat: number, lng: number, approximate: boolean, p: PlaceRow): Re
 }
 
 /**
+ * How far outside every boundary a point may lie and still be answered (approximately): the
+ * boundaries are simplified, so a point on a beach, a pier or a small islet can fall just outside
+ * the drawn coastline. Beyond this it is at sea.
+ */
+export const COAST_TOLERANCE_KM = 1;
+
+/** The kecamatan within COAST_TOLERANCE_KM of the point (nearest first), if any. */
+async function nearestKecamatan(db: SqlRunner, lng: number, lat: number): Promise<string | undefined> {
+  const margin = COAST_TOLERANCE_KM / 111.32 / Math.max(0.2, Math.cos((lat * Math.PI) / 180));
+  let best: { id: string; km: number } | undefined;
+  for (const s of await nearbyKecamatanShapes(db, lng, lat, margin)) {
+    const km = shapeDistanceKm(decodeShape(s.data), lng, lat);
+    if (km <= COAST_TOLERANCE_KM && (!best || km < best.km)) best = { id: s.id, km };
+  }
+  return best?.id;
+}
+
+/**
  * The kelurahan/desa whose boundary holds the point, with its parents. Where no village boundary
  * holds it but a kecamatan's does (gaps between village polygons, the villages without a known
- * boundary), the kecamatan and up, with the village whose centroid is nearest marked approximate.
- * Anywhere else (at sea, outside Indonesia): NOT_FOUND.
+ * boundary), or the point lies within COAST_TOLERANCE_KM outside the nearest kecamatan (simplified
+ * coastlines), the kecamatan and up, with the village whose centroid is nearest, marked
+ * approximate. Anywhere else (at sea, outside Indonesia): NOT_FOUND.
  */
 export async function reverseGeocode(db: SqlRunner, lat: number, lng: number): Promise<{ data: ReverseAnswer }> {
   const village = containing(await candidateShapes(db, "kelurahan", lng, lat), lng, lat);
@@ -69,7 +88,7 @@ export async function reverseGeocode(db: SqlRunner, lat: number, lng: number): P
     const place = await villagePlace(db, village);
     if (place) return { data: answer(lat, lng, false, place) };
   }
-  const kecamatan = containing(await candidateShapes(db, "kecamatan", lng, lat), lng, lat);
+  const kecamatan = containing(await candidateShapes(db, "kecamatan", lng, lat), lng, lat) ?? (await nearestKecamatan(db, lng, lat));
   const place = kecamatan ? await kecamatanPlace(db, kecamatan, lng, lat) : undefined;
   if (!place) throw new ApiError("NOT_FOUND", `No Indonesian region contains the point ${lat}, ${lng} (at sea or outside Indonesia).`);
   return { data: answer(lat, lng, true, place) };

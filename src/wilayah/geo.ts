@@ -125,6 +125,29 @@ export function shapeContains(rings: DecodedRing[], lng: number, lat: number): b
   return sum > 0;
 }
 
+/** Distance in km (equirectangular, fine at these scales) from a point to the nearest edge of a shape. */
+export function shapeDistanceKm(rings: DecodedRing[], lng: number, lat: number): number {
+  const k = Math.cos((lat * Math.PI) / 180);
+  const px = lng * SCALE;
+  const py = lat * SCALE;
+  let best = Infinity;
+  for (const { xs, ys } of rings) {
+    for (let i = 0; i < xs.length - 1; i++) {
+      const ax = (px - xs[i]) * k;
+      const ay = py - ys[i];
+      const dx = (xs[i + 1] - xs[i]) * k;
+      const dy = ys[i + 1] - ys[i];
+      const len2 = dx * dx + dy * dy;
+      const t = len2 ? Math.max(0, Math.min(1, (ax * dx + ay * dy) / len2)) : 0;
+      const ex = ax - t * dx;
+      const ey = ay - t * dy;
+      const d = ex * ex + ey * ey;
+      if (d < best) best = d;
+    }
+  }
+  return (Math.sqrt(best) / SCALE) * 111.32;
+}
+
 // ---------------------------------------------------------------- GeoJSON
 
 /** Douglas-Peucker on a closed ring (integer units); keeps at least 4 points or returns null. */
@@ -237,6 +260,11 @@ export const GRID_CELL = { kecamatan: 0.2, kelurahan: 0.05 } as const;
 
 /** Indonesia's box with margin; cells count from its south-west corner. */
 const GRID_ORIGIN = { lat: -12, lng: 94 };
+
+/** The cells of a box (at most 4 when the box is smaller than a cell). */
+export function gridCells(minLng: number, minLat: number, maxLng: number, maxLat: number, size: number): number[] {
+  return [...new Set([gridCell(minLng, minLat, size), gridCell(maxLng, minLat, size), gridCell(minLng, maxLat, size), gridCell(maxLng, maxLat, size)])];
+}
 
 /** The cell holding a point, at a given cell size: row * 10000 + column. */
 export function gridCell(lng: number, lat: number, size: number): number {
