@@ -42,23 +42,6 @@ export async function findShape(db: SqlRunner, id: string): Promise<{ data: stri
   return { data: rows.map((r) => r.data).join(""), bbox: [b.min_lng, b.min_lat, b.max_lng, b.max_lat] };
 }
 
-const LEVEL_NUMBER = { kecamatan: 3, kelurahan: 4 } as const;
-
-/**
- * Regions of one level whose bounding box holds the point: the grid cell of the point, then the
- * boxes stored beside it (an index range of a few dozen rows at most), then their boundaries.
- */
-export async function candidateShapes(db: SqlRunner, level: "kecamatan" | "kelurahan", lng: number, lat: number): Promise<ShapeRow[]> {
-  const cell = gridCell(lng, lat, GRID_CELL[level]);
-  const rows = await db.all<{ id: string; data: string }>(
-    `SELECT s.id, s.data FROM wilayah_grid g JOIN wilayah_shape s ON s.id = g.id
-     WHERE g.level = ? AND g.cell = ? AND g.min_lng <= ? AND g.max_lng >= ? AND g.min_lat <= ? AND g.max_lat >= ?
-     ORDER BY s.id, s.part`,
-    [LEVEL_NUMBER[level], cell, lng, lng, lat, lat],
-  );
-  return joinParts(rows);
-}
-
 /** Kecamatan whose bounding box comes within `margin` degrees of the point (the cells of that margin box). */
 export async function nearbyKecamatanShapes(db: SqlRunner, lng: number, lat: number, margin: number): Promise<ShapeRow[]> {
   const cells = gridCells(lng - margin, lat - margin, lng + margin, lat + margin, GRID_CELL.kecamatan);
@@ -70,6 +53,27 @@ export async function nearbyKecamatanShapes(db: SqlRunner, lng: number, lat: num
     [...cells, lng + margin, lng - margin, lat + margin, lat - margin],
   );
   return joinParts(rows);
+}
+
+/**
+ * Villages whose bounding box holds the point, with their boundary and their place (names and
+ * parents) in the same round trip, so the usual answer costs one query.
+ */
+export async function candidateVillages(db: SqlRunner, lng: number, lat: number): Promise<(ShapeRow & { place: PlaceRow })[]> {
+  const cell = gridCell(lng, lat, GRID_CELL.kelurahan);
+  const rows = await db.all<{ id: string; data: string } & PlaceRow>(
+    `SELECT s.id, s.data, k.id AS kelurahan_id, k.name AS kelurahan, k.postal_code, ${PLACE_COLUMNS.replace("FROM kecamatan c", "FROM wilayah_grid g JOIN wilayah_shape s ON s.id = g.id JOIN kelurahan k ON k.id = g.id JOIN kecamatan c ON c.id = k.kecamatan_id")}
+     WHERE g.level = 4 AND g.cell = ? AND g.min_lng <= ? AND g.max_lng >= ? AND g.min_lat <= ? AND g.max_lat >= ?
+     ORDER BY s.id, s.part`,
+    [cell, lng, lng, lat, lat],
+  );
+  const out: (ShapeRow & { place: PlaceRow })[] = [];
+  for (const { id, data, ...place } of rows) {
+    const last = out.at(-1);
+    if (last && last.id === id) last.data += data;
+    else out.push({ id, data, place });
+  }
+  return out;
 }
 
 export type PlaceRow = {
@@ -86,15 +90,6 @@ export type PlaceRow = {
 
 const PLACE_COLUMNS = `c.id AS kecamatan_id, c.name AS kecamatan, b.id AS kabupaten_id, b.name AS kabupaten, p.id AS provinsi_id, p.name AS provinsi
   FROM kecamatan c JOIN kabupaten b ON b.id = c.kabupaten_id JOIN provinsi p ON p.id = b.provinsi_id`;
-
-/** A village with its parents' ids and names. */
-export async function villagePlace(db: SqlRunner, id: string): Promise<PlaceRow | undefined> {
-  const rows = await db.all<PlaceRow>(
-    `SELECT k.id AS kelurahan_id, k.name AS kelurahan, k.postal_code, ${PLACE_COLUMNS.replace("FROM kecamatan c", "FROM kelurahan k JOIN kecamatan c ON c.id = k.kecamatan_id")} WHERE k.id = ?`,
-    [id],
-  );
-  return rows[0];
-}
 
 /** A kecamatan with its parents, and its active village whose centroid is nearest the point. */
 export async function kecamatanPlace(db: SqlRunner, id: string, lng: number, lat: number): Promise<PlaceRow | undefined> {

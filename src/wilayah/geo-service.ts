@@ -2,7 +2,7 @@
 import { ApiError } from "../lib/errors";
 import { type Level, levelOf, toDottedId } from "./codes";
 import { decodeShape, shapeContains, shapeDistanceKm, toMultiPolygon } from "./geo";
-import { candidateShapes, findShape, kecamatanPlace, nearbyKecamatanShapes, type PlaceRow, regionName, type ShapeRow, type SqlRunner, villagePlace } from "./geo-queries";
+import { candidateVillages, findShape, kecamatanPlace, nearbyKecamatanShapes, type PlaceRow, regionName, type ShapeRow, type SqlRunner } from "./geo-queries";
 
 export type BoundaryFeature = {
   type: "Feature";
@@ -30,8 +30,8 @@ export async function getBoundary(db: SqlRunner, rawId: string, simplify = 0): P
 }
 
 /** The first (lowest id) of the candidates whose boundary holds the point: one answer, always the same, on shared borders. */
-function containing(shapes: ShapeRow[], lng: number, lat: number): string | undefined {
-  for (const s of shapes) if (shapeContains(decodeShape(s.data), lng, lat)) return s.id;
+function containing<S extends ShapeRow>(shapes: S[], lng: number, lat: number): S | undefined {
+  for (const s of shapes) if (shapeContains(decodeShape(s.data), lng, lat)) return s;
   return undefined;
 }
 
@@ -64,12 +64,18 @@ function answer(lat: number, lng: number, approximate: boolean, p: PlaceRow): Re
  */
 export const COAST_TOLERANCE_KM = 1;
 
-/** The kecamatan within COAST_TOLERANCE_KM of the point (nearest first), if any. */
-async function nearestKecamatan(db: SqlRunner, lng: number, lat: number): Promise<string | undefined> {
+/**
+ * The kecamatan whose boundary holds the point (the lowest id, if several), else the one within
+ * COAST_TOLERANCE_KM of it (the nearest), else none. One query: the candidates of the margin box.
+ */
+async function kecamatanFor(db: SqlRunner, lng: number, lat: number): Promise<string | undefined> {
   const margin = COAST_TOLERANCE_KM / 111.32 / Math.max(0.2, Math.cos((lat * Math.PI) / 180));
+  const shapes = (await nearbyKecamatanShapes(db, lng, lat, margin)).map((s) => ({ id: s.id, rings: decodeShape(s.data) }));
+  const inside = shapes.find((s) => shapeContains(s.rings, lng, lat));
+  if (inside) return inside.id;
   let best: { id: string; km: number } | undefined;
-  for (const s of await nearbyKecamatanShapes(db, lng, lat, margin)) {
-    const km = shapeDistanceKm(decodeShape(s.data), lng, lat);
+  for (const s of shapes) {
+    const km = shapeDistanceKm(s.rings, lng, lat);
     if (km <= COAST_TOLERANCE_KM && (!best || km < best.km)) best = { id: s.id, km };
   }
   return best?.id;
@@ -83,12 +89,9 @@ async function nearestKecamatan(db: SqlRunner, lng: number, lat: number): Promis
  * approximate. Anywhere else (at sea, outside Indonesia): NOT_FOUND.
  */
 export async function reverseGeocode(db: SqlRunner, lat: number, lng: number): Promise<{ data: ReverseAnswer }> {
-  const village = containing(await candidateShapes(db, "kelurahan", lng, lat), lng, lat);
-  if (village) {
-    const place = await villagePlace(db, village);
-    if (place) return { data: answer(lat, lng, false, place) };
-  }
-  const kecamatan = containing(await candidateShapes(db, "kecamatan", lng, lat), lng, lat) ?? (await nearestKecamatan(db, lng, lat));
+  const village = containing(await candidateVillages(db, lng, lat), lng, lat);
+  if (village) return { data: answer(lat, lng, false, village.place) };
+  const kecamatan = await kecamatanFor(db, lng, lat);
   const place = kecamatan ? await kecamatanPlace(db, kecamatan, lng, lat) : undefined;
   if (!place) throw new ApiError("NOT_FOUND", `No Indonesian region contains the point ${lat}, ${lng} (at sea or outside Indonesia).`);
   return { data: answer(lat, lng, true, place) };
