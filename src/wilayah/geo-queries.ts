@@ -21,17 +21,6 @@ export function d1Runner(env: Env): SqlRunner {
 
 export type ShapeRow = { id: string; data: string };
 
-/** Rows of one id arrive in `part` order; join them. */
-function joinParts(rows: { id: string; data: string }[]): ShapeRow[] {
-  const out: ShapeRow[] = [];
-  for (const r of rows) {
-    const last = out.at(-1);
-    if (last && last.id === r.id) last.data += r.data;
-    else out.push({ id: r.id, data: r.data });
-  }
-  return out;
-}
-
 export async function findShape(db: SqlRunner, id: string): Promise<{ data: string; bbox: [number, number, number, number] } | null> {
   const rows = await db.all<{ data: string; min_lng: number; min_lat: number; max_lng: number; max_lat: number }>(
     "SELECT s.data, b.min_lng, b.min_lat, b.max_lng, b.max_lat FROM wilayah_shape s JOIN wilayah_bbox b ON b.id = s.id WHERE s.id = ? ORDER BY s.part",
@@ -40,19 +29,6 @@ export async function findShape(db: SqlRunner, id: string): Promise<{ data: stri
   if (!rows.length) return null;
   const b = rows[0];
   return { data: rows.map((r) => r.data).join(""), bbox: [b.min_lng, b.min_lat, b.max_lng, b.max_lat] };
-}
-
-/** Kecamatan whose bounding box comes within `margin` degrees of the point (the cells of that margin box). */
-export async function nearbyKecamatanShapes(db: SqlRunner, lng: number, lat: number, margin: number): Promise<ShapeRow[]> {
-  const cells = gridCells(lng - margin, lat - margin, lng + margin, lat + margin, GRID_CELL.kecamatan);
-  const rows = await db.all<{ id: string; data: string }>(
-    `SELECT s.id, s.data FROM wilayah_shape s WHERE s.id IN (
-       SELECT g.id FROM wilayah_grid g WHERE g.level = 3 AND g.cell IN (${cells.map(() => "?").join(", ")})
-       AND g.min_lng <= ? AND g.max_lng >= ? AND g.min_lat <= ? AND g.max_lat >= ?)
-     ORDER BY s.id, s.part`,
-    [...cells, lng + margin, lng - margin, lat + margin, lat - margin],
-  );
-  return joinParts(rows);
 }
 
 /**
@@ -67,6 +43,11 @@ export async function candidateVillages(db: SqlRunner, lng: number, lat: number)
      ORDER BY s.id, s.part`,
     [cell, lng, lng, lat, lat],
   );
+  return withPlaces(rows);
+}
+
+/** Rows of one id arrive in `part` order: join their data, keep one place. */
+function withPlaces(rows: ({ id: string; data: string } & PlaceRow)[]): (ShapeRow & { place: PlaceRow })[] {
   const out: (ShapeRow & { place: PlaceRow })[] = [];
   for (const { id, data, ...place } of rows) {
     const last = out.at(-1);
@@ -91,17 +72,27 @@ export type PlaceRow = {
 const PLACE_COLUMNS = `c.id AS kecamatan_id, c.name AS kecamatan, b.id AS kabupaten_id, b.name AS kabupaten, p.id AS provinsi_id, p.name AS provinsi
   FROM kecamatan c JOIN kabupaten b ON b.id = c.kabupaten_id JOIN provinsi p ON p.id = b.provinsi_id`;
 
-/** A kecamatan with its parents, and its active village whose centroid is nearest the point. */
-export async function kecamatanPlace(db: SqlRunner, id: string, lng: number, lat: number): Promise<PlaceRow | undefined> {
+/**
+ * Kecamatan whose bounding box comes within `margin` degrees of the point (the grid cells of that
+ * margin box), each with its boundary, its parents and its active village whose centroid is
+ * nearest the point: the fallback answer in one round trip.
+ */
+export async function nearbyKecamatan(db: SqlRunner, lng: number, lat: number, margin: number): Promise<(ShapeRow & { place: PlaceRow })[]> {
+  const cells = gridCells(lng - margin, lat - margin, lng + margin, lat + margin, GRID_CELL.kecamatan);
   const k = Math.cos((lat * Math.PI) / 180) ** 2; // a degree of longitude is shorter away from the equator
-  const rows = await db.all<PlaceRow>(
-    `SELECT v.id AS kelurahan_id, v.name AS kelurahan, v.postal_code, ${PLACE_COLUMNS}
-     LEFT JOIN (SELECT id, name, postal_code, kecamatan_id FROM kelurahan WHERE kecamatan_id = ? AND is_active = 1 AND lat IS NOT NULL
-                ORDER BY (lat - ?) * (lat - ?) + (lng - ?) * (lng - ?) * ?, id LIMIT 1) v ON v.kecamatan_id = c.id
-     WHERE c.id = ?`,
-    [id, lat, lat, lng, lng, k, id],
+  const rows = await db.all<{ id: string; data: string } & PlaceRow>(
+    `WITH cand AS (
+       SELECT DISTINCT g.id FROM wilayah_grid g WHERE g.level = 3 AND g.cell IN (${cells.map(() => "?").join(", ")})
+       AND g.min_lng <= ? AND g.max_lng >= ? AND g.min_lat <= ? AND g.max_lat >= ?),
+     near AS (
+       SELECT cand.id, (SELECT v.id FROM kelurahan v WHERE v.kecamatan_id = cand.id AND v.is_active = 1 AND v.lat IS NOT NULL
+                        ORDER BY (v.lat - ?) * (v.lat - ?) + (v.lng - ?) * (v.lng - ?) * ?, v.id LIMIT 1) AS village FROM cand)
+     SELECT s.id, s.data, v.id AS kelurahan_id, v.name AS kelurahan, v.postal_code, ${PLACE_COLUMNS.replace("FROM kecamatan c", "FROM near JOIN wilayah_shape s ON s.id = near.id JOIN kecamatan c ON c.id = near.id")}
+     LEFT JOIN kelurahan v ON v.id = near.village
+     ORDER BY s.id, s.part`,
+    [...cells, lng + margin, lng - margin, lat + margin, lat - margin, lat, lat, lng, lng, k],
   );
-  return rows[0];
+  return withPlaces(rows);
 }
 
 export const LEVEL_TABLE: Record<Level, string> = { provinsi: "provinsi", kabupaten: "kabupaten", kecamatan: "kecamatan", kelurahan: "kelurahan" };

@@ -2,7 +2,7 @@
 import { ApiError } from "../lib/errors";
 import { type Level, levelOf, toDottedId } from "./codes";
 import { decodeShape, shapeContains, shapeDistanceKm, toMultiPolygon } from "./geo";
-import { candidateVillages, findShape, kecamatanPlace, nearbyKecamatanShapes, type PlaceRow, regionName, type ShapeRow, type SqlRunner } from "./geo-queries";
+import { candidateVillages, findShape, nearbyKecamatan, type PlaceRow, regionName, type ShapeRow, type SqlRunner } from "./geo-queries";
 
 export type BoundaryFeature = {
   type: "Feature";
@@ -66,19 +66,20 @@ export const COAST_TOLERANCE_KM = 1;
 
 /**
  * The kecamatan whose boundary holds the point (the lowest id, if several), else the one within
- * COAST_TOLERANCE_KM of it (the nearest), else none. One query: the candidates of the margin box.
+ * COAST_TOLERANCE_KM of it (the nearest), else none; with its place and nearest village. One
+ * query: the candidates of the margin box.
  */
-async function kecamatanFor(db: SqlRunner, lng: number, lat: number): Promise<string | undefined> {
+async function kecamatanFor(db: SqlRunner, lng: number, lat: number): Promise<PlaceRow | undefined> {
   const margin = COAST_TOLERANCE_KM / 111.32 / Math.max(0.2, Math.cos((lat * Math.PI) / 180));
-  const shapes = (await nearbyKecamatanShapes(db, lng, lat, margin)).map((s) => ({ id: s.id, rings: decodeShape(s.data) }));
+  const shapes = (await nearbyKecamatan(db, lng, lat, margin)).map((s) => ({ place: s.place, rings: decodeShape(s.data) }));
   const inside = shapes.find((s) => shapeContains(s.rings, lng, lat));
-  if (inside) return inside.id;
-  let best: { id: string; km: number } | undefined;
+  if (inside) return inside.place;
+  let best: { place: PlaceRow; km: number } | undefined;
   for (const s of shapes) {
     const km = shapeDistanceKm(s.rings, lng, lat);
-    if (km <= COAST_TOLERANCE_KM && (!best || km < best.km)) best = { id: s.id, km };
+    if (km <= COAST_TOLERANCE_KM && (!best || km < best.km)) best = { place: s.place, km };
   }
-  return best?.id;
+  return best?.place;
 }
 
 /**
@@ -91,8 +92,7 @@ async function kecamatanFor(db: SqlRunner, lng: number, lat: number): Promise<st
 export async function reverseGeocode(db: SqlRunner, lat: number, lng: number): Promise<{ data: ReverseAnswer }> {
   const village = containing(await candidateVillages(db, lng, lat), lng, lat);
   if (village) return { data: answer(lat, lng, false, village.place) };
-  const kecamatan = await kecamatanFor(db, lng, lat);
-  const place = kecamatan ? await kecamatanPlace(db, kecamatan, lng, lat) : undefined;
+  const place = await kecamatanFor(db, lng, lat);
   if (!place) throw new ApiError("NOT_FOUND", `No Indonesian region contains the point ${lat}, ${lng} (at sea or outside Indonesia).`);
   return { data: answer(lat, lng, true, place) };
 }
