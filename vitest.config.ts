@@ -30,6 +30,7 @@ export default defineConfig(async () => {
             name: "worker",
             include: ["test/**/*.test.ts"],
             exclude: ["test/node/**"],
+            globalSetup: ["./test/setup/boundaries-subset.ts"],
             setupFiles: ["./test/setup/apply-seed.ts"],
             testTimeout: 30_000,
             hookTimeout: 120_000,

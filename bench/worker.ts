@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { root, toolEnv, wranglerBin } from "../scripts/lib.ts";
 
 export const STATE = join(root, ".wrangler", "bench");
-export const PORT = 8799;
+/** `--port N` (or BENCH_PORT): another checkout's benchmark may hold the default port on a shared machine. */
+const portArg = process.argv.indexOf("--port");
+export const PORT = Number(portArg >= 0 ? process.argv[portArg + 1] : (process.env.BENCH_PORT ?? 8799));
 export const URL_BASE = `http://127.0.0.1:${PORT}`;
 
 /** Migrations, seed (when changed) and the dev key in the benchmark's state; returns the key. */
@@ -25,6 +27,12 @@ export function prepareState(): string {
 
 /** Starts `wrangler dev` with extra `--var`s; `onOutput` sees its stdout (e.g. the console mailer's links). */
 export async function startWorker(vars: string[], onOutput?: (text: string) => void): Promise<ChildProcess> {
+  // The floor would be another Worker's if the port were taken: refuse rather than measure it.
+  const taken = await fetch(`${URL_BASE}/health`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`port ${PORT} is already in use: pass --port N`);
   const child = spawn(wranglerBin, ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, ...vars.flatMap((v) => ["--var", v])], {
     cwd: root,
     // Wrangler's local trace store (on by default) writes every request and subrequest into a SQLite

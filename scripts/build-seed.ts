@@ -1,9 +1,13 @@
 /**
  * Builds the wilayah seed (`seed/wilayah.sql` + `seed/manifest.json`) from the npm package
- * `idn-area-data` 4.x (current list) and 3.1.2 (previous list, installed as `idn-area-data-v3`).
+ * `idn-area-data` 4.x (current list and islands) and 3.1.2 (previous list, installed as
+ * `idn-area-data-v3`), plus the files in seed/sources/ (seed/sources/README.md): centroids, postal
+ * codes, the 2430/2025 island moves, and the boundaries of provinsi, kabupaten/kota and kecamatan.
+ * Kelurahan/desa boundaries are too large to commit as SQL: scripts/boundaries.ts builds and loads
+ * them from their compressed source.
  *
- *   npm run seed:build                       # no coordinates: lat/lng stay null
- *   npm run seed:build -- --coords FILE.csv  # fill lat/lng from a `code,lat,lng` CSV
+ *   npm run seed:build                       # coordinates from seed/sources/wilayah-centroids.csv
+ *   npm run seed:build -- --coords FILE.csv  # from another `code,lat,lng` CSV
  *
  * Loading the SQL twice leaves the same state: it empties the wilayah tables first.
  */
@@ -15,9 +19,12 @@ import * as current from "idn-area-data";
 import * as previous from "idn-area-data-v3";
 import { z } from "zod";
 import { LEVELS, type Level, undotted } from "../src/wilayah/codes.ts";
+import { parseDms } from "../src/wilayah/geo.ts";
 import { normalizeSearchText, TERM_SEPARATOR } from "../src/wilayah/normalize.ts";
+import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
 
-export const DATA_VERSION = "Kepmendagri 300.2.2-2138/2025 (idn-area-data 4.0.1)";
+/** The 2430/2025 amendment changes no region code; it moves four islands (seed/sources/wilayah-2430-island-moves.csv). */
+export const DATA_VERSION = "Kepmendagri 300.2.2-2138/2025 as amended by 300.2.2-2430/2025 (idn-area-data 4.0.1)";
 
 /** Indonesia's bounding box with a small margin (Sabang to Merauke, Miangas to Rote). */
 export const BOUNDS = { latMin: -11.5, latMax: 6.5, lngMin: 94.5, lngMax: 141.5 };
@@ -34,6 +41,7 @@ type Row = {
   aliases: string[];
   lat: number | null;
   lng: number | null;
+  postalCode: string | null;
 };
 
 /** Names people also use for provinces: the short forms in everyday writing. */
@@ -97,6 +105,87 @@ export function parseCoords(csv: string): Map<string, { lat: number; lng: number
   return out;
 }
 
+/** Parses the `code,postal_code` CSV (seed/sources/wilayah-postal-codes.csv); throws naming a bad row. */
+export function parsePostalCodes(csv: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const lines = csv.split(/\r?\n/);
+  if (lines[0]?.trim() !== "code,postal_code") throw new Error(`postal codes CSV: line 1 must be "code,postal_code", got "${lines[0]}"`);
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (!line) continue;
+    const [code, postal, ...rest] = line.split(",");
+    if (!/^\d{2}\.\d{2}\.\d{2}\.\d{4}$/.test(code) || !/^\d{5}$/.test(postal ?? "") || rest.length) {
+      throw new Error(`postal codes CSV: line ${i + 1} ("${line}") rejected: want a village code and 5 digits`);
+    }
+    out.set(code, postal);
+  }
+  return out;
+}
+
+export type IslandRow = {
+  id: string;
+  name: string;
+  kabupatenId: string | null;
+  provinsiId: string;
+  lat: number | null;
+  lng: number | null;
+  isPopulated: 0 | 1;
+  isOutermostSmall: 0 | 1;
+  isActive: 0 | 1;
+  replacedBy: string | null;
+};
+
+type IslandMove = { oldCode: string; newCode: string; name: string; oldKabupaten: string; newKabupaten: string };
+
+export function parseIslandMoves(csv: string): IslandMove[] {
+  const lines = csv.split(/\r?\n/).filter((l) => l.trim() !== "");
+  if (lines[0]?.trim() !== "old_code,new_code,name,old_kabupaten,new_kabupaten") throw new Error("island moves CSV: unexpected header");
+  return lines.slice(1).map((l) => {
+    const [oldCode, newCode, name, oldKabupaten, newKabupaten] = l.trim().split(",");
+    return { oldCode, newCode, name, oldKabupaten, newKabupaten };
+  });
+}
+
+/**
+ * idn-area-data's islands with the 2430/2025 moves applied: each moved island gets its new code
+ * and regency, and its old code stays as a retired row (is_active 0) pointing at the new one.
+ */
+export async function buildIslands(moves: IslandMove[]): Promise<IslandRow[]> {
+  const source = (await (current as unknown as { getIslands(): Promise<IslandCsvRow[]> }).getIslands()) as IslandCsvRow[];
+  const byCode = new Map(source.map((x) => [x.code, x]));
+  const out: IslandRow[] = [];
+  const moved = new Map(moves.map((m) => [m.oldCode, m]));
+  for (const m of moves) {
+    const x = byCode.get(m.oldCode);
+    if (!x || x.name !== m.name || x.regency_code !== m.oldKabupaten) throw new Error(`island move ${m.oldCode} (${m.name}) does not match idn-area-data`);
+    if (byCode.has(m.newCode)) throw new Error(`island move: new code ${m.newCode} already exists`);
+  }
+  for (const x of source) {
+    const c = parseDms(x.coordinate);
+    if (!c) throw new Error(`island ${x.code}: coordinate "${x.coordinate}" is not degrees-minutes-seconds`);
+    const base = {
+      name: x.name,
+      lat: c.lat,
+      lng: c.lng,
+      isPopulated: (x.is_populated === "1" ? 1 : 0) as 0 | 1,
+      isOutermostSmall: (x.is_outermost_small === "1" ? 1 : 0) as 0 | 1,
+    };
+    const m = moved.get(x.code);
+    const kab = x.regency_code || null;
+    if (m) {
+      out.push({ ...base, id: m.newCode, kabupatenId: m.newKabupaten, provinsiId: m.newKabupaten.slice(0, 2), isActive: 1, replacedBy: null });
+      out.push({ ...base, id: x.code, kabupatenId: kab, provinsiId: x.code.slice(0, 2), isActive: 0, replacedBy: m.newCode });
+    } else {
+      out.push({ ...base, id: x.code, kabupatenId: kab, provinsiId: x.code.slice(0, 2), isActive: 1, replacedBy: null });
+    }
+  }
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+type IslandCsvRow = { code: string; regency_code: string; coordinate: string; is_populated: string; is_outermost_small: string; name: string };
+
+const readSource = (file: string) => readFileSync(join(SOURCES, file), "utf8");
+
 type Source = {
   getProvinces(): Promise<{ code: string; name: string }[]>;
   getRegencies(): Promise<{ code: string; province_code: string; name: string }[]>;
@@ -122,14 +211,22 @@ export type SeedResult = {
     counts: Record<Level, { active: number; inactive: number }>;
     renamed: number;
     coordinates: { filled: number; missing: number; unknownCodes: number } | null;
+    postalCodes: { filled: number; distinct: number };
+    pulau: { active: number; inactive: number; moved: number };
+    /** Boundaries per level; kelurahan's are loaded by scripts/boundaries.ts, marked with `checksum`. */
+    boundaries: { provinsi: number; kabupaten: number; kecamatan: number; kelurahan: { checksum: string } };
   };
   rows: Row[];
+  islands: IslandRow[];
 };
 
 export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<SeedResult> {
   const now = await load(current as Source);
   const before = await load(previous as Source);
-  const coords = opts.coordsCsv ? parseCoords(opts.coordsCsv) : null;
+  const coords = parseCoords(opts.coordsCsv ?? readSource("wilayah-centroids.csv"));
+  const postal = parsePostalCodes(readSource("wilayah-postal-codes.csv"));
+  const moves = parseIslandMoves(readSource("wilayah-2430-island-moves.csv"));
+  const islands = await buildIslands(moves);
 
   const rows: Row[] = [];
   let renamed = 0;
@@ -158,29 +255,49 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
           if (former) aliases.push(former.replace(/^(KABUPATEN ADMINISTRASI|KOTA ADMINISTRASI|KABUPATEN|KOTA) /i, ""));
         }
         const c = coords?.get(x.id);
-        rows.push({ id: x.id, level, name: x.name, altName, parentId: x.parentId, type, isActive, aliases, lat: c?.lat ?? null, lng: c?.lng ?? null });
+        const postalCode = level === "kelurahan" && isActive ? (postal.get(x.id) ?? null) : null;
+        rows.push({ id: x.id, level, name: x.name, altName, parentId: x.parentId, type, isActive, aliases, lat: c?.lat ?? null, lng: c?.lng ?? null, postalCode });
       }
     }
   }
   rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const body = renderSql(rows, byId);
+  const unknownPostal = [...postal.keys()].filter((k) => byId.get(k)?.isActive !== 1);
+  if (unknownPostal.length) throw new Error(`postal codes CSV: ${unknownPostal.length} codes are no current village, e.g. ${unknownPostal[0]}`);
+  const shapes = { provinsi: readBoundaries("provinsi"), kabupaten: readBoundaries("kabupaten"), kecamatan: readBoundaries("kecamatan") };
+  for (const [level, list] of Object.entries(shapes)) {
+    const unknown = list.find((b) => byId.get(b.id)?.level !== level);
+    if (unknown) throw new Error(`${level} boundaries: ${unknown.id} is no ${level} of the list`);
+  }
+  let body = renderSql(rows, byId);
+  body += renderIslands(islands);
+  for (const level of ["provinsi", "kabupaten", "kecamatan"] as const) body += boundarySql(level, shapes[level]);
   const checksum = createHash("sha256").update(body).digest("hex").slice(0, 16);
   const sql = `${body}INSERT OR REPLACE INTO dataset (id, version, checksum) VALUES ('wilayah', ${lit(DATA_VERSION)}, '${checksum}');\n`;
 
   const counts = Object.fromEntries(LEVELS.map((l) => [l, { active: 0, inactive: 0 }])) as SeedResult["manifest"]["counts"];
   for (const r of rows) counts[r.level][r.isActive ? "active" : "inactive"]++;
   const filled = rows.filter((r) => r.lat !== null).length;
+  const postalCodes = rows.filter((r) => r.postalCode !== null);
   return {
     sql,
     rows,
+    islands,
     manifest: {
       dataVersion: DATA_VERSION,
       checksum,
       counts,
       renamed,
-      coordinates: coords ? { filled, missing: rows.length - filled, unknownCodes: [...coords.keys()].filter((k) => !byId.has(k)).length } : null,
+      coordinates: { filled, missing: rows.length - filled, unknownCodes: [...coords.keys()].filter((k) => !byId.has(k)).length },
+      postalCodes: { filled: postalCodes.length, distinct: new Set(postalCodes.map((r) => r.postalCode)).size },
+      pulau: { active: islands.filter((i) => i.isActive).length, inactive: islands.filter((i) => !i.isActive).length, moved: moves.length },
+      boundaries: {
+        provinsi: shapes.provinsi.length,
+        kabupaten: shapes.kabupaten.length,
+        kecamatan: shapes.kecamatan.length,
+        kelurahan: { checksum: kelurahanBoundariesChecksum() },
+      },
     },
   };
 }
@@ -265,20 +382,22 @@ FROM wilayah_grams WHERE length(s) >= 4 GROUP BY substr(s, 1, 3), r;`,
 }
 
 function renderSql(rows: Row[], byId: Map<string, Row>): string {
-  let sql = "-- Generated by scripts/build-seed.ts from idn-area-data (ODbL). Do not edit.\n";
+  let sql = "-- Generated by scripts/build-seed.ts from idn-area-data (ODbL) and seed/sources/ (MIT, (c) 2024-2025 cahya dsn). Do not edit.\n";
+  sql += "DELETE FROM pulau;\n";
   sql += "DELETE FROM wilayah_short;\n";
   sql += "DELETE FROM wilayah_grams;\n";
   sql += "DELETE FROM wilayah_search;\n";
   for (const level of [...LEVELS].reverse()) sql += `DELETE FROM ${level};\n`;
   for (const level of LEVELS) {
     const parent = PARENT_COLUMN[level];
-    const columns = ["id", "code", "name", "alt_name", "lat", "lng", "is_active", ...(parent ? [parent] : []), ...(level === "kabupaten" ? ["type"] : [])];
+    const columns = ["id", "code", "name", "alt_name", "lat", "lng", "is_active", ...(parent ? [parent] : []), ...(level === "kabupaten" ? ["type"] : []), ...(level === "kelurahan" ? ["postal_code"] : [])];
     const tuples = rows
       .filter((r) => r.level === level)
       .map((r) => {
         const values = [lit(r.id), lit(undotted(r.id)), lit(r.name), lit(r.altName), lit(r.lat), lit(r.lng), String(r.isActive)];
         if (parent) values.push(lit(r.parentId));
         if (level === "kabupaten") values.push(lit(r.type));
+        if (level === "kelurahan") values.push(lit(r.postalCode));
         return `(${values.join(",")})`;
       });
     sql += inserts(level, columns, tuples);
@@ -297,6 +416,13 @@ function renderSql(rows: Row[], byId: Map<string, Row>): string {
   for (let from = 1; from <= ranked.length; from += GRAMS_CHUNK) sql += `${gramsSql(from, from + GRAMS_CHUNK - 1)}\n`;
   for (const statement of shortAnswersSql()) sql += `${statement}\n`;
   return sql;
+}
+
+function renderIslands(islands: IslandRow[]): string {
+  const tuples = islands.map((i) =>
+    `(${[lit(i.id), lit(undotted(i.id)), lit(i.name), lit(normalizeSearchText(i.name)), lit(i.kabupatenId), lit(i.provinsiId), lit(i.lat), lit(i.lng), i.isPopulated, i.isOutermostSmall, i.isActive, lit(i.replacedBy)].join(",")})`,
+  );
+  return inserts("pulau", ["id", "code", "name", "name_search", "kabupaten_id", "provinsi_id", "lat", "lng", "is_populated", "is_outermost_small", "is_active", "replaced_by"], tuples);
 }
 
 // ---------------------------------------------------------------- CLI

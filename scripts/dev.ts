@@ -1,6 +1,7 @@
 /**
  * `npm run dev`: one command from a fresh clone to a running API on http://localhost:8787.
- * Applies migrations to local D1, loads the wilayah seed only when the loaded dataset differs from
+ * Applies migrations to local D1, loads the wilayah seed and the kelurahan boundaries (built from
+ * their compressed source, scripts/boundaries.ts) only when what is loaded differs from
  * seed/manifest.json, makes sure a development API key exists (kept in .dev-key), prints it, then
  * runs `wrangler dev`.
  *
@@ -15,6 +16,7 @@ import { join } from "node:path";
 import { displayParts, generateKeySecret, hashKeySecret } from "../src/keys/secret.ts";
 import { base64url, newId, randomBytes } from "../src/lib/crypto.ts";
 import { d1, readDevVars, root, type Target, targetArgs, toolEnv, wrangler, wranglerBin, sqlString } from "./lib.ts";
+import { KELURAHAN_MARKER, loadKelurahanBoundaries } from "./boundaries.ts";
 
 const persistTo = process.env.WRANGLER_PERSIST_TO;
 const target: Target = { persistTo };
@@ -67,8 +69,13 @@ async function main() {
     console.log("Created .dev.vars with a random JWT_SECRET.");
   }
   wrangler(["d1", "migrations", "apply", "DB", ...targetArgs(target)]);
-  const manifest = JSON.parse(readFileSync(join(root, "seed", "manifest.json"), "utf8")) as { checksum: string; dataVersion: string };
-  const loaded = d1("SELECT checksum FROM dataset WHERE id = 'wilayah'", target)[0]?.checksum;
+  const manifest = JSON.parse(readFileSync(join(root, "seed", "manifest.json"), "utf8")) as {
+    checksum: string;
+    dataVersion: string;
+    boundaries: { kelurahan: { checksum: string } };
+  };
+  const markers = new Map(d1(`SELECT id, checksum FROM dataset WHERE id IN ('wilayah', '${KELURAHAN_MARKER}')`, target).map((r) => [r.id, r.checksum]));
+  const loaded = markers.get("wilayah");
   if (loaded === manifest.checksum) {
     console.log(`wilayah data already loaded (${manifest.dataVersion}).`);
   } else {
@@ -76,6 +83,12 @@ async function main() {
     const t0 = Date.now();
     wrangler(["d1", "execute", "DB", ...targetArgs(target), "--file", join("seed", "wilayah.sql")], { capture: true });
     console.log(`Seed loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
+  }
+  if (markers.get(KELURAHAN_MARKER) !== manifest.boundaries.kelurahan.checksum) {
+    console.log("Loading kelurahan/desa boundaries (built from seed/sources/wilayah-boundaries-kelurahan.csv.gz)...");
+    const t0 = Date.now();
+    loadKelurahanBoundaries(target);
+    console.log(`Boundaries loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
   }
 
   const key = await ensureDevKey();

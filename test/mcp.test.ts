@@ -35,7 +35,22 @@ describe("MCP tool surface", () => {
     expect(client.getServerVersion()).toMatchObject({ name: "wilayah-api", version: pkg.version });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ["cuaca", "gempa_terkini", "wilayah_detail", "wilayah_kabupaten", "wilayah_kecamatan", "wilayah_kelurahan", "wilayah_provinsi", "wilayah_search"].sort(),
+      [
+        "cuaca",
+        "gempa_terkini",
+        "wilayah_boundary",
+        "wilayah_detail",
+        "wilayah_kabupaten",
+        "wilayah_kecamatan",
+        "wilayah_kelurahan",
+        "wilayah_kodepos",
+        "wilayah_nik",
+        "wilayah_provinsi",
+        "wilayah_pulau",
+        "wilayah_pulau_detail",
+        "wilayah_reverse",
+        "wilayah_search",
+      ].sort(),
     );
     for (const t of tools) {
       expect(t.description!.length, t.name).toBeGreaterThan(40);
@@ -71,6 +86,35 @@ describe("MCP tool surface", () => {
     expect(kel.structuredContent.data.map((x: { name: string }) => x.name)).toContain("Cihapit");
     const detail = (await client.callTool({ name: "wilayah_detail", arguments: { id: "3273091001" } })) as ToolResult;
     expect(detail.structuredContent.data).toMatchObject({ id: "32.73.09.1001", name: "Cihapit", level: "kelurahan" });
+    await client.close();
+  });
+
+  it("the tools of coordinates, postal codes, islands, boundaries and NIK answer like REST", async () => {
+    const { secret } = await seedUserWithKey();
+    const client = await connect(secret);
+    const same = async (name: string, args: Record<string, unknown>, path: string) => {
+      const r = (await client.callTool({ name, arguments: args })) as ToolResult;
+      expect(r.isError, name).toBeFalsy();
+      expect(r.structuredContent, name).toEqual(await json(await call(`/api/v1/wilayah${path}`, { key: secret })));
+      return r.structuredContent;
+    };
+    const rev = await same("wilayah_reverse", { lat: -6.90827, lng: 107.626971 }, "/reverse?lat=-6.90827&lng=107.626971");
+    expect(rev.data.kelurahan).toMatchObject({ id: "32.73.09.1001", postal_code: "40114" });
+    await same("wilayah_kodepos", { code: "40114" }, "/kodepos/40114");
+    const pulau = await same("wilayah_pulau", { kabupaten_id: "11.10", q: "mangkir" }, "/pulau?kabupaten_id=11.10&q=mangkir");
+    expect(pulau.meta.total).toBe(2);
+    await same("wilayah_pulau_detail", { id: "12.01.40013" }, "/pulau/12.01.40013");
+    const shape = await same("wilayah_boundary", { id: "32.73.09", simplify: 0.001 }, "/32.73.09/boundary?simplify=0.001");
+    expect(shape.data.geometry.type).toBe("MultiPolygon");
+    const nik = (await client.callTool({ name: "wilayah_nik", arguments: { nik: "3273094512900001" } })) as ToolResult;
+    expect(nik.structuredContent.data).toMatchObject({ region_code: "32.73.09", sex: "female", birth_date: "1990-12-05" });
+    const bad = (await client.callTool({ name: "wilayah_reverse", arguments: { lat: 95, lng: 107 } })) as ToolResult;
+    expect(bad.isError).toBe(true);
+    expect(errorCode(bad)).toBe("INVALID_QUERY");
+    const sea = (await client.callTool({ name: "wilayah_reverse", arguments: { lat: -5, lng: 100 } })) as ToolResult;
+    expect(errorCode(sea)).toBe("NOT_FOUND");
+    const badNik = (await client.callTool({ name: "wilayah_nik", arguments: { nik: "123" } })) as ToolResult;
+    expect(errorCode(badNik)).toBe("INVALID_QUERY");
     await client.close();
   });
 

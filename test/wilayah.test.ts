@@ -19,7 +19,7 @@ describe("lists: happy path", () => {
     const body = await json(res);
     expect(body.meta).toEqual({ total: 38, page: 1, per_page: 20, total_pages: 2 });
     expect(body.data).toHaveLength(20);
-    expect(body.data[0]).toEqual({ id: "11", code: "11", name: "Aceh", alt_name: "Aceh", lat: null, lng: null, is_active: 1 });
+    expect(body.data[0]).toEqual({ id: "11", code: "11", name: "Aceh", alt_name: "Aceh", lat: 4.225729, lng: 96.911874, is_active: 1 });
     const ids = body.data.map((r: { id: string }) => r.id);
     expect(ids).toEqual([...ids].sort());
   });

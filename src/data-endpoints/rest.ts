@@ -28,7 +28,8 @@ export function mountDataEndpoints(
         "x-data-version": ep.version,
         "x-cache": result.cache,
         // Same for every caller, but only after the key check: let browsers keep it, not shared caches.
-        "cache-control": "private, max-age=300",
+        // Answers never cached (weather: fresh upstream data; NIK: personal) are not kept anywhere.
+        "cache-control": ep.cacheSeconds > 0 ? "private, max-age=300" : "private, no-store",
       });
     });
   }

@@ -39,8 +39,81 @@ export const kecamatan = sqliteTable(
 
 export const kelurahan = sqliteTable(
   "kelurahan",
-  { ...regionColumns, kecamatanId: text("kecamatan_id").notNull() },
-  (t) => [index("kelurahan_parent_idx").on(t.kecamatanId, t.id)],
+  {
+    ...regionColumns,
+    kecamatanId: text("kecamatan_id").notNull(),
+    postalCode: text("postal_code"), // kode pos, 5 digits; null only for retired codes
+  },
+  (t) => [index("kelurahan_parent_idx").on(t.kecamatanId, t.id), index("kelurahan_postal_idx").on(t.postalCode, t.id)],
+);
+
+/** Islands (idn-area-data's islands, with the 2430/2025 moves applied). */
+export const pulau = sqliteTable(
+  "pulau",
+  {
+    id: text("id").primaryKey(), // 11.01.40001
+    code: text("code").notNull(), // 110140001
+    name: text("name").notNull(),
+    nameSearch: text("name_search").notNull(), // normalised name (src/wilayah/normalize.ts)
+    kabupatenId: text("kabupaten_id"), // null: the island belongs to the province as a whole (code xx.00.xxxxx)
+    provinsiId: text("provinsi_id").notNull(),
+    lat: real("lat"),
+    lng: real("lng"),
+    isPopulated: integer("is_populated").notNull(),
+    isOutermostSmall: integer("is_outermost_small").notNull(),
+    isActive: integer("is_active").notNull().default(1),
+    replacedBy: text("replaced_by"), // for a retired code: the code that replaced it
+  },
+  (t) => [index("pulau_kabupaten_idx").on(t.kabupatenId, t.id), index("pulau_provinsi_idx").on(t.provinsiId, t.id)],
+);
+
+/**
+ * Region boundaries (src/wilayah/geo.ts describes `data`). A boundary longer than a D1 statement
+ * allows is split over rows (`part` 0, 1, ...) that concatenate to the whole; `level` 1-4.
+ * Provinsi to kecamatan come with the seed, kelurahan/desa from their own load (scripts/boundaries.ts).
+ */
+export const wilayahShape = sqliteTable(
+  "wilayah_shape",
+  {
+    id: text("id").notNull(),
+    part: integer("part").notNull(),
+    level: integer("level").notNull(),
+    data: text("data").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.id, t.part] }), index("wilayah_shape_level_idx").on(t.level)],
+);
+
+/** Bounding box of each boundary (degrees). */
+export const wilayahBbox = sqliteTable(
+  "wilayah_bbox",
+  {
+    id: text("id").primaryKey(),
+    level: integer("level").notNull(),
+    minLng: real("min_lng").notNull(),
+    minLat: real("min_lat").notNull(),
+    maxLng: real("max_lng").notNull(),
+    maxLat: real("max_lat").notNull(),
+  },
+  (t) => [index("wilayah_bbox_level_idx").on(t.level)],
+);
+
+/**
+ * Candidate index for reverse geocoding: one row per grid cell (GRID_CELL in src/wilayah/geo.ts)
+ * that a kecamatan's or kelurahan's bounding box touches, with the box, so a point reads only the
+ * regions of its own cell whose box holds it. Built inside SQLite from `wilayah_bbox` by the seed.
+ */
+export const wilayahGrid = sqliteTable(
+  "wilayah_grid",
+  {
+    level: integer("level").notNull(),
+    cell: integer("cell").notNull(),
+    id: text("id").notNull(),
+    minLng: real("min_lng").notNull(),
+    minLat: real("min_lat").notNull(),
+    maxLng: real("max_lng").notNull(),
+    maxLat: real("max_lat").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.level, t.cell, t.id] })],
 );
 
 /** Which dataset is loaded: the seed writes one row; `scripts/dev.ts` reads it to skip reloading. */

@@ -1,13 +1,13 @@
 /** The regional data endpoints, declared once for REST and MCP. */
 import { z } from "zod";
-import manifest from "../../seed/manifest.json";
 import { defineEndpoint, flagParam } from "../data-endpoints/declare";
 import { pageMeta, pageParams } from "../lib/paging";
 import { LEVELS, type Level } from "./codes";
+import { moreWilayahEndpoints } from "./more-endpoints";
 import { getRegion, listLevel, search } from "./service";
+import { DATA_VERSION } from "./version";
 
-/** The regulation (and package) the loaded data follows: the `x-data-version` header. */
-export const DATA_VERSION = manifest.dataVersion;
+export { DATA_VERSION };
 
 const DAY = 86_400;
 
@@ -16,7 +16,7 @@ const region = {
   code: z.string().describe("The same code without dots"),
   name: z.string(),
   alt_name: z.string().describe("Another common spelling; may equal name"),
-  lat: z.number().nullable().describe("Centroid latitude, or null when unknown"),
+  lat: z.number().nullable().describe("Centroid latitude (cahyadsn/wilayah_boundaries, MIT), or null when unknown"),
   lng: z.number().nullable().describe("Centroid longitude, or null when unknown"),
   is_active: z.number().int().describe("1 for codes in force, 0 for retired codes"),
 };
@@ -25,7 +25,7 @@ const LEVEL_RECORD = {
   provinsi: z.object(region),
   kabupaten: z.object({ ...region, provinsi_id: z.string(), type: z.enum(["kabupaten", "kota"]) }),
   kecamatan: z.object({ ...region, kabupaten_id: z.string() }),
-  kelurahan: z.object({ ...region, kecamatan_id: z.string() }),
+  kelurahan: z.object({ ...region, kecamatan_id: z.string(), postal_code: z.string().nullable().describe("Postal code (kode pos), 5 digits; null only for retired codes") }),
 } as const;
 
 /** Examples for the API document: Kelurahan Cihapit, Bandung Wetan, Kota Bandung, Jawa Barat, and its parents. */
@@ -126,6 +126,7 @@ export const wilayahEndpoints = [
     version: DATA_VERSION,
     handler: (q, { env }) => search(env, { q: q.q, level: q.level, includeInactive: q.include_inactive, page: q.page, per_page: q.per_page }),
   }),
+  ...moreWilayahEndpoints,
   defineEndpoint({
     path: "/wilayah/:id",
     tool: "wilayah_detail",
@@ -141,6 +142,7 @@ export const wilayahEndpoints = [
         kabupaten_id: z.string().optional(),
         kecamatan_id: z.string().optional(),
         type: z.enum(["kabupaten", "kota"]).optional(),
+        postal_code: z.string().nullable().optional().describe("kelurahan/desa only"),
       }),
     }),
     cacheSeconds: DAY,

@@ -19,7 +19,7 @@ const LEVEL_TABLES = {
   provinsi: { table: provinsi, parent: null, columns: base(provinsi) },
   kabupaten: { table: kabupaten, parent: kabupaten.provinsiId, columns: { ...base(kabupaten), provinsi_id: kabupaten.provinsiId, type: kabupaten.type } },
   kecamatan: { table: kecamatan, parent: kecamatan.kabupatenId, columns: { ...base(kecamatan), kabupaten_id: kecamatan.kabupatenId } },
-  kelurahan: { table: kelurahan, parent: kelurahan.kecamatanId, columns: { ...base(kelurahan), kecamatan_id: kelurahan.kecamatanId } },
+  kelurahan: { table: kelurahan, parent: kelurahan.kecamatanId, columns: { ...base(kelurahan), kecamatan_id: kelurahan.kecamatanId, postal_code: kelurahan.postalCode } },
 } as const;
 
 export type RegionRow = {
@@ -34,6 +34,7 @@ export type RegionRow = {
   kabupaten_id?: string;
   kecamatan_id?: string;
   type?: "kabupaten" | "kota";
+  postal_code?: string | null;
 };
 
 export async function listRegions(

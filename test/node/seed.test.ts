@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildSeed, parseCoords, type SeedResult } from "../../scripts/build-seed";
+import { buildSeed, parseCoords, parsePostalCodes, type SeedResult } from "../../scripts/build-seed";
 
 const root = join(import.meta.dirname, "..", "..");
 const require = createRequire(import.meta.url);
@@ -14,7 +14,7 @@ function csvRows(pkg: string, file: string): string[] {
   return lines.filter((l) => l.trim() !== "").map((l) => l.slice(0, l.indexOf(",")));
 }
 
-const CENTROIDS = join(root, "..", "shared", "data", "wilayah-centroids.csv");
+const CENTROIDS = join(root, "seed", "sources", "wilayah-centroids.csv");
 
 let seed: SeedResult;
 beforeAll(async () => {
@@ -48,7 +48,6 @@ describe("seed build", () => {
     expect(byId.get("31")).toMatchObject({ name: "Daerah Khusus Ibukota Jakarta", altName: "DKI Jakarta" });
     expect(byId.get("31.74")).toMatchObject({ altName: "Jakarta Selatan", type: "kota" });
     expect(byId.get("31.01")).toMatchObject({ altName: "Kepulauan Seribu", type: "kabupaten" });
-    expect(seed.rows.every((r) => r.lat === null && r.lng === null)).toBe(true);
   });
 
   it("renders statements that stay under D1's 100 KB statement limit, and is deterministic", async () => {
@@ -64,9 +63,10 @@ describe("seed build", () => {
   });
 });
 
-describe("coordinates import (--coords)", () => {
-  it("fills lat/lng from the shared centroids CSV and leaves unknown codes null", async () => {
-    const withCoords = await buildSeed({ coordsCsv: readFileSync(CENTROIDS, "utf8") });
+describe("coordinates (seed/sources/wilayah-centroids.csv, or --coords)", () => {
+  it("fills lat/lng from the centroids CSV for 99.4% of codes and leaves the others null", async () => {
+    const withCoords = seed;
+    expect(withCoords.manifest.coordinates).toEqual({ filled: 91_081, missing: 635, unknownCodes: 0 });
     const bandung = withCoords.rows.find((r) => r.id === "32.73")!;
     expect(bandung.lat).toBeCloseTo(-6.9, 0);
     expect(bandung.lng).toBeCloseTo(107.6, 0);
@@ -89,5 +89,63 @@ describe("coordinates import (--coords)", () => {
 
   it("accepts a valid file", () => {
     expect(parseCoords("code,lat,lng\n32,-6.9,107.6\n\n").get("32")).toEqual({ lat: -6.9, lng: 107.6 });
+  });
+
+  it("takes another file with --coords: codes it lacks stay null", async () => {
+    const other = await buildSeed({ coordsCsv: "code,lat,lng\n32.73,-6.91,107.61\n" });
+    expect(other.rows.find((r) => r.id === "32.73")).toMatchObject({ lat: -6.91, lng: 107.61 });
+    expect(other.manifest.coordinates).toMatchObject({ filled: 1 });
+  });
+});
+
+describe("postal codes", () => {
+  it("every current kelurahan/desa has a 5-digit postal code; retired codes have none", () => {
+    const villages = seed.rows.filter((r) => r.level === "kelurahan");
+    const active = villages.filter((r) => r.isActive === 1);
+    expect(active).toHaveLength(83_762);
+    expect(active.every((r) => /^\d{5}$/.test(r.postalCode ?? ""))).toBe(true);
+    expect(villages.filter((r) => r.isActive === 0).every((r) => r.postalCode === null)).toBe(true);
+    expect(seed.rows.filter((r) => r.level !== "kelurahan").every((r) => r.postalCode === null)).toBe(true);
+    expect(seed.manifest.postalCodes).toEqual({ filled: 83_762, distinct: 10_632 });
+    expect(seed.rows.find((r) => r.id === "32.73.09.1001")?.postalCode).toBe("40114");
+  });
+
+  it("rejects a malformed row, naming it", () => {
+    expect(() => parsePostalCodes("code,postal_code\n32.73.09.1001,4011\n")).toThrow(/line 2/);
+    expect(() => parsePostalCodes("kode,kodepos\n")).toThrow(/line 1/);
+  });
+});
+
+describe("islands (pulau)", () => {
+  it("holds the 17,373 islands of idn-area-data 4.x with decimal coordinates", () => {
+    const active = seed.islands.filter((i) => i.isActive === 1);
+    expect(active).toHaveLength(17_373);
+    expect(seed.islands.every((i) => i.lat !== null && i.lat >= -11.5 && i.lat <= 6.5 && i.lng! >= 94.5 && i.lng! <= 141.5)).toBe(true);
+    // 11.01.40001 Pulau Batukapal: 03°19'03.44" N 097°07'41.73" E
+    expect(seed.islands.find((i) => i.id === "11.01.40001")).toMatchObject({ name: "Pulau Batukapal", lat: 3.317622, lng: 97.128258, kabupatenId: "11.01" });
+  });
+
+  it("applies the four 2430/2025 moves from Tapanuli Tengah (12.01) to Aceh Singkil (11.10); old codes retired", () => {
+    const byId = new Map(seed.islands.map((i) => [i.id, i]));
+    for (const [oldCode, newCode, name] of [
+      ["12.01.40013", "11.10.40081", "Pulau Lipan"],
+      ["12.01.40015", "11.10.40082", "Pulau Mangkir Gadang"],
+      ["12.01.40016", "11.10.40083", "Pulau Mangkir Ketek"],
+      ["12.01.40019", "11.10.40084", "Pulau Panjang"],
+    ]) {
+      expect(byId.get(newCode)).toMatchObject({ name, kabupatenId: "11.10", provinsiId: "11", isActive: 1, replacedBy: null });
+      expect(byId.get(oldCode)).toMatchObject({ name, kabupatenId: "12.01", provinsiId: "12", isActive: 0, replacedBy: newCode });
+      expect(byId.get(newCode)!.lat).toBe(byId.get(oldCode)!.lat);
+    }
+    expect(seed.manifest.pulau).toEqual({ active: 17_373, inactive: 4, moved: 4 });
+    expect(seed.manifest.dataVersion).toMatch(/2138\/2025.*2430\/2025/);
+  });
+});
+
+describe("boundaries in the seed", () => {
+  it("holds every provinsi, kabupaten/kota and kecamatan boundary; kelurahan's are loaded from their source", () => {
+    expect(seed.manifest.boundaries).toMatchObject({ provinsi: 38, kabupaten: 514, kecamatan: 7285 });
+    expect(seed.sql).toContain("INSERT INTO wilayah_grid");
+    expect(seed.sql).not.toMatch(/INSERT INTO wilayah_shape \(id, part, level, data\) VALUES \('\d{2}\.\d{2}\.\d{2}\.\d{4}'/);
   });
 });

@@ -1,0 +1,103 @@
+/**
+ * Reverse-geocoding quality on the real data: every boundary (seed/wilayah.sql for provinsi to
+ * kecamatan, the full kelurahan/desa load built by scripts/boundaries.ts) in a SQLite database
+ * migrated like D1, read by the very service and SQL the API runs (src/wilayah/geo-service.ts
+ * through the `SqlRunner` seam; the Worker passes D1, this test node:sqlite). For villages sampled
+ * by a seeded generator, the village's own centroid must answer the village itself in >= 97% and
+ * its kecamatan in >= 98.5% (the issue's floor; the data's author measures 97.15% / 98.85% with
+ * plain ray casting).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { beforeAll, describe, expect, it } from "vitest";
+import { kelurahanBoundarySql } from "../../scripts/boundaries";
+import type { SqlRunner, SqlValue } from "../../src/wilayah/geo-queries";
+import { reverseGeocode } from "../../src/wilayah/geo-service";
+
+const root = join(import.meta.dirname, "..", "..");
+const SAMPLE = Number(process.env.REVERSE_SAMPLE ?? 10_000);
+
+/** mulberry32: a small seeded generator, so the sample is the same on every run. */
+function seeded(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+let db: DatabaseSync;
+let runner: SqlRunner;
+
+beforeAll(() => {
+  db = new DatabaseSync(":memory:");
+  const migrations = readdirSync(join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort();
+  for (const f of migrations) {
+    for (const statement of readFileSync(join(root, "migrations", f), "utf8").split("--> statement-breakpoint")) {
+      if (statement.trim()) db.exec(statement);
+    }
+  }
+  // The seed without the search index (not read here), then every village boundary.
+  const seed = readFileSync(join(root, "seed", "wilayah.sql"), "utf8")
+    .split("\n")
+    .filter((l) => l && !l.startsWith("--") && !/^INSERT INTO wilayah_(grams|short|search) /.test(l))
+    .join("\n");
+  db.exec(seed);
+  db.exec(kelurahanBoundarySql());
+  runner = { all: async <T>(sql: string, params: SqlValue[]) => db.prepare(sql).all(...params) as T[] };
+}, 180_000);
+
+describe("reverse geocoding on the full boundaries", () => {
+  it(`answers a village's own centroid with the village (>= 97%) and its kecamatan (>= 98.5%), ${SAMPLE} villages sampled`, async () => {
+    const villages = db.prepare("SELECT id, lat, lng FROM kelurahan WHERE is_active = 1 AND lat IS NOT NULL ORDER BY id").all() as { id: string; lat: number; lng: number }[];
+    expect(villages.length).toBeGreaterThan(83_000);
+    const random = seeded(20251122);
+    const picked = new Set<number>();
+    while (picked.size < SAMPLE) picked.add(Math.floor(random() * villages.length));
+    let village = 0;
+    let exact = 0;
+    let kecamatan = 0;
+    let approximate = 0;
+    let notFound = 0;
+    for (const i of picked) {
+      const v = villages[i];
+      try {
+        const { data } = await reverseGeocode(runner, v.lat, v.lng);
+        if (!data.approximate && data.kelurahan?.id === v.id) exact++;
+        if (data.kelurahan?.id === v.id) village++;
+        if (data.kecamatan.id === v.id.slice(0, 8)) kecamatan++;
+        if (data.approximate) approximate++;
+      } catch {
+        notFound++;
+      }
+    }
+    const pct = (n: number) => (100 * n) / SAMPLE;
+    console.log(
+      `reverse quality on ${SAMPLE} sampled villages: village ${pct(village).toFixed(2)}% (inside its boundary ${pct(exact).toFixed(2)}%), kecamatan ${pct(kecamatan).toFixed(2)}%, approximate ${approximate}, not found ${notFound}`,
+    );
+    expect(pct(village)).toBeGreaterThanOrEqual(97);
+    // The data's own ceiling for exact answers: 96.77% of village centroids lie inside their own boundary.
+    expect(pct(exact)).toBeGreaterThanOrEqual(96.3);
+    expect(pct(kecamatan)).toBeGreaterThanOrEqual(98.5);
+  });
+
+  it("reads only nearby candidates: every query of a reverse lookup is an index search, and a grid cell holds few regions", async () => {
+    const worst = db.prepare("SELECT level, max(n) AS n FROM (SELECT level, cell, count(*) AS n FROM wilayah_grid GROUP BY level, cell) GROUP BY level").all() as { level: number; n: number }[];
+    for (const w of worst) expect(w.n, `level ${w.level}`).toBeLessThan(400);
+    const seen: { sql: string; params: SqlValue[] }[] = [];
+    const recording: SqlRunner = { all: async (sql, params) => (seen.push({ sql, params }), runner.all(sql, params)) };
+    await reverseGeocode(recording, -6.90827, 107.626971); // a village
+    await reverseGeocode(recording, -0.755, 100.2409); // the kecamatan fallback
+    await expect(reverseGeocode(recording, -5, 100)).rejects.toThrow(/No Indonesian region/); // at sea
+    expect(seen.length).toBe(5);
+    for (const q of seen) {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map((p) => p.detail).join("\n");
+      // Scans of the query's own small CTEs (cand, near) are fine; no table is scanned.
+      expect(plan, q.sql).not.toMatch(/SCAN (?!cand\b|near\b)/);
+    }
+  });
+});
