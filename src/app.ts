@@ -9,6 +9,8 @@ import { requestId } from "hono/request-id";
 import { adminRoutes } from "./admin/routes";
 import { authRoutes } from "./auth/routes";
 import { billingRoutes } from "./billing/routes";
+import { oauthRoutes } from "./dashboard/oauth";
+import { portalRoutes } from "./dashboard/routes";
 import { dataRoutes } from "./data-api";
 import { keyRoutes } from "./keys/routes";
 import { ApiError, onError, unknownRoutes } from "./lib/errors";
@@ -35,6 +37,8 @@ app.use("/mcp/*", DATA_CORS);
 app.use("*", async (c, next) => {
   // Account routes answer the dashboard only.
   if (c.req.path.startsWith("/api/v1/") || c.req.path.startsWith("/mcp")) return next();
+  // No DASHBOARD_URL: the dashboard is the portal on this origin, which needs no CORS.
+  if (!c.env.DASHBOARD_URL) return next();
   return cors({ origin: c.env.DASHBOARD_URL, allowHeaders: ["authorization", "content-type"], exposeHeaders: ["x-request-id", "retry-after"], maxAge: 86_400 })(c, next);
 });
 
@@ -50,6 +54,7 @@ app.use(
 );
 
 app.get("/health", (c) => c.json({ status: "ok" }));
+app.route("/auth/oauth", oauthRoutes);
 app.route("/auth", authRoutes);
 app.route("/user/keys", keyRoutes);
 app.route("/user/usage", usageRoutes);
@@ -57,6 +62,10 @@ app.route("/billing", billingRoutes);
 app.route("/admin", adminRoutes);
 app.route("/api/v1", dataRoutes);
 app.route("/mcp", mcpRoutes);
+app.get("/", (c) => c.redirect("/portal", 302));
+// Verification links land on {DASHBOARD_URL}/?verified=1: the portal's own address is /portal.
+app.get("/portal/", (c) => c.redirect(`/portal${new URL(c.req.url).search}`, 301));
+app.route("/portal", portalRoutes);
 
 app.onError(onError);
 app.notFound(unknown.notFound);

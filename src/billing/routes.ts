@@ -4,7 +4,7 @@ import { requireUser } from "../http/guards";
 import { pageParams } from "../lib/paging";
 import type { AppEnv } from "../lib/types";
 import { jsonBody, queryParams } from "../lib/validate";
-import { billingStatus, credits, handleTripayCallback, listPlans, subscribe, TOPUP, topup } from "./service";
+import { billingStatus, credits, getInvoice, handleTripayCallback, listInvoices, listPlans, subscribe, TOPUP, topup } from "./service";
 
 /** Mounted at /billing. */
 export const billingRoutes = new Hono<AppEnv>();
@@ -41,3 +41,9 @@ billingRoutes.post("/tripay/webhook", async (c) => {
 billingRoutes.get("/status", requireUser, async (c) => c.json(await billingStatus(c.env, c.get("user").id)));
 
 billingRoutes.get("/credits", requireUser, queryParams(z.strictObject(pageParams)), async (c) => c.json(await credits(c.env, c.get("user").id, c.req.valid("query"))));
+
+billingRoutes.get("/invoices", requireUser, queryParams(z.strictObject(pageParams)), async (c) =>
+  c.json(await listInvoices(c.env, c.get("user").id, c.req.valid("query"))),
+);
+
+billingRoutes.get("/invoices/:id", requireUser, async (c) => c.json(await getInvoice(c.env, c.get("user").id, c.req.param("id"))));

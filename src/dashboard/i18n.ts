@@ -1,0 +1,338 @@
+/**
+ * The portal's copy in Indonesian and English. The language is the `lang` cookie (set by the
+ * toggle) or else the browser's Accept-Language; Indonesian when neither says English.
+ */
+import type { ErrorCode } from "../lib/errors";
+
+export type Lang = "id" | "en";
+
+const en = {
+  brand: "Wilayah API",
+  tagline: "Indonesia's administrative regions as an API: provinsi, kabupaten/kota, kecamatan, kelurahan/desa.",
+  nav_keys: "API keys",
+  nav_usage: "Usage",
+  nav_billing: "Plans & billing",
+  nav_admin: "Admin",
+  logout: "Log out",
+  login: "Log in",
+  signup: "Sign up",
+  email: "Email",
+  password: "Password",
+  password_hint: "8 to 128 characters",
+  name: "Name",
+  login_title: "Log in to your account",
+  signup_title: "Create an account",
+  no_account: "No account yet?",
+  have_account: "Already have an account?",
+  or: "or",
+  with_google: "Continue with Google",
+  with_github: "Continue with GitHub",
+  logged_out: "You are logged out.",
+  verified_ok: "Your email address is verified. You can create API keys now.",
+  verify_invalid: "This verification link is not valid. Ask for a new one.",
+  verify_expired: "This verification link has expired (links work for 24 hours). Ask for a new one.",
+  verify_login_to_resend: "Log in to get a new verification link.",
+  resend: "Send a new verification link",
+  resent: "A new verification link is on its way. Check your inbox.",
+  verify_first_title: "Verify your email first",
+  verify_first_body:
+    "We sent a link to {email} when you signed up. Open it to verify your address: API keys and payments need a verified email, so that keys and invoices belong to someone we can reach.",
+  keys_title: "API keys",
+  keys_intro: "Send a key in the x-api-key header. Keep keys secret; revoke one you no longer use or that may have leaked.",
+  key_name: "Key name",
+  key_create: "Create key",
+  key_created_title: "Your new API key",
+  key_created_warning: "Copy it now: this is the only time it is shown. We store only its hash, so we cannot show it again.",
+  copy: "Copy",
+  copied: "Copied",
+  key_prefix: "Key",
+  created: "Created",
+  last_used: "Last used",
+  never: "never",
+  status: "Status",
+  active: "active",
+  revoked: "revoked",
+  revoke: "Revoke",
+  revoke_confirm: "Revoke this key? Apps that use it stop working at once. This cannot be undone.",
+  key_revoked: "The key is revoked.",
+  no_keys: "No keys yet.",
+  try_it: "Try it",
+  usage_title: "Usage",
+  usage_month: "Month",
+  usage_total: "Successful calls",
+  usage_by_key: "Per key",
+  usage_by_endpoint: "Per endpoint",
+  usage_by_day: "Per day",
+  usage_none: "No calls this month.",
+  calls: "calls",
+  endpoint: "Endpoint",
+  billing_title: "Plans & billing",
+  current_plan: "Current plan",
+  period: "Period",
+  until: "until",
+  no_subscription: "No active subscription: you are on the free plan.",
+  credits_balance: "Credit balance",
+  credits_hint: "Credits are spent after your plan's monthly quota; one credit is one call.",
+  ledger: "Credit ledger",
+  amount: "Amount",
+  reason: "Reason",
+  when: "When",
+  plans: "Plans",
+  per_month: "/ month",
+  quota: "calls / month",
+  rate: "calls / minute",
+  subscribe: "Subscribe",
+  topup_title: "Top up credits",
+  topup_hint: "Rp10,000 to Rp5,000,000 in steps of Rp1,000; Rp2 per credit. Paid by QRIS.",
+  topup_button: "Create QRIS invoice",
+  invoices: "Invoices",
+  invoice: "Invoice",
+  no_invoices: "No invoices yet.",
+  pay_title: "Pay with QRIS",
+  pay_scan: "Scan the code with any Indonesian banking or e-wallet app that supports QRIS.",
+  expires_in: "Expires in",
+  expired_at: "Expired",
+  inv_UNPAID: "Waiting for payment",
+  inv_PAID: "Paid",
+  inv_EXPIRED: "Expired",
+  inv_FAILED: "Failed",
+  paid_thanks: "Payment received. Thank you!",
+  new_balance: "Credit balance",
+  back_to_billing: "Back to billing",
+  admin_title: "Administration",
+  stats: "Stats",
+  users: "Users",
+  active_keys: "Active keys",
+  calls_this_month: "Calls this month",
+  search: "Search",
+  search_users: "Email or name",
+  prev: "Previous",
+  next: "Next",
+  page_of: "Page {page} of {pages}",
+  plan: "Plan",
+  verified: "Verified",
+  yes: "yes",
+  no: "no",
+  suspend: "Suspend",
+  reactivate: "Reactivate",
+  suspend_confirm: "Suspend this user? Their keys stop working at once.",
+  grant_credits: "Grant credits",
+  grant_reason: "Reason (shown in the ledger)",
+  grant_subscription: "Grant a subscription",
+  months: "Months",
+  grant: "Grant",
+  saved: "Saved.",
+  user_detail: "User",
+  keys_of_user: "Keys",
+  error_title: "Something is not right",
+  home: "Back to the portal",
+  lang_other: "Bahasa Indonesia",
+  docs: "API reference",
+  challenge_note: "Complete the check below.",
+} as const;
+
+type Key = keyof typeof en;
+
+const id: Record<Key, string> = {
+  brand: "Wilayah API",
+  tagline: "Wilayah administrasi Indonesia sebagai API: provinsi, kabupaten/kota, kecamatan, kelurahan/desa.",
+  nav_keys: "Kunci API",
+  nav_usage: "Pemakaian",
+  nav_billing: "Paket & tagihan",
+  nav_admin: "Admin",
+  logout: "Keluar",
+  login: "Masuk",
+  signup: "Daftar",
+  email: "Email",
+  password: "Kata sandi",
+  password_hint: "8 sampai 128 karakter",
+  name: "Nama",
+  login_title: "Masuk ke akun Anda",
+  signup_title: "Buat akun",
+  no_account: "Belum punya akun?",
+  have_account: "Sudah punya akun?",
+  or: "atau",
+  with_google: "Lanjutkan dengan Google",
+  with_github: "Lanjutkan dengan GitHub",
+  logged_out: "Anda sudah keluar.",
+  verified_ok: "Alamat email Anda sudah terverifikasi. Sekarang Anda bisa membuat kunci API.",
+  verify_invalid: "Tautan verifikasi ini tidak sah. Minta tautan baru.",
+  verify_expired: "Tautan verifikasi ini sudah kedaluwarsa (berlaku 24 jam). Minta tautan baru.",
+  verify_login_to_resend: "Masuk untuk mendapatkan tautan verifikasi baru.",
+  resend: "Kirim tautan verifikasi baru",
+  resent: "Tautan verifikasi baru sedang dikirim. Periksa kotak masuk Anda.",
+  verify_first_title: "Verifikasi email Anda dulu",
+  verify_first_body:
+    "Kami mengirim tautan ke {email} saat Anda mendaftar. Buka tautan itu untuk memverifikasi alamat Anda: kunci API dan pembayaran memerlukan email terverifikasi, agar kunci dan tagihan dimiliki orang yang bisa kami hubungi.",
+  keys_title: "Kunci API",
+  keys_intro: "Kirim kunci di header x-api-key. Rahasiakan kunci; cabut kunci yang tidak dipakai lagi atau mungkin bocor.",
+  key_name: "Nama kunci",
+  key_create: "Buat kunci",
+  key_created_title: "Kunci API baru Anda",
+  key_created_warning: "Salin sekarang: kunci hanya ditampilkan kali ini. Kami hanya menyimpan hash-nya, jadi tidak bisa menampilkannya lagi.",
+  copy: "Salin",
+  copied: "Tersalin",
+  key_prefix: "Kunci",
+  created: "Dibuat",
+  last_used: "Terakhir dipakai",
+  never: "belum pernah",
+  status: "Status",
+  active: "aktif",
+  revoked: "dicabut",
+  revoke: "Cabut",
+  revoke_confirm: "Cabut kunci ini? Aplikasi yang memakainya langsung berhenti bekerja. Tindakan ini tidak bisa dibatalkan.",
+  key_revoked: "Kunci sudah dicabut.",
+  no_keys: "Belum ada kunci.",
+  try_it: "Coba",
+  usage_title: "Pemakaian",
+  usage_month: "Bulan",
+  usage_total: "Panggilan berhasil",
+  usage_by_key: "Per kunci",
+  usage_by_endpoint: "Per endpoint",
+  usage_by_day: "Per hari",
+  usage_none: "Belum ada panggilan bulan ini.",
+  calls: "panggilan",
+  endpoint: "Endpoint",
+  billing_title: "Paket & tagihan",
+  current_plan: "Paket saat ini",
+  period: "Periode",
+  until: "sampai",
+  no_subscription: "Tidak ada langganan aktif: Anda memakai paket gratis.",
+  credits_balance: "Saldo kredit",
+  credits_hint: "Kredit dipakai setelah kuota bulanan paket habis; satu kredit untuk satu panggilan.",
+  ledger: "Riwayat kredit",
+  amount: "Jumlah",
+  reason: "Keterangan",
+  when: "Waktu",
+  plans: "Paket",
+  per_month: "/ bulan",
+  quota: "panggilan / bulan",
+  rate: "panggilan / menit",
+  subscribe: "Berlangganan",
+  topup_title: "Isi ulang kredit",
+  topup_hint: "Rp10.000 sampai Rp5.000.000, kelipatan Rp1.000; Rp2 per kredit. Dibayar dengan QRIS.",
+  topup_button: "Buat tagihan QRIS",
+  invoices: "Tagihan",
+  invoice: "Tagihan",
+  no_invoices: "Belum ada tagihan.",
+  pay_title: "Bayar dengan QRIS",
+  pay_scan: "Pindai kode dengan aplikasi bank atau dompet digital yang mendukung QRIS.",
+  expires_in: "Berakhir dalam",
+  expired_at: "Kedaluwarsa",
+  inv_UNPAID: "Menunggu pembayaran",
+  inv_PAID: "Lunas",
+  inv_EXPIRED: "Kedaluwarsa",
+  inv_FAILED: "Gagal",
+  paid_thanks: "Pembayaran diterima. Terima kasih!",
+  new_balance: "Saldo kredit",
+  back_to_billing: "Kembali ke tagihan",
+  admin_title: "Administrasi",
+  stats: "Statistik",
+  users: "Pengguna",
+  active_keys: "Kunci aktif",
+  calls_this_month: "Panggilan bulan ini",
+  search: "Cari",
+  search_users: "Email atau nama",
+  prev: "Sebelumnya",
+  next: "Berikutnya",
+  page_of: "Halaman {page} dari {pages}",
+  plan: "Paket",
+  verified: "Terverifikasi",
+  yes: "ya",
+  no: "tidak",
+  suspend: "Tangguhkan",
+  reactivate: "Aktifkan kembali",
+  suspend_confirm: "Tangguhkan pengguna ini? Kunci mereka langsung berhenti bekerja.",
+  grant_credits: "Beri kredit",
+  grant_reason: "Alasan (tampil di riwayat)",
+  grant_subscription: "Beri langganan",
+  months: "Bulan",
+  grant: "Beri",
+  saved: "Tersimpan.",
+  user_detail: "Pengguna",
+  keys_of_user: "Kunci",
+  error_title: "Ada yang tidak beres",
+  home: "Kembali ke portal",
+  lang_other: "English",
+  docs: "Referensi API",
+  challenge_note: "Selesaikan pemeriksaan di bawah.",
+};
+
+/** The contract's errors in words a person reads; codes not listed show the API's own (English) message. */
+const errorsEn: Partial<Record<ErrorCode, string>> = {
+  INVALID_CREDENTIALS: "Email or password is wrong.",
+  EMAIL_TAKEN: "An account with this email already exists. Log in instead.",
+  CHALLENGE_REQUIRED: "Complete the bot check first.",
+  CHALLENGE_FAILED: "The bot check failed or expired. Try it again.",
+  RATE_LIMITED: "Too many attempts. Wait a minute and try again.",
+  ACCOUNT_SUSPENDED: "This account is suspended. Contact support.",
+  EMAIL_NOT_VERIFIED: "Verify your email address first.",
+  KEY_LIMIT_REACHED: "You have the maximum number of active keys. Revoke one first.",
+  PAYMENT_NOT_CONFIGURED: "Payments are not available right now. Try again later.",
+  UPSTREAM_ERROR: "The payment provider did not accept the request. Nothing was charged; try again.",
+  UPSTREAM_TIMEOUT: "The payment provider did not answer in time. Nothing was charged; try again.",
+  NOT_FOUND: "Not found.",
+  FORBIDDEN: "This page is for administrators.",
+  ALREADY_VERIFIED: "Your email is already verified.",
+  INVALID_TOKEN: "Your session has ended. Log in again.",
+};
+const errorsId: Partial<Record<ErrorCode, string>> = {
+  INVALID_CREDENTIALS: "Email atau kata sandi salah.",
+  EMAIL_TAKEN: "Sudah ada akun dengan email ini. Silakan masuk.",
+  CHALLENGE_REQUIRED: "Selesaikan pemeriksaan bot dulu.",
+  CHALLENGE_FAILED: "Pemeriksaan bot gagal atau kedaluwarsa. Coba lagi.",
+  RATE_LIMITED: "Terlalu banyak percobaan. Tunggu satu menit lalu coba lagi.",
+  ACCOUNT_SUSPENDED: "Akun ini ditangguhkan. Hubungi dukungan.",
+  EMAIL_NOT_VERIFIED: "Verifikasi alamat email Anda dulu.",
+  KEY_LIMIT_REACHED: "Jumlah kunci aktif Anda sudah maksimum. Cabut satu dulu.",
+  PAYMENT_NOT_CONFIGURED: "Pembayaran belum tersedia. Coba lagi nanti.",
+  UPSTREAM_ERROR: "Penyedia pembayaran tidak menerima permintaan. Tidak ada yang ditagih; coba lagi.",
+  UPSTREAM_TIMEOUT: "Penyedia pembayaran tidak menjawab tepat waktu. Tidak ada yang ditagih; coba lagi.",
+  NOT_FOUND: "Tidak ditemukan.",
+  FORBIDDEN: "Halaman ini khusus administrator.",
+  ALREADY_VERIFIED: "Email Anda sudah terverifikasi.",
+  INVALID_TOKEN: "Sesi Anda sudah berakhir. Silakan masuk lagi.",
+};
+
+export type T = (key: Key, vars?: Record<string, string | number>) => string;
+
+export function translator(lang: Lang): T {
+  const dict = lang === "en" ? en : id;
+  return (key, vars) => {
+    let s: string = dict[key];
+    for (const [k, v] of Object.entries(vars ?? {})) s = s.replace(`{${k}}`, String(v));
+    return s;
+  };
+}
+
+export function errorText(lang: Lang, code: ErrorCode, fallback: string): string {
+  return (lang === "en" ? errorsEn : errorsId)[code] ?? fallback;
+}
+
+/** `lang` cookie first, then the first of id/en in Accept-Language; Indonesian by default. */
+export function pickLang(cookie: string | undefined, acceptLanguage: string | undefined): Lang {
+  if (cookie === "en" || cookie === "id") return cookie;
+  const ranked = (acceptLanguage ?? "")
+    .split(",")
+    .map((part) => {
+      const [tag, ...params] = part.trim().toLowerCase().split(";");
+      const q = Number(params.find((p) => p.trim().startsWith("q="))?.split("=")[1] ?? 1);
+      return { tag: tag.split("-")[0], q: Number.isFinite(q) ? q : 0 };
+    })
+    .filter((x) => x.tag === "en" || x.tag === "id")
+    .sort((a, b) => b.q - a.q);
+  return (ranked[0]?.tag as Lang | undefined) ?? "id";
+}
+
+export function formatNumber(lang: Lang, n: number): string {
+  return n.toLocaleString(lang === "en" ? "en-US" : "id-ID");
+}
+
+export function formatIdr(lang: Lang, n: number): string {
+  return `Rp${formatNumber(lang, n)}`;
+}
+
+export function formatDate(lang: Lang, iso: string | null): string {
+  if (!iso) return "";
+  return new Date(iso).toLocaleString(lang === "en" ? "en-GB" : "id-ID", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Jakarta" });
+}
