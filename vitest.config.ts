@@ -2,8 +2,9 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-worker
 import { defineConfig } from "vitest/config";
 
 /**
- * Two projects: `worker` runs the Worker in workerd (miniflare) with D1 holding the real seed and
- * drives it through HTTP and MCP; `node` tests the build scripts (seed build, coordinates import).
+ * Three projects: `worker` runs the Worker in workerd (miniflare) with D1 holding the real seed and
+ * drives it through HTTP and MCP; `node` tests the build scripts (seed build, coordinates import);
+ * `browser` walks the portal in Chromium against `wrangler dev` (test/browser/).
  */
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
@@ -27,7 +28,7 @@ export default defineConfig(async () => {
           test: {
             name: "worker",
             include: ["test/**/*.test.ts"],
-            exclude: ["test/node/**"],
+            exclude: ["test/node/**", "test/browser/**"],
             setupFiles: ["./test/setup/apply-seed.ts"],
             testTimeout: 30_000,
             hookTimeout: 120_000,
@@ -39,6 +40,15 @@ export default defineConfig(async () => {
             include: ["test/node/**/*.test.ts"],
             environment: "node",
             testTimeout: 60_000,
+          },
+        },
+        {
+          test: {
+            name: "browser",
+            include: ["test/browser/**/*.test.ts"],
+            environment: "node",
+            testTimeout: 120_000,
+            hookTimeout: 300_000,
           },
         },
       ],

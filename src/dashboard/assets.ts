@@ -36,6 +36,9 @@ button.small{padding:.3rem .65rem;font-size:.875rem}
 .row>*{flex:1 1 auto}
 .row>button,.row>.button{flex:0 0 auto}
 .stack>*+*{margin-top:.75rem}
+.card>p:first-child,.card>.muted:first-child{margin-top:0}
+.back{display:inline-block;margin:.25rem 0 0}
+.mt{margin-top:.75rem}
 .full{width:100%}
 .notice{border-radius:8px;padding:.75rem 1rem;margin:0 0 1rem;border:1px solid}
 .notice.ok{background:var(--ok-bg);border-color:#9fd3bd;color:var(--ok)}
@@ -129,6 +132,9 @@ export const JS = `
     statusEl.textContent = labels["inv_" + status] || status;
     statusEl.className = "badge " + status;
     inv.setAttribute("data-status", status);
+    if (status !== "UNPAID") {
+      ["invoice-qr", "invoice-scan", "invoice-deadline"].forEach(function (id) { var el = document.getElementById(id); if (el) el.hidden = true; });
+    }
     if (status === "PAID") {
       if (paidEl) paidEl.hidden = false;
       if (balanceEl && typeof data.balance === "number") balanceEl.textContent = data.balance_text;

@@ -653,7 +653,7 @@ export function InvoicePage(props: { p: Page; invoice: InvoiceView; balance: num
       <h1>{p.t("pay_title")}</h1>
       <div class="card" data-invoice-url={`/portal/billing/invoices/${inv.id}/status`} data-expires={inv.expires_at ?? ""} data-status={inv.status} data-labels={labels}>
         <div class="pay">
-          <div>{inv.qr_image && inv.status === "UNPAID" ? <img src={inv.qr_image} alt="QRIS" width={320} height={320} /> : null}</div>
+          <div id="invoice-qr">{inv.qr_image && inv.status === "UNPAID" ? <img src={inv.qr_image} alt="QRIS" width={320} height={320} /> : null}</div>
           <div class="stack">
             <div>
               <span id="invoice-status" class={`badge ${inv.status}`} data-testid="invoice-status">
@@ -665,10 +665,18 @@ export function InvoicePage(props: { p: Page; invoice: InvoiceView; balance: num
             <div class="muted">
               {inv.kind === "topup" ? `${formatNumber(p.lang, inv.credits ?? 0)} credits` : `${p.t("plan")}: ${inv.plan_id}`} · {inv.id}
             </div>
-            {inv.status === "UNPAID" ? <p>{p.t("pay_scan")}</p> : null}
-            <p class="muted">
-              {p.t("expired_at")}: {formatDate(p.lang, inv.expires_at)}
-            </p>
+            {inv.status === "UNPAID" ? (
+              <>
+                <p id="invoice-scan">{p.t("pay_scan")}</p>
+                <p id="invoice-deadline" class="muted">
+                  {p.t("pay_before")}: {formatDate(p.lang, inv.expires_at)} WIB
+                </p>
+              </>
+            ) : inv.paid_at ? (
+              <p class="muted">
+                {p.t("inv_PAID")}: {formatDate(p.lang, inv.paid_at)} WIB
+              </p>
+            ) : null}
             <div id="invoice-paid" class="notice ok" hidden={inv.status !== "PAID"}>
               {p.t("paid_thanks")} {p.t("new_balance")}:{" "}
               <strong id="invoice-balance" data-testid="invoice-balance">
@@ -758,6 +766,9 @@ export function AdminUserPage(props: { p: Page; notice: Notice; user: AdminUserV
   const suspended = u.status === "suspended";
   return (
     <Layout p={p} title={u.email}>
+      <a class="back" href="/portal/admin">
+        ← {p.t("users")}
+      </a>
       <h1>{u.email}</h1>
       <NoticeBox n={props.notice} />
       <div class="grid">
@@ -780,7 +791,7 @@ export function AdminUserPage(props: { p: Page; notice: Notice; user: AdminUserV
           <div>
             {p.t("calls_this_month")}: {formatNumber(p.lang, u.usage.total)}
           </div>
-          <form method="post" action={`/portal/admin/users/${u.id}/status`} data-confirm={suspended ? undefined : p.t("suspend_confirm")}>
+          <form class="mt" method="post" action={`/portal/admin/users/${u.id}/status`} data-confirm={suspended ? undefined : p.t("suspend_confirm")}>
             <Csrf p={p} />
             <input type="hidden" name="status" value={suspended ? "active" : "suspended"} />
             <button type="submit" class={suspended ? "" : "danger"}>
@@ -810,9 +821,11 @@ export function AdminUserPage(props: { p: Page; notice: Notice; user: AdminUserV
             <div>
               <label for="sub-plan">{p.t("plan")}</label>
               <select id="sub-plan" name="plan_id">
-                {props.plans.map((pl) => (
-                  <option value={pl.id}>{pl.name}</option>
-                ))}
+                {props.plans
+                  .filter((pl) => pl.price_idr > 0)
+                  .map((pl) => (
+                    <option value={pl.id}>{pl.name}</option>
+                  ))}
               </select>
             </div>
             <div>
