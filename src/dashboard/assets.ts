@@ -66,6 +66,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .plan ul{padding-left:1.1rem;margin:.5rem 0}
 .plan.current{border-color:var(--accent);box-shadow:0 0 0 2px #b5e3cf}
 .pay{display:grid;gap:1rem;grid-template-columns:minmax(0,320px) 1fr;align-items:start}
+.pay.closed{grid-template-columns:1fr}
 .pay img{width:100%;max-width:320px;background:#fff;border:1px solid var(--line);border-radius:8px}
 .chart svg{width:100%;height:auto;display:block}
 .tabs{display:flex;flex-wrap:wrap;gap:.4rem;margin:0 0 1rem}
@@ -78,7 +79,8 @@ pre.try{background:#0f1720;color:#dfe7ef;padding:.7rem;border-radius:6px;overflo
 @media (max-width:640px){
   main{padding:.75rem}
   .pay{grid-template-columns:1fr}
-  .pay img{max-width:260px;margin:0 auto;display:block}
+  .pay.closed{grid-template-columns:1fr}
+.pay img{max-width:260px;margin:0 auto;display:block}
   table.responsive thead{display:none}
   table.responsive tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}
   table.responsive td{display:flex;justify-content:space-between;gap:1rem;border:0;padding:.2rem 0;text-align:right}
@@ -134,6 +136,8 @@ export const JS = `
     inv.setAttribute("data-status", status);
     if (status !== "UNPAID") {
       ["invoice-qr", "invoice-scan", "invoice-deadline"].forEach(function (id) { var el = document.getElementById(id); if (el) el.hidden = true; });
+      var pay = inv.querySelector(".pay");
+      if (pay) pay.className = "pay closed";
     }
     if (status === "PAID") {
       if (paidEl) paidEl.hidden = false;

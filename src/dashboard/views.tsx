@@ -652,8 +652,12 @@ export function InvoicePage(props: { p: Page; invoice: InvoiceView; balance: num
     <Layout p={p} title={p.t("pay_title")}>
       <h1>{p.t("pay_title")}</h1>
       <div class="card" data-invoice-url={`/portal/billing/invoices/${inv.id}/status`} data-expires={inv.expires_at ?? ""} data-status={inv.status} data-labels={labels}>
-        <div class="pay">
-          <div id="invoice-qr">{inv.qr_image && inv.status === "UNPAID" ? <img src={inv.qr_image} alt="QRIS" width={320} height={320} /> : null}</div>
+        <div class={inv.status === "UNPAID" ? "pay" : "pay closed"}>
+          {inv.qr_image && inv.status === "UNPAID" ? (
+            <div id="invoice-qr">
+              <img src={inv.qr_image} alt="QRIS" width={320} height={320} />
+            </div>
+          ) : null}
           <div class="stack">
             <div>
               <span id="invoice-status" class={`badge ${inv.status}`} data-testid="invoice-status">
@@ -663,7 +667,7 @@ export function InvoicePage(props: { p: Page; invoice: InvoiceView; balance: num
             </div>
             <div class="big">{formatIdr(p.lang, inv.amount)}</div>
             <div class="muted">
-              {inv.kind === "topup" ? `${formatNumber(p.lang, inv.credits ?? 0)} credits` : `${p.t("plan")}: ${inv.plan_id}`} · {inv.id}
+              {inv.kind === "topup" ? `${formatNumber(p.lang, inv.credits ?? 0)} ${p.t("credits_unit")}` : `${p.t("plan")}: ${inv.plan_id}`} · {inv.id}
             </div>
             {inv.status === "UNPAID" ? (
               <>

@@ -31,7 +31,11 @@ export function assertBrowser() {
 
 /** Migrations, seed (when changed) and a .dev.vars with a JWT secret (scripts/dev.ts --no-serve, on this state). */
 export function prepareState() {
-  const r = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve"], { cwd: root, env: { ...toolEnv, WRANGLER_PERSIST_TO: STATE }, stdio: ["ignore", "ignore", "inherit"] });
+  const r = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve"], {
+    cwd: root,
+    env: { ...toolEnv, WRANGLER_PERSIST_TO: STATE, WRANGLER_HIDE_BANNER: "true" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   if (r.status !== 0) throw new Error("preparing the browser suite's local state failed (scripts/dev.ts --no-serve)");
 }
 
@@ -87,7 +91,8 @@ export async function startWorker(output: { text: string }): Promise<ChildProces
   const args = ["dev", "--port", String(WORKER_PORT), "--ip", "127.0.0.1", "--persist-to", STATE, ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`])];
   const child = spawn(wranglerBin, args, {
     cwd: root,
-    env: { ...toolEnv, X_LOCAL_OBSERVABILITY: "false", X_LOCAL_EXPLORER: "false", BROWSER: "none" },
+    // No request to the internet: no Request.cf download, no banner (its update check).
+    env: { ...toolEnv, X_LOCAL_OBSERVABILITY: "false", X_LOCAL_EXPLORER: "false", BROWSER: "none", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true" },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

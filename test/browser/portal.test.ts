@@ -95,7 +95,7 @@ describe("the portal in a browser", () => {
     const session = cookies.find((c) => c.name === "wl_session")!;
     expect(session.httpOnly).toBe(true);
     expect(session.sameSite).toBe("Lax");
-    expect(await page.evaluate(() => document.cookie)).not.toContain("wl_session");
+    expect(await page.evaluate<string>("document.cookie")).not.toContain("wl_session");
   });
 
   it("the emailed link verifies and lands on the portal", async () => {
@@ -163,6 +163,7 @@ describe("the portal in a browser", () => {
     const url = page.url();
     await expect.poll(() => page.locator("[data-testid=invoice-status]").textContent(), { timeout: 15_000 }).toBe("Paid");
     await expect(page.locator("[data-testid=invoice-balance]").textContent()).resolves.toBe("10,000");
+    expect(await page.locator("#invoice-qr").isHidden()).toBe(true);
     expect(page.url()).toBe(url);
     await shot(page, "08-payment-paid-desktop");
     await page.goto(`${ORIGIN}/portal/billing`);
@@ -180,7 +181,7 @@ describe("the portal in a browser", () => {
     ]) {
       await phone.page.goto(`${ORIGIN}${path}`);
       // Nothing wider than the screen.
-      expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      expect(await phone.page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
       await shot(phone.page, `09-${name}-phone`);
     }
     await expect(phone.page.locator("h1").textContent()).resolves.toBe("Bayar dengan QRIS");
@@ -224,7 +225,7 @@ describe("the portal in a browser", () => {
     await shot(a.page, "11-admin-user-desktop");
     const res = await api("/wilayah/provinsi/32", budiKey);
     expect(res.status).toBe(403);
-    expect((await res.json()).error.code).toBe("ACCOUNT_SUSPENDED");
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("ACCOUNT_SUSPENDED");
     await a.context.close();
     await b.context.close();
   });
