@@ -58,7 +58,11 @@ async function signedUp(b = new Browser()) {
   return { b, email, link };
 }
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  (env as any).TURNSTILE_SITE_KEY = "";
+  delete (env as any).TURNSTILE_SECRET;
+});
 
 describe("portal pages and security headers", () => {
   it("pages carry a CSP without inline scripts, no framing, a referrer policy and nosniff", async () => {
@@ -179,6 +183,27 @@ describe("sign-up, verification, session cookie, CSRF", () => {
     expect(out.headers.getSetCookie().some((c) => c.startsWith("wl_session=;") || /wl_session=.*Max-Age=0/.test(c))).toBe(true);
     expect(signed.cookies.has("wl_session")).toBe(false);
     expect((await signed.get("/portal/keys")).headers.get("location")).toBe("/portal/login");
+  });
+});
+
+describe("bot challenge on the portal's forms", () => {
+  it("when required, sign-up renders the widget (action challenge-spin-v2) and sends its token to the same check", async () => {
+    (env as any).TURNSTILE_SITE_KEY = "1x00000000000000000000AA";
+    (env as any).TURNSTILE_SECRET = "1x0000000000000000000000000000000AA";
+    const b = new Browser();
+    await b.get("/portal/lang/en");
+    const page = await (await b.get("/portal/signup")).text();
+    expect(page).toContain('<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"');
+    expect(page).toContain('data-sitekey="1x00000000000000000000AA" data-action="challenge-spin-v2"');
+    let res = await b.post("/portal/signup", { name: "C", email: uniqueEmail(), password: "correct horse" });
+    expect(res.status).toBe(400);
+    expect(b.last).toContain("Complete the bot check first.");
+    const verify = vi
+      .spyOn(globalThis, "fetch")
+      .mockImplementation(async () => new Response(JSON.stringify({ success: true, action: "challenge-spin-v2" }), { headers: { "content-type": "application/json" } }));
+    res = await b.post("/portal/signup", { name: "C", email: uniqueEmail(), password: "correct horse", "cf-turnstile-response": "XXXX.DUMMY.TOKEN.XXXX" });
+    expect(res.status, /class="notice err"[^>]*>([^<]*)/.exec(b.last)?.[1]).toBe(303);
+    expect(((verify.mock.calls[0][1] as RequestInit).body as FormData).get("response")).toBe("XXXX.DUMMY.TOKEN.XXXX");
   });
 });
 

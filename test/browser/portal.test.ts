@@ -172,6 +172,11 @@ describe("the portal in a browser", () => {
 
   it("the same pages at a phone's width, in Indonesian", async () => {
     const phone = await newPage(PHONE, "id-ID");
+    for (const name of ["login", "signup"]) {
+      await phone.page.goto(`${ORIGIN}/portal/${name}`);
+      expect(await phone.page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+      await shot(phone.page, `09-${name}-phone`);
+    }
     await logIn(phone.page, ani);
     for (const [path, name] of [
       ["/portal/keys", "keys"],
@@ -223,6 +228,17 @@ describe("the portal in a browser", () => {
     await Promise.all([a.page.waitForURL(/msg=saved/), a.page.click("form[action$='/status'] button")]);
     await expect(a.page.locator("[data-testid=user-status]").textContent()).resolves.toBe("suspended");
     await shot(a.page, "11-admin-user-desktop");
+    const phone = await newPage(PHONE);
+    await logIn(phone.page, ani);
+    for (const [path, name] of [
+      ["/portal/admin", "admin"],
+      [new URL(a.page.url()).pathname, "admin-user"],
+    ]) {
+      await phone.page.goto(`${ORIGIN}${path}`);
+      expect(await phone.page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+      await shot(phone.page, `12-${name}-phone`);
+    }
+    await phone.context.close();
     const res = await api("/wilayah/provinsi/32", budiKey);
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("ACCOUNT_SUSPENDED");
