@@ -277,6 +277,7 @@ const errorsEn: Partial<Record<ErrorCode, string>> = {
   FORBIDDEN: "This page is for administrators.",
   ALREADY_VERIFIED: "Your email is already verified.",
   INVALID_TOKEN: "Your session has ended. Log in again.",
+  VALIDATION_ERROR: "Please check these fields:",
 };
 const errorsId: Partial<Record<ErrorCode, string>> = {
   INVALID_CREDENTIALS: "Email atau kata sandi salah.",
@@ -294,6 +295,7 @@ const errorsId: Partial<Record<ErrorCode, string>> = {
   FORBIDDEN: "Halaman ini khusus administrator.",
   ALREADY_VERIFIED: "Email Anda sudah terverifikasi.",
   INVALID_TOKEN: "Sesi Anda sudah berakhir. Silakan masuk lagi.",
+  VALIDATION_ERROR: "Periksa isian berikut:",
 };
 
 export type T = (key: Key, vars?: Record<string, string | number>) => string;

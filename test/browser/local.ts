@@ -87,6 +87,12 @@ export async function startTripay(): Promise<{ server: Server; transactions: Map
 
 /** `wrangler dev` on loopback with the suite's state and vars; `output` collects its stdout (the console mailer). */
 export async function startWorker(output: { text: string }): Promise<ChildProcess> {
+  // Something already answering on the port (a Worker left from an interrupted run) would be tested instead.
+  const busy = await fetch(`${ORIGIN}/health`).then(
+    () => true,
+    () => false,
+  );
+  if (busy) throw new Error(`port ${WORKER_PORT} is already in use: stop what listens there (a wrangler dev left from an earlier run?) and run again`);
   const vars = { ...TRIPAY, TRIPAY_BASE_URL: `http://127.0.0.1:${TRIPAY_PORT}`, TURNSTILE_SITE_KEY: "", MCP_HOSTNAMES: "" };
   const args = ["dev", "--port", String(WORKER_PORT), "--ip", "127.0.0.1", "--persist-to", STATE, ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`])];
   const child = spawn(wranglerBin, args, {
