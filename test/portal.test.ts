@@ -273,6 +273,14 @@ describe("admin pages", () => {
     await b.post("/portal/login", { email: admin.data.email, password: "correct horse" });
     const list = await (await b.get(`/portal/admin?q=${encodeURIComponent(user.data.email)}`)).text();
     expect(list).toContain(user.data.email);
+    expect(list).not.toContain(admin.data.email + "</a>");
+    // Paging: 20 a page, through the admin service's own paging.
+    for (let i = 0; i < 21; i++) await register();
+    const first = await (await b.get("/portal/admin")).text();
+    expect(first).toMatch(/href="\/portal\/admin\?page=2"/);
+    const second = await b.get("/portal/admin?page=2");
+    expect(second.status).toBe(200);
+    expect(await second.text()).toMatch(/href="\/portal\/admin\?page=1"/);
     await b.get(`/portal/admin/users/${user.data.id}`);
     let res = await b.post(`/portal/admin/users/${user.data.id}/credits`, { amount: "500", reason: "welcome gift" });
     expect(res.status).toBe(303);

@@ -63,24 +63,27 @@ async function logIn(page: Page, who: typeof ani) {
 
 const api = (path: string, key: string) => fetch(`${ORIGIN}/api/v1${path}`, { headers: { "x-api-key": key } });
 
-beforeAll(async () => {
-  assertBrowser();
-  mkdirSync(SHOTS, { recursive: true });
-  prepareState();
-  tripay = await startTripay();
-  worker = await startWorker(output);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-}, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  stopWorker(worker);
-  await new Promise((r) => (tripay ? tripay.server.close(r) : r(undefined)));
-});
+// Counted as a failed test (not only a failed hook) when the browser is missing: never a silent skip.
+it("finds the Chromium it drives", () => assertBrowser());
 
 describe("the portal in a browser", () => {
   let page: Page;
   let context: BrowserContext;
+
+  beforeAll(async () => {
+    assertBrowser();
+    mkdirSync(SHOTS, { recursive: true });
+    prepareState();
+    tripay = await startTripay();
+    worker = await startWorker(output);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    stopWorker(worker);
+    await new Promise((r) => (tripay ? tripay.server.close(r) : r(undefined)));
+  });
 
   it("sign up: the keys page explains that the email must be verified first", async () => {
     ({ context, page } = await newPage());
