@@ -242,6 +242,18 @@ describe("usage, billing and invoices", () => {
     await expectError(await call(`/billing/invoices/inv_test0${a.data.id.slice(-6)}`, { token: other.token }), 404, "NOT_FOUND");
     expect((await json(await call("/billing/invoices", { token: other.token }))).meta.total).toBe(0);
     await expectError(await call("/billing/invoices?page=0", { token: a.token }), 400, "INVALID_QUERY");
+    // The portal's pages and the status its payment page polls: the owner's invoices only, too.
+    const owner = new Browser();
+    await owner.get("/portal/login");
+    await owner.post("/portal/login", { email: a.data.email, password: "correct horse" });
+    const status = await owner.get(`/portal/billing/invoices/inv_test0${a.data.id.slice(-6)}/status`, { accept: "application/json" });
+    expect(await status.json()).toMatchObject({ invoice: { status: "UNPAID", amount: 20000 }, balance: 0 });
+    const stranger = new Browser();
+    await stranger.get("/portal/login");
+    await stranger.post("/portal/login", { email: other.data.email, password: "correct horse" });
+    expect((await stranger.get(`/portal/billing/invoices/inv_test0${a.data.id.slice(-6)}/status`, { accept: "application/json" })).status).toBe(404);
+    expect((await stranger.get(`/portal/billing/invoices/inv_test0${a.data.id.slice(-6)}`)).status).toBe(404);
+    expect((await new Browser().get(`/portal/billing/invoices/inv_test0${a.data.id.slice(-6)}/status`, { accept: "application/json" })).status).toBe(401);
     await expectError(await call("/billing/invoices"), 401, "MISSING_TOKEN");
   });
 

@@ -61,8 +61,11 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .oauth{display:grid;gap:.5rem;margin:.5rem 0}
 .divider{text-align:center;color:var(--muted);margin:.75rem 0}
 .plans{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(200px,1fr))}
-.plan h3{margin:0}
+.plan{display:flex;flex-direction:column}
+.plan h3{margin:0;display:flex;justify-content:space-between;align-items:center;gap:.5rem}
 .plan .price{font-size:1.3rem;font-weight:700;margin:.3rem 0}
+.plan .price .muted{font-size:.9rem;font-weight:400;white-space:nowrap}
+.plan form{margin-top:auto}
 .plan ul{padding-left:1.1rem;margin:.5rem 0}
 .plan.current{border-color:var(--accent);box-shadow:0 0 0 2px #b5e3cf}
 .pay{display:grid;gap:1rem;grid-template-columns:minmax(0,320px) 1fr;align-items:start}

@@ -546,7 +546,10 @@ export function BillingPage(props: {
       <div class="plans">
         {props.plans.map((pl) => (
           <div class={`card plan${pl.id === props.plan ? " current" : ""}`}>
-            <h3>{pl.name}</h3>
+            <h3>
+              {pl.name}
+              {pl.id === props.plan ? <span class="badge ok">{p.t("current_plan")}</span> : null}
+            </h3>
             <div class="price">
               {formatIdr(p.lang, pl.price_idr)} <span class="muted">{p.t("per_month")}</span>
             </div>
