@@ -3,8 +3,9 @@ import { defineConfig } from "vitest/config";
 import { copyDocsAssets } from "./scripts/docs-assets.ts";
 
 /**
- * Two projects: `worker` runs the Worker in workerd (miniflare) with D1 holding the real seed and
- * drives it through HTTP and MCP; `node` tests the build scripts (seed build, coordinates import).
+ * Three projects: `worker` runs the Worker in workerd (miniflare) with D1 holding the real seed and
+ * drives it through HTTP and MCP; `node` tests the build scripts (seed build, coordinates import);
+ * `browser` walks the portal in Chromium against `wrangler dev` (test/browser/).
  */
 export default defineConfig(async () => {
   copyDocsAssets(); // the [assets] folder the Worker config names must exist
@@ -29,7 +30,7 @@ export default defineConfig(async () => {
           test: {
             name: "worker",
             include: ["test/**/*.test.ts"],
-            exclude: ["test/node/**"],
+            exclude: ["test/node/**", "test/browser/**"],
             globalSetup: ["./test/setup/boundaries-subset.ts"],
             setupFiles: ["./test/setup/apply-seed.ts"],
             testTimeout: 30_000,
@@ -42,6 +43,15 @@ export default defineConfig(async () => {
             include: ["test/node/**/*.test.ts"],
             environment: "node",
             testTimeout: 60_000,
+          },
+        },
+        {
+          test: {
+            name: "browser",
+            include: ["test/browser/**/*.test.ts"],
+            environment: "node",
+            testTimeout: 120_000,
+            hookTimeout: 300_000,
           },
         },
       ],

@@ -56,7 +56,7 @@ async function ensureDevKey(): Promise<string> {
  * .dev.vars are passed on as local vars, so .dev.vars works for them too.
  */
 function optionalSecretArgs(): string[] {
-  const optional = ["JWT_SECRET_PREVIOUS", "TURNSTILE_SECRET", "RESEND_API_KEY", "TRIPAY_API_KEY", "TRIPAY_PRIVATE_KEY", "TRIPAY_MERCHANT_CODE"];
+  const optional = ["JWT_SECRET_PREVIOUS", "TURNSTILE_SECRET", "RESEND_API_KEY", "TRIPAY_API_KEY", "TRIPAY_PRIVATE_KEY", "TRIPAY_MERCHANT_CODE", "GOOGLE_CLIENT_SECRET", "GITHUB_CLIENT_SECRET"];
   return Object.entries(readDevVars())
     .filter(([k, v]) => optional.includes(k) && v !== "")
     .flatMap(([k, v]) => ["--var", `${k}:${v}`]);

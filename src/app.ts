@@ -10,6 +10,8 @@ import { requestId } from "hono/request-id";
 import { adminRoutes } from "./admin/routes";
 import { authRoutes } from "./auth/routes";
 import { billingRoutes } from "./billing/routes";
+import { oauthRoutes } from "./dashboard/oauth";
+import { portalRoutes } from "./dashboard/routes";
 import { dataRoutes } from "./data-api";
 import { keyRoutes } from "./keys/routes";
 import { ApiError, onError, unknownRoutes } from "./lib/errors";
@@ -38,6 +40,8 @@ app.use("/mcp/*", DATA_CORS);
 app.use("*", async (c, next) => {
   // Account routes answer the dashboard only.
   if (c.req.path.startsWith("/api/v1/") || c.req.path.startsWith("/mcp")) return next();
+  // No DASHBOARD_URL: the dashboard is the portal on this origin, which needs no CORS.
+  if (!c.env.DASHBOARD_URL) return next();
   return cors({ origin: c.env.DASHBOARD_URL, allowHeaders: ["authorization", "content-type"], exposeHeaders: ["x-request-id", "retry-after"], maxAge: 86_400 })(c, next);
 });
 
@@ -57,6 +61,7 @@ app.get(
   doc({ tags: ["Health"], summary: "Liveness", caller: "none", ok: { description: "The Worker answers", schema: z.object({ status: z.literal("ok") }) } }),
   (c) => c.json({ status: "ok" as const }),
 );
+app.route("/auth/oauth", oauthRoutes);
 app.route("/auth", authRoutes);
 app.route("/user/keys", keyRoutes);
 app.route("/user/usage", usageRoutes);
@@ -65,6 +70,10 @@ app.route("/admin", adminRoutes);
 app.route("/api/v1", dataRoutes);
 app.route("/mcp", mcpRoutes);
 app.route("/", apiDocRoutes(app));
+app.get("/", (c) => c.redirect("/portal", 302));
+// Verification links land on {DASHBOARD_URL}/?verified=1: the portal's own address is /portal.
+app.get("/portal/", (c) => c.redirect(`/portal${new URL(c.req.url).search}`, 301));
+app.route("/portal", portalRoutes);
 
 app.onError(onError);
 app.notFound(unknown.notFound);

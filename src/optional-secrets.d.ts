@@ -10,6 +10,8 @@ interface OptionalSecrets {
   TRIPAY_API_KEY?: string;
   TRIPAY_PRIVATE_KEY?: string;
   TRIPAY_MERCHANT_CODE?: string;
+  GOOGLE_CLIENT_SECRET?: string;
+  GITHUB_CLIENT_SECRET?: string;
 }
 interface Env extends OptionalSecrets {}
 declare namespace Cloudflare {

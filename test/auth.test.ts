@@ -6,11 +6,12 @@ import { signVerification } from "../src/auth/tokens";
 import { call, expectError, json, login, register, uniqueEmail, verifyLinkFrom } from "./helpers";
 
 // Tests switch features on by setting config on `env` (the Worker's own bindings object); restore after each.
-const configured = { TURNSTILE_SITE_KEY: env.TURNSTILE_SITE_KEY, GOOGLE_CLIENT_ID: env.GOOGLE_CLIENT_ID };
+const configured = { TURNSTILE_SITE_KEY: env.TURNSTILE_SITE_KEY, GOOGLE_CLIENT_ID: env.GOOGLE_CLIENT_ID, GITHUB_CLIENT_ID: env.GITHUB_CLIENT_ID };
 afterEach(() => {
   vi.restoreAllMocks();
   Object.assign(env, configured);
   delete (env as any).TURNSTILE_SECRET;
+  delete (env as any).GOOGLE_CLIENT_SECRET;
   delete (env as any).RESEND_API_KEY;
 });
 
@@ -183,7 +184,7 @@ describe("session tokens", () => {
 });
 
 describe("email verification", () => {
-  const dashboard = () => env.DASHBOARD_URL.replace(/\/$/, "");
+  const dashboard = () => env.DASHBOARD_URL.replace(/\/$/, "") || "/portal";
 
   it("the emailed link verifies and redirects to the dashboard", async () => {
     const log = vi.spyOn(console, "log");
@@ -236,10 +237,13 @@ describe("bot challenge", () => {
       return new Response(JSON.stringify(answer), { headers: { "content-type": "application/json" } });
     });
 
-  it("config reflects it; OAuth flags follow their client ids", async () => {
+  it("config reflects it; OAuth flags follow their client ids and secrets", async () => {
     expect((await json(await call("/auth/config"))).data).toEqual({ challenge_site_key: "", challenge_required: false, google_oauth_enabled: false, github_oauth_enabled: false });
     enable();
     (env as any).GOOGLE_CLIENT_ID = "g-client";
+    (env as any).GITHUB_CLIENT_ID = "gh-client"; // no secret: stays off
+    expect((await json(await call("/auth/config"))).data.google_oauth_enabled).toBe(false);
+    (env as any).GOOGLE_CLIENT_SECRET = "g-secret";
     expect((await json(await call("/auth/config"))).data).toEqual({
       challenge_site_key: "1x00000000000000000000AA",
       challenge_required: true,

@@ -4,8 +4,11 @@ import { app } from "../src/app";
 import { dataEndpoints } from "../src/data-api";
 import { call, json, seedUserWithKey } from "./helpers";
 
-/** Routes that are not part of the REST document: the MCP surface (described by its tools/list) and the document and its page. */
-const UNDOCUMENTED = [/^\/mcp/, /^\/openapi\.json$/, /^\/docs/];
+/**
+ * Routes that are not part of the REST document: the MCP surface (described by its tools/list),
+ * the document and its page, and the portal's pages (a web surface, not an API).
+ */
+const UNDOCUMENTED = [/^\/mcp/, /^\/openapi\.json$/, /^\/docs/, /^\/portal/, /^\/$/];
 
 const toOpenApiPath = (p: string) => p.replaceAll(/:(\w+)/g, "{$1}");
 

@@ -25,6 +25,15 @@ export async function markEmailVerified(db: Db, id: string): Promise<void> {
   await db.update(users).set({ emailVerified: true }).where(eq(users.id, id)).run();
 }
 
+/**
+ * An identity provider proved the email belongs to whoever signs in: the account becomes verified and
+ * a password set before the email was ever verified stops working (whoever set it may not own the
+ * email: the pre-registration takeover).
+ */
+export async function claimUnverifiedAccount(db: Db, id: string): Promise<void> {
+  await db.update(users).set({ emailVerified: true, passwordHash: "!" }).where(eq(users.id, id)).run();
+}
+
 export async function searchUsers(db: Db, opts: { q?: string; limit: number; offset: number }) {
   // instr: the query is matched literally (no LIKE wildcards to escape).
   const where = opts.q ? sql`(instr(${users.email}, ${opts.q}) > 0 OR instr(lower(${users.name}), ${opts.q}) > 0)` : undefined;

@@ -6,8 +6,9 @@ import { ApiError } from "../lib/errors";
 import { throttle } from "../lib/throttle";
 import { challengeRequired, checkChallenge } from "./challenge";
 import { mailerFor } from "./mailer";
+import { providerEnabled } from "./oauth";
 import { hashPassword, verifyPassword } from "./passwords";
-import { findUserByEmail, findUserById, insertUser, markEmailVerified } from "./queries";
+import { claimUnverifiedAccount, findUserByEmail, findUserById, insertUser, markEmailVerified } from "./queries";
 import { signSession, signVerification, verifySession, verifyVerification } from "./tokens";
 import { normalizeEmail } from "./users";
 
@@ -20,8 +21,8 @@ export function publicConfig(env: Env) {
   return {
     challenge_site_key: env.TURNSTILE_SITE_KEY,
     challenge_required: challengeRequired(env),
-    google_oauth_enabled: Boolean(env.GOOGLE_CLIENT_ID),
-    github_oauth_enabled: Boolean(env.GITHUB_CLIENT_ID),
+    google_oauth_enabled: providerEnabled(env, "google"),
+    github_oauth_enabled: providerEnabled(env, "github"),
   };
 }
 
@@ -64,9 +65,15 @@ export async function login(env: Env, input: { email: string; password: string; 
   return { user, token: await session(env, user) };
 }
 
+/** The portal this Worker serves, on the same origin (a relative URL), unless DASHBOARD_URL names another. */
+export const PORTAL_PATH = "/portal";
+export function dashboardBase(env: Env): string {
+  return env.DASHBOARD_URL.replace(/\/$/, "") || PORTAL_PATH;
+}
+
 /** Where to send the browser after a verification link was opened. */
 export async function verifyEmail(env: Env, token: string | undefined): Promise<string> {
-  const base = env.DASHBOARD_URL.replace(/\/$/, "");
+  const base = dashboardBase(env);
   const result = token ? await verifyVerification(env, token) : ({ ok: false, reason: "invalid" } as const);
   if (!result.ok) return `${base}/?verify_error=${result.reason}`;
   const db = primaryDb(env);
@@ -98,9 +105,39 @@ export async function userFromAuthorization(env: Env, header: string | undefined
   if (!header) throw new ApiError("MISSING_TOKEN", "Send a session token: Authorization: Bearer <token> (from /auth/login).");
   const match = /^Bearer +([A-Za-z0-9_\-.]+)$/i.exec(header.trim());
   if (!match) throw new ApiError("UNAUTHORIZED", "Malformed Authorization header; expected: Bearer <token>.");
-  const claims = await verifySession(env, match[1]);
+  return userFromSession(env, match[1]);
+}
+
+/** The user a session token (the same JWT, from a header or the portal's cookie) speaks for, with the same checks. */
+export async function userFromSession(env: Env, token: string): Promise<UserRow> {
+  const claims = await verifySession(env, token);
   const user = await findUserById(primaryDb(env), claims.id);
   if (!user) throw new ApiError("INVALID_TOKEN", "The account of this token no longer exists.");
   if (user.status === "suspended") throw new ApiError("ACCOUNT_SUSPENDED", "This account is suspended. Contact support.");
   return user;
+}
+
+/**
+ * Sign-in with an external identity provider (Google, GitHub) whose answer said the email is
+ * verified (the caller checks that; an unverified email never reaches here). Signs in the user
+ * who has the email, or creates one with email_verified true and no usable password.
+ */
+export async function signInWithVerifiedEmail(env: Env, input: { email: string; name: string }) {
+  const db = primaryDb(env);
+  const email = normalizeEmail(input.email);
+  let user = await findUserByEmail(db, email);
+  if (!user) {
+    const row = { id: newId("user"), email, name: input.name.trim().slice(0, 100) || email.split("@")[0], passwordHash: "!", emailVerified: true, createdAt: Date.now() };
+    if (!(await insertUser(db, row))) user = await findUserByEmail(db, email);
+    else user = await findUserById(db, row.id);
+  }
+  if (!user) throw new ApiError("INTERNAL_ERROR", "The account could not be created.");
+  if (user.status === "suspended") throw new ApiError("ACCOUNT_SUSPENDED", "This account is suspended. Contact support.");
+  // The provider vouches for the email. An account registered with it but never verified is claimed:
+  // verified, and its password (set by someone who never proved the email) no longer works.
+  if (!user.emailVerified) {
+    await claimUnverifiedAccount(db, user.id);
+    user = { ...user, emailVerified: true, passwordHash: "!" };
+  }
+  return { user, token: await session(env, user) };
 }

@@ -49,6 +49,15 @@ export async function deleteInvoice(db: Db, id: string): Promise<void> {
 /** States a signed PAID still settles: unpaid, or expired by our own clock (not by the provider). */
 const settleable = or(eq(invoices.status, "UNPAID"), and(eq(invoices.status, "EXPIRED"), eq(invoices.closedBy, "system")));
 
+/** A user's invoices, newest first, and how many there are. */
+export async function invoicePage(db: Db, userId: string, limit: number, offset: number) {
+  const [totals, rows] = await db.batch([
+    db.select({ n: sql<number>`count(*)` }).from(invoices).where(eq(invoices.userId, userId)),
+    db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.createdAt), desc(invoices.id)).limit(limit).offset(offset),
+  ]);
+  return { total: Number(totals[0]?.n ?? 0), rows };
+}
+
 export async function findInvoiceOfUser(db: Db, userId: string, id: string): Promise<InvoiceRow | undefined> {
   return (await db.select().from(invoices).where(and(eq(invoices.id, id), eq(invoices.userId, userId))).limit(1))[0];
 }

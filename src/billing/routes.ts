@@ -5,8 +5,8 @@ import { pageParams } from "../lib/paging";
 import type { AppEnv } from "../lib/types";
 import { jsonBody, queryParams } from "../lib/validate";
 import { doc } from "../openapi/describe";
-import { creditsResponse, invoiceResponse, plansResponse, statusResponse, tripayCallbackSchema, webhookResponse } from "./schemas";
-import { billingStatus, credits, handleTripayCallback, listPlans, subscribe, TOPUP, topup } from "./service";
+import { creditsResponse, invoiceListResponse, invoiceResponse, plansResponse, statusResponse, tripayCallbackSchema, webhookResponse } from "./schemas";
+import { billingStatus, credits, getInvoice, handleTripayCallback, listInvoices, listPlans, subscribe, TOPUP, topup } from "./service";
 
 /** Mounted at /billing. */
 export const billingRoutes = new Hono<AppEnv>();
@@ -98,4 +98,27 @@ billingRoutes.get(
   requireUser,
   queryParams(z.strictObject(pageParams)),
   async (c) => c.json(await credits(c.env, c.get("user").id, c.req.valid("query"))),
+);
+
+billingRoutes.get(
+  "/invoices",
+  doc({ tags, summary: "Your invoices", description: "Newest first, paged: top-ups and subscriptions in every status.", caller: "bearer", input: "query", ok: { description: "Your invoices", schema: invoiceListResponse } }),
+  requireUser,
+  queryParams(z.strictObject(pageParams)),
+  async (c) => c.json(await listInvoices(c.env, c.get("user").id, c.req.valid("query"))),
+);
+
+billingRoutes.get(
+  "/invoices/:id",
+  doc({
+    tags,
+    summary: "One of your invoices",
+    description: "Poll it to see a payment land: `status` turns `PAID` when Tripay reports it. Another user's invoice is 404.",
+    caller: "bearer",
+    parameters: [{ in: "path", name: "id", required: true, schema: { type: "string" }, description: "The invoice id (`inv_...`)" }],
+    ok: { description: "The invoice", schema: invoiceResponse },
+    errors: ["NOT_FOUND"],
+  }),
+  requireUser,
+  async (c) => c.json(await getInvoice(c.env, c.get("user").id, c.req.param("id"))),
 );

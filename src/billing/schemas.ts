@@ -28,6 +28,7 @@ export const invoiceSchema = z.object({
 
 export const plansResponse = z.object({ data: z.array(planSchema) });
 export const invoiceResponse = z.object({ data: invoiceSchema });
+export const invoiceListResponse = z.object({ data: z.array(invoiceSchema), meta: pageMeta });
 export const webhookResponse = z.object({ success: z.literal(true) });
 export const statusResponse = z.object({
   data: z.object({

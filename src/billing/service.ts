@@ -15,11 +15,13 @@ import {
   deleteInvoice,
   expireOverdue,
   findInvoiceById,
+  findInvoiceOfUser,
   findPlan,
   invoiceWithReference,
   type InvoiceRow,
   insertInvoice,
   insertSubscription,
+  invoicePage,
   ledgerBalance,
   ledgerPage,
   type PlanRow,
@@ -204,6 +206,20 @@ export async function credits(env: Env, userId: string, paging: Paging) {
     },
     meta: w.meta(page.total),
   };
+}
+
+/** The user's own invoices, newest first. */
+export async function listInvoices(env: Env, userId: string, paging: Paging) {
+  const w = pageWindow(paging);
+  const page = await invoicePage(primaryDb(env), userId, w.limit, w.offset);
+  return { data: page.rows.map(invoiceView), meta: w.meta(page.total) };
+}
+
+/** One of the user's own invoices; another user's id is NOT_FOUND, the same as an unknown one. */
+export async function getInvoice(env: Env, userId: string, id: string) {
+  const inv = id.length <= 64 ? await findInvoiceOfUser(primaryDb(env), userId, id) : undefined;
+  if (!inv) throw new ApiError("NOT_FOUND", `No invoice "${id.slice(0, 64)}" in your account.`);
+  return { data: invoiceView(inv) };
 }
 
 /** Cron: unpaid invoices past expiry become EXPIRED; lapsed subscriptions return users to their current plan. */

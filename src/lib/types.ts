@@ -17,7 +17,8 @@ export type DataContext = {
 
 export type AppEnv = {
   Bindings: Env;
-  Variables: { requestId: string; call: DataContext; user: UserRow };
+  /** `user`: the bearer token's user (API); `portalUser`: the portal's session cookie's user, or null. */
+  Variables: { requestId: string; call: DataContext; user: UserRow; portalUser: UserRow | null };
 };
 
 export type AppContext = Context<AppEnv>;

@@ -57,7 +57,7 @@ export function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
 }
 
 export type SuccessDoc = {
-  status?: 200 | 201 | 302;
+  status?: 200 | 201 | 302 | 303;
   description: string;
   schema?: z.ZodType;
   example?: unknown;

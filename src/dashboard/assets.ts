@@ -1,0 +1,163 @@
+/**
+ * The portal's stylesheet and script, served by the Worker as files (the CSP allows no inline
+ * script or style). Small enough to keep here; no build step, nothing from a CDN.
+ */
+
+export const CSS = `
+:root{--bg:#f6f7f9;--fg:#17202a;--muted:#5b6673;--card:#fff;--line:#dde2e8;--accent:#0b6e4f;--accent-fg:#fff;--warn:#8a5a00;--warn-bg:#fff6e0;--err:#a4262c;--err-bg:#fdecec;--ok:#0b6e4f;--ok-bg:#e6f4ee}
+*{box-sizing:border-box}
+[hidden]{display:none!important}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;background:var(--bg);color:var(--fg)}
+a{color:var(--accent)}
+header.top{background:#10302a;color:#fff}
+header.top .bar{max-width:1040px;margin:0 auto;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center}
+header.top a{color:#fff;text-decoration:none}
+header.top .brand{font-weight:700;font-size:1.1rem;margin-right:auto}
+header.top nav{display:flex;flex-wrap:wrap;gap:.2rem .9rem;align-items:center}
+header.top nav a{opacity:.85;padding:.2rem 0}
+header.top nav a[aria-current=page]{opacity:1;border-bottom:2px solid #7fd1b1}
+header.top form{margin:0}
+header.top .linkish{background:none;border:0;color:#fff;opacity:.85;font:inherit;cursor:pointer;padding:.2rem 0}
+main{max-width:1040px;margin:0 auto;padding:1rem}
+h1{font-size:1.5rem;margin:.5rem 0 1rem}
+h2{font-size:1.15rem;margin:0 0 .75rem}
+.card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:1rem;margin:0 0 1rem}
+.narrow{max-width:440px;margin:1.5rem auto}
+.grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(220px,1fr))}
+label{display:block;font-weight:600;margin:.6rem 0 .25rem}
+input[type=text],input[type=email],input[type=password],input[type=number],input[type=search],select{width:100%;padding:.55rem .6rem;border:1px solid #b9c2cc;border-radius:6px;font:inherit;background:#fff}
+.hint{color:var(--muted);font-size:.875rem;margin:.25rem 0 0}
+button,.button{display:inline-block;background:var(--accent);color:var(--accent-fg);border:0;border-radius:6px;padding:.55rem 1rem;font:inherit;font-weight:600;cursor:pointer;text-decoration:none;text-align:center}
+button.secondary,.button.secondary{background:#e8ecf0;color:var(--fg)}
+button.danger{background:var(--err)}
+button.small{padding:.3rem .65rem;font-size:.875rem}
+.row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
+.row>*{flex:1 1 auto}
+.row>button,.row>.button{flex:0 0 auto}
+.stack>*+*{margin-top:.75rem}
+.card>p:first-child,.card>.muted:first-child{margin-top:0}
+.back{display:inline-block;margin:.25rem 0 0}
+.mt{margin-top:.75rem}
+.full{width:100%}
+.notice{border-radius:8px;padding:.75rem 1rem;margin:0 0 1rem;border:1px solid}
+.notice.ok{background:var(--ok-bg);border-color:#9fd3bd;color:var(--ok)}
+.notice.err{background:var(--err-bg);border-color:#f0b3b5;color:var(--err)}
+.notice.warn{background:var(--warn-bg);border-color:#f0d48a;color:var(--warn)}
+.notice ul{margin:.25rem 0 0;padding-left:1.2rem}
+.secret{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}
+.secret code{flex:1 1 280px;background:#0f1720;color:#c8facc;padding:.6rem .7rem;border-radius:6px;word-break:break-all;font-size:.95rem}
+table{width:100%;border-collapse:collapse}
+th,td{text-align:left;padding:.5rem .4rem;border-bottom:1px solid var(--line);vertical-align:top}
+th{font-size:.8rem;text-transform:uppercase;letter-spacing:.03em;color:var(--muted)}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+.table-wrap{overflow-x:auto}
+.badge{display:inline-block;border-radius:999px;padding:.05rem .55rem;font-size:.8rem;font-weight:600;background:#e8ecf0}
+.badge.ok,.badge.PAID,.badge.active{background:var(--ok-bg);color:var(--ok)}
+.badge.err,.badge.FAILED,.badge.EXPIRED,.badge.suspended,.badge.revoked{background:var(--err-bg);color:var(--err)}
+.badge.UNPAID{background:var(--warn-bg);color:var(--warn)}
+.big{font-size:2rem;font-weight:700;font-variant-numeric:tabular-nums}
+.muted{color:var(--muted)}
+.oauth{display:grid;gap:.5rem;margin:.5rem 0}
+.divider{text-align:center;color:var(--muted);margin:.75rem 0}
+.plans{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(200px,1fr))}
+.plan{display:flex;flex-direction:column}
+.plan h3{margin:0;display:flex;justify-content:space-between;align-items:center;gap:.5rem}
+.plan .price{font-size:1.3rem;font-weight:700;margin:.3rem 0}
+.plan .price .muted{font-size:.9rem;font-weight:400;white-space:nowrap}
+.plan form{margin-top:auto}
+.plan ul{padding-left:1.1rem;margin:.5rem 0}
+.plan.current{border-color:var(--accent);box-shadow:0 0 0 2px #b5e3cf}
+.pay{display:grid;gap:1rem;grid-template-columns:minmax(0,320px) 1fr;align-items:start}
+.pay.closed{grid-template-columns:1fr}
+.pay img{width:100%;max-width:320px;background:#fff;border:1px solid var(--line);border-radius:8px}
+.chart svg{width:100%;height:auto;display:block}
+.tabs{display:flex;flex-wrap:wrap;gap:.4rem;margin:0 0 1rem}
+.tabs a{padding:.3rem .7rem;border-radius:999px;background:#e8ecf0;text-decoration:none;color:var(--fg);font-size:.9rem}
+.tabs a[aria-current=page]{background:var(--accent);color:#fff}
+.pager{display:flex;gap:.75rem;align-items:center;justify-content:space-between;margin-top:.75rem}
+footer{max-width:1040px;margin:0 auto;padding:1rem;color:var(--muted);font-size:.85rem}
+.inline{display:inline}
+pre.try{background:#0f1720;color:#dfe7ef;padding:.7rem;border-radius:6px;overflow-x:auto;font-size:.85rem}
+@media (max-width:640px){
+  main{padding:.75rem}
+  .pay{grid-template-columns:1fr}
+  .pay.closed{grid-template-columns:1fr}
+.pay img{max-width:260px;margin:0 auto;display:block}
+  table.responsive thead{display:none}
+  table.responsive tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}
+  table.responsive td{display:flex;justify-content:space-between;gap:1rem;border:0;padding:.2rem 0;text-align:right}
+  table.responsive td::before{content:attr(data-label);font-weight:600;color:var(--muted);text-align:left}
+  table.responsive td.num{text-align:right}
+}
+`;
+
+/**
+ * Progressive enhancement only: copy buttons, confirmations before destructive forms, the
+ * invoice's countdown and live status. Every page works without it (except the live parts).
+ */
+export const JS = `
+"use strict";
+(function () {
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest ? e.target.closest("[data-copy]") : null;
+    if (!btn) return;
+    var el = document.getElementById(btn.getAttribute("data-copy"));
+    if (!el) return;
+    var text = el.textContent.trim();
+    var done = function () { var old = btn.textContent; btn.textContent = btn.getAttribute("data-copied") || "Copied"; setTimeout(function () { btn.textContent = old; }, 2000); };
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, function () { selectText(el); });
+    else selectText(el);
+  });
+  function selectText(el) { var r = document.createRange(); r.selectNodeContents(el); var s = window.getSelection(); s.removeAllRanges(); s.addRange(r); }
+
+  document.addEventListener("submit", function (e) {
+    var msg = e.target.getAttribute && e.target.getAttribute("data-confirm");
+    if (msg && !window.confirm(msg)) e.preventDefault();
+  });
+
+  var inv = document.querySelector("[data-invoice-url]");
+  if (!inv) return;
+  var statusEl = document.getElementById("invoice-status");
+  var countdown = document.getElementById("invoice-countdown");
+  var balanceEl = document.getElementById("invoice-balance");
+  var paidEl = document.getElementById("invoice-paid");
+  var labels = JSON.parse(inv.getAttribute("data-labels") || "{}");
+  var expires = Date.parse(inv.getAttribute("data-expires"));
+  var status = inv.getAttribute("data-status");
+  function pad(n) { return n < 10 ? "0" + n : String(n); }
+  function tick() {
+    if (!countdown) return;
+    if (status !== "UNPAID") { countdown.textContent = ""; return; }
+    var s = Math.max(0, Math.floor((expires - Date.now()) / 1000));
+    countdown.textContent = labels.expires_in + " " + Math.floor(s / 60) + ":" + pad(s % 60);
+  }
+  function show(data) {
+    status = data.invoice.status;
+    statusEl.textContent = labels["inv_" + status] || status;
+    statusEl.className = "badge " + status;
+    inv.setAttribute("data-status", status);
+    if (status !== "UNPAID") {
+      ["invoice-qr", "invoice-scan", "invoice-deadline"].forEach(function (id) { var el = document.getElementById(id); if (el) el.hidden = true; });
+      var pay = inv.querySelector(".pay");
+      if (pay) pay.className = "pay closed";
+    }
+    if (status === "PAID") {
+      if (paidEl) paidEl.hidden = false;
+      if (balanceEl && typeof data.balance === "number") balanceEl.textContent = data.balance_text;
+    }
+    tick();
+  }
+  function poll() {
+    if (status !== "UNPAID") return;
+    fetch(inv.getAttribute("data-invoice-url"), { headers: { accept: "application/json" }, credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (d) { if (d) show(d); })
+      .catch(function () {})
+      .then(function () { if (status === "UNPAID") setTimeout(poll, 2000); });
+  }
+  tick();
+  setInterval(tick, 1000);
+  setTimeout(poll, 1500);
+})();
+`;

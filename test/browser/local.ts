@@ -1,0 +1,139 @@
+/**
+ * What the browser suite runs against: the Worker under `wrangler dev` on loopback with a local
+ * state of its own (.wrangler/browser: D1 with migrations and the seed, KV, Durable Objects), and a
+ * Tripay stand-in (a Node HTTP server answering transaction/create like the sandbox). Nothing here
+ * reaches the internet.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { join } from "node:path";
+import { transactionSignature } from "../../src/billing/signature.ts";
+import { d1, root, sqlString, toolEnv, wranglerBin } from "../../scripts/lib.ts";
+
+export const STATE = join(root, ".wrangler", "browser");
+export const WORKER_PORT = 8791;
+export const TRIPAY_PORT = 8792;
+export const ORIGIN = `http://127.0.0.1:${WORKER_PORT}`;
+export const TRIPAY = { TRIPAY_API_KEY: "DEV-browser-test-key", TRIPAY_PRIVATE_KEY: "browser-test-private-key", TRIPAY_MERCHANT_CODE: "T0042" };
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
+
+/** Fails loudly when the browser is missing: the suite never passes by skipping. */
+export function assertBrowser() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `The browser suite needs Chromium at ${CHROMIUM} (set CHROMIUM_PATH to use another). On Debian/Ubuntu: ` +
+        "apt-get update && apt-get install -y chromium-headless-shell (bash .ci/run does this when it is missing).",
+    );
+  }
+}
+
+/** Migrations, seed (when changed) and a .dev.vars with a JWT secret (scripts/dev.ts --no-serve, on this state). */
+export function prepareState() {
+  const r = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve"], {
+    cwd: root,
+    env: { ...toolEnv, WRANGLER_PERSIST_TO: STATE, WRANGLER_HIDE_BANNER: "true" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (r.status !== 0) throw new Error("preparing the browser suite's local state failed (scripts/dev.ts --no-serve)");
+}
+
+export function makeAdmin(email: string) {
+  d1(`UPDATE users SET is_admin = 1 WHERE email = ${sqlString(email)}`, { persistTo: STATE });
+}
+
+export type Transaction = { merchant_ref: string; reference: string; amount: number };
+
+/** Tripay's transaction-create as the sandbox answers it, checking the bearer key and the request signature. */
+export async function startTripay(): Promise<{ server: Server; transactions: Map<string, Transaction> }> {
+  const transactions = new Map<string, Transaction>();
+  let seq = 0;
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", async () => {
+      const send = (status: number, json: unknown) => {
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(JSON.stringify(json));
+      };
+      if (req.method !== "POST" || !req.url?.endsWith("/transaction/create")) return send(404, { success: false, message: "Not found" });
+      if (req.headers.authorization !== `Bearer ${TRIPAY.TRIPAY_API_KEY}`) return send(401, { success: false, message: "Invalid API key" });
+      const tx = JSON.parse(body);
+      const sig = await transactionSignature(TRIPAY.TRIPAY_PRIVATE_KEY, TRIPAY.TRIPAY_MERCHANT_CODE, tx.merchant_ref, tx.amount);
+      if (tx.signature !== sig) return send(400, { success: false, message: "Invalid signature" });
+      const reference = `DEV-T0042${String(++seq).padStart(5, "0")}${Date.now() % 100000}`;
+      transactions.set(tx.merchant_ref, { merchant_ref: tx.merchant_ref, reference, amount: tx.amount });
+      send(200, {
+        success: true,
+        message: "",
+        data: {
+          reference,
+          merchant_ref: tx.merchant_ref,
+          payment_method: "QRIS",
+          amount: tx.amount,
+          status: "UNPAID",
+          expired_time: tx.expired_time,
+          // A QRIS payload (EMVCo) like the ones real banking apps scan.
+          qr_string: `00020101021226650013ID.CO.TRIPAY.WWW0118936009140000000042021000000000420303UMI51440014ID.CO.QRIS.WWW0215ID10200000000420303UMI5204481653033605405${tx.amount}5802ID5911WILAYAH API6007JAKARTA6105101106304ABCD`,
+          qr_url: null,
+        },
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(TRIPAY_PORT, "127.0.0.1", r));
+  return { server, transactions };
+}
+
+/** `wrangler dev` on loopback with the suite's state and vars; `output` collects its stdout (the console mailer). */
+export async function startWorker(output: { text: string }): Promise<ChildProcess> {
+  // Something already answering on the port (a Worker left from an interrupted run) would be tested instead.
+  const busy = await fetch(`${ORIGIN}/health`).then(
+    () => true,
+    () => false,
+  );
+  if (busy) throw new Error(`port ${WORKER_PORT} is already in use: stop what listens there (a wrangler dev left from an earlier run?) and run again`);
+  const vars = { ...TRIPAY, TRIPAY_BASE_URL: `http://127.0.0.1:${TRIPAY_PORT}`, TURNSTILE_SITE_KEY: "", MCP_HOSTNAMES: "" };
+  const args = ["dev", "--port", String(WORKER_PORT), "--ip", "127.0.0.1", "--persist-to", STATE, ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`])];
+  const child = spawn(wranglerBin, args, {
+    cwd: root,
+    // No request to the internet: no Request.cf download, no banner (its update check).
+    env: { ...toolEnv, X_LOCAL_OBSERVABILITY: "false", X_LOCAL_EXPLORER: "false", BROWSER: "none", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child.stdout!.on("data", (chunk: Buffer) => (output.text += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output.text += chunk.toString()));
+  for (let i = 0; i < 240; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    if (child.exitCode !== null) break;
+    try {
+      if ((await fetch(`${ORIGIN}/health`)).ok) return child;
+    } catch {
+      // not up yet
+    }
+  }
+  stopWorker(child);
+  throw new Error(`wrangler dev did not come up within 120 s:\n${output.text.slice(-3000)}`);
+}
+
+export function stopWorker(child: ChildProcess | undefined) {
+  if (!child?.pid) return;
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+}
+
+/** The last verification link the console mailer printed for this address. */
+export async function verificationLink(output: { text: string }, email: string, timeoutMs = 20_000): Promise<string> {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    const blocks = output.text.split("[console mailer]").filter((b) => b.includes(`to ${email}:`));
+    const m = blocks.length ? /(http:\/\/\S+\/auth\/verify-email\?token=[A-Za-z0-9._-]+)/.exec(blocks.at(-1)!) : null;
+    if (m) return m[1];
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no verification link for ${email} in wrangler's output`);
+}

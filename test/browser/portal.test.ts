@@ -1,0 +1,278 @@
+/**
+ * The portal in a real browser (playwright-core driving Chromium headless shell) against the Worker
+ * under `wrangler dev` with its own state and a local Tripay stand-in (local.ts). One walk, in order:
+ * sign up, verify by the emailed link, create a key and see it once, call the API and see the usage
+ * move, top up, the signed webhook turns the invoice to paid on the open page, revoke, log out; an
+ * admin suspends a user and that user's key stops working. Screenshots of each page, at desktop and
+ * phone widths, go to test/browser/screenshots/ (git-ignored).
+ */
+import type { ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import type { Server } from "node:http";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callbackSignature } from "../../src/billing/signature.ts";
+import { root } from "../../scripts/lib.ts";
+import { assertBrowser, CHROMIUM, makeAdmin, ORIGIN, prepareState, startTripay, startWorker, stopWorker, type Transaction, TRIPAY, verificationLink } from "./local.ts";
+
+const SHOTS = join(root, "test", "browser", "screenshots");
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+const output = { text: "" };
+let worker: ChildProcess | undefined;
+let tripay: { server: Server; transactions: Map<string, Transaction> } | undefined;
+let browser: Browser;
+const problems: string[] = [];
+
+const ts = Date.now().toString(36);
+const ani = { name: "Ani Developer", email: `ani-${ts}@example.test`, password: "correct horse battery" };
+const budi = { name: "Budi", email: `budi-${ts}@example.test`, password: "another good pass" };
+let secret = "";
+let invoiceId = "";
+
+async function newPage(viewport = DESKTOP, locale = "en-US"): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, locale, extraHTTPHeaders: { "accept-language": locale } });
+  const page = await context.newPage();
+  // CSP violations and script errors show up here: the walk must end with none.
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`${page.url()}: ${e.message}`));
+  page.on("dialog", (d) => void d.accept());
+  return { context, page };
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+async function signUp(page: Page, who: typeof ani) {
+  await page.goto(`${ORIGIN}/portal/signup`);
+  await page.fill("#name", who.name);
+  await page.fill("#email", who.email);
+  await page.fill("#password", who.password);
+  await Promise.all([page.waitForURL(/\/portal\/keys/), page.click("form[action='/portal/signup'] button[type=submit]")]);
+}
+
+async function logIn(page: Page, who: typeof ani) {
+  await page.goto(`${ORIGIN}/portal/login`);
+  await page.fill("#email", who.email);
+  await page.fill("#password", who.password);
+  await Promise.all([page.waitForURL(/\/portal\/keys/), page.click("form[action='/portal/login'] button[type=submit]")]);
+}
+
+const api = (path: string, key: string) => fetch(`${ORIGIN}/api/v1${path}`, { headers: { "x-api-key": key } });
+
+// Counted as a failed test (not only a failed hook) when the browser is missing: never a silent skip.
+it("finds the Chromium it drives", () => assertBrowser());
+
+describe("the portal in a browser", () => {
+  let page: Page;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    assertBrowser();
+    mkdirSync(SHOTS, { recursive: true });
+    prepareState();
+    tripay = await startTripay();
+    worker = await startWorker(output);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    stopWorker(worker);
+    await new Promise((r) => (tripay ? tripay.server.close(r) : r(undefined)));
+  });
+
+  it("sign up: the keys page explains that the email must be verified first", async () => {
+    ({ context, page } = await newPage());
+    await page.goto(`${ORIGIN}/portal`);
+    await expect.poll(() => page.url()).toContain("/portal/login");
+    await shot(page, "01-login-desktop");
+    await signUp(page, ani);
+    await expect(page.locator("[data-testid=verify-first]").textContent()).resolves.toContain("Verify your email first");
+    expect(await page.locator("#key-name").isDisabled()).toBe(true);
+    await shot(page, "02-keys-unverified-desktop");
+    const cookies = await context.cookies();
+    const session = cookies.find((c) => c.name === "wl_session")!;
+    expect(session.httpOnly).toBe(true);
+    expect(session.sameSite).toBe("Lax");
+    expect(await page.evaluate<string>("document.cookie")).not.toContain("wl_session");
+  });
+
+  it("the emailed link verifies and lands on the portal", async () => {
+    const link = await verificationLink(output, ani.email);
+    await page.goto(link);
+    await expect.poll(() => page.url()).toContain("/portal/keys?verified=1");
+    await expect(page.locator(".notice.ok").textContent()).resolves.toContain("verified");
+    expect(await page.locator("[data-testid=verify-first]").count()).toBe(0);
+  });
+
+  it("create a key: shown once with a copy button and a warning", async () => {
+    await page.fill("#key-name", "my app");
+    await Promise.all([page.waitForLoadState("load"), page.click("form[action='/portal/keys'] button[type=submit]")]);
+    secret = (await page.locator("#new-key-secret").textContent())!.trim();
+    expect(secret).toMatch(/^wk_live_/);
+    await expect(page.locator("[data-testid=new-key] .notice.warn").textContent()).resolves.toContain("only time");
+    await page.click("[data-copy=new-key-secret]");
+    await shot(page, "03-keys-created-desktop");
+    await page.goto(`${ORIGIN}/portal/keys`);
+    expect(await page.content()).not.toContain(secret);
+    await shot(page, "04-keys-desktop");
+  });
+
+  it("calls with the key move the usage", async () => {
+    for (const path of ["/wilayah/provinsi", "/wilayah/provinsi/32", "/wilayah/search?q=bandung"]) expect((await api(path, secret)).status).toBe(200);
+    await page.goto(`${ORIGIN}/portal/usage`);
+    await expect(page.locator("[data-testid=usage-total]").textContent()).resolves.toMatch(/^\s*3\s*$/);
+    expect(await page.locator(".chart svg rect").count()).toBeGreaterThan(27);
+    await shot(page, "05-usage-desktop");
+  });
+
+  it("the API reference at /docs loads without errors, and Try it out calls this deployment with the key", async () => {
+    const { context: docsContext, page: docs } = await newPage();
+    await docs.goto(`${ORIGIN}/docs`);
+    await docs.waitForSelector(".opblock");
+    expect(await docs.locator(".opblock").count()).toBeGreaterThan(30);
+    await shot(docs, "docs");
+    await docs.click("button.authorize");
+    await docs.locator(".modal-ux input").first().fill(secret);
+    await docs.locator(".modal-ux button.authorize").first().click();
+    await docs.locator(".modal-ux button.close-modal").click();
+    const op = docs.locator("#operations-Regions-getApiV1WilayahSearch");
+    await op.locator(".opblock-summary").click();
+    await op.locator("button.try-out__btn").click();
+    await op.locator('tr[data-param-name="q"] input').fill("bandung wetan");
+    await op.locator("button.execute").click();
+    const status = op.locator(".live-responses-table .response .response-col_status").first();
+    await status.waitFor();
+    expect((await status.innerText()).trim()).toBe("200");
+    expect(await op.locator(".live-responses-table .microlight").first().innerText()).toContain("Bandung Wetan");
+    await shot(docs, "docs-try-it");
+    await docsContext.close();
+  });
+
+  it("top up: the QR invoice turns to paid and shows the new balance when the webhook lands, without a reload", async () => {
+    await page.goto(`${ORIGIN}/portal/billing`);
+    await shot(page, "06-billing-desktop");
+    await page.fill("#amount", "20000");
+    await Promise.all([page.waitForURL(/\/portal\/billing\/invoices\/inv_/), page.click("form[action='/portal/billing/topup'] button[type=submit]")]);
+    invoiceId = page.url().split("/").at(-1)!;
+    await expect(page.locator("[data-testid=invoice-status]").textContent()).resolves.toContain("Waiting for payment");
+    await expect(page.locator(".pay img").getAttribute("src")).resolves.toMatch(/^data:image\/svg\+xml;base64,/);
+    await expect.poll(() => page.locator("#invoice-countdown").textContent()).toMatch(/Expires in \d+:\d\d/);
+    await shot(page, "07-payment-desktop");
+
+    const tx = tripay!.transactions.get(invoiceId)!;
+    const body = JSON.stringify({
+      reference: tx.reference,
+      merchant_ref: tx.merchant_ref,
+      payment_method: "QRIS",
+      payment_method_code: "QRIS",
+      total_amount: tx.amount,
+      fee_merchant: 750,
+      fee_customer: 0,
+      total_fee: 750,
+      amount_received: tx.amount - 750,
+      is_closed_payment: 1,
+      status: "PAID",
+      paid_at: Math.floor(Date.now() / 1000),
+      note: null,
+    });
+    const hook = await fetch(`${ORIGIN}/billing/tripay/webhook`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-callback-event": "payment_status", "x-callback-signature": await callbackSignature(TRIPAY.TRIPAY_PRIVATE_KEY, body) },
+      body,
+    });
+    expect(await hook.json()).toEqual({ success: true });
+    const url = page.url();
+    await expect.poll(() => page.locator("[data-testid=invoice-status]").textContent(), { timeout: 15_000 }).toBe("Paid");
+    await expect(page.locator("[data-testid=invoice-balance]").textContent()).resolves.toBe("10,000");
+    expect(await page.locator("#invoice-qr").isHidden()).toBe(true);
+    expect(page.url()).toBe(url);
+    await shot(page, "08-payment-paid-desktop");
+    await page.goto(`${ORIGIN}/portal/billing`);
+    await expect(page.locator("[data-testid=balance]").textContent()).resolves.toBe("10,000");
+  });
+
+  it("the same pages at a phone's width, in Indonesian", async () => {
+    const phone = await newPage(PHONE, "id-ID");
+    for (const name of ["login", "signup"]) {
+      await phone.page.goto(`${ORIGIN}/portal/${name}`);
+      expect(await phone.page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+      await shot(phone.page, `09-${name}-phone`);
+    }
+    await logIn(phone.page, ani);
+    for (const [path, name] of [
+      ["/portal/keys", "keys"],
+      ["/portal/usage", "usage"],
+      ["/portal/billing", "billing"],
+      [`/portal/billing/invoices/${invoiceId}`, "payment"],
+    ]) {
+      await phone.page.goto(`${ORIGIN}${path}`);
+      // Nothing wider than the screen.
+      expect(await phone.page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+      await shot(phone.page, `09-${name}-phone`);
+    }
+    await expect(phone.page.locator("h1").textContent()).resolves.toBe("Bayar dengan QRIS");
+    await phone.context.close();
+  });
+
+  it("revoke the key (with confirmation): it stops working; log out", async () => {
+    await page.goto(`${ORIGIN}/portal/keys`);
+    await Promise.all([page.waitForURL(/msg=key_revoked/), page.click("form[action$='/revoke'] button")]);
+    await expect(page.locator(".badge.revoked").count()).resolves.toBe(1);
+    expect((await api("/wilayah/provinsi", secret)).status).toBe(401);
+    await Promise.all([page.waitForURL(/\/portal\/login/), page.click("[data-testid=logout]")]);
+    expect((await context.cookies()).some((c) => c.name === "wl_session")).toBe(false);
+    await page.goto(`${ORIGIN}/portal/keys`);
+    await expect.poll(() => page.url()).toContain("/portal/login");
+    await context.close();
+  });
+
+  it("an admin suspends a user in the portal and that user's key stops working", async () => {
+    const b = await newPage();
+    await signUp(b.page, budi);
+    await b.page.goto(await verificationLink(output, budi.email));
+    await b.page.fill("#key-name", "budi app");
+    await Promise.all([b.page.waitForLoadState("load"), b.page.click("form[action='/portal/keys'] button[type=submit]")]);
+    const budiKey = (await b.page.locator("#new-key-secret").textContent())!.trim();
+    expect((await api("/wilayah/provinsi/32", budiKey)).status).toBe(200);
+
+    makeAdmin(ani.email);
+    const a = await newPage();
+    await logIn(a.page, ani);
+    await a.page.goto(`${ORIGIN}/portal/admin`);
+    await shot(a.page, "10-admin-desktop");
+    await a.page.fill("#q", budi.email);
+    await Promise.all([a.page.waitForURL(/q=/), a.page.click("form[action='/portal/admin'] button")]);
+    await Promise.all([a.page.waitForURL(/\/portal\/admin\/users\/user_/), a.page.click(`a:text("${budi.email}")`)]);
+    await a.page.fill("#credit-amount", "250");
+    await a.page.fill("#credit-reason", "welcome credits");
+    await Promise.all([a.page.waitForURL(/msg=saved/), a.page.click("form[action$='/credits'] button")]);
+    await Promise.all([a.page.waitForURL(/msg=saved/), a.page.click("form[action$='/status'] button")]);
+    await expect(a.page.locator("[data-testid=user-status]").textContent()).resolves.toBe("suspended");
+    await shot(a.page, "11-admin-user-desktop");
+    const phone = await newPage(PHONE);
+    await logIn(phone.page, ani);
+    for (const [path, name] of [
+      ["/portal/admin", "admin"],
+      [new URL(a.page.url()).pathname, "admin-user"],
+    ]) {
+      await phone.page.goto(`${ORIGIN}${path}`);
+      expect(await phone.page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+      await shot(phone.page, `12-${name}-phone`);
+    }
+    await phone.context.close();
+    const res = await api("/wilayah/provinsi/32", budiKey);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("ACCOUNT_SUSPENDED");
+    await a.context.close();
+    await b.context.close();
+  });
+
+  it("no script errors or CSP violations on any page", () => {
+    expect(problems).toEqual([]);
+  });
+});
