@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { LEVELS, type Level } from "../src/wilayah/codes.ts";
 import { encodeRings, GRID_CELL, GRID_SQL, type Ring } from "../src/wilayah/geo.ts";
+import { insertStatements } from "./lib.ts";
 
 export const SOURCES = join(dirname(fileURLToPath(import.meta.url)), "..", "seed", "sources");
 export const boundarySource = (level: Level) => join(SOURCES, `wilayah-boundaries-${level}.csv.gz`);
@@ -61,23 +62,7 @@ export function kelurahanBoundariesChecksum(): string {
   return createHash("sha256").update(SHAPE_FORMAT).update(readFileSync(boundarySource("kelurahan"))).digest("hex").slice(0, 16);
 }
 
-function inserts(table: string, columns: string, tuples: Iterable<string>): string {
-  let out = "";
-  let batch: string[] = [];
-  let size = 0;
-  const flush = () => {
-    if (batch.length) out += `INSERT INTO ${table} (${columns}) VALUES ${batch.join(",")};\n`;
-    batch = [];
-    size = 0;
-  };
-  for (const t of tuples) {
-    if (size + t.length > MAX_STATEMENT_BYTES) flush();
-    batch.push(t);
-    size += t.length + 1;
-  }
-  flush();
-  return out;
-}
+const inserts = (table: string, columns: string, tuples: Iterable<string>) => insertStatements(table, columns, tuples, MAX_STATEMENT_BYTES);
 
 const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
 

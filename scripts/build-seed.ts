@@ -22,6 +22,7 @@ import { LEVELS, type Level, undotted } from "../src/wilayah/codes.ts";
 import { parseDms } from "../src/wilayah/geo.ts";
 import { normalizeSearchText, TERM_SEPARATOR } from "../src/wilayah/normalize.ts";
 import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
+import { insertStatements } from "./lib.ts";
 
 /** The 2430/2025 amendment changes no region code; it moves four islands (seed/sources/wilayah-2430-island-moves.csv). */
 export const DATA_VERSION = "Kepmendagri 300.2.2-2138/2025 as amended by 300.2.2-2430/2025 (idn-area-data 4.0.1)";
@@ -313,23 +314,7 @@ function lit(v: string | number | null | undefined): string {
 /** D1 caps one statement at 100 KB: multi-row INSERTs are cut well below that. */
 const MAX_STATEMENT_BYTES = 60_000;
 
-function inserts(table: string, columns: string[], tuples: string[]): string {
-  let out = "";
-  let batch: string[] = [];
-  let size = 0;
-  const flush = () => {
-    if (batch.length) out += `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${batch.join(",")};\n`;
-    batch = [];
-    size = 0;
-  };
-  for (const t of tuples) {
-    if (size + t.length > MAX_STATEMENT_BYTES) flush();
-    batch.push(t);
-    size += t.length + 1;
-  }
-  flush();
-  return out;
-}
+const inserts = (table: string, columns: string[], tuples: string[]) => insertStatements(table, columns.join(", "), tuples, MAX_STATEMENT_BYTES);
 
 const PARENT_COLUMN: Record<Level, string | null> = {
   provinsi: null,

@@ -52,3 +52,25 @@ export function d1(sqlCommand: string, t: Target = {}): Record<string, unknown>[
 
 /** A SQL string literal. */
 export const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
+
+/**
+ * Multi-row INSERTs of already rendered `(...)` tuples, each statement cut below `maxBytes` (D1
+ * caps one statement at 100 KB, and `wrangler d1 execute --file` runs them one by one).
+ */
+export function insertStatements(table: string, columns: string, tuples: Iterable<string>, maxBytes: number): string {
+  let out = "";
+  let batch: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (batch.length) out += `INSERT INTO ${table} (${columns}) VALUES ${batch.join(",")};\n`;
+    batch = [];
+    size = 0;
+  };
+  for (const t of tuples) {
+    if (size + t.length > maxBytes) flush();
+    batch.push(t);
+    size += t.length + 1;
+  }
+  flush();
+  return out;
+}

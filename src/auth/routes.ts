@@ -4,6 +4,7 @@ import { requireUser } from "../http/guards";
 import type { AppContext, AppEnv } from "../lib/types";
 import { displayText, jsonBody } from "../lib/validate";
 import { doc } from "../openapi/describe";
+import { emailInput, passwordInput } from "./inputs";
 import { configResponse, loginResponse, meResponse, registerResponse, resendResponse } from "./schemas";
 import { login, publicConfig, register, resendVerification, verifyEmail } from "./service";
 import { publicUser } from "./users";
@@ -12,8 +13,8 @@ export const authRoutes = new Hono<AppEnv>();
 
 const origin = (c: AppContext) => ({ ip: c.req.header("cf-connecting-ip"), apiBaseUrl: new URL(c.req.url).origin });
 
-const email = z.string().trim().toLowerCase().email("must be an email address").max(254);
-const password = z.string().min(8, "at least 8 characters").max(128, "at most 128 characters");
+const email = emailInput;
+const password = passwordInput;
 const challengeToken = z.string().max(4096).optional().describe("The bot-challenge widget's token, when `challenge_required`");
 const tags = ["Auth"];
 
