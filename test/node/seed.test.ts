@@ -91,3 +91,13 @@ describe("coordinates import (--coords)", () => {
     expect(parseCoords("code,lat,lng\n32,-6.9,107.6\n\n").get("32")).toEqual({ lat: -6.9, lng: 107.6 });
   });
 });
+
+describe("search index (scripts/search-index.ts)", () => {
+  it("adds the curated aliases of seed/aliases.csv and the Jakarta cities' kind spellings", () => {
+    const byId = new Map(seed.rows.map((r) => [r.id, r]));
+    expect(byId.get("31.74")?.aliases).toEqual(expect.arrayContaining(["Jaksel", "Kota Jakarta Selatan"]));
+    expect(byId.get("73.71")?.aliases).toContain("Ujung Pandang");
+    expect(seed.sql).toContain("INSERT INTO wilayah_postal (postal, r) VALUES");
+    expect(seed.sql).toContain("INSERT INTO wilayah_vocab (w, n) VALUES");
+  });
+});
