@@ -66,6 +66,10 @@ export type SearchRow = {
   level: number;
   parent: string | null;
   is_active: number;
+  /** Ranking key of the match (searchRegions: the tier 0-3; searchPlanned: see SEARCH_KEYS). */
+  key: number;
+  /** searchPlanned: which reading matched (variant * 100 + reading). */
+  h: number;
 };
 
 /** A word of exactly two letters or digits: matched at word starts only (docs/api.md, "Search"). */
@@ -86,10 +90,7 @@ const TOP = "\u{10FFFF}";
  *   index `wilayah_grams`. Rows of tiers 0-2 all come from word starts (a small, separately indexed
  *   set), so when those fill the page, the inside-a-word matches are counted but never ranked.
  */
-export async function searchRegions(
-  db: Db,
-  opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number },
-): Promise<{ total: number; rows: SearchRow[] }> {
+export function searchRegionsSql(opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number }): SQL {
   const { q, limit, offset } = opts;
   const filters = [opts.level ? sql`level = ${opts.level}` : undefined, opts.includeInactive ? undefined : sql`is_active = 1`];
   const where = (match: SQL) => sql.join([match, ...filters].filter((f): f is SQL => f !== undefined), sql` AND `);
@@ -110,16 +111,139 @@ export async function searchRegions(
         SELECT r, ${tier} FROM wilayah_grams WHERE ${match} AND (SELECT count(*) FROM words) < ${need} GROUP BY r)`;
     total = sql`SELECT count(DISTINCT r) AS n FROM wilayah_grams WHERE ${match}`;
   }
-  const rows = await db.all<(SearchRow & { total: number }) | { total: number; id: null }>(
-    sql`WITH ${ranked}, total AS (${total})
-    SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active
+  return sql`WITH ${ranked}, total AS (${total})
+    SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.tier AS key, 0 AS h
     FROM total
     LEFT JOIN (SELECT r, tier FROM hits ORDER BY tier, r LIMIT ${limit} OFFSET ${offset}) page ON 1
     LEFT JOIN wilayah_search w ON w.ord = page.r
-    ORDER BY page.tier, page.r`,
-  );
+    ORDER BY page.tier, page.r`;
+}
+
+/** Rows of a search statement: the total rides on every row (and on the one row of an empty page). */
+export function searchRows(rows: ((SearchRow & { total: number }) | { total: number; id: null })[]): { total: number; rows: SearchRow[] } {
   return {
     total: rows[0]?.total ?? 0,
     rows: rows.filter((r): r is SearchRow & { total: number } => r.id !== null).map(({ total: _, ...r }) => r),
   };
+}
+
+export async function searchRegions(
+  db: Db,
+  opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number },
+): Promise<{ total: number; rows: SearchRow[] }> {
+  return searchRows(await db.all(searchRegionsSql(opts)));
+}
+
+// ---------------------------------------------------------------- planned search (context, hints, codes, typos)
+
+/**
+ * Ranking keys of `searchPlannedSql` (smaller first); each key is then doubled and 1 is added when
+ * the row misses the query's level hint, so a hint orders rows inside a key, never across keys.
+ * Literal readings (the query's units are the region's own name): exact 0, prefix 2, word prefix 4,
+ * substring 12. Context readings (own name plus ancestors): exact 1, prefix 3, word prefix 5.
+ * Typo-corrected readings: the same plus FUZZY (after every exact, prefix and word match; before
+ * substrings). A code: CODE; a postal code's villages: POSTAL.
+ */
+export const SEARCH_KEYS = { CODE: -4, POSTAL: -2, FUZZY: 6, SUBSTRING: 12 } as const;
+
+export type PlannedSource =
+  | { kind: "code"; id: string; h: number }
+  | { kind: "postal"; postal: string; h: number }
+  | { kind: "literal"; phrase: string; hint?: number; fuzzy: boolean; h: number }
+  | { kind: "context"; own: string; hint?: number; context: { text: string; level?: number }[]; fuzzy: boolean; h: number };
+
+/** A string literal: normalised text has no control characters, and SQLite only escapes `'`. */
+const str = (v: string) => sql.raw(`'${v.replaceAll("'", "''")}'`);
+const int = (v: number) => sql.raw(String(Math.trunc(v)));
+
+/** D1 allows only a few terms per compound SELECT: a long UNION ALL is nested in groups of COMPOUND_MAX. */
+const COMPOUND_MAX = 4;
+function unionAll(parts: SQL[]): SQL {
+  if (parts.length <= COMPOUND_MAX) return sql.join(parts, sql` UNION ALL `);
+  const groups: SQL[] = [];
+  const size = Math.ceil(parts.length / COMPOUND_MAX);
+  for (let i = 0; i < parts.length; i += size) groups.push(sql`SELECT * FROM (${unionAll(parts.slice(i, i + size))})`);
+  return unionAll(groups);
+}
+
+/**
+ * One statement for a planned search: every reading is a source of (r, key, h) rows; the page is
+ * ranked by (key, ord). Literals are inlined (D1 binds at most 100 parameters per statement).
+ * Substring matches of the literal reading (the long tail) are only ranked when the other rows
+ * do not fill the page, as in searchRegionsSql; they are always counted.
+ */
+export function searchPlannedSql(
+  sources: PlannedSource[],
+  opts: { level?: number; includeInactive: boolean; limit: number; offset: number },
+): SQL {
+  const filters = (t: string) =>
+    sql.raw([opts.level ? ` AND ${t}level = ${Math.trunc(opts.level)}` : "", opts.includeInactive ? "" : ` AND ${t}is_active = 1`].join(""));
+  const miss = (t: string, hint?: number) => (hint ? sql.raw(`(${t}level <> ${hint})`) : sql.raw("0"));
+  const front: SQL[] = [];
+  let back: SQL | undefined;
+  const sep = TERM_SEPARATOR;
+  for (const src of sources) {
+    const h = int(src.h);
+    if (src.kind === "code") {
+      front.push(sql`SELECT ord AS r, ${int(SEARCH_KEYS.CODE * 2)} AS key, ${h} AS h FROM wilayah_search WHERE id = ${str(src.id)}${filters("")}`);
+    } else if (src.kind === "postal") {
+      front.push(
+        sql`SELECT p.r, ${int(SEARCH_KEYS.POSTAL * 2)}, ${h} FROM wilayah_postal p JOIN wilayah_search w ON w.ord = p.r WHERE p.postal = ${str(src.postal)}${filters("w.")}`,
+      );
+    } else if (src.kind === "literal") {
+      const p = src.phrase;
+      const off = src.fuzzy ? SEARCH_KEYS.FUZZY : 0;
+      if (TWO_CHAR_WORD.test(p) || [...p].length === 3) {
+        front.push(
+          sql`SELECT r, (CASE tier WHEN 0 THEN ${int(off)} WHEN 1 THEN ${int(off + 2)} WHEN 2 THEN ${int(off + 4)} ELSE ${int(SEARCH_KEYS.SUBSTRING)} END) * 2 + ${miss("", src.hint)}, ${h}
+            FROM wilayah_short WHERE p = ${str(p)}${src.fuzzy ? sql.raw(" AND tier < 3") : sql.raw("")}${filters("")}`,
+        );
+      } else {
+        const range = sql`s >= ${str(p)} AND s < ${str(p + TOP)}`;
+        front.push(
+          sql`SELECT r, (CASE WHEN k = 0 AND s = ${str(p + sep)} THEN ${int(off)} WHEN k = 0 THEN ${int(off + 2)} ELSE ${int(off + 4)} END) * 2 + ${miss("", src.hint)}, ${h}
+            FROM wilayah_grams WHERE ${range} AND k < 2${filters("")}`,
+        );
+        if (!src.fuzzy && !back) back = sql`SELECT r, ${int(SEARCH_KEYS.SUBSTRING * 2)} + ${miss("", src.hint)} AS key, ${h} AS h FROM wilayah_grams WHERE ${range} AND k = 2${filters("")}`;
+      }
+    } else {
+      const off = src.fuzzy ? SEARCH_KEYS.FUZZY : 0;
+      const ancestors = src.context.map(
+        (c) => sql` AND EXISTS (SELECT 1 FROM wilayah_anc x JOIN wilayah_grams a ON a.r = x.a AND a.k < 2 AND a.level < 4 AND a.s >= ${str(c.text)} AND a.s < ${str(c.text + TOP)}${c.level ? sql.raw(` AND a.level = ${c.level}`) : sql.raw("")} WHERE x.r = g.r)`,
+      );
+      front.push(
+        sql`SELECT g.r, (CASE WHEN g.k = 0 AND g.s = ${str(src.own + sep)} THEN ${int(off + 1)} WHEN g.k = 0 THEN ${int(off + 3)} ELSE ${int(off + 5)} END) * 2 + ${miss("g.", src.hint)}, ${h}
+          FROM wilayah_grams g WHERE g.s >= ${str(src.own)} AND g.s < ${str(src.own + TOP)} AND g.k < 2${filters("g.")}${sql.join(ancestors, sql``)}`,
+      );
+    }
+  }
+  const need = opts.offset + opts.limit;
+  const backRows = back ?? sql`SELECT NULL AS r, NULL AS key, NULL AS h WHERE 0`;
+  return sql`WITH front(r, key, h) AS (${unionAll(front)}),
+    back(r, key, h) AS (${backRows}),
+    nfront AS (SELECT count(DISTINCT r) AS n FROM front),
+    hits AS (SELECT r, min(key) AS key, h FROM (SELECT r, key, h FROM front UNION ALL SELECT r, key, h FROM back WHERE (SELECT n FROM nfront) < ${int(need)}) GROUP BY r),
+    total AS (SELECT count(*) AS n FROM (SELECT r FROM front UNION SELECT r FROM back))
+    SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.key AS key, page.h AS h
+    FROM total
+    LEFT JOIN (SELECT r, key, h FROM hits ORDER BY key, r LIMIT ${int(opts.limit)} OFFSET ${int(opts.offset)}) page ON 1
+    LEFT JOIN wilayah_search w ON w.ord = page.r
+    ORDER BY page.key, page.r`;
+}
+
+/**
+ * Typo candidates for words that have no exact or prefix match: vocabulary words of a similar
+ * length sharing enough padded trigrams (`wilayah_vocab_grams`), with how many regions use them.
+ * Returns nothing for a word that starts some indexed word: the `gate` row is joined first (CROSS
+ * JOIN keeps that order), so such a word costs one index probe.
+ */
+export function typoCandidatesSql(words: { word: string; grams: string[]; edits: number; minShared: number }[]): SQL {
+  const parts = words.map(
+    (w) => sql`SELECT ${str(w.word)} AS q, v.w AS w, v.n AS n FROM (
+      SELECT g.w FROM (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM wilayah_vocab WHERE w >= ${str(w.word)} AND w < ${str(w.word + TOP)})) gate
+        CROSS JOIN wilayah_vocab_grams g
+        WHERE g.g IN (${sql.join(w.grams.map(str), sql`, `)}) AND g.len BETWEEN ${int(w.word.length - w.edits)} AND ${int(w.word.length + w.edits)}
+      GROUP BY g.w HAVING count(*) >= ${int(w.minShared)}) c JOIN wilayah_vocab v ON v.w = c.w`,
+  );
+  return unionAll(parts);
 }
