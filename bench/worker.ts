@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { root, toolEnv, wranglerBin } from "../scripts/lib.ts";
 
 export const STATE = join(root, ".wrangler", "bench");
-export const PORT = 8799;
+/** BENCH_PORT when set (another worktree may bench on 8799 at the same time). */
+export const PORT = Number(process.env.BENCH_PORT ?? 8799);
 export const URL_BASE = `http://127.0.0.1:${PORT}`;
 
 /** Migrations, seed (when changed) and the dev key in the benchmark's state; returns the key. */
