@@ -1,5 +1,5 @@
 /** Regional data rules: paging, id forms, not-found. Knows nothing of HTTP. */
-import { batch, replicaDb } from "../db/client";
+import { replicaDb } from "../db/client";
 import { ApiError } from "../lib/errors";
 import { type PageMeta, type Paging, pageWindow } from "../lib/paging";
 import { LEVELS, type Level, levelOf, toDottedId } from "./codes";
@@ -111,8 +111,8 @@ function corrected(q: string, candidates: { q: string; w: string; n: number }[])
 }
 
 /**
- * Search (docs/api.md, "Search"). One round trip: the search statement and, for words that may be
- * typos, the typo candidates. Only when some word has no exact or prefix match but has candidates
+ * Search (docs/api.md, "Search"). One statement: the search and, for words that may be typos, their
+ * typo candidates (one index probe per word that matches something). Only when some word has no exact or prefix match but has candidates
  * within its edit distance does a second statement run, with the corrected readings added.
  */
 export async function search(
@@ -133,11 +133,10 @@ export async function search(
   const simple = !plan.code && !plan.postal && plan.contexts.length === 0 && !plan.literal.hint && plan.literal.own === q;
   let variants: Variant[] | null = simple ? null : [{ plan, corrections: [] }];
   const typo = typoCandidates(plan).map((word) => ({ word, grams: wordTrigrams(word), edits: maxEdits(word.length), minShared: minSharedTrigrams(word) }));
-  const statements = [simple ? searchRegionsSql({ q, ...filter }) : searchPlannedSql(sourcesOf(variants!), filter)];
-  if (typo.length) statements.push(typoCandidatesSql(typo));
-  const results = await batch(db, statements);
-  let found = searchRows(results[0].results as Parameters<typeof searchRows>[0]);
-  const fixes = typo.length ? corrected(q, results[1].results as { q: string; w: string; n: number }[]) : [];
+  const typoSql = typo.length ? typoCandidatesSql(typo) : undefined;
+  const first = simple ? searchRegionsSql({ q, ...filter, typo: typoSql }) : searchPlannedSql(sourcesOf(variants!), { ...filter, typo: typoSql });
+  let found = searchRows(await db.all(first));
+  const fixes = corrected(q, found.typo.map(([word, w, n]) => ({ q: word, w, n })));
   if (fixes.length) {
     variants = [{ plan, corrections: [] }, ...fixes];
     found = searchRows(await db.all(searchPlannedSql(sourcesOf(variants), filter)));
