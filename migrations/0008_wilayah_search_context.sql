@@ -4,7 +4,8 @@
 --
 -- `wilayah_anc`: (region, ancestor) pairs by `ord`, up to three per region. A query word that is
 -- not part of the region's own name must match a word start in an ancestor's spellings:
--- `wilayah_grams_anc` answers that by point lookups (ancestors are provinsi/kabupaten/kecamatan).
+-- `wilayah_grams_anc` answers that by point lookups (ancestors are provinsi/kabupaten/kecamatan);
+-- `wilayah_grams_upper` first tells whether the word names any such region at all.
 -- `wilayah_vocab`: every distinct word of every spelling, with the number of regions using it.
 -- `wilayah_vocab_grams`: the trigrams of each word padded with two `#` on each side, with the
 -- word's length: typo candidates are the words of a similar length sharing enough trigrams.
@@ -31,5 +32,7 @@ CREATE TABLE `wilayah_postal` (
 ) WITHOUT ROWID;--> statement-breakpoint
 CREATE INDEX `wilayah_search_id` ON `wilayah_search` (`id`);--> statement-breakpoint
 CREATE INDEX `wilayah_grams_anc` ON `wilayah_grams` (`r`, `s`) WHERE `k` < 2 AND `level` < 4;--> statement-breakpoint
+-- The same word starts by text: does a query word start a word of any ancestor-level region at all?
+CREATE INDEX `wilayah_grams_upper` ON `wilayah_grams` (`s`, `level`) WHERE `k` < 2 AND `level` < 4;--> statement-breakpoint
 -- The new tables are empty until the seed is loaded again: make every loader see that it must.
 DELETE FROM `dataset` WHERE `id` = 'wilayah';

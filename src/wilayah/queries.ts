@@ -230,9 +230,15 @@ export function searchPlannedSql(
       const ancestors = src.context.map(
         (c) => sql` AND EXISTS (SELECT 1 FROM wilayah_anc x JOIN wilayah_grams a ON a.r = x.a AND a.k < 2 AND a.level < 4 AND a.s >= ${str(c.text)} AND a.s < ${str(c.text + TOP)}${c.level ? sql.raw(` AND a.level = ${c.level}`) : sql.raw("")} WHERE x.r = g.r)`,
       );
+      // The gate: every parent word must start a word of some provinsi/kabupaten/kecamatan at all
+      // (wilayah_grams_upper), else the reading is skipped before its own-name candidates are read.
+      const gate = src.context.map(
+        (c) => sql`EXISTS (SELECT 1 FROM wilayah_grams INDEXED BY wilayah_grams_upper WHERE s >= ${str(c.text)} AND s < ${str(c.text + TOP)} AND k < 2 AND level < 4${c.level ? sql.raw(` AND level = ${c.level}`) : sql.raw("")})`,
+      );
       front.push(
         sql`SELECT g.r, (CASE WHEN g.k = 0 AND g.s = ${str(src.own + sep)} THEN ${int(off + 1)} WHEN g.k = 0 THEN ${int(off + 3)} ELSE ${int(off + 5)} END) * 2 + ${miss("g.", src.hint)}, ${h}
-          FROM wilayah_grams g WHERE g.s >= ${str(src.own)} AND g.s < ${str(src.own + TOP)} AND g.k < 2${filters("g.")}${sql.join(ancestors, sql``)}`,
+          FROM (SELECT 1 WHERE ${sql.join(gate, sql` AND `)}) gate CROSS JOIN wilayah_grams g INDEXED BY wilayah_grams_words
+          WHERE g.s >= ${str(src.own)} AND g.s < ${str(src.own + TOP)} AND g.k < 2${filters("g.")}${sql.join(ancestors, sql``)}`,
       );
     }
   }

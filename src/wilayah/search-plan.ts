@@ -102,7 +102,8 @@ export function planQuery(q: string): QueryPlan {
   });
 
   const plain = !sawAdmin && parts.length === 1;
-  if (units.length === 0 || plain) {
+  // Hints or commas leaving under 2 characters of name (`kec a`, `a,`): the query is only read as typed.
+  if (units.length === 0 || plain || [...units.map(unitText).join(" ")].length < 2) {
     // No hints, no commas: the query is matched as typed (as before context reading existed).
     const contexts = units.length >= 2 ? contextReadings(units) : [];
     return { code, postal, units, literal: { own: q, context: [] }, contexts };

@@ -11,6 +11,8 @@ describe("query plan", () => {
     expect(planQuery("prov jawa barat").literal).toMatchObject({ own: "jawa barat", hint: "provinsi" });
     expect(planQuery("kota").literal.own).toBe("kota"); // nothing else: the word itself
     expect(planQuery("50 kota").typed?.own).toBe("50 kota");
+    expect(planQuery("kec a").literal).toEqual({ own: "kec a", context: [] }); // too little name left: as typed
+    expect(planQuery("a,").literal.own).toBe("a,");
   });
 
   it("reads context: a run of words inside one comma part as the name, every other word as a parent", () => {
