@@ -200,6 +200,18 @@ export function searchPlannedSql(
   const miss = (t: string, hint?: number) => (hint ? sql.raw(`(${t}level <> ${hint})`) : sql.raw("0"));
   const front: SQL[] = [];
   let back: SQL | undefined;
+  const parents = new Map<string, { name: string; sql: SQL }>();
+  const parentSet = (text: string, level?: number) => {
+    const k = `${level ?? 0}|${text}`;
+    if (!parents.has(k)) {
+      const name = `p${parents.size}`;
+      parents.set(k, {
+        name,
+        sql: sql`${sql.raw(name)}(a) AS (SELECT r FROM wilayah_grams INDEXED BY wilayah_grams_upper WHERE s >= ${str(text)} AND s < ${str(text + TOP)} AND k < 2 AND level < 4${level ? sql.raw(` AND level = ${level}`) : sql.raw("")})`,
+      });
+    }
+    return parents.get(k)!.name;
+  };
   const sep = TERM_SEPARATOR;
   for (const src of sources) {
     const h = int(src.h);
@@ -227,14 +239,13 @@ export function searchPlannedSql(
       }
     } else {
       const off = src.fuzzy ? SEARCH_KEYS.FUZZY : 0;
-      const ancestors = src.context.map(
-        (c) => sql` AND EXISTS (SELECT 1 FROM wilayah_anc x JOIN wilayah_grams a ON a.r = x.a AND a.k < 2 AND a.level < 4 AND a.s >= ${str(c.text)} AND a.s < ${str(c.text + TOP)}${c.level ? sql.raw(` AND a.level = ${c.level}`) : sql.raw("")} WHERE x.r = g.r)`,
-      );
-      // The gate: every parent word must start a word of some provinsi/kabupaten/kecamatan at all
-      // (wilayah_grams_upper), else the reading is skipped before its own-name candidates are read.
-      const gate = src.context.map(
-        (c) => sql`EXISTS (SELECT 1 FROM wilayah_grams INDEXED BY wilayah_grams_upper WHERE s >= ${str(c.text)} AND s < ${str(c.text + TOP)} AND k < 2 AND level < 4${c.level ? sql.raw(` AND level = ${c.level}`) : sql.raw("")})`,
-      );
+      // Each parent word is one CTE (`p0`, `p1`, ...: the provinsi/kabupaten/kecamatan with a word it
+      // starts, from the partial index wilayah_grams_upper), shared by every reading that uses it. A
+      // reading is skipped unless each of its parent words names some region (the gate); then each
+      // candidate of its own name must have an ancestor in each parent word's set.
+      const sets = src.context.map((c) => parentSet(c.text, c.level));
+      const gate = sets.map((p) => sql.raw(`EXISTS (SELECT 1 FROM ${p})`));
+      const ancestors = sets.map((p) => sql.raw(` AND EXISTS (SELECT 1 FROM wilayah_anc x WHERE x.r = g.r AND x.a IN ${p})`));
       front.push(
         sql`SELECT g.r, (CASE WHEN g.k = 0 AND g.s = ${str(src.own + sep)} THEN ${int(off + 1)} WHEN g.k = 0 THEN ${int(off + 3)} ELSE ${int(off + 5)} END) * 2 + ${miss("g.", src.hint)}, ${h}
           FROM (SELECT 1 WHERE ${sql.join(gate, sql` AND `)}) gate CROSS JOIN wilayah_grams g INDEXED BY wilayah_grams_words
@@ -244,7 +255,8 @@ export function searchPlannedSql(
   }
   const need = opts.offset + opts.limit;
   const backRows = back ?? sql`SELECT NULL AS r, NULL AS key, NULL AS h WHERE 0`;
-  const statement = sql`WITH front(r, key, h) AS (${unionAll(front)}),
+  const parentCtes = [...parents.values()].map((p) => sql`${p.sql}, `);
+  const statement = sql`WITH ${sql.join(parentCtes, sql``)}front(r, key, h) AS (${unionAll(front)}),
     back(r, key, h) AS (${backRows}),
     nfront AS (SELECT count(DISTINCT r) AS n FROM front),
     hits AS (SELECT r, min(key) AS key, h FROM (SELECT r, key, h FROM front UNION ALL SELECT r, key, h FROM back WHERE (SELECT n FROM nfront) < ${int(need)}) GROUP BY r),

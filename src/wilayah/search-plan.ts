@@ -9,8 +9,9 @@
  * `kel`, `desa`/`ds`, `provinsi`/`prov` mark the level of the next word (or of the previous one when
  * they come last). The resulting units are read in every way that covers them all:
  * - literal: all units together are the region's own name (the reading of a single word);
- * - context: a run of consecutive units (inside one comma-separated part) is the region's own name,
- *   and every other unit matches the start of a word in the names of one of its ancestors.
+ * - context: a run of consecutive units at the start or the end of one comma-separated part is the
+ *   region's own name, and every other unit matches the start of a word in the names of one of its
+ *   ancestors.
  */
 import { type Level, toDottedId } from "./codes.ts";
 
@@ -126,6 +127,10 @@ function contextReadings(units: Unit[]): Reading[] {
       if (i === 0 && j === units.length) continue; // the literal reading
       const own = units.slice(i, j);
       if (own.some((u) => u.part !== own[0].part)) continue;
+      // The name comes first or last in its part (`coblong bandung`, `bandung coblong`), not between parents.
+      const partStart = i === 0 || units[i - 1].part !== own[0].part;
+      const partEnd = j === units.length || units[j].part !== own[0].part;
+      if (!partStart && !partEnd) continue;
       const rest = [...units.slice(0, i), ...units.slice(j)];
       const ownText = own.map(unitText).join(" ");
       if (ownText.length < MIN_CONTEXT_UNIT || rest.some((u) => u.word.length < MIN_CONTEXT_UNIT)) continue;

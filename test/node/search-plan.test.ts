@@ -21,7 +21,7 @@ describe("query plan", () => {
       { own: "coblong", context: [{ text: "kota bandung" }] },
       { own: "kota bandung", context: [{ text: "coblong" }] },
     ]);
-    expect(planQuery("kuta badung bali").contexts.map((c) => c.own)).toEqual(["kuta", "kuta badung", "badung", "badung bali", "bali"]);
+    expect(planQuery("kuta badung bali").contexts.map((c) => c.own)).toEqual(["kuta", "kuta badung", "badung bali", "bali"]);
     expect(planQuery("kec coblong, bandung").contexts[0]).toEqual({ own: "coblong", hint: "kecamatan", context: [{ text: "bandung" }] });
     expect(planQuery("bandung OR").contexts).toEqual([]); // words under 3 characters are no context
   });
