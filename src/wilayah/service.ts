@@ -87,7 +87,7 @@ function describe(row: SearchRow, variants: Variant[] | null, q: string): Search
 }
 
 /** At most this many typo-corrected readings per query. */
-const MAX_CORRECTED = 6;
+const MAX_CORRECTED = 3;
 const CORRECTIONS_PER_WORD = 3;
 
 /** Corrected variants of a query from the typo candidates of its words (closest, then most used, first). */
