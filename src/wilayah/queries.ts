@@ -245,7 +245,9 @@ export function searchPlannedSql(
       // candidate of its own name must have an ancestor in each parent word's set.
       const sets = src.context.map((c) => parentSet(c.text, c.level));
       const gate = sets.map((p) => sql.raw(`EXISTS (SELECT 1 FROM ${p})`));
-      const ancestors = sets.map((p) => sql.raw(` AND EXISTS (SELECT 1 FROM wilayah_anc x WHERE x.r = g.r AND x.a IN ${p})`));
+      // `+x.a`: read the candidate's (at most 3) ancestors by `r` and test each against the set; without
+      // the `+`, SQLite seeks (r, a) once per member of the set (hundreds for a word such as `timur`).
+      const ancestors = sets.map((p) => sql.raw(` AND EXISTS (SELECT 1 FROM wilayah_anc x WHERE x.r = g.r AND +x.a IN ${p})`));
       front.push(
         sql`SELECT g.r, (CASE WHEN g.k = 0 AND g.s = ${str(src.own + sep)} THEN ${int(off + 1)} WHEN g.k = 0 THEN ${int(off + 3)} ELSE ${int(off + 5)} END) * 2 + ${miss("g.", src.hint)}, ${h}
           FROM (SELECT 1 WHERE ${sql.join(gate, sql` AND `)}) gate CROSS JOIN wilayah_grams g INDEXED BY wilayah_grams_words
