@@ -11,8 +11,10 @@
  * The run keeps its own local state (D1 with the seed, KV, Durable Objects) in .wrangler/bench, so
  * its fixtures never show up in the state `npm run dev` serves.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import autocannon from "autocannon";
-import { targetArgs, wrangler } from "../scripts/lib.ts";
+import { root, targetArgs, wrangler } from "../scripts/lib.ts";
 import { prepareState, STATE, startWorker, stopWorker, URL_BASE } from "./worker.ts";
 const text = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -27,8 +29,11 @@ const ONLY = text("only");
 const ROUTE_FILTER = text("route");
 const CONNECTIONS = arg("connections", 10);
 
-/** `sameAs`: the REST route this one answers the same question as (MCP): its ratio to that route is printed too. */
-type Route = { name: string; path: string; method?: string; body?: string; headers?: Record<string, string>; sameAs?: string };
+/**
+ * `sameAs`: the REST route this one answers the same question as (MCP): its ratio to that route is printed too.
+ * `paths`: a mix, each connection cycling through them (`path` is the first, used to warm).
+ */
+type Route = { name: string; path: string; paths?: string[]; method?: string; body?: string; headers?: Record<string, string>; sameAs?: string };
 
 const ROUTES: Route[] = [
   { name: "provinsi", path: "/api/v1/wilayah/provinsi" },
@@ -45,6 +50,22 @@ const ROUTES: Route[] = [
   { name: "kodepos", path: "/api/v1/wilayah/kodepos/40114" },
   { name: "pulau?q=", path: "/api/v1/wilayah/pulau?q=panjang" },
   { name: "nik (never cached)", path: "/api/v1/wilayah/nik/3273094512900001" },
+];
+
+/**
+ * Search over the quality set (test/fixtures/search-queries.json, generated from the seed): the
+ * whole mix, then its context queries (a name with its parents) and its typo queries (fuzzy) alone,
+ * so their p99 is seen apart.
+ */
+const QUALITY: { group: string; q: string }[] = JSON.parse(readFileSync(join(root, "test", "fixtures", "search-queries.json"), "utf8"));
+const searchMix = (name: string, groups: string[] | null): Route => {
+  const paths = QUALITY.filter((t) => !groups || groups.includes(t.group)).map((t) => `/api/v1/wilayah/search?q=${encodeURIComponent(t.q)}`);
+  return { name, path: paths[0], paths };
+};
+const SEARCH_MIXES: Route[] = [
+  searchMix(`search mix (${QUALITY.length} queries)`, null),
+  searchMix("search context (parent)", ["parent"]),
+  searchMix("search fuzzy (typo)", ["typo"]),
 ];
 
 /** Stateless MCP: one JSON-RPC tools/call per HTTP request, as an agent client sends it. */
@@ -95,6 +116,7 @@ async function measure(url: string, route: Route, key: string, floor: Route): Pr
     method: (r.method ?? "GET") as "GET",
     body: r.body,
     headers: { "x-api-key": key, ...r.headers },
+    ...(r.paths ? { requests: r.paths.map((path) => ({ method: "GET" as const, path })) } : {}),
   });
   const slice = Math.max(2, Math.round(DURATION / ROUNDS));
   let rps = 0;
@@ -144,7 +166,7 @@ async function main() {
   const key = prepareState();
   warmBmkgCache();
   if (ONLY !== "uncached") await run("Cached (warm response cache)", [], [...ROUTES, MCP_SEARCH, ...BMKG_ROUTES], key);
-  if (ONLY !== "cached") await run("Uncached (RESPONSE_CACHE=off: every call reads D1)", ["RESPONSE_CACHE:off"], [...ROUTES, MCP_SEARCH], key);
+  if (ONLY !== "cached") await run("Uncached (RESPONSE_CACHE=off: every call reads D1)", ["RESPONSE_CACHE:off"], [...ROUTES, ...SEARCH_MIXES, MCP_SEARCH], key);
   console.log("\nGoals: every data route >= 0.5 x floor req/s; search p99 < 25 ms; reverse (uncached) >= 0.4 x floor, p99 < 30 ms.");
 }
 

@@ -67,6 +67,10 @@ export type SearchRow = {
   level: number;
   parent: string | null;
   is_active: number;
+  /** Ranking key of the match (searchRegions: the tier 0-3; searchPlanned: see SEARCH_KEYS). */
+  key: number;
+  /** searchPlanned: which reading matched (variant * 100 + reading). */
+  h: number;
 };
 
 /** A word of exactly two letters or digits: matched at word starts only (docs/api.md, "Search"). */
@@ -87,10 +91,7 @@ const TOP = "\u{10FFFF}";
  *   index `wilayah_grams`. Rows of tiers 0-2 all come from word starts (a small, separately indexed
  *   set), so when those fill the page, the inside-a-word matches are counted but never ranked.
  */
-export async function searchRegions(
-  db: Db,
-  opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number },
-): Promise<{ total: number; rows: SearchRow[] }> {
+export function searchRegionsSql(opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number; typo?: SQL }): SQL {
   const { q, limit, offset } = opts;
   const filters = [opts.level ? sql`level = ${opts.level}` : undefined, opts.includeInactive ? undefined : sql`is_active = 1`];
   const where = (match: SQL) => sql.join([match, ...filters].filter((f): f is SQL => f !== undefined), sql` AND `);
@@ -111,16 +112,184 @@ export async function searchRegions(
         SELECT r, ${tier} FROM wilayah_grams WHERE ${match} AND (SELECT count(*) FROM words) < ${need} GROUP BY r)`;
     total = sql`SELECT count(DISTINCT r) AS n FROM wilayah_grams WHERE ${match}`;
   }
-  const rows = await db.all<(SearchRow & { total: number }) | { total: number; id: null }>(
-    sql`WITH ${ranked}, total AS (${total})
-    SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active
+  return withTypoRow(
+    sql`WITH ${ranked}, total AS (${total})${opts.typo ? sql`, typo(q, w, n) AS (${opts.typo})` : sql``}
+    SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.tier AS key, 0 AS h, page.r AS r
     FROM total
     LEFT JOIN (SELECT r, tier FROM hits ORDER BY tier, r LIMIT ${limit} OFFSET ${offset}) page ON 1
-    LEFT JOIN wilayah_search w ON w.ord = page.r
-    ORDER BY page.tier, page.r`,
+    LEFT JOIN wilayah_search w ON w.ord = page.r`,
+    opts.typo !== undefined,
   );
+}
+
+/**
+ * The typo candidates ride in the same statement as the search (one round trip): one extra row,
+ * `h` = -1, its `name` the JSON array of [word, candidate, regions using it] (`[]` when every word
+ * matched). Its null key sorts it first.
+ */
+function withTypoRow(search: SQL, typo: boolean): SQL {
+  if (!typo) return sql`${search} ORDER BY key, r`;
+  return sql`${search}
+    UNION ALL SELECT NULL, NULL, (SELECT json_group_array(json_array(q, w, n)) FROM typo), NULL, NULL, NULL, NULL, NULL, -1, NULL
+    ORDER BY key, r`;
+}
+
+type StatementRow = (SearchRow & { total: number; r: number }) | { total: number | null; id: null; name: string | null; h: number | null };
+
+/** Rows of a search statement: the total rides on every row (and on the one row of an empty page); typo candidates on their own row. */
+export function searchRows(rows: StatementRow[]): { total: number; rows: SearchRow[]; typo: [string, string, number][] } {
+  const typoRow = rows.find((r) => r.id === null && r.h === -1);
+  const rest = rows.filter((r) => r !== typoRow);
   return {
-    total: rows[0]?.total ?? 0,
-    rows: rows.filter((r): r is SearchRow & { total: number } => r.id !== null).map(({ total: _, ...r }) => r),
+    total: rest[0]?.total ?? 0,
+    rows: rest.filter((r): r is SearchRow & { total: number; r: number } => r.id !== null).map(({ total: _, r: __, ...row }) => row),
+    typo: typoRow?.name ? JSON.parse(typoRow.name) : [],
   };
+}
+
+export async function searchRegions(
+  db: Db,
+  opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number },
+): Promise<{ total: number; rows: SearchRow[] }> {
+  return searchRows(await db.all(searchRegionsSql(opts)));
+}
+
+// ---------------------------------------------------------------- planned search (context, hints, codes, typos)
+
+/**
+ * Ranking keys of `searchPlannedSql` (smaller first); each key is then doubled and 1 is added when
+ * the row misses the query's level hint, so a hint orders rows inside a key, never across keys.
+ * Literal readings (the query's units are the region's own name): exact 0, prefix 2, word prefix 4,
+ * substring 12. Context readings (own name plus ancestors): exact 1, prefix 3, word prefix 5.
+ * Typo-corrected readings: the same plus FUZZY (after every exact, prefix and word match; before
+ * substrings). A code: CODE; a postal code's villages: POSTAL.
+ */
+export const SEARCH_KEYS = { CODE: -4, POSTAL: -2, FUZZY: 6, SUBSTRING: 12 } as const;
+
+export type PlannedSource =
+  | { kind: "code"; id: string; h: number }
+  | { kind: "postal"; postal: string; h: number }
+  | { kind: "literal"; phrase: string; hint?: number; fuzzy: boolean; h: number }
+  | { kind: "context"; own: string; hint?: number; context: { text: string; level?: number }[]; fuzzy: boolean; h: number };
+
+/** A string literal: normalised text has no control characters, and SQLite only escapes `'`. */
+const str = (v: string) => sql.raw(`'${v.replaceAll("'", "''")}'`);
+const int = (v: number) => sql.raw(String(Math.trunc(v)));
+
+/** D1 allows only a few terms per compound SELECT: a long UNION ALL is nested in groups of COMPOUND_MAX. */
+const COMPOUND_MAX = 4;
+function unionAll(parts: SQL[]): SQL {
+  if (parts.length <= COMPOUND_MAX) return sql.join(parts, sql` UNION ALL `);
+  const groups: SQL[] = [];
+  const size = Math.ceil(parts.length / COMPOUND_MAX);
+  for (let i = 0; i < parts.length; i += size) groups.push(sql`SELECT * FROM (${unionAll(parts.slice(i, i + size))})`);
+  return unionAll(groups);
+}
+
+/**
+ * One statement for a planned search: every reading is a source of (r, key, h) rows; the page is
+ * ranked by (key, ord). Literals are inlined (D1 binds at most 100 parameters per statement).
+ * Substring matches of the literal reading (the long tail) are only ranked when the other rows
+ * do not fill the page, as in searchRegionsSql; they are always counted.
+ */
+export function searchPlannedSql(
+  sources: PlannedSource[],
+  opts: { level?: number; includeInactive: boolean; limit: number; offset: number; typo?: SQL },
+): SQL {
+  const filters = (t: string) =>
+    sql.raw([opts.level ? ` AND ${t}level = ${Math.trunc(opts.level)}` : "", opts.includeInactive ? "" : ` AND ${t}is_active = 1`].join(""));
+  const miss = (t: string, hint?: number) => (hint ? sql.raw(`(${t}level <> ${hint})`) : sql.raw("0"));
+  const front: SQL[] = [];
+  let back: SQL | undefined;
+  const parents = new Map<string, { name: string; sql: SQL }>();
+  const parentSet = (text: string, level?: number) => {
+    const k = `${level ?? 0}|${text}`;
+    if (!parents.has(k)) {
+      const name = `p${parents.size}`;
+      parents.set(k, {
+        name,
+        sql: sql`${sql.raw(name)}(a) AS (SELECT r FROM wilayah_grams INDEXED BY wilayah_grams_upper WHERE s >= ${str(text)} AND s < ${str(text + TOP)} AND k < 2 AND level < 4${level ? sql.raw(` AND level = ${level}`) : sql.raw("")})`,
+      });
+    }
+    return parents.get(k)!.name;
+  };
+  const sep = TERM_SEPARATOR;
+  for (const src of sources) {
+    const h = int(src.h);
+    if (src.kind === "code") {
+      front.push(sql`SELECT ord AS r, ${int(SEARCH_KEYS.CODE * 2)} AS key, ${h} AS h FROM wilayah_search WHERE id = ${str(src.id)}${filters("")}`);
+    } else if (src.kind === "postal") {
+      front.push(
+        sql`SELECT p.r, ${int(SEARCH_KEYS.POSTAL * 2)}, ${h} FROM wilayah_postal p JOIN wilayah_search w ON w.ord = p.r WHERE p.postal = ${str(src.postal)}${filters("w.")}`,
+      );
+    } else if (src.kind === "literal") {
+      const p = src.phrase;
+      const off = src.fuzzy ? SEARCH_KEYS.FUZZY : 0;
+      if (TWO_CHAR_WORD.test(p) || [...p].length === 3) {
+        front.push(
+          sql`SELECT r, (CASE tier WHEN 0 THEN ${int(off)} WHEN 1 THEN ${int(off + 2)} WHEN 2 THEN ${int(off + 4)} ELSE ${int(SEARCH_KEYS.SUBSTRING)} END) * 2 + ${miss("", src.hint)}, ${h}
+            FROM wilayah_short WHERE p = ${str(p)}${src.fuzzy ? sql.raw(" AND tier < 3") : sql.raw("")}${filters("")}`,
+        );
+      } else {
+        const range = sql`s >= ${str(p)} AND s < ${str(p + TOP)}`;
+        front.push(
+          sql`SELECT r, (CASE WHEN k = 0 AND s = ${str(p + sep)} THEN ${int(off)} WHEN k = 0 THEN ${int(off + 2)} ELSE ${int(off + 4)} END) * 2 + ${miss("", src.hint)}, ${h}
+            FROM wilayah_grams WHERE ${range} AND k < 2${filters("")}`,
+        );
+        if (!src.fuzzy && !back) back = sql`SELECT r, ${int(SEARCH_KEYS.SUBSTRING * 2)} + ${miss("", src.hint)} AS key, ${h} AS h FROM wilayah_grams WHERE ${range} AND k = 2${filters("")}`;
+      }
+    } else {
+      const off = src.fuzzy ? SEARCH_KEYS.FUZZY : 0;
+      // Each parent word is one CTE (`p0`, `p1`, ...: the provinsi/kabupaten/kecamatan with a word it
+      // starts, from the partial index wilayah_grams_upper), shared by every reading that uses it. A
+      // reading is skipped unless each of its parent words names some region (the gate); then each
+      // candidate of its own name must have an ancestor in each parent word's set.
+      const sets = src.context.map((c) => parentSet(c.text, c.level));
+      const gate = sets.map((p) => sql.raw(`EXISTS (SELECT 1 FROM ${p})`));
+      // `+x.a`: read the candidate's (at most 3) ancestors by `r` and test each against the set; without
+      // the `+`, SQLite seeks (r, a) once per member of the set (hundreds for a word such as `timur`).
+      const ancestors = sets.map((p) => sql.raw(` AND EXISTS (SELECT 1 FROM wilayah_anc x WHERE x.r = g.r AND +x.a IN ${p})`));
+      front.push(
+        sql`SELECT g.r, (CASE WHEN g.k = 0 AND g.s = ${str(src.own + sep)} THEN ${int(off + 1)} WHEN g.k = 0 THEN ${int(off + 3)} ELSE ${int(off + 5)} END) * 2 + ${miss("g.", src.hint)}, ${h}
+          FROM (SELECT 1 WHERE ${sql.join(gate, sql` AND `)}) gate CROSS JOIN wilayah_grams g INDEXED BY wilayah_grams_words
+          WHERE g.s >= ${str(src.own)} AND g.s < ${str(src.own + TOP)} AND g.k < 2${filters("g.")}${sql.join(ancestors, sql``)}`,
+      );
+    }
+  }
+  const need = opts.offset + opts.limit;
+  const backRows = back ?? sql`SELECT NULL AS r, NULL AS key, NULL AS h WHERE 0`;
+  const parentCtes = [...parents.values()].map((p) => sql`${p.sql}, `);
+  const statement = sql`WITH ${sql.join(parentCtes, sql``)}front(r, key, h) AS (${unionAll(front)}),
+    back(r, key, h) AS (${backRows}),
+    nfront AS (SELECT count(DISTINCT r) AS n FROM front),
+    hits AS (SELECT r, min(key) AS key, h FROM (SELECT r, key, h FROM front UNION ALL SELECT r, key, h FROM back WHERE (SELECT n FROM nfront) < ${int(need)}) GROUP BY r),
+    total AS (SELECT count(*) AS n FROM (SELECT r FROM front UNION SELECT r FROM back))${opts.typo ? sql`, typo(q, w, n) AS (${opts.typo})` : sql``}
+    SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.key AS key, page.h AS h, page.r AS r
+    FROM total
+    LEFT JOIN (SELECT r, key, h FROM hits ORDER BY key, r LIMIT ${int(opts.limit)} OFFSET ${int(opts.offset)}) page ON 1
+    LEFT JOIN wilayah_search w ON w.ord = page.r`;
+  return withTypoRow(statement, opts.typo !== undefined);
+}
+
+/**
+ * At most this many candidates per word, those sharing the most trigrams: a word of 8+ letters
+ * (2 edits allowed) can share the minimum with a few thousand words, nearly all far from it.
+ */
+const TYPO_CANDIDATES = 300;
+
+/**
+ * Typo candidates for words that have no exact or prefix match: vocabulary words of a similar
+ * length sharing enough padded trigrams (`wilayah_vocab_grams`), with how many regions use them.
+ * Returns nothing for a word that starts some indexed word: the `gate` row is joined first (CROSS
+ * JOIN keeps that order), so such a word costs one index probe.
+ */
+export function typoCandidatesSql(words: { word: string; grams: string[]; edits: number; minShared: number }[]): SQL {
+  const parts = words.map(
+    (w) => sql`SELECT ${str(w.word)} AS q, v.w AS w, v.n AS n FROM (
+      SELECT g.w FROM (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM wilayah_vocab WHERE w >= ${str(w.word)} AND w < ${str(w.word + TOP)})) gate
+        CROSS JOIN wilayah_vocab_grams g
+        WHERE g.g IN (${sql.join(w.grams.map(str), sql`, `)}) AND g.len BETWEEN ${int(w.word.length - w.edits)} AND ${int(w.word.length + w.edits)}
+      GROUP BY g.w HAVING count(*) >= ${int(w.minShared)} ORDER BY count(*) DESC, g.w LIMIT ${int(TYPO_CANDIDATES)}) c JOIN wilayah_vocab v ON v.w = c.w`,
+  );
+  return unionAll(parts);
 }

@@ -4,7 +4,8 @@ import { ApiError } from "../lib/errors";
 import { type PageMeta, type Paging, pageWindow } from "../lib/paging";
 import { LEVELS, type Level, levelOf, toDottedId } from "./codes";
 import { normalizeSearchText } from "./normalize";
-import { findRegion, listRegions, type RegionRow, searchRegions } from "./queries";
+import { findRegion, listRegions, type PlannedSource, type RegionRow, SEARCH_KEYS, type SearchRow, searchPlannedSql, searchRegionsSql, searchRows, typoCandidatesSql } from "./queries";
+import { editDistance, maxEdits, minSharedTrigrams, type QueryPlan, planQuery, typoCandidates, wordTrigrams } from "./search-plan";
 
 export async function listLevel(
   env: Env,
@@ -32,6 +33,88 @@ export async function getRegion(env: Env, rawId: string, level?: Level): Promise
 
 export const MIN_QUERY_LENGTH = 2;
 
+type Variant = { plan: QueryPlan; corrections: { typed: string; matched: string }[] };
+
+export type SearchMatch = {
+  type: "code" | "postal_code" | "exact" | "prefix" | "word" | "substring";
+  name: string | null;
+  context: string[];
+  fuzzy: boolean;
+  corrections: { typed: string; matched: string }[];
+};
+
+const levelNumber = (l?: Level) => (l ? LEVELS.indexOf(l) + 1 : undefined);
+
+/** `h` of the as-typed reading (plan.typed). */
+const TYPED = 97;
+
+/** Every reading of every variant as a source of the planned statement; `h` = variant * 100 + reading. */
+function sourcesOf(variants: Variant[]): PlannedSource[] {
+  const out: PlannedSource[] = [];
+  variants.forEach(({ plan }, v) => {
+    const fuzzy = v > 0;
+    if (!fuzzy && plan.code) out.push({ kind: "code", id: plan.code, h: 98 });
+    if (!fuzzy && plan.postal) out.push({ kind: "postal", postal: plan.postal, h: 99 });
+    out.push({ kind: "literal", phrase: plan.literal.own, hint: levelNumber(plan.literal.hint), fuzzy, h: v * 100 });
+    if (plan.typed && !fuzzy) out.push({ kind: "literal", phrase: plan.typed.own, fuzzy, h: TYPED });
+    plan.contexts.forEach((c, i) =>
+      out.push({
+        kind: "context",
+        own: c.own,
+        hint: levelNumber(c.hint),
+        context: c.context.map((x) => ({ text: x.text, level: levelNumber(x.level) })),
+        fuzzy,
+        h: v * 100 + i + 1,
+      }),
+    );
+  });
+  return out;
+}
+
+const TIER_TYPES = ["exact", "prefix", "word", "substring"] as const;
+
+function describe(row: SearchRow, variants: Variant[] | null, q: string): SearchMatch {
+  if (!variants) return { type: TIER_TYPES[row.key], name: q, context: [], fuzzy: false, corrections: [] };
+  const base = Math.floor(row.key / 2);
+  if (base === SEARCH_KEYS.CODE) return { type: "code", name: null, context: [], fuzzy: false, corrections: [] };
+  if (base === SEARCH_KEYS.POSTAL) return { type: "postal_code", name: null, context: [], fuzzy: false, corrections: [] };
+  const variant = variants[Math.floor(row.h / 100)];
+  const r = row.h % 100;
+  const reading = r === TYPED ? variant.plan.typed! : r === 0 ? variant.plan.literal : variant.plan.contexts[r - 1];
+  const fuzzy = base >= SEARCH_KEYS.FUZZY && base < SEARCH_KEYS.SUBSTRING;
+  const tier = base >= SEARCH_KEYS.SUBSTRING ? 3 : Math.floor((fuzzy ? base - SEARCH_KEYS.FUZZY : base) / 2);
+  return { type: TIER_TYPES[tier], name: reading.own, context: reading.context.map((c) => c.text), fuzzy, corrections: fuzzy ? variant.corrections : [] };
+}
+
+/** At most this many typo-corrected readings per query. */
+const MAX_CORRECTED = 3;
+const CORRECTIONS_PER_WORD = 3;
+
+/** Corrected variants of a query from the typo candidates of its words (closest, then most used, first). */
+function corrected(q: string, candidates: { q: string; w: string; n: number }[]): Variant[] {
+  const perWord = new Map<string, { w: string; d: number; n: number }[]>();
+  for (const c of candidates) {
+    const d = editDistance(c.q, c.w);
+    if (d === 0 || d > maxEdits(c.q.length)) continue;
+    perWord.set(c.q, [...(perWord.get(c.q) ?? []), { w: c.w, d, n: c.n }]);
+  }
+  let combos: { q: string; d: number; corrections: Variant["corrections"] }[] = [{ q, d: 0, corrections: [] }];
+  for (const [word, list] of perWord) {
+    const best = list.sort((a, b) => a.d - b.d || b.n - a.n || (a.w < b.w ? -1 : 1)).slice(0, CORRECTIONS_PER_WORD);
+    const re = new RegExp(`(?<![a-z0-9])${word}(?![a-z0-9])`, "g");
+    combos = combos
+      .flatMap((c) => best.map((b) => ({ q: c.q.replace(re, b.w), d: c.d + b.d, corrections: [...c.corrections, { typed: word, matched: b.w }] })))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, MAX_CORRECTED);
+  }
+  return combos.filter((c) => c.corrections.length > 0).map((c) => ({ plan: planQuery(c.q), corrections: c.corrections }));
+}
+
+/**
+ * Search (docs/api.md, "Search"). One statement: the search and, for words that may be typos, their
+ * typo candidates (one index probe per word that matches something). Only when some word has no exact or prefix match but has candidates
+ * within its edit distance does a second statement run, with the corrected readings added.
+ */
 export async function search(
   env: Env,
   opts: Paging & { q: string; level?: Level; includeInactive: boolean },
@@ -43,22 +126,31 @@ export async function search(
     });
   }
   const w = pageWindow(opts);
-  const { total, rows } = await searchRegions(replicaDb(env), {
-    q,
-    level: opts.level ? LEVELS.indexOf(opts.level) + 1 : undefined,
-    includeInactive: opts.includeInactive,
-    limit: w.limit,
-    offset: w.offset,
-  });
+  const db = replicaDb(env);
+  const plan = planQuery(q);
+  const filter = { level: levelNumber(opts.level), includeInactive: opts.includeInactive, limit: w.limit, offset: w.offset };
+  // A plain query (one word or phrase, no hint, code or context reading) keeps the suffix-index statement.
+  const simple = !plan.code && !plan.postal && plan.contexts.length === 0 && !plan.literal.hint && plan.literal.own === q;
+  let variants: Variant[] | null = simple ? null : [{ plan, corrections: [] }];
+  const typo = typoCandidates(plan).map((word) => ({ word, grams: wordTrigrams(word), edits: maxEdits(word.length), minShared: minSharedTrigrams(word) }));
+  const typoSql = typo.length ? typoCandidatesSql(typo) : undefined;
+  const first = simple ? searchRegionsSql({ q, ...filter, typo: typoSql }) : searchPlannedSql(sourcesOf(variants!), { ...filter, typo: typoSql });
+  let found = searchRows(await db.all(first));
+  const fixes = corrected(q, found.typo.map(([word, w, n]) => ({ q: word, w, n })));
+  if (fixes.length) {
+    variants = [{ plan, corrections: [] }, ...fixes];
+    found = searchRows(await db.all(searchPlannedSql(sourcesOf(variants), filter)));
+  }
   return {
-    data: rows.map((r) => ({
+    data: found.rows.map((r) => ({
       id: r.id,
       name: r.name,
       alt_name: r.alt_name,
       level: LEVELS[r.level - 1],
       parent: r.parent,
       is_active: r.is_active,
+      match: describe(r, variants, q),
     })),
-    meta: w.meta(total),
+    meta: w.meta(found.total),
   };
 }

@@ -149,3 +149,13 @@ describe("boundaries in the seed", () => {
     expect(seed.sql).not.toMatch(/INSERT INTO wilayah_shape \(id, part, level, data\) VALUES \('\d{2}\.\d{2}\.\d{2}\.\d{4}'/);
   });
 });
+
+describe("search index (scripts/search-index.ts)", () => {
+  it("adds the curated aliases of seed/aliases.csv and the Jakarta cities' kind spellings", () => {
+    const byId = new Map(seed.rows.map((r) => [r.id, r]));
+    expect(byId.get("31.74")?.aliases).toEqual(expect.arrayContaining(["Jaksel", "Kota Jakarta Selatan"]));
+    expect(byId.get("73.71")?.aliases).toContain("Ujung Pandang");
+    expect(seed.sql).toContain("INSERT INTO wilayah_postal (postal, r) VALUES");
+    expect(seed.sql).toContain("INSERT INTO wilayah_vocab (w, n) VALUES");
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * `npm run bench:search-sql`: the SQL cost of search, without HTTP or the Worker. Builds a SQLite
+ * copy of the database (node:sqlite; every migration, then seed/wilayah.sql) in .wrangler/search-sql.db
+ * when missing or older than the seed, then runs the real search service (src/wilayah/service.ts,
+ * bundled with esbuild, wrangler's own bundler) on a D1 shim over it and prints, per query group of
+ * the quality set and for a few named queries, the SQL time of each statement (warm: each query runs
+ * once before it is timed) and the p50/p99 per group.
+ *
+ *   npm run bench:search-sql
+ *   npm run bench:search-sql -- bandung "gambir jakarta" bandng   (only these queries, with their statements)
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { root } from "../scripts/lib.ts";
+
+const DB_FILE = join(root, ".wrangler", "search-sql.db");
+const SEED = join(root, "seed", "wilayah.sql");
+
+function prepareDb() {
+  if (existsSync(DB_FILE) && statSync(DB_FILE).mtimeMs > statSync(SEED).mtimeMs) return;
+  mkdirSync(join(root, ".wrangler"), { recursive: true });
+  rmSync(DB_FILE, { force: true });
+  const db = new DatabaseSync(DB_FILE);
+  for (const f of readdirSync(join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort()) db.exec(readFileSync(join(root, "migrations", f), "utf8"));
+  const started = performance.now();
+  let slowest = { ms: 0, sql: "" };
+  for (const statement of readFileSync(SEED, "utf8").split("\n")) {
+    if (!statement.trim() || statement.startsWith("--")) continue;
+    const t = performance.now();
+    db.exec(statement);
+    const ms = performance.now() - t;
+    if (ms > slowest.ms) slowest = { ms, sql: statement.slice(0, 80) };
+  }
+  console.log(`seed loaded in ${((performance.now() - started) / 1000).toFixed(1)} s; slowest statement ${slowest.ms.toFixed(0)} ms: ${slowest.sql}...`);
+  db.close();
+}
+
+async function loadService() {
+  const out = join(root, ".wrangler", "search-sql-service.mjs");
+  await build({ entryPoints: [join(root, "src", "wilayah", "service.ts")], bundle: true, platform: "node", format: "esm", outfile: out, logLevel: "warning" });
+  return (await import(pathToFileURL(out).href)) as typeof import("../src/wilayah/service.ts");
+}
+
+async function main() {
+  prepareDb();
+  const sqlite = new DatabaseSync(DB_FILE, { readOnly: true });
+  const timings: number[] = [];
+  const stmt = (sql: string, params: unknown[] = []) => ({
+    bind: (...p: unknown[]) => stmt(sql, p),
+    all: async () => {
+      const t = performance.now();
+      const results = sqlite.prepare(sql).all(...(params as never[]));
+      timings.push(performance.now() - t);
+      return { results, success: true, meta: {} };
+    },
+  });
+  const d1 = { prepare: (sql: string) => stmt(sql), batch: (list: ReturnType<typeof stmt>[]) => Promise.all(list.map((s) => s.all())), withSession: () => d1 };
+  const env = { DB: d1 } as unknown as Env;
+  const { search } = await loadService();
+  const run = async (q: string) => {
+    await search(env, { q, includeInactive: false, page: 1, per_page: 20 });
+    timings.length = 0;
+    const r = await search(env, { q, includeInactive: false, page: 1, per_page: 20 });
+    return { total: r.meta.total, first: r.data[0]?.id, statements: [...timings] };
+  };
+  const named = process.argv.slice(2);
+  if (named.length) {
+    for (const q of named) {
+      const r = await run(q);
+      console.log(`${q.padEnd(28)} ${r.statements.map((ms) => ms.toFixed(2)).join(" + ")} ms  (total ${r.total}, first ${r.first ?? "-"})`);
+    }
+    return;
+  }
+  const set: { group: string; q: string }[] = JSON.parse(readFileSync(join(root, "test", "fixtures", "search-queries.json"), "utf8"));
+  const groups = new Map<string, { sum: number[]; rounds: number }>();
+  for (const t of set) {
+    const r = await run(t.q);
+    const g = groups.get(t.group) ?? { sum: [], rounds: 0 };
+    g.sum.push(r.statements.reduce((a, b) => a + b, 0));
+    g.rounds = Math.max(g.rounds, r.statements.length);
+    groups.set(t.group, g);
+  }
+  const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor((p / 100) * list.length))];
+  console.log(`SQL ms per query (all statements of one search), quality set of ${set.length} queries:`);
+  console.log(`${"group".padEnd(14)}${"n".padStart(5)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}`);
+  for (const [name, g] of groups) console.log(`${name.padEnd(14)}${String(g.sum.length).padStart(5)}${pct(g.sum, 50).toFixed(2).padStart(8)}${pct(g.sum, 99).toFixed(2).padStart(8)}${Math.max(...g.sum).toFixed(2).padStart(8)}`);
+  console.log("\nNamed queries (statement times, ms):");
+  for (const q of ["bandung", "ang", "ka", "jakarta selatan", "gambir jakarta", "coblong, kota bandung", "kuta badung bali", "kab garut", "kec. coblong", "3204", "32.73.09.1001", "40135", "jaksel", "bandng", "cirebn", "yogyakrata", "pangkalna jambi"]) {
+    const r = await run(q);
+    console.log(`  ${q.padEnd(26)} ${r.statements.map((ms) => ms.toFixed(2)).join(" + ")}  (total ${r.total})`);
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.stack : e);
+  process.exit(1);
+});

@@ -1,0 +1,188 @@
+/**
+ * Builds the search quality set (test/fixtures/search-queries.json) from the seed, with a fixed
+ * random seed: queries are drawn from the data by the rules below, never picked by hand.
+ *
+ *   npm run search:queries
+ *
+ * Groups (each query has the id it must find in the top 3; test/search-quality.test.ts):
+ * - exact: the official name of a random active region whose name no other active region uses.
+ * - parent: a random kelurahan/kecamatan whose name is shared with other regions, with the name of
+ *   its parent (kecamatan for a kelurahan, kabupaten/kota without its prefix for a kecamatan), in
+ *   either order, with or without a comma, when name + parent identify one region.
+ * - abbreviation: a random region of a unique name with the administrative word people type
+ *   (`kab`, `kab.`, `kabupaten`, `kota`, `kec`, `kec.`, `kecamatan`, `kel`, `kel.`, `desa`, `ds`,
+ *   `prov`, `provinsi`) before it.
+ * - alias: every entry of seed/aliases.csv.
+ * - typo: a random region of a unique name with one edit (deletion, insertion, substitution,
+ *   transposition, a quarter each) in its longest word (5+ letters), when the edited word is no
+ *   indexed word nor the start of one (otherwise it is another name, not a typo).
+ * - code: a random active region's code, dotted or undotted.
+ * - postal: a random postal code; it must find its villages (all of them counted, the top 3 among them).
+ */
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { undotted } from "../src/wilayah/codes.ts";
+import { normalizeSearchText } from "../src/wilayah/normalize.ts";
+import { nameWords } from "../src/wilayah/search-plan.ts";
+import { buildSeed } from "./build-seed.ts";
+import { loadAliases, loadPostalCodes } from "./search-index.ts";
+
+export type QualityQuery = { group: string; q: string; expected: string; all?: string[]; note?: string };
+
+/** mulberry32: a small deterministic PRNG. */
+function rng(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function buildQualitySet(): Promise<QualityQuery[]> {
+  const { rows } = await buildSeed();
+  const random = rng(15);
+  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
+  const active = rows.filter((r) => r.isActive === 1);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const termsOf = (r: (typeof rows)[number]) => [...new Set([r.name, r.altName, ...r.aliases].map(normalizeSearchText))];
+  const termUse = new Map<string, number>();
+  for (const r of active) for (const t of termsOf(r)) termUse.set(t, (termUse.get(t) ?? 0) + 1);
+  const unique = active.filter((r) => termsOf(r).every((t) => termUse.get(t) === 1));
+  const vocab = new Set(rows.flatMap((r) => termsOf(r).flatMap(nameWords)));
+  const vocabList = [...vocab].sort();
+  const startsAWord = (w: string) => {
+    let lo = 0;
+    let hi = vocabList.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (vocabList[mid] < w) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < vocabList.length && vocabList[lo].startsWith(w);
+  };
+  const out: QualityQuery[] = [];
+  const byLevel = (level: string, list = unique) => list.filter((r) => r.level === level);
+  const draw = (group: string, n: number, make: () => QualityQuery | null) => {
+    const seen = new Set<string>();
+    for (let tries = 0; seen.size < n && tries < n * 200; tries++) {
+      const q = make();
+      if (q && !seen.has(q.q)) {
+        seen.add(q.q);
+        out.push({ ...q, group });
+      }
+    }
+  };
+
+  // exact: 10 kabupaten/kota, 15 kecamatan, 15 kelurahan
+  for (const [level, n] of [["kabupaten", 10], ["kecamatan", 15], ["kelurahan", 15]] as const) {
+    draw("exact", n, () => {
+      const r = pick(byLevel(level));
+      return { group: "exact", q: r.name, expected: r.id };
+    });
+  }
+
+  // parent
+  const shared = active.filter((r) => (r.level === "kelurahan" || r.level === "kecamatan") && (termUse.get(normalizeSearchText(r.name)) ?? 0) > 1);
+  const parentName = (r: (typeof rows)[number]) => {
+    const p = byId.get(r.parentId!)!;
+    return p.level === "kabupaten" ? p.altName : p.name;
+  };
+  const pairUse = new Map<string, number>();
+  for (const r of shared) {
+    const k = `${normalizeSearchText(r.name)}|${normalizeSearchText(parentName(r))}`;
+    pairUse.set(k, (pairUse.get(k) ?? 0) + 1);
+  }
+  draw("parent", 40, () => {
+    const r = pick(shared);
+    const parent = parentName(r);
+    if (pairUse.get(`${normalizeSearchText(r.name)}|${normalizeSearchText(parent)}`) !== 1) return null;
+    const form = Math.floor(random() * 3);
+    const q = form === 0 ? `${r.name} ${parent}` : form === 1 ? `${r.name}, ${parent}` : `${parent} ${r.name}`;
+    return { group: "parent", q, expected: r.id };
+  });
+
+  // abbreviation
+  const ADMIN: Record<string, string[]> = {
+    kabupaten: ["kab", "kab.", "kabupaten"],
+    kota: ["kota"],
+    kecamatan: ["kec", "kec.", "kecamatan"],
+    kelurahan: ["kel", "kel.", "kelurahan"],
+    desa: ["desa", "ds"],
+    provinsi: ["prov", "provinsi"],
+  };
+  draw("abbreviation", 40, () => {
+    const r = pick(unique);
+    if (r.level === "provinsi") return { group: "abbreviation", q: `${pick(ADMIN.provinsi)} ${r.name}`, expected: r.id };
+    if (r.level === "kabupaten") return { group: "abbreviation", q: `${r.type === "kota" ? "kota" : pick(ADMIN.kabupaten)} ${r.altName}`, expected: r.id };
+    if (r.level === "kecamatan") return { group: "abbreviation", q: `${pick(ADMIN.kecamatan)} ${r.name}`, expected: r.id };
+    const kind = r.id.split(".")[3].startsWith("1") ? "kelurahan" : "desa"; // 1xxx kelurahan, 2xxx desa
+    return { group: "abbreviation", q: `${pick(ADMIN[kind])} ${r.name}`, expected: r.id };
+  });
+
+  // alias: all of them
+  for (const a of loadAliases(new Set(byId.keys()))) out.push({ group: "alias", q: a.alias, expected: a.id });
+
+  // typo
+  const OPS = ["deletion", "insertion", "substitution", "transposition"] as const;
+  const letters = "abcdefghijklmnopqrstuvwxyz";
+  for (const op of OPS) {
+    draw("typo", 12, () => {
+      const r = pick(unique.filter((x) => x.level !== "provinsi"));
+      const name = normalizeSearchText(r.level === "kabupaten" ? r.altName : r.name);
+      const words = name.split(" ");
+      const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
+      if (!/^[a-z]{5,}$/.test(longest)) return null;
+      const i = Math.floor(random() * longest.length);
+      const c = letters[Math.floor(random() * 26)];
+      const w =
+        op === "deletion"
+          ? longest.slice(0, i) + longest.slice(i + 1)
+          : op === "insertion"
+            ? longest.slice(0, i) + c + longest.slice(i)
+            : op === "substitution"
+              ? longest.slice(0, i) + c + longest.slice(i + 1)
+              : i + 1 < longest.length
+                ? longest.slice(0, i) + longest[i + 1] + longest[i] + longest.slice(i + 2)
+                : null;
+      if (!w || w === longest || vocab.has(w) || startsAWord(w)) return null;
+      return { group: "typo", q: words.map((x) => (x === longest ? w : x)).join(" "), expected: r.id, note: `${op} in ${longest}` };
+    });
+  }
+
+  // code
+  draw("code", 20, () => {
+    const r = pick(active);
+    return { group: "code", q: random() < 0.5 ? r.id : undotted(r.id), expected: r.id };
+  });
+
+  // postal
+  const postal = loadPostalCodes();
+  const villages = new Map<string, string[]>();
+  for (const [id, code] of postal) villages.set(code, [...(villages.get(code) ?? []), id]);
+  const codes = [...villages.keys()].sort();
+  draw("postal", 20, () => {
+    const code = pick(codes);
+    const all = villages.get(code)!.filter((id) => byId.get(id)?.isActive === 1);
+    return { group: "postal", q: code, expected: all[0], all };
+  });
+  return out;
+}
+
+async function main() {
+  const set = await buildQualitySet();
+  const file = join(dirname(fileURLToPath(import.meta.url)), "..", "test", "fixtures", "search-queries.json");
+  writeFileSync(file, `${JSON.stringify(set, null, 1)}\n`);
+  const groups = new Map<string, number>();
+  for (const q of set) groups.set(q.group, (groups.get(q.group) ?? 0) + 1);
+  console.log(`test/fixtures/search-queries.json: ${set.length} queries`, Object.fromEntries(groups));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+}
