@@ -28,6 +28,14 @@ async function hkdf(secret: string, label: string): Promise<Uint8Array> {
   return new Uint8Array(bits);
 }
 
+/**
+ * A key for one purpose only, derived (HKDF) from the current JWT_SECRET, as hex: no other purpose's
+ * key, and no session key, can be recovered from it or mistaken for it.
+ */
+export async function purposeKey(env: Env, label: string): Promise<string> {
+  return hex(await hkdf(secrets(env)[0], label));
+}
+
 function secrets(env: Env): string[] {
   if (!env.JWT_SECRET || env.JWT_SECRET.length < 32) throw new Error("JWT_SECRET is not set or shorter than 32 characters");
   return [env.JWT_SECRET, env.JWT_SECRET_PREVIOUS].filter((s): s is string => Boolean(s));

@@ -9,7 +9,7 @@ import { type Context, Hono } from "hono";
 import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import { finishAuthorization, OAuthFailure, PENDING_TTL_SECONDS, type PendingAuthorization, type Provider, PROVIDERS, startAuthorization, useStateOnce } from "../auth/oauth";
 import { signInWithVerifiedEmail } from "../auth/service";
-import { sha256Hex } from "../lib/crypto";
+import { purposeKey } from "../auth/tokens";
 import { ApiError } from "../lib/errors";
 import type { AppEnv } from "../lib/types";
 import { doc } from "../openapi/describe";
@@ -22,7 +22,7 @@ const PENDING_COOKIE = "wl_oauth";
 const COOKIE_PATH = "/auth/oauth";
 
 /** The pending cookie's signing key: derived from the session secret for this purpose only. */
-const cookieSecret = (env: Env) => sha256Hex(`wilayah-api oauth-pending v1:${env.JWT_SECRET}`);
+const cookieSecret = (env: Env) => purposeKey(env, "wilayah-api oauth-pending v1");
 
 function provider(c: Context<AppEnv>): Provider {
   const p = c.req.param("provider") as Provider;
