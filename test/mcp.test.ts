@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import pkg from "../package.json";
@@ -21,6 +22,33 @@ async function connect(key: string | undefined) {
   const client = new Client({ name: "wilayah-test", version: "1.0.0" });
   await client.connect(transport);
   return client;
+}
+
+/** The SDK v2 client pinned to the 2026-07-28 revision: its requests take the agents handler's leg. */
+async function connectModern(key: string) {
+  const transport = new ModernTransport(new URL(`${BASE}/mcp`), {
+    requestInit: { headers: { "x-api-key": key } },
+    fetch: async (input, init) => {
+      const { signal: _signal, ...rest } = init ?? {};
+      const req = new Request(input, rest);
+      req.headers.set("host", new URL(BASE).host);
+      return exports.default.fetch(req);
+    },
+  });
+  const client = new ModernClient({ name: "wilayah-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  await client.connect(transport);
+  return client;
+}
+
+/** A raw JSON-RPC POST to /mcp, as a 2025-era client sends it. */
+function rawMcp(body: unknown, headers: Record<string, string> = {}, method = "POST") {
+  return exports.default.fetch(
+    new Request(`${BASE}/mcp`, {
+      method,
+      headers: { host: new URL(BASE).host, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18", ...headers },
+      body: method === "POST" ? JSON.stringify(body) : undefined,
+    }),
+  );
 }
 
 type ToolResult = { isError?: boolean; structuredContent?: any; content: { type: string; text: string }[] };
@@ -220,6 +248,57 @@ describe("MCP tool surface", () => {
     const lat = (tools.find((t) => t.name === "wilayah_kelurahan")!.outputSchema as any).properties.data.items.properties.lat;
     expect(lat.anyOf).toEqual([{ type: "number" }, { type: "null" }]);
     await client.close();
+  });
+
+  it("serves clients of both protocol eras: 2025 (answered as one JSON message) and 2026-07-28 (the agents handler)", async () => {
+    const { secret } = await seedUserWithKey();
+    const res = await rawMcp({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wilayah_search", arguments: { q: "bandung", per_page: 2 } } }, { "x-api-key": secret });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    const body = (await res.json()) as { id: number; result: ToolResult };
+    expect(body.id).toBe(7);
+    expect(body.result.structuredContent.data.map((r: { id: string }) => r.id)).toEqual(["32.04", "32.73"]);
+
+    const modern = await connectModern(secret);
+    expect(modern.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    const { tools } = await modern.listTools();
+    expect(tools.length).toBe(14);
+    expect(tools.every((t) => t.inputSchema.type === "object" && t.outputSchema?.type === "object")).toBe(true);
+    const r = (await modern.callTool({ name: "wilayah_search", arguments: { q: "bandung", per_page: 2 } })) as ToolResult;
+    expect(r.structuredContent).toEqual(body.result.structuredContent);
+    const bad = (await modern.callTool({ name: "wilayah_search", arguments: { q: "b" } })) as ToolResult;
+    expect(bad.isError).toBe(true);
+    expect(errorCode(bad)).toBe("INVALID_QUERY");
+    await modern.close();
+  });
+
+  it("2025-era GET and DELETE (session operations) are 405 without sessions; notifications are accepted with 202", async () => {
+    const { secret } = await seedUserWithKey();
+    for (const method of ["GET", "DELETE"]) {
+      const res = await rawMcp(undefined, { "x-api-key": secret, accept: "text/event-stream" }, method);
+      expect(res.status, method).toBe(405);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe("Method not allowed.");
+    }
+    const note = await rawMcp({ jsonrpc: "2.0", method: "notifications/initialized" }, { "x-api-key": secret });
+    expect(note.status).toBe(202);
+    const notJson = await exports.default.fetch(
+      new Request(`${BASE}/mcp`, { method: "POST", headers: { host: new URL(BASE).host, "x-api-key": secret, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{" }),
+    );
+    expect(notJson.status).toBe(400);
+  });
+
+  it("a browser page may call /mcp only from localhost, the endpoint's own host or MCP_HOSTNAMES", async () => {
+    const { secret } = await seedUserWithKey();
+    const list = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+    for (const origin of ["http://localhost:5173", "http://127.0.0.1:6274", BASE, "https://api.wilayah.test"]) {
+      expect((await rawMcp(list, { "x-api-key": secret, origin })).status, origin).toBe(200);
+    }
+    const evil = await rawMcp(list, { "x-api-key": secret, origin: "https://evil.example" });
+    expect(evil.status).toBe(403);
+    expect(((await evil.json()) as { error: { message: string } }).error.message).toMatch(/origin/i);
+    // The modern leg is behind the same check.
+    const modern = await rawMcp(list, { "x-api-key": secret, origin: "https://evil.example", "mcp-protocol-version": "2026-07-28" });
+    expect(modern.status).toBe(403);
   });
 
   it("answers only its own hostnames: the configured ones, localhost and *.workers.dev; any other Host is refused", async () => {
