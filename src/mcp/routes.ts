@@ -110,7 +110,8 @@ mcpRoutes.all("/", requireMcpHost, requireApiKey, async (c) => {
  * `enableJsonResponse`: our tools answer with one message and send no notifications, so the answer
  * is that one JSON message (Streamable HTTP lets the server pick JSON when the client accepts both)
  * rather than an SSE stream holding it. This is the SDK's stateless fallback minus the stream: the
- * stream and the wrappers around it cost a fifth of a tools/call (bench: 0.78x -> 0.85x of REST).
+ * stream and the wrappers around it cost a fifth of a tools/call (with the unclosed server below,
+ * npm run bench: MCP 0.77x -> 0.87x of the REST route).
  * GET and DELETE (2025 session operations) have no meaning without sessions: 405, as the SDK's
  * fallback answers them. Our tools never send server-to-client requests.
  */
