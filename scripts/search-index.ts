@@ -107,6 +107,21 @@ function inserts(table: string, columns: string, tuples: string[]): string {
   return out;
 }
 
+/** Every distinct word of every spelling with the number of regions using it, sorted by word. */
+export function vocabulary(rows: { terms: string[] }[]): [string, number][] {
+  const vocab = new Map<string, number>();
+  for (const r of rows) for (const w of new Set(r.terms.flatMap(nameWords))) vocab.set(w, (vocab.get(w) ?? 0) + 1);
+  return [...vocab].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/**
+ * seed/vocabulary.json, the same words for the Worker's typo handling (src/wilayah/vocabulary.ts):
+ * one string of `word<TAB>count` lines, so loading the module costs one string, not 48,000 objects.
+ */
+export function vocabularyJson(rows: { terms: string[] }[]): string {
+  return `${JSON.stringify({ text: vocabulary(rows).map(([w, n]) => `${w}\t${n}`).join("\n") })}\n`;
+}
+
 export const SEARCH_INDEX_TABLES = ["wilayah_postal", "wilayah_vocab_grams", "wilayah_vocab", "wilayah_anc"];
 
 /**
@@ -119,9 +134,7 @@ export function searchIndexSql(rows: Indexed[], postal: Map<string, string>): st
   for (const [len, level] of [[2, 1], [5, 2], [8, 3]] as const) {
     sql += `INSERT INTO wilayah_anc (r, a) SELECT c.ord, p.ord FROM wilayah_search c JOIN wilayah_search p ON p.id = substr(c.id, 1, ${len}) AND p.level = ${level} WHERE c.level > ${level};\n`;
   }
-  const vocab = new Map<string, number>();
-  for (const r of rows) for (const w of new Set(r.terms.flatMap(nameWords))) vocab.set(w, (vocab.get(w) ?? 0) + 1);
-  const words = [...vocab].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const words = vocabulary(rows);
   sql += inserts("wilayah_vocab", "w, n", words.map(([w, n]) => `(${lit(w)},${n})`));
   sql += `INSERT OR IGNORE INTO wilayah_vocab_grams (g, len, w) WITH RECURSIVE pos(w, p, i) AS (SELECT w, '##' || w || '##', 1 FROM wilayah_vocab WHERE length(w) >= 3 UNION ALL SELECT w, p, i + 1 FROM pos WHERE i < length(p) - 2) SELECT substr(p, i, 3), length(w), w FROM pos;\n`;
   const byId = new Map(rows.map((r) => [r.id, r.ord]));

@@ -91,7 +91,7 @@ const TOP = "\u{10FFFF}";
  *   index `wilayah_grams`. Rows of tiers 0-2 all come from word starts (a small, separately indexed
  *   set), so when those fill the page, the inside-a-word matches are counted but never ranked.
  */
-export function searchRegionsSql(opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number; typo?: SQL }): SQL {
+export function searchRegionsSql(opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number }): SQL {
   const { q, limit, offset } = opts;
   const filters = [opts.level ? sql`level = ${opts.level}` : undefined, opts.includeInactive ? undefined : sql`is_active = 1`];
   const where = (match: SQL) => sql.join([match, ...filters].filter((f): f is SQL => f !== undefined), sql` AND `);
@@ -112,38 +112,21 @@ export function searchRegionsSql(opts: { q: string; level?: number; includeInact
         SELECT r, ${tier} FROM wilayah_grams WHERE ${match} AND (SELECT count(*) FROM words) < ${need} GROUP BY r)`;
     total = sql`SELECT count(DISTINCT r) AS n FROM wilayah_grams WHERE ${match}`;
   }
-  return withTypoRow(
-    sql`WITH ${ranked}, total AS (${total})${opts.typo ? sql`, typo(q, w, n) AS (${opts.typo})` : sql``}
+  return sql`WITH ${ranked}, total AS (${total})
     SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.tier AS key, 0 AS h, page.r AS r
     FROM total
     LEFT JOIN (SELECT r, tier FROM hits ORDER BY tier, r LIMIT ${limit} OFFSET ${offset}) page ON 1
-    LEFT JOIN wilayah_search w ON w.ord = page.r`,
-    opts.typo !== undefined,
-  );
-}
-
-/**
- * The typo candidates ride in the same statement as the search (one round trip): one extra row,
- * `h` = -1, its `name` the JSON array of [word, candidate, regions using it] (`[]` when every word
- * matched). Its null key sorts it first.
- */
-function withTypoRow(search: SQL, typo: boolean): SQL {
-  if (!typo) return sql`${search} ORDER BY key, r`;
-  return sql`${search}
-    UNION ALL SELECT NULL, NULL, (SELECT json_group_array(json_array(q, w, n)) FROM typo), NULL, NULL, NULL, NULL, NULL, -1, NULL
+    LEFT JOIN wilayah_search w ON w.ord = page.r
     ORDER BY key, r`;
 }
 
-type StatementRow = (SearchRow & { total: number; r: number }) | { total: number | null; id: null; name: string | null; h: number | null };
+type StatementRow = (SearchRow & { total: number; r: number }) | { total: number | null; id: null };
 
-/** Rows of a search statement: the total rides on every row (and on the one row of an empty page); typo candidates on their own row. */
-export function searchRows(rows: StatementRow[]): { total: number; rows: SearchRow[]; typo: [string, string, number][] } {
-  const typoRow = rows.find((r) => r.id === null && r.h === -1);
-  const rest = rows.filter((r) => r !== typoRow);
+/** Rows of a search statement: the total rides on every row (and on the one row of an empty page). */
+export function searchRows(rows: StatementRow[]): { total: number; rows: SearchRow[] } {
   return {
-    total: rest[0]?.total ?? 0,
-    rows: rest.filter((r): r is SearchRow & { total: number; r: number } => r.id !== null).map(({ total: _, r: __, ...row }) => row),
-    typo: typoRow?.name ? JSON.parse(typoRow.name) : [],
+    total: rows[0]?.total ?? 0,
+    rows: rows.filter((r): r is SearchRow & { total: number; r: number } => r.id !== null).map(({ total: _, r: __, ...row }) => row),
   };
 }
 
@@ -194,7 +177,7 @@ function unionAll(parts: SQL[]): SQL {
  */
 export function searchPlannedSql(
   sources: PlannedSource[],
-  opts: { level?: number; includeInactive: boolean; limit: number; offset: number; typo?: SQL },
+  opts: { level?: number; includeInactive: boolean; limit: number; offset: number },
 ): SQL {
   const filters = (t: string) =>
     sql.raw([opts.level ? ` AND ${t}level = ${Math.trunc(opts.level)}` : "", opts.includeInactive ? "" : ` AND ${t}is_active = 1`].join(""));
@@ -263,33 +246,11 @@ export function searchPlannedSql(
     back(r, key, h) AS (${backRows}),
     nfront AS (SELECT count(DISTINCT r) AS n FROM front),
     hits AS (SELECT r, min(key) AS key, h FROM (SELECT r, key, h FROM front UNION ALL SELECT r, key, h FROM back WHERE (SELECT n FROM nfront) < ${int(need)}) GROUP BY r),
-    total AS (SELECT count(*) AS n FROM (SELECT r FROM front UNION SELECT r FROM back))${opts.typo ? sql`, typo(q, w, n) AS (${opts.typo})` : sql``}
+    total AS (SELECT count(*) AS n FROM (SELECT r FROM front UNION SELECT r FROM back))
     SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.key AS key, page.h AS h, page.r AS r
     FROM total
     LEFT JOIN (SELECT r, key, h FROM hits ORDER BY key, r LIMIT ${int(opts.limit)} OFFSET ${int(opts.offset)}) page ON 1
-    LEFT JOIN wilayah_search w ON w.ord = page.r`;
-  return withTypoRow(statement, opts.typo !== undefined);
-}
-
-/**
- * At most this many candidates per word, those sharing the most trigrams: a word of 8+ letters
- * (2 edits allowed) can share the minimum with a few thousand words, nearly all far from it.
- */
-const TYPO_CANDIDATES = 300;
-
-/**
- * Typo candidates for words that have no exact or prefix match: vocabulary words of a similar
- * length sharing enough padded trigrams (`wilayah_vocab_grams`), with how many regions use them.
- * Returns nothing for a word that starts some indexed word: the `gate` row is joined first (CROSS
- * JOIN keeps that order), so such a word costs one index probe.
- */
-export function typoCandidatesSql(words: { word: string; grams: string[]; edits: number; minShared: number }[]): SQL {
-  const parts = words.map(
-    (w) => sql`SELECT ${str(w.word)} AS q, v.w AS w, v.n AS n FROM (
-      SELECT g.w FROM (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM wilayah_vocab WHERE w >= ${str(w.word)} AND w < ${str(w.word + TOP)})) gate
-        CROSS JOIN wilayah_vocab_grams g
-        WHERE g.g IN (${sql.join(w.grams.map(str), sql`, `)}) AND g.len BETWEEN ${int(w.word.length - w.edits)} AND ${int(w.word.length + w.edits)}
-      GROUP BY g.w HAVING count(*) >= ${int(w.minShared)} ORDER BY count(*) DESC, g.w LIMIT ${int(TYPO_CANDIDATES)}) c JOIN wilayah_vocab v ON v.w = c.w`,
-  );
-  return unionAll(parts);
+    LEFT JOIN wilayah_search w ON w.ord = page.r
+    ORDER BY key, r`;
+  return statement;
 }

@@ -4,8 +4,19 @@ import { ApiError } from "../lib/errors";
 import { type PageMeta, type Paging, pageWindow } from "../lib/paging";
 import { LEVELS, type Level, levelOf, toDottedId } from "./codes";
 import { normalizeSearchText } from "./normalize";
-import { findRegion, listRegions, type PlannedSource, type RegionRow, SEARCH_KEYS, type SearchRow, searchPlannedSql, searchRegionsSql, searchRows, typoCandidatesSql } from "./queries";
-import { editDistance, maxEdits, minSharedTrigrams, type QueryPlan, planQuery, typoCandidates, wordTrigrams } from "./search-plan";
+import {
+  findRegion,
+  listRegions,
+  type PlannedSource,
+  type RegionRow,
+  SEARCH_KEYS,
+  type SearchRow,
+  searchPlannedSql,
+  searchRegionsSql,
+  searchRows,
+} from "./queries";
+import { editDistance, maxEdits, type QueryPlan, planQuery, typoCandidates } from "./search-plan";
+import { vocabulary } from "./vocabulary";
 
 export async function listLevel(
   env: Env,
@@ -111,9 +122,23 @@ function corrected(q: string, candidates: { q: string; w: string; n: number }[])
 }
 
 /**
- * Search (docs/api.md, "Search"). One statement: the search and, for words that may be typos, their
- * typo candidates (one index probe per word that matches something). Only when some word has no exact or prefix match but has candidates
- * within its edit distance does a second statement run, with the corrected readings added.
+ * Typo candidates of the words of a plan that may be typos (letters only, 4+) and start no word of
+ * the vocabulary: similar words within the word's edit distance.
+ */
+function typoFixes(q: string, plan: QueryPlan): Variant[] {
+  const words = typoCandidates(plan);
+  if (words.length === 0) return [];
+  const vocab = vocabulary();
+  const candidates = words
+    .filter((word) => !vocab.startsAWord(word))
+    .flatMap((word) => vocab.similarWords(word, maxEdits(word.length)).map((c) => ({ q: word, w: c.w, n: c.n })));
+  return corrected(q, candidates);
+}
+
+/**
+ * Search (docs/api.md, "Search"). One statement: the query's own readings and, when some word has no
+ * exact or prefix match but has words within its edit distance (found in the isolate's vocabulary),
+ * the corrected readings too.
  */
 export async function search(
   env: Env,
@@ -126,21 +151,14 @@ export async function search(
     });
   }
   const w = pageWindow(opts);
-  const db = replicaDb(env);
   const plan = planQuery(q);
   const filter = { level: levelNumber(opts.level), includeInactive: opts.includeInactive, limit: w.limit, offset: w.offset };
-  // A plain query (one word or phrase, no hint, code or context reading) keeps the suffix-index statement.
-  const simple = !plan.code && !plan.postal && plan.contexts.length === 0 && !plan.literal.hint && plan.literal.own === q;
-  let variants: Variant[] | null = simple ? null : [{ plan, corrections: [] }];
-  const typo = typoCandidates(plan).map((word) => ({ word, grams: wordTrigrams(word), edits: maxEdits(word.length), minShared: minSharedTrigrams(word) }));
-  const typoSql = typo.length ? typoCandidatesSql(typo) : undefined;
-  const first = simple ? searchRegionsSql({ q, ...filter, typo: typoSql }) : searchPlannedSql(sourcesOf(variants!), { ...filter, typo: typoSql });
-  let found = searchRows(await db.all(first));
-  const fixes = corrected(q, found.typo.map(([word, w, n]) => ({ q: word, w, n })));
-  if (fixes.length) {
-    variants = [{ plan, corrections: [] }, ...fixes];
-    found = searchRows(await db.all(searchPlannedSql(sourcesOf(variants), filter)));
-  }
+  const fixes = typoFixes(q, plan);
+  // A plain query (one word or phrase, no hint, code, context reading or typo) keeps the suffix-index statement.
+  const simple = fixes.length === 0 && !plan.code && !plan.postal && plan.contexts.length === 0 && !plan.literal.hint && plan.literal.own === q;
+  const variants: Variant[] | null = simple ? null : [{ plan, corrections: [] }, ...fixes];
+  const statement = variants ? searchPlannedSql(sourcesOf(variants), filter) : searchRegionsSql({ q, ...filter });
+  const found = searchRows(await replicaDb(env).all(statement));
   return {
     data: found.rows.map((r) => ({
       id: r.id,

@@ -60,6 +60,7 @@ describe("seed build", () => {
     const committed = JSON.parse(readFileSync(join(root, "seed", "manifest.json"), "utf8"));
     expect(committed.checksum).toBe(seed.manifest.checksum);
     expect(readFileSync(join(root, "seed", "wilayah.sql"), "utf8")).toBe(seed.sql);
+    expect(readFileSync(join(root, "seed", "vocabulary.json"), "utf8")).toBe(seed.vocabulary);
   });
 });
 
