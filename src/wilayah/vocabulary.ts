@@ -13,7 +13,7 @@
  * TYPO_CANDIDATES per word).
  */
 import seedVocabulary from "../../seed/vocabulary.json";
-import { minSharedTrigrams, wordTrigrams } from "./search-plan";
+import { minSharedTrigrams } from "./search-plan";
 
 /** At most this many candidates per word, those sharing the most trigrams (then alphabetical). */
 export const TYPO_CANDIDATES = 300;
@@ -36,16 +36,48 @@ export function vocabulary(): Vocabulary {
   return shipped;
 }
 
+/**
+ * Trigrams as numbers: the pad `#` is 0, a-z 1-26, 0-9 27-36 (the only characters of name words,
+ * which are cut at every other ASCII character); anything else would share 37, which can only add
+ * candidates that the exact distance then drops.
+ */
+const K = 38;
+function symbol(c: number): number {
+  if (c >= 97 && c <= 122) return c - 96;
+  if (c >= 48 && c <= 57) return c - 21;
+  return 37;
+}
+
+/** The distinct padded trigrams of a word (`##w##`) as numbers, in order. */
+function trigramCodes(w: string, out: number[]): number[] {
+  out.length = 0;
+  const s = [0, 0];
+  for (let i = 0; i < w.length; i++) s.push(symbol(w.charCodeAt(i)));
+  s.push(0, 0);
+  for (let i = 0; i + 3 <= s.length; i++) {
+    const g = (s[i] * K + s[i + 1]) * K + s[i + 2];
+    if (!out.includes(g)) out.push(g);
+  }
+  return out;
+}
+
 export class Vocabulary {
   /** Sorted by code unit (the words are ASCII: the normalised name words). */
   private readonly words: string[];
   private readonly counts: Int32Array;
-  private grams?: Map<string, Int32Array>;
+  private readonly lengths: Uint16Array;
+  /** Trigram code g -> postings[start[g] .. start[g + 1]): the ids of the words holding it, ascending. */
+  private start?: Int32Array;
+  private postings?: Int32Array;
+  /** Shared-trigram counter per word id, all zero between calls. */
+  private shared?: Uint8Array;
 
   constructor(rows: VocabRow[]) {
-    const sorted = [...rows].sort((a, b) => (a.w < b.w ? -1 : a.w > b.w ? 1 : 0));
+    // The seed build writes the words sorted; sorting again costs nothing then, and keeps this safe.
+    const sorted = rows.every((r, i) => i === 0 || rows[i - 1].w < r.w) ? rows : [...rows].sort((a, b) => (a.w < b.w ? -1 : a.w > b.w ? 1 : 0));
     this.words = sorted.map((r) => r.w);
     this.counts = Int32Array.from(sorted, (r) => r.n);
+    this.lengths = Uint16Array.from(sorted, (r) => Math.min(r.w.length, 65535));
   }
 
   get size(): number {
@@ -66,42 +98,56 @@ export class Vocabulary {
 
   /**
    * Words of length within `edits` of `word` sharing at least minSharedTrigrams(word) of its padded
-   * trigrams, most shared first, at most TYPO_CANDIDATES, with how many regions use each.
+   * trigrams, most shared first (then alphabetical), at most TYPO_CANDIDATES, with how many regions
+   * use each.
    */
   similarWords(word: string, edits: number): VocabRow[] {
-    const index = this.trigramIndex();
-    const shared = new Map<number, number>();
+    this.buildIndex();
+    const start = this.start!;
+    const postings = this.postings!;
+    const shared = this.shared!;
     const min = word.length - edits;
     const max = word.length + edits;
-    for (const g of wordTrigrams(word)) {
-      const ids = index.get(g);
-      if (!ids) continue;
-      for (const id of ids) {
-        const len = this.words[id].length;
-        if (len >= min && len <= max) shared.set(id, (shared.get(id) ?? 0) + 1);
+    const touched: number[] = [];
+    for (const g of trigramCodes(word, [])) {
+      for (let i = start[g]; i < start[g + 1]; i++) {
+        const id = postings[i];
+        const len = this.lengths[id];
+        if (len < min || len > max) continue;
+        if (shared[id]++ === 0) touched.push(id);
       }
     }
     const need = minSharedTrigrams(word);
-    return [...shared]
-      .filter(([, n]) => n >= need)
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0]) // ids follow the words' order: ties are alphabetical
-      .slice(0, TYPO_CANDIDATES)
-      .map(([id]) => ({ w: this.words[id], n: this.counts[id] }));
+    const found = touched.filter((id) => shared[id] >= need).sort((a, b) => shared[b] - shared[a] || a - b); // ids follow the words' order
+    const out = found.slice(0, TYPO_CANDIDATES).map((id) => ({ w: this.words[id], n: this.counts[id] }));
+    for (const id of touched) shared[id] = 0;
+    return out;
   }
 
-  /** Word ids by padded trigram, for words of 3+ characters (shorter ones are never candidates). */
-  private trigramIndex(): Map<string, Int32Array> {
-    if (this.grams) return this.grams;
-    const lists = new Map<string, number[]>();
+  /** The padded-trigram index over words of 3+ characters (shorter ones are never candidates). */
+  private buildIndex(): void {
+    if (this.start) return;
+    const sizes = new Int32Array(K * K * K);
+    const perWord: number[] = []; // trigram codes, word after word
+    const wordEnd = new Int32Array(this.words.length);
+    const buf: number[] = [];
     this.words.forEach((w, id) => {
-      if (w.length < 3) return;
-      for (const g of wordTrigrams(w)) {
-        const list = lists.get(g);
-        if (list) list.push(id);
-        else lists.set(g, [id]);
+      if (w.length >= 3) {
+        for (const g of trigramCodes(w, buf)) {
+          sizes[g]++;
+          perWord.push(g);
+        }
       }
+      wordEnd[id] = perWord.length;
     });
-    this.grams = new Map([...lists].map(([g, ids]) => [g, Int32Array.from(ids)]));
-    return this.grams;
+    const start = new Int32Array(sizes.length + 1);
+    for (let g = 0; g < sizes.length; g++) start[g + 1] = start[g] + sizes[g];
+    const fill = start.slice(0, sizes.length);
+    const postings = new Int32Array(perWord.length);
+    let k = 0;
+    for (let id = 0; id < this.words.length; id++) for (; k < wordEnd[id]; k++) postings[fill[perWord[k]]++] = id;
+    this.start = start;
+    this.postings = postings;
+    this.shared = new Uint8Array(this.words.length);
   }
 }
