@@ -1,7 +1,7 @@
 /**
  * The search index beyond the suffix tables: aliases (seed/aliases.csv), ancestors for context
- * queries, the word vocabulary and its trigrams for typos, postal codes
- * (seed/sources/wilayah-postal-codes.csv). Called by scripts/build-seed.ts; the tables are described
+ * queries, postal codes (seed/sources/wilayah-postal-codes.csv), and the word vocabulary for typos
+ * (seed/vocabulary.json, bundled into the Worker). Called by scripts/build-seed.ts; the tables are described
  * in migrations/0008_wilayah_search_context.sql, the matching rules in docs/api.md ("Search").
  */
 import { readFileSync } from "node:fs";
@@ -122,11 +122,11 @@ export function vocabularyJson(rows: { terms: string[] }[]): string {
   return `${JSON.stringify({ text: vocabulary(rows).map(([w, n]) => `${w}\t${n}`).join("\n") })}\n`;
 }
 
-export const SEARCH_INDEX_TABLES = ["wilayah_postal", "wilayah_vocab_grams", "wilayah_vocab", "wilayah_anc"];
+export const SEARCH_INDEX_TABLES = ["wilayah_postal", "wilayah_anc"];
 
 /**
- * SQL that fills the tables of migrations/0008 after `wilayah_search` is loaded. Ancestors and
- * trigrams are computed inside D1 (INSERT ... SELECT), so the dump stays small.
+ * SQL that fills the tables of migrations/0009 after `wilayah_search` is loaded. Ancestors are
+ * computed inside D1 (INSERT ... SELECT), so the dump stays small.
  */
 export function searchIndexSql(rows: Indexed[], postal: Map<string, string>): string {
   let sql = "";
@@ -134,9 +134,6 @@ export function searchIndexSql(rows: Indexed[], postal: Map<string, string>): st
   for (const [len, level] of [[2, 1], [5, 2], [8, 3]] as const) {
     sql += `INSERT INTO wilayah_anc (r, a) SELECT c.ord, p.ord FROM wilayah_search c JOIN wilayah_search p ON p.id = substr(c.id, 1, ${len}) AND p.level = ${level} WHERE c.level > ${level};\n`;
   }
-  const words = vocabulary(rows);
-  sql += inserts("wilayah_vocab", "w, n", words.map(([w, n]) => `(${lit(w)},${n})`));
-  sql += `INSERT OR IGNORE INTO wilayah_vocab_grams (g, len, w) WITH RECURSIVE pos(w, p, i) AS (SELECT w, '##' || w || '##', 1 FROM wilayah_vocab WHERE length(w) >= 3 UNION ALL SELECT w, p, i + 1 FROM pos WHERE i < length(p) - 2) SELECT substr(p, i, 3), length(w), w FROM pos;\n`;
   const byId = new Map(rows.map((r) => [r.id, r.ord]));
   const tuples: string[] = [];
   for (const [id, code] of [...postal].sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))) {

@@ -5,10 +5,10 @@
  * data and its vocabulary change together, with a deploy); it is parsed on the first search with a
  * word of 4+ letters, and the padded-trigram index over it is built on the first possible typo.
  *
- * Why not in SQL (as it was, over `wilayah_vocab_grams`): the candidate query walked thousands of
- * index rows per word and needed a round trip of its own before the corrected search. Here a typo
- * costs a few thousand array reads in the isolate and the search stays one statement. The answers
- * are the same: same gate (a word that starts some vocabulary word is no typo), same candidates
+ * Why not in SQL (as it was, over a `wilayah_vocab_grams` table, dropped by migration 0010): the
+ * candidate query walked thousands of index rows per word and needed a round trip of its own before
+ * the corrected search. Here a typo costs a few thousand array reads in the isolate and the search
+ * stays one statement. The answers are the same: same gate (a word that starts some vocabulary word is no typo), same candidates
  * (similar length, at least minSharedTrigrams shared, most shared first, then alphabetical, at most
  * TYPO_CANDIDATES per word).
  */
