@@ -8,9 +8,9 @@
  * Why not in SQL (as it was, over a `wilayah_vocab_grams` table, dropped by migration 0010): the
  * candidate query walked thousands of index rows per word and needed a round trip of its own before
  * the corrected search. Here a typo costs a few thousand array reads in the isolate and the search
- * stays one statement. The answers are the same: same gate (a word that starts some vocabulary word is no typo), same candidates
- * (similar length, at least minSharedTrigrams shared, most shared first, then alphabetical, at most
- * TYPO_CANDIDATES per word).
+ * stays one statement. The answers are the same: same gate (a word that starts some vocabulary word
+ * is no typo), same candidates (similar length, at least minSharedTrigrams shared, most shared
+ * first, then alphabetical, at most TYPO_CANDIDATES per word).
  */
 import seedVocabulary from "../../seed/vocabulary.json";
 import { minSharedTrigrams } from "./search-plan";
