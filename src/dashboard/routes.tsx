@@ -6,6 +6,7 @@
  * redirects. The session is the API's JWT in an HttpOnly cookie (session.ts).
  */
 import { type Context, Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import { getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import { adminGrantCredits, adminGrantSubscription, getUser, listUsers, overallStats, patchUser } from "../admin/service";
@@ -14,6 +15,7 @@ import { login, publicConfig, register, resendVerification } from "../auth/servi
 import { billingStatus, credits, getInvoice, listInvoices, listPlans, subscribe, TOPUP, topup } from "../billing/service";
 import type { UserRow } from "../db/schema";
 import { createKey, listKeys, revokeKey } from "../keys/service";
+import { requireAdmin } from "../http/guards";
 import { ApiError, type ErrorCode, issuesToDetails } from "../lib/errors";
 import type { AppEnv } from "../lib/types";
 import { displayText } from "../lib/validate";
@@ -77,11 +79,13 @@ function errorNotice(c: C, e: unknown): Notice {
   return { kind: "err", text: errorText(lang(c), e.code, e.message), details: e.extra.details?.map((d) => `${d.path}: ${d.message}`) };
 }
 
-/** A signed-in user, or a redirect to the login page. */
-function requirePortalUser(c: C): UserRow | Response {
+/** A signed-in portal user as `user` (the variable the API's bearer guard sets), else the login page. */
+const signedIn = createMiddleware<AppEnv>(async (c, next) => {
   const u = c.get("portalUser");
-  return u ?? c.redirect("/portal/login", 303);
-}
+  if (!u) return c.redirect("/portal/login", 303);
+  c.set("user", u);
+  await next();
+});
 
 /** Parsed form fields as zod sees them; a failure is the API's VALIDATION_ERROR with details. */
 async function form<T extends z.ZodType>(c: C, schema: T): Promise<z.infer<T>> {
@@ -198,9 +202,8 @@ portalRoutes.post("/logout", (c) => {
   return c.redirect("/portal/login?msg=logged_out", 303);
 });
 
-portalRoutes.post("/verify/resend", async (c) => {
-  const u = requirePortalUser(c);
-  if (u instanceof Response) return u;
+portalRoutes.post("/verify/resend", signedIn, async (c) => {
+  const u = c.get("user");
   await resendVerification(c.env, u, origin(c));
   return c.redirect("/portal/keys?msg=resent", 303);
 });
@@ -212,9 +215,8 @@ async function keysPage(c: C, u: UserRow, notice: Notice, created?: { id: string
   return c.html(<KeysPage p={page(c)} notice={notice} keys={data} created={created} origin={new URL(c.req.url).origin} />, status);
 }
 
-portalRoutes.get("/keys", async (c) => {
-  const u = requirePortalUser(c);
-  if (u instanceof Response) return u;
+portalRoutes.get("/keys", signedIn, async (c) => {
+  const u = c.get("user");
   const t = translator(lang(c));
   const ve = c.req.query("verify_error");
   const notice: Notice =
@@ -226,9 +228,8 @@ portalRoutes.get("/keys", async (c) => {
   return keysPage(c, u, notice);
 });
 
-portalRoutes.post("/keys", async (c) => {
-  const u = requirePortalUser(c);
-  if (u instanceof Response) return u;
+portalRoutes.post("/keys", signedIn, async (c) => {
+  const u = c.get("user");
   try {
     const { name } = await form(c, z.object({ name: displayText(1, 64) }));
     const { data } = await createKey(c.env, u, name);
@@ -240,9 +241,8 @@ portalRoutes.post("/keys", async (c) => {
   }
 });
 
-portalRoutes.post("/keys/:id/revoke", async (c) => {
-  const u = requirePortalUser(c);
-  if (u instanceof Response) return u;
+portalRoutes.post("/keys/:id/revoke", signedIn, async (c) => {
+  const u = c.get("user");
   await revokeKey(c.env, u.id, c.req.param("id"));
   return c.redirect("/portal/keys?msg=key_revoked", 303);
 });
@@ -254,9 +254,8 @@ function recentMonths(now = new Date()): string[] {
   return Array.from({ length: 6 }, (_, i) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1)).toISOString().slice(0, 7));
 }
 
-portalRoutes.get("/usage", async (c) => {
-  const u = requirePortalUser(c);
-  if (u instanceof Response) return u;
+portalRoutes.get("/usage", signedIn, async (c) => {
+  const u = c.get("user");
   const asked = c.req.query("month");
   const month = asked && /^\d{4}-(0[1-9]|1[0-2])$/.test(asked) ? asked : currentMonth();
   const months = recentMonths();
@@ -295,9 +294,8 @@ async function billingPage(c: C, u: UserRow, notice: Notice, status: 200 | 400 |
   );
 }
 
-portalRoutes.get("/billing", async (c) => {
-  const u = requirePortalUser(c);
-  if (u instanceof Response) return u;
+portalRoutes.get("/billing", signedIn, async (c) => {
+  const u = c.get("user");
   return billingPage(c, u, flash(c));
 });
 
@@ -307,9 +305,8 @@ function billingFailure(c: C, u: UserRow, e: unknown) {
   return billingPage(c, u, n, s === 403 || s === 404 || s === 502 || s === 503 || s === 504 ? s : 400);
 }
 
-portalRoutes.post("/billing/topup", async (c) => {
-  const u = requirePortalUser(c);
-  if (u instanceof Response) return u;
+portalRoutes.post("/billing/topup", signedIn, async (c) => {
+  const u = c.get("user");
   try {
     const { amount } = await form(
       c,
@@ -329,9 +326,8 @@ portalRoutes.post("/billing/topup", async (c) => {
   }
 });
 
-portalRoutes.post("/billing/subscribe", async (c) => {
-  const u = requirePortalUser(c);
-  if (u instanceof Response) return u;
+portalRoutes.post("/billing/subscribe", signedIn, async (c) => {
+  const u = c.get("user");
   try {
     const { plan_id } = await form(c, z.object({ plan_id: z.string().min(1).max(40) }));
     const { data } = await subscribe(c.env, u, plan_id);
@@ -341,9 +337,8 @@ portalRoutes.post("/billing/subscribe", async (c) => {
   }
 });
 
-portalRoutes.get("/billing/invoices/:id", async (c) => {
-  const u = requirePortalUser(c);
-  if (u instanceof Response) return u;
+portalRoutes.get("/billing/invoices/:id", signedIn, async (c) => {
+  const u = c.get("user");
   const [{ data }, cr] = await Promise.all([getInvoice(c.env, u.id, c.req.param("id")), credits(c.env, u.id, { page: 1, per_page: 1 })]);
   return c.html(<InvoicePage p={page(c)} invoice={data} balance={cr.data.balance} />);
 });
@@ -358,16 +353,7 @@ portalRoutes.get("/billing/invoices/:id/status", async (c) => {
 
 // ---------------------------------------------------------------- admin (the admin service, behind the same admin check)
 
-function requirePortalAdmin(c: C): UserRow | Response {
-  const u = requirePortalUser(c);
-  if (u instanceof Response) return u;
-  if (!u.isAdmin) throw new ApiError("FORBIDDEN", "This route is for administrators.");
-  return u;
-}
-
-portalRoutes.get("/admin", async (c) => {
-  const u = requirePortalAdmin(c);
-  if (u instanceof Response) return u;
+portalRoutes.get("/admin", signedIn, requireAdmin, async (c) => {
   const q = (c.req.query("q") ?? "").slice(0, 100);
   const n = Number(c.req.query("page") ?? "1");
   const [stats, users] = await Promise.all([overallStats(c.env), listUsers(c.env, { q, page: Number.isInteger(n) && n > 0 ? n : 1, per_page: 20 })]);
@@ -379,24 +365,19 @@ async function adminUserPage(c: C, id: string, notice: Notice, status: 200 | 400
   return c.html(<AdminUserPage p={page(c)} notice={notice} user={user.data} plans={plans.data} balance={cr.data.balance} />, status);
 }
 
-portalRoutes.get("/admin/users/:id", async (c) => {
-  const u = requirePortalAdmin(c);
-  if (u instanceof Response) return u;
+portalRoutes.get("/admin/users/:id", signedIn, requireAdmin, async (c) => {
   return adminUserPage(c, c.req.param("id"), flash(c));
 });
 
-portalRoutes.post("/admin/users/:id/status", async (c) => {
-  const u = requirePortalAdmin(c);
-  if (u instanceof Response) return u;
+portalRoutes.post("/admin/users/:id/status", signedIn, requireAdmin, async (c) => {
   const id = c.req.param("id");
   const { status } = await form(c, z.object({ status: z.enum(["active", "suspended"]) }));
   await patchUser(c.env, id, { status });
   return c.redirect(`/portal/admin/users/${id}?msg=saved`, 303);
 });
 
-portalRoutes.post("/admin/users/:id/credits", async (c) => {
-  const u = requirePortalAdmin(c);
-  if (u instanceof Response) return u;
+portalRoutes.post("/admin/users/:id/credits", signedIn, requireAdmin, async (c) => {
+  const u = c.get("user");
   const id = c.req.param("id");
   try {
     const { amount, reason } = await form(
@@ -411,9 +392,7 @@ portalRoutes.post("/admin/users/:id/credits", async (c) => {
   }
 });
 
-portalRoutes.post("/admin/users/:id/subscription", async (c) => {
-  const u = requirePortalAdmin(c);
-  if (u instanceof Response) return u;
+portalRoutes.post("/admin/users/:id/subscription", signedIn, requireAdmin, async (c) => {
   const id = c.req.param("id");
   try {
     const { plan_id, months } = await form(c, z.object({ plan_id: z.string().min(1).max(40), months: z.coerce.number().int().min(1).max(36) }));
