@@ -8,16 +8,19 @@ import { app } from "../src/app";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BASE, call, createKey, json, seedUserWithKey, setPlan, verifiedDeveloper } from "./helpers";
 
-/** The official client, talking to the Worker in-process (see platform notes: no signal, real Host). */
+/** A client's fetch, answered by the Worker in-process (see platform notes: no signal, real Host). */
+async function workerFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const { signal: _signal, ...rest } = init ?? {};
+  const req = new Request(input, rest);
+  req.headers.set("host", new URL(BASE).host);
+  return exports.default.fetch(req);
+}
+
+/** The official client (SDK v1, 2025-era protocol), talking to the Worker in-process. */
 async function connect(key: string | undefined) {
   const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), {
     requestInit: { headers: key ? { "x-api-key": key } : {} },
-    fetch: async (input, init) => {
-      const { signal: _signal, ...rest } = init ?? {};
-      const req = new Request(input, rest);
-      req.headers.set("host", new URL(BASE).host);
-      return exports.default.fetch(req);
-    },
+    fetch: workerFetch,
   });
   const client = new Client({ name: "wilayah-test", version: "1.0.0" });
   await client.connect(transport);
@@ -28,12 +31,7 @@ async function connect(key: string | undefined) {
 async function connectModern(key: string) {
   const transport = new ModernTransport(new URL(`${BASE}/mcp`), {
     requestInit: { headers: { "x-api-key": key } },
-    fetch: async (input, init) => {
-      const { signal: _signal, ...rest } = init ?? {};
-      const req = new Request(input, rest);
-      req.headers.set("host", new URL(BASE).host);
-      return exports.default.fetch(req);
-    },
+    fetch: workerFetch,
   });
   const client = new ModernClient({ name: "wilayah-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
   await client.connect(transport);

@@ -1,6 +1,7 @@
 import {
   type AuthInfo,
   isLegacyRequest,
+  localhostAllowedHostnames,
   localhostAllowedOrigins,
   type McpServer,
   originValidationResponse,
@@ -16,32 +17,20 @@ import type { AppEnv, DataContext } from "../lib/types";
 import { buildServer } from "./server";
 
 /**
- * The hostnames /mcp answers for (the Host check that stops DNS rebinding): the configured
- * MCP_HOSTNAMES, localhost, and the deployment's own `*.workers.dev` name.
+ * Host and Origin of /mcp. The Host (the check that stops DNS rebinding) must be localhost, the
+ * deployment's own `*.workers.dev` name or one of MCP_HOSTNAMES (comma-separated, any case). A
+ * browser page's Origin (non-browser clients send none) must be localhost-class, the endpoint's own
+ * hostname or one of MCP_HOSTNAMES; any other page is refused with the SDK's own 403 answer. (That
+ * is the check the agents handler would make, made once here for both protocol eras and widened to
+ * our own hostnames.)
  */
-export function mcpHostAllowed(env: Env, hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (["localhost", "127.0.0.1", "[::1]"].includes(host) || host.endsWith(".workers.dev")) return true;
-  return env.MCP_HOSTNAMES.split(",").some((h) => h.trim().toLowerCase() === host);
-}
-
-/**
- * The browser Origins /mcp accepts (a request without an Origin, as every non-browser client sends
- * it, is not affected): localhost-class pages, the endpoint's own hostname, and MCP_HOSTNAMES.
- * Any other page is refused with the SDK's own 403 answer. (This is the check the agents handler
- * would make, made once here for both protocol eras and widened to our own hostnames.)
- */
-export function mcpOriginHostnames(env: Env, hostname: string): string[] {
-  const configured = env.MCP_HOSTNAMES.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
-  return [...localhostAllowedOrigins(), hostname.toLowerCase(), ...configured];
-}
-
 const requireMcpHost = createMiddleware<AppEnv>(async (c, next) => {
-  const hostname = new URL(c.req.url).hostname;
-  if (!mcpHostAllowed(c.env, hostname)) {
+  const hostname = new URL(c.req.url).hostname.toLowerCase();
+  const configured = c.env.MCP_HOSTNAMES.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
+  if (!localhostAllowedHostnames().includes(hostname) && !hostname.endsWith(".workers.dev") && !configured.includes(hostname)) {
     throw new ApiError("FORBIDDEN", `This MCP endpoint does not answer for the host "${hostname}". Add it to MCP_HOSTNAMES if it is yours.`);
   }
-  const refused = originValidationResponse(c.req.raw, mcpOriginHostnames(c.env, hostname));
+  const refused = originValidationResponse(c.req.raw, [...localhostAllowedOrigins(), hostname, ...configured]);
   if (refused) return refused;
   await next();
 });
