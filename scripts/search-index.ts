@@ -107,19 +107,16 @@ function inserts(table: string, columns: string, tuples: string[]): string {
   return out;
 }
 
-/** Every distinct word of every spelling with the number of regions using it, sorted by word. */
-export function vocabulary(rows: { terms: string[] }[]): [string, number][] {
-  const vocab = new Map<string, number>();
-  for (const r of rows) for (const w of new Set(r.terms.flatMap(nameWords))) vocab.set(w, (vocab.get(w) ?? 0) + 1);
-  return [...vocab].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-}
-
 /**
- * seed/vocabulary.json, the same words for the Worker's typo handling (src/wilayah/vocabulary.ts):
- * one string of `word<TAB>count` lines, so loading the module costs one string, not 48,000 objects.
+ * seed/vocabulary.json, every distinct word of every spelling with the number of regions using it,
+ * sorted, for the Worker's typo handling (src/wilayah/vocabulary.ts): one string of
+ * `word<TAB>count` lines, so loading the module costs one string, not 48,000 objects.
  */
 export function vocabularyJson(rows: { terms: string[] }[]): string {
-  return `${JSON.stringify({ text: vocabulary(rows).map(([w, n]) => `${w}\t${n}`).join("\n") })}\n`;
+  const vocab = new Map<string, number>();
+  for (const r of rows) for (const w of new Set(r.terms.flatMap(nameWords))) vocab.set(w, (vocab.get(w) ?? 0) + 1);
+  const words = [...vocab].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return `${JSON.stringify({ text: words.map(([w, n]) => `${w}\t${n}`).join("\n") })}\n`;
 }
 
 export const SEARCH_INDEX_TABLES = ["wilayah_postal", "wilayah_anc"];

@@ -65,7 +65,6 @@ export class Vocabulary {
   /** Sorted by code unit (the words are ASCII: the normalised name words). */
   private readonly words: string[];
   private readonly counts: Int32Array;
-  private readonly lengths: Uint16Array;
   /** Trigram code g -> postings[start[g] .. start[g + 1]): the ids of the words holding it, ascending. */
   private start?: Int32Array;
   private postings?: Int32Array;
@@ -77,7 +76,6 @@ export class Vocabulary {
     const sorted = rows.every((r, i) => i === 0 || rows[i - 1].w < r.w) ? rows : [...rows].sort((a, b) => (a.w < b.w ? -1 : a.w > b.w ? 1 : 0));
     this.words = sorted.map((r) => r.w);
     this.counts = Int32Array.from(sorted, (r) => r.n);
-    this.lengths = Uint16Array.from(sorted, (r) => Math.min(r.w.length, 65535));
   }
 
   get size(): number {
@@ -112,7 +110,7 @@ export class Vocabulary {
     for (const g of trigramCodes(word, [])) {
       for (let i = start[g]; i < start[g + 1]; i++) {
         const id = postings[i];
-        const len = this.lengths[id];
+        const len = this.words[id].length;
         if (len < min || len > max) continue;
         if (shared[id]++ === 0) touched.push(id);
       }
