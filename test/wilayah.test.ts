@@ -1,7 +1,9 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import manifest from "../seed/manifest.json";
-import { call, expectError, json, seedUserWithKey } from "./helpers";
+import { app } from "../src/app";
+import { BASE, call, expectError, json, seedUserWithKey } from "./helpers";
 
 let key: string;
 beforeAll(async () => {
@@ -373,5 +375,37 @@ describe("strict inputs", () => {
     }
     const mcp = await call("/mcp", { method: "OPTIONS", headers: { origin: "https://example.com", "access-control-request-method": "POST" } });
     expect(mcp.status).toBe(204);
+  });
+});
+
+describe("read replication (D1_READ_REPLICATION, README: Read replication)", () => {
+  /** The app over an env whose DB records the sessions asked of it. */
+  async function readWith(mode: string, path: string) {
+    const sessions: unknown[][] = [];
+    const DB = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "withSession") return (...args: Parameters<D1Database["withSession"]>) => (sessions.push(args), target.withSession(...args));
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const ctx = createExecutionContext();
+    const req = new Request(`${BASE}/api/v1/wilayah${path}`, { headers: { "x-api-key": key, "cf-connecting-ip": "198.51.200.1" } });
+    const res = await app.fetch(req, { ...env, DB, D1_READ_REPLICATION: mode, RESPONSE_CACHE: "off" }, ctx);
+    await waitOnExecutionContext(ctx);
+    return { status: res.status, sessions };
+  }
+
+  it("reads region data through a D1 session a replica may serve when it is auto", async () => {
+    for (const path of ["/search?q=gambir%20jakarta", "/kelurahan/31.71.01.1001", "/reverse?lat=-6.90827&lng=107.626971"]) {
+      expect(await readWith("auto", path), path).toEqual({ status: 200, sessions: [["first-unconstrained"]] });
+    }
+  });
+
+  it("reads the primary (no session) otherwise, the default", async () => {
+    expect(env.D1_READ_REPLICATION).toBe("disabled");
+    for (const path of ["/search?q=gambir%20jakarta", "/kelurahan/31.71.01.1001", "/reverse?lat=-6.90827&lng=107.626971"]) {
+      expect(await readWith("disabled", path), path).toEqual({ status: 200, sessions: [] });
+    }
   });
 });

@@ -15,12 +15,21 @@ export function primaryDb(env: Env) {
 }
 
 /**
- * Handle for data that changes only with a seed (the wilayah tables). A D1 session that may be
- * served by the nearest read replica when read replication is on (README: "Read replication").
+ * The D1 handle for data that changes only with a seed (the wilayah tables). With
+ * D1_READ_REPLICATION = "auto" (set it when read replication is on for the database: README, "Read
+ * replication") it is a D1 session, which the nearest replica may serve; otherwise the binding itself
+ * (the primary). A session is not free: each query carries and returns a bookmark, and locally
+ * (`npm run bench`) it made an uncached search cost 0.8 ms more Worker CPU; without replicas it buys
+ * nothing for that.
  */
+export function regionReads(env: Env): D1Database | D1DatabaseSession {
+  return env.D1_READ_REPLICATION === "auto" ? env.DB.withSession("first-unconstrained") : env.DB;
+}
+
+/** drizzle over regionReads. */
 export function replicaDb(env: Env): Db {
   // A D1DatabaseSession has the prepare/batch surface drizzle uses; it only lacks exec/dump.
-  return drizzle(env.DB.withSession("first-unconstrained") as unknown as D1Database);
+  return drizzle(regionReads(env) as D1Database);
 }
 
 const dialect = new SQLiteAsyncDialect();

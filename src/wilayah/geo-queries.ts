@@ -3,18 +3,19 @@
  * src/db/schema.ts). Raw SQL through a minimal runner, so the node-side quality test runs these very
  * queries on a SQLite copy of the full data (test/node/reverse-quality.test.ts).
  */
+import { regionReads } from "../db/client";
 import type { Level } from "./codes";
 import { GRID_CELL, gridCell, gridCells } from "./geo";
 
 export type SqlValue = string | number | null;
 export type SqlRunner = { all<T>(sql: string, params: SqlValue[]): Promise<T[]> };
 
-/** The wilayah tables change only with a seed: read them through a session that a read replica may serve. */
+/** The wilayah tables change only with a seed: read them where a read replica may serve them (regionReads). */
 export function d1Runner(env: Env): SqlRunner {
-  const session = env.DB.withSession("first-unconstrained");
+  const db = regionReads(env);
   return {
     async all<T>(sql: string, params: SqlValue[]) {
-      return (await session.prepare(sql).bind(...params).all<T>()).results;
+      return (await db.prepare(sql).bind(...params).all<T>()).results;
     },
   };
 }
