@@ -107,7 +107,9 @@ function corrected(q: string, candidates: { q: string; w: string; n: number }[])
   for (const c of candidates) {
     const d = editDistance(c.q, c.w);
     if (d === 0 || d > maxEdits(c.q.length)) continue;
-    perWord.set(c.q, [...(perWord.get(c.q) ?? []), { w: c.w, d, n: c.n }]);
+    const list = perWord.get(c.q);
+    if (list) list.push({ w: c.w, d, n: c.n });
+    else perWord.set(c.q, [{ w: c.w, d, n: c.n }]);
   }
   let combos: { q: string; d: number; corrections: Variant["corrections"] }[] = [{ q, d: 0, corrections: [] }];
   for (const [word, list] of perWord) {

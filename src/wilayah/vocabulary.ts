@@ -65,9 +65,14 @@ export class Vocabulary {
   /** Sorted by code unit (the words are ASCII: the normalised name words). */
   private readonly words: string[];
   private readonly counts: Int32Array;
-  /** Trigram code g -> postings[start[g] .. start[g + 1]): the ids of the words holding it, ascending. */
+  /**
+   * Trigram code g -> postings[start[g] .. start[g + 1]): the ids of the words holding it, shortest
+   * words first (then by id), with each word's length beside it in postingLengths, so a lookup reads
+   * only the words of a length within reach.
+   */
   private start?: Int32Array;
   private postings?: Int32Array;
+  private postingLengths?: Uint8Array;
   /** Shared-trigram counter per word id, all zero between calls. */
   private shared?: Uint8Array;
 
@@ -103,15 +108,23 @@ export class Vocabulary {
     this.buildIndex();
     const start = this.start!;
     const postings = this.postings!;
+    const lengths = this.postingLengths!;
     const shared = this.shared!;
     const min = word.length - edits;
     const max = word.length + edits;
     const touched: number[] = [];
     for (const g of trigramCodes(word, [])) {
-      for (let i = start[g]; i < start[g + 1]; i++) {
+      // The first posting of a word at least `min` long, then on while the words are short enough.
+      let lo = start[g];
+      let hi = start[g + 1];
+      const end = hi;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (lengths[mid] < min) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < end && lengths[i] <= max; i++) {
         const id = postings[i];
-        const len = this.words[id].length;
-        if (len < min || len > max) continue;
         if (shared[id]++ === 0) touched.push(id);
       }
     }
@@ -125,27 +138,39 @@ export class Vocabulary {
   /** The padded-trigram index over words of 3+ characters (shorter ones are never candidates). */
   private buildIndex(): void {
     if (this.start) return;
+    // Ids by length, then id: filling the postings in this order sorts each list so.
+    const byLength = Array.from(this.words.keys()).sort((a, b) => this.words[a].length - this.words[b].length || a - b);
     const sizes = new Int32Array(K * K * K);
-    const perWord: number[] = []; // trigram codes, word after word
-    const wordEnd = new Int32Array(this.words.length);
+    const perWord: number[] = []; // trigram codes, word after word (in byLength order)
+    const wordEnd = new Int32Array(byLength.length);
     const buf: number[] = [];
-    this.words.forEach((w, id) => {
+    byLength.forEach((id, k) => {
+      const w = this.words[id];
       if (w.length >= 3) {
         for (const g of trigramCodes(w, buf)) {
           sizes[g]++;
           perWord.push(g);
         }
       }
-      wordEnd[id] = perWord.length;
+      wordEnd[k] = perWord.length;
     });
     const start = new Int32Array(sizes.length + 1);
     for (let g = 0; g < sizes.length; g++) start[g + 1] = start[g] + sizes[g];
     const fill = start.slice(0, sizes.length);
     const postings = new Int32Array(perWord.length);
-    let k = 0;
-    for (let id = 0; id < this.words.length; id++) for (; k < wordEnd[id]; k++) postings[fill[perWord[k]]++] = id;
+    const postingLengths = new Uint8Array(perWord.length);
+    let p = 0;
+    byLength.forEach((id, k) => {
+      const len = Math.min(255, this.words[id].length);
+      for (; p < wordEnd[k]; p++) {
+        const at = fill[perWord[p]]++;
+        postings[at] = id;
+        postingLengths[at] = len;
+      }
+    });
     this.start = start;
     this.postings = postings;
+    this.postingLengths = postingLengths;
     this.shared = new Uint8Array(this.words.length);
   }
 }
