@@ -13,6 +13,7 @@ import { billingRoutes } from "./billing/routes";
 import { oauthRoutes } from "./dashboard/oauth";
 import { portalRoutes } from "./dashboard/routes";
 import { dataRoutes } from "./data-api";
+import { publicCors } from "./http/cors";
 import { keyRoutes } from "./keys/routes";
 import { ApiError, onError, unknownRoutes } from "./lib/errors";
 import type { AppEnv } from "./lib/types";
@@ -27,16 +28,18 @@ const unknown = unknownRoutes(app);
 app.use("*", requestId({ headerName: "x-request-id" }));
 app.use("*", unknown.preflight);
 
-const DATA_CORS = cors({
-  origin: "*",
+const PUBLIC_CORS = {
   allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
   allowHeaders: ["x-api-key", "authorization", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id"],
   exposeHeaders: ["x-request-id", "x-data-version", "x-cache", "retry-after", "mcp-session-id"],
   maxAge: 86_400,
-});
-app.use("/api/v1/*", DATA_CORS);
-app.use("/mcp", DATA_CORS);
-app.use("/mcp/*", DATA_CORS);
+};
+app.use("/api/v1/*", publicCors(PUBLIC_CORS));
+// MCP answers are the SDK transport's own Responses: Hono's cors, whose header copy also carries the
+// request id onto them.
+const MCP_CORS = cors({ origin: "*", ...PUBLIC_CORS });
+app.use("/mcp", MCP_CORS);
+app.use("/mcp/*", MCP_CORS);
 app.use("*", async (c, next) => {
   // Account routes answer the dashboard only.
   if (c.req.path.startsWith("/api/v1/") || c.req.path.startsWith("/mcp")) return next();

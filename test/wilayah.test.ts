@@ -323,6 +323,22 @@ describe("routing", () => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-headers")).toContain("x-api-key");
   });
+
+  it("answers and errors of the data API and MCP carry CORS headers for any origin, with the request id", async () => {
+    const origin = { origin: "https://example.com" };
+    const answers = [
+      await call("/api/v1/wilayah/provinsi", { key, headers: origin }),
+      await call("/api/v1/wilayah/provinsi", { headers: origin }),
+      await call("/api/v1/wilayah/nope", { key, headers: origin }),
+      await call("/mcp", { method: "POST", key, headers: { ...origin, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{" }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 401, 404, 403]); // MCP refuses browser origins it does not know (docs/api.md)
+    for (const res of answers) {
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(res.headers.get("access-control-expose-headers")).toBe("x-request-id,x-data-version,x-cache,retry-after,mcp-session-id");
+      expect(res.headers.get("x-request-id"), `${res.status}`).toBeTruthy();
+    }
+  });
 });
 
 describe("strict inputs", () => {
