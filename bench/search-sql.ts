@@ -76,17 +76,24 @@ async function main() {
   }
   const set: { group: string; q: string }[] = JSON.parse(readFileSync(join(root, "test", "fixtures", "search-queries.json"), "utf8"));
   const groups = new Map<string, { sum: number[]; rounds: number }>();
+  const each: { q: string; group: string; ms: number }[] = [];
   for (const t of set) {
     const r = await run(t.q);
     const g = groups.get(t.group) ?? { sum: [], rounds: 0 };
-    g.sum.push(r.statements.reduce((a, b) => a + b, 0));
+    const ms = r.statements.reduce((a, b) => a + b, 0);
+    each.push({ q: t.q, group: t.group, ms });
+    g.sum.push(ms);
     g.rounds = Math.max(g.rounds, r.statements.length);
     groups.set(t.group, g);
   }
   const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor((p / 100) * list.length))];
   console.log(`SQL ms per query (all statements of one search), quality set of ${set.length} queries:`);
-  console.log(`${"group".padEnd(14)}${"n".padStart(5)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}`);
-  for (const [name, g] of groups) console.log(`${name.padEnd(14)}${String(g.sum.length).padStart(5)}${pct(g.sum, 50).toFixed(2).padStart(8)}${pct(g.sum, 99).toFixed(2).padStart(8)}${Math.max(...g.sum).toFixed(2).padStart(8)}`);
+  console.log(`${"group".padEnd(14)}${"n".padStart(5)}${"mean".padStart(8)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}`);
+  const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+  for (const [name, g] of groups) console.log(`${name.padEnd(14)}${String(g.sum.length).padStart(5)}${mean(g.sum).toFixed(2).padStart(8)}${pct(g.sum, 50).toFixed(2).padStart(8)}${pct(g.sum, 99).toFixed(2).padStart(8)}${Math.max(...g.sum).toFixed(2).padStart(8)}`);
+  console.log(`${"all".padEnd(14)}${String(each.length).padStart(5)}${mean(each.map((e) => e.ms)).toFixed(2).padStart(8)}`);
+  console.log("\nSlowest queries of the set (ms):");
+  for (const e of [...each].sort((a, b) => b.ms - a.ms).slice(0, 12)) console.log(`  ${e.ms.toFixed(2).padStart(6)}  ${e.group.padEnd(13)} ${e.q}`);
   console.log("\nNamed queries (statement times, ms):");
   for (const q of ["bandung", "ang", "ka", "jakarta selatan", "gambir jakarta", "coblong, kota bandung", "kuta badung bali", "kab garut", "kec. coblong", "3204", "32.73.09.1001", "40135", "jaksel", "bandng", "cirebn", "yogyakrata", "pangkalna jambi"]) {
     const r = await run(q);
