@@ -171,13 +171,15 @@ function unionAll(parts: string[]): string {
 
 /**
  * One statement for a planned search: every reading is a source of (r, key, h) rows; the page is
- * ranked by (key, ord). Substring matches of the literal reading (the long tail) are only ranked
- * when the other rows do not fill the page, as in searchRegionsSql; they are always counted.
+ * ranked by (key, ord). Substring matches of the literal reading (the long tail, `back`) always rank
+ * after the other rows (their key is above every other key) and are always counted.
  * Every value is a literal in the text (str/int; D1 binds at most 100 parameters per statement), so
  * the statement is built as one string and handed to drizzle whole: composed from `sql` fragments,
- * drizzle's rendering of them was ~15% of a context search's Worker CPU. `front` is read three times
- * and `back` twice: MATERIALIZED has SQLite plan and compute each once instead of once per use
- * (`npm run bench:search-sql`: mean SQL time over the quality set 0.52 -> 0.35 ms, most of it planning).
+ * drizzle's rendering of them was ~15% of a context search's Worker CPU. Most of the SQL time is
+ * SQLite planning the statement, so it is kept small: `hits` (each region once, with its best key) is
+ * MATERIALIZED and read twice, for the total and the page; when the readings were CTEs read once per
+ * use, SQLite planned and ran the union of readings three times (`npm run bench:search-sql`: mean SQL
+ * time over the quality set 0.52 -> 0.33 ms).
  */
 export function searchPlannedSql(
   sources: PlannedSource[],
@@ -240,16 +242,12 @@ export function searchPlannedSql(
       );
     }
   }
-  const need = opts.offset + opts.limit;
-  const backRows = back ?? "SELECT NULL AS r, NULL AS key, NULL AS h WHERE 0";
+  const backRows = back ? ` UNION ALL ${back}` : "";
   const parentCtes = [...parents.values()].map((p) => `${p.sql}, `).join("");
-  return sql.raw(`WITH ${parentCtes}front(r, key, h) AS MATERIALIZED (${unionAll(front)}),
-    back(r, key, h) AS MATERIALIZED (${backRows}),
-    nfront AS (SELECT count(DISTINCT r) AS n FROM front),
-    hits AS (SELECT r, min(key) AS key, h FROM (SELECT r, key, h FROM front UNION ALL SELECT r, key, h FROM back WHERE (SELECT n FROM nfront) < ${int(need)}) GROUP BY r),
-    total AS (SELECT count(*) AS n FROM (SELECT r FROM front UNION SELECT r FROM back))
+  return sql.raw(`WITH ${parentCtes}front(r, key, h) AS (${unionAll(front)}),
+    hits AS MATERIALIZED (SELECT r, min(key) AS key, h FROM (SELECT r, key, h FROM front${backRows}) GROUP BY r)
     SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.key AS key, page.h AS h, page.r AS r
-    FROM total
+    FROM (SELECT count(*) AS n FROM hits) total
     LEFT JOIN (SELECT r, key, h FROM hits ORDER BY key, r LIMIT ${int(opts.limit)} OFFSET ${int(opts.offset)}) page ON 1
     LEFT JOIN wilayah_search w ON w.ord = page.r
     ORDER BY key, r`);
