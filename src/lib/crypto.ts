@@ -4,8 +4,13 @@
  */
 const enc = new TextEncoder();
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
+/** Lower-case hex (runs on every API key check: a table, not a spread and a map per byte). */
 export function hex(bytes: Uint8Array): string {
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  let out = "";
+  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]];
+  return out;
 }
 
 export function base64(bytes: Uint8Array): string {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { addMonth, addMonths } from "../../src/billing/months";
+import { hex, sha256Hex } from "../../src/lib/crypto";
 import { typedQuery } from "../../src/lib/query";
 import { portableSchema } from "../../src/mcp/portable-schema";
 import { HeldLease } from "../../src/usage/leases";
@@ -122,5 +123,14 @@ describe("mcp/portable-schema", () => {
     expect(out.properties.b.properties.c).toEqual({ anyOf: [{ type: "string" }, { type: "null" }] });
     expect(out.properties.d).toEqual({ type: "array", items: { type: "string" } });
     expect(JSON.stringify(out)).not.toMatch(/"type":\[/);
+  });
+});
+
+describe("lib/crypto", () => {
+  it("hex: two lower-case digits per byte", async () => {
+    expect(hex(new Uint8Array([0, 1, 15, 16, 171, 255]))).toBe("00010f10abff");
+    expect(hex(new Uint8Array())).toBe("");
+    // The SHA-256 test vector of "abc" (FIPS 180-2).
+    expect(await sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   });
 });
