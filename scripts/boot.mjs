@@ -11,9 +11,11 @@
  * 1. Node: the running node when it is >= 22.18 (it runs scripts/*.ts by type stripping), else
  *    Node 22 from the npm registry (package node-<os>-<arch>), kept in $WILAYAH_NODE_CACHE
  *    (default ${XDG_CACHE_HOME:-~/.cache}/wilayah-api/node-22).
- * 2. Dependencies: `npm install --no-audit --no-fund` under that Node when node_modules is missing
- *    or package.json / package-lock.json changed since the last install (hash kept in
- *    node_modules/.boot-stamp).
+ * 2. Dependencies, under that Node: `npm ci` (the exact, clean install of the committed lockfile)
+ *    when node_modules is missing, as on a fresh clone or in CI; `npm install` when node_modules is
+ *    there but package.json / package-lock.json changed since the last install (a dependency added
+ *    or updated here; hash kept in node_modules/.boot-stamp). The lockfile lists every platform's
+ *    optional packages, so either leaves it unchanged on any machine.
  * 3. The command, with that Node's folder and node_modules/.bin first on PATH.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -74,7 +76,7 @@ function node22() {
   return bin(prefix);
 }
 
-/** Installs the dependencies when node_modules is missing or older than package.json / the lockfile. */
+/** Installs the dependencies: `npm ci` when node_modules is missing, `npm install` when it is older than package.json / the lockfile. */
 function ensureDeps(node, env) {
   const stampFile = join(root, "node_modules", ".boot-stamp");
   const stamp = () => {
@@ -83,8 +85,9 @@ function ensureDeps(node, env) {
     return h.digest("hex");
   };
   if (existsSync(stampFile) && readFileSync(stampFile, "utf8").trim() === stamp()) return;
-  say(`installing dependencies under Node ${spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim()} (npm install)`);
-  npm(node, ["install", "--no-audit", "--no-fund"], { cwd: root, env });
+  const command = existsSync(join(root, "node_modules")) ? "install" : "ci";
+  say(`installing dependencies under Node ${spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim()} (npm ${command})`);
+  npm(node, [command, "--no-audit", "--no-fund"], { cwd: root, env });
   writeFileSync(stampFile, `${stamp()}\n`);
 }
 
