@@ -40,7 +40,8 @@ export default defineConfig(async () => {
         {
           test: {
             name: "node",
-            include: ["test/node/**/*.test.ts"],
+            // Unit tests sit beside their module (src/**, scripts/**); test/node/ keeps the whole-data checks.
+            include: ["test/node/**/*.test.ts", "src/**/*.test.ts", "scripts/**/*.test.ts"],
             environment: "node",
             testTimeout: 60_000,
           },
