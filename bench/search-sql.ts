@@ -40,8 +40,8 @@ function prepareDb() {
 
 async function loadService() {
   const out = join(root, ".wrangler", "search-sql-service.mjs");
-  await build({ entryPoints: [join(root, "src", "wilayah", "service.ts")], bundle: true, platform: "node", format: "esm", outfile: out, logLevel: "warning" });
-  return (await import(pathToFileURL(out).href)) as typeof import("../src/wilayah/service.ts");
+  await build({ entryPoints: [join(root, "src", "wilayah", "search", "service.ts")], bundle: true, platform: "node", format: "esm", outfile: out, logLevel: "warning" });
+  return (await import(pathToFileURL(out).href)) as typeof import("../src/wilayah/search/service.ts");
 }
 
 async function main() {

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { displayParts, generateKeySecret, hashKeySecret } from "../src/keys/secret.ts";
 import { base64url, newId, randomBytes } from "../src/lib/crypto.ts";
 import { d1, readDevVars, root, type Target, targetArgs, toolEnv, wrangler, wranglerBin, sqlString } from "./lib.ts";
-import { KELURAHAN_MARKER, loadKelurahanBoundaries } from "./boundaries.ts";
+import { KELURAHAN_MARKER, loadKelurahanBoundaries } from "./seed/boundaries.ts";
 
 const persistTo = process.env.WRANGLER_PERSIST_TO;
 const target: Target = { persistTo };

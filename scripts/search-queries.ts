@@ -24,9 +24,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { undotted } from "../src/wilayah/codes.ts";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
-import { nameWords } from "../src/wilayah/search-plan.ts";
-import { buildSeed } from "./build-seed.ts";
-import { loadAliases, loadPostalCodes } from "./search-index.ts";
+import { nameWords } from "../src/wilayah/search/plan.ts";
+import { buildSeed } from "./seed/build.ts";
+import { loadAliases, loadPostalCodes } from "./seed/search-index.ts";
 
 export type QualityQuery = { group: string; q: string; expected: string; all?: string[]; note?: string };
 

@@ -1,7 +1,7 @@
 import { app } from "./app";
 import { runScheduledBilling } from "./billing/service";
 
-export { AccountAgent } from "./usage/account-agent";
+export { AccountAgent } from "./account/agent";
 
 export default {
   fetch: app.fetch,

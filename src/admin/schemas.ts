@@ -2,7 +2,7 @@ import { z } from "zod";
 import { userSchema } from "../auth/schemas";
 import { keySchema } from "../keys/schemas";
 import { pageMeta } from "../lib/paging";
-import { monthUsageSchema } from "../usage/schemas";
+import { monthUsageSchema } from "../account/schemas";
 
 export const adminUserSchema = userSchema.extend({ is_admin: z.boolean(), created_at: z.string() });
 export const adminUsersResponse = z.object({ data: z.array(adminUserSchema), meta: pageMeta });

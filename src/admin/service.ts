@@ -9,8 +9,8 @@ import { publicKey } from "../keys/service";
 import { ApiError } from "../lib/errors";
 import { type Paging, pageWindow } from "../lib/paging";
 import { iso } from "../lib/time";
-import { callsInMonth } from "../usage/queries";
-import { accountChanged, currentMonth, monthUsage } from "../usage/service";
+import { callsInMonth } from "../account/queries";
+import { accountChanged, currentMonth, monthUsage } from "../account/service";
 
 const adminUser = (u: UserRow) => ({ ...publicUser(u), is_admin: u.isAdmin, created_at: iso(u.createdAt) });
 

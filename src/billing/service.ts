@@ -6,7 +6,7 @@ import { newId } from "../lib/crypto";
 import { ApiError, issuesToDetails } from "../lib/errors";
 import { type Paging, pageWindow } from "../lib/paging";
 import { iso } from "../lib/time";
-import { accountChanged, pendingDebits } from "../usage/service";
+import { accountChanged, pendingDebits } from "../account/service";
 import {
   activeSubscription,
   appendLedger,

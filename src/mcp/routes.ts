@@ -10,7 +10,7 @@ import {
 import { createMcpHandler } from "agents/mcp/server";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { admitDataCall, dataEndpoints } from "../data-api";
+import { admitDataCall, dataEndpoints } from "../catalogue";
 import { requireApiKey } from "../http/guards";
 import { ApiError } from "../lib/errors";
 import type { AppEnv, DataContext } from "../lib/types";

@@ -9,8 +9,8 @@
  */
 import { McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import pkg from "../../package.json";
-import type { DataEndpoint } from "../data-endpoints/declare";
-import { type Admit, serveDataCall } from "../data-endpoints/run";
+import type { DataEndpoint } from "../data/endpoint";
+import { type Admit, serveDataCall } from "../data/run";
 import { ApiError, type ErrorCode, errorBody } from "../lib/errors";
 import { toJsonSchema } from "../lib/json-schema";
 import type { DataContext } from "../lib/types";

@@ -5,8 +5,8 @@
  */
 import type { Hono } from "hono";
 import { generateSpecs } from "hono-openapi";
-import { dataEndpoints } from "../data-api";
-import { loadExamples } from "../data-endpoints/openapi";
+import { dataEndpoints } from "../catalogue";
+import { loadExamples } from "../data/openapi";
 import pkg from "../../package.json";
 import { errorBodySchema } from "../lib/errors";
 import { toJsonSchema } from "../lib/json-schema";

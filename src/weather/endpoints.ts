@@ -1,6 +1,6 @@
 /** BMKG weather and earthquake endpoints, declared once for REST and MCP. */
 import { z } from "zod";
-import { defineEndpoint } from "../data-endpoints/declare";
+import { defineEndpoint } from "../data/endpoint";
 import { BMKG_SOURCE } from "./bmkg";
 import { forecast, latestQuake } from "./service";
 

@@ -8,7 +8,7 @@
 import { LRUCache } from "lru-cache";
 import { ApiError } from "../lib/errors";
 import { iso } from "../lib/time";
-import { getRegion } from "../wilayah/service";
+import { getRegion } from "../wilayah/search/service";
 import { BMKG_SOURCE, fetchForecast, fetchLatestQuake } from "./bmkg";
 
 const FORECAST_FRESH_MS = 60 * 60 * 1000;

@@ -11,9 +11,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
-import { kelurahanBoundarySql } from "../../scripts/boundaries";
-import type { SqlRunner, SqlValue } from "../../src/wilayah/geo-queries";
-import { reverseGeocode } from "../../src/wilayah/geo-service";
+import { kelurahanBoundarySql } from "../../scripts/seed/boundaries";
+import type { SqlRunner, SqlValue } from "../../src/wilayah/geo/queries";
+import { reverseGeocode } from "../../src/wilayah/geo/service";
 
 const root = join(import.meta.dirname, "..", "..");
 const SAMPLE = Number(process.env.REVERSE_SAMPLE ?? 10_000);

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { addMonth, addMonths } from "../../src/billing/months";
 import { hex, sha256Hex } from "../../src/lib/crypto";
-import { typedQuery } from "../../src/lib/query";
+import { typedQuery } from "../../src/http/query";
 import { portableSchema } from "../../src/mcp/portable-schema";
-import { HeldLease } from "../../src/usage/leases";
+import { HeldLease } from "../../src/account/leases";
 import { levelOf, toDottedId, undotted } from "../../src/wilayah/codes";
 import { normalizeSearchText, TERM_SEPARATOR } from "../../src/wilayah/normalize";
 

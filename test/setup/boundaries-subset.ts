@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { kelurahanBoundarySql } from "../../scripts/boundaries.ts";
+import { kelurahanBoundarySql } from "../../scripts/seed/boundaries.ts";
 
 /** Kota Bandung, and Kabupaten Padang Pariaman (13.05), where village boundaries leave gaps inside kecamatan. */
 export const TEST_BOUNDARY_AREAS = ["32.73.", "13.05."];

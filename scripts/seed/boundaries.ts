@@ -1,0 +1,56 @@
+/**
+ * Kelurahan/desa boundaries: built from seed/sources/wilayah-boundaries-kelurahan.csv.gz when they
+ * are loaded (83,402 villages, about 35 MB of SQL; never committed). The other levels' boundaries
+ * are part of seed/wilayah.sql.
+ *
+ *   npm run seed:boundaries                   # local D1 (npm run dev does this when needed)
+ *   npm run seed:boundaries -- --remote       # the deployed D1 (README: "Deploy")
+ *   npm run seed:boundaries -- --out FILE.sql # only write the SQL
+ *
+ * Loading twice leaves the same state (the level is emptied first). The last statement writes the
+ * load marker `dataset` row `boundaries-kelurahan`, whose checksum seed/manifest.json names, so a
+ * load cut short is redone by the next `npm run dev`.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { boundarySql, kelurahanBoundariesChecksum, readBoundaries } from "./boundary-sql.ts";
+import { isMain, root, type Target, targetArgs, wrangler } from "../lib.ts";
+
+export const KELURAHAN_MARKER = "boundaries-kelurahan";
+
+/** The whole SQL for the kelurahan boundaries, marker last. `filter` keeps only some villages (tests). */
+export function kelurahanBoundarySql(filter?: (id: string) => boolean): string {
+  const all = readBoundaries("kelurahan");
+  const list = filter ? all.filter((b) => filter(b.id)) : all;
+  return `${boundarySql("kelurahan", list)}INSERT OR REPLACE INTO dataset (id, version, checksum) VALUES ('${KELURAHAN_MARKER}', 'wilayah_boundaries kelurahan', '${filter ? "partial" : kelurahanBoundariesChecksum()}');\n`;
+}
+
+/** Writes the SQL to a file under .wrangler/ and runs it with `wrangler d1 execute`. */
+export function loadKelurahanBoundaries(target: Target): void {
+  const file = join(root, ".wrangler", "tmp", "boundaries-kelurahan.sql");
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, kelurahanBoundarySql());
+  wrangler(["d1", "execute", "DB", ...targetArgs(target), "--file", file, ...(target.remote ? ["--yes"] : [])], { capture: true });
+}
+
+function main() {
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--out");
+  if (at >= 0) {
+    if (!args[at + 1]) throw new Error("--out needs a file path");
+    writeFileSync(args[at + 1], kelurahanBoundarySql());
+    return;
+  }
+  const t0 = Date.now();
+  loadKelurahanBoundaries({ remote: args.includes("--remote"), persistTo: process.env.WRANGLER_PERSIST_TO });
+  console.log(`Kelurahan boundaries loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
+}
+
+if (isMain(import.meta.url)) {
+  try {
+    main();
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  }
+}

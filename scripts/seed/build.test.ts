@@ -1,0 +1,166 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildSeed, parseCoords, parsePostalCodes, type SeedResult } from "./build";
+
+const root = join(import.meta.dirname, "..", "..");
+const require = createRequire(import.meta.url);
+const packageData = (pkg: string, file: string) => join(dirname(require.resolve(`${pkg}/package.json`)), "data", file);
+
+/** Data rows of a package CSV, counted independently of the package's own parser. */
+function csvRows(pkg: string, file: string): string[] {
+  const lines = readFileSync(packageData(pkg, file), "utf8").split(/\r?\n/).slice(1);
+  return lines.filter((l) => l.trim() !== "").map((l) => l.slice(0, l.indexOf(",")));
+}
+
+const CENTROIDS = join(root, "seed", "sources", "wilayah-centroids.csv");
+
+let seed: SeedResult;
+beforeAll(async () => {
+  seed = await buildSeed();
+});
+
+describe("seed build", () => {
+  it("holds every region of idn-area-data 4.x, no more, no fewer, as active rows", () => {
+    const files = { provinsi: "provinces.csv", kabupaten: "regencies.csv", kecamatan: "districts.csv", kelurahan: "villages.csv" } as const;
+    for (const [level, file] of Object.entries(files) as [keyof typeof files, string][]) {
+      const codes = csvRows("idn-area-data", file);
+      const active = seed.rows.filter((r) => r.level === level && r.isActive === 1).map((r) => r.id);
+      expect(active.length, level).toBe(codes.length);
+      expect(new Set(active)).toEqual(new Set(codes));
+      expect(seed.manifest.counts[level].active).toBe(codes.length);
+    }
+  });
+
+  it("keeps codes of the previous list (3.1.2) that the current one dropped, inactive", () => {
+    const current = new Set(csvRows("idn-area-data", "villages.csv"));
+    const dropped = csvRows("idn-area-data-v3", "villages.csv").filter((c) => !current.has(c));
+    const inactive = seed.rows.filter((r) => r.isActive === 0).map((r) => r.id);
+    expect(new Set(inactive)).toEqual(new Set(dropped));
+    expect(inactive.length).toBe(117);
+  });
+
+  it("records the 365 renamed regions' former names for search, and alt names and types", () => {
+    expect(seed.manifest.renamed).toBe(365);
+    const byId = new Map(seed.rows.map((r) => [r.id, r]));
+    expect(byId.get("12.74")?.aliases).toContain("KOTA TANJUNG BALAI");
+    expect(byId.get("31")).toMatchObject({ name: "Daerah Khusus Ibukota Jakarta", altName: "DKI Jakarta" });
+    expect(byId.get("31.74")).toMatchObject({ altName: "Jakarta Selatan", type: "kota" });
+    expect(byId.get("31.01")).toMatchObject({ altName: "Kepulauan Seribu", type: "kabupaten" });
+  });
+
+  it("renders statements that stay under D1's 100 KB statement limit, and is deterministic", async () => {
+    const longest = Math.max(...seed.sql.split("\n").map((l) => Buffer.byteLength(l)));
+    expect(longest).toBeLessThan(100_000);
+    expect((await buildSeed()).manifest.checksum).toBe(seed.manifest.checksum);
+  });
+
+  it("the committed seed is the one the build produces", () => {
+    const committed = JSON.parse(readFileSync(join(root, "seed", "manifest.json"), "utf8"));
+    expect(committed.checksum).toBe(seed.manifest.checksum);
+    expect(readFileSync(join(root, "seed", "wilayah.sql"), "utf8")).toBe(seed.sql);
+    expect(readFileSync(join(root, "seed", "vocabulary.json"), "utf8")).toBe(seed.vocabulary);
+  });
+});
+
+describe("coordinates (seed/sources/wilayah-centroids.csv, or --coords)", () => {
+  it("fills lat/lng from the centroids CSV for 99.4% of codes and leaves the others null", async () => {
+    const withCoords = seed;
+    expect(withCoords.manifest.coordinates).toEqual({ filled: 91_081, missing: 635, unknownCodes: 0 });
+    const bandung = withCoords.rows.find((r) => r.id === "32.73")!;
+    expect(bandung.lat).toBeCloseTo(-6.9, 0);
+    expect(bandung.lng).toBeCloseTo(107.6, 0);
+    const c = withCoords.manifest.coordinates!;
+    expect(c.filled).toBeGreaterThan(90_000);
+    expect(c.missing).toBe(withCoords.rows.length - c.filled);
+    expect(c.missing).toBeGreaterThan(0);
+    const missing = withCoords.rows.find((r) => r.lat === null)!;
+    expect(missing.lng).toBeNull();
+    expect(withCoords.sql).toContain("107.6");
+  });
+
+  it("rejects a value outside Indonesia, naming the row", () => {
+    expect(() => parseCoords("code,lat,lng\n32,-6.9,107.6\n32.73,48.85,2.35\n")).toThrow(/line 3 \("32\.73,48\.85,2\.35"\).*lat/);
+    expect(() => parseCoords("code,lat,lng\n32,-6.9,200\n")).toThrow(/line 2 .*lng/);
+    expect(() => parseCoords("code,lat,lng\n32,abc,107\n")).toThrow(/line 2/);
+    expect(() => parseCoords("code,lat,lng\nxx,-6.9,107\n")).toThrow(/line 2 .*code/);
+    expect(() => parseCoords("id,y,x\n")).toThrow(/line 1/);
+  });
+
+  it("accepts a valid file", () => {
+    expect(parseCoords("code,lat,lng\n32,-6.9,107.6\n\n").get("32")).toEqual({ lat: -6.9, lng: 107.6 });
+  });
+
+  it("takes another file with --coords: codes it lacks stay null", async () => {
+    const other = await buildSeed({ coordsCsv: "code,lat,lng\n32.73,-6.91,107.61\n" });
+    expect(other.rows.find((r) => r.id === "32.73")).toMatchObject({ lat: -6.91, lng: 107.61 });
+    expect(other.manifest.coordinates).toMatchObject({ filled: 1 });
+  });
+});
+
+describe("postal codes", () => {
+  it("every current kelurahan/desa has a 5-digit postal code; retired codes have none", () => {
+    const villages = seed.rows.filter((r) => r.level === "kelurahan");
+    const active = villages.filter((r) => r.isActive === 1);
+    expect(active).toHaveLength(83_762);
+    expect(active.every((r) => /^\d{5}$/.test(r.postalCode ?? ""))).toBe(true);
+    expect(villages.filter((r) => r.isActive === 0).every((r) => r.postalCode === null)).toBe(true);
+    expect(seed.rows.filter((r) => r.level !== "kelurahan").every((r) => r.postalCode === null)).toBe(true);
+    expect(seed.manifest.postalCodes).toEqual({ filled: 83_762, distinct: 10_632 });
+    expect(seed.rows.find((r) => r.id === "32.73.09.1001")?.postalCode).toBe("40114");
+  });
+
+  it("rejects a malformed row, naming it", () => {
+    expect(() => parsePostalCodes("code,postal_code\n32.73.09.1001,4011\n")).toThrow(/line 2/);
+    expect(() => parsePostalCodes("kode,kodepos\n")).toThrow(/line 1/);
+  });
+});
+
+describe("islands (pulau)", () => {
+  it("holds the 17,373 islands of idn-area-data 4.x with decimal coordinates", () => {
+    const active = seed.islands.filter((i) => i.isActive === 1);
+    expect(active).toHaveLength(17_373);
+    expect(seed.islands.every((i) => i.lat !== null && i.lat >= -11.5 && i.lat <= 6.5 && i.lng! >= 94.5 && i.lng! <= 141.5)).toBe(true);
+    // 11.01.40001 Pulau Batukapal: 03°19'03.44" N 097°07'41.73" E
+    expect(seed.islands.find((i) => i.id === "11.01.40001")).toMatchObject({ name: "Pulau Batukapal", lat: 3.317622, lng: 97.128258, kabupatenId: "11.01" });
+  });
+
+  it("applies the four 2430/2025 moves from Tapanuli Tengah (12.01) to Aceh Singkil (11.10); old codes retired", () => {
+    const byId = new Map(seed.islands.map((i) => [i.id, i]));
+    for (const [oldCode, newCode, name] of [
+      ["12.01.40013", "11.10.40081", "Pulau Lipan"],
+      ["12.01.40015", "11.10.40082", "Pulau Mangkir Gadang"],
+      ["12.01.40016", "11.10.40083", "Pulau Mangkir Ketek"],
+      ["12.01.40019", "11.10.40084", "Pulau Panjang"],
+    ]) {
+      expect(byId.get(newCode)).toMatchObject({ name, kabupatenId: "11.10", provinsiId: "11", isActive: 1, replacedBy: null });
+      expect(byId.get(oldCode)).toMatchObject({ name, kabupatenId: "12.01", provinsiId: "12", isActive: 0, replacedBy: newCode });
+      expect(byId.get(newCode)!.lat).toBe(byId.get(oldCode)!.lat);
+    }
+    expect(seed.manifest.pulau).toEqual({ active: 17_373, inactive: 4, moved: 4 });
+    expect(seed.manifest.dataVersion).toMatch(/2138\/2025.*2430\/2025/);
+  });
+});
+
+describe("boundaries in the seed", () => {
+  it("holds every provinsi, kabupaten/kota and kecamatan boundary; kelurahan's are loaded from their source", () => {
+    expect(seed.manifest.boundaries).toMatchObject({ provinsi: 38, kabupaten: 514, kecamatan: 7285 });
+    expect(seed.sql).toContain("INSERT INTO wilayah_grid");
+    expect(seed.sql).not.toMatch(/INSERT INTO wilayah_shape \(id, part, level, data\) VALUES \('\d{2}\.\d{2}\.\d{2}\.\d{4}'/);
+  });
+});
+
+describe("search index (scripts/search-index.ts)", () => {
+  it("adds the curated aliases of seed/aliases.csv and the Jakarta cities' kind spellings", () => {
+    const byId = new Map(seed.rows.map((r) => [r.id, r]));
+    expect(byId.get("31.74")?.aliases).toEqual(expect.arrayContaining(["Jaksel", "Kota Jakarta Selatan"]));
+    expect(byId.get("73.71")?.aliases).toContain("Ujung Pandang");
+    expect(seed.sql).toContain("INSERT INTO wilayah_postal (postal, r) VALUES");
+    // The typo vocabulary ships with the Worker (seed/vocabulary.json), not in D1.
+    expect(seed.sql).not.toContain("wilayah_vocab");
+    const words = (JSON.parse(seed.vocabulary) as { text: string }).text.split("\n");
+    expect(words.length).toBeGreaterThan(40_000);
+    expect(words).toContain("bandung\t70");
+  });
+});

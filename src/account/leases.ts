@@ -1,0 +1,80 @@
+/**
+ * Admission leases held by this isolate (granted by the account object, see account-agent.ts).
+ * While a lease is usable, a call inside the quota is admitted here, with no round trip; its count
+ * is kept here until the lease is settled: when used up, when its time is over (a timer kept alive
+ * by `waitUntil`), or when the account's usage is read.
+ */
+import { utcDay } from "../lib/time";
+import type { Lease, LeaseCounts } from "./agent";
+
+type Row = LeaseCounts[number];
+
+export class HeldLease {
+  readonly #rows = new Map<string, Row>();
+  #left: number;
+  readonly #until: number;
+  #settling: Promise<void> | undefined;
+
+  constructor(
+    readonly userId: string,
+    readonly lease: Lease,
+    now: number,
+  ) {
+    this.#left = lease.calls;
+    this.#until = now + lease.ms;
+  }
+
+  usable(now: number): boolean {
+    return this.#settling === undefined && this.#left > 0 && now < this.#until;
+  }
+
+  /** Admits one call under the lease; the returned function gives it back (false once the lease is settled). */
+  take(keyId: string, endpoint: string, now: number): () => boolean {
+    const day = utcDay(now);
+    const id = `${keyId}\u0000${endpoint}\u0000${day}`;
+    let row = this.#rows.get(id);
+    if (!row) this.#rows.set(id, (row = { key_id: keyId, endpoint, day, count: 0, last_at: now }));
+    row.count++;
+    row.last_at = Math.max(row.last_at, now);
+    this.#left--;
+    return () => {
+      if (this.#settling) return false;
+      row.count--;
+      this.#left++;
+      return true;
+    };
+  }
+
+  get exhausted(): boolean {
+    return this.#left <= 0;
+  }
+
+  /** Settles once: later calls return the same promise. */
+  settle(send: (counts: LeaseCounts) => Promise<void>): Promise<void> {
+    this.#settling ??= send([...this.#rows.values()].filter((r) => r.count > 0));
+    return this.#settling;
+  }
+}
+
+/** The lease this isolate currently uses, per account. */
+const held = new Map<string, HeldLease>();
+
+export function usableLease(userId: string, now: number): HeldLease | undefined {
+  const lease = held.get(userId);
+  return lease?.usable(now) ? lease : undefined;
+}
+
+export function currentLease(userId: string): HeldLease | undefined {
+  return held.get(userId);
+}
+
+/** Makes `lease` the account's current one unless another is still usable; returns whether it was taken. */
+export function holdLease(lease: HeldLease, now: number): boolean {
+  if (usableLease(lease.userId, now)) return false;
+  held.set(lease.userId, lease);
+  return true;
+}
+
+export function dropLease(lease: HeldLease): void {
+  if (held.get(lease.userId) === lease) held.delete(lease.userId);
+}

@@ -1,0 +1,144 @@
+/** Usage metering and reports. The per-account Durable Object holds the live counts. */
+import { getAgentByName } from "agents";
+import { primaryDb } from "../db/client";
+import { keyLabels } from "../keys/queries";
+import { forgetUserKeys } from "../keys/service";
+import { ApiError } from "../lib/errors";
+import { throttle } from "../lib/throttle";
+import { utcDay } from "../lib/time";
+import type { Principal } from "../lib/types";
+import type { LeaseCounts } from "./agent";
+import { currentLease, dropLease, HeldLease, holdLease, usableLease } from "./leases";
+
+/**
+ * The account object's stub. `getAgentByName` spends an extra round trip initialising the agent's
+ * name; that is needed once per object, so this isolate remembers whom it has initialised and then
+ * addresses the object directly (one RPC per call instead of two).
+ */
+const initialised = new Set<string>();
+async function account(env: Env, userId: string) {
+  if (initialised.has(userId)) return env.ACCOUNT.get(env.ACCOUNT.idFromName(userId));
+  const stub = await getAgentByName(env.ACCOUNT, userId);
+  if (initialised.size > 10_000) initialised.clear();
+  initialised.add(userId);
+  return stub;
+}
+
+/** The per-minute limiter of each plan (wrangler.toml [[ratelimits]]); `internal` is not limited. */
+function limiterFor(env: Env, plan: string): RateLimit | null {
+  const limiters: Record<string, RateLimit | null> = { free: env.RL_FREE, starter: env.RL_STARTER, pro: env.RL_PRO, business: env.RL_BUSINESS, internal: null };
+  return plan in limiters ? limiters[plan] : env.RL_FREE;
+}
+
+const RATE_PERIOD_SECONDS = 60;
+
+type Admitted = { release(): Promise<void> };
+
+/**
+ * Before a data call (REST or MCP) is served: the plan's per-minute rate (429 RATE_LIMITED), then
+ * admission (quota, then credits; 402 QUOTA_EXCEEDED), which also counts the call: under a lease
+ * this isolate holds (no round trip), else by asking the account object, which may grant a lease.
+ * Returns how to give the call back if it then fails, so only successful calls are metered.
+ */
+export async function admitCall(env: Env, principal: Principal, endpoint: string, waitUntil: (p: Promise<unknown>) => void): Promise<Admitted> {
+  const limiter = limiterFor(env, principal.plan);
+  if (limiter) await throttle(limiter, `account:${principal.userId}`, RATE_PERIOD_SECONDS);
+  const { userId, keyId } = principal;
+  const now = Date.now();
+
+  const lease = usableLease(userId, now);
+  if (lease) {
+    const giveBack = lease.take(keyId, endpoint, now);
+    if (lease.exhausted) waitUntil(settleLease(env, lease));
+    return { release: async () => (giveBack() ? undefined : (await account(env, userId)).release(keyId, endpoint, utcDay(now), false)) };
+  }
+  const spent = currentLease(userId);
+  if (spent) waitUntil(settleLease(env, spent));
+
+  const agent = await account(env, userId);
+  const admission = await agent.admit(userId, keyId, endpoint, now);
+  if (!admission.ok) {
+    throw new ApiError("QUOTA_EXCEEDED", "Your plan's monthly quota is used up and you have no credits left. Top up (POST /billing/topup) or subscribe to a larger plan.");
+  }
+  if (admission.lease) {
+    const at = Date.now();
+    const granted = new HeldLease(userId, admission.lease, at);
+    // Another request of this isolate may have got one first: then this one goes back unused.
+    const ms = holdLease(granted, at) ? admission.lease.ms : 0;
+    waitUntil(new Promise((r) => setTimeout(r, ms)).then(() => settleLease(env, granted)));
+  }
+  return { release: () => agent.release(keyId, endpoint, admission.day, admission.charged) };
+}
+
+/** Settles in flight, per account, so a usage read can wait for them. */
+const settling = new Map<string, Set<Promise<void>>>();
+
+/** Reports a lease's counts to the account object (once; retried once on failure). */
+function settleLease(env: Env, lease: HeldLease): Promise<void> {
+  dropLease(lease);
+  const send = async (counts: LeaseCounts) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await (await account(env, lease.userId)).settle(lease.userId, lease.lease.id, counts);
+      } catch (e) {
+        if (attempt >= 2) {
+          console.error(JSON.stringify({ level: "error", message: "lease settle failed", user_id: lease.userId, lease_id: lease.lease.id, error: String(e) }));
+          return;
+        }
+      }
+    }
+  };
+  const done = lease.settle(send);
+  const set = settling.get(lease.userId) ?? new Set();
+  settling.set(lease.userId, set.add(done));
+  void done.finally(() => {
+    set.delete(done);
+    if (set.size === 0 && settling.get(lease.userId) === set) settling.delete(lease.userId);
+  });
+  return done;
+}
+
+/** Settles this isolate's lease of the account and waits for settles in flight, so reads that follow are exact. */
+async function settleLeasesOf(env: Env, userId: string): Promise<void> {
+  const lease = currentLease(userId);
+  if (lease) await settleLease(env, lease);
+  await Promise.all(settling.get(userId) ?? []);
+}
+
+/**
+ * After anything that changes what an account may do (payment, grant, plan change, suspension):
+ * cached key lookups (they carry plan and status) are dropped, and the account object reads its
+ * plan and balance again.
+ */
+export async function accountChanged(env: Env, userId: string): Promise<void> {
+  await Promise.all([forgetUserKeys(env, userId), account(env, userId).then((a) => a.refresh())]);
+}
+
+export async function pendingDebits(env: Env, userId: string): Promise<number> {
+  await settleLeasesOf(env, userId);
+  return (await account(env, userId)).pendingDebits();
+}
+
+export function currentMonth(now = new Date()): string {
+  return now.toISOString().slice(0, 7);
+}
+
+export async function monthUsage(env: Env, userId: string, month: string) {
+  await settleLeasesOf(env, userId);
+  const rows = await (await account(env, userId)).usage(month);
+  const sum = (pick: (r: (typeof rows)[number]) => string) => {
+    const m = new Map<string, number>();
+    for (const r of rows) m.set(pick(r), (m.get(pick(r)) ?? 0) + r.count);
+    return m;
+  };
+  const byKey = sum((r) => r.key_id);
+  const keys = await keyLabels(primaryDb(env), [...byKey.keys()]);
+  const keyInfo = new Map(keys.map((k) => [k.id, k]));
+  return {
+    month,
+    total: rows.reduce((n, r) => n + r.count, 0),
+    by_key: [...byKey].map(([key_id, count]) => ({ key_id, name: keyInfo.get(key_id)?.name ?? null, prefix: keyInfo.get(key_id)?.prefix ?? null, count })),
+    by_endpoint: [...sum((r) => r.endpoint)].map(([endpoint, count]) => ({ endpoint, count })).sort((a, b) => b.count - a.count),
+    by_day: [...sum((r) => r.day)].map(([day, count]) => ({ day, count })).sort((a, b) => a.day.localeCompare(b.day)),
+  };
+}

@@ -1,0 +1,69 @@
+import { zValidator } from "@hono/zod-validator";
+import { createMiddleware } from "hono/factory";
+import { uniqueSymbol } from "hono-openapi";
+import { z, type ZodType } from "zod";
+import { ApiError, validationError } from "../lib/errors";
+import { toJsonSchema } from "../lib/json-schema";
+import { typedQuery } from "./query";
+
+/** Marks a validator so the API document shows what it validates (hono-openapi reads the mark). */
+function documented<M extends object>(middleware: M, target: "json" | "query", schema: ZodType): M {
+  return Object.assign(middleware, { [uniqueSymbol]: { target, toOpenAPISchema: async () => ({ schema: toJsonSchema(schema, "input") }) } });
+}
+
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/** A JSON route refuses other content types (415) instead of reading their body as `{}`. */
+const requireJsonContentType = createMiddleware(async (c, next) => {
+  const mediaType = (c.req.header("content-type") ?? "").split(";")[0].trim();
+  if (!JSON_MEDIA_TYPE.test(mediaType)) {
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", `Send the body as JSON with Content-Type: application/json${mediaType ? ` (got ${mediaType.slice(0, 100)})` : ""}.`);
+  }
+  await next();
+});
+
+/**
+ * JSON body validation: another content type is 415 UNSUPPORTED_MEDIA_TYPE, malformed fields 400
+ * VALIDATION_ERROR with details (bad JSON is INVALID_JSON, in the error handler).
+ */
+export const jsonBody = <T extends ZodType>(schema: T) =>
+  [
+    requireJsonContentType,
+    documented(
+      zValidator("json", schema, (result) => {
+        if (!result.success) throw validationError("VALIDATION_ERROR", "request body", result.error.issues);
+      }),
+      "json",
+      schema,
+    ),
+  ] as const;
+
+/** Query validation for account and admin routes: integers as plain decimals, no repeats; 400 INVALID_QUERY with details. */
+export const queryParams = <T extends ZodType>(schema: T) =>
+  documented(
+    zValidator(
+      "query",
+      schema,
+      (result) => {
+        if (!result.success) throw validationError("INVALID_QUERY", "parameters", result.error.issues);
+      },
+      { validationFunction: (s, value) => s.safeParseAsync(typedQuery(s, value as Record<string, string | string[]>)) as never },
+    ),
+    "query",
+    schema,
+  );
+
+/**
+ * Control characters (NUL, newlines, escapes) and the invisible bidirectional controls that can
+ * make text shown to others read differently from what it is (U+202E turns "gpj.exe" around).
+ */
+const UNSAFE_TEXT = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/** Text people name things with (user, key, reasons): trimmed, `min`..`max` characters, nothing invisible that changes how it reads. */
+export const displayText = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(min, `${min} to ${max} characters`)
+    .max(max, `${min} to ${max} characters`)
+    .refine((s) => !UNSAFE_TEXT.test(s), "must not contain control characters or bidirectional overrides");

@@ -1,0 +1,103 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { requireAdmin, requireUser } from "../http/guards";
+import { pageParams } from "../lib/paging";
+import type { AppEnv } from "../lib/types";
+import { displayText, jsonBody, queryParams } from "../http/validate";
+import { doc } from "../http/docs";
+import { adminUserDetailResponse, adminUserResponse, adminUsersResponse, balanceResponse, grantedSubscriptionResponse, statsResponse } from "../admin/schemas";
+import { adminGrantCredits, adminGrantSubscription, getUser, listUsers, overallStats, patchUser } from "../admin/service";
+
+/** Mounted at /admin: bearer token of an admin (checked per route, so unknown paths stay 404). */
+export const adminRoutes = new Hono<AppEnv>();
+const admin = [requireUser, requireAdmin] as const;
+const tags = ["Admin"];
+const userId = [{ in: "path", name: "id", required: true, schema: { type: "string" }, description: "The user's id (`user_...`)" }];
+
+adminRoutes.get(
+  "/users",
+  doc({ tags, summary: "List and search users", description: "Oldest first; `q` matches email or name (contains).", caller: "admin", input: "query", ok: { description: "Users", schema: adminUsersResponse } }),
+  ...admin,
+  queryParams(z.strictObject({ q: z.string().max(100).optional().describe("Email or name contains this"), ...pageParams })),
+  async (c) => c.json(await listUsers(c.env, c.req.valid("query"))),
+);
+
+adminRoutes.get(
+  "/users/:id",
+  doc({ tags, summary: "One user, with keys and this month's usage", caller: "admin", parameters: userId, ok: { description: "The user", schema: adminUserDetailResponse }, errors: ["NOT_FOUND"] }),
+  ...admin,
+  async (c) => c.json(await getUser(c.env, c.req.param("id"))),
+);
+
+adminRoutes.patch(
+  "/users/:id",
+  doc({
+    tags,
+    summary: "Suspend, reinstate, or change admin rights",
+    description: "Applies at once: a suspended user's keys and sessions stop working on their next request.",
+    caller: "admin",
+    input: "json",
+    parameters: userId,
+    ok: { description: "The user after the change", schema: adminUserResponse },
+    errors: ["NOT_FOUND"],
+  }),
+  ...admin,
+  ...jsonBody(
+    z
+      .strictObject({ status: z.enum(["active", "suspended"]).optional(), is_admin: z.boolean().optional() })
+      .refine((b) => b.status !== undefined || b.is_admin !== undefined, "give status and/or is_admin"),
+  ),
+  async (c) => c.json(await patchUser(c.env, c.req.param("id"), c.req.valid("json"))),
+);
+
+adminRoutes.get(
+  "/stats",
+  doc({ tags, summary: "Overall numbers", description: "Users, active keys and this month's flushed calls.", caller: "admin", ok: { description: "The numbers", schema: statsResponse } }),
+  ...admin,
+  async (c) => c.json(await overallStats(c.env)),
+);
+
+adminRoutes.post(
+  "/users/:id/credits",
+  doc({
+    tags,
+    summary: "Grant or take credits",
+    description: "A positive amount grants, a negative one takes (never below a zero balance); the reason goes into the ledger.",
+    caller: "admin",
+    input: "json",
+    parameters: userId,
+    ok: { status: 201, description: "The new balance", schema: balanceResponse },
+    errors: ["NOT_FOUND"],
+  }),
+  ...admin,
+  ...jsonBody(
+    z.strictObject({
+      amount: z.number().int().refine((n) => n !== 0, "must not be 0").refine((n) => Math.abs(n) <= 100_000_000, "too large").describe("Credits: + grants, - takes"),
+      reason: displayText(3, 200),
+    }),
+  ),
+  async (c) => {
+    const { amount, reason } = c.req.valid("json");
+    return c.json(await adminGrantCredits(c.env, c.req.param("id"), amount, reason, c.get("user").id), 201);
+  },
+);
+
+adminRoutes.post(
+  "/users/:id/subscription",
+  doc({
+    tags,
+    summary: "Grant a subscription",
+    description: "Any plan (including `internal`), for 1 to 36 months from now.",
+    caller: "admin",
+    input: "json",
+    parameters: userId,
+    ok: { status: 201, description: "The granted period", schema: grantedSubscriptionResponse },
+    errors: ["NOT_FOUND"],
+  }),
+  ...admin,
+  ...jsonBody(z.strictObject({ plan_id: z.string().min(1).max(40), months: z.number().int().min(1).max(36).default(1) })),
+  async (c) => {
+    const { plan_id, months } = c.req.valid("json");
+    return c.json(await adminGrantSubscription(c.env, c.req.param("id"), plan_id, months), 201);
+  },
+);

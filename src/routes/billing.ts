@@ -1,0 +1,124 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { requireUser } from "../http/guards";
+import { pageParams } from "../lib/paging";
+import type { AppEnv } from "../lib/types";
+import { jsonBody, queryParams } from "../http/validate";
+import { doc } from "../http/docs";
+import { creditsResponse, invoiceListResponse, invoiceResponse, plansResponse, statusResponse, tripayCallbackSchema, webhookResponse } from "../billing/schemas";
+import { billingStatus, credits, getInvoice, handleTripayCallback, listInvoices, listPlans, subscribe, TOPUP, topup } from "../billing/service";
+
+/** Mounted at /billing. */
+export const billingRoutes = new Hono<AppEnv>();
+const tags = ["Billing"];
+const PAYMENT_ERRORS = ["EMAIL_NOT_VERIFIED", "PAYMENT_NOT_CONFIGURED", "UPSTREAM_ERROR", "UPSTREAM_TIMEOUT"] as const;
+
+billingRoutes.get(
+  "/plans",
+  doc({ tags, summary: "The plan catalog", caller: "none", ok: { description: "Public plans, cheapest first", schema: plansResponse } }),
+  async (c) => c.json(await listPlans(c.env)),
+);
+
+const amount = z
+  .number({ error: "amount must be a whole number of rupiah" })
+  .int("amount must be a whole number of rupiah")
+  .min(TOPUP.min, `at least Rp${TOPUP.min.toLocaleString("en")}`)
+  .max(TOPUP.max, `at most Rp${TOPUP.max.toLocaleString("en")}`)
+  .multipleOf(TOPUP.step, `a multiple of Rp${TOPUP.step.toLocaleString("en")}`)
+  .describe(`IDR, ${TOPUP.min} to ${TOPUP.max} in steps of ${TOPUP.step}; buys amount / ${TOPUP.idrPerCredit} credits`);
+
+billingRoutes.post(
+  "/topup",
+  doc({
+    tags,
+    summary: "Buy credits (QRIS invoice)",
+    description: "Creates a QRIS payment invoice at Tripay; show `qr_image` to the payer. Credits arrive when Tripay reports the payment. Needs a verified email.",
+    caller: "bearer",
+    input: "json",
+    ok: { status: 201, description: "The invoice, with its QR code", schema: invoiceResponse },
+    errors: [...PAYMENT_ERRORS],
+  }),
+  requireUser,
+  ...jsonBody(z.strictObject({ amount })),
+  async (c) => c.json(await topup(c.env, c.get("user"), c.req.valid("json").amount), 201),
+);
+
+billingRoutes.post(
+  "/subscribe",
+  doc({
+    tags,
+    summary: "Subscribe to a plan (QRIS invoice)",
+    description: "Creates a QRIS invoice for one month of a paid plan; the plan is active for a month from the payment.",
+    caller: "bearer",
+    input: "json",
+    ok: { status: 201, description: "The invoice, with its QR code", schema: invoiceResponse },
+    errors: [...PAYMENT_ERRORS, "NOT_FOUND"],
+  }),
+  requireUser,
+  ...jsonBody(z.strictObject({ plan_id: z.string().min(1).max(40).describe("A paid plan's id from GET /billing/plans") })),
+  async (c) => c.json(await subscribe(c.env, c.get("user"), c.req.valid("json").plan_id), 201),
+);
+
+// Authenticated by its HMAC signature over the raw body, not by a token.
+billingRoutes.post(
+  "/tripay/webhook",
+  doc({
+    tags,
+    summary: "Tripay payment callback",
+    description:
+      "For Tripay only. `X-Callback-Signature` must be the hex HMAC-SHA256 of the raw body with the merchant private key, and `X-Callback-Event` must be `payment_status`. Answers `{\"success\": true}` once handled, also for repeated deliveries.",
+    caller: "webhook",
+    body: { schema: tripayCallbackSchema, description: "Tripay's payment_status payload" },
+    parameters: [{ in: "header", name: "x-callback-event", required: true, schema: { type: "string", enum: ["payment_status"] } }],
+    ok: { description: "Handled", schema: webhookResponse },
+    errors: ["INVALID_JSON", "VALIDATION_ERROR", "NOT_FOUND", "PAYMENT_NOT_CONFIGURED"],
+  }),
+  async (c) => {
+    const raw = await c.req.text();
+    const answer = await handleTripayCallback(
+      c.env,
+      raw,
+      { signature: c.req.header("x-callback-signature"), event: c.req.header("x-callback-event") },
+      (p) => c.executionCtx.waitUntil(p),
+    );
+    return c.json(answer);
+  },
+);
+
+billingRoutes.get(
+  "/status",
+  doc({ tags, summary: "Your subscription and credits", caller: "bearer", ok: { description: "The active subscription and the credit balance", schema: statusResponse }, errors: ["NO_SUBSCRIPTION"] }),
+  requireUser,
+  async (c) => c.json(await billingStatus(c.env, c.get("user").id)),
+);
+
+billingRoutes.get(
+  "/credits",
+  doc({ tags, summary: "Your credit balance and ledger", description: "The ledger newest first, paged.", caller: "bearer", input: "query", ok: { description: "Balance and ledger", schema: creditsResponse } }),
+  requireUser,
+  queryParams(z.strictObject(pageParams)),
+  async (c) => c.json(await credits(c.env, c.get("user").id, c.req.valid("query"))),
+);
+
+billingRoutes.get(
+  "/invoices",
+  doc({ tags, summary: "Your invoices", description: "Newest first, paged: top-ups and subscriptions in every status.", caller: "bearer", input: "query", ok: { description: "Your invoices", schema: invoiceListResponse } }),
+  requireUser,
+  queryParams(z.strictObject(pageParams)),
+  async (c) => c.json(await listInvoices(c.env, c.get("user").id, c.req.valid("query"))),
+);
+
+billingRoutes.get(
+  "/invoices/:id",
+  doc({
+    tags,
+    summary: "One of your invoices",
+    description: "Poll it to see a payment land: `status` turns `PAID` when Tripay reports it. Another user's invoice is 404.",
+    caller: "bearer",
+    parameters: [{ in: "path", name: "id", required: true, schema: { type: "string" }, description: "The invoice id (`inv_...`)" }],
+    ok: { description: "The invoice", schema: invoiceResponse },
+    errors: ["NOT_FOUND"],
+  }),
+  requireUser,
+  async (c) => c.json(await getInvoice(c.env, c.get("user").id, c.req.param("id"))),
+);

@@ -1,0 +1,50 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { requireUser } from "../http/guards";
+import type { AppEnv } from "../lib/types";
+import { displayText, jsonBody } from "../http/validate";
+import { doc } from "../http/docs";
+import { keyCreatedResponse, keyListResponse, keyResponse } from "../keys/schemas";
+import { createKey, listKeys, revokeKey } from "../keys/service";
+
+/** Mounted at /user/keys: the signed-in developer's API keys. Auth is per route, so unknown paths and methods are 404/405 first. */
+export const keyRoutes = new Hono<AppEnv>();
+const tags = ["Keys"];
+
+keyRoutes.get(
+  "/",
+  doc({ tags, summary: "List your API keys", description: "Newest first, revoked ones included. Secrets are never shown again.", caller: "bearer", ok: { description: "Your keys", schema: keyListResponse } }),
+  requireUser,
+  async (c) => c.json(await listKeys(c.env, c.get("user").id)),
+);
+
+keyRoutes.post(
+  "/",
+  doc({
+    tags,
+    summary: "Create an API key",
+    description: "Needs a verified email. The secret is in this answer only: store it. At most 20 active keys.",
+    caller: "bearer",
+    input: "json",
+    ok: { status: 201, description: "Created; `key` is the secret", schema: keyCreatedResponse },
+    errors: ["EMAIL_NOT_VERIFIED", "KEY_LIMIT_REACHED"],
+  }),
+  requireUser,
+  ...jsonBody(z.object({ name: displayText(1, 64) })),
+  async (c) => c.json(await createKey(c.env, c.get("user"), c.req.valid("json").name), 201),
+);
+
+keyRoutes.delete(
+  "/:id",
+  doc({
+    tags,
+    summary: "Revoke an API key",
+    description: "Takes effect on the next request. Revoking an already revoked key changes nothing.",
+    caller: "bearer",
+    parameters: [{ in: "path", name: "id", required: true, schema: { type: "string" }, description: "The key's id (`key_...`)" }],
+    ok: { description: "The revoked key", schema: keyResponse },
+    errors: ["NOT_FOUND"],
+  }),
+  requireUser,
+  async (c) => c.json(await revokeKey(c.env, c.get("user").id, c.req.param("id"))),
+);

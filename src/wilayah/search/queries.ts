@@ -1,0 +1,250 @@
+import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { kabupaten, kecamatan, kelurahan, provinsi } from "../../db/schema";
+import type { Level } from "../codes";
+import { TERM_SEPARATOR } from "../normalize";
+
+const base = <T extends typeof provinsi | typeof kabupaten | typeof kecamatan | typeof kelurahan>(t: T) => ({
+  id: t.id,
+  code: t.code,
+  name: t.name,
+  alt_name: t.altName,
+  lat: t.lat,
+  lng: t.lng,
+  is_active: t.isActive,
+});
+
+/** Per level: the table, its parent column, and the columns of a record in API (snake_case) form. */
+const LEVEL_TABLES = {
+  provinsi: { table: provinsi, parent: null, columns: base(provinsi) },
+  kabupaten: { table: kabupaten, parent: kabupaten.provinsiId, columns: { ...base(kabupaten), provinsi_id: kabupaten.provinsiId, type: kabupaten.type } },
+  kecamatan: { table: kecamatan, parent: kecamatan.kabupatenId, columns: { ...base(kecamatan), kabupaten_id: kecamatan.kabupatenId } },
+  kelurahan: { table: kelurahan, parent: kelurahan.kecamatanId, columns: { ...base(kelurahan), kecamatan_id: kelurahan.kecamatanId, postal_code: kelurahan.postalCode } },
+} as const;
+
+export type RegionRow = {
+  id: string;
+  code: string;
+  name: string;
+  alt_name: string;
+  lat: number | null;
+  lng: number | null;
+  is_active: number;
+  provinsi_id?: string;
+  kabupaten_id?: string;
+  kecamatan_id?: string;
+  type?: "kabupaten" | "kota";
+  postal_code?: string | null;
+};
+
+export async function listRegions(
+  db: Db,
+  level: Level,
+  opts: { parentId?: string; includeInactive: boolean; limit: number; offset: number },
+): Promise<{ total: number; rows: RegionRow[] }> {
+  const { table, parent, columns } = LEVEL_TABLES[level];
+  const where = and(
+    parent && opts.parentId !== undefined ? eq(parent, opts.parentId) : undefined,
+    opts.includeInactive ? undefined : eq(table.isActive, 1),
+  );
+  const [totals, rows] = await db.batch([
+    db.select({ total: count() }).from(table).where(where),
+    db.select(columns).from(table).where(where).orderBy(asc(table.id)).limit(opts.limit).offset(opts.offset),
+  ]);
+  return { total: totals[0]?.total ?? 0, rows: rows as RegionRow[] };
+}
+
+export async function findRegion(db: Db, level: Level, id: string): Promise<RegionRow | undefined> {
+  const { table, columns } = LEVEL_TABLES[level];
+  const rows = await db.select(columns).from(table).where(eq(table.id, id)).limit(1);
+  return rows[0] as RegionRow | undefined;
+}
+
+export type SearchRow = {
+  id: string;
+  name: string;
+  alt_name: string;
+  level: number;
+  parent: string | null;
+  is_active: number;
+  /** Ranking key of the match (searchRegions: the tier 0-3; searchPlanned: see SEARCH_KEYS). */
+  key: number;
+  /** searchPlanned: which reading matched (variant * 100 + reading). */
+  h: number;
+};
+
+/** A word of exactly two letters or digits: matched at word starts only (docs/api.md, "Search"). */
+const TWO_CHAR_WORD = /^[\p{L}\p{N}]{2}$/u;
+
+/** Above every character a name can hold: `s < q || TOP` bounds the suffixes that start with q. */
+const TOP = "\u{10FFFF}";
+
+/**
+ * One indexed query over all four levels (tables: migrations/0006_wilayah_grams.sql). `q` is
+ * already normalised. A region's tier is its best matching position: exact term 0, term start 1,
+ * word start 2, inside a word 3; ties sort by `ord` (level, name, id). Only the page is ranked; the
+ * total rides on a row of its own (LEFT JOIN), so a page past the end still carries it.
+ * - Short queries (2 letters/digits, matched at word starts; any 3 characters, matched anywhere):
+ *   `wilayah_short` holds their answers ranked, so the page is read in key order and the total is a
+ *   range count.
+ * - Anything longer (or 2 characters with punctuation) matches anywhere: one range scan of the
+ *   suffix index `wilayah_grams`, grouped by region (`hits`, MATERIALIZED: read for the total and
+ *   the page). The total needs every match anyway, and one small statement plans faster than word
+ *   starts and inside-a-word matches read apart (`npm run bench:search-sql`: alias group 0.26 -> 0.18 ms).
+ */
+export function searchRegionsSql(opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number }): SQL {
+  const { q, limit, offset } = opts;
+  const filters = [opts.level ? sql`level = ${opts.level}` : undefined, opts.includeInactive ? undefined : sql`is_active = 1`];
+  const where = (match: SQL) => sql.join([match, ...filters].filter((f): f is SQL => f !== undefined), sql` AND `);
+
+  let ranked: SQL; // (r, tier) CTEs ending in `hits`
+  let total: SQL;
+  if (TWO_CHAR_WORD.test(q) || [...q].length === 3) {
+    ranked = sql`hits AS (SELECT r, tier FROM wilayah_short WHERE ${where(sql`p = ${q}`)})`;
+    total = sql`SELECT count(*) AS n FROM hits`;
+  } else {
+    const match = where(sql`s >= ${q} AND s < ${q + TOP}`);
+    const tier = sql`min(CASE WHEN k = 0 AND s = ${q + TERM_SEPARATOR} THEN 0 WHEN k = 0 THEN 1 WHEN k = 1 THEN 2 ELSE 3 END)`;
+    ranked = sql`hits AS MATERIALIZED (SELECT r, ${tier} AS tier FROM wilayah_grams WHERE ${match} GROUP BY r)`;
+    total = sql`SELECT count(*) AS n FROM hits`;
+  }
+  return sql`WITH ${ranked}, total AS (${total})
+    SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.tier AS key, 0 AS h, page.r AS r
+    FROM total
+    LEFT JOIN (SELECT r, tier FROM hits ORDER BY tier, r LIMIT ${limit} OFFSET ${offset}) page ON 1
+    LEFT JOIN wilayah_search w ON w.ord = page.r
+    ORDER BY key, r`;
+}
+
+type StatementRow = (SearchRow & { total: number; r: number }) | { total: number | null; id: null };
+
+/** Rows of a search statement: the total rides on every row (and on the one row of an empty page). */
+export function searchRows(rows: StatementRow[]): { total: number; rows: SearchRow[] } {
+  return {
+    total: rows[0]?.total ?? 0,
+    rows: rows.filter((r): r is SearchRow & { total: number; r: number } => r.id !== null).map(({ total: _, r: __, ...row }) => row),
+  };
+}
+
+export async function searchRegions(
+  db: Db,
+  opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number },
+): Promise<{ total: number; rows: SearchRow[] }> {
+  return searchRows(await db.all(searchRegionsSql(opts)));
+}
+
+// ---------------------------------------------------------------- planned search (context, hints, codes, typos)
+
+/**
+ * Ranking keys of `searchPlannedSql` (smaller first); each key is then doubled and 1 is added when
+ * the row misses the query's level hint, so a hint orders rows inside a key, never across keys.
+ * Literal readings (the query's units are the region's own name): exact 0, prefix 2, word prefix 4,
+ * substring 12. Context readings (own name plus ancestors): exact 1, prefix 3, word prefix 5.
+ * Typo-corrected readings: the same plus FUZZY (after every exact, prefix and word match; before
+ * substrings). A code: CODE; a postal code's villages: POSTAL.
+ */
+export const SEARCH_KEYS = { CODE: -4, POSTAL: -2, FUZZY: 6, SUBSTRING: 12 } as const;
+
+export type PlannedSource =
+  | { kind: "code"; id: string; h: number }
+  | { kind: "postal"; postal: string; h: number }
+  | { kind: "literal"; phrase: string; hint?: number; fuzzy: boolean; h: number }
+  | { kind: "context"; own: string; hint?: number; context: { text: string; level?: number }[]; fuzzy: boolean; h: number };
+
+/** A string literal: normalised text has no control characters, and SQLite only escapes `'`. */
+const str = (v: string) => `'${v.replaceAll("'", "''")}'`;
+const int = (v: number) => String(Math.trunc(v));
+
+/** D1 allows only a few terms per compound SELECT: a long UNION ALL is nested in groups of COMPOUND_MAX. */
+const COMPOUND_MAX = 4;
+function unionAll(parts: string[]): string {
+  if (parts.length <= COMPOUND_MAX) return parts.join(" UNION ALL ");
+  const groups: string[] = [];
+  const size = Math.ceil(parts.length / COMPOUND_MAX);
+  for (let i = 0; i < parts.length; i += size) groups.push(`SELECT * FROM (${unionAll(parts.slice(i, i + size))})`);
+  return unionAll(groups);
+}
+
+/**
+ * One statement for a planned search: every reading is a source of (r, key, h) rows; the page is
+ * ranked by (key, ord). Substring matches of the literal reading (the long tail, `back`) always rank
+ * after the other rows (their key is above every other key) and are always counted.
+ * Every value is a literal in the text (str/int; D1 binds at most 100 parameters per statement), so
+ * the statement is built as one string and handed to drizzle whole: composed from `sql` fragments,
+ * drizzle's rendering of them was ~15% of a context search's Worker CPU. Most of the SQL time is
+ * SQLite planning the statement, so it is kept small: `hits` (each region once, with its best key) is
+ * MATERIALIZED and read twice, for the total and the page; when the readings were CTEs read once per
+ * use, SQLite planned and ran the union of readings three times (`npm run bench:search-sql`: mean SQL
+ * time over the quality set 0.52 -> 0.33 ms).
+ */
+export function searchPlannedSql(
+  sources: PlannedSource[],
+  opts: { level?: number; includeInactive: boolean; limit: number; offset: number },
+): SQL {
+  const filters = (t: string) => [opts.level ? ` AND ${t}level = ${int(opts.level)}` : "", opts.includeInactive ? "" : ` AND ${t}is_active = 1`].join("");
+  const miss = (t: string, hint?: number) => (hint ? `(${t}level <> ${int(hint)})` : "0");
+  const front: string[] = [];
+  let back: string | undefined;
+  const parents = new Map<string, { name: string; sql: string }>();
+  const parentSet = (text: string, level?: number) => {
+    const k = `${level ?? 0}|${text}`;
+    if (!parents.has(k)) {
+      const name = `p${parents.size}`;
+      parents.set(k, {
+        name,
+        sql: `${name}(a) AS (SELECT r FROM wilayah_grams INDEXED BY wilayah_grams_upper WHERE s >= ${str(text)} AND s < ${str(text + TOP)} AND k < 2 AND level < 4${level ? ` AND level = ${int(level)}` : ""})`,
+      });
+    }
+    return parents.get(k)!.name;
+  };
+  const sep = TERM_SEPARATOR;
+  for (const src of sources) {
+    const h = int(src.h);
+    if (src.kind === "code") {
+      front.push(`SELECT ord AS r, ${int(SEARCH_KEYS.CODE * 2)} AS key, ${h} AS h FROM wilayah_search WHERE id = ${str(src.id)}${filters("")}`);
+    } else if (src.kind === "postal") {
+      front.push(`SELECT p.r, ${int(SEARCH_KEYS.POSTAL * 2)}, ${h} FROM wilayah_postal p JOIN wilayah_search w ON w.ord = p.r WHERE p.postal = ${str(src.postal)}${filters("w.")}`);
+    } else if (src.kind === "literal") {
+      const p = src.phrase;
+      const off = src.fuzzy ? SEARCH_KEYS.FUZZY : 0;
+      if (TWO_CHAR_WORD.test(p) || [...p].length === 3) {
+        front.push(
+          `SELECT r, (CASE tier WHEN 0 THEN ${int(off)} WHEN 1 THEN ${int(off + 2)} WHEN 2 THEN ${int(off + 4)} ELSE ${int(SEARCH_KEYS.SUBSTRING)} END) * 2 + ${miss("", src.hint)}, ${h}
+            FROM wilayah_short WHERE p = ${str(p)}${src.fuzzy ? " AND tier < 3" : ""}${filters("")}`,
+        );
+      } else {
+        const range = `s >= ${str(p)} AND s < ${str(p + TOP)}`;
+        front.push(
+          `SELECT r, (CASE WHEN k = 0 AND s = ${str(p + sep)} THEN ${int(off)} WHEN k = 0 THEN ${int(off + 2)} ELSE ${int(off + 4)} END) * 2 + ${miss("", src.hint)}, ${h}
+            FROM wilayah_grams WHERE ${range} AND k < 2${filters("")}`,
+        );
+        if (!src.fuzzy && !back) back = `SELECT r, ${int(SEARCH_KEYS.SUBSTRING * 2)} + ${miss("", src.hint)} AS key, ${h} AS h FROM wilayah_grams WHERE ${range} AND k = 2${filters("")}`;
+      }
+    } else {
+      const off = src.fuzzy ? SEARCH_KEYS.FUZZY : 0;
+      // Each parent word is one CTE (`p0`, `p1`, ...: the provinsi/kabupaten/kecamatan with a word it
+      // starts, from the partial index wilayah_grams_upper), shared by every reading that uses it. A
+      // reading is skipped unless each of its parent words names some region (the gate); then each
+      // candidate of its own name must have an ancestor in each parent word's set.
+      const sets = src.context.map((c) => parentSet(c.text, c.level));
+      const gate = sets.map((p) => `EXISTS (SELECT 1 FROM ${p})`).join(" AND ");
+      // `+x.a`: read the candidate's (at most 3) ancestors by `r` and test each against the set; without
+      // the `+`, SQLite seeks (r, a) once per member of the set (hundreds for a word such as `timur`).
+      const ancestors = sets.map((p) => ` AND EXISTS (SELECT 1 FROM wilayah_anc x WHERE x.r = g.r AND +x.a IN ${p})`).join("");
+      front.push(
+        `SELECT g.r, (CASE WHEN g.k = 0 AND g.s = ${str(src.own + sep)} THEN ${int(off + 1)} WHEN g.k = 0 THEN ${int(off + 3)} ELSE ${int(off + 5)} END) * 2 + ${miss("g.", src.hint)}, ${h}
+          FROM (SELECT 1 WHERE ${gate}) gate CROSS JOIN wilayah_grams g INDEXED BY wilayah_grams_words
+          WHERE g.s >= ${str(src.own)} AND g.s < ${str(src.own + TOP)} AND g.k < 2${filters("g.")}${ancestors}`,
+      );
+    }
+  }
+  const backRows = back ? ` UNION ALL ${back}` : "";
+  const parentCtes = [...parents.values()].map((p) => `${p.sql}, `).join("");
+  return sql.raw(`WITH ${parentCtes}front(r, key, h) AS (${unionAll(front)}),
+    hits AS MATERIALIZED (SELECT r, min(key) AS key, h FROM (SELECT r, key, h FROM front${backRows}) GROUP BY r)
+    SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.key AS key, page.h AS h, page.r AS r
+    FROM (SELECT count(*) AS n FROM hits) total
+    LEFT JOIN (SELECT r, key, h FROM hits ORDER BY key, r LIMIT ${int(opts.limit)} OFFSET ${int(opts.offset)}) page ON 1
+    LEFT JOIN wilayah_search w ON w.ord = page.r
+    ORDER BY key, r`);
+}

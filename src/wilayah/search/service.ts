@@ -1,0 +1,176 @@
+/** Regional data rules: paging, id forms, not-found. Knows nothing of HTTP. */
+import { replicaDb } from "../../db/client";
+import { ApiError } from "../../lib/errors";
+import { type PageMeta, type Paging, pageWindow } from "../../lib/paging";
+import { LEVELS, type Level, levelOf, toDottedId } from "../codes";
+import { normalizeSearchText } from "../normalize";
+import {
+  findRegion,
+  listRegions,
+  type PlannedSource,
+  type RegionRow,
+  SEARCH_KEYS,
+  type SearchRow,
+  searchPlannedSql,
+  searchRegionsSql,
+  searchRows,
+} from "./queries";
+import { editDistance, maxEdits, type QueryPlan, planQuery, typoCandidates } from "./plan";
+import { vocabulary } from "./vocabulary";
+
+export async function listLevel(
+  env: Env,
+  level: Level,
+  opts: Paging & { parentId?: string; includeInactive: boolean },
+): Promise<{ data: RegionRow[]; meta: PageMeta }> {
+  const w = pageWindow(opts);
+  // A filter that is not a well-formed code matches nothing: an empty list, not an error.
+  const parentId = opts.parentId === undefined ? undefined : (toDottedId(opts.parentId) ?? "-");
+  const { total, rows } = await listRegions(replicaDb(env), level, { parentId, includeInactive: opts.includeInactive, limit: w.limit, offset: w.offset });
+  return { data: rows, meta: w.meta(total) };
+}
+
+/** By id at a given level (or at the level the code tells, when `level` is omitted). */
+export async function getRegion(env: Env, rawId: string, level?: Level): Promise<{ data: RegionRow & { level: Level } }> {
+  const id = toDottedId(rawId);
+  const idLevel = id ? levelOf(id) : undefined;
+  if (!id || !idLevel || (level && idLevel !== level)) {
+    throw new ApiError("NOT_FOUND", `No ${level ?? "region"} with id "${rawId.length > 40 ? `${rawId.slice(0, 40)}…` : rawId}". Ids are Kemendagri codes such as 32, 32.73, 32.73.09 or 32.73.09.1001 (dots optional).`);
+  }
+  const row = await findRegion(replicaDb(env), idLevel, id);
+  if (!row) throw new ApiError("NOT_FOUND", `No ${idLevel} with id "${id}".`);
+  return { data: { ...row, level: idLevel } };
+}
+
+export const MIN_QUERY_LENGTH = 2;
+
+type Variant = { plan: QueryPlan; corrections: { typed: string; matched: string }[] };
+
+export type SearchMatch = {
+  type: "code" | "postal_code" | "exact" | "prefix" | "word" | "substring";
+  name: string | null;
+  context: string[];
+  fuzzy: boolean;
+  corrections: { typed: string; matched: string }[];
+};
+
+const levelNumber = (l?: Level) => (l ? LEVELS.indexOf(l) + 1 : undefined);
+
+/** `h` of the as-typed reading (plan.typed). */
+const TYPED = 97;
+
+/** Every reading of every variant as a source of the planned statement; `h` = variant * 100 + reading. */
+function sourcesOf(variants: Variant[]): PlannedSource[] {
+  const out: PlannedSource[] = [];
+  variants.forEach(({ plan }, v) => {
+    const fuzzy = v > 0;
+    if (!fuzzy && plan.code) out.push({ kind: "code", id: plan.code, h: 98 });
+    if (!fuzzy && plan.postal) out.push({ kind: "postal", postal: plan.postal, h: 99 });
+    out.push({ kind: "literal", phrase: plan.literal.own, hint: levelNumber(plan.literal.hint), fuzzy, h: v * 100 });
+    if (plan.typed && !fuzzy) out.push({ kind: "literal", phrase: plan.typed.own, fuzzy, h: TYPED });
+    plan.contexts.forEach((c, i) =>
+      out.push({
+        kind: "context",
+        own: c.own,
+        hint: levelNumber(c.hint),
+        context: c.context.map((x) => ({ text: x.text, level: levelNumber(x.level) })),
+        fuzzy,
+        h: v * 100 + i + 1,
+      }),
+    );
+  });
+  return out;
+}
+
+const TIER_TYPES = ["exact", "prefix", "word", "substring"] as const;
+
+function describe(row: SearchRow, variants: Variant[] | null, q: string): SearchMatch {
+  if (!variants) return { type: TIER_TYPES[row.key], name: q, context: [], fuzzy: false, corrections: [] };
+  const base = Math.floor(row.key / 2);
+  if (base === SEARCH_KEYS.CODE) return { type: "code", name: null, context: [], fuzzy: false, corrections: [] };
+  if (base === SEARCH_KEYS.POSTAL) return { type: "postal_code", name: null, context: [], fuzzy: false, corrections: [] };
+  const variant = variants[Math.floor(row.h / 100)];
+  const r = row.h % 100;
+  const reading = r === TYPED ? variant.plan.typed! : r === 0 ? variant.plan.literal : variant.plan.contexts[r - 1];
+  const fuzzy = base >= SEARCH_KEYS.FUZZY && base < SEARCH_KEYS.SUBSTRING;
+  const tier = base >= SEARCH_KEYS.SUBSTRING ? 3 : Math.floor((fuzzy ? base - SEARCH_KEYS.FUZZY : base) / 2);
+  return { type: TIER_TYPES[tier], name: reading.own, context: reading.context.map((c) => c.text), fuzzy, corrections: fuzzy ? variant.corrections : [] };
+}
+
+/** At most this many typo-corrected readings per query. */
+const MAX_CORRECTED = 3;
+const CORRECTIONS_PER_WORD = 3;
+
+/** Corrected variants of a query from the typo candidates of its words (closest, then most used, first). */
+function corrected(q: string, candidates: { q: string; w: string; n: number }[]): Variant[] {
+  const perWord = new Map<string, { w: string; d: number; n: number }[]>();
+  for (const c of candidates) {
+    const d = editDistance(c.q, c.w);
+    if (d === 0 || d > maxEdits(c.q.length)) continue;
+    const list = perWord.get(c.q);
+    if (list) list.push({ w: c.w, d, n: c.n });
+    else perWord.set(c.q, [{ w: c.w, d, n: c.n }]);
+  }
+  let combos: { q: string; d: number; corrections: Variant["corrections"] }[] = [{ q, d: 0, corrections: [] }];
+  for (const [word, list] of perWord) {
+    const best = list.sort((a, b) => a.d - b.d || b.n - a.n || (a.w < b.w ? -1 : 1)).slice(0, CORRECTIONS_PER_WORD);
+    const re = new RegExp(`(?<![a-z0-9])${word}(?![a-z0-9])`, "g");
+    combos = combos
+      .flatMap((c) => best.map((b) => ({ q: c.q.replace(re, b.w), d: c.d + b.d, corrections: [...c.corrections, { typed: word, matched: b.w }] })))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, MAX_CORRECTED);
+  }
+  return combos.filter((c) => c.corrections.length > 0).map((c) => ({ plan: planQuery(c.q), corrections: c.corrections }));
+}
+
+/**
+ * Typo candidates of the words of a plan that may be typos (letters only, 4+) and start no word of
+ * the vocabulary: similar words within the word's edit distance.
+ */
+function typoFixes(q: string, plan: QueryPlan): Variant[] {
+  const words = typoCandidates(plan);
+  if (words.length === 0) return [];
+  const vocab = vocabulary();
+  const candidates = words
+    .filter((word) => !vocab.startsAWord(word))
+    .flatMap((word) => vocab.similarWords(word, maxEdits(word.length)).map((c) => ({ q: word, w: c.w, n: c.n })));
+  return corrected(q, candidates);
+}
+
+/**
+ * Search (docs/api.md, "Search"). One statement: the query's own readings and, when some word has no
+ * exact or prefix match but has words within its edit distance (found in the isolate's vocabulary),
+ * the corrected readings too.
+ */
+export async function search(
+  env: Env,
+  opts: Paging & { q: string; level?: Level; includeInactive: boolean },
+) {
+  const q = normalizeSearchText(opts.q);
+  if ([...q].length < MIN_QUERY_LENGTH) {
+    throw new ApiError("INVALID_QUERY", `q must be at least ${MIN_QUERY_LENGTH} characters (after trimming).`, {
+      details: [{ path: "q", message: `at least ${MIN_QUERY_LENGTH} characters` }],
+    });
+  }
+  const w = pageWindow(opts);
+  const plan = planQuery(q);
+  const filter = { level: levelNumber(opts.level), includeInactive: opts.includeInactive, limit: w.limit, offset: w.offset };
+  const fixes = typoFixes(q, plan);
+  // A plain query (one word or phrase, no hint, code, context reading or typo) keeps the suffix-index statement.
+  const simple = fixes.length === 0 && !plan.code && !plan.postal && plan.contexts.length === 0 && !plan.literal.hint && plan.literal.own === q;
+  const variants: Variant[] | null = simple ? null : [{ plan, corrections: [] }, ...fixes];
+  const statement = variants ? searchPlannedSql(sourcesOf(variants), filter) : searchRegionsSql({ q, ...filter });
+  const found = searchRows(await replicaDb(env).all(statement));
+  return {
+    data: found.rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      alt_name: r.alt_name,
+      level: LEVELS[r.level - 1],
+      parent: r.parent,
+      is_active: r.is_active,
+      match: describe(r, variants, q),
+    })),
+    meta: w.meta(found.total),
+  };
+}

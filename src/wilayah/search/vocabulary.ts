@@ -1,0 +1,176 @@
+/**
+ * The word vocabulary of the search index (every distinct word of every spelling, with the number
+ * of regions using it), held in the isolate for typo handling. It ships with the Worker as
+ * seed/vocabulary.json, written by the seed build from the same rows as seed/wilayah.sql (so the
+ * data and its vocabulary change together, with a deploy); it is parsed on the first search with a
+ * word of 4+ letters, and the padded-trigram index over it is built on the first possible typo.
+ *
+ * Why not in SQL (as it was, over a `wilayah_vocab_grams` table, dropped by migration 0010): the
+ * candidate query walked thousands of index rows per word and needed a round trip of its own before
+ * the corrected search. Here a typo costs a few thousand array reads in the isolate and the search
+ * stays one statement. The answers are the same: same gate (a word that starts some vocabulary word
+ * is no typo), same candidates (similar length, at least minSharedTrigrams shared, most shared
+ * first, then alphabetical, at most TYPO_CANDIDATES per word).
+ */
+import seedVocabulary from "../../../seed/vocabulary.json";
+import { minSharedTrigrams } from "./plan";
+
+/** At most this many candidates per word, those sharing the most trigrams (then alphabetical). */
+export const TYPO_CANDIDATES = 300;
+
+export type VocabRow = { w: string; n: number };
+
+/** `word<TAB>count` lines. */
+export function parseVocabulary(text: string): VocabRow[] {
+  return text.split("\n").map((line) => {
+    const tab = line.indexOf("\t");
+    return { w: line.slice(0, tab), n: Number(line.slice(tab + 1)) };
+  });
+}
+
+let shipped: Vocabulary | undefined;
+
+/** The vocabulary shipped with the Worker, parsed once per isolate. */
+export function vocabulary(): Vocabulary {
+  shipped ??= new Vocabulary(parseVocabulary(seedVocabulary.text));
+  return shipped;
+}
+
+/**
+ * Trigrams as numbers: the pad `#` is 0, a-z 1-26, 0-9 27-36 (the only characters of name words,
+ * which are cut at every other ASCII character); anything else would share 37, which can only add
+ * candidates that the exact distance then drops.
+ */
+const K = 38;
+function symbol(c: number): number {
+  if (c >= 97 && c <= 122) return c - 96;
+  if (c >= 48 && c <= 57) return c - 21;
+  return 37;
+}
+
+/** The distinct padded trigrams of a word (`##w##`) as numbers, in order. */
+function trigramCodes(w: string, out: number[]): number[] {
+  out.length = 0;
+  const s = [0, 0];
+  for (let i = 0; i < w.length; i++) s.push(symbol(w.charCodeAt(i)));
+  s.push(0, 0);
+  for (let i = 0; i + 3 <= s.length; i++) {
+    const g = (s[i] * K + s[i + 1]) * K + s[i + 2];
+    if (!out.includes(g)) out.push(g);
+  }
+  return out;
+}
+
+export class Vocabulary {
+  /** Sorted by code unit (the words are ASCII: the normalised name words). */
+  private readonly words: string[];
+  private readonly counts: Int32Array;
+  /**
+   * Trigram code g -> postings[start[g] .. start[g + 1]): the ids of the words holding it, shortest
+   * words first (then by id), with each word's length beside it in postingLengths, so a lookup reads
+   * only the words of a length within reach.
+   */
+  private start?: Int32Array;
+  private postings?: Int32Array;
+  private postingLengths?: Uint8Array;
+  /** Shared-trigram counter per word id, all zero between calls. */
+  private shared?: Uint8Array;
+
+  constructor(rows: VocabRow[]) {
+    // The seed build writes the words sorted; sorting again costs nothing then, and keeps this safe.
+    const sorted = rows.every((r, i) => i === 0 || rows[i - 1].w < r.w) ? rows : [...rows].sort((a, b) => (a.w < b.w ? -1 : a.w > b.w ? 1 : 0));
+    this.words = sorted.map((r) => r.w);
+    this.counts = Int32Array.from(sorted, (r) => r.n);
+  }
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  /** Whether some word starts with `prefix` (itself included): such a word is matched, not a typo. */
+  startsAWord(prefix: string): boolean {
+    let lo = 0;
+    let hi = this.words.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.words[mid] < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.words.length && this.words[lo].startsWith(prefix);
+  }
+
+  /**
+   * Words of length within `edits` of `word` sharing at least minSharedTrigrams(word) of its padded
+   * trigrams, most shared first (then alphabetical), at most TYPO_CANDIDATES, with how many regions
+   * use each.
+   */
+  similarWords(word: string, edits: number): VocabRow[] {
+    this.buildIndex();
+    const start = this.start!;
+    const postings = this.postings!;
+    const lengths = this.postingLengths!;
+    const shared = this.shared!;
+    const min = word.length - edits;
+    const max = word.length + edits;
+    const touched: number[] = [];
+    for (const g of trigramCodes(word, [])) {
+      // The first posting of a word at least `min` long, then on while the words are short enough.
+      let lo = start[g];
+      let hi = start[g + 1];
+      const end = hi;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (lengths[mid] < min) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < end && lengths[i] <= max; i++) {
+        const id = postings[i];
+        if (shared[id]++ === 0) touched.push(id);
+      }
+    }
+    const need = minSharedTrigrams(word);
+    const found = touched.filter((id) => shared[id] >= need).sort((a, b) => shared[b] - shared[a] || a - b); // ids follow the words' order
+    const out = found.slice(0, TYPO_CANDIDATES).map((id) => ({ w: this.words[id], n: this.counts[id] }));
+    for (const id of touched) shared[id] = 0;
+    return out;
+  }
+
+  /** The padded-trigram index over words of 3+ characters (shorter ones are never candidates). */
+  private buildIndex(): void {
+    if (this.start) return;
+    // Ids by length, then id: filling the postings in this order sorts each list so.
+    const byLength = Array.from(this.words.keys()).sort((a, b) => this.words[a].length - this.words[b].length || a - b);
+    const sizes = new Int32Array(K * K * K);
+    const perWord: number[] = []; // trigram codes, word after word (in byLength order)
+    const wordEnd = new Int32Array(byLength.length);
+    const buf: number[] = [];
+    byLength.forEach((id, k) => {
+      const w = this.words[id];
+      if (w.length >= 3) {
+        for (const g of trigramCodes(w, buf)) {
+          sizes[g]++;
+          perWord.push(g);
+        }
+      }
+      wordEnd[k] = perWord.length;
+    });
+    const start = new Int32Array(sizes.length + 1);
+    for (let g = 0; g < sizes.length; g++) start[g + 1] = start[g] + sizes[g];
+    const fill = start.slice(0, sizes.length);
+    const postings = new Int32Array(perWord.length);
+    const postingLengths = new Uint8Array(perWord.length);
+    let p = 0;
+    byLength.forEach((id, k) => {
+      const len = Math.min(255, this.words[id].length);
+      for (; p < wordEnd[k]; p++) {
+        const at = fill[perWord[p]]++;
+        postings[at] = id;
+        postingLengths[at] = len;
+      }
+    });
+    this.start = start;
+    this.postings = postings;
+    this.postingLengths = postingLengths;
+    this.shared = new Uint8Array(this.words.length);
+  }
+}

@@ -1,0 +1,381 @@
+import { createExecutionContext, createScheduledController, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { callbackSignature, transactionSignature } from "../../src/billing/signature";
+import worker from "../../src/index";
+import type { AccountAgent } from "../../src/account/agent";
+import { call, createKey, expectError, json, setPlan, verifiedDeveloper } from "../helpers";
+
+const TRIPAY = { TRIPAY_API_KEY: "DEV-test-api-key", TRIPAY_PRIVATE_KEY: "test-private-key-123", TRIPAY_MERCHANT_CODE: "T0001" };
+
+beforeEach(() => Object.assign(env, TRIPAY));
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const k of Object.keys(TRIPAY)) delete (env as any)[k];
+});
+
+let refSeq = 0;
+/** Tripay's transaction-create, intercepted: answers like the sandbox and remembers the request. */
+function tripayAnswers(opts: { expiredTime?: number; fail?: "timeout" | "error" | "refused"; reference?: string } = {}) {
+  return vi.spyOn(globalThis, "fetch").mockImplementation(async (_input, init) => {
+    if (opts.fail === "timeout") throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
+    if (opts.fail === "error") throw new TypeError("fetch failed");
+    if (opts.fail === "refused") return Response.json({ success: false, message: "Invalid signature" }, { status: 400 });
+    const body = JSON.parse(String(init?.body));
+    return Response.json({
+      success: true,
+      data: {
+        reference: opts.reference ?? `DEV-T0001${++refSeq}ABCDE`,
+        merchant_ref: body.merchant_ref,
+        amount: body.amount,
+        qr_string: "SANDBOX MODE",
+        qr_url: "https://tripay.co.id/qr/DEV",
+        expired_time: opts.expiredTime ?? body.expired_time,
+        status: "UNPAID",
+      },
+    });
+  });
+}
+
+async function deliver(body: object | string, opts: { signature?: string | null; event?: string } = {}) {
+  const raw = typeof body === "string" ? body : JSON.stringify(body);
+  const headers: Record<string, string> = { "content-type": "application/json", "x-callback-event": opts.event ?? "payment_status" };
+  const sig = opts.signature === undefined ? await callbackSignature(TRIPAY.TRIPAY_PRIVATE_KEY, raw) : opts.signature;
+  if (sig !== null) headers["x-callback-signature"] = sig;
+  return call("/billing/tripay/webhook", { method: "POST", body: raw, headers });
+}
+
+const paid = (inv: { id: string; reference: string; amount: number }, status = "PAID", amount = inv.amount) => ({
+  reference: inv.reference,
+  merchant_ref: inv.id,
+  payment_method_code: "QRIS",
+  total_amount: amount,
+  fee_merchant: 750,
+  amount_received: amount - 750,
+  is_closed_payment: 1,
+  status,
+  paid_at: Math.floor(Date.now() / 1000),
+});
+
+async function topupInvoice(token: string, amount = 20_000) {
+  tripayAnswers();
+  const res = await call("/billing/topup", { method: "POST", token, json: { amount } });
+  vi.restoreAllMocks();
+  expect(res.status).toBe(201);
+  return (await json(res)).data;
+}
+
+const balanceOf = async (token: string) => (await json(await call("/billing/credits", { token }))).data.balance;
+const invoicesOf = async (userId: string) => (await env.DB.prepare("SELECT count(*) AS n FROM invoices WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n;
+
+describe("plans", () => {
+  it("lists the public catalog with prices, quotas, rates and features", async () => {
+    const { data } = await json(await call("/billing/plans"));
+    expect(data.map((p: { id: string }) => p.id)).toEqual(["free", "starter", "pro", "business"]);
+    expect(data[0]).toEqual({ id: "free", name: "Free", price_idr: 0, monthly_quota: 1000, rate_limit_per_minute: 30, features: expect.any(Array) });
+    expect(data[2]).toMatchObject({ id: "pro", price_idr: 199000, monthly_quota: 500000, rate_limit_per_minute: 600 });
+  });
+});
+
+describe("top-up and subscribe", () => {
+  it("without Tripay configuration: 503 PAYMENT_NOT_CONFIGURED and nothing written", async () => {
+    for (const k of Object.keys(TRIPAY)) delete (env as any)[k];
+    const dev = await verifiedDeveloper();
+    const spy = vi.spyOn(globalThis, "fetch");
+    await expectError(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } }), 503, "PAYMENT_NOT_CONFIGURED");
+    await expectError(await call("/billing/subscribe", { method: "POST", token: dev.token, json: { plan_id: "pro" } }), 503, "PAYMENT_NOT_CONFIGURED");
+    expect(spy).not.toHaveBeenCalled();
+    expect(await invoicesOf(dev.data.id)).toBe(0);
+  });
+
+  it("creates a signed QRIS transaction and returns the invoice with a QR image", async () => {
+    const dev = await verifiedDeveloper();
+    const spy = tripayAnswers();
+    const res = await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } });
+    expect(res.status).toBe(201);
+    const inv = (await json(res)).data;
+    expect(inv).toMatchObject({ id: expect.stringMatching(/^inv_/), kind: "topup", amount: 20_000, credits: 10_000, plan_id: null, status: "UNPAID", qr_string: "SANDBOX MODE", paid_at: null });
+    expect(inv.qr_image).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(atob(inv.qr_image.split(",")[1])).toContain("<svg");
+    expect(Date.parse(inv.expires_at)).toBeGreaterThan(Date.now());
+
+    const [url, init] = spy.mock.calls[0];
+    expect(url).toBe("https://tripay.co.id/api-sandbox/transaction/create");
+    expect((init!.headers as Record<string, string>).authorization).toBe("Bearer DEV-test-api-key");
+    const sent = JSON.parse(String(init!.body));
+    expect(sent).toMatchObject({ method: "QRIS", merchant_ref: inv.id, amount: 20_000, customer_email: dev.data.email, order_items: [{ price: 20_000, quantity: 1 }] });
+    expect(sent.signature).toBe(await transactionSignature(TRIPAY.TRIPAY_PRIVATE_KEY, "T0001", inv.id, 20_000));
+  });
+
+  it.each([[500], [10_500], [6_000_000], ["20000"], [20_000.5]])("amount %s: 400 VALIDATION_ERROR", async (amount) => {
+    const dev = await verifiedDeveloper();
+    await expectError(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount } }), 400, "VALIDATION_ERROR");
+  });
+
+  it("provider refused: 502 UPSTREAM_ERROR and no invoice", async () => {
+    const dev = await verifiedDeveloper();
+    tripayAnswers({ fail: "refused" });
+    await expectError(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } }), 502, "UPSTREAM_ERROR");
+    expect(await invoicesOf(dev.data.id)).toBe(0);
+  });
+
+  it.each([
+    ["timeout", 504, "UPSTREAM_TIMEOUT"],
+    ["error", 502, "UPSTREAM_ERROR"],
+  ] as const)("provider %s: %i %s; the provider may have made the transaction, so its invoice stays (closed by us) and a signed PAID still credits it once", async (fail, status, code) => {
+    const dev = await verifiedDeveloper();
+    tripayAnswers({ fail });
+    await expectError(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } }), status, code);
+    vi.restoreAllMocks();
+    const row = (await env.DB.prepare("SELECT id, amount, status, closed_by FROM invoices WHERE user_id = ?").bind(dev.data.id).first<{ id: string; amount: number; status: string; closed_by: string }>())!;
+    expect(row).toMatchObject({ status: "EXPIRED", closed_by: "system" });
+    const late = { id: row.id, reference: "DEV-T0001LATE", amount: row.amount };
+    expect(await json(await deliver(paid(late)))).toEqual({ success: true });
+    expect(await json(await deliver(paid(late)))).toEqual({ success: true });
+    expect(await balanceOf(dev.token)).toBe(10_000);
+  });
+
+  it("a provider answer whose reference another invoice already has: 502 UPSTREAM_ERROR (never a 500), logged with both, nothing adopted", async () => {
+    const dev = await verifiedDeveloper();
+    const first = await topupInvoice(dev.token);
+    const other = await verifiedDeveloper();
+    tripayAnswers({ reference: first.reference });
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    await expectError(await call("/billing/topup", { method: "POST", token: other.token, json: { amount: 50_000 } }), 502, "UPSTREAM_ERROR");
+    const logged = log.mock.calls.flat().join(" ");
+    expect(logged).toContain(first.reference);
+    expect(logged).toContain(first.id);
+    const rows = await env.DB.prepare("SELECT id, reference FROM invoices WHERE reference = ?").bind(first.reference).all();
+    expect(rows.results).toEqual([{ id: first.id, reference: first.reference }]);
+    // The first invoice is untouched: its payment still credits its owner.
+    vi.restoreAllMocks();
+    await deliver(paid(first));
+    expect(await balanceOf(dev.token)).toBe(10_000);
+    expect(await balanceOf(other.token)).toBe(0);
+  });
+
+  it("when our own write fails after the provider made the transaction (500), the invoice was recorded first: its PAID credits", async () => {
+    const dev = await verifiedDeveloper();
+    tripayAnswers({ reference: "DEV-T0001WRITEFAIL" });
+    await env.DB.prepare("CREATE TRIGGER fail_adopt BEFORE UPDATE OF reference ON invoices BEGIN SELECT RAISE(ABORT, 'disk on fire'); END").run();
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await expectError(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } }), 500, "INTERNAL_ERROR");
+    } finally {
+      await env.DB.prepare("DROP TRIGGER fail_adopt").run();
+    }
+    log.mockRestore();
+    vi.restoreAllMocks();
+    const row = (await env.DB.prepare("SELECT id, amount, status FROM invoices WHERE user_id = ?").bind(dev.data.id).first<{ id: string; amount: number; status: string }>())!;
+    expect(row.status).toBe("UNPAID");
+    await deliver(paid({ id: row.id, reference: "DEV-T0001WRITEFAIL", amount: row.amount }));
+    expect(await balanceOf(dev.token)).toBe(10_000);
+  });
+
+  it("creating an invoice needs a verified email: 403 EMAIL_NOT_VERIFIED, nothing asked of the provider", async () => {
+    const { register } = await import("../helpers");
+    const dev = await register();
+    const spy = tripayAnswers();
+    await expectError(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } }), 403, "EMAIL_NOT_VERIFIED");
+    await expectError(await call("/billing/subscribe", { method: "POST", token: dev.token, json: { plan_id: "pro" } }), 403, "EMAIL_NOT_VERIFIED");
+    expect(spy).not.toHaveBeenCalled();
+    expect(await invoicesOf(dev.data.id)).toBe(0);
+  });
+
+  it("subscribe: a paid plan makes an invoice; free, internal and unknown plans do not", async () => {
+    const dev = await verifiedDeveloper();
+    tripayAnswers();
+    const res = await call("/billing/subscribe", { method: "POST", token: dev.token, json: { plan_id: "pro" } });
+    expect(res.status).toBe(201);
+    expect((await json(res)).data).toMatchObject({ kind: "subscription", plan_id: "pro", amount: 199_000, credits: null, status: "UNPAID" });
+    await expectError(await call("/billing/subscribe", { method: "POST", token: dev.token, json: { plan_id: "free" } }), 400, "VALIDATION_ERROR");
+    await expectError(await call("/billing/subscribe", { method: "POST", token: dev.token, json: { plan_id: "internal" } }), 404, "NOT_FOUND");
+    await expectError(await call("/billing/subscribe", { method: "POST", token: dev.token, json: { plan_id: "gold" } }), 404, "NOT_FOUND");
+    await expectError(await call("/billing/subscribe", { method: "POST", json: { plan_id: "pro" } }), 401, "MISSING_TOKEN");
+  });
+});
+
+describe("webhook", () => {
+  it("bad or missing signature: 401 INVALID_SIGNATURE and nothing changes", async () => {
+    const dev = await verifiedDeveloper();
+    const inv = await topupInvoice(dev.token);
+    await expectError(await deliver(paid(inv), { signature: "0".repeat(64) }), 401, "INVALID_SIGNATURE");
+    await expectError(await deliver(paid(inv), { signature: null }), 401, "INVALID_SIGNATURE");
+    const other = JSON.stringify(paid(inv));
+    await expectError(await deliver(paid(inv), { signature: await callbackSignature("someone-elses-key", other) }), 401, "INVALID_SIGNATURE");
+    expect(await balanceOf(dev.token)).toBe(0);
+  });
+
+  it("wrong amount (400), unknown reference (404), malformed JSON (400), other event (400): nothing changes", async () => {
+    const dev = await verifiedDeveloper();
+    const inv = await topupInvoice(dev.token);
+    await expectError(await deliver(paid(inv, "PAID", 10_000)), 400, "VALIDATION_ERROR");
+    await expectError(await deliver({ ...paid(inv), reference: "DEV-NOPE" }), 404, "NOT_FOUND");
+    await expectError(await deliver("{not json"), 400, "INVALID_JSON");
+    await expectError(await deliver({ hello: "world" }), 400, "VALIDATION_ERROR");
+    await expectError(await deliver(paid(inv), { event: "something_else" }), 400, "VALIDATION_ERROR");
+    expect(await balanceOf(dev.token)).toBe(0);
+  });
+
+  it("PAID credits once; PAID again and EXPIRED after PAID change nothing", async () => {
+    const dev = await verifiedDeveloper();
+    const inv = await topupInvoice(dev.token, 20_000);
+    const res = await deliver(paid(inv));
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ success: true });
+    expect(await balanceOf(dev.token)).toBe(10_000);
+    expect((await json(await deliver(paid(inv)))).success).toBe(true);
+    expect((await json(await deliver(paid(inv, "EXPIRED")))).success).toBe(true);
+    expect(await balanceOf(dev.token)).toBe(10_000);
+    const row = await env.DB.prepare("SELECT status FROM invoices WHERE id = ?").bind(inv.id).first<{ status: string }>();
+    expect(row!.status).toBe("PAID");
+    const ledger = (await json(await call("/billing/credits", { token: dev.token }))).data.ledger;
+    expect(ledger).toEqual([{ id: expect.any(Number), amount: 10_000, reason: `top-up ${inv.id}`, created_at: expect.any(String) }]);
+  });
+
+  it("20 concurrent identical PAID deliveries credit exactly once", async () => {
+    const dev = await verifiedDeveloper();
+    const inv = await topupInvoice(dev.token, 50_000);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => deliver(paid(inv))));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    expect(await balanceOf(dev.token)).toBe(25_000);
+  });
+
+  it("FAILED then PAID: the invoice stays FAILED and credits nothing", async () => {
+    const dev = await verifiedDeveloper();
+    const inv = await topupInvoice(dev.token);
+    await deliver(paid(inv, "FAILED"));
+    await deliver(paid(inv));
+    expect(await balanceOf(dev.token)).toBe(0);
+  });
+
+  it("a paid subscription activates the plan for a month", async () => {
+    const dev = await verifiedDeveloper();
+    await expectError(await call("/billing/status", { token: dev.token }), 404, "NO_SUBSCRIPTION");
+    tripayAnswers();
+    const inv = (await json(await call("/billing/subscribe", { method: "POST", token: dev.token, json: { plan_id: "starter" } }))).data;
+    vi.restoreAllMocks();
+    await deliver(paid(inv));
+    await deliver(paid(inv));
+    const status = (await json(await call("/billing/status", { token: dev.token }))).data;
+    expect(status.subscription).toMatchObject({ plan_id: "starter", plan_name: "Starter" });
+    const days = (Date.parse(status.subscription.period_end) - Date.parse(status.subscription.period_start)) / 86_400_000;
+    expect(days).toBeGreaterThanOrEqual(28);
+    expect(days).toBeLessThanOrEqual(31);
+    expect(status.credits).toBe(0);
+    expect((await json(await call("/auth/me", { token: dev.token }))).data.plan).toBe("starter");
+    const subs = await env.DB.prepare("SELECT count(*) AS n FROM subscriptions WHERE user_id = ?").bind(dev.data.id).first<{ n: number }>();
+    expect(subs!.n).toBe(1);
+  });
+});
+
+describe("expiry job", () => {
+  const runJob = async () => {
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+  };
+  const statusOf = async (id: string) => (await env.DB.prepare("SELECT status, closed_by FROM invoices WHERE id = ?").bind(id).first<{ status: string; closed_by: string | null }>())!;
+  const invoiceExpiring = async (token: string, minutesAgo: number) => {
+    tripayAnswers({ expiredTime: Math.floor(Date.now() / 1000) - minutesAgo * 60 });
+    const inv = (await json(await call("/billing/topup", { method: "POST", token, json: { amount: 20_000 } }))).data;
+    vi.restoreAllMocks();
+    return inv;
+  };
+
+  it("expires unpaid invoices only once the provider's expiry is 15 minutes past; others stay unpaid", async () => {
+    const dev = await verifiedDeveloper();
+    const old = await invoiceExpiring(dev.token, 20);
+    const recent = await invoiceExpiring(dev.token, 5);
+    const fresh = await topupInvoice(dev.token);
+    await runJob();
+    expect(await statusOf(old.id)).toEqual({ status: "EXPIRED", closed_by: "system" });
+    expect(await statusOf(recent.id)).toEqual({ status: "UNPAID", closed_by: null });
+    expect(await statusOf(fresh.id)).toEqual({ status: "UNPAID", closed_by: null });
+  });
+
+  it("a signed PAID after our own expiry settles the invoice once, and the ledger says it was paid after expiry", async () => {
+    const dev = await verifiedDeveloper();
+    const inv = await invoiceExpiring(dev.token, 20);
+    await runJob();
+    expect((await statusOf(inv.id)).status).toBe("EXPIRED");
+    expect(await json(await deliver(paid(inv)))).toEqual({ success: true });
+    expect(await json(await deliver(paid(inv)))).toEqual({ success: true });
+    expect(await statusOf(inv.id)).toEqual({ status: "PAID", closed_by: "provider" });
+    const { data } = await json(await call("/billing/credits", { token: dev.token }));
+    expect(data.balance).toBe(10_000);
+    expect(data.ledger).toEqual([expect.objectContaining({ amount: 10_000, reason: `top-up ${inv.id} (paid after expiry)` })]);
+  });
+
+  it("an expiry the provider reports is final: a later PAID credits nothing", async () => {
+    const dev = await verifiedDeveloper();
+    const inv = await topupInvoice(dev.token);
+    await deliver(paid(inv, "EXPIRED"));
+    await deliver(paid(inv));
+    expect(await statusOf(inv.id)).toEqual({ status: "EXPIRED", closed_by: "provider" });
+    expect(await balanceOf(dev.token)).toBe(0);
+  });
+});
+
+describe("quota, credits and rate", () => {
+  async function tinyPlanDeveloper() {
+    await env.DB.prepare("INSERT OR IGNORE INTO plans (id, name, price_idr, monthly_quota, rate_limit_per_minute, features, sort, is_public) VALUES ('tiny', 'Tiny', 0, 3, 30, '[]', 50, 0)").run();
+    const dev = await verifiedDeveloper();
+    await setPlan(dev.data.id, "tiny");
+    return { dev, key: (await createKey(dev.token)).key };
+  }
+
+  it("within the quota calls are free; beyond it each spends 1 credit; then 402 QUOTA_EXCEEDED", async () => {
+    const { dev, key } = await tinyPlanDeveloper();
+    const admin = await verifiedDeveloper();
+    await setPlan(admin.data.id, "free");
+    await env.DB.prepare("UPDATE users SET is_admin = 1 WHERE id = ?").bind(admin.data.id).run();
+    const get = () => call("/api/v1/wilayah/provinsi", { key });
+    for (let i = 0; i < 3; i++) expect((await get()).status).toBe(200);
+    await expectError(await get(), 402, "QUOTA_EXCEEDED");
+
+    const grant = await call(`/admin/users/${dev.data.id}/credits`, { method: "POST", token: admin.token, json: { amount: 2, reason: "goodwill" } });
+    expect(grant.status).toBe(201);
+    // a failing call beyond the quota spends nothing
+    await expectError(await call("/api/v1/wilayah/provinsi/99", { key }), 404, "NOT_FOUND");
+    expect((await get()).status).toBe(200);
+    expect((await get()).status).toBe(200);
+    await expectError(await get(), 402, "QUOTA_EXCEEDED");
+    expect(await balanceOf(dev.token)).toBe(0); // exact before the debit reaches the ledger
+
+    // the flush writes the 2 debits as one ledger entry
+    const stub = env.ACCOUNT.get(env.ACCOUNT.idFromName(dev.data.id));
+    await runInDurableObject(stub, (agent: AccountAgent) => agent.flush());
+    const ledger = (await json(await call("/billing/credits", { token: dev.token }))).data;
+    expect(ledger.balance).toBe(0);
+    expect(ledger.ledger.map((e: { amount: number }) => e.amount)).toEqual([-2, 2]);
+    expect((await json(await call("/user/usage", { token: dev.token }))).data.total).toBe(5);
+  });
+
+  it("above the plan's per-minute rate: 429 RATE_LIMITED with Retry-After", async () => {
+    const dev = await verifiedDeveloper();
+    await setPlan(dev.data.id, "free"); // 30 per minute
+    const key = (await createKey(dev.token)).key;
+    // Fixed one-minute windows: 61 calls cross 30 even if a window ends mid-test.
+    const answers: Response[] = [];
+    for (let i = 0; i < 61; i++) answers.push(await call("/api/v1/wilayah/provinsi/32", { key }));
+    const limited = answers.find((r) => r.status === 429);
+    expect(limited).toBeDefined();
+    expect(limited!.headers.get("retry-after")).toBe("60");
+    await expectError(limited!, 429, "RATE_LIMITED");
+  });
+
+  it("admin grants a subscription and takes credits (never below zero)", async () => {
+    const admin = await verifiedDeveloper();
+    await env.DB.prepare("UPDATE users SET is_admin = 1 WHERE id = ?").bind(admin.data.id).run();
+    const dev = await verifiedDeveloper();
+    const sub = await call(`/admin/users/${dev.data.id}/subscription`, { method: "POST", token: admin.token, json: { plan_id: "pro", months: 2 } });
+    expect(sub.status).toBe(201);
+    expect((await json(await call("/billing/status", { token: dev.token }))).data.subscription.plan_id).toBe("pro");
+    await call(`/admin/users/${dev.data.id}/credits`, { method: "POST", token: admin.token, json: { amount: 5, reason: "trial" } });
+    await expectError(await call(`/admin/users/${dev.data.id}/credits`, { method: "POST", token: admin.token, json: { amount: -6, reason: "oops" } }), 400, "VALIDATION_ERROR");
+    expect((await call(`/admin/users/${dev.data.id}/credits`, { method: "POST", token: admin.token, json: { amount: -5, reason: "correction" } })).status).toBe(201);
+    expect(await balanceOf(dev.token)).toBe(0);
+    await expectError(await call("/admin/users/user_nope/credits", { method: "POST", token: admin.token, json: { amount: 5, reason: "x y z" } }), 404, "NOT_FOUND");
+  });
+});

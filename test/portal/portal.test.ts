@@ -1,0 +1,311 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { BASE, call, createKey, expectError, json, makeAdmin, register, uniqueEmail, verifiedDeveloper, verifyLinkFrom } from "../helpers";
+
+/** A browser in miniature: keeps cookies, sends Origin on POST, reads the CSRF token from the last page. */
+class Browser {
+  cookies = new Map<string, string>();
+  csrf = "";
+  last = "";
+
+  async get(path: string, headers: Record<string, string> = {}) {
+    const res = await call(path, { redirect: "manual", headers: { cookie: this.cookieHeader(), ...headers } });
+    return this.keep(res);
+  }
+
+  async post(path: string, fields: Record<string, string>, opts: { origin?: string | null; csrf?: string } = {}) {
+    const body = new URLSearchParams({ csrf: opts.csrf ?? this.csrf, ...fields });
+    const headers: Record<string, string> = { cookie: this.cookieHeader(), "content-type": "application/x-www-form-urlencoded" };
+    if (opts.origin !== null) headers.origin = opts.origin ?? BASE;
+    return this.keep(await call(path, { method: "POST", body: body.toString(), redirect: "manual", headers }));
+  }
+
+  /** Follows same-origin redirects like a browser. */
+  async follow(res: Response): Promise<Response> {
+    let r = res;
+    for (let i = 0; i < 5 && r.status >= 300 && r.status < 400; i++) r = await this.get(new URL(r.headers.get("location")!, BASE).pathname + new URL(r.headers.get("location")!, BASE).search);
+    return r;
+  }
+
+  private cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  private async keep(res: Response) {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = c.split(";");
+      const [k, v] = pair.split("=");
+      if (attrs.some((a) => /max-age=0/i.test(a.trim())) || v === "") this.cookies.delete(k.trim());
+      else this.cookies.set(k.trim(), v);
+    }
+    const text = await res.clone().text();
+    this.last = text;
+    const m = /name="csrf" value="([^"]+)"/.exec(text);
+    if (m) this.csrf = m[1];
+    return res;
+  }
+}
+
+async function signedUp(b = new Browser()) {
+  await b.get("/portal/signup");
+  const email = uniqueEmail();
+  const log = vi.spyOn(console, "log");
+  const res = await b.post("/portal/signup", { name: "Ani", email, password: "correct horse" });
+  expect(res.status).toBe(303);
+  expect(res.headers.get("location")).toBe("/portal/keys");
+  const link = verifyLinkFrom(log);
+  log.mockRestore();
+  return { b, email, link };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  (env as any).TURNSTILE_SITE_KEY = "";
+  delete (env as any).TURNSTILE_SECRET;
+});
+
+describe("portal pages and security headers", () => {
+  it("pages carry a CSP without inline scripts, no framing, a referrer policy and nosniff", async () => {
+    const res = await new Browser().get("/portal/login");
+    expect(res.status).toBe(200);
+    const csp = res.headers.get("content-security-policy")!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    const html = await res.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/\son[a-z]+=/);
+  });
+
+  it("the script and stylesheet are files; / goes to the portal; signed-out pages go to login", async () => {
+    expect((await call("/portal/assets/app.js")).headers.get("content-type")).toContain("javascript");
+    expect((await call("/portal/assets/app.css")).headers.get("content-type")).toContain("text/css");
+    expect((await call("/", { redirect: "manual" })).headers.get("location")).toBe("/portal");
+    for (const path of ["/portal/keys", "/portal/usage", "/portal/billing", "/portal/admin"]) {
+      const res = await call(path, { redirect: "manual" });
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toBe("/portal/login");
+    }
+  });
+
+  it("Indonesian by default, English by Accept-Language or the toggle", async () => {
+    const b = new Browser();
+    expect(await (await b.get("/portal/login")).text()).toContain("Masuk ke akun Anda");
+    expect(await (await b.get("/portal/login", { "accept-language": "en-US,en;q=0.9" })).text()).toContain("Log in to your account");
+    const toggle = await b.get("/portal/lang/en?next=/portal/signup");
+    expect(toggle.headers.get("location")).toBe("/portal/signup");
+    expect(await (await b.get("/portal/signup")).text()).toContain("Create an account");
+    expect((await b.get("/portal/lang/en?next=https://evil.example/")).headers.get("location")).toBe("/portal");
+  });
+});
+
+describe("sign-up, verification, session cookie, CSRF", () => {
+  it("sign-up sets an HttpOnly, SameSite=Lax session cookie holding the API's session token", async () => {
+    const b = new Browser();
+    await b.get("/portal/signup");
+    const res = await b.post("/portal/signup", { name: "Ani", email: uniqueEmail(), password: "correct horse" });
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("wl_session="))!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Secure/); // https origin
+    const token = b.cookies.get("wl_session")!;
+    expect((await call("/auth/me", { token })).status).toBe(200);
+    expect(res.headers.get("location")).not.toContain(token);
+  });
+
+  it("a POST without the Origin of this site, or without the CSRF token, is refused", async () => {
+    const b = new Browser();
+    await b.get("/portal/login");
+    for (const opts of [{ origin: null }, { origin: "https://evil.example" }, { csrf: "wrong-token-wrong-token" }]) {
+      const res = await b.post("/portal/signup", { name: "X", email: uniqueEmail(), password: "correct horse" }, opts);
+      expect(res.status).toBe(403);
+      expect(b.cookies.has("wl_session")).toBe(false);
+    }
+  });
+
+  it("the contract's errors are shown in words: taken email, short password, wrong password", async () => {
+    const { email } = await signedUp();
+    const b = new Browser();
+    await b.get("/portal/lang/en");
+    await b.get("/portal/signup");
+    let res = await b.post("/portal/signup", { name: "B", email, password: "correct horse" });
+    expect(res.status).toBe(409);
+    expect(b.last).toContain("already exists");
+    res = await b.post("/portal/signup", { name: "B", email: uniqueEmail(), password: "short" });
+    expect(res.status).toBe(400);
+    expect(b.last).toContain("password: at least 8 characters");
+    res = await b.post("/portal/login", { email, password: "wrong password" });
+    expect(res.status).toBe(401);
+    expect(b.last).toContain("Email or password is wrong.");
+  });
+
+  it("keys need a verified email (explained, with resend); the link lands on the portal; then a key is shown once", async () => {
+    const { b, link } = await signedUp();
+    let page = await (await b.get("/portal/keys")).text();
+    expect(page).toContain('data-testid="verify-first"');
+    // The form is disabled, and the service refuses anyway.
+    let res = await b.post("/portal/keys", { name: "app" });
+    expect(res.status).toBe(403);
+    expect(b.last).toMatch(/Verifikasi alamat email Anda dulu|Verify your email address first/);
+    const log = vi.spyOn(console, "log");
+    res = await b.post("/portal/verify/resend", {});
+    expect(res.headers.get("location")).toBe("/portal/keys?msg=resent");
+    expect(verifyLinkFrom(log)).toBeTruthy();
+    const landing = await call(link.pathname + link.search, { redirect: "manual" });
+    expect(landing.headers.get("location")).toBe("/portal/?verified=1");
+    res = await b.follow(await b.get("/portal/?verified=1"));
+    const after = await res.text();
+    expect(after).toMatch(/terverifikasi|is verified/);
+    expect(after).not.toContain('data-testid="verify-first"');
+
+    res = await b.post("/portal/keys", { name: "my app" });
+    expect(res.status).toBe(201);
+    const secret = /<code id="new-key-secret">([^<]+)<\/code>/.exec(b.last)![1];
+    expect(secret).toMatch(/^wk_live_/);
+    expect((await call("/api/v1/wilayah/provinsi/32", { key: secret })).status).toBe(200);
+    page = await (await b.get("/portal/keys")).text();
+    expect(page).not.toContain(secret);
+    const keyId = /data-key-id="(key_[^"]+)"/.exec(page)![1];
+    res = await b.post(`/portal/keys/${keyId}/revoke`, {});
+    expect(res.headers.get("location")).toBe("/portal/keys?msg=key_revoked");
+    await expectError(await call("/api/v1/wilayah/provinsi/32", { key: secret }), 401, "INVALID_API_KEY");
+  });
+
+  it("verification errors land with a message; logout clears the cookie", async () => {
+    const b = new Browser();
+    const res = await b.follow(await b.get("/portal/?verify_error=expired", { "accept-language": "en" }));
+    expect(await res.text()).toMatch(/kedaluwarsa|has expired/);
+    const { b: signed } = await signedUp();
+    const out = await signed.post("/portal/logout", {});
+    expect(out.headers.getSetCookie().some((c) => c.startsWith("wl_session=;") || /wl_session=.*Max-Age=0/.test(c))).toBe(true);
+    expect(signed.cookies.has("wl_session")).toBe(false);
+    expect((await signed.get("/portal/keys")).headers.get("location")).toBe("/portal/login");
+  });
+});
+
+describe("bot challenge on the portal's forms", () => {
+  it("when required, sign-up renders the widget (action challenge-spin-v2) and sends its token to the same check", async () => {
+    (env as any).TURNSTILE_SITE_KEY = "1x00000000000000000000AA";
+    (env as any).TURNSTILE_SECRET = "1x0000000000000000000000000000000AA";
+    const b = new Browser();
+    await b.get("/portal/lang/en");
+    const page = await (await b.get("/portal/signup")).text();
+    expect(page).toContain('<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"');
+    expect(page).toContain('data-sitekey="1x00000000000000000000AA" data-action="challenge-spin-v2"');
+    let res = await b.post("/portal/signup", { name: "C", email: uniqueEmail(), password: "correct horse" });
+    expect(res.status).toBe(400);
+    expect(b.last).toContain("Complete the bot check first.");
+    const verify = vi
+      .spyOn(globalThis, "fetch")
+      .mockImplementation(async () => new Response(JSON.stringify({ success: true, action: "challenge-spin-v2" }), { headers: { "content-type": "application/json" } }));
+    res = await b.post("/portal/signup", { name: "C", email: uniqueEmail(), password: "correct horse", "cf-turnstile-response": "XXXX.DUMMY.TOKEN.XXXX" });
+    expect(res.status, /class="notice err"[^>]*>([^<]*)/.exec(b.last)?.[1]).toBe(303);
+    expect(((verify.mock.calls[0][1] as RequestInit).body as FormData).get("response")).toBe("XXXX.DUMMY.TOKEN.XXXX");
+  });
+});
+
+describe("usage, billing and invoices", () => {
+  it("usage page: totals, per key, per endpoint and an SVG chart drawn server-side", async () => {
+    const dev = await verifiedDeveloper();
+    const key = await createKey(dev.token);
+    await call("/api/v1/wilayah/provinsi", { key: key.key });
+    const b = new Browser();
+    await b.get("/portal/login");
+    await b.post("/portal/login", { email: dev.data.email, password: "correct horse" });
+    const html = await (await b.get("/portal/usage")).text();
+    expect(html).toMatch(/data-testid="usage-total">\s*1\s*</);
+    expect(html).toContain("<svg");
+    expect(html).toContain("/wilayah/provinsi");
+    expect((await b.get("/portal/usage?month=2020-01")).status).toBe(200);
+  });
+
+  it("GET /billing/invoices (paged) and /billing/invoices/:id answer the owner's invoices only", async () => {
+    const a = await verifiedDeveloper();
+    const other = await verifiedDeveloper();
+    const now = Date.now();
+    for (let i = 0; i < 3; i++) {
+      await env.DB.prepare(
+        "INSERT INTO invoices (id, user_id, kind, credits, amount, reference, status, qr_string, expires_at, created_at) VALUES (?, ?, 'topup', 10000, 20000, ?, 'UNPAID', 'SANDBOX MODE', ?, ?)",
+      )
+        .bind(`inv_test${i}${a.data.id.slice(-6)}`, a.data.id, `REF${i}${a.data.id}`, now + 1800_000, now + i)
+        .run();
+    }
+    const list = await json(await call("/billing/invoices?per_page=2", { token: a.token }));
+    expect(list.meta).toEqual({ total: 3, page: 1, per_page: 2, total_pages: 2 });
+    expect(list.data[0].id).toBe(`inv_test2${a.data.id.slice(-6)}`);
+    expect(list.data[0].qr_image).toMatch(/^data:image\/svg\+xml;base64,/);
+    const one = await call(`/billing/invoices/inv_test0${a.data.id.slice(-6)}`, { token: a.token });
+    expect((await json(one)).data).toMatchObject({ status: "UNPAID", amount: 20000, credits: 10000 });
+    await expectError(await call(`/billing/invoices/inv_test0${a.data.id.slice(-6)}`, { token: other.token }), 404, "NOT_FOUND");
+    expect((await json(await call("/billing/invoices", { token: other.token }))).meta.total).toBe(0);
+    await expectError(await call("/billing/invoices?page=0", { token: a.token }), 400, "INVALID_QUERY");
+    // The portal's pages and the status its payment page polls: the owner's invoices only, too.
+    const owner = new Browser();
+    await owner.get("/portal/login");
+    await owner.post("/portal/login", { email: a.data.email, password: "correct horse" });
+    const status = await owner.get(`/portal/billing/invoices/inv_test0${a.data.id.slice(-6)}/status`, { accept: "application/json" });
+    expect(await status.json()).toMatchObject({ invoice: { status: "UNPAID", amount: 20000 }, balance: 0 });
+    const stranger = new Browser();
+    await stranger.get("/portal/login");
+    await stranger.post("/portal/login", { email: other.data.email, password: "correct horse" });
+    expect((await stranger.get(`/portal/billing/invoices/inv_test0${a.data.id.slice(-6)}/status`, { accept: "application/json" })).status).toBe(404);
+    expect((await stranger.get(`/portal/billing/invoices/inv_test0${a.data.id.slice(-6)}`)).status).toBe(404);
+    expect((await new Browser().get(`/portal/billing/invoices/inv_test0${a.data.id.slice(-6)}/status`, { accept: "application/json" })).status).toBe(401);
+    await expectError(await call("/billing/invoices"), 401, "MISSING_TOKEN");
+  });
+
+  it("billing page shows plans, balance and the payment-not-configured error in words", async () => {
+    const dev = await verifiedDeveloper();
+    const b = new Browser();
+    await b.get("/portal/login", { "accept-language": "en" });
+    await b.post("/portal/login", { email: dev.data.email, password: "correct horse" });
+    const html = await (await b.get("/portal/billing")).text();
+    expect(html).toContain("Starter");
+    expect(html).toContain('data-testid="balance"');
+    const res = await b.post("/portal/billing/topup", { amount: "20000" });
+    expect(res.status).toBe(503);
+  });
+});
+
+describe("admin pages", () => {
+  it("non-admins get 403; admins see stats and users and can suspend (the user's key stops)", async () => {
+    const user = await verifiedDeveloper();
+    const key = await createKey(user.token);
+    const nb = new Browser();
+    await nb.get("/portal/login");
+    await nb.post("/portal/login", { email: user.data.email, password: "correct horse" });
+    expect((await nb.get("/portal/admin")).status).toBe(403);
+
+    const admin = await makeAdmin();
+    const b = new Browser();
+    await b.get("/portal/login");
+    await b.post("/portal/login", { email: admin.data.email, password: "correct horse" });
+    const list = await (await b.get(`/portal/admin?q=${encodeURIComponent(user.data.email)}`)).text();
+    expect(list).toContain(user.data.email);
+    expect(list).not.toContain(admin.data.email + "</a>");
+    // Paging: 20 a page, through the admin service's own paging.
+    for (let i = 0; i < 21; i++) await register();
+    const first = await (await b.get("/portal/admin")).text();
+    expect(first).toMatch(/href="\/portal\/admin\?page=2"/);
+    const second = await b.get("/portal/admin?page=2");
+    expect(second.status).toBe(200);
+    expect(await second.text()).toMatch(/href="\/portal\/admin\?page=1"/);
+    await b.get(`/portal/admin/users/${user.data.id}`);
+    let res = await b.post(`/portal/admin/users/${user.data.id}/credits`, { amount: "500", reason: "welcome gift" });
+    expect(res.status).toBe(303);
+    expect((await json(await call("/billing/credits", { token: user.token }))).data.balance).toBe(500);
+    res = await b.post(`/portal/admin/users/${user.data.id}/subscription`, { plan_id: "starter", months: "1" });
+    expect(res.status).toBe(303);
+    res = await b.post(`/portal/admin/users/${user.data.id}/status`, { status: "suspended" });
+    expect(res.status).toBe(303);
+    await expectError(await call("/api/v1/wilayah/provinsi/32", { key: key.key }), 403, "ACCOUNT_SUSPENDED");
+    expect(await (await b.get(`/portal/admin/users/${user.data.id}`)).text()).toContain("suspended");
+  });
+});
+
+it("register helper still works beside the portal", async () => {
+  expect((await register()).token).toBeTruthy();
+});
