@@ -1,7 +1,7 @@
 /**
  * `npm run bench:search-sql`: the SQL cost of search, without HTTP or the Worker. Builds a SQLite
  * copy of the database (node:sqlite; every migration, then seed/wilayah.sql) in .wrangler/search-sql.db
- * when missing or older than the seed, then runs the real search service (src/wilayah/service.ts,
+ * when missing or older than the seed, then runs the real search service (src/wilayah/search/service.ts,
  * bundled with esbuild, wrangler's own bundler) on a D1 shim over it and prints, per query group of
  * the quality set and for a few named queries, the SQL time of each statement (warm: each query runs
  * once before it is timed) and the p50/p99 per group.
@@ -15,6 +15,7 @@ import { DatabaseSync } from "node:sqlite";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { root } from "../scripts/lib.ts";
+import { sqliteDb } from "../scripts/sqlite-d1.ts";
 
 const DB_FILE = join(root, ".wrangler", "search-sql.db");
 const SEED = join(root, "seed", "wilayah.sql");
@@ -48,22 +49,12 @@ async function main() {
   prepareDb();
   const sqlite = new DatabaseSync(DB_FILE, { readOnly: true });
   const timings: number[] = [];
-  const stmt = (sql: string, params: unknown[] = []) => ({
-    bind: (...p: unknown[]) => stmt(sql, p),
-    all: async () => {
-      const t = performance.now();
-      const results = sqlite.prepare(sql).all(...(params as never[]));
-      timings.push(performance.now() - t);
-      return { results, success: true, meta: {} };
-    },
-  });
-  const d1 = { prepare: (sql: string) => stmt(sql), batch: (list: ReturnType<typeof stmt>[]) => Promise.all(list.map((s) => s.all())), withSession: () => d1 };
-  const env = { DB: d1 } as unknown as Env;
+  const db = sqliteDb(sqlite, (run) => timings.push(run.ms));
   const { search } = await loadService();
   const run = async (q: string) => {
-    await search(env, { q, includeInactive: false, page: 1, per_page: 20 });
+    await search(db, { q, includeInactive: false, page: 1, per_page: 20 });
     timings.length = 0;
-    const r = await search(env, { q, includeInactive: false, page: 1, per_page: 20 });
+    const r = await search(db, { q, includeInactive: false, page: 1, per_page: 20 });
     return { total: r.meta.total, first: r.data[0]?.id, statements: [...timings] };
   };
   const named = process.argv.slice(2);

@@ -1,7 +1,7 @@
 /**
  * `npm run dev`: one command from a fresh clone to a running API on http://localhost:8787.
  * Applies migrations to local D1, loads the wilayah seed and the kelurahan boundaries (built from
- * their compressed source, scripts/boundaries.ts) only when what is loaded differs from
+ * their compressed source, scripts/seed/boundaries.ts) only when what is loaded differs from
  * seed/manifest.json, makes sure a development API key exists (kept in .dev-key), prints it, then
  * runs `wrangler dev`.
  *

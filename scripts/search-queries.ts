@@ -4,7 +4,7 @@
  *
  *   npm run search:queries
  *
- * Groups (each query has the id it must find in the top 3; test/search-quality.test.ts):
+ * Groups (each query has the id it must find in the top 3; test/wilayah/search-quality.test.ts):
  * - exact: the official name of a random active region whose name no other active region uses.
  * - parent: a random kelurahan/kecamatan whose name is shared with other regions, with the name of
  *   its parent (kecamatan for a kelurahan, kabupaten/kota without its prefix for a kecamatan), in

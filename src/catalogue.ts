@@ -1,22 +1,16 @@
 /**
- * Every data endpoint of the product, declared once. `dataRoutes` serves them over REST at
- * /api/v1; the MCP surface (src/mcp) serves the same list as tools.
+ * The catalogue: every data endpoint of the product, declared once by its domain, in route order.
+ * REST serves it at /api/v1 (src/data/rest.ts), the MCP surface as tools (src/mcp), the API
+ * document as operations (src/openapi). It sits above the domains that declare the endpoints and
+ * wires in the account's admission (rate, quota, metering), which the data plane only knows as a hook.
  */
-import { Hono } from "hono";
+import { admitCall } from "./account/admission";
 import type { DataEndpoint } from "./data/endpoint";
-import { mountDataEndpoints } from "./data/rest";
 import type { Admit } from "./data/run";
-import { requireApiKey } from "./http/guards";
-import type { AppEnv } from "./lib/types";
-import { admitCall } from "./account/service";
 import { weatherEndpoints } from "./weather/endpoints";
-import { wilayahEndpoints } from "./wilayah/regions/endpoints";
+import { wilayahEndpoints } from "./wilayah/endpoints";
 
 export const dataEndpoints: readonly DataEndpoint[] = [...wilayahEndpoints, ...weatherEndpoints];
 
 /** Rate, quota and metering, the same for REST and MCP. */
 export const admitDataCall: Admit = (ctx, ep) => admitCall(ctx.env, ctx.principal, ep.path, ctx.waitUntil);
-
-/** Mounted at /api/v1. */
-export const dataRoutes = new Hono<AppEnv>();
-mountDataEndpoints(dataRoutes, dataEndpoints, { auth: requireApiKey, admit: admitDataCall });

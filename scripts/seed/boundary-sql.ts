@@ -1,7 +1,7 @@
 /**
  * SQL for region boundaries (tables `wilayah_shape`, `wilayah_bbox`, `wilayah_grid`; the storage
- * format is described in src/wilayah/geo.ts). Used by the seed build (provinsi, kabupaten/kota,
- * kecamatan: part of seed/wilayah.sql) and by scripts/boundaries.ts (kelurahan/desa, built from the
+ * format is described in src/wilayah/geo/geometry.ts). Used by the seed build (provinsi, kabupaten/kota,
+ * kecamatan: part of seed/wilayah.sql) and by scripts/seed/boundaries.ts (kelurahan/desa, built from the
  * compressed source when it is loaded, never committed as SQL).
  *
  * Source files: seed/sources/wilayah-boundaries-<level>.csv.gz, columns `code,polygon`, `polygon`
@@ -67,7 +67,7 @@ const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
 /**
  * Grid rows for one level, computed inside SQLite from `wilayah_bbox` (keeps the SQL small): every
- * cell of the box, by the same formula as `gridCell` in src/wilayah/geo.ts. `idFrom`/`idTo` bound
+ * cell of the box, by the same formula as `gridCell` in src/wilayah/geo/geometry.ts. `idFrom`/`idTo` bound
  * one statement's share (D1's 30 s per query): `'32' <= id < '32/'` is province 32.
  */
 function gridSql(level: Level, size: number, idFrom: string, idTo: string): string {

@@ -151,7 +151,7 @@ describe("boundaries in the seed", () => {
   });
 });
 
-describe("search index (scripts/search-index.ts)", () => {
+describe("search index (scripts/seed/search-index.ts)", () => {
   it("adds the curated aliases of seed/aliases.csv and the Jakarta cities' kind spellings", () => {
     const byId = new Map(seed.rows.map((r) => [r.id, r]));
     expect(byId.get("31.74")?.aliases).toEqual(expect.arrayContaining(["Jaksel", "Kota Jakarta Selatan"]));

@@ -1,7 +1,7 @@
 /**
  * The search index beyond the suffix tables: aliases (seed/aliases.csv), ancestors for context
  * queries, postal codes (seed/sources/wilayah-postal-codes.csv), and the word vocabulary for typos
- * (seed/vocabulary.json, bundled into the Worker). Called by scripts/build-seed.ts; the tables are described
+ * (seed/vocabulary.json, bundled into the Worker). Called by scripts/seed/build.ts; the tables are described
  * in migrations/0008_wilayah_search_context.sql, the matching rules in docs/api.md ("Search").
  */
 import { readFileSync } from "node:fs";
@@ -109,7 +109,7 @@ function inserts(table: string, columns: string, tuples: string[]): string {
 
 /**
  * seed/vocabulary.json, every distinct word of every spelling with the number of regions using it,
- * sorted, for the Worker's typo handling (src/wilayah/vocabulary.ts): one string of
+ * sorted, for the Worker's typo handling (src/wilayah/search/vocabulary.ts): one string of
  * `word<TAB>count` lines, so loading the module costs one string, not 48,000 objects.
  */
 export function vocabularyJson(rows: { terms: string[] }[]): string {

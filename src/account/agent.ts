@@ -1,10 +1,9 @@
 import { Agent } from "agents";
 import { findUserById } from "../auth/queries";
-import { findPlan, ledgerBalance, appendLedgerOnce } from "../billing/queries";
 import { batch, primaryDb } from "../db/client";
 import { touchLastUsed } from "../keys/queries";
 import { utcDay } from "../lib/time";
-import { upsertDailyCount } from "./queries";
+import { appendLedgerOnce, findPlan, ledgerBalance, upsertDailyCount } from "./queries";
 
 /** Seconds between a first unflushed call and the flush to D1. */
 export const FLUSH_DELAY_SECONDS = 60;

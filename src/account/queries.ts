@@ -1,6 +1,10 @@
-import { sql, sum } from "drizzle-orm";
+/**
+ * The account's tables: daily usage (`usage_daily`), the plan catalog (`plans`) and the credit
+ * ledger (`credit_ledger`), which admission reads and billing writes through these statements.
+ */
+import { asc, desc, eq, type SQL, sql, sum } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { usageDaily } from "../db/schema";
+import { creditLedger, plans, usageDaily } from "../db/schema";
 
 /** A day's count for one key and endpoint, written as an absolute value (a repeated flush changes nothing). For a batch. */
 export function upsertDailyCount(db: Db, row: typeof usageDaily.$inferInsert) {
@@ -14,4 +18,47 @@ export function upsertDailyCount(db: Db, row: typeof usageDaily.$inferInsert) {
 export async function callsInMonth(db: Db, month: string): Promise<number> {
   const r = await db.select({ n: sum(usageDaily.count) }).from(usageDaily).where(sql`${usageDaily.day} LIKE ${`${month}-%`}`);
   return Number(r[0]?.n ?? 0);
+}
+
+// ---------------------------------------------------------------- plans
+
+export type PlanRow = typeof plans.$inferSelect;
+
+export const publicPlans = (db: Db) => db.select().from(plans).where(eq(plans.isPublic, true)).orderBy(asc(plans.sort));
+
+export async function findPlan(db: Db, id: string): Promise<PlanRow | undefined> {
+  return (await db.select().from(plans).where(eq(plans.id, id)).limit(1))[0];
+}
+
+// ---------------------------------------------------------------- credit ledger (append-only; balance = sum)
+
+export async function ledgerBalance(db: Db, userId: string): Promise<number> {
+  const r = await db.select({ b: sql<number>`coalesce(sum(${creditLedger.amount}), 0)` }).from(creditLedger).where(eq(creditLedger.userId, userId));
+  return Number(r[0]?.b ?? 0);
+}
+
+export async function ledgerPage(db: Db, userId: string, limit: number, offset: number) {
+  const [totals, rows] = await db.batch([
+    db.select({ n: sql<number>`count(*)` }).from(creditLedger).where(eq(creditLedger.userId, userId)),
+    db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(desc(creditLedger.id)).limit(limit).offset(offset),
+  ]);
+  return { total: Number(totals[0]?.n ?? 0), rows };
+}
+
+export async function appendLedger(db: Db, entry: typeof creditLedger.$inferInsert) {
+  await db.insert(creditLedger).values(entry);
+}
+
+/** A ledger entry under a ref that may already be written (a retried flush): written at most once. For a batch. */
+export function appendLedgerOnce(db: Db, entry: typeof creditLedger.$inferInsert) {
+  return db.insert(creditLedger).values(entry).onConflictDoNothing();
+}
+
+/**
+ * A ledger entry written only when `condition` holds when the statement runs (in the same batch as
+ * the change that decides it) and only once per ref. For a batch.
+ */
+export function appendLedgerIf(entry: { userId: string; amount: number; reason: string; ref: string; createdAt: number }, condition: SQL): SQL {
+  return sql`INSERT OR IGNORE INTO credit_ledger (user_id, amount, reason, ref, created_at)
+    SELECT ${entry.userId}, ${entry.amount}, ${entry.reason}, ${entry.ref}, ${entry.createdAt} WHERE ${condition}`;
 }

@@ -10,7 +10,8 @@ import { ApiError } from "../lib/errors";
 import { type Paging, pageWindow } from "../lib/paging";
 import { iso } from "../lib/time";
 import { callsInMonth } from "../account/queries";
-import { accountChanged, currentMonth, monthUsage } from "../account/service";
+import { accountChanged } from "../account/admission";
+import { currentMonth, monthUsage } from "../account/usage";
 
 const adminUser = (u: UserRow) => ({ ...publicUser(u), is_admin: u.isAdmin, created_at: iso(u.createdAt) });
 

@@ -5,6 +5,7 @@
  * from vars (real defaults), so tests can intercept them. Knows nothing of cookies or pages.
  */
 import * as oauth from "oauth4webapi";
+import { errorText, log } from "../lib/log";
 
 export type Provider = "google" | "github";
 export const PROVIDERS: readonly Provider[] = ["google", "github"];
@@ -90,7 +91,7 @@ export async function finishAuthorization(env: Env, pending: PendingAuthorizatio
     return await githubVerifiedEmail(env, result.access_token);
   } catch (e) {
     if (e instanceof OAuthFailure) throw e;
-    console.error(JSON.stringify({ level: "warn", message: "oauth callback failed", provider: pending.provider, error: String(e) }));
+    log.warn("oauth_callback_failed", { provider: pending.provider, error: errorText(e) });
     throw new OAuthFailure("provider");
   }
 }

@@ -1,4 +1,4 @@
-import { count, eq, sql } from "drizzle-orm";
+import { count, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { type UserRow, users } from "../db/schema";
 
@@ -50,4 +50,20 @@ export async function updateUser(db: Db, id: string, patch: { status?: "active" 
 
 export async function countUsers(db: Db): Promise<number> {
   return (await db.select({ n: count() }).from(users))[0]?.n ?? 0;
+}
+
+/** A user's plan, set only when `condition` holds when the statement runs (in the same batch as the change that decides it). For a batch. */
+export function setPlanIf(userId: string, planId: string, condition: SQL): SQL {
+  return sql`UPDATE users SET plan = ${planId} WHERE id = ${userId} AND ${condition}`;
+}
+
+/** A user's plan, as a batch statement. */
+export function setPlan(db: Db, userId: string, planId: string) {
+  return db.update(users).set({ plan: planId }).where(eq(users.id, userId));
+}
+
+/** Every user's plan set to `planOf` (an SQL expression over `users.id`) where it differs; returns who changed. */
+export async function reconcileUserPlans(db: Db, planOf: SQL): Promise<string[]> {
+  const rows = await db.update(users).set({ plan: planOf }).where(sql`${users.plan} <> ${planOf}`).returning({ id: users.id });
+  return rows.map((r) => r.id);
 }

@@ -1,4 +1,4 @@
-/** Subscription periods in calendar months (UTC). Pure: unit-tested in test/node/units.test.ts. */
+/** Subscription periods in calendar months (UTC). Pure: unit-tested beside it (months.test.ts). */
 
 /** `n` calendar months after `ms`, the day clamped to the target month's last day (Jan 31 + 1 = Feb 28/29). */
 export function addMonths(ms: number, n: number): number {

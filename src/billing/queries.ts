@@ -1,15 +1,10 @@
 import { and, asc, desc, eq, gt, lt, ne, or, sql } from "drizzle-orm";
 import { batch, type Db } from "../db/client";
-import { creditLedger, invoices, plans, subscriptions, users } from "../db/schema";
+import { appendLedgerIf } from "../account/queries";
+import { reconcileUserPlans, setPlan, setPlanIf } from "../auth/queries";
+import { invoices, subscriptions } from "../db/schema";
 
-export type PlanRow = typeof plans.$inferSelect;
 export type InvoiceRow = typeof invoices.$inferSelect;
-
-export const publicPlans = (db: Db) => db.select().from(plans).where(eq(plans.isPublic, true)).orderBy(asc(plans.sort));
-
-export async function findPlan(db: Db, id: string): Promise<PlanRow | undefined> {
-  return (await db.select().from(plans).where(eq(plans.id, id)).limit(1))[0];
-}
 
 export async function insertInvoice(db: Db, inv: typeof invoices.$inferInsert): Promise<void> {
   await db.insert(invoices).values(inv);
@@ -73,14 +68,12 @@ export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodEnd
   const effects =
     inv.kind === "topup"
       ? [
-          sql`INSERT OR IGNORE INTO credit_ledger (user_id, amount, reason, ref, created_at)
-            SELECT user_id, credits, ${reason}, ${source}, ${now} FROM invoices WHERE id = ${inv.id} AND status = 'PAID'`,
+          appendLedgerIf({ userId: inv.userId, amount: inv.credits ?? 0, reason, ref: source, createdAt: now }, sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${inv.id} AND status = 'PAID')`),
         ]
       : [
           sql`INSERT OR IGNORE INTO subscriptions (id, user_id, plan_id, source, period_start, period_end, created_at)
             SELECT ${subscriptionId}, user_id, plan_id, ${source}, ${now}, ${periodEnd}, ${now} FROM invoices WHERE id = ${inv.id} AND status = 'PAID'`,
-          sql`UPDATE users SET plan = ${inv.planId} WHERE id = ${inv.userId}
-            AND EXISTS (SELECT 1 FROM subscriptions WHERE source = ${source} AND period_end > ${now})`,
+          setPlanIf(inv.userId, inv.planId ?? "free", sql`EXISTS (SELECT 1 FROM subscriptions WHERE source = ${source} AND period_end > ${now})`),
         ];
   const [transition] = await batch(db, [
     db.update(invoices).set({ status: "PAID", paidAt: now, closedBy: "provider" }).where(and(eq(invoices.id, inv.id), settleable)),
@@ -111,45 +104,21 @@ export async function expireOverdue(db: Db, now: number, marginMs: number): Prom
 
 /** Sets users.plan to the plan of their latest active subscription (or free) where it differs; returns who changed. */
 export async function reconcilePlans(db: Db, now: number): Promise<string[]> {
-  const current = sql`coalesce((SELECT s.plan_id FROM subscriptions s WHERE s.user_id = users.id AND s.period_end > ${now} ORDER BY s.period_end DESC LIMIT 1), 'free')`;
-  const rows = await db.update(users).set({ plan: current }).where(sql`${users.plan} <> ${current}`).returning({ id: users.id });
-  return rows.map((r) => r.id);
+  return reconcileUserPlans(db, sql`coalesce((SELECT s.plan_id FROM subscriptions s WHERE s.user_id = users.id AND s.period_end > ${now} ORDER BY s.period_end DESC LIMIT 1), 'free')`);
 }
 
+/** The subscription that ends last among those still running, if any. */
 export async function activeSubscription(db: Db, userId: string, now: number) {
   return (
     await db
-      .select({ planId: subscriptions.planId, planName: plans.name, periodStart: subscriptions.periodStart, periodEnd: subscriptions.periodEnd })
+      .select({ planId: subscriptions.planId, periodStart: subscriptions.periodStart, periodEnd: subscriptions.periodEnd })
       .from(subscriptions)
-      .innerJoin(plans, eq(plans.id, subscriptions.planId))
       .where(and(eq(subscriptions.userId, userId), gt(subscriptions.periodEnd, now)))
       .orderBy(desc(subscriptions.periodEnd))
       .limit(1)
   )[0];
 }
 
-export async function ledgerBalance(db: Db, userId: string): Promise<number> {
-  const r = await db.select({ b: sql<number>`coalesce(sum(${creditLedger.amount}), 0)` }).from(creditLedger).where(eq(creditLedger.userId, userId));
-  return Number(r[0]?.b ?? 0);
-}
-
-export async function ledgerPage(db: Db, userId: string, limit: number, offset: number) {
-  const [totals, rows] = await db.batch([
-    db.select({ n: sql<number>`count(*)` }).from(creditLedger).where(eq(creditLedger.userId, userId)),
-    db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(desc(creditLedger.id)).limit(limit).offset(offset),
-  ]);
-  return { total: Number(totals[0]?.n ?? 0), rows };
-}
-
-export async function appendLedger(db: Db, entry: typeof creditLedger.$inferInsert) {
-  await db.insert(creditLedger).values(entry);
-}
-
-/** A ledger entry under a ref that may already be written (a retried flush): written at most once. For a batch. */
-export function appendLedgerOnce(db: Db, entry: typeof creditLedger.$inferInsert) {
-  return db.insert(creditLedger).values(entry).onConflictDoNothing();
-}
-
 export async function insertSubscription(db: Db, sub: typeof subscriptions.$inferInsert) {
-  await db.batch([db.insert(subscriptions).values(sub), db.update(users).set({ plan: sub.planId }).where(eq(users.id, sub.userId))]);
+  await db.batch([db.insert(subscriptions).values(sub), setPlan(db, sub.userId, sub.planId)]);
 }

@@ -1,6 +1,21 @@
 import { z } from "zod";
 import { pageMeta } from "../lib/paging";
 
+/** Top-up: whole rupiah within Tripay's QRIS range, in steps of Rp1,000; each credit is one call. */
+export const TOPUP = { min: 10_000, max: 5_000_000, step: 1_000, idrPerCredit: 2 } as const;
+
+/** A top-up's amount (REST body and portal form). */
+export const topupAmountInput = z
+  .number({ error: "amount must be a whole number of rupiah" })
+  .int("amount must be a whole number of rupiah")
+  .min(TOPUP.min, `at least Rp${TOPUP.min.toLocaleString("en")}`)
+  .max(TOPUP.max, `at most Rp${TOPUP.max.toLocaleString("en")}`)
+  .multipleOf(TOPUP.step, `a multiple of Rp${TOPUP.step.toLocaleString("en")}`)
+  .describe(`IDR, ${TOPUP.min} to ${TOPUP.max} in steps of ${TOPUP.step}; buys amount / ${TOPUP.idrPerCredit} credits`);
+
+/** A plan to buy (REST body and portal form). */
+export const planIdInput = z.string().min(1).max(40).describe("A paid plan's id from GET /billing/plans");
+
 export const planSchema = z.object({
   id: z.string(),
   name: z.string(),

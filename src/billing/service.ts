@@ -6,35 +6,29 @@ import { newId } from "../lib/crypto";
 import { ApiError, issuesToDetails } from "../lib/errors";
 import { type Paging, pageWindow } from "../lib/paging";
 import { iso } from "../lib/time";
-import { accountChanged, pendingDebits } from "../account/service";
+import { appendLedger, findPlan, ledgerBalance, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
+import { accountChanged, pendingDebits } from "../account/admission";
 import {
   activeSubscription,
-  appendLedger,
   adoptTransaction,
   closeUnpaid,
   deleteInvoice,
   expireOverdue,
   findInvoiceById,
   findInvoiceOfUser,
-  findPlan,
   invoiceWithReference,
   type InvoiceRow,
   insertInvoice,
   insertSubscription,
   invoicePage,
-  ledgerBalance,
-  ledgerPage,
-  type PlanRow,
-  publicPlans,
   reconcilePlans,
   settlePaid,
 } from "./queries";
 import { addMonth, addMonths } from "./months";
-import { tripayCallbackSchema } from "./schemas";
+import { TOPUP, tripayCallbackSchema } from "./schemas";
 import { createTransaction, TransactionRefused, tripayConfig, verifyCallback } from "./tripay";
+import { log } from "../lib/log";
 
-/** Top-up: whole rupiah within Tripay's QRIS range, in steps of Rp1,000; each credit is one call. */
-export const TOPUP = { min: 10_000, max: 5_000_000, step: 1_000, idrPerCredit: 2 } as const;
 /** How long a QR invoice can be paid. */
 export const INVOICE_TTL_MS = 30 * 60 * 1000;
 /** Our expiry job waits this long past the provider's own expiry (clocks differ; a payment may be in flight). */
@@ -113,7 +107,7 @@ async function createInvoice(env: Env, user: UserRow, what: { kind: "topup"; amo
   }
   if (!(await adoptTransaction(db, id, tx))) {
     const other = await invoiceWithReference(db, tx.reference, id);
-    console.error(JSON.stringify({ level: "error", message: "payment provider answered with a reference another invoice has", invoice: id, reference: tx.reference, other_invoice: other?.id ?? null }));
+    log.error("payment_reference_conflict", { invoice: id, reference: tx.reference, other_invoice: other?.id ?? null });
     await closeUnpaid(db, id, "EXPIRED", "system");
     throw new ApiError("UPSTREAM_ERROR", "The payment provider answered with a transaction reference that belongs to another invoice. Nothing was charged; try again.");
   }
@@ -184,7 +178,7 @@ export async function billingStatus(env: Env, userId: string) {
   if (!sub) throw new ApiError("NO_SUBSCRIPTION", "No active subscription: you are on the free plan. See GET /billing/plans.");
   return {
     data: {
-      subscription: { plan_id: sub.planId, plan_name: sub.planName, period_start: iso(sub.periodStart), period_end: iso(sub.periodEnd) },
+      subscription: { plan_id: sub.planId, plan_name: (await findPlan(db, sub.planId))?.name ?? sub.planId, period_start: iso(sub.periodStart), period_end: iso(sub.periodEnd) },
       credits: await creditBalance(env, userId),
     },
   };

@@ -2,11 +2,11 @@
  * A data endpoint is declared once: its REST path, its input schema (path params + query), its
  * output schema and its handler. `mountDataEndpoints` (rest.ts) turns the declarations into Hono
  * routes and the MCP surface (src/mcp) turns the same declarations into tools, so every data
- * endpoint is a tool by construction. src/data-api.ts is the catalogue.
+ * endpoint is a tool by construction. src/catalogue.ts lists every declaration.
  */
 import { z } from "zod";
 import type { ErrorCode } from "../lib/errors";
-import type { DataContext } from "../lib/types";
+import type { DataContext } from "./context";
 
 export type DataEndpoint<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> = {
   /** Path under /api/v1, Hono syntax (`/wilayah/provinsi/:id`). */

@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import { toJsonSchema } from "../lib/json-schema";
 import { operation } from "../http/docs";
-import type { DataContext } from "../lib/types";
+import type { DataContext } from "./context";
 import type { DataEndpoint } from "./endpoint";
 import { parseInput } from "./run";
 

@@ -9,7 +9,7 @@
  */
 import { LRUCache } from "lru-cache";
 import { validationError } from "../lib/errors";
-import type { DataContext } from "../lib/types";
+import type { DataContext } from "./context";
 import type { DataEndpoint } from "./endpoint";
 
 export type EndpointResult = { json: string; cache: "HIT" | "MISS" };

@@ -26,8 +26,10 @@ export function regionReads(env: Env): D1Database | D1DatabaseSession {
   return env.D1_READ_REPLICATION === "auto" ? env.DB.withSession("first-unconstrained") : env.DB;
 }
 
-/** drizzle over regionReads. */
-export function replicaDb(env: Env): Db {
+/** The handle every regional-data query takes: drizzle over regionReads. */
+export type RegionDb = Db;
+
+export function regionDb(env: Env): RegionDb {
   // A D1DatabaseSession has the prepare/batch surface drizzle uses; it only lacks exec/dump.
   return drizzle(regionReads(env) as D1Database);
 }

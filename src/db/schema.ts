@@ -2,7 +2,7 @@
  * The one schema. `migrations/` is generated from this file with drizzle-kit
  * (`npm run db:generate`); the search tables (`wilayah_search`, and the suffix index
  * `wilayah_grams`, a WITHOUT ROWID table drizzle cannot express) live in custom drizzle-kit
- * migrations (0006_wilayah_grams.sql) and are read with raw SQL in src/wilayah/queries.ts.
+ * migrations (0006_wilayah_grams.sql) and are read with raw SQL in src/wilayah/search/queries.ts.
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -68,9 +68,9 @@ export const pulau = sqliteTable(
 );
 
 /**
- * Region boundaries (src/wilayah/geo.ts describes `data`). A boundary longer than a D1 statement
+ * Region boundaries (src/wilayah/geo/geometry.ts describes `data`). A boundary longer than a D1 statement
  * allows is split over rows (`part` 0, 1, ...) that concatenate to the whole; `level` 1-4.
- * Provinsi to kecamatan come with the seed, kelurahan/desa from their own load (scripts/boundaries.ts).
+ * Provinsi to kecamatan come with the seed, kelurahan/desa from their own load (scripts/seed/boundaries.ts).
  */
 export const wilayahShape = sqliteTable(
   "wilayah_shape",
@@ -98,7 +98,7 @@ export const wilayahBbox = sqliteTable(
 );
 
 /**
- * Candidate index for reverse geocoding: one row per grid cell (GRID_CELL in src/wilayah/geo.ts)
+ * Candidate index for reverse geocoding: one row per grid cell (GRID_CELL in src/wilayah/geo/geometry.ts)
  * that a kecamatan's or kelurahan's bounding box touches, with the box, so a point reads only the
  * regions of its own cell whose box holds it. Built inside SQLite from `wilayah_bbox` by the seed.
  */

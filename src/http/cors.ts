@@ -7,8 +7,9 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
+import type { BaseEnv } from "./context";
 
-export function publicCors(opts: { allowMethods: string[]; allowHeaders: string[]; exposeHeaders: string[]; maxAge: number }): MiddlewareHandler {
+function publicCors(opts: { allowMethods: string[]; allowHeaders: string[]; exposeHeaders: string[]; maxAge: number }): MiddlewareHandler {
   const preflight = cors({ origin: "*", ...opts });
   const expose = opts.exposeHeaders.join(",");
   return async (c, next) => {
@@ -18,3 +19,29 @@ export function publicCors(opts: { allowMethods: string[]; allowHeaders: string[
     c.res.headers.set("access-control-expose-headers", expose);
   };
 }
+
+const PUBLIC_CORS = {
+  allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+  allowHeaders: ["x-api-key", "authorization", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id"],
+  exposeHeaders: ["x-request-id", "x-data-version", "x-cache", "retry-after", "mcp-session-id"],
+  maxAge: 86_400,
+};
+
+/** The data API (`/api/v1/*`): any origin, no credentials. */
+export const dataCors = publicCors(PUBLIC_CORS);
+
+/**
+ * `/mcp`: the same rules. MCP answers are the SDK transport's own Responses: Hono's cors, whose
+ * header copy also carries the request id onto them.
+ */
+export const mcpCors = cors({ origin: "*", ...PUBLIC_CORS });
+
+/**
+ * Account routes answer the dashboard only: its origin when DASHBOARD_URL names one elsewhere; with
+ * no DASHBOARD_URL the dashboard is the portal on this origin, which needs no CORS.
+ */
+export const accountCors: MiddlewareHandler<BaseEnv> = async (c, next) => {
+  if (c.req.path.startsWith("/api/v1/") || c.req.path.startsWith("/mcp")) return next();
+  if (!c.env.DASHBOARD_URL) return next();
+  return cors({ origin: c.env.DASHBOARD_URL, allowHeaders: ["authorization", "content-type"], exposeHeaders: ["x-request-id", "retry-after"], maxAge: 86_400 })(c, next);
+};

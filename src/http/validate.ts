@@ -1,4 +1,5 @@
 import { zValidator } from "@hono/zod-validator";
+import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { uniqueSymbol } from "hono-openapi";
 import { z, type ZodType } from "zod";
@@ -53,17 +54,10 @@ export const queryParams = <T extends ZodType>(schema: T) =>
     schema,
   );
 
-/**
- * Control characters (NUL, newlines, escapes) and the invisible bidirectional controls that can
- * make text shown to others read differently from what it is (U+202E turns "gpj.exe" around).
- */
-const UNSAFE_TEXT = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
-
-/** Text people name things with (user, key, reasons): trimmed, `min`..`max` characters, nothing invisible that changes how it reads. */
-export const displayText = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .min(min, `${min} to ${max} characters`)
-    .max(max, `${min} to ${max} characters`)
-    .refine((s) => !UNSAFE_TEXT.test(s), "must not contain control characters or bidirectional overrides");
+/** JSON bodies on account routes are small; anything larger is refused before parsing (413). */
+export const bodySizeLimit = bodyLimit({
+  maxSize: 64 * 1024,
+  onError: () => {
+    throw new ApiError("PAYLOAD_TOO_LARGE", "The request body is larger than 64 KiB.");
+  },
+});

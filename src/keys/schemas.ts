@@ -1,4 +1,8 @@
 import { z } from "zod";
+import { displayText } from "../lib/text";
+
+/** A key's name, as the owner gives it (REST body and portal form). */
+export const keyNameInput = displayText(1, 64);
 
 export const keySchema = z
   .object({

@@ -11,10 +11,12 @@ import { LRUCache } from "lru-cache";
 import { primaryDb } from "../db/client";
 import { ApiError } from "../lib/errors";
 import { iso } from "../lib/time";
-import type { Principal } from "../lib/types";
 import { findKeyByHash, findKeyOfUser, keyHashesOfUser, insertKeyWithinLimit, type KeyRow, listKeysOfUser, markRevoked } from "./queries";
 import { newId } from "../lib/crypto";
 import { displayParts, generateKeySecret, hashKeySecret, isWellFormedKey } from "./secret";
+
+/** Who is calling a data endpoint: what an `x-api-key` resolves to (REST and MCP alike). */
+export type Principal = { keyId: string; userId: string; plan: string };
 
 /** `at`: when D1 was read for it (ms). */
 type CachedLookup = ({ ok: true; keyId: string; userId: string; plan: string; suspended: boolean } | { ok: false }) & { at: number };

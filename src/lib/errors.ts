@@ -1,11 +1,8 @@
 /**
- * The one error type. Every failure the API reports is an ApiError; `onError` below turns it into
- * the contract's body `{"error": {"code", "message", "request_id", "details"?}}`.
+ * The one error type and the one table of codes. Every failure the API reports is an ApiError;
+ * the handler in src/http/errors.ts turns it into the contract's body
+ * `{"error": {"code", "message", "request_id", "details"?}}`. Services throw it and know nothing of HTTP.
  */
-import type { Context, ErrorHandler, Hono, MiddlewareHandler, NotFoundHandler } from "hono";
-import { HTTPException } from "hono/http-exception";
-import { TrieRouter } from "hono/router/trie-router";
-import { findTargetHandler, isMiddleware } from "hono/utils/handler";
 import { z } from "zod";
 
 export const ERROR_STATUS = {
@@ -88,65 +85,4 @@ export function validationError(code: ErrorCode, what: string, issues: readonly 
 /** zod issues as `details`: a path a developer can find in their request, and the reason. */
 export function issuesToDetails(issues: readonly { path: readonly PropertyKey[]; message: string }[]): ErrorDetail[] {
   return issues.map((i) => ({ path: i.path.map(String).join(".") || "(root)", message: i.message }));
-}
-
-// ---------------------------------------------------------------- the handler that writes every error
-
-/** The contract's error response; an ApiError's headers (e.g. Retry-After) go with it. */
-function errorResponse(c: Context, code: ErrorCode, message: string, extra: ApiError["extra"] = {}) {
-  for (const [k, v] of Object.entries(extra.headers ?? {})) c.header(k, v);
-  return c.json(errorBody(code, message, c.get("requestId") as string | undefined, extra.details), ERROR_STATUS[code]);
-}
-
-/** `app.onError`: ApiErrors as themselves, Hono's body errors as the contract's codes, anything else a 500 that names no internals. */
-export const onError: ErrorHandler = (err, c) => {
-  if (err instanceof ApiError) return errorResponse(c, err.code, err.message, err.extra);
-  if (err instanceof HTTPException) {
-    if (err.status === 413) return errorResponse(c, "PAYLOAD_TOO_LARGE", "The request body is too large.");
-    if (err.status === 400) return errorResponse(c, "INVALID_JSON", "The request body is not valid JSON.");
-  }
-  // Digit runs of NIK length are masked: /api/v1/wilayah/nik/:nik must never put a NIK in a log.
-  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path.replace(/\d{16,}/g, "<redacted>"), error: String(err) }));
-  return errorResponse(c, "INTERNAL_ERROR", "Something went wrong on our side. Quote the request id when you contact support.");
-};
-
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
-
-/**
- * Which methods an app answers on a path, from its registered routes (middleware left out: it
- * answers nothing by itself). Built on first use: every route is registered by then.
- */
-function routeTable(app: Hono<any>) {
-  let router: TrieRouter<string> | undefined;
-  return (path: string): string[] => {
-    if (!router) {
-      router = new TrieRouter<string>();
-      for (const r of app.routes) if (!isMiddleware(findTargetHandler(r.handler))) router.add(r.method, r.path, r.method);
-    }
-    const r = router;
-    return METHODS.filter((m) => r.match(m, path)[0].length > 0);
-  };
-}
-
-/**
- * `app.notFound` for `app`: an unknown path is 404 NOT_FOUND; a known path asked with another
- * method is 405 METHOD_NOT_ALLOWED with `Allow` (Hono has no 405 of its own). The middleware
- * answers a CORS preflight (OPTIONS) on an unknown path the same 404, before CORS sees it.
- */
-export function unknownRoutes(app: Hono<any>): { notFound: NotFoundHandler; preflight: MiddlewareHandler } {
-  const allowed = routeTable(app);
-  const notFound = (c: Context) => errorResponse(c, "NOT_FOUND", `No endpoint at ${c.req.method} ${c.req.path}. See the API docs.`);
-  return {
-    notFound: (c) => {
-      const methods = allowed(c.req.path);
-      if (methods.length > 0) {
-        return errorResponse(c, "METHOD_NOT_ALLOWED", `${c.req.method} is not allowed here; use ${methods.join(", ")}.`, { headers: { allow: methods.join(", ") } });
-      }
-      return notFound(c);
-    },
-    preflight: async (c, next) => {
-      if (c.req.method === "OPTIONS" && allowed(c.req.path).length === 0) return notFound(c);
-      await next();
-    },
-  };
 }

@@ -2,7 +2,7 @@
  * Paging, the same everywhere (data lists, search, admin users, the credit ledger): `page` from 1,
  * `per_page` default 20, values above 100 served as 100 (the meta shows the size in effect).
  * Both are JSON integers; query strings are turned into integers only when they are plain decimal
- * digits (src/lib/query.ts), so `0x10`, `1e3`, `+3` and ` 2 ` are refused.
+ * digits (src/http/query.ts), so `0x10`, `1e3`, `+3` and ` 2 ` are refused.
  */
 import { z } from "zod";
 

@@ -11,9 +11,10 @@ import { createMcpHandler } from "agents/mcp/server";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { admitDataCall, dataEndpoints } from "../catalogue";
-import { requireApiKey } from "../http/guards";
+import type { DataContext } from "../data/context";
+import { requireApiKey } from "../data/guard";
+import type { BaseEnv } from "../http/context";
 import { ApiError } from "../lib/errors";
-import type { AppEnv, DataContext } from "../lib/types";
 import { buildServer } from "./server";
 
 /**
@@ -24,7 +25,7 @@ import { buildServer } from "./server";
  * is the check the agents handler would make, made once here for both protocol eras and widened to
  * our own hostnames.)
  */
-const requireMcpHost = createMiddleware<AppEnv>(async (c, next) => {
+const requireMcpHost = createMiddleware<BaseEnv>(async (c, next) => {
   const hostname = new URL(c.req.url).hostname.toLowerCase();
   const configured = c.env.MCP_HOSTNAMES.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
   if (!localhostAllowedHostnames().includes(hostname) && !hostname.endsWith(".workers.dev") && !configured.includes(hostname)) {
@@ -73,7 +74,7 @@ function mcpHandler() {
  * classifier (`isLegacyRequest`) sends 2025-era traffic, which is what clients speak today, to
  * `serveLegacy`, and the rest to the agents handler.
  */
-export const mcpRoutes = new Hono<AppEnv>();
+export const mcpRoutes = new Hono<BaseEnv>();
 
 mcpRoutes.all("/", requireMcpHost, requireApiKey, async (c) => {
   const call = c.get("call");

@@ -13,8 +13,9 @@ import type { DataEndpoint } from "../data/endpoint";
 import { type Admit, serveDataCall } from "../data/run";
 import { ApiError, type ErrorCode, errorBody } from "../lib/errors";
 import { toJsonSchema } from "../lib/json-schema";
-import type { DataContext } from "../lib/types";
+import type { DataContext } from "../data/context";
 import { portableSchema } from "./portable-schema";
+import { errorText, log } from "../lib/log";
 
 export const SERVER_INFO = { name: "wilayah-api", version: pkg.version };
 
@@ -76,7 +77,7 @@ export function buildServer(endpoints: readonly DataEndpoint[], admit: Admit, ca
         return { structuredContent: JSON.parse(json) as Record<string, unknown>, content: [{ type: "text" as const, text: json }] };
       } catch (e) {
         if (e instanceof ApiError) return errorResult(e.code, e.message, call.requestId);
-        console.error(JSON.stringify({ level: "error", surface: "mcp", request_id: call.requestId, tool: tool.name, error: String(e) }));
+        log.error("mcp_tool_error", { request_id: call.requestId, tool: tool.name, error: errorText(e) });
         return errorResult("INTERNAL_ERROR", "Something went wrong on our side. Quote the request id when you contact support.", call.requestId);
       }
     });

@@ -10,7 +10,7 @@ import { loadExamples } from "../data/openapi";
 import pkg from "../../package.json";
 import { errorBodySchema } from "../lib/errors";
 import { toJsonSchema } from "../lib/json-schema";
-import type { AppEnv } from "../lib/types";
+import type { BaseEnv } from "../http/context";
 
 const DESCRIPTION = `Indonesia's administrative regions (provinsi, kabupaten/kota, kecamatan, kelurahan/desa; Kepmendagri 300.2.2-2138/2025), BMKG weather and earthquakes, accounts, API keys, usage and QRIS billing.
 
@@ -34,7 +34,7 @@ const TAGS = [
 
 let cached: { key: string; doc: unknown } | undefined;
 
-export async function apiDocument(app: Hono<AppEnv>, env: Env, requestOrigin: string): Promise<unknown> {
+export async function apiDocument(app: Hono<BaseEnv>, env: Env, requestOrigin: string): Promise<unknown> {
   const deployed = env.PUBLIC_API_URL || requestOrigin;
   const key = deployed;
   if (cached?.key === key) return cached.doc;

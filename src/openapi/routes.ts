@@ -5,7 +5,7 @@
  * itself runs no inline script, so its Content-Security-Policy allows scripts from 'self' only.
  */
 import { Hono } from "hono";
-import type { AppEnv } from "../lib/types";
+import type { BaseEnv } from "../http/context";
 import { apiDocument } from "./document";
 
 const PAGE = `<!doctype html>
@@ -45,8 +45,8 @@ const PAGE_HEADERS = {
 };
 
 /** Routes over `app`'s own route table. */
-export function apiDocRoutes(app: Hono<AppEnv>) {
-  return new Hono<AppEnv>()
+export function apiDocRoutes(app: Hono<BaseEnv>) {
+  return new Hono<BaseEnv>()
     .get("/openapi.json", async (c) => {
       c.header("cache-control", "public, max-age=300");
       c.header("access-control-allow-origin", "*");

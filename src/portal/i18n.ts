@@ -7,6 +7,19 @@ import type { ErrorCode } from "../lib/errors";
 export type Lang = "id" | "en";
 
 const en = {
+  status_active: "active",
+  status_suspended: "suspended",
+  amount_rp: "Amount (Rp)",
+  qr_alt: "QRIS payment code",
+  time_zone_wib: "WIB",
+  key_name_placeholder: "my app",
+  ledger_empty: "No entries yet.",
+  error_internal: "Something went wrong on our side.",
+  oauth_access_denied: "Sign-in was cancelled at the provider. Nothing was changed.",
+  oauth_unverified_email: "The provider did not confirm that this email address is verified, so we cannot sign you in with it. Verify it at the provider, or sign up with a password.",
+  oauth_state: "The sign-in attempt expired or was already used. Start again.",
+  oauth_provider: "The provider answered with an error. Try again.",
+  oauth_suspended: "This account is suspended. Contact support.",
   brand: "Wilayah API",
   tagline: "Indonesia's administrative regions as an API: provinsi, kabupaten/kota, kecamatan, kelurahan/desa.",
   nav_keys: "API keys",
@@ -135,6 +148,19 @@ const en = {
 type Key = keyof typeof en;
 
 const id: Record<Key, string> = {
+  status_active: "aktif",
+  status_suspended: "ditangguhkan",
+  amount_rp: "Jumlah (Rp)",
+  qr_alt: "Kode pembayaran QRIS",
+  time_zone_wib: "WIB",
+  key_name_placeholder: "aplikasi saya",
+  ledger_empty: "Belum ada catatan.",
+  error_internal: "Terjadi kesalahan di pihak kami.",
+  oauth_access_denied: "Proses masuk dibatalkan di penyedia. Tidak ada yang diubah.",
+  oauth_unverified_email: "Penyedia tidak mengonfirmasi bahwa alamat email ini terverifikasi, jadi kami tidak bisa memasukkan Anda dengannya. Verifikasi di penyedia, atau daftar dengan kata sandi.",
+  oauth_state: "Percobaan masuk kedaluwarsa atau sudah dipakai. Mulai lagi.",
+  oauth_provider: "Penyedia menjawab dengan galat. Coba lagi.",
+  oauth_suspended: "Akun ini ditangguhkan. Hubungi dukungan.",
   brand: "Wilayah API",
   tagline: "Wilayah administrasi Indonesia sebagai API: provinsi, kabupaten/kota, kecamatan, kelurahan/desa.",
   nav_keys: "Kunci API",

@@ -11,11 +11,11 @@ import { finishAuthorization, OAuthFailure, PENDING_TTL_SECONDS, type PendingAut
 import { signInWithVerifiedEmail } from "../auth/service";
 import { purposeKey } from "../auth/tokens";
 import { ApiError } from "../lib/errors";
-import type { AppEnv } from "../lib/types";
+import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
 import { cookieOptions, securityHeaders, setSession } from "./session";
 
-export const oauthRoutes = new Hono<AppEnv>();
+export const oauthRoutes = new Hono<BaseEnv>();
 oauthRoutes.use("*", securityHeaders);
 
 const PENDING_COOKIE = "wl_oauth";
@@ -24,14 +24,14 @@ const COOKIE_PATH = "/auth/oauth";
 /** The pending cookie's signing key: derived from the session secret for this purpose only. */
 const cookieSecret = (env: Env) => purposeKey(env, "wilayah-api oauth-pending v1");
 
-function provider(c: Context<AppEnv>): Provider {
+function provider(c: Context<BaseEnv>): Provider {
   const p = c.req.param("provider") as Provider;
   if (!PROVIDERS.includes(p)) throw new ApiError("NOT_FOUND", `No sign-in provider "${String(p).slice(0, 20)}".`);
   return p;
 }
 
-const redirectUri = (c: Context<AppEnv>, p: Provider) => `${new URL(c.req.url).origin}/auth/oauth/${p}/callback`;
-const failed = (c: Context<AppEnv>, reason: string) => c.redirect(`/portal/login?oauth_error=${reason}`, 303);
+const redirectUri = (c: Context<BaseEnv>, p: Provider) => `${new URL(c.req.url).origin}/auth/oauth/${p}/callback`;
+const failed = (c: Context<BaseEnv>, reason: string) => c.redirect(`/portal/login?oauth_error=${reason}`, 303);
 
 const providerParam = [{ in: "path", name: "provider", required: true, schema: { type: "string", enum: ["google", "github"] } }];
 

@@ -11,7 +11,7 @@ import { SESSION_TTL_SECONDS } from "../auth/tokens";
 import { userFromSession } from "../auth/service";
 import { base64url, randomBytes, timingSafeEqual } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
-import type { AppEnv } from "../lib/types";
+import type { BaseEnv } from "../http/context";
 
 export const SESSION_COOKIE = "wl_session";
 export const CSRF_COOKIE = "wl_csrf";
@@ -49,7 +49,7 @@ export function csrfToken(c: Context): string {
  * For every POST: the `Origin` header must be this origin, and the form's `csrf` field must equal
  * the CSRF cookie. A form post from another site fails both.
  */
-export const checkCsrf = createMiddleware<AppEnv>(async (c, next) => {
+export const checkCsrf = createMiddleware<BaseEnv>(async (c, next) => {
   if (c.req.method !== "POST") return next();
   const origin = c.req.header("origin");
   if (!origin || origin !== new URL(c.req.url).origin) throw new ApiError("FORBIDDEN", "This form must be sent from the portal's own pages.");
@@ -62,7 +62,7 @@ export const checkCsrf = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /** The signed-in user from the session cookie, or null (no cookie, bad or expired token, suspended, gone). */
-export async function sessionUser(c: Context<AppEnv>) {
+export async function sessionUser(c: Context) {
   const token = getCookie(c, SESSION_COOKIE);
   if (!token) return null;
   try {
@@ -77,7 +77,7 @@ export async function sessionUser(c: Context<AppEnv>) {
  * files served by the Worker; the bot-challenge widget's origin is the one outside script source),
  * no framing, no referrer beyond the origin, no MIME sniffing.
  */
-export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
+export const securityHeaders = createMiddleware<BaseEnv>(async (c, next) => {
   await next();
   const challenge = "https://challenges.cloudflare.com";
   c.header(

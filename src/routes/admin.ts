@@ -1,15 +1,25 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireUser } from "../http/guards";
+import { requireAdmin, requireUser } from "../auth/guards";
 import { pageParams } from "../lib/paging";
-import type { AppEnv } from "../lib/types";
-import { displayText, jsonBody, queryParams } from "../http/validate";
+import type { BaseEnv } from "../http/context";
+import { jsonBody, queryParams } from "../http/validate";
 import { doc } from "../http/docs";
-import { adminUserDetailResponse, adminUserResponse, adminUsersResponse, balanceResponse, grantedSubscriptionResponse, statsResponse } from "../admin/schemas";
+import {
+  adminUserDetailResponse,
+  adminUserResponse,
+  adminUsersResponse,
+  balanceResponse,
+  creditGrantInput,
+  grantedSubscriptionResponse,
+  statsResponse,
+  subscriptionGrantInput,
+  userPatchInput,
+} from "../admin/schemas";
 import { adminGrantCredits, adminGrantSubscription, getUser, listUsers, overallStats, patchUser } from "../admin/service";
 
 /** Mounted at /admin: bearer token of an admin (checked per route, so unknown paths stay 404). */
-export const adminRoutes = new Hono<AppEnv>();
+export const adminRoutes = new Hono<BaseEnv>();
 const admin = [requireUser, requireAdmin] as const;
 const tags = ["Admin"];
 const userId = [{ in: "path", name: "id", required: true, schema: { type: "string" }, description: "The user's id (`user_...`)" }];
@@ -42,11 +52,7 @@ adminRoutes.patch(
     errors: ["NOT_FOUND"],
   }),
   ...admin,
-  ...jsonBody(
-    z
-      .strictObject({ status: z.enum(["active", "suspended"]).optional(), is_admin: z.boolean().optional() })
-      .refine((b) => b.status !== undefined || b.is_admin !== undefined, "give status and/or is_admin"),
-  ),
+  ...jsonBody(userPatchInput),
   async (c) => c.json(await patchUser(c.env, c.req.param("id"), c.req.valid("json"))),
 );
 
@@ -70,12 +76,7 @@ adminRoutes.post(
     errors: ["NOT_FOUND"],
   }),
   ...admin,
-  ...jsonBody(
-    z.strictObject({
-      amount: z.number().int().refine((n) => n !== 0, "must not be 0").refine((n) => Math.abs(n) <= 100_000_000, "too large").describe("Credits: + grants, - takes"),
-      reason: displayText(3, 200),
-    }),
-  ),
+  ...jsonBody(creditGrantInput),
   async (c) => {
     const { amount, reason } = c.req.valid("json");
     return c.json(await adminGrantCredits(c.env, c.req.param("id"), amount, reason, c.get("user").id), 201);
@@ -95,7 +96,7 @@ adminRoutes.post(
     errors: ["NOT_FOUND"],
   }),
   ...admin,
-  ...jsonBody(z.strictObject({ plan_id: z.string().min(1).max(40), months: z.number().int().min(1).max(36).default(1) })),
+  ...jsonBody(subscriptionGrantInput),
   async (c) => {
     const { plan_id, months } = c.req.valid("json");
     return c.json(await adminGrantSubscription(c.env, c.req.param("id"), plan_id, months), 201);

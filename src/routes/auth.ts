@@ -1,17 +1,19 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireUser } from "../http/guards";
-import type { AppContext, AppEnv } from "../lib/types";
-import { displayText, jsonBody } from "../http/validate";
+import { requireUser } from "../auth/guards";
+import type { HonoRequest } from "hono";
+import type { BaseEnv } from "../http/context";
+import { jsonBody } from "../http/validate";
 import { doc } from "../http/docs";
-import { emailInput, passwordInput } from "../auth/inputs";
+import { emailInput, loginPasswordInput, nameInput, passwordInput } from "../auth/inputs";
 import { configResponse, loginResponse, meResponse, registerResponse, resendResponse } from "../auth/schemas";
 import { login, publicConfig, register, resendVerification, verifyEmail } from "../auth/service";
 import { publicUser } from "../auth/users";
 
-export const authRoutes = new Hono<AppEnv>();
+export const authRoutes = new Hono<BaseEnv>();
 
-const origin = (c: AppContext) => ({ ip: c.req.header("cf-connecting-ip"), apiBaseUrl: new URL(c.req.url).origin });
+/** Where the request comes from: the client IP (throttles, the challenge) and this API's origin (links in emails). */
+const origin = (req: HonoRequest) => ({ ip: req.header("cf-connecting-ip"), apiBaseUrl: new URL(req.url).origin });
 
 const email = emailInput;
 const password = passwordInput;
@@ -29,8 +31,8 @@ authRoutes.post(
     ok: { status: 201, description: "Registered", schema: registerResponse },
     errors: ["EMAIL_TAKEN", "CHALLENGE_REQUIRED", "CHALLENGE_FAILED", "RATE_LIMITED"],
   }),
-  ...jsonBody(z.object({ email, password, name: displayText(1, 100), challengeToken })),
-  async (c) => c.json(await register(c.env, c.req.valid("json"), origin(c)), 201),
+  ...jsonBody(z.object({ email, password, name: nameInput, challengeToken })),
+  async (c) => c.json(await register(c.env, c.req.valid("json"), origin(c.req)), 201),
 );
 
 authRoutes.post(
@@ -44,9 +46,9 @@ authRoutes.post(
     ok: { description: "Logged in", schema: loginResponse },
     errors: ["INVALID_CREDENTIALS", "ACCOUNT_SUSPENDED", "CHALLENGE_REQUIRED", "CHALLENGE_FAILED", "RATE_LIMITED"],
   }),
-  ...jsonBody(z.object({ email, password: z.string().min(1).max(128), challengeToken })),
+  ...jsonBody(z.object({ email, password: loginPasswordInput, challengeToken })),
   async (c) => {
-    const { user, token } = await login(c.env, c.req.valid("json"), origin(c));
+    const { user, token } = await login(c.env, c.req.valid("json"), origin(c.req));
     return c.json({ data: publicUser(user), token });
   },
 );
@@ -82,7 +84,7 @@ authRoutes.post(
     errors: ["ALREADY_VERIFIED", "RATE_LIMITED"],
   }),
   requireUser,
-  async (c) => c.json(await resendVerification(c.env, c.get("user"), origin(c))),
+  async (c) => c.json(await resendVerification(c.env, c.get("user"), origin(c.req))),
 );
 
 authRoutes.get(

@@ -1,15 +1,15 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireUser } from "../http/guards";
+import { requireUser } from "../auth/guards";
 import { pageParams } from "../lib/paging";
-import type { AppEnv } from "../lib/types";
+import type { BaseEnv } from "../http/context";
 import { jsonBody, queryParams } from "../http/validate";
 import { doc } from "../http/docs";
-import { creditsResponse, invoiceListResponse, invoiceResponse, plansResponse, statusResponse, tripayCallbackSchema, webhookResponse } from "../billing/schemas";
-import { billingStatus, credits, getInvoice, handleTripayCallback, listInvoices, listPlans, subscribe, TOPUP, topup } from "../billing/service";
+import { creditsResponse, invoiceListResponse, invoiceResponse, planIdInput, plansResponse, statusResponse, topupAmountInput, tripayCallbackSchema, webhookResponse } from "../billing/schemas";
+import { billingStatus, credits, getInvoice, handleTripayCallback, listInvoices, listPlans, subscribe, topup } from "../billing/service";
 
 /** Mounted at /billing. */
-export const billingRoutes = new Hono<AppEnv>();
+export const billingRoutes = new Hono<BaseEnv>();
 const tags = ["Billing"];
 const PAYMENT_ERRORS = ["EMAIL_NOT_VERIFIED", "PAYMENT_NOT_CONFIGURED", "UPSTREAM_ERROR", "UPSTREAM_TIMEOUT"] as const;
 
@@ -18,14 +18,6 @@ billingRoutes.get(
   doc({ tags, summary: "The plan catalog", caller: "none", ok: { description: "Public plans, cheapest first", schema: plansResponse } }),
   async (c) => c.json(await listPlans(c.env)),
 );
-
-const amount = z
-  .number({ error: "amount must be a whole number of rupiah" })
-  .int("amount must be a whole number of rupiah")
-  .min(TOPUP.min, `at least Rp${TOPUP.min.toLocaleString("en")}`)
-  .max(TOPUP.max, `at most Rp${TOPUP.max.toLocaleString("en")}`)
-  .multipleOf(TOPUP.step, `a multiple of Rp${TOPUP.step.toLocaleString("en")}`)
-  .describe(`IDR, ${TOPUP.min} to ${TOPUP.max} in steps of ${TOPUP.step}; buys amount / ${TOPUP.idrPerCredit} credits`);
 
 billingRoutes.post(
   "/topup",
@@ -39,7 +31,7 @@ billingRoutes.post(
     errors: [...PAYMENT_ERRORS],
   }),
   requireUser,
-  ...jsonBody(z.strictObject({ amount })),
+  ...jsonBody(z.strictObject({ amount: topupAmountInput })),
   async (c) => c.json(await topup(c.env, c.get("user"), c.req.valid("json").amount), 201),
 );
 
@@ -55,7 +47,7 @@ billingRoutes.post(
     errors: [...PAYMENT_ERRORS, "NOT_FOUND"],
   }),
   requireUser,
-  ...jsonBody(z.strictObject({ plan_id: z.string().min(1).max(40).describe("A paid plan's id from GET /billing/plans") })),
+  ...jsonBody(z.strictObject({ plan_id: planIdInput })),
   async (c) => c.json(await subscribe(c.env, c.get("user"), c.req.valid("json").plan_id), 201),
 );
 

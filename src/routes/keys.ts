@@ -1,14 +1,14 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireUser } from "../http/guards";
-import type { AppEnv } from "../lib/types";
-import { displayText, jsonBody } from "../http/validate";
+import { requireUser } from "../auth/guards";
+import type { BaseEnv } from "../http/context";
+import { jsonBody } from "../http/validate";
 import { doc } from "../http/docs";
-import { keyCreatedResponse, keyListResponse, keyResponse } from "../keys/schemas";
+import { keyCreatedResponse, keyListResponse, keyNameInput, keyResponse } from "../keys/schemas";
 import { createKey, listKeys, revokeKey } from "../keys/service";
 
 /** Mounted at /user/keys: the signed-in developer's API keys. Auth is per route, so unknown paths and methods are 404/405 first. */
-export const keyRoutes = new Hono<AppEnv>();
+export const keyRoutes = new Hono<BaseEnv>();
 const tags = ["Keys"];
 
 keyRoutes.get(
@@ -30,7 +30,7 @@ keyRoutes.post(
     errors: ["EMAIL_NOT_VERIFIED", "KEY_LIMIT_REACHED"],
   }),
   requireUser,
-  ...jsonBody(z.object({ name: displayText(1, 64) })),
+  ...jsonBody(z.object({ name: keyNameInput })),
   async (c) => c.json(await createKey(c.env, c.get("user"), c.req.valid("json").name), 201),
 );
 

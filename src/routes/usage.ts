@@ -1,14 +1,14 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireUser } from "../http/guards";
-import type { AppEnv } from "../lib/types";
+import { requireUser } from "../auth/guards";
+import type { BaseEnv } from "../http/context";
 import { queryParams } from "../http/validate";
 import { doc } from "../http/docs";
 import { usageResponse } from "../account/schemas";
-import { currentMonth, monthUsage } from "../account/service";
+import { currentMonth, monthUsage } from "../account/usage";
 
 /** Mounted at /user/usage. */
-export const usageRoutes = new Hono<AppEnv>();
+export const usageRoutes = new Hono<BaseEnv>();
 
 usageRoutes.get(
   "/",

@@ -8,7 +8,8 @@
 import { LRUCache } from "lru-cache";
 import { ApiError } from "../lib/errors";
 import { iso } from "../lib/time";
-import { getRegion } from "../wilayah/search/service";
+import { regionDb } from "../db/client";
+import { getRegion } from "../wilayah/regions/service";
 import { BMKG_SOURCE, fetchForecast, fetchLatestQuake } from "./bmkg";
 
 const FORECAST_FRESH_MS = 60 * 60 * 1000;
@@ -51,7 +52,7 @@ export async function forecast(env: Env, q: { adm4?: string; kabupaten_id?: stri
   }
   const [id, level] = q.adm4 !== undefined ? [q.adm4, "kelurahan" as const] : [q.kabupaten_id!, "kabupaten" as const];
   let found = regions.get(`${level}:${id}`);
-  if (!found) regions.set(`${level}:${id}`, (found = await getRegion(env, id, level)));
+  if (!found) regions.set(`${level}:${id}`, (found = await getRegion(regionDb(env), id, level)));
   const region = found.data;
   const param = region.level === "kelurahan" ? "adm4" : "adm2";
   const result = await upstreamCached(env, `bmkg:cuaca:${param}:${region.id}`, FORECAST_FRESH_MS, () => fetchForecast(env.BMKG_FORECAST_URL, param, region.id), true);

@@ -1,6 +1,6 @@
 /**
  * Vitest global setup (node): writes the kelurahan/desa boundaries the Worker tests read, built by
- * the same code as the real load (scripts/boundaries.ts) but only for a few areas, so every test
+ * the same code as the real load (scripts/seed/boundaries.ts) but only for a few areas, so every test
  * file's D1 loads in a second. The reverse-geocoding quality test reads all of them, on the node
  * side (test/node/reverse-quality.test.ts).
  */

@@ -242,7 +242,7 @@ describe("search", () => {
       .sort((a, b) => a.tier - b.tier); // stable: ties keep level, name, id order
     const from = (meta.page - 1) * meta.per_page;
     if (q.includes(" ")) {
-      // Several words are also read as a name plus its parents (context, test/search.test.ts): those
+      // Several words are also read as a name plus its parents (context, test/wilayah/search.test.ts): those
       // matches are added; the literal ones keep the brute-force order, exact ones first.
       expect(meta.total).toBeGreaterThanOrEqual(ranked.length);
       const literal = data.filter((r) => (r as Item & { match: { context: string[] } }).match.context.length === 0);

@@ -1,4 +1,4 @@
-/** The boundary encoding, geometry helpers and the kelurahan boundary SQL (scripts/boundaries.ts). */
+/** The boundary encoding, geometry helpers and the kelurahan boundary SQL (scripts/seed/boundaries.ts). */
 import { describe, expect, it } from "vitest";
 import { parseBoundaries } from "../../../scripts/seed/boundary-sql";
 import { kelurahanBoundarySql } from "../../../scripts/seed/boundaries";

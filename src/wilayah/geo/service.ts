@@ -2,7 +2,8 @@
 import { ApiError } from "../../lib/errors";
 import { type Level, levelOf, toDottedId } from "../codes";
 import { decodeShape, shapeContains, shapeDistanceKm, toMultiPolygon } from "./geometry";
-import { candidateVillages, findShape, nearbyKecamatan, type PlaceRow, regionName, type ShapeRow, type SqlRunner } from "./queries";
+import type { RegionDb } from "../../db/client";
+import { candidateVillages, findShape, nearbyKecamatan, type PlaceRow, regionName, type ShapeRow } from "./queries";
 
 export type BoundaryFeature = {
   type: "Feature";
@@ -12,7 +13,7 @@ export type BoundaryFeature = {
 };
 
 /** The region's boundary as a GeoJSON Feature; `simplify` (degrees) thins it with Douglas-Peucker. */
-export async function getBoundary(db: SqlRunner, rawId: string, simplify = 0): Promise<{ data: BoundaryFeature }> {
+export async function getBoundary(db: RegionDb, rawId: string, simplify = 0): Promise<{ data: BoundaryFeature }> {
   const id = toDottedId(rawId);
   if (!id) throw new ApiError("NOT_FOUND", `No region with id "${rawId}". Ids are Kemendagri codes such as 32, 32.73, 32.73.09 or 32.73.09.1001 (dots optional).`);
   const level = levelOf(id);
@@ -69,7 +70,7 @@ export const COAST_TOLERANCE_KM = 1;
  * COAST_TOLERANCE_KM of it (the nearest), else none; with its place and nearest village. One
  * query: the candidates of the margin box.
  */
-async function kecamatanFor(db: SqlRunner, lng: number, lat: number): Promise<PlaceRow | undefined> {
+async function kecamatanFor(db: RegionDb, lng: number, lat: number): Promise<PlaceRow | undefined> {
   const margin = COAST_TOLERANCE_KM / 111.32 / Math.max(0.2, Math.cos((lat * Math.PI) / 180));
   const shapes = (await nearbyKecamatan(db, lng, lat, margin)).map((s) => ({ place: s.place, rings: decodeShape(s.data) }));
   const inside = shapes.find((s) => shapeContains(s.rings, lng, lat));
@@ -89,7 +90,7 @@ async function kecamatanFor(db: SqlRunner, lng: number, lat: number): Promise<Pl
  * coastlines), the kecamatan and up, with the village whose centroid is nearest, marked
  * approximate. Anywhere else (at sea, outside Indonesia): NOT_FOUND.
  */
-export async function reverseGeocode(db: SqlRunner, lat: number, lng: number): Promise<{ data: ReverseAnswer }> {
+export async function reverseGeocode(db: RegionDb, lat: number, lng: number): Promise<{ data: ReverseAnswer }> {
   const village = containing(await candidateVillages(db, lng, lat), lng, lat);
   if (village) return { data: answer(lat, lng, false, village.place) };
   const place = await kecamatanFor(db, lng, lat);

@@ -1,36 +1,11 @@
-/**
- * Regional data beyond the four region lists: boundaries, reverse geocoding, postal codes, islands
- * and NIK regions. Declared once for REST and MCP (src/data-api.ts lists them through
- * `wilayahEndpoints`, before `/wilayah/:id`, whose pattern would otherwise take their paths).
- */
+/** Islands (pulau): the list and one by id, declared once for REST and MCP. */
 import { z } from "zod";
-import { defineEndpoint, flagParam } from "../../data/endpoint";
+import { regionDb } from "../../db/client";
+import { defineEndpoint } from "../../data/endpoint";
 import { pageMeta, pageParams } from "../../lib/paging";
-import { ApiError } from "../../lib/errors";
-import { LEVELS } from "../codes";
-import { d1Runner } from "../geo/queries";
-import { getBoundary, reverseGeocode } from "../geo/service";
-import { getIsland, listIslands, nikRegion, villagesOfPostalCode } from "./service";
+import { DAY, includeInactive, optionalFlag } from "../schemas";
 import { DATA_VERSION } from "../version";
-
-const DAY = 86_400;
-
-/** A decimal number as query text (`-6.9`, `107.61`) or a JSON number; no exponents, hex or spaces. */
-const decimal = (name: string, min: number, max: number) =>
-  z
-    .union([z.number(), z.string().regex(/^-?\d{1,3}(\.\d{1,12})?$/, `${name} must be a decimal number such as ${min < 0 ? "-6.9" : "107.6"}`)])
-    .transform(Number)
-    .pipe(z.number().finite().min(min, `${name} must be between ${min} and ${max}`).max(max, `${name} must be between ${min} and ${max}`));
-
-/** Optional yes/no filter: absent means no filter. */
-const optionalFlag = (about: string) =>
-  z
-    .union([z.boolean(), z.enum(["1", "0", "true", "false"])])
-    .optional()
-    .transform((v) => (v === undefined ? undefined : v === true || v === "1" || v === "true"))
-    .describe(about);
-
-const named = z.object({ id: z.string(), name: z.string() });
+import { getIsland, listIslands } from "./service";
 
 const pulauRecord = z.object({
   id: z.string().describe("Island code with dots, e.g. 11.01.40001 (xx.00.xxxxx: an island of the province as a whole)"),
@@ -46,84 +21,17 @@ const pulauRecord = z.object({
   replaced_by: z.string().nullable().describe("For a retired code: the code that replaced it"),
 });
 
-const boundaryInput = z.strictObject({
-  id: z.string().describe("A Kemendagri code of any level, dots optional"),
-  simplify: decimal("simplify", 0, 1).optional().describe("Douglas-Peucker tolerance in degrees (0.001 is about 110 m) for a lighter shape; default: the full boundary"),
-});
-const reverseInput = z.strictObject({
-  lat: decimal("lat", -90, 90).describe("Latitude, decimal degrees (WGS84)"),
-  lng: decimal("lng", -180, 180).describe("Longitude, decimal degrees (WGS84)"),
-});
-const postalInput = z.strictObject({
-  code: z.string().max(20).describe("Postal code (kode pos), 5 digits, e.g. 40114"),
-  ...pageParams,
-});
 const pulauInput = z.strictObject({
   kabupaten_id: z.string().max(20).optional().describe("Only islands of this regency/city, e.g. 11.10; dots optional"),
   provinsi_id: z.string().max(20).optional().describe("Only islands of this province, e.g. 11"),
   is_populated: optionalFlag("Only inhabited (1) or uninhabited (0) islands"),
   is_outermost_small: optionalFlag("Only outermost small islands (1) or the others (0)"),
   q: z.string().max(100).optional().describe("Name contains this text (at least 2 characters; case and accents ignored)"),
-  include_inactive: flagParam.describe("Also return codes retired by the current regulation (1/true)."),
+  include_inactive: includeInactive,
   ...pageParams,
 });
 const pulauIdInput = z.strictObject({ id: z.string().max(20).describe("Island code, e.g. 11.10.40081 (dots optional)") });
-const nikInput = z.strictObject({ nik: z.string().max(40).describe("A 16-digit NIK (Nomor Induk Kependudukan)") });
-
-const coordinates = z.array(z.array(z.array(z.array(z.number()))));
-
-export const moreWilayahEndpoints = [
-  defineEndpoint({
-    path: "/wilayah/reverse",
-    errors: ["NOT_FOUND"],
-    example: { lat: -6.9088, lng: 107.6267 },
-    tool: "wilayah_reverse",
-    description:
-      "Reverse geocoding: the kelurahan/desa containing a point (lat, lng in decimal degrees) with its kecamatan, kabupaten/kota and provinsi (ids, names, postal code). Where no village boundary holds the point but a kecamatan's does, answers that kecamatan and up with the nearest village, marked approximate. At sea or outside Indonesia: NOT_FOUND.",
-    input: reverseInput,
-    output: z.object({
-      data: z.object({
-        lat: z.number(),
-        lng: z.number(),
-        approximate: z.boolean().describe("true: no village boundary holds the point; kelurahan is the nearest village of the kecamatan that does"),
-        kelurahan: z.object({ id: z.string(), name: z.string(), postal_code: z.string().nullable() }).nullable(),
-        kecamatan: named,
-        kabupaten: named,
-        provinsi: named,
-      }),
-    }),
-    cacheSeconds: DAY,
-    version: DATA_VERSION,
-    handler: (q, { env }) => reverseGeocode(d1Runner(env), q.lat, q.lng),
-  }),
-  defineEndpoint({
-    path: "/wilayah/kodepos/:code",
-    errors: ["NOT_FOUND"],
-    example: { code: "40114", per_page: 2 },
-    tool: "wilayah_kodepos",
-    description: "The kelurahan/desa that share a postal code (kode pos, 5 digits), ordered by id, paged, each with its parents' ids and names.",
-    input: postalInput,
-    output: z.object({
-      data: z.array(
-        z.object({
-          id: z.string(),
-          code: z.string(),
-          name: z.string(),
-          postal_code: z.string(),
-          lat: z.number().nullable(),
-          lng: z.number().nullable(),
-          kecamatan_id: z.string(),
-          kabupaten_id: z.string(),
-          provinsi_id: z.string(),
-          parent: z.string().describe("Parent names, nearest first: Bandung Wetan, Kota Bandung, Jawa Barat"),
-        }),
-      ),
-      meta: pageMeta,
-    }),
-    cacheSeconds: DAY,
-    version: DATA_VERSION,
-    handler: (q, { env }) => villagesOfPostalCode(env, q.code, q),
-  }),
+export const islandEndpoints = [
   defineEndpoint({
     path: "/wilayah/pulau",
     example: { kabupaten_id: "11.10", per_page: 2 },
@@ -135,7 +43,7 @@ export const moreWilayahEndpoints = [
     cacheSeconds: DAY,
     version: DATA_VERSION,
     handler: (q, { env }) =>
-      listIslands(env, {
+      listIslands(regionDb(env), {
         page: q.page,
         per_page: q.per_page,
         kabupatenId: q.kabupaten_id,
@@ -155,57 +63,6 @@ export const moreWilayahEndpoints = [
     output: z.object({ data: pulauRecord }),
     cacheSeconds: DAY,
     version: DATA_VERSION,
-    handler: (q, { env }) => getIsland(env, q.id),
-  }),
-  defineEndpoint({
-    path: "/wilayah/nik/:nik",
-    errors: ["NOT_FOUND"],
-    tool: "wilayah_nik",
-    description:
-      "The region, date of birth and sex encoded in a 16-digit Indonesian ID number (NIK): its first six digits name the provinsi, kabupaten/kota and kecamatan where it was issued. The number is neither stored nor logged.",
-    input: nikInput,
-    output: z.object({
-      data: z.object({
-        region_code: z.string().describe("The kecamatan code the NIK encodes, dotted"),
-        provinsi: named.nullable(),
-        kabupaten: named.nullable().describe("null when the code is not (or no longer) a kabupaten/kota"),
-        kecamatan: named.nullable().describe("null when the code is not (or no longer) a kecamatan, e.g. after a split"),
-        birth_date: z.string().describe("YYYY-MM-DD; the two-digit year is read as the latest such year not in the future"),
-        sex: z.enum(["male", "female"]),
-      }),
-    }),
-    // Never cached: a cache key would hold the NIK.
-    cacheSeconds: 0,
-    version: DATA_VERSION,
-    handler: async (q, { env }) => {
-      try {
-        return await nikRegion(env, q.nik);
-      } catch (e) {
-        if (e instanceof ApiError) throw e;
-        // The app's error log names the request path, which holds the NIK: log here without it.
-        console.error(JSON.stringify({ level: "error", endpoint: "/wilayah/nik/:nik", error: String(e) }));
-        throw new ApiError("INTERNAL_ERROR", "Something went wrong on our side. Quote the request id when you contact support.");
-      }
-    },
-  }),
-  defineEndpoint({
-    path: "/wilayah/:id/boundary",
-    errors: ["NOT_FOUND"],
-    example: { id: "32.73.09.1001", simplify: 0.0005 },
-    tool: "wilayah_boundary",
-    description:
-      "The boundary of a region of any level as a GeoJSON Feature (MultiPolygon, RFC 7946 winding; properties id, name, level). Optional simplify tolerance in degrees for a lighter shape.",
-    input: boundaryInput,
-    output: z.object({
-      data: z.object({
-        type: z.literal("Feature"),
-        bbox: z.array(z.number()).length(4).describe("[west, south, east, north]"),
-        properties: z.object({ id: z.string(), name: z.string(), level: z.enum(LEVELS) }),
-        geometry: z.object({ type: z.literal("MultiPolygon"), coordinates }),
-      }),
-    }),
-    cacheSeconds: DAY,
-    version: DATA_VERSION,
-    handler: (q, { env }) => getBoundary(d1Runner(env), q.id, q.simplify ?? 0) as never,
+    handler: (q, { env }) => getIsland(regionDb(env), q.id),
   }),
 ];

@@ -156,7 +156,7 @@ export function typoCandidates(plan: QueryPlan): string[] {
   return [...new Set(plan.units.map((u) => u.word).filter((w) => /^[a-z]{4,}$/.test(w)))];
 }
 
-/** Padded trigrams (`##w##`), as the typo index (src/wilayah/vocabulary.ts) counts them. */
+/** Padded trigrams (`##w##`), as the typo index (src/wilayah/search/vocabulary.ts) counts them. */
 export function wordTrigrams(w: string): string[] {
   const p = `##${w}##`;
   const out = new Set<string>();

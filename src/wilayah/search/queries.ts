@@ -1,64 +1,10 @@
-import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { kabupaten, kecamatan, kelurahan, provinsi } from "../../db/schema";
-import type { Level } from "../codes";
+/**
+ * The search statements (tables: migrations/0006_wilayah_grams.sql, 0009_wilayah_search_context.sql).
+ * Each row carries the ranking key and reading id of protocol.ts.
+ */
+import { type SQL, sql } from "drizzle-orm";
 import { TERM_SEPARATOR } from "../normalize";
-
-const base = <T extends typeof provinsi | typeof kabupaten | typeof kecamatan | typeof kelurahan>(t: T) => ({
-  id: t.id,
-  code: t.code,
-  name: t.name,
-  alt_name: t.altName,
-  lat: t.lat,
-  lng: t.lng,
-  is_active: t.isActive,
-});
-
-/** Per level: the table, its parent column, and the columns of a record in API (snake_case) form. */
-const LEVEL_TABLES = {
-  provinsi: { table: provinsi, parent: null, columns: base(provinsi) },
-  kabupaten: { table: kabupaten, parent: kabupaten.provinsiId, columns: { ...base(kabupaten), provinsi_id: kabupaten.provinsiId, type: kabupaten.type } },
-  kecamatan: { table: kecamatan, parent: kecamatan.kabupatenId, columns: { ...base(kecamatan), kabupaten_id: kecamatan.kabupatenId } },
-  kelurahan: { table: kelurahan, parent: kelurahan.kecamatanId, columns: { ...base(kelurahan), kecamatan_id: kelurahan.kecamatanId, postal_code: kelurahan.postalCode } },
-} as const;
-
-export type RegionRow = {
-  id: string;
-  code: string;
-  name: string;
-  alt_name: string;
-  lat: number | null;
-  lng: number | null;
-  is_active: number;
-  provinsi_id?: string;
-  kabupaten_id?: string;
-  kecamatan_id?: string;
-  type?: "kabupaten" | "kota";
-  postal_code?: string | null;
-};
-
-export async function listRegions(
-  db: Db,
-  level: Level,
-  opts: { parentId?: string; includeInactive: boolean; limit: number; offset: number },
-): Promise<{ total: number; rows: RegionRow[] }> {
-  const { table, parent, columns } = LEVEL_TABLES[level];
-  const where = and(
-    parent && opts.parentId !== undefined ? eq(parent, opts.parentId) : undefined,
-    opts.includeInactive ? undefined : eq(table.isActive, 1),
-  );
-  const [totals, rows] = await db.batch([
-    db.select({ total: count() }).from(table).where(where),
-    db.select(columns).from(table).where(where).orderBy(asc(table.id)).limit(opts.limit).offset(opts.offset),
-  ]);
-  return { total: totals[0]?.total ?? 0, rows: rows as RegionRow[] };
-}
-
-export async function findRegion(db: Db, level: Level, id: string): Promise<RegionRow | undefined> {
-  const { table, columns } = LEVEL_TABLES[level];
-  const rows = await db.select(columns).from(table).where(eq(table.id, id)).limit(1);
-  return rows[0] as RegionRow | undefined;
-}
+import { keySql, RANK } from "./protocol";
 
 export type SearchRow = {
   id: string;
@@ -67,9 +13,9 @@ export type SearchRow = {
   level: number;
   parent: string | null;
   is_active: number;
-  /** Ranking key of the match (searchRegions: the tier 0-3; searchPlanned: see SEARCH_KEYS). */
+  /** Ranking key (protocol.ts). */
   key: number;
-  /** searchPlanned: which reading matched (variant * 100 + reading). */
+  /** Which reading matched (protocol.ts; 0 for a plain search). */
   h: number;
 };
 
@@ -126,24 +72,7 @@ export function searchRows(rows: StatementRow[]): { total: number; rows: SearchR
   };
 }
 
-export async function searchRegions(
-  db: Db,
-  opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number },
-): Promise<{ total: number; rows: SearchRow[] }> {
-  return searchRows(await db.all(searchRegionsSql(opts)));
-}
-
 // ---------------------------------------------------------------- planned search (context, hints, codes, typos)
-
-/**
- * Ranking keys of `searchPlannedSql` (smaller first); each key is then doubled and 1 is added when
- * the row misses the query's level hint, so a hint orders rows inside a key, never across keys.
- * Literal readings (the query's units are the region's own name): exact 0, prefix 2, word prefix 4,
- * substring 12. Context readings (own name plus ancestors): exact 1, prefix 3, word prefix 5.
- * Typo-corrected readings: the same plus FUZZY (after every exact, prefix and word match; before
- * substrings). A code: CODE; a postal code's villages: POSTAL.
- */
-export const SEARCH_KEYS = { CODE: -4, POSTAL: -2, FUZZY: 6, SUBSTRING: 12 } as const;
 
 export type PlannedSource =
   | { kind: "code"; id: string; h: number }
@@ -201,27 +130,27 @@ export function searchPlannedSql(
   for (const src of sources) {
     const h = int(src.h);
     if (src.kind === "code") {
-      front.push(`SELECT ord AS r, ${int(SEARCH_KEYS.CODE * 2)} AS key, ${h} AS h FROM wilayah_search WHERE id = ${str(src.id)}${filters("")}`);
+      front.push(`SELECT ord AS r, ${keySql(RANK.CODE)} AS key, ${h} AS h FROM wilayah_search WHERE id = ${str(src.id)}${filters("")}`);
     } else if (src.kind === "postal") {
-      front.push(`SELECT p.r, ${int(SEARCH_KEYS.POSTAL * 2)}, ${h} FROM wilayah_postal p JOIN wilayah_search w ON w.ord = p.r WHERE p.postal = ${str(src.postal)}${filters("w.")}`);
+      front.push(`SELECT p.r, ${keySql(RANK.POSTAL)}, ${h} FROM wilayah_postal p JOIN wilayah_search w ON w.ord = p.r WHERE p.postal = ${str(src.postal)}${filters("w.")}`);
     } else if (src.kind === "literal") {
       const p = src.phrase;
-      const off = src.fuzzy ? SEARCH_KEYS.FUZZY : 0;
+      const off = src.fuzzy ? RANK.FUZZY : 0;
       if (TWO_CHAR_WORD.test(p) || [...p].length === 3) {
         front.push(
-          `SELECT r, (CASE tier WHEN 0 THEN ${int(off)} WHEN 1 THEN ${int(off + 2)} WHEN 2 THEN ${int(off + 4)} ELSE ${int(SEARCH_KEYS.SUBSTRING)} END) * 2 + ${miss("", src.hint)}, ${h}
+          `SELECT r, (CASE tier WHEN 0 THEN ${int(off + RANK.EXACT)} WHEN 1 THEN ${int(off + RANK.PREFIX)} WHEN 2 THEN ${int(off + RANK.WORD)} ELSE ${int(RANK.SUBSTRING)} END) * 2 + ${miss("", src.hint)}, ${h}
             FROM wilayah_short WHERE p = ${str(p)}${src.fuzzy ? " AND tier < 3" : ""}${filters("")}`,
         );
       } else {
         const range = `s >= ${str(p)} AND s < ${str(p + TOP)}`;
         front.push(
-          `SELECT r, (CASE WHEN k = 0 AND s = ${str(p + sep)} THEN ${int(off)} WHEN k = 0 THEN ${int(off + 2)} ELSE ${int(off + 4)} END) * 2 + ${miss("", src.hint)}, ${h}
+          `SELECT r, (CASE WHEN k = 0 AND s = ${str(p + sep)} THEN ${int(off + RANK.EXACT)} WHEN k = 0 THEN ${int(off + RANK.PREFIX)} ELSE ${int(off + RANK.WORD)} END) * 2 + ${miss("", src.hint)}, ${h}
             FROM wilayah_grams WHERE ${range} AND k < 2${filters("")}`,
         );
-        if (!src.fuzzy && !back) back = `SELECT r, ${int(SEARCH_KEYS.SUBSTRING * 2)} + ${miss("", src.hint)} AS key, ${h} AS h FROM wilayah_grams WHERE ${range} AND k = 2${filters("")}`;
+        if (!src.fuzzy && !back) back = `SELECT r, ${keySql(RANK.SUBSTRING, miss("", src.hint))} AS key, ${h} AS h FROM wilayah_grams WHERE ${range} AND k = 2${filters("")}`;
       }
     } else {
-      const off = src.fuzzy ? SEARCH_KEYS.FUZZY : 0;
+      const off = src.fuzzy ? RANK.FUZZY : 0;
       // Each parent word is one CTE (`p0`, `p1`, ...: the provinsi/kabupaten/kecamatan with a word it
       // starts, from the partial index wilayah_grams_upper), shared by every reading that uses it. A
       // reading is skipped unless each of its parent words names some region (the gate); then each
@@ -232,7 +161,7 @@ export function searchPlannedSql(
       // the `+`, SQLite seeks (r, a) once per member of the set (hundreds for a word such as `timur`).
       const ancestors = sets.map((p) => ` AND EXISTS (SELECT 1 FROM wilayah_anc x WHERE x.r = g.r AND +x.a IN ${p})`).join("");
       front.push(
-        `SELECT g.r, (CASE WHEN g.k = 0 AND g.s = ${str(src.own + sep)} THEN ${int(off + 1)} WHEN g.k = 0 THEN ${int(off + 3)} ELSE ${int(off + 5)} END) * 2 + ${miss("g.", src.hint)}, ${h}
+        `SELECT g.r, (CASE WHEN g.k = 0 AND g.s = ${str(src.own + sep)} THEN ${int(off + RANK.CONTEXT_EXACT)} WHEN g.k = 0 THEN ${int(off + RANK.CONTEXT_PREFIX)} ELSE ${int(off + RANK.CONTEXT_WORD)} END) * 2 + ${miss("g.", src.hint)}, ${h}
           FROM (SELECT 1 WHERE ${gate}) gate CROSS JOIN wilayah_grams g INDEXED BY wilayah_grams_words
           WHERE g.s >= ${str(src.own)} AND g.s < ${str(src.own + TOP)} AND g.k < 2${filters("g.")}${ancestors}`,
       );

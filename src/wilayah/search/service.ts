@@ -1,53 +1,24 @@
-/** Regional data rules: paging, id forms, not-found. Knows nothing of HTTP. */
-import { replicaDb } from "../../db/client";
+/**
+ * Search (docs/api.md, "Search"): reads the query (plan.ts), corrects typos from the isolate's
+ * vocabulary (vocabulary.ts), runs one statement (queries.ts) and says why each region matched
+ * (protocol.ts). Knows nothing of HTTP.
+ */
+import type { RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
-import { type PageMeta, type Paging, pageWindow } from "../../lib/paging";
-import { LEVELS, type Level, levelOf, toDottedId } from "../codes";
+import { type Paging, pageWindow } from "../../lib/paging";
+import { LEVELS, type Level } from "../codes";
 import { normalizeSearchText } from "../normalize";
-import {
-  findRegion,
-  listRegions,
-  type PlannedSource,
-  type RegionRow,
-  SEARCH_KEYS,
-  type SearchRow,
-  searchPlannedSql,
-  searchRegionsSql,
-  searchRows,
-} from "./queries";
 import { editDistance, maxEdits, type QueryPlan, planQuery, typoCandidates } from "./plan";
+import { decodeRow, type MatchType, plainMatchType, READING, readingId } from "./protocol";
+import { type PlannedSource, type SearchRow, searchPlannedSql, searchRegionsSql, searchRows } from "./queries";
 import { vocabulary } from "./vocabulary";
-
-export async function listLevel(
-  env: Env,
-  level: Level,
-  opts: Paging & { parentId?: string; includeInactive: boolean },
-): Promise<{ data: RegionRow[]; meta: PageMeta }> {
-  const w = pageWindow(opts);
-  // A filter that is not a well-formed code matches nothing: an empty list, not an error.
-  const parentId = opts.parentId === undefined ? undefined : (toDottedId(opts.parentId) ?? "-");
-  const { total, rows } = await listRegions(replicaDb(env), level, { parentId, includeInactive: opts.includeInactive, limit: w.limit, offset: w.offset });
-  return { data: rows, meta: w.meta(total) };
-}
-
-/** By id at a given level (or at the level the code tells, when `level` is omitted). */
-export async function getRegion(env: Env, rawId: string, level?: Level): Promise<{ data: RegionRow & { level: Level } }> {
-  const id = toDottedId(rawId);
-  const idLevel = id ? levelOf(id) : undefined;
-  if (!id || !idLevel || (level && idLevel !== level)) {
-    throw new ApiError("NOT_FOUND", `No ${level ?? "region"} with id "${rawId.length > 40 ? `${rawId.slice(0, 40)}…` : rawId}". Ids are Kemendagri codes such as 32, 32.73, 32.73.09 or 32.73.09.1001 (dots optional).`);
-  }
-  const row = await findRegion(replicaDb(env), idLevel, id);
-  if (!row) throw new ApiError("NOT_FOUND", `No ${idLevel} with id "${id}".`);
-  return { data: { ...row, level: idLevel } };
-}
 
 export const MIN_QUERY_LENGTH = 2;
 
 type Variant = { plan: QueryPlan; corrections: { typed: string; matched: string }[] };
 
 export type SearchMatch = {
-  type: "code" | "postal_code" | "exact" | "prefix" | "word" | "substring";
+  type: MatchType;
   name: string | null;
   context: string[];
   fuzzy: boolean;
@@ -56,18 +27,15 @@ export type SearchMatch = {
 
 const levelNumber = (l?: Level) => (l ? LEVELS.indexOf(l) + 1 : undefined);
 
-/** `h` of the as-typed reading (plan.typed). */
-const TYPED = 97;
-
-/** Every reading of every variant as a source of the planned statement; `h` = variant * 100 + reading. */
+/** Every reading of every variant as a source of the planned statement, with its reading id. */
 function sourcesOf(variants: Variant[]): PlannedSource[] {
   const out: PlannedSource[] = [];
   variants.forEach(({ plan }, v) => {
     const fuzzy = v > 0;
-    if (!fuzzy && plan.code) out.push({ kind: "code", id: plan.code, h: 98 });
-    if (!fuzzy && plan.postal) out.push({ kind: "postal", postal: plan.postal, h: 99 });
-    out.push({ kind: "literal", phrase: plan.literal.own, hint: levelNumber(plan.literal.hint), fuzzy, h: v * 100 });
-    if (plan.typed && !fuzzy) out.push({ kind: "literal", phrase: plan.typed.own, fuzzy, h: TYPED });
+    if (!fuzzy && plan.code) out.push({ kind: "code", id: plan.code, h: readingId(v, READING.CODE) });
+    if (!fuzzy && plan.postal) out.push({ kind: "postal", postal: plan.postal, h: readingId(v, READING.POSTAL) });
+    out.push({ kind: "literal", phrase: plan.literal.own, hint: levelNumber(plan.literal.hint), fuzzy, h: readingId(v, READING.LITERAL) });
+    if (plan.typed && !fuzzy) out.push({ kind: "literal", phrase: plan.typed.own, fuzzy, h: readingId(v, READING.TYPED) });
     plan.contexts.forEach((c, i) =>
       out.push({
         kind: "context",
@@ -75,26 +43,20 @@ function sourcesOf(variants: Variant[]): PlannedSource[] {
         hint: levelNumber(c.hint),
         context: c.context.map((x) => ({ text: x.text, level: levelNumber(x.level) })),
         fuzzy,
-        h: v * 100 + i + 1,
+        h: readingId(v, { context: i }),
       }),
     );
   });
   return out;
 }
 
-const TIER_TYPES = ["exact", "prefix", "word", "substring"] as const;
-
 function describe(row: SearchRow, variants: Variant[] | null, q: string): SearchMatch {
-  if (!variants) return { type: TIER_TYPES[row.key], name: q, context: [], fuzzy: false, corrections: [] };
-  const base = Math.floor(row.key / 2);
-  if (base === SEARCH_KEYS.CODE) return { type: "code", name: null, context: [], fuzzy: false, corrections: [] };
-  if (base === SEARCH_KEYS.POSTAL) return { type: "postal_code", name: null, context: [], fuzzy: false, corrections: [] };
-  const variant = variants[Math.floor(row.h / 100)];
-  const r = row.h % 100;
-  const reading = r === TYPED ? variant.plan.typed! : r === 0 ? variant.plan.literal : variant.plan.contexts[r - 1];
-  const fuzzy = base >= SEARCH_KEYS.FUZZY && base < SEARCH_KEYS.SUBSTRING;
-  const tier = base >= SEARCH_KEYS.SUBSTRING ? 3 : Math.floor((fuzzy ? base - SEARCH_KEYS.FUZZY : base) / 2);
-  return { type: TIER_TYPES[tier], name: reading.own, context: reading.context.map((c) => c.text), fuzzy, corrections: fuzzy ? variant.corrections : [] };
+  if (!variants) return { type: plainMatchType(row.key), name: q, context: [], fuzzy: false, corrections: [] };
+  const m = decodeRow(row.key, row.h);
+  if (m.type === "code" || m.type === "postal_code") return { type: m.type, name: null, context: [], fuzzy: false, corrections: [] };
+  const variant = variants[m.variant];
+  const reading = m.reading === "typed" ? variant.plan.typed! : m.reading === "literal" ? variant.plan.literal : variant.plan.contexts[m.reading.context];
+  return { type: m.type, name: reading.own, context: reading.context.map((c) => c.text), fuzzy: m.fuzzy, corrections: m.fuzzy ? variant.corrections : [] };
 }
 
 /** At most this many typo-corrected readings per query. */
@@ -143,7 +105,7 @@ function typoFixes(q: string, plan: QueryPlan): Variant[] {
  * the corrected readings too.
  */
 export async function search(
-  env: Env,
+  db: RegionDb,
   opts: Paging & { q: string; level?: Level; includeInactive: boolean },
 ) {
   const q = normalizeSearchText(opts.q);
@@ -160,7 +122,7 @@ export async function search(
   const simple = fixes.length === 0 && !plan.code && !plan.postal && plan.contexts.length === 0 && !plan.literal.hint && plan.literal.own === q;
   const variants: Variant[] | null = simple ? null : [{ plan, corrections: [] }, ...fixes];
   const statement = variants ? searchPlannedSql(sourcesOf(variants), filter) : searchRegionsSql({ q, ...filter });
-  const found = searchRows(await replicaDb(env).all(statement));
+  const found = searchRows(await db.all(statement));
   return {
     data: found.rows.map((r) => ({
       id: r.id,

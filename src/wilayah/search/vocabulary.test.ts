@@ -3,7 +3,7 @@ import { editDistance, minSharedTrigrams, wordTrigrams } from "./plan.ts";
 import seedVocabulary from "../../../seed/vocabulary.json";
 import { parseVocabulary, TYPO_CANDIDATES, Vocabulary, vocabulary } from "./vocabulary.ts";
 
-describe("typo vocabulary (src/wilayah/vocabulary.ts)", () => {
+describe("typo vocabulary (src/wilayah/search/vocabulary.ts)", () => {
   const small = new Vocabulary(parseVocabulary(["bandung\t109", "bantul\t4", "banding\t2", "bandungan\t3", "ba\t1", "cirebon\t9"].join("\n")));
 
   it("a word that starts some vocabulary word is no typo", () => {

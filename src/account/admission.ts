@@ -1,14 +1,17 @@
-/** Usage metering and reports. The per-account Durable Object holds the live counts. */
+/**
+ * Admission of data calls: the plan's per-minute rate, then the per-account Durable Object
+ * (agent.ts) for quota and credits, with leases (leases.ts) so a busy isolate does not ask for every
+ * call. Also how the rest of the product tells the account that something changed.
+ */
 import { getAgentByName } from "agents";
 import { primaryDb } from "../db/client";
-import { keyLabels } from "../keys/queries";
-import { forgetUserKeys } from "../keys/service";
+import { forgetUserKeys, type Principal } from "../keys/service";
 import { ApiError } from "../lib/errors";
 import { throttle } from "../lib/throttle";
 import { utcDay } from "../lib/time";
-import type { Principal } from "../lib/types";
 import type { LeaseCounts } from "./agent";
 import { currentLease, dropLease, HeldLease, holdLease, usableLease } from "./leases";
+import { errorText, log } from "../lib/log";
 
 /**
  * The account object's stub. `getAgentByName` spends an extra round trip initialising the agent's
@@ -16,7 +19,7 @@ import { currentLease, dropLease, HeldLease, holdLease, usableLease } from "./le
  * addresses the object directly (one RPC per call instead of two).
  */
 const initialised = new Set<string>();
-async function account(env: Env, userId: string) {
+export async function account(env: Env, userId: string) {
   if (initialised.has(userId)) return env.ACCOUNT.get(env.ACCOUNT.idFromName(userId));
   const stub = await getAgentByName(env.ACCOUNT, userId);
   if (initialised.size > 10_000) initialised.clear();
@@ -82,7 +85,7 @@ function settleLease(env: Env, lease: HeldLease): Promise<void> {
         return await (await account(env, lease.userId)).settle(lease.userId, lease.lease.id, counts);
       } catch (e) {
         if (attempt >= 2) {
-          console.error(JSON.stringify({ level: "error", message: "lease settle failed", user_id: lease.userId, lease_id: lease.lease.id, error: String(e) }));
+          log.error("lease_settle_failed", { user_id: lease.userId, lease_id: lease.lease.id, error: errorText(e) });
           return;
         }
       }
@@ -99,7 +102,7 @@ function settleLease(env: Env, lease: HeldLease): Promise<void> {
 }
 
 /** Settles this isolate's lease of the account and waits for settles in flight, so reads that follow are exact. */
-async function settleLeasesOf(env: Env, userId: string): Promise<void> {
+export async function settleLeasesOf(env: Env, userId: string): Promise<void> {
   const lease = currentLease(userId);
   if (lease) await settleLease(env, lease);
   await Promise.all(settling.get(userId) ?? []);
@@ -117,28 +120,4 @@ export async function accountChanged(env: Env, userId: string): Promise<void> {
 export async function pendingDebits(env: Env, userId: string): Promise<number> {
   await settleLeasesOf(env, userId);
   return (await account(env, userId)).pendingDebits();
-}
-
-export function currentMonth(now = new Date()): string {
-  return now.toISOString().slice(0, 7);
-}
-
-export async function monthUsage(env: Env, userId: string, month: string) {
-  await settleLeasesOf(env, userId);
-  const rows = await (await account(env, userId)).usage(month);
-  const sum = (pick: (r: (typeof rows)[number]) => string) => {
-    const m = new Map<string, number>();
-    for (const r of rows) m.set(pick(r), (m.get(pick(r)) ?? 0) + r.count);
-    return m;
-  };
-  const byKey = sum((r) => r.key_id);
-  const keys = await keyLabels(primaryDb(env), [...byKey.keys()]);
-  const keyInfo = new Map(keys.map((k) => [k.id, k]));
-  return {
-    month,
-    total: rows.reduce((n, r) => n + r.count, 0),
-    by_key: [...byKey].map(([key_id, count]) => ({ key_id, name: keyInfo.get(key_id)?.name ?? null, prefix: keyInfo.get(key_id)?.prefix ?? null, count })),
-    by_endpoint: [...sum((r) => r.endpoint)].map(([endpoint, count]) => ({ endpoint, count })).sort((a, b) => b.count - a.count),
-    by_day: [...sum((r) => r.day)].map(([day, count]) => ({ day, count })).sort((a, b) => a.day.localeCompare(b.day)),
-  };
 }

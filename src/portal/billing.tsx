@@ -1,0 +1,305 @@
+/** @jsxImportSource hono/jsx */
+/** Portal pages: plans and billing (balance, ledger, invoices), top-up and subscribe, the QRIS payment page with its live status. */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { UserRow } from "../db/schema";
+import { type invoiceSchema, planIdInput, type planSchema, topupAmountInput } from "../billing/schemas";
+import { billingStatus, credits, getInvoice, listInvoices, listPlans, subscribe, topup } from "../billing/service";
+import { ApiError } from "../lib/errors";
+import { errorNotice, flash, form, formInteger, lang, type PortalContext, type PortalEnv, type SignedInEnv, page, signedIn } from "./context";
+import { formatDate, formatIdr, formatNumber } from "./i18n";
+import { Csrf, Layout, type Notice, NoticeBox, type Page, Pager, VerifyFirst } from "./layout";
+
+export type PlanView = z.infer<typeof planSchema>;
+type InvoiceView = z.infer<typeof invoiceSchema>;
+type Paged = { page: number; total_pages: number };
+
+export const billingPages = new Hono<PortalEnv>();
+
+async function billingPage(c: PortalContext<SignedInEnv>, u: UserRow, notice: Notice, status: 200 | 400 | 403 | 404 | 502 | 503 | 504 = 200) {
+  const ledgerPage = Number(c.req.query("ledger_page") ?? "1");
+  const paging = { page: Number.isInteger(ledgerPage) && ledgerPage > 0 ? ledgerPage : 1, per_page: 20 };
+  const [plans, sub, cr, invoices] = await Promise.all([
+    listPlans(c.env),
+    billingStatus(c.env, u.id).catch((e) => {
+      if (e instanceof ApiError && e.code === "NO_SUBSCRIPTION") return null;
+      throw e;
+    }),
+    credits(c.env, u.id, paging),
+    listInvoices(c.env, u.id, { page: 1, per_page: 10 }),
+  ]);
+  return c.html(
+    <BillingPage
+      p={page(c)}
+      notice={notice}
+      plans={plans.data}
+      plan={u.plan}
+      subscription={sub ? sub.data.subscription : null}
+      balance={cr.data.balance}
+      ledger={cr.data.ledger}
+      ledgerMeta={cr.meta}
+      invoices={invoices.data}
+    />,
+    status,
+  );
+}
+
+billingPages.get("/billing", signedIn, async (c) => {
+  const u = c.get("user");
+  return billingPage(c, u, flash(c));
+});
+
+function billingFailure(c: PortalContext<SignedInEnv>, u: UserRow, e: unknown) {
+  const n = errorNotice(c, e);
+  const s = e instanceof ApiError ? e.status : 400;
+  return billingPage(c, u, n, s === 403 || s === 404 || s === 502 || s === 503 || s === 504 ? s : 400);
+}
+
+billingPages.post("/billing/topup", signedIn, async (c) => {
+  const u = c.get("user");
+  try {
+    const { amount } = await form(c, z.object({ amount: z.preprocess(formInteger, topupAmountInput) }));
+    const { data } = await topup(c.env, u, amount);
+    return c.redirect(`/portal/billing/invoices/${data.id}`, 303);
+  } catch (e) {
+    return billingFailure(c, u, e);
+  }
+});
+
+billingPages.post("/billing/subscribe", signedIn, async (c) => {
+  const u = c.get("user");
+  try {
+    const { plan_id } = await form(c, z.object({ plan_id: planIdInput }));
+    const { data } = await subscribe(c.env, u, plan_id);
+    return c.redirect(`/portal/billing/invoices/${data.id}`, 303);
+  } catch (e) {
+    return billingFailure(c, u, e);
+  }
+});
+
+billingPages.get("/billing/invoices/:id", signedIn, async (c) => {
+  const u = c.get("user");
+  const [{ data }, cr] = await Promise.all([getInvoice(c.env, u.id, c.req.param("id")), credits(c.env, u.id, { page: 1, per_page: 1 })]);
+  return c.html(<InvoicePage p={page(c)} invoice={data} balance={cr.data.balance} />);
+});
+
+/** What the payment page polls: the invoice (the API's own view of it) and the balance, for the signed-in owner only. */
+billingPages.get("/billing/invoices/:id/status", async (c) => {
+  const u = c.get("portalUser");
+  if (!u) throw new ApiError("UNAUTHORIZED", "Log in again.");
+  const [{ data }, cr] = await Promise.all([getInvoice(c.env, u.id, c.req.param("id")), credits(c.env, u.id, { page: 1, per_page: 1 })]);
+  return c.json({ invoice: data, balance: cr.data.balance, balance_text: formatNumber(lang(c), cr.data.balance) });
+});
+
+// ---------------------------------------------------------------- views
+
+function BillingPage(props: {
+  p: Page;
+  notice: Notice;
+  plans: PlanView[];
+  plan: string;
+  subscription: { plan_name: string; period_start: string; period_end: string } | null;
+  balance: number;
+  ledger: { id: number; amount: number; reason: string; created_at: string }[];
+  ledgerMeta: Paged;
+  invoices: InvoiceView[];
+}) {
+  const { p } = props;
+  const verified = p.user!.emailVerified;
+  return (
+    <Layout p={p} title={p.t("billing_title")}>
+      <h1>{p.t("billing_title")}</h1>
+      <NoticeBox n={props.notice} />
+      {verified ? null : <VerifyFirst p={p} email={p.user!.email} />}
+      <div class="grid">
+        <div class="card">
+          <div class="muted">{p.t("current_plan")}</div>
+          <div class="big">{props.plans.find((x) => x.id === props.plan)?.name ?? props.plan}</div>
+          {props.subscription ? (
+            <div class="muted">
+              {p.t("period")}: {formatDate(p.lang, props.subscription.period_start)} – {formatDate(p.lang, props.subscription.period_end)}
+            </div>
+          ) : (
+            <div class="muted">{p.t("no_subscription")}</div>
+          )}
+        </div>
+        <div class="card">
+          <div class="muted">{p.t("credits_balance")}</div>
+          <div class="big" data-testid="balance">
+            {formatNumber(p.lang, props.balance)}
+          </div>
+          <div class="muted">{p.t("credits_hint")}</div>
+        </div>
+      </div>
+      <div class="card">
+        <h2>{p.t("topup_title")}</h2>
+        <form method="post" action="/portal/billing/topup" class="row">
+          <Csrf p={p} />
+          <div>
+            <label for="amount">{p.t("amount_rp")}</label>
+            <input id="amount" name="amount" type="number" min={10000} max={5000000} step={1000} value="20000" required disabled={!verified} />
+          </div>
+          <button type="submit" disabled={!verified}>
+            {p.t("topup_button")}
+          </button>
+        </form>
+        <p class="hint">{p.t("topup_hint")}</p>
+      </div>
+      <h2>{p.t("plans")}</h2>
+      <div class="plans">
+        {props.plans.map((pl) => (
+          <div class={`card plan${pl.id === props.plan ? " current" : ""}`}>
+            <h3>
+              {pl.name}
+              {pl.id === props.plan ? <span class="badge ok">{p.t("current_plan")}</span> : null}
+            </h3>
+            <div class="price">
+              {formatIdr(p.lang, pl.price_idr)} <span class="muted">{p.t("per_month")}</span>
+            </div>
+            <div>
+              {formatNumber(p.lang, pl.monthly_quota)} {p.t("quota")}
+            </div>
+            {pl.rate_limit_per_minute ? (
+              <div class="muted">
+                {formatNumber(p.lang, pl.rate_limit_per_minute)} {p.t("rate")}
+              </div>
+            ) : null}
+            <ul>
+              {pl.features.map((f) => (
+                <li>{f}</li>
+              ))}
+            </ul>
+            {pl.price_idr > 0 ? (
+              <form method="post" action="/portal/billing/subscribe">
+                <Csrf p={p} />
+                <input type="hidden" name="plan_id" value={pl.id} />
+                <button type="submit" class={pl.id === props.plan ? "secondary full" : "full"} disabled={!verified}>
+                  {p.t("subscribe")}
+                </button>
+              </form>
+            ) : null}
+          </div>
+        ))}
+      </div>
+      <div class="card">
+        <h2>{p.t("invoices")}</h2>
+        {props.invoices.length === 0 ? (
+          <p class="muted">{p.t("no_invoices")}</p>
+        ) : (
+          <div class="table-wrap">
+            <table class="responsive">
+              <thead>
+                <tr>
+                  <th>{p.t("invoice")}</th>
+                  <th class="num">{p.t("amount")}</th>
+                  <th>{p.t("status")}</th>
+                  <th>{p.t("created")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.invoices.map((inv) => (
+                  <tr>
+                    <td data-label={p.t("invoice")}>
+                      <a href={`/portal/billing/invoices/${inv.id}`}>{inv.kind === "topup" ? `${p.t("topup_title")}` : `${p.t("subscribe")}: ${inv.plan_id}`}</a>
+                    </td>
+                    <td data-label={p.t("amount")} class="num">
+                      {formatIdr(p.lang, inv.amount)}
+                    </td>
+                    <td data-label={p.t("status")}>
+                      <span class={`badge ${inv.status}`}>{p.t(`inv_${inv.status}` as "inv_PAID")}</span>
+                    </td>
+                    <td data-label={p.t("created")}>{formatDate(p.lang, inv.created_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+      <div class="card">
+        <h2>{p.t("ledger")}</h2>
+        {props.ledger.length === 0 ? (
+          <p class="muted">{p.t("ledger_empty")}</p>
+        ) : (
+          <div class="table-wrap">
+            <table class="responsive">
+              <thead>
+                <tr>
+                  <th>{p.t("when")}</th>
+                  <th>{p.t("reason")}</th>
+                  <th class="num">{p.t("amount")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.ledger.map((e) => (
+                  <tr>
+                    <td data-label={p.t("when")}>{formatDate(p.lang, e.created_at)}</td>
+                    <td data-label={p.t("reason")}>{e.reason}</td>
+                    <td data-label={p.t("amount")} class="num">
+                      {e.amount > 0 ? "+" : ""}
+                      {formatNumber(p.lang, e.amount)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager p={p} meta={props.ledgerMeta} href={(n) => `/portal/billing?ledger_page=${n}`} />
+      </div>
+    </Layout>
+  );
+}
+
+function InvoicePage(props: { p: Page; invoice: InvoiceView; balance: number }) {
+  const { p, invoice: inv } = props;
+  const labels = JSON.stringify({ expires_in: p.t("expires_in"), inv_UNPAID: p.t("inv_UNPAID"), inv_PAID: p.t("inv_PAID"), inv_EXPIRED: p.t("inv_EXPIRED"), inv_FAILED: p.t("inv_FAILED") });
+  return (
+    <Layout p={p} title={p.t("pay_title")}>
+      <h1>{p.t("pay_title")}</h1>
+      <div class="card" data-invoice-url={`/portal/billing/invoices/${inv.id}/status`} data-expires={inv.expires_at ?? ""} data-status={inv.status} data-labels={labels}>
+        <div class={inv.status === "UNPAID" ? "pay" : "pay closed"}>
+          {inv.qr_image && inv.status === "UNPAID" ? (
+            <div id="invoice-qr">
+              <img src={inv.qr_image} alt={p.t("qr_alt")} width={320} height={320} />
+            </div>
+          ) : null}
+          <div class="stack">
+            <div>
+              <span id="invoice-status" class={`badge ${inv.status}`} data-testid="invoice-status">
+                {p.t(`inv_${inv.status}` as "inv_PAID")}
+              </span>{" "}
+              <span id="invoice-countdown" class="muted"></span>
+            </div>
+            <div class="big">{formatIdr(p.lang, inv.amount)}</div>
+            <div class="muted">
+              {inv.kind === "topup" ? `${formatNumber(p.lang, inv.credits ?? 0)} ${p.t("credits_unit")}` : `${p.t("plan")}: ${inv.plan_id}`} · {inv.id}
+            </div>
+            {inv.status === "UNPAID" ? (
+              <>
+                <p id="invoice-scan">{p.t("pay_scan")}</p>
+                <p id="invoice-deadline" class="muted">
+                  {p.t("pay_before")}: {formatDate(p.lang, inv.expires_at)} {p.t("time_zone_wib")}
+                </p>
+              </>
+            ) : inv.paid_at ? (
+              <p class="muted">
+                {p.t("inv_PAID")}: {formatDate(p.lang, inv.paid_at)} {p.t("time_zone_wib")}
+              </p>
+            ) : null}
+            <div id="invoice-paid" class="notice ok" hidden={inv.status !== "PAID"}>
+              {p.t("paid_thanks")} {p.t("new_balance")}:{" "}
+              <strong id="invoice-balance" data-testid="invoice-balance">
+                {formatNumber(p.lang, props.balance)}
+              </strong>
+            </div>
+            <p>
+              <a href="/portal/billing">{p.t("back_to_billing")}</a>
+            </p>
+          </div>
+        </div>
+      </div>
+    </Layout>
+  );
+}
+

@@ -1,0 +1,140 @@
+/** @jsxImportSource hono/jsx */
+/** Portal page: usage per month (total, per day as a server-drawn chart, per key, per endpoint). */
+import { Hono } from "hono";
+import type { z } from "zod";
+import type { monthUsageSchema } from "../account/schemas";
+import { currentMonth, monthUsage } from "../account/usage";
+import { type PortalEnv, page, signedIn } from "./context";
+import { formatNumber, type Lang } from "./i18n";
+import { Layout, type Page } from "./layout";
+
+export type UsageView = z.infer<typeof monthUsageSchema>;
+
+export const usagePages = new Hono<PortalEnv>();
+
+/** This month and the five before it. */
+function recentMonths(now = new Date()): string[] {
+  return Array.from({ length: 6 }, (_, i) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1)).toISOString().slice(0, 7));
+}
+
+usagePages.get("/usage", signedIn, async (c) => {
+  const u = c.get("user");
+  const asked = c.req.query("month");
+  const month = asked && /^\d{4}-(0[1-9]|1[0-2])$/.test(asked) ? asked : currentMonth();
+  const months = recentMonths();
+  if (!months.includes(month)) months.push(month);
+  const usage = await monthUsage(c.env, u.id, month);
+  return c.html(<UsagePage p={page(c)} usage={usage} months={months} />);
+});
+
+// ---------------------------------------------------------------- views
+
+/** Calls per day of the month as bars, drawn here (SVG, presentation attributes only). */
+export function DayChart(props: { lang: Lang; usage: UsageView; label: string }) {
+  const [y, m] = props.usage.month.split("-").map(Number);
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  const counts = new Map(props.usage.by_day.map((d) => [Number(d.day.slice(8, 10)), d.count]));
+  const max = Math.max(1, ...counts.values());
+  const W = 640;
+  const H = 200;
+  const left = 40;
+  const bottom = 22;
+  const top = 10;
+  const plotH = H - bottom - top;
+  const bw = (W - left - 6) / days;
+  return (
+    <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={props.label}>
+      <line x1={left} y1={top + plotH} x2={W} y2={top + plotH} stroke="#b9c2cc" />
+      <text x={left - 6} y={top + 8} text-anchor="end" font-size="11" fill="#5b6673">
+        {formatNumber(props.lang, max)}
+      </text>
+      <text x={left - 6} y={top + plotH} text-anchor="end" font-size="11" fill="#5b6673">
+        0
+      </text>
+      {Array.from({ length: days }, (_, i) => {
+        const day = i + 1;
+        const c = counts.get(day) ?? 0;
+        const h = Math.round((c / max) * plotH);
+        const x = left + 3 + i * bw;
+        return (
+          <g>
+            <rect x={x.toFixed(1)} y={top + plotH - h} width={(bw * 0.75).toFixed(1)} height={h} fill="#0b6e4f" rx="1.5">
+              <title>{`${props.usage.month}-${String(day).padStart(2, "0")}: ${formatNumber(props.lang, c)}`}</title>
+            </rect>
+            {day === 1 || day % 5 === 0 ? (
+              <text x={(x + bw * 0.375).toFixed(1)} y={H - 6} text-anchor="middle" font-size="11" fill="#5b6673">
+                {day}
+              </text>
+            ) : null}
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
+
+export function UsagePage(props: { p: Page; usage: UsageView; months: string[] }) {
+  const { p, usage } = props;
+  return (
+    <Layout p={p} title={p.t("usage_title")}>
+      <h1>{p.t("usage_title")}</h1>
+      <nav class="tabs" aria-label={p.t("usage_month")}>
+        {props.months.map((m) => (
+          <a href={`/portal/usage?month=${m}`} aria-current={m === usage.month ? "page" : undefined}>
+            {m}
+          </a>
+        ))}
+      </nav>
+      <div class="grid">
+        <div class="card">
+          <div class="muted">{p.t("usage_total")}</div>
+          <div class="big" data-testid="usage-total">
+            {formatNumber(p.lang, usage.total)}
+          </div>
+          <div class="muted">{usage.month}</div>
+        </div>
+      </div>
+      <div class="card chart">
+        <h2>{p.t("usage_by_day")}</h2>
+        <DayChart lang={p.lang} usage={usage} label={p.t("usage_by_day")} />
+      </div>
+      {usage.total === 0 ? (
+        <p class="muted">{p.t("usage_none")}</p>
+      ) : (
+        <div class="grid">
+          <div class="card">
+            <h2>{p.t("usage_by_key")}</h2>
+            <table>
+              <tbody>
+                {usage.by_key.map((k) => (
+                  <tr>
+                    <td>
+                      {k.name ?? k.key_id} <span class="muted">{k.prefix ? `${k.prefix}…` : ""}</span>
+                    </td>
+                    <td class="num">{formatNumber(p.lang, k.count)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div class="card">
+            <h2>{p.t("usage_by_endpoint")}</h2>
+            <table>
+              <tbody>
+                {usage.by_endpoint.map((e) => (
+                  <tr>
+                    <td>
+                      <code>{e.endpoint}</code>
+                    </td>
+                    <td class="num">{formatNumber(p.lang, e.count)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      )}
+    </Layout>
+  );
+}
+

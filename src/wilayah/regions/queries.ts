@@ -1,0 +1,61 @@
+/** Reads of the four region tables (`provinsi`, `kabupaten`, `kecamatan`, `kelurahan`). */
+import { and, asc, count, eq } from "drizzle-orm";
+import type { RegionDb } from "../../db/client";
+import { kabupaten, kecamatan, kelurahan, provinsi } from "../../db/schema";
+import type { Level } from "../codes";
+
+const base = <T extends typeof provinsi | typeof kabupaten | typeof kecamatan | typeof kelurahan>(t: T) => ({
+  id: t.id,
+  code: t.code,
+  name: t.name,
+  alt_name: t.altName,
+  lat: t.lat,
+  lng: t.lng,
+  is_active: t.isActive,
+});
+
+/** Per level: the table, its parent column, and the columns of a record in API (snake_case) form. */
+const LEVEL_TABLES = {
+  provinsi: { table: provinsi, parent: null, columns: base(provinsi) },
+  kabupaten: { table: kabupaten, parent: kabupaten.provinsiId, columns: { ...base(kabupaten), provinsi_id: kabupaten.provinsiId, type: kabupaten.type } },
+  kecamatan: { table: kecamatan, parent: kecamatan.kabupatenId, columns: { ...base(kecamatan), kabupaten_id: kecamatan.kabupatenId } },
+  kelurahan: { table: kelurahan, parent: kelurahan.kecamatanId, columns: { ...base(kelurahan), kecamatan_id: kelurahan.kecamatanId, postal_code: kelurahan.postalCode } },
+} as const;
+
+export type RegionRow = {
+  id: string;
+  code: string;
+  name: string;
+  alt_name: string;
+  lat: number | null;
+  lng: number | null;
+  is_active: number;
+  provinsi_id?: string;
+  kabupaten_id?: string;
+  kecamatan_id?: string;
+  type?: "kabupaten" | "kota";
+  postal_code?: string | null;
+};
+
+export async function listRegions(
+  db: RegionDb,
+  level: Level,
+  opts: { parentId?: string; includeInactive: boolean; limit: number; offset: number },
+): Promise<{ total: number; rows: RegionRow[] }> {
+  const { table, parent, columns } = LEVEL_TABLES[level];
+  const where = and(
+    parent && opts.parentId !== undefined ? eq(parent, opts.parentId) : undefined,
+    opts.includeInactive ? undefined : eq(table.isActive, 1),
+  );
+  const [totals, rows] = await db.batch([
+    db.select({ total: count() }).from(table).where(where),
+    db.select(columns).from(table).where(where).orderBy(asc(table.id)).limit(opts.limit).offset(opts.offset),
+  ]);
+  return { total: totals[0]?.total ?? 0, rows: rows as RegionRow[] };
+}
+
+export async function findRegion(db: RegionDb, level: Level, id: string): Promise<RegionRow | undefined> {
+  const { table, columns } = LEVEL_TABLES[level];
+  const rows = await db.select(columns).from(table).where(eq(table.id, id)).limit(1);
+  return rows[0] as RegionRow | undefined;
+}

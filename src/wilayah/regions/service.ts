@@ -1,0 +1,30 @@
+/** Regional data rules: paging, id forms, not-found. Knows nothing of HTTP. */
+import type { RegionDb } from "../../db/client";
+import { ApiError } from "../../lib/errors";
+import { type PageMeta, type Paging, pageWindow } from "../../lib/paging";
+import { type Level, levelOf, toDottedId } from "../codes";
+import { findRegion, listRegions, type RegionRow } from "./queries";
+
+export async function listLevel(
+  db: RegionDb,
+  level: Level,
+  opts: Paging & { parentId?: string; includeInactive: boolean },
+): Promise<{ data: RegionRow[]; meta: PageMeta }> {
+  const w = pageWindow(opts);
+  // A filter that is not a well-formed code matches nothing: an empty list, not an error.
+  const parentId = opts.parentId === undefined ? undefined : (toDottedId(opts.parentId) ?? "-");
+  const { total, rows } = await listRegions(db, level, { parentId, includeInactive: opts.includeInactive, limit: w.limit, offset: w.offset });
+  return { data: rows, meta: w.meta(total) };
+}
+
+/** By id at a given level (or at the level the code tells, when `level` is omitted). */
+export async function getRegion(db: RegionDb, rawId: string, level?: Level): Promise<{ data: RegionRow & { level: Level } }> {
+  const id = toDottedId(rawId);
+  const idLevel = id ? levelOf(id) : undefined;
+  if (!id || !idLevel || (level && idLevel !== level)) {
+    throw new ApiError("NOT_FOUND", `No ${level ?? "region"} with id "${rawId.length > 40 ? `${rawId.slice(0, 40)}…` : rawId}". Ids are Kemendagri codes such as 32, 32.73, 32.73.09 or 32.73.09.1001 (dots optional).`);
+  }
+  const row = await findRegion(db, idLevel, id);
+  if (!row) throw new ApiError("NOT_FOUND", `No ${idLevel} with id "${id}".`);
+  return { data: { ...row, level: idLevel } };
+}

@@ -1,0 +1,51 @@
+/**
+ * What the wilayah endpoints share: the region record (every level's fields), a `{id, name}`
+ * reference, the input pieces several capabilities take (flags, decimal coordinates), and how long
+ * answers may be cached (the data changes only with a seed).
+ */
+import { z } from "zod";
+import { flagParam } from "../data/endpoint";
+import { type Level, LEVELS } from "./codes";
+
+/** Answers change only with a seed, which changes the data version (and so the cache key). */
+export const DAY = 86_400;
+
+export const regionFields = {
+  id: z.string().describe("Kemendagri code with dots, e.g. 32.73.09.1001"),
+  code: z.string().describe("The same code without dots"),
+  name: z.string(),
+  alt_name: z.string().describe("Another common spelling; may equal name"),
+  lat: z.number().nullable().describe("Centroid latitude (cahyadsn/wilayah_boundaries, MIT), or null when unknown"),
+  lng: z.number().nullable().describe("Centroid longitude, or null when unknown"),
+  is_active: z.number().int().describe("1 for codes in force, 0 for retired codes"),
+};
+
+/** The record of each level: the common fields, the parent id below provinsi, `type` for kabupaten/kota, `postal_code` for villages. */
+export const LEVEL_RECORD = {
+  provinsi: z.object(regionFields),
+  kabupaten: z.object({ ...regionFields, provinsi_id: z.string(), type: z.enum(["kabupaten", "kota"]) }),
+  kecamatan: z.object({ ...regionFields, kabupaten_id: z.string() }),
+  kelurahan: z.object({ ...regionFields, kecamatan_id: z.string(), postal_code: z.string().nullable().describe("Postal code (kode pos), 5 digits; null only for retired codes") }),
+} as const satisfies Record<Level, z.ZodObject>;
+
+export const levelEnum = z.enum(LEVELS);
+
+/** A region named in an answer: its id and name. */
+export const regionRef = z.object({ id: z.string(), name: z.string() });
+
+export const includeInactive = flagParam.describe("Also return codes retired by the current regulation (1/true).");
+
+/** Optional yes/no filter: absent means no filter. */
+export const optionalFlag = (about: string) =>
+  z
+    .union([z.boolean(), z.enum(["1", "0", "true", "false"])])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === true || v === "1" || v === "true"))
+    .describe(about);
+
+/** A decimal number as query text (`-6.9`, `107.61`) or a JSON number; no exponents, hex or spaces. */
+export const decimal = (name: string, min: number, max: number) =>
+  z
+    .union([z.number(), z.string().regex(/^-?\d{1,3}(\.\d{1,12})?$/, `${name} must be a decimal number such as ${min < 0 ? "-6.9" : "107.6"}`)])
+    .transform(Number)
+    .pipe(z.number().finite().min(min, `${name} must be between ${min} and ${max}`).max(max, `${name} must be between ${min} and ${max}`));
