@@ -37,7 +37,11 @@ async function freshDeveloper(output: () => string) {
   if (!verified.headers.get("location")?.endsWith("verified=1")) throw new Error(`verification failed: ${verified.status}`);
   // The unthrottled internal plan, so the limits do not decide the outcome (what is measured is exactness).
   d1(`UPDATE users SET plan = 'internal' WHERE id = ${sqlString(data.id)}`, { persistTo: STATE });
-  const created = await fetch(`${URL_BASE}/user/keys`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ name: "load" }) });
+  const created = await fetch(`${URL_BASE}/user/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "load" }),
+  });
   if (created.status !== 201) throw new Error(`create key: ${created.status} ${await created.text()}`);
   return { token, key: ((await created.json()) as { data: { key: string } }).data.key };
 }
@@ -56,7 +60,10 @@ function mix(key: string, token: string, counts: Record<Kind, number>) {
     get("/api/v1/wilayah/provinsi", "data", k),
     get("/api/v1/wilayah/kelurahan?kecamatan_id=32.73.09", "data", k),
     get("/api/v1/wilayah/32.73.09.1001", "data", k),
-    { ...get("/api/v1/wilayah/search?q=bandung", "search", k), setupRequest: (r: { path: string }) => ({ ...r, path: `/api/v1/wilayah/search?q=${queries[n++ % queries.length]}` }) },
+    {
+      ...get("/api/v1/wilayah/search?q=bandung", "search", k),
+      setupRequest: (r: { path: string }) => ({ ...r, path: `/api/v1/wilayah/search?q=${queries[n++ % queries.length]}` }),
+    },
     {
       method: "POST" as const,
       path: "/mcp",
@@ -82,8 +89,12 @@ async function main() {
     for (const connections of [50, 100]) {
       const r = await autocannon({ url: URL_BASE, connections, amount: REQUESTS, requests: mix(dev.key, dev.token, counts) as never });
       const stats: Record<string, { count?: number }> = r.statusCodeStats ?? {};
-      const statuses = Object.entries(stats).map(([s, v]) => `${s}: ${v.count ?? 0}`).join(", ");
-      console.log(`${String(connections).padEnd(12)}${r.requests.average.toFixed(0).padStart(8)}${String(r.latency.p50).padStart(8)}${String(r.latency.p99).padStart(8)}  ${statuses}${r.errors ? `, socket errors: ${r.errors}` : ""}`);
+      const statuses = Object.entries(stats)
+        .map(([s, v]) => `${s}: ${v.count ?? 0}`)
+        .join(", ");
+      console.log(
+        `${String(connections).padEnd(12)}${r.requests.average.toFixed(0).padStart(8)}${String(r.latency.p50).padStart(8)}${String(r.latency.p99).padStart(8)}  ${statuses}${r.errors ? `, socket errors: ${r.errors}` : ""}`,
+      );
       if (Object.keys(stats).some((s) => s.startsWith("5")) || r.errors > 0) failed = true;
     }
     const expected = (Object.keys(counts) as Kind[]).filter((k) => METERED[k]).reduce((s, k) => s + counts[k], 0);
@@ -92,7 +103,9 @@ async function main() {
     };
     const byEndpoint = Object.fromEntries(usage.data.by_endpoint.map((e) => [e.endpoint, e.count]));
     const searchCalls = (byEndpoint["/wilayah/search"] ?? 0) - counts.mcp; // MCP wilayah_search is metered as /wilayah/search
-    console.log(`\nSuccessful data calls made: ${expected} (REST data ${counts.data}, REST search ${counts.search}, MCP ${counts.mcp}); account reads ${counts.account} (not metered).`);
+    console.log(
+      `\nSuccessful data calls made: ${expected} (REST data ${counts.data}, REST search ${counts.search}, MCP ${counts.mcp}); account reads ${counts.account} (not metered).`,
+    );
     console.log(`/user/usage says: total ${usage.data.total}; ${JSON.stringify(byEndpoint)}`);
     const exact = usage.data.total === expected && searchCalls === counts.search;
     console.log(exact ? "Usage is exact." : "USAGE MISMATCH.");

@@ -25,7 +25,10 @@ function prepareDb() {
   mkdirSync(join(root, ".wrangler"), { recursive: true });
   rmSync(DB_FILE, { force: true });
   const db = new DatabaseSync(DB_FILE);
-  for (const f of readdirSync(join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort()) db.exec(readFileSync(join(root, "migrations", f), "utf8"));
+  for (const f of readdirSync(join(root, "migrations"))
+    .filter((f) => f.endsWith(".sql"))
+    .sort())
+    db.exec(readFileSync(join(root, "migrations", f), "utf8"));
   const started = performance.now();
   let slowest = { ms: 0, sql: "" };
   for (const statement of readFileSync(SEED, "utf8").split("\n")) {
@@ -41,7 +44,14 @@ function prepareDb() {
 
 async function loadService() {
   const out = join(root, ".wrangler", "search-sql-service.mjs");
-  await build({ entryPoints: [join(root, "src", "wilayah", "search", "service.ts")], bundle: true, platform: "node", format: "esm", outfile: out, logLevel: "warning" });
+  await build({
+    entryPoints: [join(root, "src", "wilayah", "search", "service.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    outfile: out,
+    logLevel: "warning",
+  });
   return (await import(pathToFileURL(out).href)) as typeof import("../src/wilayah/search/service.ts");
 }
 
@@ -81,12 +91,41 @@ async function main() {
   console.log(`SQL ms per query (all statements of one search), quality set of ${set.length} queries:`);
   console.log(`${"group".padEnd(14)}${"n".padStart(5)}${"mean".padStart(8)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}`);
   const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
-  for (const [name, g] of groups) console.log(`${name.padEnd(14)}${String(g.sum.length).padStart(5)}${mean(g.sum).toFixed(2).padStart(8)}${pct(g.sum, 50).toFixed(2).padStart(8)}${pct(g.sum, 99).toFixed(2).padStart(8)}${Math.max(...g.sum).toFixed(2).padStart(8)}`);
-  console.log(`${"all".padEnd(14)}${String(each.length).padStart(5)}${mean(each.map((e) => e.ms)).toFixed(2).padStart(8)}`);
+  for (const [name, g] of groups)
+    console.log(
+      `${name.padEnd(14)}${String(g.sum.length).padStart(5)}${mean(g.sum).toFixed(2).padStart(8)}${pct(g.sum, 50).toFixed(2).padStart(8)}${pct(g.sum, 99).toFixed(2).padStart(8)}${Math.max(
+        ...g.sum,
+      )
+        .toFixed(2)
+        .padStart(8)}`,
+    );
+  console.log(
+    `${"all".padEnd(14)}${String(each.length).padStart(5)}${mean(each.map((e) => e.ms))
+      .toFixed(2)
+      .padStart(8)}`,
+  );
   console.log("\nSlowest queries of the set (ms):");
   for (const e of [...each].sort((a, b) => b.ms - a.ms).slice(0, 12)) console.log(`  ${e.ms.toFixed(2).padStart(6)}  ${e.group.padEnd(13)} ${e.q}`);
   console.log("\nNamed queries (statement times, ms):");
-  for (const q of ["bandung", "ang", "ka", "jakarta selatan", "gambir jakarta", "coblong, kota bandung", "kuta badung bali", "kab garut", "kec. coblong", "3204", "32.73.09.1001", "40135", "jaksel", "bandng", "cirebn", "yogyakrata", "pangkalna jambi"]) {
+  for (const q of [
+    "bandung",
+    "ang",
+    "ka",
+    "jakarta selatan",
+    "gambir jakarta",
+    "coblong, kota bandung",
+    "kuta badung bali",
+    "kab garut",
+    "kec. coblong",
+    "3204",
+    "32.73.09.1001",
+    "40135",
+    "jaksel",
+    "bandng",
+    "cirebn",
+    "yogyakrata",
+    "pangkalna jambi",
+  ]) {
     const r = await run(q);
     console.log(`  ${q.padEnd(26)} ${r.statements.map((ms) => ms.toFixed(2)).join(" + ")}  (total ${r.total})`);
   }

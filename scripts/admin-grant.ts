@@ -8,7 +8,10 @@
 import { d1, sqlString } from "./lib.ts";
 
 const args = process.argv.slice(2);
-const email = args.find((a) => !a.startsWith("--"))?.trim().toLowerCase();
+const email = args
+  .find((a) => !a.startsWith("--"))
+  ?.trim()
+  .toLowerCase();
 if (!email || !/^[^\s@']+@[^\s@']+$/.test(email)) {
   console.error("usage: npm run admin:grant -- <email> [--remote] [--revoke]");
   process.exit(2);
@@ -22,7 +25,9 @@ try {
     console.error(`No user with email ${email} in the ${where} database. Register first (POST /auth/register).`);
     process.exit(1);
   }
-  console.log(`${email} is ${flag ? "now an administrator" : "no longer an administrator"} (${where}). It applies to the next request: rights are read from D1, not from the token.`);
+  console.log(
+    `${email} is ${flag ? "now an administrator" : "no longer an administrator"} (${where}). It applies to the next request: rights are read from D1, not from the token.`,
+  );
 } catch (e) {
   console.error(e instanceof Error ? e.message : e);
   process.exit(1);

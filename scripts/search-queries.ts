@@ -77,7 +77,11 @@ export async function buildQualitySet(): Promise<QualityQuery[]> {
   };
 
   // exact: 10 kabupaten/kota, 15 kecamatan, 15 kelurahan
-  for (const [level, n] of [["kabupaten", 10], ["kecamatan", 15], ["kelurahan", 15]] as const) {
+  for (const [level, n] of [
+    ["kabupaten", 10],
+    ["kecamatan", 15],
+    ["kelurahan", 15],
+  ] as const) {
     draw("exact", n, () => {
       const r = pick(byLevel(level));
       return { group: "exact", q: r.name, expected: r.id };
@@ -87,7 +91,8 @@ export async function buildQualitySet(): Promise<QualityQuery[]> {
   // parent
   const shared = active.filter((r) => (r.level === "kelurahan" || r.level === "kecamatan") && (termUse.get(normalizeSearchText(r.name)) ?? 0) > 1);
   const parentName = (r: (typeof rows)[number]) => {
-    const p = byId.get(r.parentId!)!;
+    const p = r.parentId ? byId.get(r.parentId) : undefined;
+    if (!p) throw new Error(`${r.id} has no parent in the seed`);
     return p.level === "kabupaten" ? p.altName : p.name;
   };
   const pairUse = new Map<string, number>();
@@ -165,7 +170,7 @@ export async function buildQualitySet(): Promise<QualityQuery[]> {
   const codes = [...villages.keys()].sort();
   draw("postal", 20, () => {
     const code = pick(codes);
-    const all = villages.get(code)!.filter((id) => byId.get(id)?.isActive === 1);
+    const all = (villages.get(code) ?? []).filter((id) => byId.get(id)?.isActive === 1);
     return { group: "postal", q: code, expected: all[0], all };
   });
   return out;

@@ -8,9 +8,25 @@ import { admitCall } from "./account/admission";
 import type { DataEndpoint } from "./data/endpoint";
 import type { Admit } from "./data/run";
 import { weatherEndpoints } from "./weather/endpoints";
-import { wilayahEndpoints } from "./wilayah/endpoints";
+import { boundaryEndpoint, reverseEndpoint } from "./wilayah/geo/endpoints";
+import { islandEndpoints } from "./wilayah/islands/endpoints";
+import { nikEndpoint } from "./wilayah/nik/endpoints";
+import { postalEndpoint } from "./wilayah/postal/endpoints";
+import { detailEndpoint, regionEndpoints } from "./wilayah/regions/endpoints";
+import { searchEndpoint } from "./wilayah/search/endpoints";
 
-export const dataEndpoints: readonly DataEndpoint[] = [...wilayahEndpoints, ...weatherEndpoints];
+export const dataEndpoints: readonly DataEndpoint[] = [
+  ...regionEndpoints,
+  searchEndpoint,
+  reverseEndpoint,
+  postalEndpoint,
+  ...islandEndpoints,
+  nikEndpoint,
+  boundaryEndpoint,
+  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau.
+  detailEndpoint,
+  ...weatherEndpoints,
+];
 
 /** Rate, quota and metering, the same for REST and MCP. */
 export const admitDataCall: Admit = (ctx, ep) => admitCall(ctx.env, ctx.principal, ep.path, ctx.waitUntil);

@@ -34,8 +34,6 @@ export async function register(opts: { email?: string; password?: string; name?:
 
 export const login = (email: string, password: string, ip?: string) => call("/auth/login", { method: "POST", json: { email, password }, ip });
 
-export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
 /** The last verification link the console mailer printed. */
 export function verifyLinkFrom(log: { mock: { calls: unknown[][] } }): URL {
   const text = log.mock.calls.flat().map(String).join("\n");
@@ -52,7 +50,8 @@ export async function verifiedDeveloper() {
   const link = verifyLinkFrom(log);
   log.mockRestore();
   const res = await call(link.pathname + link.search, { redirect: "manual" });
-  if (res.headers.get("location")?.endsWith("verified=1") !== true) throw new Error(`verification failed: ${res.status} ${res.headers.get("location")} ${await res.text()}`);
+  if (res.headers.get("location")?.endsWith("verified=1") !== true)
+    throw new Error(`verification failed: ${res.status} ${res.headers.get("location")} ${await res.text()}`);
   return r;
 }
 

@@ -13,8 +13,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { boundarySql, kelurahanBoundariesChecksum, readBoundaries } from "./boundary-sql.ts";
 import { isMain, root, type Target, targetArgs, wrangler } from "../lib.ts";
+import { boundarySql, kelurahanBoundariesChecksum, readBoundaries } from "./boundary-sql.ts";
 
 export const KELURAHAN_MARKER = "boundaries-kelurahan";
 

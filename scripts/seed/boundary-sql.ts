@@ -58,7 +58,11 @@ export const readBoundaries = (level: Level): Boundary[] => parseBoundaries(gunz
 
 /** The load marker's checksum for the kelurahan boundaries: their compressed source plus the format. */
 export function kelurahanBoundariesChecksum(): string {
-  return createHash("sha256").update(SHAPE_FORMAT).update(readFileSync(boundarySource("kelurahan"))).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(SHAPE_FORMAT)
+    .update(readFileSync(boundarySource("kelurahan")))
+    .digest("hex")
+    .slice(0, 16);
 }
 
 const inserts = (table: string, columns: string, tuples: Iterable<string>) => insertStatements(table, columns, tuples, MAX_STATEMENT_BYTES);

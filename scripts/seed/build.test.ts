@@ -14,8 +14,6 @@ function csvRows(pkg: string, file: string): string[] {
   return lines.filter((l) => l.trim() !== "").map((l) => l.slice(0, l.indexOf(",")));
 }
 
-const CENTROIDS = join(root, "seed", "sources", "wilayah-centroids.csv");
-
 let seed: SeedResult;
 beforeAll(async () => {
   seed = await buildSeed();

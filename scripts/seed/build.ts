@@ -20,8 +20,8 @@ import { z } from "zod";
 import { LEVELS, type Level, undotted } from "../../src/wilayah/codes.ts";
 import { parseDms } from "../../src/wilayah/geo/geometry.ts";
 import { normalizeSearchText, TERM_SEPARATOR } from "../../src/wilayah/normalize.ts";
-import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
 import { insertStatements, isMain, root } from "../lib.ts";
+import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
 import { kindSpellings, loadAliases, SEARCH_INDEX_TABLES, searchIndexSql, vocabularyJson } from "./search-index.ts";
 
 /** The 2430/2025 amendment changes no region code; it moves four islands (seed/sources/wilayah-2430-island-moves.csv). */
@@ -99,7 +99,9 @@ export function parseCoords(csv: string): Map<string, { lat: number; lng: number
     const parsed = coordRow.safeParse({ code, lat: lat === "" ? undefined : lat, lng: lng === "" ? undefined : lng });
     if (!parsed.success || rest.length > 0) {
       const why = parsed.success ? "too many columns" : parsed.error.issues.map((e) => `${e.path.join(".")}: ${e.message}`).join("; ");
-      throw new Error(`coordinates CSV: line ${i + 1} ("${line}") rejected: ${why} (Indonesia is lat ${BOUNDS.latMin}..${BOUNDS.latMax}, lng ${BOUNDS.lngMin}..${BOUNDS.lngMax})`);
+      throw new Error(
+        `coordinates CSV: line ${i + 1} ("${line}") rejected: ${why} (Indonesia is lat ${BOUNDS.latMin}..${BOUNDS.latMax}, lng ${BOUNDS.lngMin}..${BOUNDS.lngMax})`,
+      );
     }
     out.set(parsed.data.code, { lat: parsed.data.lat, lng: parsed.data.lng });
   }
@@ -237,7 +239,10 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
     const currentIds = new Set(now[level].map((x) => x.id));
     const formerById = new Map(before[level].map((x) => [x.id, x.name]));
     const retired = before[level].filter((x) => !currentIds.has(x.id));
-    for (const [entries, isActive] of [[now[level], 1], [retired, 0]] as const) {
+    for (const [entries, isActive] of [
+      [now[level], 1],
+      [retired, 0],
+    ] as const) {
       for (const x of entries) {
         const former = formerById.get(x.id);
         const aliases: string[] = [];
@@ -259,7 +264,19 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
         }
         const c = coords?.get(x.id);
         const postalCode = level === "kelurahan" && isActive ? (postal.get(x.id) ?? null) : null;
-        rows.push({ id: x.id, level, name: x.name, altName, parentId: x.parentId, type, isActive, aliases, lat: c?.lat ?? null, lng: c?.lng ?? null, postalCode });
+        rows.push({
+          id: x.id,
+          level,
+          name: x.name,
+          altName,
+          parentId: x.parentId,
+          type,
+          isActive,
+          aliases,
+          lat: c?.lat ?? null,
+          lng: c?.lng ?? null,
+          postalCode,
+        });
       }
     }
   }
@@ -267,7 +284,8 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
 
   const byId = new Map(rows.map((r) => [r.id, r]));
   // Search-only spellings (scripts/seed/search-index.ts): the curated aliases of seed/aliases.csv, and kinds.
-  for (const a of loadAliases(new Set(byId.keys()))) byId.get(a.id)!.aliases.push(a.alias);
+  // loadAliases refuses an id the seed does not have, so every alias finds its row.
+  for (const a of loadAliases(new Set(byId.keys()))) byId.get(a.id)?.aliases.push(a.alias);
   for (const r of rows) r.aliases.push(...kindSpellings(r.level, r.name, r.altName));
   const unknownPostal = [...postal.keys()].filter((k) => byId.get(k)?.isActive !== 1);
   if (unknownPostal.length) throw new Error(`postal codes CSV: ${unknownPostal.length} codes are no current village, e.g. ${unknownPostal[0]}`);
@@ -383,7 +401,18 @@ function renderSql(rows: Row[], byId: Map<string, Row>): { sql: string; vocabula
   for (const level of [...LEVELS].reverse()) sql += `DELETE FROM ${level};\n`;
   for (const level of LEVELS) {
     const parent = PARENT_COLUMN[level];
-    const columns = ["id", "code", "name", "alt_name", "lat", "lng", "is_active", ...(parent ? [parent] : []), ...(level === "kabupaten" ? ["type"] : []), ...(level === "kelurahan" ? ["postal_code"] : [])];
+    const columns = [
+      "id",
+      "code",
+      "name",
+      "alt_name",
+      "lat",
+      "lng",
+      "is_active",
+      ...(parent ? [parent] : []),
+      ...(level === "kabupaten" ? ["type"] : []),
+      ...(level === "kelurahan" ? ["postal_code"] : []),
+    ];
     const tuples = rows
       .filter((r) => r.level === level)
       .map((r) => {
@@ -408,17 +437,27 @@ function renderSql(rows: Row[], byId: Map<string, Row>): { sql: string; vocabula
   sql += inserts("wilayah_search", ["ord", "id", "level", "name", "alt_name", "parent", "is_active", "terms"], searchTuples);
   for (let from = 1; from <= ranked.length; from += GRAMS_CHUNK) sql += `${gramsSql(from, from + GRAMS_CHUNK - 1)}\n`;
   for (const statement of shortAnswersSql()) sql += `${statement}\n`;
-  const indexed = ranked.map((r, i) => ({ ord: i + 1, id: r.id, level: r.level, terms: [...new Set([r.name, r.altName, ...r.aliases].map(normalizeSearchText))] }));
+  const indexed = ranked.map((r, i) => ({
+    ord: i + 1,
+    id: r.id,
+    level: r.level,
+    terms: [...new Set([r.name, r.altName, ...r.aliases].map(normalizeSearchText))],
+  }));
   // The villages' postal codes (seed/sources/wilayah-postal-codes.csv, read once by buildSeed).
   sql += searchIndexSql(indexed, new Map(rows.filter((r) => r.postalCode !== null).map((r) => [r.id, r.postalCode as string])));
   return { sql, vocabulary: vocabularyJson(indexed) };
 }
 
 function renderIslands(islands: IslandRow[]): string {
-  const tuples = islands.map((i) =>
-    `(${[lit(i.id), lit(undotted(i.id)), lit(i.name), lit(normalizeSearchText(i.name)), lit(i.kabupatenId), lit(i.provinsiId), lit(i.lat), lit(i.lng), i.isPopulated, i.isOutermostSmall, i.isActive, lit(i.replacedBy)].join(",")})`,
+  const tuples = islands.map(
+    (i) =>
+      `(${[lit(i.id), lit(undotted(i.id)), lit(i.name), lit(normalizeSearchText(i.name)), lit(i.kabupatenId), lit(i.provinsiId), lit(i.lat), lit(i.lng), i.isPopulated, i.isOutermostSmall, i.isActive, lit(i.replacedBy)].join(",")})`,
   );
-  return inserts("pulau", ["id", "code", "name", "name_search", "kabupaten_id", "provinsi_id", "lat", "lng", "is_populated", "is_outermost_small", "is_active", "replaced_by"], tuples);
+  return inserts(
+    "pulau",
+    ["id", "code", "name", "name_search", "kabupaten_id", "provinsi_id", "lat", "lng", "is_populated", "is_outermost_small", "is_active", "replaced_by"],
+    tuples,
+  );
 }
 
 // ---------------------------------------------------------------- CLI

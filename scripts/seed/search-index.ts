@@ -5,10 +5,10 @@
  * in migrations/0008_wilayah_search_context.sql, the matching rules in docs/api.md ("Search").
  */
 import { readFileSync } from "node:fs";
-import { root } from "../lib.ts";
 import { join } from "node:path";
 import type { Level } from "../../src/wilayah/codes.ts";
 import { nameWords } from "../../src/wilayah/search/plan.ts";
+import { root } from "../lib.ts";
 
 const SEED_DIR = join(root, "seed");
 
@@ -77,7 +77,8 @@ export function loadPostalCodes(csv = readFileSync(join(SEED_DIR, "sources", "wi
     const line = lines[i].trim();
     if (line === "") continue;
     const [code, postal] = line.split(",");
-    if (!/^\d{2}\.\d{2}\.\d{2}\.\d{4}$/.test(code) || !/^\d{5}$/.test(postal)) throw new Error(`wilayah-postal-codes.csv: line ${i + 1} ("${line}") is not code,postal_code`);
+    if (!/^\d{2}\.\d{2}\.\d{2}\.\d{4}$/.test(code) || !/^\d{5}$/.test(postal))
+      throw new Error(`wilayah-postal-codes.csv: line ${i + 1} ("${line}") is not code,postal_code`);
     out.set(code, postal);
   }
   return out;
@@ -95,10 +96,6 @@ export function kindSpellings(level: Level, name: string, altName: string): stri
 }
 
 type Indexed = { ord: number; id: string; level: Level; terms: string[] };
-
-function lit(v: string): string {
-  return `'${v.replaceAll("'", "''")}'`;
-}
 
 /** Multi-row INSERTs below D1's 100 KB statement limit. */
 function inserts(table: string, columns: string, tuples: string[]): string {
@@ -128,7 +125,11 @@ export const SEARCH_INDEX_TABLES = ["wilayah_postal", "wilayah_anc"];
 export function searchIndexSql(rows: Indexed[], postal: Map<string, string>): string {
   let sql = "";
   // Ancestors by id prefix: 32 / 32.73 / 32.73.09 are the ancestors of 32.73.09.1001.
-  for (const [len, level] of [[2, 1], [5, 2], [8, 3]] as const) {
+  for (const [len, level] of [
+    [2, 1],
+    [5, 2],
+    [8, 3],
+  ] as const) {
     sql += `INSERT INTO wilayah_anc (r, a) SELECT c.ord, p.ord FROM wilayah_search c JOIN wilayah_search p ON p.id = substr(c.id, 1, ${len}) AND p.level = ${level} WHERE c.level > ${level};\n`;
   }
   const byId = new Map(rows.map((r) => [r.id, r.ord]));
@@ -140,4 +141,3 @@ export function searchIndexSql(rows: Indexed[], postal: Map<string, string>): st
   sql += inserts("wilayah_postal", "postal, r", tuples);
   return sql;
 }
-

@@ -4,14 +4,13 @@
  * call. Also how the rest of the product tells the account that something changed.
  */
 import { getAgentByName } from "agents";
-import { primaryDb } from "../db/client";
 import { forgetUserKeys, type Principal } from "../keys/service";
 import { ApiError } from "../lib/errors";
+import { errorText, log } from "../lib/log";
 import { throttle } from "../lib/throttle";
 import { utcDay } from "../lib/time";
 import type { LeaseCounts } from "./agent";
 import { currentLease, dropLease, HeldLease, holdLease, usableLease } from "./leases";
-import { errorText, log } from "../lib/log";
 
 /**
  * The account object's stub. `getAgentByName` spends an extra round trip initialising the agent's
@@ -61,7 +60,10 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
   const agent = await account(env, userId);
   const admission = await agent.admit(userId, keyId, endpoint, now);
   if (!admission.ok) {
-    throw new ApiError("QUOTA_EXCEEDED", "Your plan's monthly quota is used up and you have no credits left. Top up (POST /billing/topup) or subscribe to a larger plan.");
+    throw new ApiError(
+      "QUOTA_EXCEEDED",
+      "Your plan's monthly quota is used up and you have no credits left. Top up (POST /billing/topup) or subscribe to a larger plan.",
+    );
   }
   if (admission.lease) {
     const at = Date.now();

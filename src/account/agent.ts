@@ -60,7 +60,8 @@ export class AccountAgent extends Agent<Env> {
   #ensureTables() {
     if (this.#ready) return;
     // last_at: the latest call counted in the row; the flush turns it into the key's last_used_at.
-    this.sql`CREATE TABLE IF NOT EXISTS usage_counts (key_id TEXT NOT NULL, endpoint TEXT NOT NULL, day TEXT NOT NULL, count INTEGER NOT NULL, last_at INTEGER NOT NULL DEFAULT 0, dirty INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (key_id, endpoint, day))`;
+    this
+      .sql`CREATE TABLE IF NOT EXISTS usage_counts (key_id TEXT NOT NULL, endpoint TEXT NOT NULL, day TEXT NOT NULL, count INTEGER NOT NULL, last_at INTEGER NOT NULL DEFAULT 0, dirty INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (key_id, endpoint, day))`;
     this.sql`CREATE TABLE IF NOT EXISTS account_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)`;
     this.sql`CREATE TABLE IF NOT EXISTS leases (id TEXT PRIMARY KEY, calls INTEGER NOT NULL, expires_at INTEGER NOT NULL)`;
     this.#flushScheduled = this.#meta("flush_pending") !== undefined;
@@ -144,7 +145,9 @@ export class AccountAgent extends Agent<Env> {
       charged = true;
     }
     this.#count(keyId, endpoint, day, 1, now);
-    this.#month!.used++;
+    // A settle or release while this call awaited its plan or balance clears the cached month: it is then
+    // read again, with this call, from storage.
+    if (this.#month) this.#month.used++;
     await this.#scheduleFlush(userId);
     if (charged) return { ok: true, charged, day };
     const calls = Math.min(LEASE_MAX_CALLS, Math.floor((quota - used - 1 - reserved) / LEASE_SHARE));
@@ -195,7 +198,9 @@ export class AccountAgent extends Agent<Env> {
   /** Live counts of one month (`YYYY-MM`), flushed or not. */
   async usage(month: string): Promise<MonthUsage> {
     this.#ensureTables();
-    return this.sql<MonthUsage[number]>`SELECT key_id, endpoint, day, count FROM usage_counts WHERE day LIKE ${`${month}-%`} AND count > 0 ORDER BY day, key_id, endpoint`;
+    return this.sql<
+      MonthUsage[number]
+    >`SELECT key_id, endpoint, day, count FROM usage_counts WHERE day LIKE ${`${month}-%`} AND count > 0 ORDER BY day, key_id, endpoint`;
   }
 
   async #scheduleFlush(userId: string) {
@@ -243,7 +248,8 @@ export class AccountAgent extends Agent<Env> {
         : []),
     ]);
     // Only what was written is clean: calls that arrived during the batch stay dirty.
-    for (const r of counts) this.sql`UPDATE usage_counts SET dirty = 0 WHERE key_id = ${r.key_id} AND endpoint = ${r.endpoint} AND day = ${r.day} AND count = ${r.count}`;
+    for (const r of counts)
+      this.sql`UPDATE usage_counts SET dirty = 0 WHERE key_id = ${r.key_id} AND endpoint = ${r.endpoint} AND day = ${r.day} AND count = ${r.count}`;
     if (d) {
       this.#setMeta("pending_debit", this.#pending() - d.amount);
       this.sql`DELETE FROM account_meta WHERE k = 'flush_debit'`;

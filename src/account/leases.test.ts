@@ -14,7 +14,9 @@ describe("account/leases HeldLease", () => {
     expect(l.usable(1_300)).toBe(false);
     expect(lease(5).usable(2_000)).toBe(false); // time is over
     let sent: unknown;
-    await l.settle(async (counts) => void (sent = counts));
+    await l.settle(async (counts) => {
+      sent = counts;
+    });
     expect(sent).toEqual([
       { key_id: "k1", endpoint: "/a", day: "1970-01-01", count: 1, last_at: 1_100 },
       { key_id: "k2", endpoint: "/a", day: "1970-01-01", count: 1, last_at: 1_200 },

@@ -33,7 +33,10 @@ export class HeldLease {
     const day = utcDay(now);
     const id = `${keyId}\u0000${endpoint}\u0000${day}`;
     let row = this.#rows.get(id);
-    if (!row) this.#rows.set(id, (row = { key_id: keyId, endpoint, day, count: 0, last_at: now }));
+    if (!row) {
+      row = { key_id: keyId, endpoint, day, count: 0, last_at: now };
+      this.#rows.set(id, row);
+    }
     row.count++;
     row.last_at = Math.max(row.last_at, now);
     this.#left--;

@@ -16,7 +16,10 @@ export function upsertDailyCount(db: Db, row: typeof usageDaily.$inferInsert) {
 
 /** Flushed calls of every account in one month (`YYYY-MM`). */
 export async function callsInMonth(db: Db, month: string): Promise<number> {
-  const r = await db.select({ n: sum(usageDaily.count) }).from(usageDaily).where(sql`${usageDaily.day} LIKE ${`${month}-%`}`);
+  const r = await db
+    .select({ n: sum(usageDaily.count) })
+    .from(usageDaily)
+    .where(sql`${usageDaily.day} LIKE ${`${month}-%`}`);
   return Number(r[0]?.n ?? 0);
 }
 
@@ -33,7 +36,10 @@ export async function findPlan(db: Db, id: string): Promise<PlanRow | undefined>
 // ---------------------------------------------------------------- credit ledger (append-only; balance = sum)
 
 export async function ledgerBalance(db: Db, userId: string): Promise<number> {
-  const r = await db.select({ b: sql<number>`coalesce(sum(${creditLedger.amount}), 0)` }).from(creditLedger).where(eq(creditLedger.userId, userId));
+  const r = await db
+    .select({ b: sql<number>`coalesce(sum(${creditLedger.amount}), 0)` })
+    .from(creditLedger)
+    .where(eq(creditLedger.userId, userId));
   return Number(r[0]?.b ?? 0);
 }
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { monthUsageSchema } from "../account/schemas";
 import { userSchema } from "../auth/schemas";
 import { keySchema } from "../keys/schemas";
 import { pageMeta } from "../lib/paging";
-import { monthUsageSchema } from "../account/schemas";
 import { displayText } from "../lib/text";
 
 export const userStatusInput = z.enum(["active", "suspended"]);
@@ -14,7 +14,12 @@ export const userPatchInput = z
 
 /** Credits granted (+) or taken (-) by an admin, with the reason that goes into the ledger. */
 export const creditGrantInput = z.strictObject({
-  amount: z.number().int().refine((n) => n !== 0, "must not be 0").refine((n) => Math.abs(n) <= 100_000_000, "too large").describe("Credits: + grants, - takes"),
+  amount: z
+    .number()
+    .int()
+    .refine((n) => n !== 0, "must not be 0")
+    .refine((n) => Math.abs(n) <= 100_000_000, "too large")
+    .describe("Credits: + grants, - takes"),
   reason: displayText(3, 200),
 });
 

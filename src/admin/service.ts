@@ -1,4 +1,8 @@
 /** Administration: users, suspension, admin rights, overall stats. */
+
+import { accountChanged } from "../account/admission";
+import { callsInMonth } from "../account/queries";
+import { currentMonth, monthUsage } from "../account/usage";
 import { countUsers, findUserById, searchUsers, updateUser } from "../auth/queries";
 import { publicUser } from "../auth/users";
 import { grantCredits, grantSubscription } from "../billing/service";
@@ -9,9 +13,6 @@ import { publicKey } from "../keys/service";
 import { ApiError } from "../lib/errors";
 import { type Paging, pageWindow } from "../lib/paging";
 import { iso } from "../lib/time";
-import { callsInMonth } from "../account/queries";
-import { accountChanged } from "../account/admission";
-import { currentMonth, monthUsage } from "../account/usage";
 
 const adminUser = (u: UserRow) => ({ ...publicUser(u), is_admin: u.isAdmin, created_at: iso(u.createdAt) });
 

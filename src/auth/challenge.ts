@@ -19,7 +19,7 @@ export async function checkChallenge(env: Env, token: string | undefined, remote
   if (!token) throw new ApiError("CHALLENGE_REQUIRED", "Complete the bot challenge and send its token as challengeToken.");
   if (token.length > 2048) throw new ApiError("CHALLENGE_FAILED", "The challenge token is not valid.");
   const form = new FormData();
-  form.set("secret", env.TURNSTILE_SECRET!);
+  form.set("secret", env.TURNSTILE_SECRET ?? "");
   form.set("response", token);
   if (remoteIp) form.set("remoteip", remoteIp);
   form.set("idempotency_key", crypto.randomUUID());

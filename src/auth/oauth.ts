@@ -22,13 +22,14 @@ export class OAuthFailure extends Error {
 
 export const PENDING_TTL_SECONDS = 600;
 
-type Setup = { as: oauth.AuthorizationServer; client: oauth.Client; auth: oauth.ClientAuth; scope: string };
+type Setup = { as: oauth.AuthorizationServer; authorizationUrl: string; client: oauth.Client; auth: oauth.ClientAuth; scope: string };
 
 function setup(env: Env, provider: Provider): Setup | null {
   if (provider === "google") {
     if (!env.GOOGLE_CLIENT_ID || !env.GOOGLE_CLIENT_SECRET) return null;
     return {
       as: { issuer: env.GOOGLE_ISSUER, authorization_endpoint: env.GOOGLE_AUTHORIZATION_URL, token_endpoint: env.GOOGLE_TOKEN_URL },
+      authorizationUrl: env.GOOGLE_AUTHORIZATION_URL,
       client: { client_id: env.GOOGLE_CLIENT_ID },
       auth: oauth.ClientSecretPost(env.GOOGLE_CLIENT_SECRET),
       scope: "openid email profile",
@@ -37,6 +38,7 @@ function setup(env: Env, provider: Provider): Setup | null {
   if (!env.GITHUB_CLIENT_ID || !env.GITHUB_CLIENT_SECRET) return null;
   return {
     as: { issuer: "https://github.com", authorization_endpoint: env.GITHUB_AUTHORIZATION_URL, token_endpoint: env.GITHUB_TOKEN_URL },
+    authorizationUrl: env.GITHUB_AUTHORIZATION_URL,
     client: { client_id: env.GITHUB_CLIENT_ID },
     auth: oauth.ClientSecretPost(env.GITHUB_CLIENT_SECRET),
     scope: "read:user user:email",
@@ -51,8 +53,14 @@ export async function startAuthorization(env: Env, provider: Provider, redirectU
   const s = setup(env, provider);
   if (!s) return null;
   const verifier = oauth.generateRandomCodeVerifier();
-  const pending: PendingAuthorization = { provider, state: oauth.generateRandomState(), verifier, nonce: oauth.generateRandomNonce(), exp: Date.now() + PENDING_TTL_SECONDS * 1000 };
-  const url = new URL(s.as.authorization_endpoint!);
+  const pending: PendingAuthorization = {
+    provider,
+    state: oauth.generateRandomState(),
+    verifier,
+    nonce: oauth.generateRandomNonce(),
+    exp: Date.now() + PENDING_TTL_SECONDS * 1000,
+  };
+  const url = new URL(s.authorizationUrl);
   url.searchParams.set("client_id", s.client.client_id);
   url.searchParams.set("redirect_uri", redirectUri);
   url.searchParams.set("response_type", "code");
@@ -69,7 +77,12 @@ export async function startAuthorization(env: Env, provider: Provider, redirectU
  * The callback: state checked (a declined consent or a provider error reported as such), the code
  * exchanged with the PKCE verifier, and the verified email read. Throws OAuthFailure.
  */
-export async function finishAuthorization(env: Env, pending: PendingAuthorization, callbackUrl: URL, redirectUri: string): Promise<{ email: string; name: string }> {
+export async function finishAuthorization(
+  env: Env,
+  pending: PendingAuthorization,
+  callbackUrl: URL,
+  redirectUri: string,
+): Promise<{ email: string; name: string }> {
   const s = setup(env, pending.provider);
   if (!s) throw new OAuthFailure("provider");
   let params: URLSearchParams;
@@ -80,10 +93,13 @@ export async function finishAuthorization(env: Env, pending: PendingAuthorizatio
     throw new OAuthFailure("state");
   }
   try {
-    const response = await oauth.authorizationCodeGrantRequest(s.as, s.client, s.auth, params, redirectUri, pending.verifier, { signal: AbortSignal.timeout(10_000) });
+    const response = await oauth.authorizationCodeGrantRequest(s.as, s.client, s.auth, params, redirectUri, pending.verifier, {
+      signal: AbortSignal.timeout(10_000),
+    });
     if (pending.provider === "google") {
       const result = await oauth.processAuthorizationCodeResponse(s.as, s.client, response, { expectedNonce: pending.nonce, requireIdToken: true });
-      const claims = oauth.getValidatedIdTokenClaims(result)!;
+      const claims = oauth.getValidatedIdTokenClaims(result);
+      if (!claims) throw new OAuthFailure("provider");
       if (typeof claims.email !== "string" || claims.email_verified !== true) throw new OAuthFailure("unverified_email");
       return { email: claims.email, name: typeof claims.name === "string" ? claims.name : "" };
     }
@@ -98,7 +114,12 @@ export async function finishAuthorization(env: Env, pending: PendingAuthorizatio
 
 /** GitHub: only the primary email, and only when GitHub says it is verified. */
 async function githubVerifiedEmail(env: Env, accessToken: string): Promise<{ email: string; name: string }> {
-  const headers = { authorization: `Bearer ${accessToken}`, accept: "application/vnd.github+json", "user-agent": "wilayah-api", "x-github-api-version": "2022-11-28" };
+  const headers = {
+    authorization: `Bearer ${accessToken}`,
+    accept: "application/vnd.github+json",
+    "user-agent": "wilayah-api",
+    "x-github-api-version": "2022-11-28",
+  };
   const base = env.GITHUB_API_URL.replace(/\/$/, "");
   const res = await fetch(`${base}/user/emails`, { headers, signal: AbortSignal.timeout(10_000) });
   if (!res.ok) throw new OAuthFailure("provider");

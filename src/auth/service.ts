@@ -38,11 +38,7 @@ async function sendVerification(env: Env, user: { id: string; email: string }, a
   });
 }
 
-export async function register(
-  env: Env,
-  input: { email: string; password: string; name: string; challengeToken?: string },
-  origin: Origin,
-) {
+export async function register(env: Env, input: { email: string; password: string; name: string; challengeToken?: string }, origin: Origin) {
   await throttle(env.AUTH_LIMITER, `register:${origin.ip ?? "unknown"}`, AUTH_PERIOD_SECONDS);
   await checkChallenge(env, input.challengeToken, origin.ip);
   const email = normalizeEmail(input.email);
@@ -127,7 +123,14 @@ export async function signInWithVerifiedEmail(env: Env, input: { email: string; 
   const email = normalizeEmail(input.email);
   let user = await findUserByEmail(db, email);
   if (!user) {
-    const row = { id: newId("user"), email, name: input.name.trim().slice(0, 100) || email.split("@")[0], passwordHash: "!", emailVerified: true, createdAt: Date.now() };
+    const row = {
+      id: newId("user"),
+      email,
+      name: input.name.trim().slice(0, 100) || email.split("@")[0],
+      passwordHash: "!",
+      emailVerified: true,
+      createdAt: Date.now(),
+    };
     if (!(await insertUser(db, row))) user = await findUserByEmail(db, email);
     else user = await findUserById(db, row.id);
   }

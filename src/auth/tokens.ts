@@ -49,11 +49,15 @@ async function keyring(env: Env, purpose: "session" | "verify"): Promise<Keyring
 
 async function verify(env: Env, purpose: "session" | "verify", token: string) {
   const ring = await keyring(env, purpose);
-  return jwtVerify(token, async (header) => {
-    const key = header.kid ? ring.all.get(header.kid) : undefined;
-    if (!key) throw new errors.JWSSignatureVerificationFailed();
-    return key;
-  }, { algorithms: ["HS256"] });
+  return jwtVerify(
+    token,
+    async (header) => {
+      const key = header.kid ? ring.all.get(header.kid) : undefined;
+      if (!key) throw new errors.JWSSignatureVerificationFailed();
+      return key;
+    },
+    { algorithms: ["HS256"] },
+  );
 }
 
 export async function signSession(env: Env, claims: SessionClaims): Promise<string> {
@@ -97,7 +101,10 @@ export async function signVerification(env: Env, userId: string, email: string):
 }
 
 /** The user id and email a verification token was issued for, or why it cannot be used. */
-export async function verifyVerification(env: Env, token: string): Promise<{ ok: true; userId: string; email: string } | { ok: false; reason: "invalid" | "expired" }> {
+export async function verifyVerification(
+  env: Env,
+  token: string,
+): Promise<{ ok: true; userId: string; email: string } | { ok: false; reason: "invalid" | "expired" }> {
   try {
     const { payload } = await verify(env, "verify", token);
     if (payload.purpose !== "verify-email" || typeof payload.sub !== "string" || typeof payload.email !== "string") return { ok: false, reason: "invalid" };

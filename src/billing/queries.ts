@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gt, lt, ne, or, sql } from "drizzle-orm";
-import { batch, type Db } from "../db/client";
+import { and, desc, eq, gt, lt, ne, or, sql } from "drizzle-orm";
 import { appendLedgerIf } from "../account/queries";
 import { reconcileUserPlans, setPlan, setPlanIf } from "../auth/queries";
+import { batch, type Db } from "../db/client";
 import { invoices, subscriptions } from "../db/schema";
 
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -16,19 +16,35 @@ export async function findInvoiceById(db: Db, id: string): Promise<InvoiceRow | 
 
 /** The invoice that already carries a provider reference, other than `exceptId`. */
 export async function invoiceWithReference(db: Db, reference: string, exceptId: string): Promise<InvoiceRow | undefined> {
-  return (await db.select().from(invoices).where(and(eq(invoices.reference, reference), ne(invoices.id, exceptId))).limit(1))[0];
+  return (
+    await db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.reference, reference), ne(invoices.id, exceptId)))
+      .limit(1)
+  )[0];
 }
 
 /**
  * Fills in the provider's answer on a recorded invoice, unless another invoice already has that
  * reference (the guard and the unique index both say no). True when adopted.
  */
-export async function adoptTransaction(db: Db, id: string, tx: { reference: string; qrString: string; qrUrl: string | null; expiresAt: number }): Promise<boolean> {
+export async function adoptTransaction(
+  db: Db,
+  id: string,
+  tx: { reference: string; qrString: string; qrUrl: string | null; expiresAt: number },
+): Promise<boolean> {
   try {
     const r = await db
       .update(invoices)
       .set({ reference: tx.reference, qrString: tx.qrString, qrUrl: tx.qrUrl, expiresAt: tx.expiresAt })
-      .where(and(eq(invoices.id, id), eq(invoices.status, "UNPAID"), sql`NOT EXISTS (SELECT 1 FROM invoices o WHERE o.reference = ${tx.reference} AND o.id <> ${id})`))
+      .where(
+        and(
+          eq(invoices.id, id),
+          eq(invoices.status, "UNPAID"),
+          sql`NOT EXISTS (SELECT 1 FROM invoices o WHERE o.reference = ${tx.reference} AND o.id <> ${id})`,
+        ),
+      )
       .run();
     return r.meta.changes === 1;
   } catch (e) {
@@ -38,7 +54,10 @@ export async function adoptTransaction(db: Db, id: string, tx: { reference: stri
 }
 
 export async function deleteInvoice(db: Db, id: string): Promise<void> {
-  await db.delete(invoices).where(and(eq(invoices.id, id), eq(invoices.status, "UNPAID"))).run();
+  await db
+    .delete(invoices)
+    .where(and(eq(invoices.id, id), eq(invoices.status, "UNPAID")))
+    .run();
 }
 
 /** States a signed PAID still settles: unpaid, or expired by our own clock (not by the provider). */
@@ -54,7 +73,13 @@ export async function invoicePage(db: Db, userId: string, limit: number, offset:
 }
 
 export async function findInvoiceOfUser(db: Db, userId: string, id: string): Promise<InvoiceRow | undefined> {
-  return (await db.select().from(invoices).where(and(eq(invoices.id, id), eq(invoices.userId, userId))).limit(1))[0];
+  return (
+    await db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.id, id), eq(invoices.userId, userId)))
+      .limit(1)
+  )[0];
 }
 
 /**
@@ -68,7 +93,10 @@ export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodEnd
   const effects =
     inv.kind === "topup"
       ? [
-          appendLedgerIf({ userId: inv.userId, amount: inv.credits ?? 0, reason, ref: source, createdAt: now }, sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${inv.id} AND status = 'PAID')`),
+          appendLedgerIf(
+            { userId: inv.userId, amount: inv.credits ?? 0, reason, ref: source, createdAt: now },
+            sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${inv.id} AND status = 'PAID')`,
+          ),
         ]
       : [
           sql`INSERT OR IGNORE INTO subscriptions (id, user_id, plan_id, source, period_start, period_end, created_at)
@@ -76,7 +104,10 @@ export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodEnd
           setPlanIf(inv.userId, inv.planId ?? "free", sql`EXISTS (SELECT 1 FROM subscriptions WHERE source = ${source} AND period_end > ${now})`),
         ];
   const [transition] = await batch(db, [
-    db.update(invoices).set({ status: "PAID", paidAt: now, closedBy: "provider" }).where(and(eq(invoices.id, inv.id), settleable)),
+    db
+      .update(invoices)
+      .set({ status: "PAID", paidAt: now, closedBy: "provider" })
+      .where(and(eq(invoices.id, inv.id), settleable)),
     ...effects,
   ]);
   return { transitioned: transition.meta.changes === 1 };
@@ -88,7 +119,11 @@ export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodEnd
  */
 export async function closeUnpaid(db: Db, id: string, status: "EXPIRED" | "FAILED", by: "provider" | "system"): Promise<boolean> {
   const from = by === "provider" ? settleable : eq(invoices.status, "UNPAID");
-  const r = await db.update(invoices).set({ status, closedBy: by }).where(and(eq(invoices.id, id), from)).run();
+  const r = await db
+    .update(invoices)
+    .set({ status, closedBy: by })
+    .where(and(eq(invoices.id, id), from))
+    .run();
   return r.meta.changes === 1;
 }
 
@@ -104,7 +139,10 @@ export async function expireOverdue(db: Db, now: number, marginMs: number): Prom
 
 /** Sets users.plan to the plan of their latest active subscription (or free) where it differs; returns who changed. */
 export async function reconcilePlans(db: Db, now: number): Promise<string[]> {
-  return reconcileUserPlans(db, sql`coalesce((SELECT s.plan_id FROM subscriptions s WHERE s.user_id = users.id AND s.period_end > ${now} ORDER BY s.period_end DESC LIMIT 1), 'free')`);
+  return reconcileUserPlans(
+    db,
+    sql`coalesce((SELECT s.plan_id FROM subscriptions s WHERE s.user_id = users.id AND s.period_end > ${now} ORDER BY s.period_end DESC LIMIT 1), 'free')`,
+  );
 }
 
 /** The subscription that ends last among those still running, if any. */

@@ -1,13 +1,15 @@
 /** Billing rules: plans, invoices through Tripay, the payment webhook, credits and subscriptions. */
 import { renderSVG } from "uqr";
+import { accountChanged, pendingDebits } from "../account/admission";
+import { appendLedger, findPlan, ledgerBalance, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
 import { primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { newId } from "../lib/crypto";
 import { ApiError, issuesToDetails } from "../lib/errors";
+import { log } from "../lib/log";
 import { type Paging, pageWindow } from "../lib/paging";
 import { iso } from "../lib/time";
-import { appendLedger, findPlan, ledgerBalance, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
-import { accountChanged, pendingDebits } from "../account/admission";
+import { addMonth, addMonths } from "./months";
 import {
   activeSubscription,
   adoptTransaction,
@@ -16,18 +18,16 @@ import {
   expireOverdue,
   findInvoiceById,
   findInvoiceOfUser,
-  invoiceWithReference,
   type InvoiceRow,
   insertInvoice,
   insertSubscription,
   invoicePage,
+  invoiceWithReference,
   reconcilePlans,
   settlePaid,
 } from "./queries";
-import { addMonth, addMonths } from "./months";
 import { TOPUP, tripayCallbackSchema } from "./schemas";
 import { createTransaction, TransactionRefused, tripayConfig, verifyCallback } from "./tripay";
-import { log } from "../lib/log";
 
 /** How long a QR invoice can be paid. */
 export const INVOICE_TTL_MS = 30 * 60 * 1000;
@@ -71,8 +71,13 @@ export function invoiceView(inv: InvoiceRow) {
  * never lost, even when our own write after the provider's answer fails. The provider's answer is
  * adopted only when its reference is new to us.
  */
-async function createInvoice(env: Env, user: UserRow, what: { kind: "topup"; amount: number; credits: number } | { kind: "subscription"; amount: number; plan: PlanRow }) {
-  if (!user.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED", "Verify your email address before paying (POST /auth/resend-verification sends a new link).");
+async function createInvoice(
+  env: Env,
+  user: UserRow,
+  what: { kind: "topup"; amount: number; credits: number } | { kind: "subscription"; amount: number; plan: PlanRow },
+) {
+  if (!user.emailVerified)
+    throw new ApiError("EMAIL_NOT_VERIFIED", "Verify your email address before paying (POST /auth/resend-verification sends a new link).");
   const cfg = tripayConfig(env); // 503 before anything is written
   const db = primaryDb(env);
   const now = Date.now();
@@ -97,7 +102,14 @@ async function createInvoice(env: Env, user: UserRow, what: { kind: "topup"; amo
   await insertInvoice(db, row);
   let tx: Awaited<ReturnType<typeof createTransaction>>;
   try {
-    tx = await createTransaction(cfg, { merchantRef: id, amount: what.amount, itemName, customerName: user.name, customerEmail: user.email, expiresAt: row.expiresAt });
+    tx = await createTransaction(cfg, {
+      merchantRef: id,
+      amount: what.amount,
+      itemName,
+      customerName: user.name,
+      customerEmail: user.email,
+      expiresAt: row.expiresAt,
+    });
   } catch (e) {
     // Refused: the provider created nothing, so neither do we. Otherwise (timeout, garbled answer)
     // it may have: the invoice stays, closed by us, which a signed PAID still settles.
@@ -109,7 +121,10 @@ async function createInvoice(env: Env, user: UserRow, what: { kind: "topup"; amo
     const other = await invoiceWithReference(db, tx.reference, id);
     log.error("payment_reference_conflict", { invoice: id, reference: tx.reference, other_invoice: other?.id ?? null });
     await closeUnpaid(db, id, "EXPIRED", "system");
-    throw new ApiError("UPSTREAM_ERROR", "The payment provider answered with a transaction reference that belongs to another invoice. Nothing was charged; try again.");
+    throw new ApiError(
+      "UPSTREAM_ERROR",
+      "The payment provider answered with a transaction reference that belongs to another invoice. Nothing was charged; try again.",
+    );
   }
   return { data: invoiceView({ ...row, reference: tx.reference, qrString: tx.qrString, qrUrl: tx.qrUrl, expiresAt: tx.expiresAt }) };
 }
@@ -120,18 +135,23 @@ export async function topup(env: Env, user: UserRow, amount: number) {
 
 export async function subscribe(env: Env, user: UserRow, planId: string) {
   const plan = await findPlan(primaryDb(env), planId);
-  if (!plan || !plan.isPublic) throw new ApiError("NOT_FOUND", `No plan "${planId}". See GET /billing/plans.`);
-  if (plan.priceIdr === 0) throw new ApiError("VALIDATION_ERROR", "The free plan needs no subscription.", { details: [{ path: "plan_id", message: "choose a paid plan" }] });
+  if (!plan?.isPublic) throw new ApiError("NOT_FOUND", `No plan "${planId}". See GET /billing/plans.`);
+  if (plan.priceIdr === 0)
+    throw new ApiError("VALIDATION_ERROR", "The free plan needs no subscription.", { details: [{ path: "plan_id", message: "choose a paid plan" }] });
   return createInvoice(env, user, { kind: "subscription", amount: plan.priceIdr, plan });
 }
-
 
 /**
  * Tripay's payment_status callback. Signature first (constant time, over the raw body), then the
  * invoice by merchant ref and reference, the amount, and the one-way transition. Answers
  * `{success: true}` once handled, also for repeated deliveries, so Tripay stops retrying.
  */
-export async function handleTripayCallback(env: Env, rawBody: string, headers: { signature?: string; event?: string }, waitUntil: (p: Promise<unknown>) => void) {
+export async function handleTripayCallback(
+  env: Env,
+  rawBody: string,
+  headers: { signature?: string; event?: string },
+  waitUntil: (p: Promise<unknown>) => void,
+) {
   const cfg = tripayConfig(env);
   if (!(await verifyCallback(cfg.privateKey, rawBody, headers.signature))) {
     throw new ApiError("INVALID_SIGNATURE", "X-Callback-Signature is missing or does not match the body.");
@@ -146,7 +166,8 @@ export async function handleTripayCallback(env: Env, rawBody: string, headers: {
     throw new ApiError("INVALID_JSON", "The callback body is not valid JSON.");
   }
   const parsed = tripayCallbackSchema.safeParse(json);
-  if (!parsed.success) throw new ApiError("VALIDATION_ERROR", "The callback body is not a Tripay payment_status payload.", { details: issuesToDetails(parsed.error.issues) });
+  if (!parsed.success)
+    throw new ApiError("VALIDATION_ERROR", "The callback body is not a Tripay payment_status payload.", { details: issuesToDetails(parsed.error.issues) });
   const cb = parsed.data;
   const db = primaryDb(env);
   // merchant_ref is our invoice id. An invoice still waiting for the provider's answer (its create
@@ -178,7 +199,12 @@ export async function billingStatus(env: Env, userId: string) {
   if (!sub) throw new ApiError("NO_SUBSCRIPTION", "No active subscription: you are on the free plan. See GET /billing/plans.");
   return {
     data: {
-      subscription: { plan_id: sub.planId, plan_name: (await findPlan(db, sub.planId))?.name ?? sub.planId, period_start: iso(sub.periodStart), period_end: iso(sub.periodEnd) },
+      subscription: {
+        plan_id: sub.planId,
+        plan_name: (await findPlan(db, sub.planId))?.name ?? sub.planId,
+        period_start: iso(sub.periodStart),
+        period_end: iso(sub.periodEnd),
+      },
       credits: await creditBalance(env, userId),
     },
   };
@@ -230,7 +256,9 @@ export async function runScheduledBilling(env: Env, now = Date.now()) {
 export async function grantCredits(env: Env, userId: string, amount: number, reason: string, adminId: string) {
   const db = primaryDb(env);
   if (amount < 0 && (await creditBalance(env, userId)) + amount < 0) {
-    throw new ApiError("VALIDATION_ERROR", "Taking that many credits would make the balance negative.", { details: [{ path: "amount", message: "exceeds the balance" }] });
+    throw new ApiError("VALIDATION_ERROR", "Taking that many credits would make the balance negative.", {
+      details: [{ path: "amount", message: "exceeds the balance" }],
+    });
   }
   await appendLedger(db, { userId, amount, reason: `${reason} (admin ${adminId})`, ref: `admin:${crypto.randomUUID()}`, createdAt: Date.now() });
   await accountChanged(env, userId);

@@ -13,7 +13,13 @@ export function tripayConfig(env: Env): TripayConfig {
   if (!env.TRIPAY_API_KEY || !env.TRIPAY_PRIVATE_KEY || !env.TRIPAY_MERCHANT_CODE) {
     throw new ApiError("PAYMENT_NOT_CONFIGURED", "Payments are not configured on this deployment. Try again later or contact support.");
   }
-  return { baseUrl: env.TRIPAY_BASE_URL.replace(/\/$/, ""), method: env.TRIPAY_METHOD, apiKey: env.TRIPAY_API_KEY, privateKey: env.TRIPAY_PRIVATE_KEY, merchantCode: env.TRIPAY_MERCHANT_CODE };
+  return {
+    baseUrl: env.TRIPAY_BASE_URL.replace(/\/$/, ""),
+    method: env.TRIPAY_METHOD,
+    apiKey: env.TRIPAY_API_KEY,
+    privateKey: env.TRIPAY_PRIVATE_KEY,
+    merchantCode: env.TRIPAY_MERCHANT_CODE,
+  };
 }
 
 /** The provider answered and said no: it created no transaction (unlike a timeout or a garbled answer, after which it may have). */
@@ -46,13 +52,17 @@ export async function createTransaction(
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (e) {
-    if ((e as Error)?.name === "TimeoutError") throw new ApiError("UPSTREAM_TIMEOUT", "The payment provider did not answer in time. Nothing was charged; try again.");
+    if ((e as Error)?.name === "TimeoutError")
+      throw new ApiError("UPSTREAM_TIMEOUT", "The payment provider did not answer in time. Nothing was charged; try again.");
     throw new ApiError("UPSTREAM_ERROR", "The payment provider could not be reached. Nothing was charged; try again.");
   }
   const answer = (await res.json().catch(() => null)) as { success?: boolean; message?: string; data?: Record<string, unknown> } | null;
   const d = answer?.data;
   if (answer && answer.success === false) {
-    throw new TransactionRefused("UPSTREAM_ERROR", `The payment provider refused the transaction${answer.message ? `: ${String(answer.message).slice(0, 200)}` : ""}. Nothing was charged; try again.`);
+    throw new TransactionRefused(
+      "UPSTREAM_ERROR",
+      `The payment provider refused the transaction${answer.message ? `: ${String(answer.message).slice(0, 200)}` : ""}. Nothing was charged; try again.`,
+    );
   }
   const wellFormed = (v: unknown, max: number) => typeof v === "string" && v.length > 0 && v.length <= max;
   if (!res.ok || !answer?.success || !d || !wellFormed(d.reference, 100) || !wellFormed(d.qr_string, 2000)) {

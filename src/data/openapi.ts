@@ -3,8 +3,8 @@
  * input schema, the answer from the output schema, the description the MCP tool shows too.
  */
 import type { z } from "zod";
-import { toJsonSchema } from "../lib/json-schema";
 import { operation } from "../http/docs";
+import { toJsonSchema } from "../lib/json-schema";
 import type { DataContext } from "./context";
 import type { DataEndpoint } from "./endpoint";
 import { parseInput } from "./run";

@@ -57,9 +57,7 @@ export async function runEndpoint(ep: DataEndpoint, raw: unknown, ctx: DataConte
 
   const json = JSON.stringify(await ep.handler(input, ctx));
   memory.set(keyUrl, json, { ttl: ep.cacheSeconds * 1000 });
-  ctx.waitUntil(
-    cache.put(key, new Response(json, { headers: { "content-type": "application/json", "cache-control": `public, max-age=${ep.cacheSeconds}` } })),
-  );
+  ctx.waitUntil(cache.put(key, new Response(json, { headers: { "content-type": "application/json", "cache-control": `public, max-age=${ep.cacheSeconds}` } })));
   return { json, cache: "MISS" };
 }
 

@@ -31,11 +31,9 @@ export const kabupaten = sqliteTable(
   (t) => [index("kabupaten_parent_idx").on(t.provinsiId, t.id)],
 );
 
-export const kecamatan = sqliteTable(
-  "kecamatan",
-  { ...regionColumns, kabupatenId: text("kabupaten_id").notNull() },
-  (t) => [index("kecamatan_parent_idx").on(t.kabupatenId, t.id)],
-);
+export const kecamatan = sqliteTable("kecamatan", { ...regionColumns, kabupatenId: text("kabupaten_id").notNull() }, (t) => [
+  index("kecamatan_parent_idx").on(t.kabupatenId, t.id),
+]);
 
 export const kelurahan = sqliteTable(
   "kelurahan",
@@ -133,7 +131,9 @@ export const users = sqliteTable(
     name: text("name").notNull(),
     passwordHash: text("password_hash").notNull(),
     plan: text("plan").notNull().default("free"),
-    status: text("status", { enum: ["active", "suspended"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "suspended"] })
+      .notNull()
+      .default("active"),
     emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
     isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull().default(sql`(unixepoch() * 1000)`),
@@ -218,7 +218,11 @@ export const invoices = sqliteTable(
     paidAt: integer("paid_at"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [uniqueIndex("invoices_reference_uq").on(t.reference), index("invoices_user_idx").on(t.userId, t.createdAt), index("invoices_unpaid_idx").on(t.status, t.expiresAt)],
+  (t) => [
+    uniqueIndex("invoices_reference_uq").on(t.reference),
+    index("invoices_user_idx").on(t.userId, t.createdAt),
+    index("invoices_unpaid_idx").on(t.status, t.expiresAt),
+  ],
 );
 
 /** One row per paid subscription invoice (or admin grant); the unique source guards double activation. */

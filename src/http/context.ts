@@ -4,9 +4,6 @@
  * `user`; data/guard.ts: `call`; portal: `portalUser`), so `c.get("user")` is typed only on routes
  * where that guard ran.
  */
-import type { Context } from "hono";
 import type { RequestIdVariables } from "hono/request-id";
 
 export type BaseEnv = { Bindings: Env; Variables: RequestIdVariables };
-
-export type BaseContext = Context<BaseEnv>;

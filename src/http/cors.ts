@@ -43,5 +43,8 @@ export const mcpCors = cors({ origin: "*", ...PUBLIC_CORS });
 export const accountCors: MiddlewareHandler<BaseEnv> = async (c, next) => {
   if (c.req.path.startsWith("/api/v1/") || c.req.path.startsWith("/mcp")) return next();
   if (!c.env.DASHBOARD_URL) return next();
-  return cors({ origin: c.env.DASHBOARD_URL, allowHeaders: ["authorization", "content-type"], exposeHeaders: ["x-request-id", "retry-after"], maxAge: 86_400 })(c, next);
+  return cors({ origin: c.env.DASHBOARD_URL, allowHeaders: ["authorization", "content-type"], exposeHeaders: ["x-request-id", "retry-after"], maxAge: 86_400 })(
+    c,
+    next,
+  );
 };

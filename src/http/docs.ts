@@ -48,7 +48,9 @@ export function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
         content: {
           "application/json": {
             schema: ref("schemas", "Error"),
-            examples: Object.fromEntries(list.map((code) => [code, { value: { error: { code, message: "…", request_id: "8f2c1e0a-4b7d-4f3e-9a61-2d5c7b9e0f14" } } }])),
+            examples: Object.fromEntries(
+              list.map((code) => [code, { value: { error: { code, message: "…", request_id: "8f2c1e0a-4b7d-4f3e-9a61-2d5c7b9e0f14" } } }]),
+            ),
           },
         },
       },
@@ -88,9 +90,15 @@ export function operation(o: DocOptions) {
     ...(o.description ? { description: o.description } : {}),
     security: SECURITY[o.caller],
     ...(o.parameters ? { parameters: o.parameters } : {}),
-    ...(o.body ? { requestBody: { required: true, description: o.body.description, content: { "application/json": { schema: toJsonSchema(o.body.schema, "input") } } } } : {}),
+    ...(o.body
+      ? { requestBody: { required: true, description: o.body.description, content: { "application/json": { schema: toJsonSchema(o.body.schema, "input") } } } }
+      : {}),
     responses: {
-      [String(status)]: { description: o.ok.description, headers: { "x-request-id": ref("headers", "RequestId"), ...o.ok.headers }, ...(content ? { content } : {}) },
+      [String(status)]: {
+        description: o.ok.description,
+        headers: { "x-request-id": ref("headers", "RequestId"), ...o.ok.headers },
+        ...(content ? { content } : {}),
+      },
       ...errorResponses([...CALLER_ERRORS[o.caller], ...(o.input ? INPUT_ERRORS[o.input] : []), ...(o.errors ?? [])]),
     },
   };

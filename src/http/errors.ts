@@ -3,13 +3,12 @@
  * as the contract's codes, anything else a 500 that names no internals) and `unknownRoutes` (404 for
  * an unknown path, 405 with `Allow` for a known path asked with another method).
  */
-import type { Context, ErrorHandler, Hono, MiddlewareHandler, NotFoundHandler } from "hono";
+import type { Context, ErrorHandler, Hono, Env as HonoEnv, MiddlewareHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { TrieRouter } from "hono/router/trie-router";
 import { findTargetHandler, isMiddleware } from "hono/utils/handler";
 import { ApiError, ERROR_STATUS, type ErrorCode, errorBody } from "../lib/errors";
 import { errorText, log } from "../lib/log";
-
 
 /** The contract's error response; an ApiError's headers (e.g. Retry-After) go with it. */
 function errorResponse(c: Context, code: ErrorCode, message: string, extra: ApiError["extra"] = {}) {
@@ -35,7 +34,7 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
  * Which methods an app answers on a path, from its registered routes (middleware left out: it
  * answers nothing by itself). Built on first use: every route is registered by then.
  */
-function routeTable(app: Hono<any>) {
+function routeTable<E extends HonoEnv>(app: Hono<E>) {
   let router: TrieRouter<string> | undefined;
   return (path: string): string[] => {
     if (!router) {
@@ -52,14 +51,16 @@ function routeTable(app: Hono<any>) {
  * method is 405 METHOD_NOT_ALLOWED with `Allow` (Hono has no 405 of its own). The middleware
  * answers a CORS preflight (OPTIONS) on an unknown path the same 404, before CORS sees it.
  */
-export function unknownRoutes(app: Hono<any>): { notFound: NotFoundHandler; preflight: MiddlewareHandler } {
+export function unknownRoutes<E extends HonoEnv>(app: Hono<E>): { notFound: NotFoundHandler; preflight: MiddlewareHandler } {
   const allowed = routeTable(app);
   const notFound = (c: Context) => errorResponse(c, "NOT_FOUND", `No endpoint at ${c.req.method} ${c.req.path}. See the API docs.`);
   return {
     notFound: (c) => {
       const methods = allowed(c.req.path);
       if (methods.length > 0) {
-        return errorResponse(c, "METHOD_NOT_ALLOWED", `${c.req.method} is not allowed here; use ${methods.join(", ")}.`, { headers: { allow: methods.join(", ") } });
+        return errorResponse(c, "METHOD_NOT_ALLOWED", `${c.req.method} is not allowed here; use ${methods.join(", ")}.`, {
+          headers: { allow: methods.join(", ") },
+        });
       }
       return notFound(c);
     },

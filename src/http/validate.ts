@@ -2,7 +2,7 @@ import { zValidator } from "@hono/zod-validator";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { uniqueSymbol } from "hono-openapi";
-import { z, type ZodType } from "zod";
+import type { ZodType } from "zod";
 import { ApiError, validationError } from "../lib/errors";
 import { toJsonSchema } from "../lib/json-schema";
 import { typedQuery } from "./query";
@@ -18,7 +18,10 @@ const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 const requireJsonContentType = createMiddleware(async (c, next) => {
   const mediaType = (c.req.header("content-type") ?? "").split(";")[0].trim();
   if (!JSON_MEDIA_TYPE.test(mediaType)) {
-    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", `Send the body as JSON with Content-Type: application/json${mediaType ? ` (got ${mediaType.slice(0, 100)})` : ""}.`);
+    throw new ApiError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      `Send the body as JSON with Content-Type: application/json${mediaType ? ` (got ${mediaType.slice(0, 100)})` : ""}.`,
+    );
   }
   await next();
 });

@@ -27,11 +27,21 @@ export async function insertKeyWithinLimit(db: Db, key: typeof apiKeys.$inferIns
 }
 
 export async function findKeyOfUser(db: Db, userId: string, keyId: string): Promise<KeyRow | undefined> {
-  return (await db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))).limit(1))[0];
+  return (
+    await db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
+      .limit(1)
+  )[0];
 }
 
 export async function markRevoked(db: Db, keyId: string, at: number): Promise<void> {
-  await db.update(apiKeys).set({ revokedAt: at }).where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt))).run();
+  await db
+    .update(apiKeys)
+    .set({ revokedAt: at })
+    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .run();
 }
 
 export async function keyHashesOfUser(db: Db, userId: string): Promise<string[]> {

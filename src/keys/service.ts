@@ -9,10 +9,10 @@
  */
 import { LRUCache } from "lru-cache";
 import { primaryDb } from "../db/client";
+import { newId } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { iso } from "../lib/time";
-import { findKeyByHash, findKeyOfUser, keyHashesOfUser, insertKeyWithinLimit, type KeyRow, listKeysOfUser, markRevoked } from "./queries";
-import { newId } from "../lib/crypto";
+import { findKeyByHash, findKeyOfUser, insertKeyWithinLimit, type KeyRow, keyHashesOfUser, listKeysOfUser, markRevoked } from "./queries";
 import { displayParts, generateKeySecret, hashKeySecret, isWellFormedKey } from "./secret";
 
 /** Who is calling a data endpoint: what an `x-api-key` resolves to (REST and MCP alike). */
@@ -59,7 +59,10 @@ export async function resolveApiKey(env: Env, secret: string | undefined, waitUn
   const keyHash = await hashKeySecret(secret);
 
   let lookup = memory.get(keyHash);
-  if (!lookup) memory.set(keyHash, (lookup = await sharedLookup(env, keyHash, waitUntil)));
+  if (!lookup) {
+    lookup = await sharedLookup(env, keyHash, waitUntil);
+    memory.set(keyHash, lookup);
+  }
   if (!lookup.ok) throw new ApiError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
   if (lookup.suspended) throw new ApiError("ACCOUNT_SUSPENDED", "The account that owns this API key is suspended.");
   return { keyId: lookup.keyId, userId: lookup.userId, plan: lookup.plan };
@@ -73,9 +76,7 @@ export async function resolveApiKey(env: Env, secret: string | undefined, waitUn
 export async function forgetKeyHashes(env: Env, keyHashes: string[]): Promise<void> {
   const now = String(Date.now());
   for (const h of keyHashes) memory.delete(h);
-  await Promise.all(
-    keyHashes.flatMap((h) => [env.KV.put(forgottenKey(h), now, { expirationTtl: FORGOTTEN_TTL }), env.KV.delete(kvKey(h))]),
-  );
+  await Promise.all(keyHashes.flatMap((h) => [env.KV.put(forgottenKey(h), now, { expirationTtl: FORGOTTEN_TTL }), env.KV.delete(kvKey(h))]));
 }
 
 // ---------------------------------------------------------------- managing keys (/user/keys)
@@ -83,7 +84,15 @@ export async function forgetKeyHashes(env: Env, keyHashes: string[]): Promise<vo
 export const MAX_ACTIVE_KEYS = 20;
 
 export function publicKey(k: KeyRow) {
-  return { id: k.id, name: k.name, prefix: k.prefix, last4: k.last4, created_at: iso(k.createdAt), last_used_at: iso(k.lastUsedAt), revoked_at: iso(k.revokedAt) };
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    last4: k.last4,
+    created_at: iso(k.createdAt),
+    last_used_at: iso(k.lastUsedAt),
+    revoked_at: iso(k.revokedAt),
+  };
 }
 
 export async function listKeys(env: Env, userId: string) {
@@ -91,7 +100,8 @@ export async function listKeys(env: Env, userId: string) {
 }
 
 export async function createKey(env: Env, user: { id: string; emailVerified: boolean }, name: string) {
-  if (!user.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED", "Verify your email address before creating API keys (POST /auth/resend-verification sends a new link).");
+  if (!user.emailVerified)
+    throw new ApiError("EMAIL_NOT_VERIFIED", "Verify your email address before creating API keys (POST /auth/resend-verification sends a new link).");
   const secret = generateKeySecret();
   const row = { id: newId("key"), userId: user.id, name, ...displayParts(secret), keyHash: await hashKeySecret(secret), createdAt: Date.now() };
   if (!(await insertKeyWithinLimit(primaryDb(env), row, MAX_ACTIVE_KEYS))) {
@@ -109,7 +119,8 @@ export async function revokeKey(env: Env, userId: string, keyId: string) {
     await markRevoked(db, key.id, Date.now());
     await forgetKeyHashes(env, [key.keyHash]);
   }
-  return { data: publicKey((await findKeyOfUser(db, userId, keyId))!) };
+  const after = await findKeyOfUser(db, userId, keyId);
+  return { data: publicKey(after ?? key) };
 }
 
 /** Drops every cached lookup of a user's keys (suspension, plan change). */

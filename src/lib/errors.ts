@@ -62,15 +62,17 @@ export class ApiError extends Error {
 }
 
 /** The error body, as a schema (the API document and its contract tests use it). */
-export const errorBodySchema = z
-  .object({
-    error: z.object({
-      code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).describe("Stable, machine-readable: branch on this"),
-      message: z.string().describe("For people: what happened and what to do"),
-      request_id: z.string().describe("Also in the x-request-id header; quote it to support"),
-      details: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe("Validation failures: which field, and why"),
-    }),
-  });
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).describe("Stable, machine-readable: branch on this"),
+    message: z.string().describe("For people: what happened and what to do"),
+    request_id: z.string().describe("Also in the x-request-id header; quote it to support"),
+    details: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .describe("Validation failures: which field, and why"),
+  }),
+});
 
 export function errorBody(code: ErrorCode, message: string, requestId: string | undefined, details?: ErrorDetail[]) {
   return { error: { code, message, request_id: requestId, ...(details ? { details } : {}) } };

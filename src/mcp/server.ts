@@ -9,13 +9,13 @@
  */
 import { McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import pkg from "../../package.json";
+import type { DataContext } from "../data/context";
 import type { DataEndpoint } from "../data/endpoint";
 import { type Admit, serveDataCall } from "../data/run";
 import { ApiError, type ErrorCode, errorBody } from "../lib/errors";
 import { toJsonSchema } from "../lib/json-schema";
-import type { DataContext } from "../data/context";
-import { portableSchema } from "./portable-schema";
 import { errorText, log } from "../lib/log";
+import { portableSchema } from "./portable-schema";
 
 export const SERVER_INFO = { name: "wilayah-api", version: pkg.version };
 
@@ -25,13 +25,21 @@ export const SERVER_INFO = { name: "wilayah-api", version: pkg.version };
  * details); output is the same JSON REST serves, built from the declared output schema.
  */
 function precomputed(json: Record<string, unknown>): StandardSchemaWithJSON {
-  return { "~standard": { version: 1, vendor: "wilayah-api", validate: (value: unknown) => ({ value }), jsonSchema: { input: () => json, output: () => json } } };
+  return {
+    "~standard": { version: 1, vendor: "wilayah-api", validate: (value: unknown) => ({ value }), jsonSchema: { input: () => json, output: () => json } },
+  };
 }
 
 type Tool = {
   name: string;
   ep: DataEndpoint;
-  config: { title: string; description: string; inputSchema: StandardSchemaWithJSON; outputSchema: StandardSchemaWithJSON; annotations: Record<string, boolean> };
+  config: {
+    title: string;
+    description: string;
+    inputSchema: StandardSchemaWithJSON;
+    outputSchema: StandardSchemaWithJSON;
+    annotations: Record<string, boolean>;
+  };
 };
 
 const toolLists = new WeakMap<readonly DataEndpoint[], Tool[]>();

@@ -5,12 +5,12 @@
  */
 import type { Hono } from "hono";
 import { generateSpecs } from "hono-openapi";
+import pkg from "../../package.json";
 import { dataEndpoints } from "../catalogue";
 import { loadExamples } from "../data/openapi";
-import pkg from "../../package.json";
+import type { BaseEnv } from "../http/context";
 import { errorBodySchema } from "../lib/errors";
 import { toJsonSchema } from "../lib/json-schema";
-import type { BaseEnv } from "../http/context";
 
 const DESCRIPTION = `Indonesia's administrative regions (provinsi, kabupaten/kota, kecamatan, kelurahan/desa; Kepmendagri 300.2.2-2138/2025), BMKG weather and earthquakes, accounts, API keys, usage and QRIS billing.
 
@@ -59,7 +59,8 @@ export async function apiDocument(app: Hono<BaseEnv>, env: Env, requestOrigin: s
             type: "apiKey",
             in: "header",
             name: "X-Callback-Signature",
-            description: "Tripay's callback signature: hex HMAC-SHA256 of the raw request body, keyed with the merchant private key. OpenAPI has no HMAC scheme; this is it.",
+            description:
+              "Tripay's callback signature: hex HMAC-SHA256 of the raw request body, keyed with the merchant private key. OpenAPI has no HMAC scheme; this is it.",
           },
         },
         headers: {

@@ -8,7 +8,7 @@ import { requireAdmin } from "../auth/guards";
 import { credits, listPlans } from "../billing/service";
 import { ApiError } from "../lib/errors";
 import type { PlanView } from "./billing";
-import { errorNotice, flash, form, formInteger, type PortalContext, type PortalEnv, type SignedInEnv, page, signedIn } from "./context";
+import { errorNotice, flash, form, formInteger, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatNumber } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, Pager } from "./layout";
 import type { UsageView } from "./usage";
@@ -58,7 +58,10 @@ adminPages.post("/admin/users/:id/credits", signedIn, requireAdmin, async (c) =>
 adminPages.post("/admin/users/:id/subscription", signedIn, requireAdmin, async (c) => {
   const id = c.req.param("id");
   try {
-    const { plan_id, months } = await form(c, z.object({ ...subscriptionGrantInput.shape, months: z.preprocess(formInteger, subscriptionGrantInput.shape.months) }));
+    const { plan_id, months } = await form(
+      c,
+      z.object({ ...subscriptionGrantInput.shape, months: z.preprocess(formInteger, subscriptionGrantInput.shape.months) }),
+    );
     await adminGrantSubscription(c.env, id, plan_id, months);
     return c.redirect(`/portal/admin/users/${id}?msg=saved`, 303);
   } catch (e) {
@@ -69,7 +72,13 @@ adminPages.post("/admin/users/:id/subscription", signedIn, requireAdmin, async (
 
 // ---------------------------------------------------------------- views
 
-function AdminPage(props: { p: Page; stats: { users: number; active_keys: number; calls_this_month: number; month: string }; users: AdminUserView[]; meta: Paged; q: string }) {
+function AdminPage(props: {
+  p: Page;
+  stats: { users: number; active_keys: number; calls_this_month: number; month: string };
+  users: AdminUserView[];
+  meta: Paged;
+  q: string;
+}) {
   const { p, stats } = props;
   return (
     <Layout p={p} title={p.t("admin_title")}>
@@ -152,7 +161,10 @@ function AdminUserPage(props: { p: Page; notice: Notice; user: AdminUserView & {
             {p.t("plan")}: {u.plan}
           </div>
           <div>
-            {p.t("status")}: <span class={`badge ${u.status}`} data-testid="user-status">{p.t(`status_${u.status}`)}</span>
+            {p.t("status")}:{" "}
+            <span class={`badge ${u.status}`} data-testid="user-status">
+              {p.t(`status_${u.status}`)}
+            </span>
           </div>
           <div>
             {p.t("verified")}: {u.email_verified ? p.t("yes") : p.t("no")}

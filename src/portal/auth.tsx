@@ -11,7 +11,6 @@ import { emailInput, loginPasswordInput, nameInput, passwordInput } from "../aut
 import { login, publicConfig, register, resendVerification } from "../auth/service";
 import { ApiError } from "../lib/errors";
 import { errorNotice, flash, form, origin, type PortalContext, type PortalEnv, page, signedIn } from "./context";
-import { type Lang, translator } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page } from "./layout";
 import { clearSession, cookieOptions, LANG_COOKIE, setSession } from "./session";
 
@@ -64,7 +63,10 @@ authPages.post("/login", async (c) => {
     setSession(c, token);
     return c.redirect("/portal/keys", 303);
   } catch (e) {
-    return c.html(<LoginPage p={page(c)} notice={errorNotice(c, e)} email={email} challengeSiteKey={challengeKey(c)} />, e instanceof ApiError ? e.status : 500);
+    return c.html(
+      <LoginPage p={page(c)} notice={errorNotice(c, e)} email={email} challengeSiteKey={challengeKey(c)} />,
+      e instanceof ApiError ? e.status : 500,
+    );
   }
 });
 
@@ -78,7 +80,11 @@ authPages.post("/signup", async (c) => {
   const keep = { email: typeof body.email === "string" ? body.email : "", name: typeof body.name === "string" ? body.name : "" };
   try {
     const input = await form(c, z.object({ email: emailInput, password: passwordInput, name: nameInput, "cf-turnstile-response": challengeToken }));
-    const r = await register(c.env, { email: input.email, password: input.password, name: input.name, challengeToken: input["cf-turnstile-response"] }, origin(c));
+    const r = await register(
+      c.env,
+      { email: input.email, password: input.password, name: input.name, challengeToken: input["cf-turnstile-response"] },
+      origin(c),
+    );
     setSession(c, r.token);
     return c.redirect("/portal/keys", 303);
   } catch (e) {
@@ -217,7 +223,6 @@ export function VerifyLanding(props: { p: Page; notice: Notice }) {
     </Layout>
   );
 }
-
 
 const OAUTH_REASONS = ["access_denied", "unverified_email", "state", "provider", "suspended"] as const;
 

@@ -2,11 +2,11 @@
 /** Portal pages: plans and billing (balance, ledger, invoices), top-up and subscribe, the QRIS payment page with its live status. */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { UserRow } from "../db/schema";
 import { type invoiceSchema, planIdInput, type planSchema, topupAmountInput } from "../billing/schemas";
 import { billingStatus, credits, getInvoice, listInvoices, listPlans, subscribe, topup } from "../billing/service";
+import type { UserRow } from "../db/schema";
 import { ApiError } from "../lib/errors";
-import { errorNotice, flash, form, formInteger, lang, type PortalContext, type PortalEnv, type SignedInEnv, page, signedIn } from "./context";
+import { errorNotice, flash, form, formInteger, lang, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatDate, formatIdr, formatNumber } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, Pager, VerifyFirst } from "./layout";
 
@@ -105,12 +105,12 @@ function BillingPage(props: {
   invoices: InvoiceView[];
 }) {
   const { p } = props;
-  const verified = p.user!.emailVerified;
+  const verified = p.user?.emailVerified ?? false;
   return (
     <Layout p={p} title={p.t("billing_title")}>
       <h1>{p.t("billing_title")}</h1>
       <NoticeBox n={props.notice} />
-      {verified ? null : <VerifyFirst p={p} email={p.user!.email} />}
+      {verified ? null : <VerifyFirst p={p} email={p.user?.email ?? ""} />}
       <div class="grid">
         <div class="card">
           <div class="muted">{p.t("current_plan")}</div>
@@ -200,7 +200,9 @@ function BillingPage(props: {
                 {props.invoices.map((inv) => (
                   <tr>
                     <td data-label={p.t("invoice")}>
-                      <a href={`/portal/billing/invoices/${inv.id}`}>{inv.kind === "topup" ? `${p.t("topup_title")}` : `${p.t("subscribe")}: ${inv.plan_id}`}</a>
+                      <a href={`/portal/billing/invoices/${inv.id}`}>
+                        {inv.kind === "topup" ? `${p.t("topup_title")}` : `${p.t("subscribe")}: ${inv.plan_id}`}
+                      </a>
                     </td>
                     <td data-label={p.t("amount")} class="num">
                       {formatIdr(p.lang, inv.amount)}
@@ -253,11 +255,23 @@ function BillingPage(props: {
 
 function InvoicePage(props: { p: Page; invoice: InvoiceView; balance: number }) {
   const { p, invoice: inv } = props;
-  const labels = JSON.stringify({ expires_in: p.t("expires_in"), inv_UNPAID: p.t("inv_UNPAID"), inv_PAID: p.t("inv_PAID"), inv_EXPIRED: p.t("inv_EXPIRED"), inv_FAILED: p.t("inv_FAILED") });
+  const labels = JSON.stringify({
+    expires_in: p.t("expires_in"),
+    inv_UNPAID: p.t("inv_UNPAID"),
+    inv_PAID: p.t("inv_PAID"),
+    inv_EXPIRED: p.t("inv_EXPIRED"),
+    inv_FAILED: p.t("inv_FAILED"),
+  });
   return (
     <Layout p={p} title={p.t("pay_title")}>
       <h1>{p.t("pay_title")}</h1>
-      <div class="card" data-invoice-url={`/portal/billing/invoices/${inv.id}/status`} data-expires={inv.expires_at ?? ""} data-status={inv.status} data-labels={labels}>
+      <div
+        class="card"
+        data-invoice-url={`/portal/billing/invoices/${inv.id}/status`}
+        data-expires={inv.expires_at ?? ""}
+        data-status={inv.status}
+        data-labels={labels}
+      >
         <div class={inv.status === "UNPAID" ? "pay" : "pay closed"}>
           {inv.qr_image && inv.status === "UNPAID" ? (
             <div id="invoice-qr">
@@ -302,4 +316,3 @@ function InvoicePage(props: { p: Page; invoice: InvoiceView; balance: number }) 
     </Layout>
   );
 }
-

@@ -16,7 +16,8 @@ const en = {
   ledger_empty: "No entries yet.",
   error_internal: "Something went wrong on our side.",
   oauth_access_denied: "Sign-in was cancelled at the provider. Nothing was changed.",
-  oauth_unverified_email: "The provider did not confirm that this email address is verified, so we cannot sign you in with it. Verify it at the provider, or sign up with a password.",
+  oauth_unverified_email:
+    "The provider did not confirm that this email address is verified, so we cannot sign you in with it. Verify it at the provider, or sign up with a password.",
   oauth_state: "The sign-in attempt expired or was already used. Start again.",
   oauth_provider: "The provider answered with an error. Try again.",
   oauth_suspended: "This account is suspended. Contact support.",
@@ -157,7 +158,8 @@ const id: Record<Key, string> = {
   ledger_empty: "Belum ada catatan.",
   error_internal: "Terjadi kesalahan di pihak kami.",
   oauth_access_denied: "Proses masuk dibatalkan di penyedia. Tidak ada yang diubah.",
-  oauth_unverified_email: "Penyedia tidak mengonfirmasi bahwa alamat email ini terverifikasi, jadi kami tidak bisa memasukkan Anda dengannya. Verifikasi di penyedia, atau daftar dengan kata sandi.",
+  oauth_unverified_email:
+    "Penyedia tidak mengonfirmasi bahwa alamat email ini terverifikasi, jadi kami tidak bisa memasukkan Anda dengannya. Verifikasi di penyedia, atau daftar dengan kata sandi.",
   oauth_state: "Percobaan masuk kedaluwarsa atau sudah dipakai. Mulai lagi.",
   oauth_provider: "Penyedia menjawab dengan galat. Coba lagi.",
   oauth_suspended: "Akun ini ditangguhkan. Hubungi dukungan.",

@@ -6,7 +6,7 @@ import type { UserRow } from "../db/schema";
 import { keyNameInput, type keySchema } from "../keys/schemas";
 import { createKey, listKeys, revokeKey } from "../keys/service";
 import { ApiError } from "../lib/errors";
-import { errorNotice, flash, form, lang, type PortalContext, type PortalEnv, type SignedInEnv, page, signedIn } from "./context";
+import { errorNotice, flash, form, lang, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatDate, translator } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, VerifyFirst } from "./layout";
 
@@ -14,7 +14,13 @@ type KeyView = z.infer<typeof keySchema>;
 
 export const keyPages = new Hono<PortalEnv>();
 
-async function keysPage(c: PortalContext<SignedInEnv>, u: UserRow, notice: Notice, created?: { id: string; key: string; name: string }, status: 200 | 201 | 400 | 403 | 409 = 200) {
+async function keysPage(
+  c: PortalContext<SignedInEnv>,
+  u: UserRow,
+  notice: Notice,
+  created?: { id: string; key: string; name: string },
+  status: 200 | 201 | 400 | 403 | 409 = 200,
+) {
   const { data } = await listKeys(c.env, u.id);
   return c.html(<KeysPage p={page(c)} notice={notice} keys={data} created={created} origin={new URL(c.req.url).origin} />, status);
 }
@@ -55,12 +61,12 @@ keyPages.post("/keys/:id/revoke", signedIn, async (c) => {
 
 function KeysPage(props: { p: Page; notice: Notice; keys: KeyView[]; created?: { id: string; key: string; name: string }; origin: string }) {
   const { p } = props;
-  const verified = p.user!.emailVerified;
+  const verified = p.user?.emailVerified ?? false;
   return (
     <Layout p={p} title={p.t("keys_title")}>
       <h1>{p.t("keys_title")}</h1>
       <NoticeBox n={props.notice} />
-      {verified ? null : <VerifyFirst p={p} email={p.user!.email} />}
+      {verified ? null : <VerifyFirst p={p} email={p.user?.email ?? ""} />}
       {props.created ? (
         <div class="card" data-testid="new-key">
           <h2>{p.t("key_created_title")}</h2>
@@ -134,4 +140,3 @@ function KeysPage(props: { p: Page; notice: Notice; keys: KeyView[]; created?: {
     </Layout>
   );
 }
-

@@ -4,8 +4,9 @@
  * fetched data (the handlers call the services). No inline script or style: behaviour comes from
  * /portal/assets/app.js, looks from app.css.
  */
-import type { Child } from "hono/jsx";
+
 import { raw } from "hono/html";
+import type { Child } from "hono/jsx";
 import type { Lang, T } from "./i18n";
 
 export type Page = {

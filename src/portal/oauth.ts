@@ -7,12 +7,21 @@
  */
 import { type Context, Hono } from "hono";
 import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
-import { finishAuthorization, OAuthFailure, PENDING_TTL_SECONDS, type PendingAuthorization, type Provider, PROVIDERS, startAuthorization, useStateOnce } from "../auth/oauth";
+import {
+  finishAuthorization,
+  OAuthFailure,
+  PENDING_TTL_SECONDS,
+  type PendingAuthorization,
+  PROVIDERS,
+  type Provider,
+  startAuthorization,
+  useStateOnce,
+} from "../auth/oauth";
 import { signInWithVerifiedEmail } from "../auth/service";
 import { purposeKey } from "../auth/tokens";
-import { ApiError } from "../lib/errors";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
+import { ApiError } from "../lib/errors";
 import { cookieOptions, securityHeaders, setSession } from "./session";
 
 export const oauthRoutes = new Hono<BaseEnv>();
@@ -47,12 +56,13 @@ oauthRoutes.get(
     errors: ["NOT_FOUND"],
   }),
   async (c) => {
-  const p = provider(c);
-  const started = await startAuthorization(c.env, p, redirectUri(c, p));
-  if (!started) throw new ApiError("NOT_FOUND", `Sign-in with ${p} is not configured here.`);
-  await setSignedCookie(c, PENDING_COOKIE, JSON.stringify(started.pending), await cookieSecret(c.env), cookieOptions(c, PENDING_TTL_SECONDS, COOKIE_PATH));
-  return c.redirect(started.url, 302);
-});
+    const p = provider(c);
+    const started = await startAuthorization(c.env, p, redirectUri(c, p));
+    if (!started) throw new ApiError("NOT_FOUND", `Sign-in with ${p} is not configured here.`);
+    await setSignedCookie(c, PENDING_COOKIE, JSON.stringify(started.pending), await cookieSecret(c.env), cookieOptions(c, PENDING_TTL_SECONDS, COOKIE_PATH));
+    return c.redirect(started.url, 302);
+  },
+);
 
 oauthRoutes.get(
   "/:provider/callback",
@@ -63,32 +73,37 @@ oauthRoutes.get(
       "The provider sends the browser here. A provider-verified email signs in the account that has it (or creates one, verified); the session is set as a cookie and the browser goes to the portal. Failures (wrong state, declined consent, unverified email) go to the portal's login page with `oauth_error`.",
     caller: "none",
     parameters: [...providerParam, { in: "query", name: "code", schema: { type: "string" } }, { in: "query", name: "state", schema: { type: "string" } }],
-    ok: { status: 303, description: "Redirect to the portal (signed in), or to its login page with `oauth_error`", headers: { location: { schema: { type: "string" } } } },
+    ok: {
+      status: 303,
+      description: "Redirect to the portal (signed in), or to its login page with `oauth_error`",
+      headers: { location: { schema: { type: "string" } } },
+    },
     errors: ["NOT_FOUND"],
   }),
   async (c) => {
-  const p = provider(c);
-  const raw = await getSignedCookie(c, await cookieSecret(c.env), PENDING_COOKIE);
-  // Whatever happens next, this attempt is over: no loop back to the provider, no second use.
-  deleteCookie(c, PENDING_COOKIE, { path: COOKIE_PATH, secure: cookieOptions(c, 0).secure });
-  let pending: PendingAuthorization | null = null;
-  try {
-    pending = raw ? (JSON.parse(raw) as PendingAuthorization) : null;
-  } catch {
-    pending = null;
-  }
-  const url = new URL(c.req.url);
-  if (url.searchParams.get("error") === "access_denied") return failed(c, "access_denied");
-  if (!pending || pending.provider !== p || pending.exp < Date.now()) return failed(c, "state");
-  if (url.searchParams.get("state") !== pending.state || !(await useStateOnce(c.env, pending.state))) return failed(c, "state");
-  try {
-    const identity = await finishAuthorization(c.env, pending, url, redirectUri(c, p));
-    const { token } = await signInWithVerifiedEmail(c.env, identity);
-    setSession(c, token);
-    return c.redirect("/portal/keys", 303);
-  } catch (e) {
-    if (e instanceof OAuthFailure) return failed(c, e.reason);
-    if (e instanceof ApiError && e.code === "ACCOUNT_SUSPENDED") return failed(c, "suspended");
-    throw e;
-  }
-});
+    const p = provider(c);
+    const raw = await getSignedCookie(c, await cookieSecret(c.env), PENDING_COOKIE);
+    // Whatever happens next, this attempt is over: no loop back to the provider, no second use.
+    deleteCookie(c, PENDING_COOKIE, { path: COOKIE_PATH, secure: cookieOptions(c, 0).secure });
+    let pending: PendingAuthorization | null = null;
+    try {
+      pending = raw ? (JSON.parse(raw) as PendingAuthorization) : null;
+    } catch {
+      pending = null;
+    }
+    const url = new URL(c.req.url);
+    if (url.searchParams.get("error") === "access_denied") return failed(c, "access_denied");
+    if (!pending || pending.provider !== p || pending.exp < Date.now()) return failed(c, "state");
+    if (url.searchParams.get("state") !== pending.state || !(await useStateOnce(c.env, pending.state))) return failed(c, "state");
+    try {
+      const identity = await finishAuthorization(c.env, pending, url, redirectUri(c, p));
+      const { token } = await signInWithVerifiedEmail(c.env, identity);
+      setSession(c, token);
+      return c.redirect("/portal/keys", 303);
+    } catch (e) {
+      if (e instanceof OAuthFailure) return failed(c, e.reason);
+      if (e instanceof ApiError && e.code === "ACCOUNT_SUSPENDED") return failed(c, "suspended");
+      throw e;
+    }
+  },
+);

@@ -9,7 +9,7 @@
  */
 import { Hono } from "hono";
 import { ApiError, type ErrorCode } from "../lib/errors";
-import { errorText as logErrorText, log } from "../lib/log";
+import { log, errorText as logErrorText } from "../lib/log";
 import { adminPages } from "./admin";
 import { CSS, JS } from "./assets";
 import { authPages } from "./auth";
@@ -26,8 +26,12 @@ export const portalRoutes = new Hono<PortalEnv>();
 // ---------------------------------------------------------------- assets (no session needed)
 
 const ASSET_CACHE = "public, max-age=300";
-portalRoutes.get("/assets/app.css", (c) => c.body(CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": ASSET_CACHE, "x-content-type-options": "nosniff" }));
-portalRoutes.get("/assets/app.js", (c) => c.body(JS, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": ASSET_CACHE, "x-content-type-options": "nosniff" }));
+portalRoutes.get("/assets/app.css", (c) =>
+  c.body(CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": ASSET_CACHE, "x-content-type-options": "nosniff" }),
+);
+portalRoutes.get("/assets/app.js", (c) =>
+  c.body(JS, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": ASSET_CACHE, "x-content-type-options": "nosniff" }),
+);
 
 portalRoutes.use("*", securityHeaders);
 portalRoutes.use("*", checkCsrf);

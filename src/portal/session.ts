@@ -7,11 +7,11 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import type { CookieOptions } from "hono/utils/cookie";
-import { SESSION_TTL_SECONDS } from "../auth/tokens";
 import { userFromSession } from "../auth/service";
+import { SESSION_TTL_SECONDS } from "../auth/tokens";
+import type { BaseEnv } from "../http/context";
 import { base64url, randomBytes, timingSafeEqual } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
-import type { BaseEnv } from "../http/context";
 
 export const SESSION_COOKIE = "wl_session";
 export const CSRF_COOKIE = "wl_csrf";

@@ -137,4 +137,3 @@ export function UsagePage(props: { p: Page; usage: UsageView; months: string[] }
     </Layout>
   );
 }
-

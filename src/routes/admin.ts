@@ -1,10 +1,5 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin, requireUser } from "../auth/guards";
-import { pageParams } from "../lib/paging";
-import type { BaseEnv } from "../http/context";
-import { jsonBody, queryParams } from "../http/validate";
-import { doc } from "../http/docs";
 import {
   adminUserDetailResponse,
   adminUserResponse,
@@ -17,6 +12,11 @@ import {
   userPatchInput,
 } from "../admin/schemas";
 import { adminGrantCredits, adminGrantSubscription, getUser, listUsers, overallStats, patchUser } from "../admin/service";
+import { requireAdmin, requireUser } from "../auth/guards";
+import type { BaseEnv } from "../http/context";
+import { doc } from "../http/docs";
+import { jsonBody, queryParams } from "../http/validate";
+import { pageParams } from "../lib/paging";
 
 /** Mounted at /admin: bearer token of an admin (checked per route, so unknown paths stay 404). */
 export const adminRoutes = new Hono<BaseEnv>();
@@ -26,7 +26,14 @@ const userId = [{ in: "path", name: "id", required: true, schema: { type: "strin
 
 adminRoutes.get(
   "/users",
-  doc({ tags, summary: "List and search users", description: "Oldest first; `q` matches email or name (contains).", caller: "admin", input: "query", ok: { description: "Users", schema: adminUsersResponse } }),
+  doc({
+    tags,
+    summary: "List and search users",
+    description: "Oldest first; `q` matches email or name (contains).",
+    caller: "admin",
+    input: "query",
+    ok: { description: "Users", schema: adminUsersResponse },
+  }),
   ...admin,
   queryParams(z.strictObject({ q: z.string().max(100).optional().describe("Email or name contains this"), ...pageParams })),
   async (c) => c.json(await listUsers(c.env, c.req.valid("query"))),
@@ -34,7 +41,14 @@ adminRoutes.get(
 
 adminRoutes.get(
   "/users/:id",
-  doc({ tags, summary: "One user, with keys and this month's usage", caller: "admin", parameters: userId, ok: { description: "The user", schema: adminUserDetailResponse }, errors: ["NOT_FOUND"] }),
+  doc({
+    tags,
+    summary: "One user, with keys and this month's usage",
+    caller: "admin",
+    parameters: userId,
+    ok: { description: "The user", schema: adminUserDetailResponse },
+    errors: ["NOT_FOUND"],
+  }),
   ...admin,
   async (c) => c.json(await getUser(c.env, c.req.param("id"))),
 );
@@ -58,7 +72,13 @@ adminRoutes.patch(
 
 adminRoutes.get(
   "/stats",
-  doc({ tags, summary: "Overall numbers", description: "Users, active keys and this month's flushed calls.", caller: "admin", ok: { description: "The numbers", schema: statsResponse } }),
+  doc({
+    tags,
+    summary: "Overall numbers",
+    description: "Users, active keys and this month's flushed calls.",
+    caller: "admin",
+    ok: { description: "The numbers", schema: statsResponse },
+  }),
   ...admin,
   async (c) => c.json(await overallStats(c.env)),
 );

@@ -1,14 +1,14 @@
+import type { HonoRequest } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
 import { requireUser } from "../auth/guards";
-import type { HonoRequest } from "hono";
-import type { BaseEnv } from "../http/context";
-import { jsonBody } from "../http/validate";
-import { doc } from "../http/docs";
 import { emailInput, loginPasswordInput, nameInput, passwordInput } from "../auth/inputs";
 import { configResponse, loginResponse, meResponse, registerResponse, resendResponse } from "../auth/schemas";
 import { login, publicConfig, register, resendVerification, verifyEmail } from "../auth/service";
 import { publicUser } from "../auth/users";
+import type { BaseEnv } from "../http/context";
+import { doc } from "../http/docs";
+import { jsonBody } from "../http/validate";
 
 export const authRoutes = new Hono<BaseEnv>();
 
@@ -25,7 +25,8 @@ authRoutes.post(
   doc({
     tags,
     summary: "Register",
-    description: "Creates an account with an unverified email and sends the verification link; answers with a session token. Limited to 10 per minute per client IP.",
+    description:
+      "Creates an account with an unverified email and sends the verification link; answers with a session token. Limited to 10 per minute per client IP.",
     caller: "none",
     input: "json",
     ok: { status: 201, description: "Registered", schema: registerResponse },
@@ -53,11 +54,8 @@ authRoutes.post(
   },
 );
 
-authRoutes.get(
-  "/me",
-  doc({ tags, summary: "The current user", caller: "bearer", ok: { description: "The user", schema: meResponse } }),
-  requireUser,
-  (c) => c.json({ data: publicUser(c.get("user")) }),
+authRoutes.get("/me", doc({ tags, summary: "The current user", caller: "bearer", ok: { description: "The user", schema: meResponse } }), requireUser, (c) =>
+  c.json({ data: publicUser(c.get("user")) }),
 );
 
 authRoutes.get(
@@ -68,7 +66,11 @@ authRoutes.get(
     description: "The link emailed at registration. Redirects to the dashboard with `?verified=1`, or `?verify_error=invalid|expired`.",
     caller: "none",
     parameters: [{ in: "query", name: "token", required: true, schema: { type: "string" }, description: "The token from the emailed link (valid 24 hours)" }],
-    ok: { status: 302, description: "Redirect to the dashboard", headers: { location: { schema: { type: "string" }, description: "`{DASHBOARD_URL}/?verified=1` or `?verify_error=invalid|expired`" } } },
+    ok: {
+      status: 302,
+      description: "Redirect to the dashboard",
+      headers: { location: { schema: { type: "string" }, description: "`{DASHBOARD_URL}/?verified=1` or `?verify_error=invalid|expired`" } },
+    },
   }),
   async (c) => c.redirect(await verifyEmail(c.env, c.req.query("token")), 302),
 );
@@ -89,6 +91,12 @@ authRoutes.post(
 
 authRoutes.get(
   "/config",
-  doc({ tags, summary: "Public configuration", description: "Whether the bot challenge is required (and its site key) and which sign-in providers are on.", caller: "none", ok: { description: "The public configuration", schema: configResponse } }),
+  doc({
+    tags,
+    summary: "Public configuration",
+    description: "Whether the bot challenge is required (and its site key) and which sign-in providers are on.",
+    caller: "none",
+    ok: { description: "The public configuration", schema: configResponse },
+  }),
   (c) => c.json({ data: publicConfig(c.env) }),
 );

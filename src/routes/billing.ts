@@ -1,12 +1,22 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { requireUser } from "../auth/guards";
-import { pageParams } from "../lib/paging";
-import type { BaseEnv } from "../http/context";
-import { jsonBody, queryParams } from "../http/validate";
-import { doc } from "../http/docs";
-import { creditsResponse, invoiceListResponse, invoiceResponse, planIdInput, plansResponse, statusResponse, topupAmountInput, tripayCallbackSchema, webhookResponse } from "../billing/schemas";
+import {
+  creditsResponse,
+  invoiceListResponse,
+  invoiceResponse,
+  planIdInput,
+  plansResponse,
+  statusResponse,
+  topupAmountInput,
+  tripayCallbackSchema,
+  webhookResponse,
+} from "../billing/schemas";
 import { billingStatus, credits, getInvoice, handleTripayCallback, listInvoices, listPlans, subscribe, topup } from "../billing/service";
+import type { BaseEnv } from "../http/context";
+import { doc } from "../http/docs";
+import { jsonBody, queryParams } from "../http/validate";
+import { pageParams } from "../lib/paging";
 
 /** Mounted at /billing. */
 export const billingRoutes = new Hono<BaseEnv>();
@@ -24,7 +34,8 @@ billingRoutes.post(
   doc({
     tags,
     summary: "Buy credits (QRIS invoice)",
-    description: "Creates a QRIS payment invoice at Tripay; show `qr_image` to the payer. Credits arrive when Tripay reports the payment. Needs a verified email.",
+    description:
+      "Creates a QRIS payment invoice at Tripay; show `qr_image` to the payer. Credits arrive when Tripay reports the payment. Needs a verified email.",
     caller: "bearer",
     input: "json",
     ok: { status: 201, description: "The invoice, with its QR code", schema: invoiceResponse },
@@ -58,7 +69,7 @@ billingRoutes.post(
     tags,
     summary: "Tripay payment callback",
     description:
-      "For Tripay only. `X-Callback-Signature` must be the hex HMAC-SHA256 of the raw body with the merchant private key, and `X-Callback-Event` must be `payment_status`. Answers `{\"success\": true}` once handled, also for repeated deliveries.",
+      'For Tripay only. `X-Callback-Signature` must be the hex HMAC-SHA256 of the raw body with the merchant private key, and `X-Callback-Event` must be `payment_status`. Answers `{"success": true}` once handled, also for repeated deliveries.',
     caller: "webhook",
     body: { schema: tripayCallbackSchema, description: "Tripay's payment_status payload" },
     parameters: [{ in: "header", name: "x-callback-event", required: true, schema: { type: "string", enum: ["payment_status"] } }],
@@ -67,11 +78,8 @@ billingRoutes.post(
   }),
   async (c) => {
     const raw = await c.req.text();
-    const answer = await handleTripayCallback(
-      c.env,
-      raw,
-      { signature: c.req.header("x-callback-signature"), event: c.req.header("x-callback-event") },
-      (p) => c.executionCtx.waitUntil(p),
+    const answer = await handleTripayCallback(c.env, raw, { signature: c.req.header("x-callback-signature"), event: c.req.header("x-callback-event") }, (p) =>
+      c.executionCtx.waitUntil(p),
     );
     return c.json(answer);
   },
@@ -79,14 +87,27 @@ billingRoutes.post(
 
 billingRoutes.get(
   "/status",
-  doc({ tags, summary: "Your subscription and credits", caller: "bearer", ok: { description: "The active subscription and the credit balance", schema: statusResponse }, errors: ["NO_SUBSCRIPTION"] }),
+  doc({
+    tags,
+    summary: "Your subscription and credits",
+    caller: "bearer",
+    ok: { description: "The active subscription and the credit balance", schema: statusResponse },
+    errors: ["NO_SUBSCRIPTION"],
+  }),
   requireUser,
   async (c) => c.json(await billingStatus(c.env, c.get("user").id)),
 );
 
 billingRoutes.get(
   "/credits",
-  doc({ tags, summary: "Your credit balance and ledger", description: "The ledger newest first, paged.", caller: "bearer", input: "query", ok: { description: "Balance and ledger", schema: creditsResponse } }),
+  doc({
+    tags,
+    summary: "Your credit balance and ledger",
+    description: "The ledger newest first, paged.",
+    caller: "bearer",
+    input: "query",
+    ok: { description: "Balance and ledger", schema: creditsResponse },
+  }),
   requireUser,
   queryParams(z.strictObject(pageParams)),
   async (c) => c.json(await credits(c.env, c.get("user").id, c.req.valid("query"))),
@@ -94,7 +115,14 @@ billingRoutes.get(
 
 billingRoutes.get(
   "/invoices",
-  doc({ tags, summary: "Your invoices", description: "Newest first, paged: top-ups and subscriptions in every status.", caller: "bearer", input: "query", ok: { description: "Your invoices", schema: invoiceListResponse } }),
+  doc({
+    tags,
+    summary: "Your invoices",
+    description: "Newest first, paged: top-ups and subscriptions in every status.",
+    caller: "bearer",
+    input: "query",
+    ok: { description: "Your invoices", schema: invoiceListResponse },
+  }),
   requireUser,
   queryParams(z.strictObject(pageParams)),
   async (c) => c.json(await listInvoices(c.env, c.get("user").id, c.req.valid("query"))),

@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { requireUser } from "../auth/guards";
 import type { BaseEnv } from "../http/context";
-import { jsonBody } from "../http/validate";
 import { doc } from "../http/docs";
+import { jsonBody } from "../http/validate";
 import { keyCreatedResponse, keyListResponse, keyNameInput, keyResponse } from "../keys/schemas";
 import { createKey, listKeys, revokeKey } from "../keys/service";
 
@@ -13,7 +13,13 @@ const tags = ["Keys"];
 
 keyRoutes.get(
   "/",
-  doc({ tags, summary: "List your API keys", description: "Newest first, revoked ones included. Secrets are never shown again.", caller: "bearer", ok: { description: "Your keys", schema: keyListResponse } }),
+  doc({
+    tags,
+    summary: "List your API keys",
+    description: "Newest first, revoked ones included. Secrets are never shown again.",
+    caller: "bearer",
+    ok: { description: "Your keys", schema: keyListResponse },
+  }),
   requireUser,
   async (c) => c.json(await listKeys(c.env, c.get("user").id)),
 );

@@ -12,7 +12,10 @@ const TIMEOUT_MS = 5_000;
 async function getJson(url: string): Promise<unknown> {
   let res: Response;
   try {
-    res = await fetch(url, { headers: { accept: "application/json", "user-agent": "wilayah-api (+https://github.com/)" }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(url, {
+      headers: { accept: "application/json", "user-agent": "wilayah-api (+https://github.com/)" },
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
   } catch (e) {
     if ((e as Error)?.name === "TimeoutError") throw new ApiError("UPSTREAM_TIMEOUT", "BMKG did not answer in time.");
     throw new ApiError("UPSTREAM_ERROR", "BMKG could not be reached.");
@@ -32,7 +35,10 @@ function parseOrUpstream<T extends z.ZodType>(schema: T, value: unknown): z.infe
 }
 
 const num = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)]).transform(Number);
-const optNum = num.nullable().optional().transform((v) => v ?? null);
+const optNum = num
+  .nullable()
+  .optional()
+  .transform((v) => v ?? null);
 
 const slot = z.object({
   utc_datetime: z.string(),
@@ -79,8 +85,6 @@ function isoWithOffset(local: string, utc: string): string | null {
   const mm = String(Math.abs(minutes) % 60).padStart(2, "0");
   return `${local.replace(" ", "T")}${sign}${hh}:${mm}`;
 }
-
-export type Forecast = ReturnType<typeof normaliseForecast>;
 
 function normaliseForecast(answer: z.infer<typeof forecastAnswer>) {
   return answer.data.map((d) => ({

@@ -6,9 +6,9 @@
  * costs no KV read (and its region lookup no D1 query).
  */
 import { LRUCache } from "lru-cache";
+import { regionDb } from "../db/client";
 import { ApiError } from "../lib/errors";
 import { iso } from "../lib/time";
-import { regionDb } from "../db/client";
 import { getRegion } from "../wilayah/regions/service";
 import { BMKG_SOURCE, fetchForecast, fetchLatestQuake } from "./bmkg";
 
@@ -50,12 +50,21 @@ export async function forecast(env: Env, q: { adm4?: string; kabupaten_id?: stri
       details: [{ path: q.adm4 === undefined ? "adm4" : "kabupaten_id", message: "exactly one of adm4 or kabupaten_id" }],
     });
   }
-  const [id, level] = q.adm4 !== undefined ? [q.adm4, "kelurahan" as const] : [q.kabupaten_id!, "kabupaten" as const];
+  const [id, level] = q.adm4 !== undefined ? [q.adm4, "kelurahan" as const] : [q.kabupaten_id ?? "", "kabupaten" as const];
   let found = regions.get(`${level}:${id}`);
-  if (!found) regions.set(`${level}:${id}`, (found = await getRegion(regionDb(env), id, level)));
+  if (!found) {
+    found = await getRegion(regionDb(env), id, level);
+    regions.set(`${level}:${id}`, found);
+  }
   const region = found.data;
   const param = region.level === "kelurahan" ? "adm4" : "adm2";
-  const result = await upstreamCached(env, `bmkg:cuaca:${param}:${region.id}`, FORECAST_FRESH_MS, () => fetchForecast(env.BMKG_FORECAST_URL, param, region.id), true);
+  const result = await upstreamCached(
+    env,
+    `bmkg:cuaca:${param}:${region.id}`,
+    FORECAST_FRESH_MS,
+    () => fetchForecast(env.BMKG_FORECAST_URL, param, region.id),
+    true,
+  );
   return {
     data: {
       region: { id: region.id, name: region.name, level: region.level },

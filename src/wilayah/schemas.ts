@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { flagParam } from "../data/endpoint";
-import { type Level, LEVELS } from "./codes";
+import type { Level } from "./codes";
 
 /** Answers change only with a seed, which changes the data version (and so the cache key). */
 export const DAY = 86_400;
@@ -25,10 +25,12 @@ export const LEVEL_RECORD = {
   provinsi: z.object(regionFields),
   kabupaten: z.object({ ...regionFields, provinsi_id: z.string(), type: z.enum(["kabupaten", "kota"]) }),
   kecamatan: z.object({ ...regionFields, kabupaten_id: z.string() }),
-  kelurahan: z.object({ ...regionFields, kecamatan_id: z.string(), postal_code: z.string().nullable().describe("Postal code (kode pos), 5 digits; null only for retired codes") }),
+  kelurahan: z.object({
+    ...regionFields,
+    kecamatan_id: z.string(),
+    postal_code: z.string().nullable().describe("Postal code (kode pos), 5 digits; null only for retired codes"),
+  }),
 } as const satisfies Record<Level, z.ZodObject>;
-
-export const levelEnum = z.enum(LEVELS);
 
 /** A region named in an answer: its id and name. */
 export const regionRef = z.object({ id: z.string(), name: z.string() });

@@ -11,7 +11,9 @@ describe("usage", () => {
     const a = await createKey(dev.token, "a");
     const b = await createKey(dev.token, "b");
     const calls = Array.from({ length: 100 }, (_, i) =>
-      call(i % 4 === 0 ? `/api/v1/wilayah/search?q=bandung&page=${(i % 3) + 1}` : `/api/v1/wilayah/provinsi?page=${(i % 2) + 1}`, { key: i < 60 ? a.key : b.key }),
+      call(i % 4 === 0 ? `/api/v1/wilayah/search?q=bandung&page=${(i % 3) + 1}` : `/api/v1/wilayah/provinsi?page=${(i % 2) + 1}`, {
+        key: i < 60 ? a.key : b.key,
+      }),
     );
     expect((await Promise.all(calls)).every((r) => r.status === 200)).toBe(true);
     // failures: not metered
@@ -22,7 +24,12 @@ describe("usage", () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(u.month).toBe(today.slice(0, 7));
     expect(u.total).toBe(100);
-    expect(u.by_key).toEqual(expect.arrayContaining([{ key_id: a.id, name: "a", prefix: a.key.slice(0, 12), count: 60 }, { key_id: b.id, name: "b", prefix: b.key.slice(0, 12), count: 40 }]));
+    expect(u.by_key).toEqual(
+      expect.arrayContaining([
+        { key_id: a.id, name: "a", prefix: a.key.slice(0, 12), count: 60 },
+        { key_id: b.id, name: "b", prefix: b.key.slice(0, 12), count: 40 },
+      ]),
+    );
     expect(u.by_endpoint).toEqual([
       { endpoint: "/wilayah/provinsi", count: 75 },
       { endpoint: "/wilayah/search", count: 25 },
@@ -37,7 +44,9 @@ describe("usage", () => {
       await agent.flush();
       await agent.flush(); // nothing left: changes nothing
     });
-    const d1 = await env.DB.prepare("SELECT sum(count) AS n, count(*) AS rows FROM usage_daily WHERE user_id = ? AND count > 0").bind(dev.data.id).first<{ n: number; rows: number }>();
+    const d1 = await env.DB.prepare("SELECT sum(count) AS n, count(*) AS rows FROM usage_daily WHERE user_id = ? AND count > 0")
+      .bind(dev.data.id)
+      .first<{ n: number; rows: number }>();
     expect(d1).toEqual({ n: 100, rows: 4 });
     const keys = (await json(await call("/user/keys", { token: dev.token }))).data;
     expect(keys.every((k: { last_used_at: string | null }) => k.last_used_at !== null)).toBe(true);
@@ -73,10 +82,14 @@ describe("usage", () => {
   });
 
   it("a lease's reservation never makes credits go: an exact call it pushed past the quota is given back when the lease ends unused", async () => {
-    await env.DB.prepare("INSERT OR IGNORE INTO plans (id, name, price_idr, monthly_quota, rate_limit_per_minute, features, sort, is_public) VALUES ('lease120', 'Lease test', 0, 120, 30, '[]', 51, 0)").run();
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO plans (id, name, price_idr, monthly_quota, rate_limit_per_minute, features, sort, is_public) VALUES ('lease120', 'Lease test', 0, 120, 30, '[]', 51, 0)",
+    ).run();
     const dev = await verifiedDeveloper();
     await setPlan(dev.data.id, "lease120");
-    await env.DB.prepare("INSERT INTO credit_ledger (user_id, amount, reason, ref, created_at) VALUES (?, 5, 'test', ?, ?)").bind(dev.data.id, `test:${dev.data.id}`, Date.now()).run();
+    await env.DB.prepare("INSERT INTO credit_ledger (user_id, amount, reason, ref, created_at) VALUES (?, 5, 'test', ?, ?)")
+      .bind(dev.data.id, `test:${dev.data.id}`, Date.now())
+      .run();
     const stub = env.ACCOUNT.get(env.ACCOUNT.idFromName(dev.data.id));
     const now = Date.now();
     await runInDurableObject(stub, async (agent: AccountAgent) => {
@@ -93,18 +106,23 @@ describe("usage", () => {
       expect(await agent.admit(dev.data.id, "key_b", "/wilayah/provinsi", now)).toMatchObject({ ok: true, charged: true });
       expect(await agent.pendingDebits()).toBe(1);
       // A served 2 of its 5: the 3 unused cover that call, so the credit comes back
-      await agent.settle(dev.data.id, first.ok ? first.lease!.id : "", [{ key_id: "key_a", endpoint: "/wilayah/provinsi", day: new Date(now).toISOString().slice(0, 10), count: 2, last_at: now }]);
+      await agent.settle(dev.data.id, first.ok ? first.lease!.id : "", [
+        { key_id: "key_a", endpoint: "/wilayah/provinsi", day: new Date(now).toISOString().slice(0, 10), count: 2, last_at: now },
+      ]);
       expect(await agent.pendingDebits()).toBe(0);
       expect((await agent.usage(new Date(now).toISOString().slice(0, 7))).reduce((n, r) => n + r.count, 0)).toBe(118);
       // 118 used: 2 free calls left, then credits; leases are no longer offered this close to the quota
-      for (let i = 0; i < 2; i++) expect(await agent.admit(dev.data.id, "key_b", "/wilayah/provinsi", now)).toEqual({ ok: true, charged: false, day: expect.any(String) });
+      for (let i = 0; i < 2; i++)
+        expect(await agent.admit(dev.data.id, "key_b", "/wilayah/provinsi", now)).toEqual({ ok: true, charged: false, day: expect.any(String) });
       expect(await agent.admit(dev.data.id, "key_b", "/wilayah/provinsi", now)).toMatchObject({ ok: true, charged: true });
       expect(await agent.pendingDebits()).toBe(1);
     });
   });
 
   it("a lease whose isolate never settles ends by time, uncounted, and its reservation is freed", async () => {
-    await env.DB.prepare("INSERT OR IGNORE INTO plans (id, name, price_idr, monthly_quota, rate_limit_per_minute, features, sort, is_public) VALUES ('lease120', 'Lease test', 0, 120, 30, '[]', 51, 0)").run();
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO plans (id, name, price_idr, monthly_quota, rate_limit_per_minute, features, sort, is_public) VALUES ('lease120', 'Lease test', 0, 120, 30, '[]', 51, 0)",
+    ).run();
     const dev = await verifiedDeveloper();
     await setPlan(dev.data.id, "lease120");
     const stub = env.ACCOUNT.get(env.ACCOUNT.idFromName(dev.data.id));
@@ -129,4 +147,3 @@ describe("usage", () => {
     await expectError(await call("/user/usage"), 401, "MISSING_TOKEN");
   });
 });
-

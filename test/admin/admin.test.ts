@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { call, createKey, expectError, json, login, makeAdmin, routesUnder, usageOf, verifiedDeveloper, waitForTotal } from "../helpers";
+import { call, createKey, expectError, json, login, makeAdmin, routesUnder, verifiedDeveloper, waitForTotal } from "../helpers";
 
 describe("admin", () => {
   it("every admin route the app registers refuses a non-admin (403 FORBIDDEN) and a caller without a token (401); unknown admin paths are 404", async () => {
@@ -73,7 +73,12 @@ describe("admin", () => {
   it("stats: users, active keys, calls this month (flushed)", async () => {
     const admin = await makeAdmin();
     const s = (await json(await call("/admin/stats", { token: admin.token }))).data;
-    expect(s).toMatchObject({ users: expect.any(Number), active_keys: expect.any(Number), calls_this_month: expect.any(Number), month: new Date().toISOString().slice(0, 7) });
+    expect(s).toMatchObject({
+      users: expect.any(Number),
+      active_keys: expect.any(Number),
+      calls_this_month: expect.any(Number),
+      month: new Date().toISOString().slice(0, 7),
+    });
     const n = await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>();
     expect(s.users).toBe(n!.n);
   });

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { SignJWT, decodeProtectedHeader } from "jose";
+import { decodeProtectedHeader, SignJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PBKDF2_ITERATIONS } from "../../src/auth/passwords";
 import { signVerification } from "../../src/auth/tokens";
@@ -38,7 +38,11 @@ describe("register", () => {
     const email = uniqueEmail();
     const r = await register({ email: `  ${email.toUpperCase()} ` });
     expect(r.data.email).toBe(email);
-    await expectError(await call("/auth/register", { method: "POST", json: { email: email.toUpperCase(), password: "another pass", name: "B" } }), 409, "EMAIL_TAKEN");
+    await expectError(
+      await call("/auth/register", { method: "POST", json: { email: email.toUpperCase(), password: "another pass", name: "B" } }),
+      409,
+      "EMAIL_TAKEN",
+    );
     expect((await login(` ${email.toUpperCase()}`, "correct horse")).status).toBe(200);
   });
 
@@ -53,11 +57,27 @@ describe("register", () => {
   });
 
   it("validates fields: 400 VALIDATION_ERROR with details; bad JSON 400 INVALID_JSON; huge body 413", async () => {
-    const err = await expectError(await call("/auth/register", { method: "POST", json: { email: "not-an-email", password: "short", name: "" } }), 400, "VALIDATION_ERROR");
+    const err = await expectError(
+      await call("/auth/register", { method: "POST", json: { email: "not-an-email", password: "short", name: "" } }),
+      400,
+      "VALIDATION_ERROR",
+    );
     expect(err.details!.map((d) => d.path).sort()).toEqual(["email", "name", "password"]);
-    await expectError(await call("/auth/register", { method: "POST", json: { email: uniqueEmail(), password: "x".repeat(129), name: "A" } }), 400, "VALIDATION_ERROR");
-    await expectError(await call("/auth/register", { method: "POST", body: "{not json", headers: { "content-type": "application/json" } }), 400, "INVALID_JSON");
-    await expectError(await call("/auth/register", { method: "POST", body: JSON.stringify({ name: "x".repeat(70_000) }), headers: { "content-type": "application/json" } }), 413, "PAYLOAD_TOO_LARGE");
+    await expectError(
+      await call("/auth/register", { method: "POST", json: { email: uniqueEmail(), password: "x".repeat(129), name: "A" } }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    await expectError(
+      await call("/auth/register", { method: "POST", body: "{not json", headers: { "content-type": "application/json" } }),
+      400,
+      "INVALID_JSON",
+    );
+    await expectError(
+      await call("/auth/register", { method: "POST", body: JSON.stringify({ name: "x".repeat(70_000) }), headers: { "content-type": "application/json" } }),
+      413,
+      "PAYLOAD_TOO_LARGE",
+    );
   });
 
   it("a failed send never fails registration (provider down): email_verification_sent false", async () => {
@@ -136,10 +156,17 @@ describe("session tokens", () => {
     const { kid } = decodeProtectedHeader(r.token);
     const claims = { id: r.data.id, email: r.data.email, is_admin: false };
     const expired = await new SignJWT(claims).setProtectedHeader({ alg: "HS256", kid }).setIssuedAt(1_000).setExpirationTime(2_000).sign(secret());
-    const wrongSecret = await new SignJWT(claims).setProtectedHeader({ alg: "HS256", kid }).setIssuedAt().setExpirationTime("1h").sign(new TextEncoder().encode("another-secret-another-secret-another-1"));
+    const wrongSecret = await new SignJWT(claims)
+      .setProtectedHeader({ alg: "HS256", kid })
+      .setIssuedAt()
+      .setExpirationTime("1h")
+      .sign(new TextEncoder().encode("another-secret-another-secret-another-1"));
     const hs512 = await new SignJWT(claims).setProtectedHeader({ alg: "HS512", kid }).setIssuedAt().setExpirationTime("1h").sign(new Uint8Array(64).fill(7));
     const [h, p, s] = r.token.split(".");
-    const tamperedPayload = btoa(JSON.stringify({ ...claims, is_admin: true, iat: 1, exp: 9_999_999_999 })).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+    const tamperedPayload = btoa(JSON.stringify({ ...claims, is_admin: true, iat: 1, exp: 9_999_999_999 }))
+      .replace(/=+$/, "")
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_");
     const none = `${btoa(JSON.stringify({ alg: "none", kid })).replace(/=+$/, "")}.${p}.`;
     for (const token of [expired, wrongSecret, hs512, `${h}.${tamperedPayload}.${s}`, none, `${h}.${p}.${s.slice(0, -2)}AA`]) {
       await expectError(await call("/auth/me", { token }), 401, "INVALID_TOKEN");
@@ -150,7 +177,11 @@ describe("session tokens", () => {
     const r = await register();
     const prev = new TextEncoder().encode(env.JWT_SECRET_PREVIOUS!);
     const kid = [...new Uint8Array(await crypto.subtle.digest("SHA-256", prev)).slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
-    const token = await new SignJWT({ id: r.data.id, email: r.data.email, is_admin: false }).setProtectedHeader({ alg: "HS256", kid }).setIssuedAt().setExpirationTime("1h").sign(prev);
+    const token = await new SignJWT({ id: r.data.id, email: r.data.email, is_admin: false })
+      .setProtectedHeader({ alg: "HS256", kid })
+      .setIssuedAt()
+      .setExpirationTime("1h")
+      .sign(prev);
     expect((await call("/auth/me", { token })).status).toBe(200);
   });
 
@@ -238,7 +269,12 @@ describe("bot challenge", () => {
     });
 
   it("config reflects it; OAuth flags follow their client ids and secrets", async () => {
-    expect((await json(await call("/auth/config"))).data).toEqual({ challenge_site_key: "", challenge_required: false, google_oauth_enabled: false, github_oauth_enabled: false });
+    expect((await json(await call("/auth/config"))).data).toEqual({
+      challenge_site_key: "",
+      challenge_required: false,
+      google_oauth_enabled: false,
+      github_oauth_enabled: false,
+    });
     enable();
     (env as any).GOOGLE_CLIENT_ID = "g-client";
     (env as any).GITHUB_CLIENT_ID = "gh-client"; // no secret: stays off
@@ -254,9 +290,17 @@ describe("bot challenge", () => {
 
   it("missing token: 400 CHALLENGE_REQUIRED; good token passes with secret, response, remoteip and idempotency key", async () => {
     enable();
-    await expectError(await call("/auth/register", { method: "POST", json: { email: uniqueEmail(), password: "correct horse", name: "C" } }), 400, "CHALLENGE_REQUIRED");
+    await expectError(
+      await call("/auth/register", { method: "POST", json: { email: uniqueEmail(), password: "correct horse", name: "C" } }),
+      400,
+      "CHALLENGE_REQUIRED",
+    );
     const spy = siteverify({ success: true, action: "challenge-spin-v2" });
-    const res = await call("/auth/register", { method: "POST", json: { email: uniqueEmail(), password: "correct horse", name: "C", challengeToken: "XXXX.DUMMY.TOKEN.XXXX" }, ip: "203.0.113.9" });
+    const res = await call("/auth/register", {
+      method: "POST",
+      json: { email: uniqueEmail(), password: "correct horse", name: "C", challengeToken: "XXXX.DUMMY.TOKEN.XXXX" },
+      ip: "203.0.113.9",
+    });
     expect(res.status).toBe(201);
     const [url, init] = spy.mock.calls[0];
     expect(url).toBe(env.CHALLENGE_VERIFY_URL);
@@ -274,7 +318,11 @@ describe("bot challenge", () => {
   ])("%s: 403 CHALLENGE_FAILED", async (_, answer) => {
     enable();
     siteverify(answer as object);
-    await expectError(await call("/auth/login", { method: "POST", json: { email: uniqueEmail(), password: "correct horse", challengeToken: "tok" } }), 403, "CHALLENGE_FAILED");
+    await expectError(
+      await call("/auth/login", { method: "POST", json: { email: uniqueEmail(), password: "correct horse", challengeToken: "tok" } }),
+      403,
+      "CHALLENGE_FAILED",
+    );
   });
 });
 
@@ -298,7 +346,11 @@ describe("strict bodies and names", () => {
     const dev = await verifiedDeveloper();
     await expectError(await call("/user/keys", { method: "POST", token: dev.token, json: { name: "prod\u202Ekey" } }), 400, "VALIDATION_ERROR");
     const admin = await makeAdmin();
-    await expectError(await call(`/admin/users/${dev.data.id}/credits`, { method: "POST", token: admin.token, json: { amount: 5, reason: "goodwill\u202E" } }), 400, "VALIDATION_ERROR");
+    await expectError(
+      await call(`/admin/users/${dev.data.id}/credits`, { method: "POST", token: admin.token, json: { amount: 5, reason: "goodwill\u202E" } }),
+      400,
+      "VALIDATION_ERROR",
+    );
     expect((await call("/user/keys", { method: "POST", token: dev.token, json: { name: "Prod key – Jakarta ✓" } })).status).toBe(201);
   });
 });

@@ -1,9 +1,9 @@
 import { createExecutionContext, createScheduledController, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { AccountAgent } from "../../src/account/agent";
 import { callbackSignature, transactionSignature } from "../../src/billing/signature";
 import worker from "../../src/index";
-import type { AccountAgent } from "../../src/account/agent";
 import { call, createKey, expectError, json, setPlan, verifiedDeveloper } from "../helpers";
 
 const TRIPAY = { TRIPAY_API_KEY: "DEV-test-api-key", TRIPAY_PRIVATE_KEY: "test-private-key-123", TRIPAY_MERCHANT_CODE: "T0001" };
@@ -66,7 +66,8 @@ async function topupInvoice(token: string, amount = 20_000) {
 }
 
 const balanceOf = async (token: string) => (await json(await call("/billing/credits", { token }))).data.balance;
-const invoicesOf = async (userId: string) => (await env.DB.prepare("SELECT count(*) AS n FROM invoices WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n;
+const invoicesOf = async (userId: string) =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM invoices WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n;
 
 describe("plans", () => {
   it("lists the public catalog with prices, quotas, rates and features", async () => {
@@ -94,7 +95,16 @@ describe("top-up and subscribe", () => {
     const res = await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } });
     expect(res.status).toBe(201);
     const inv = (await json(res)).data;
-    expect(inv).toMatchObject({ id: expect.stringMatching(/^inv_/), kind: "topup", amount: 20_000, credits: 10_000, plan_id: null, status: "UNPAID", qr_string: "SANDBOX MODE", paid_at: null });
+    expect(inv).toMatchObject({
+      id: expect.stringMatching(/^inv_/),
+      kind: "topup",
+      amount: 20_000,
+      credits: 10_000,
+      plan_id: null,
+      status: "UNPAID",
+      qr_string: "SANDBOX MODE",
+      paid_at: null,
+    });
     expect(inv.qr_image).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(atob(inv.qr_image.split(",")[1])).toContain("<svg");
     expect(Date.parse(inv.expires_at)).toBeGreaterThan(Date.now());
@@ -103,7 +113,13 @@ describe("top-up and subscribe", () => {
     expect(url).toBe("https://tripay.co.id/api-sandbox/transaction/create");
     expect((init!.headers as Record<string, string>).authorization).toBe("Bearer DEV-test-api-key");
     const sent = JSON.parse(String(init!.body));
-    expect(sent).toMatchObject({ method: "QRIS", merchant_ref: inv.id, amount: 20_000, customer_email: dev.data.email, order_items: [{ price: 20_000, quantity: 1 }] });
+    expect(sent).toMatchObject({
+      method: "QRIS",
+      merchant_ref: inv.id,
+      amount: 20_000,
+      customer_email: dev.data.email,
+      order_items: [{ price: 20_000, quantity: 1 }],
+    });
     expect(sent.signature).toBe(await transactionSignature(TRIPAY.TRIPAY_PRIVATE_KEY, "T0001", inv.id, 20_000));
   });
 
@@ -122,18 +138,23 @@ describe("top-up and subscribe", () => {
   it.each([
     ["timeout", 504, "UPSTREAM_TIMEOUT"],
     ["error", 502, "UPSTREAM_ERROR"],
-  ] as const)("provider %s: %i %s; the provider may have made the transaction, so its invoice stays (closed by us) and a signed PAID still credits it once", async (fail, status, code) => {
-    const dev = await verifiedDeveloper();
-    tripayAnswers({ fail });
-    await expectError(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } }), status, code);
-    vi.restoreAllMocks();
-    const row = (await env.DB.prepare("SELECT id, amount, status, closed_by FROM invoices WHERE user_id = ?").bind(dev.data.id).first<{ id: string; amount: number; status: string; closed_by: string }>())!;
-    expect(row).toMatchObject({ status: "EXPIRED", closed_by: "system" });
-    const late = { id: row.id, reference: "DEV-T0001LATE", amount: row.amount };
-    expect(await json(await deliver(paid(late)))).toEqual({ success: true });
-    expect(await json(await deliver(paid(late)))).toEqual({ success: true });
-    expect(await balanceOf(dev.token)).toBe(10_000);
-  });
+  ] as const)(
+    "provider %s: %i %s; the provider may have made the transaction, so its invoice stays (closed by us) and a signed PAID still credits it once",
+    async (fail, status, code) => {
+      const dev = await verifiedDeveloper();
+      tripayAnswers({ fail });
+      await expectError(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } }), status, code);
+      vi.restoreAllMocks();
+      const row = (await env.DB.prepare("SELECT id, amount, status, closed_by FROM invoices WHERE user_id = ?")
+        .bind(dev.data.id)
+        .first<{ id: string; amount: number; status: string; closed_by: string }>())!;
+      expect(row).toMatchObject({ status: "EXPIRED", closed_by: "system" });
+      const late = { id: row.id, reference: "DEV-T0001LATE", amount: row.amount };
+      expect(await json(await deliver(paid(late)))).toEqual({ success: true });
+      expect(await json(await deliver(paid(late)))).toEqual({ success: true });
+      expect(await balanceOf(dev.token)).toBe(10_000);
+    },
+  );
 
   it("a provider answer whose reference another invoice already has: 502 UPSTREAM_ERROR (never a 500), logged with both, nothing adopted", async () => {
     const dev = await verifiedDeveloper();
@@ -166,7 +187,9 @@ describe("top-up and subscribe", () => {
     }
     log.mockRestore();
     vi.restoreAllMocks();
-    const row = (await env.DB.prepare("SELECT id, amount, status FROM invoices WHERE user_id = ?").bind(dev.data.id).first<{ id: string; amount: number; status: string }>())!;
+    const row = (await env.DB.prepare("SELECT id, amount, status FROM invoices WHERE user_id = ?")
+      .bind(dev.data.id)
+      .first<{ id: string; amount: number; status: string }>())!;
     expect(row.status).toBe("UNPAID");
     await deliver(paid({ id: row.id, reference: "DEV-T0001WRITEFAIL", amount: row.amount }));
     expect(await balanceOf(dev.token)).toBe(10_000);
@@ -275,7 +298,8 @@ describe("expiry job", () => {
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
   };
-  const statusOf = async (id: string) => (await env.DB.prepare("SELECT status, closed_by FROM invoices WHERE id = ?").bind(id).first<{ status: string; closed_by: string | null }>())!;
+  const statusOf = async (id: string) =>
+    (await env.DB.prepare("SELECT status, closed_by FROM invoices WHERE id = ?").bind(id).first<{ status: string; closed_by: string | null }>())!;
   const invoiceExpiring = async (token: string, minutesAgo: number) => {
     tripayAnswers({ expiredTime: Math.floor(Date.now() / 1000) - minutesAgo * 60 });
     const inv = (await json(await call("/billing/topup", { method: "POST", token, json: { amount: 20_000 } }))).data;
@@ -319,7 +343,9 @@ describe("expiry job", () => {
 
 describe("quota, credits and rate", () => {
   async function tinyPlanDeveloper() {
-    await env.DB.prepare("INSERT OR IGNORE INTO plans (id, name, price_idr, monthly_quota, rate_limit_per_minute, features, sort, is_public) VALUES ('tiny', 'Tiny', 0, 3, 30, '[]', 50, 0)").run();
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO plans (id, name, price_idr, monthly_quota, rate_limit_per_minute, features, sort, is_public) VALUES ('tiny', 'Tiny', 0, 3, 30, '[]', 50, 0)",
+    ).run();
     const dev = await verifiedDeveloper();
     await setPlan(dev.data.id, "tiny");
     return { dev, key: (await createKey(dev.token)).key };
@@ -373,9 +399,19 @@ describe("quota, credits and rate", () => {
     expect(sub.status).toBe(201);
     expect((await json(await call("/billing/status", { token: dev.token }))).data.subscription.plan_id).toBe("pro");
     await call(`/admin/users/${dev.data.id}/credits`, { method: "POST", token: admin.token, json: { amount: 5, reason: "trial" } });
-    await expectError(await call(`/admin/users/${dev.data.id}/credits`, { method: "POST", token: admin.token, json: { amount: -6, reason: "oops" } }), 400, "VALIDATION_ERROR");
-    expect((await call(`/admin/users/${dev.data.id}/credits`, { method: "POST", token: admin.token, json: { amount: -5, reason: "correction" } })).status).toBe(201);
+    await expectError(
+      await call(`/admin/users/${dev.data.id}/credits`, { method: "POST", token: admin.token, json: { amount: -6, reason: "oops" } }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expect((await call(`/admin/users/${dev.data.id}/credits`, { method: "POST", token: admin.token, json: { amount: -5, reason: "correction" } })).status).toBe(
+      201,
+    );
     expect(await balanceOf(dev.token)).toBe(0);
-    await expectError(await call("/admin/users/user_nope/credits", { method: "POST", token: admin.token, json: { amount: 5, reason: "x y z" } }), 404, "NOT_FOUND");
+    await expectError(
+      await call("/admin/users/user_nope/credits", { method: "POST", token: admin.token, json: { amount: 5, reason: "x y z" } }),
+      404,
+      "NOT_FOUND",
+    );
   });
 });

@@ -8,8 +8,8 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
-import { transactionSignature } from "../../src/billing/signature.ts";
 import { d1, root, sqlString, toolEnv, wranglerBin } from "../../scripts/lib.ts";
+import { transactionSignature } from "../../src/billing/signature.ts";
 
 export const STATE = join(root, ".wrangler", "browser");
 export const WORKER_PORT = 8791;
@@ -94,11 +94,27 @@ export async function startWorker(output: { text: string }): Promise<ChildProces
   );
   if (busy) throw new Error(`port ${WORKER_PORT} is already in use: stop what listens there (a wrangler dev left from an earlier run?) and run again`);
   const vars = { ...TRIPAY, TRIPAY_BASE_URL: `http://127.0.0.1:${TRIPAY_PORT}`, TURNSTILE_SITE_KEY: "", MCP_HOSTNAMES: "" };
-  const args = ["dev", "--port", String(WORKER_PORT), "--ip", "127.0.0.1", "--persist-to", STATE, ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`])];
+  const args = [
+    "dev",
+    "--port",
+    String(WORKER_PORT),
+    "--ip",
+    "127.0.0.1",
+    "--persist-to",
+    STATE,
+    ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+  ];
   const child = spawn(wranglerBin, args, {
     cwd: root,
     // No request to the internet: no Request.cf download, no banner (its update check).
-    env: { ...toolEnv, X_LOCAL_OBSERVABILITY: "false", X_LOCAL_EXPLORER: "false", BROWSER: "none", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true" },
+    env: {
+      ...toolEnv,
+      X_LOCAL_OBSERVABILITY: "false",
+      X_LOCAL_EXPLORER: "false",
+      BROWSER: "none",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      WRANGLER_HIDE_BANNER: "true",
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

@@ -12,9 +12,21 @@ import type { Server } from "node:http";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callbackSignature } from "../../src/billing/signature.ts";
 import { root } from "../../scripts/lib.ts";
-import { assertBrowser, CHROMIUM, makeAdmin, ORIGIN, prepareState, startTripay, startWorker, stopWorker, type Transaction, TRIPAY, verificationLink } from "./local.ts";
+import { callbackSignature } from "../../src/billing/signature.ts";
+import {
+  assertBrowser,
+  CHROMIUM,
+  makeAdmin,
+  ORIGIN,
+  prepareState,
+  startTripay,
+  startWorker,
+  stopWorker,
+  TRIPAY,
+  type Transaction,
+  verificationLink,
+} from "./local.ts";
 
 const SHOTS = join(root, "test", "browser", "screenshots");
 const DESKTOP = { width: 1280, height: 900 };
@@ -147,8 +159,8 @@ describe("the portal in a browser", () => {
     await op.locator("button.execute").click();
     const status = op.locator(".live-responses-table .response .response-col_status").first();
     await status.waitFor();
-    expect((await status.innerText()).trim()).toBe("200");
-    expect(await op.locator(".live-responses-table .microlight").first().innerText()).toContain("Bandung Wetan");
+    expect((await status.textContent())?.trim()).toBe("200");
+    expect(await op.locator(".live-responses-table .microlight").first().textContent()).toContain("Bandung Wetan");
     await shot(docs, "docs-try-it");
     await docsContext.close();
   });
@@ -182,7 +194,11 @@ describe("the portal in a browser", () => {
     });
     const hook = await fetch(`${ORIGIN}/billing/tripay/webhook`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-callback-event": "payment_status", "x-callback-signature": await callbackSignature(TRIPAY.TRIPAY_PRIVATE_KEY, body) },
+      headers: {
+        "content-type": "application/json",
+        "x-callback-event": "payment_status",
+        "x-callback-signature": await callbackSignature(TRIPAY.TRIPAY_PRIVATE_KEY, body),
+      },
       body,
     });
     expect(await hook.json()).toEqual({ success: true });

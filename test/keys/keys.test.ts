@@ -34,7 +34,8 @@ describe("API keys over HTTP", () => {
 
   it("name: 1 to 64 characters, else 400 VALIDATION_ERROR", async () => {
     const dev = await verifiedDeveloper();
-    for (const name of ["", "   ", "x".repeat(65)]) await expectError(await call("/user/keys", { method: "POST", token: dev.token, json: { name } }), 400, "VALIDATION_ERROR");
+    for (const name of ["", "   ", "x".repeat(65)])
+      await expectError(await call("/user/keys", { method: "POST", token: dev.token, json: { name } }), 400, "VALIDATION_ERROR");
     await expectError(await call("/user/keys", { method: "POST", token: dev.token, json: {} }), 400, "VALIDATION_ERROR");
   });
 

@@ -1,11 +1,11 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import pkg from "../../package.json";
 import { app } from "../../src/app";
-import { afterEach, describe, expect, it, vi } from "vitest";
 import { BASE, call, createKey, json, seedUserWithKey, setPlan, verifiedDeveloper } from "../helpers";
 
 /** A client's fetch, answered by the Worker in-process (see platform notes: no signal, real Host). */
@@ -43,7 +43,13 @@ function rawMcp(body: unknown, headers: Record<string, string> = {}, method = "P
   return exports.default.fetch(
     new Request(`${BASE}/mcp`, {
       method,
-      headers: { host: new URL(BASE).host, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18", ...headers },
+      headers: {
+        host: new URL(BASE).host,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-06-18",
+        ...headers,
+      },
       body: method === "POST" ? JSON.stringify(body) : undefined,
     }),
   );
@@ -152,7 +158,17 @@ describe("MCP tool surface", () => {
       const url = String(input instanceof Request ? input.url : input);
       if (url.endsWith("autogempa.json")) {
         return Response.json({
-          Infogempa: { gempa: { Tanggal: "21 Nov 2026", Jam: "13:41:52 WIB", DateTime: "2026-11-21T06:41:52+00:00", Coordinates: "-6.89,109.67", Magnitude: "5.1", Kedalaman: "10 km", Wilayah: "Laut Jawa" } },
+          Infogempa: {
+            gempa: {
+              Tanggal: "21 Nov 2026",
+              Jam: "13:41:52 WIB",
+              DateTime: "2026-11-21T06:41:52+00:00",
+              Coordinates: "-6.89,109.67",
+              Magnitude: "5.1",
+              Kedalaman: "10 km",
+              Wilayah: "Laut Jawa",
+            },
+          },
         });
       }
       const slot = { utc_datetime: "2026-11-22 00:00:00", local_datetime: "2026-11-22 07:00:00", t: 27, hu: 80 };
@@ -206,7 +222,11 @@ describe("MCP tool surface", () => {
   it("a missing, wrong or revoked key is refused on every request", async () => {
     await expect(connect(undefined)).rejects.toThrow();
     await expect(connect(`wk_live_${"B".repeat(32)}`)).rejects.toThrow();
-    const res = await call("/mcp", { method: "POST", json: { jsonrpc: "2.0", id: 1, method: "tools/list" }, headers: { accept: "application/json, text/event-stream" } });
+    const res = await call("/mcp", {
+      method: "POST",
+      json: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      headers: { accept: "application/json, text/event-stream" },
+    });
     expect(res.status).toBe(401);
     expect((await json(res)).error.code).toBe("MISSING_API_KEY");
 
@@ -250,7 +270,10 @@ describe("MCP tool surface", () => {
 
   it("serves clients of both protocol eras: 2025 (answered as one JSON message) and 2026-07-28 (the agents handler)", async () => {
     const { secret } = await seedUserWithKey();
-    const res = await rawMcp({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wilayah_search", arguments: { q: "bandung", per_page: 2 } } }, { "x-api-key": secret });
+    const res = await rawMcp(
+      { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wilayah_search", arguments: { q: "bandung", per_page: 2 } } },
+      { "x-api-key": secret },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     const body = (await res.json()) as { id: number; result: ToolResult };
@@ -280,7 +303,11 @@ describe("MCP tool surface", () => {
     const note = await rawMcp({ jsonrpc: "2.0", method: "notifications/initialized" }, { "x-api-key": secret });
     expect(note.status).toBe(202);
     const notJson = await exports.default.fetch(
-      new Request(`${BASE}/mcp`, { method: "POST", headers: { host: new URL(BASE).host, "x-api-key": secret, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{" }),
+      new Request(`${BASE}/mcp`, {
+        method: "POST",
+        headers: { host: new URL(BASE).host, "x-api-key": secret, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: "{",
+      }),
     );
     expect(notJson.status).toBe(400);
   });
@@ -306,9 +333,17 @@ describe("MCP tool surface", () => {
       const req = new Request(`https://${host}/mcp`, {
         method: "POST",
         headers: { host, "x-api-key": secret, "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+        }),
       });
-      return Promise.resolve(app.fetch(req, { ...env, MCP_HOSTNAMES: mcpHostnames }, ctx)).then(async (res) => (await waitOnExecutionContext(ctx), res.status));
+      return Promise.resolve(app.fetch(req, { ...env, MCP_HOSTNAMES: mcpHostnames }, ctx)).then(async (res) => {
+        await waitOnExecutionContext(ctx);
+        return res.status;
+      });
     };
     expect(env.MCP_HOSTNAMES).toBe("api.wilayah.test");
     expect(await initialize("api.wilayah.test")).toBe(200);
@@ -342,7 +377,7 @@ function strictFindings(schema: unknown, path: string): string[] {
       for (const [name, sub] of Object.entries((n[k] as Record<string, unknown>) ?? {})) visit(sub, `${at}.${k}.${name}`, k);
     }
     for (const k of ["items", "additionalProperties", "unevaluatedProperties", "not", "contains"]) if (k in n) visit(n[k], `${at}.${k}`, k);
-    for (const k of ["anyOf", "oneOf", "allOf", "prefixItems"]) ((n[k] as unknown[]) ?? []).forEach((sub, i) => visit(sub, `${at}.${k}[${i}]`, k));
+    for (const k of ["anyOf", "oneOf", "allOf", "prefixItems"]) for (const [i, sub] of ((n[k] as unknown[]) ?? []).entries()) visit(sub, `${at}.${k}[${i}]`, k);
   };
   visit(schema, path, "");
   return out;

@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { kelurahanBoundarySql } from "../../scripts/seed/boundaries";
+import { type StatementRun, sqliteDb } from "../../scripts/sqlite-d1";
 import type { RegionDb } from "../../src/db/client";
 import { reverseGeocode } from "../../src/wilayah/geo/service";
-import { type StatementRun, sqliteDb } from "../../scripts/sqlite-d1";
 
 const root = join(import.meta.dirname, "..", "..");
 const SAMPLE = Number(process.env.REVERSE_SAMPLE ?? 10_000);
@@ -38,7 +38,9 @@ let recorded: StatementRun[] | null = null;
 
 beforeAll(() => {
   db = new DatabaseSync(":memory:");
-  const migrations = readdirSync(join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort();
+  const migrations = readdirSync(join(root, "migrations"))
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
   for (const f of migrations) {
     for (const statement of readFileSync(join(root, "migrations", f), "utf8").split("--> statement-breakpoint")) {
       if (statement.trim()) db.exec(statement);
@@ -56,7 +58,11 @@ beforeAll(() => {
 
 describe("reverse geocoding on the full boundaries", () => {
   it(`answers a village's own centroid with the village (>= 97%) and its kecamatan (>= 98.5%), ${SAMPLE} villages sampled`, async () => {
-    const villages = db.prepare("SELECT id, lat, lng FROM kelurahan WHERE is_active = 1 AND lat IS NOT NULL ORDER BY id").all() as { id: string; lat: number; lng: number }[];
+    const villages = db.prepare("SELECT id, lat, lng FROM kelurahan WHERE is_active = 1 AND lat IS NOT NULL ORDER BY id").all() as {
+      id: string;
+      lat: number;
+      lng: number;
+    }[];
     expect(villages.length).toBeGreaterThan(83_000);
     const random = seeded(20251122);
     const picked = new Set<number>();
@@ -89,7 +95,9 @@ describe("reverse geocoding on the full boundaries", () => {
   });
 
   it("reads only nearby candidates: every query of a reverse lookup is an index search, and a grid cell holds few regions", async () => {
-    const worst = db.prepare("SELECT level, max(n) AS n FROM (SELECT level, cell, count(*) AS n FROM wilayah_grid GROUP BY level, cell) GROUP BY level").all() as { level: number; n: number }[];
+    const worst = db
+      .prepare("SELECT level, max(n) AS n FROM (SELECT level, cell, count(*) AS n FROM wilayah_grid GROUP BY level, cell) GROUP BY level")
+      .all() as { level: number; n: number }[];
     for (const w of worst) expect(w.n, `level ${w.level}`).toBeLessThan(400);
     const seen: StatementRun[] = [];
     recorded = seen;

@@ -2,7 +2,7 @@ import { validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { dataEndpoints } from "../../src/catalogue";
-import { call, json, seedUserWithKey } from "../helpers";
+import { call, json } from "../helpers";
 
 /**
  * Routes that are not part of the REST document: the MCP surface (described by its tools/list),
@@ -34,9 +34,16 @@ describe("the API document", () => {
       served.add(`${r.method.toLowerCase()} ${toOpenApiPath(r.path)}`);
     }
     const documented = new Set<string>();
-    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) for (const m of Object.keys(ops)) documented.add(`${m} ${path}`);
-    expect([...served].filter((r) => !documented.has(r)), "served but not documented").toEqual([]);
-    expect([...documented].filter((r) => !served.has(r)), "documented but not served").toEqual([]);
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, unknown>>))
+      for (const m of Object.keys(ops)) documented.add(`${m} ${path}`);
+    expect(
+      [...served].filter((r) => !documented.has(r)),
+      "served but not documented",
+    ).toEqual([]);
+    expect(
+      [...documented].filter((r) => !served.has(r)),
+      "documented but not served",
+    ).toEqual([]);
   });
 
   it("each data endpoint's operation says what its MCP tool says", async () => {

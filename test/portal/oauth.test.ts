@@ -2,7 +2,12 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { call, json, login, register, uniqueEmail, verifiedDeveloper } from "../helpers";
 
-const CLIENTS = { GOOGLE_CLIENT_ID: "g-client.apps.googleusercontent.com", GOOGLE_CLIENT_SECRET: "g-secret", GITHUB_CLIENT_ID: "gh-client", GITHUB_CLIENT_SECRET: "gh-secret" };
+const CLIENTS = {
+  GOOGLE_CLIENT_ID: "g-client.apps.googleusercontent.com",
+  GOOGLE_CLIENT_SECRET: "g-secret",
+  GITHUB_CLIENT_ID: "gh-client",
+  GITHUB_CLIENT_SECRET: "gh-secret",
+};
 const original = { GOOGLE_CLIENT_ID: env.GOOGLE_CLIENT_ID, GITHUB_CLIENT_ID: env.GITHUB_CLIENT_ID };
 
 beforeEach(() => Object.assign(env, CLIENTS));
@@ -55,7 +60,12 @@ function providers(answer: (body: URLSearchParams) => Answer) {
   return { spy, seen, tokenCalls: () => seen.filter((s) => s.url.includes("token")).length };
 }
 
-const sessionFrom = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("wl_session="))?.split(";")[0].slice("wl_session=".length);
+const sessionFrom = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("wl_session="))
+    ?.split(";")[0]
+    .slice("wl_session=".length);
 
 function google(claims: (nonce: string) => Record<string, unknown>, nonceOf: () => string) {
   return providers((body) => {
@@ -83,7 +93,10 @@ describe("Google sign-in (OIDC, PKCE, nonce, verified email)", () => {
   it("a new user: created with email_verified true, signed in with the same session token as a password login", async () => {
     const email = uniqueEmail();
     const { url, cookie } = await start("google");
-    const p = google((nonce) => ({ email, email_verified: true, name: "Gita", nonce }), () => url.searchParams.get("nonce")!);
+    const p = google(
+      (nonce) => ({ email, email_verified: true, name: "Gita", nonce }),
+      () => url.searchParams.get("nonce")!,
+    );
     const res = await callback("google", cookie, { code: "4/code-1", state: url.searchParams.get("state")! });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/portal/keys");
@@ -99,7 +112,10 @@ describe("Google sign-in (OIDC, PKCE, nonce, verified email)", () => {
   it("an existing user with that email is signed in (same account)", async () => {
     const dev = await verifiedDeveloper();
     const { url, cookie } = await start("google");
-    google((nonce) => ({ email: dev.data.email.toUpperCase(), email_verified: true, nonce }), () => url.searchParams.get("nonce")!);
+    google(
+      (nonce) => ({ email: dev.data.email.toUpperCase(), email_verified: true, nonce }),
+      () => url.searchParams.get("nonce")!,
+    );
     const res = await callback("google", cookie, { code: "4/code-2", state: url.searchParams.get("state")! });
     vi.restoreAllMocks();
     expect((await json(await call("/auth/me", { token: sessionFrom(res)! }))).data.id).toBe(dev.data.id);
@@ -109,7 +125,10 @@ describe("Google sign-in (OIDC, PKCE, nonce, verified email)", () => {
   it("an account registered but never verified is claimed: verified, and its password stops working", async () => {
     const squatter = await register({ password: "squatter pass" });
     const { url, cookie } = await start("google");
-    google((nonce) => ({ email: squatter.data.email, email_verified: true, nonce }), () => url.searchParams.get("nonce")!);
+    google(
+      (nonce) => ({ email: squatter.data.email, email_verified: true, nonce }),
+      () => url.searchParams.get("nonce")!,
+    );
     const res = await callback("google", cookie, { code: "4/code-3", state: url.searchParams.get("state")! });
     vi.restoreAllMocks();
     expect((await json(await call("/auth/me", { token: sessionFrom(res)! }))).data).toMatchObject({ id: squatter.data.id, email_verified: true });
@@ -119,7 +138,10 @@ describe("Google sign-in (OIDC, PKCE, nonce, verified email)", () => {
   it("an unverified email never signs in nor takes over an account", async () => {
     const dev = await verifiedDeveloper();
     const { url, cookie } = await start("google");
-    google((nonce) => ({ email: dev.data.email, email_verified: false, nonce }), () => url.searchParams.get("nonce")!);
+    google(
+      (nonce) => ({ email: dev.data.email, email_verified: false, nonce }),
+      () => url.searchParams.get("nonce")!,
+    );
     const res = await callback("google", cookie, { code: "4/code-4", state: url.searchParams.get("state")! });
     expect(res.headers.get("location")).toBe("/portal/login?oauth_error=unverified_email");
     expect(sessionFrom(res)).toBeUndefined();
@@ -131,7 +153,10 @@ describe("Google sign-in (OIDC, PKCE, nonce, verified email)", () => {
   it("an id_token for another client or with another nonce is refused", async () => {
     for (const bad of [{ aud: "someone-else" }, { nonce: "not-the-nonce" }, { iss: "https://evil.example" }]) {
       const { url, cookie } = await start("google");
-      google((nonce) => ({ email: uniqueEmail(), email_verified: true, nonce, ...bad }), () => url.searchParams.get("nonce")!);
+      google(
+        (nonce) => ({ email: uniqueEmail(), email_verified: true, nonce, ...bad }),
+        () => url.searchParams.get("nonce")!,
+      );
       const res = await callback("google", cookie, { code: "4/code-5", state: url.searchParams.get("state")! });
       expect(res.headers.get("location")).toBe("/portal/login?oauth_error=provider");
       expect(sessionFrom(res)).toBeUndefined();
@@ -188,9 +213,15 @@ describe("callback failures", () => {
   it("no pending cookie, or one for the other provider: refused", async () => {
     const { url, cookie } = await start("github");
     const p = providers(() => ({ token: Response.json({}) }));
-    expect((await callback("google", cookie, { code: "c", state: url.searchParams.get("state")! })).headers.get("location")).toBe("/portal/login?oauth_error=state");
-    expect((await callback("github", "", { code: "c", state: url.searchParams.get("state")! })).headers.get("location")).toBe("/portal/login?oauth_error=state");
-    expect((await callback("github", cookie.replace(/.$/, "x"), { code: "c", state: url.searchParams.get("state")! })).headers.get("location")).toBe("/portal/login?oauth_error=state");
+    expect((await callback("google", cookie, { code: "c", state: url.searchParams.get("state")! })).headers.get("location")).toBe(
+      "/portal/login?oauth_error=state",
+    );
+    expect((await callback("github", "", { code: "c", state: url.searchParams.get("state")! })).headers.get("location")).toBe(
+      "/portal/login?oauth_error=state",
+    );
+    expect((await callback("github", cookie.replace(/.$/, "x"), { code: "c", state: url.searchParams.get("state")! })).headers.get("location")).toBe(
+      "/portal/login?oauth_error=state",
+    );
     expect(p.tokenCalls()).toBe(0);
   });
 
@@ -205,7 +236,10 @@ describe("callback failures", () => {
   it("a replayed callback (the same code and state twice) signs in once", async () => {
     const email = uniqueEmail();
     const { url, cookie } = await start("google");
-    const p = google((nonce) => ({ email, email_verified: true, nonce }), () => url.searchParams.get("nonce")!);
+    const p = google(
+      (nonce) => ({ email, email_verified: true, nonce }),
+      () => url.searchParams.get("nonce")!,
+    );
     const params = { code: "4/once", state: url.searchParams.get("state")! };
     const first = await callback("google", cookie, params);
     expect(sessionFrom(first)).toBeTruthy();

@@ -23,7 +23,8 @@ class Browser {
   /** Follows same-origin redirects like a browser. */
   async follow(res: Response): Promise<Response> {
     let r = res;
-    for (let i = 0; i < 5 && r.status >= 300 && r.status < 400; i++) r = await this.get(new URL(r.headers.get("location")!, BASE).pathname + new URL(r.headers.get("location")!, BASE).search);
+    for (let i = 0; i < 5 && r.status >= 300 && r.status < 400; i++)
+      r = await this.get(new URL(r.headers.get("location")!, BASE).pathname + new URL(r.headers.get("location")!, BASE).search);
     return r;
   }
 
@@ -200,7 +201,9 @@ describe("bot challenge on the portal's forms", () => {
     expect(b.last).toContain("Complete the bot check first.");
     const verify = vi
       .spyOn(globalThis, "fetch")
-      .mockImplementation(async () => new Response(JSON.stringify({ success: true, action: "challenge-spin-v2" }), { headers: { "content-type": "application/json" } }));
+      .mockImplementation(
+        async () => new Response(JSON.stringify({ success: true, action: "challenge-spin-v2" }), { headers: { "content-type": "application/json" } }),
+      );
     res = await b.post("/portal/signup", { name: "C", email: uniqueEmail(), password: "correct horse", "cf-turnstile-response": "XXXX.DUMMY.TOKEN.XXXX" });
     expect(res.status, /class="notice err"[^>]*>([^<]*)/.exec(b.last)?.[1]).toBe(303);
     expect(((verify.mock.calls[0][1] as RequestInit).body as FormData).get("response")).toBe("XXXX.DUMMY.TOKEN.XXXX");
@@ -285,7 +288,7 @@ describe("admin pages", () => {
     await b.post("/portal/login", { email: admin.data.email, password: "correct horse" });
     const list = await (await b.get(`/portal/admin?q=${encodeURIComponent(user.data.email)}`)).text();
     expect(list).toContain(user.data.email);
-    expect(list).not.toContain(admin.data.email + "</a>");
+    expect(list).not.toContain(`${admin.data.email}</a>`);
     // Paging: 20 a page, through the admin service's own paging.
     for (let i = 0; i < 21; i++) await register();
     const first = await (await b.get("/portal/admin")).text();

@@ -9,7 +9,6 @@ beforeAll(async () => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-
 /**
  * BMKG, intercepted. Answers are made inside the call (a Response body made in one request cannot
  * be read in another); each interception starts a fresh spy.
@@ -33,7 +32,15 @@ describe("cuaca", () => {
     expect(data.source).toBe("BMKG (Badan Meteorologi, Klimatologi, dan Geofisika)");
     expect(data.stale).toBe(false);
     const first = data.locations[0].forecast[0];
-    expect(first).toMatchObject({ time: "2026-11-22T07:00:00+07:00", time_utc: "2026-11-22T00:00:00Z", temperature_c: 27, humidity_pct: 83, precipitation_mm: 0.4, weather: "Berawan", wind_direction_deg: 134 });
+    expect(first).toMatchObject({
+      time: "2026-11-22T07:00:00+07:00",
+      time_utc: "2026-11-22T00:00:00Z",
+      temperature_c: 27,
+      humidity_pct: 83,
+      precipitation_mm: 0.4,
+      weather: "Berawan",
+      wind_direction_deg: 134,
+    });
     expect(typeof first.humidity_pct).toBe("number");
   });
 

@@ -49,7 +49,11 @@ describe("GET /wilayah/:id/boundary", () => {
   });
 
   it("every level: provinsi, kabupaten, kecamatan; undotted ids; simplify thins the shape", async () => {
-    for (const [id, level] of [["32", "provinsi"], ["3273", "kabupaten"], ["32.73.09", "kecamatan"]]) {
+    for (const [id, level] of [
+      ["32", "provinsi"],
+      ["3273", "kabupaten"],
+      ["32.73.09", "kecamatan"],
+    ]) {
       const f: Feature = (await json(await get(`/${id}/boundary`))).data;
       expect(f.properties.level, id).toBe(level);
     }
@@ -118,7 +122,17 @@ describe("GET /wilayah/reverse", () => {
   });
 
   it("out-of-range or malformed coordinates are 400 INVALID_QUERY", async () => {
-    for (const q of ["lat=91&lng=100", "lat=-6.9&lng=181", "lat=abc&lng=107", "lat=1e1&lng=107", "lat=-6.9", "lng=107.6", "lat=&lng=", "lat=0x10&lng=107", "lat=-6.9&lng=107.6&x=1"]) {
+    for (const q of [
+      "lat=91&lng=100",
+      "lat=-6.9&lng=181",
+      "lat=abc&lng=107",
+      "lat=1e1&lng=107",
+      "lat=-6.9",
+      "lng=107.6",
+      "lat=&lng=",
+      "lat=0x10&lng=107",
+      "lat=-6.9&lng=107.6&x=1",
+    ]) {
       const err = await expectError(await get(`/reverse?${q}`), 400, "INVALID_QUERY");
       expect(err.details?.length, q).toBeGreaterThan(0);
     }

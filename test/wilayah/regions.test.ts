@@ -100,7 +100,12 @@ describe("by id", () => {
       expect(a.data.id).toBe(dotted);
       expect(b).toEqual(a);
     }
-    expect((await json(await get("/kelurahan/32.73.09.1001"))).data).toMatchObject({ name: "Cihapit", kecamatan_id: "32.73.09", code: "3273091001", level: "kelurahan" });
+    expect((await json(await get("/kelurahan/32.73.09.1001"))).data).toMatchObject({
+      name: "Cihapit",
+      kecamatan_id: "32.73.09",
+      code: "3273091001",
+      level: "kelurahan",
+    });
   });
 
   it("any-level lookup tells the level from the code", async () => {
@@ -196,7 +201,11 @@ describe("search", () => {
   it("a 2-character query matches the start of a word and ranks prefixes first", async () => {
     const { data, meta } = await search("an", "&per_page=100");
     expect(meta.total).toBeGreaterThan(500);
-    const startsAWord = (r: Item) => `${r.name} ${r.alt_name}`.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((w) => w.startsWith("an"));
+    const startsAWord = (r: Item) =>
+      `${r.name} ${r.alt_name}`
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .some((w) => w.startsWith("an"));
     expect(data.every(startsAWord)).toBe(true);
     expect(data[0].name.toLowerCase().startsWith("an")).toBe(true);
     const tail = await search("an", `&per_page=100&page=${Math.ceil(meta.total / 100) + 1}`);
@@ -260,20 +269,31 @@ describe("search", () => {
     expect(meta.total).toBeGreaterThan(100);
   });
 
-  it.each(["%", "_a", "ban%", "b_ndung", '"bandung"', 'band"ung', "bandung*", "*", "bandung AND jakarta", "NEAR(bandung jakarta)", "bandung OR", "'; DROP TABLE provinsi; --", "\\"])(
-    "takes %s literally: never syntax, never an error",
-    async (q) => {
-      const res = await get(`/search?q=${encodeURIComponent(q)}`);
-      if (q.trim().length < 2) {
-        await expectError(res, 400, "INVALID_QUERY");
-        return;
-      }
-      expect(res.status).toBe(200);
-      const { data } = await json<{ data: Item[] }>(res);
-      const needle = q.toLowerCase();
-      for (const r of data) expect(`${r.name}\n${r.alt_name}`.toLowerCase()).toContain(needle);
-    },
-  );
+  it.each([
+    "%",
+    "_a",
+    "ban%",
+    "b_ndung",
+    '"bandung"',
+    'band"ung',
+    "bandung*",
+    "*",
+    "bandung AND jakarta",
+    "NEAR(bandung jakarta)",
+    "bandung OR",
+    "'; DROP TABLE provinsi; --",
+    "\\",
+  ])("takes %s literally: never syntax, never an error", async (q) => {
+    const res = await get(`/search?q=${encodeURIComponent(q)}`);
+    if (q.trim().length < 2) {
+      await expectError(res, 400, "INVALID_QUERY");
+      return;
+    }
+    expect(res.status).toBe(200);
+    const { data } = await json<{ data: Item[] }>(res);
+    const needle = q.toLowerCase();
+    for (const r of data) expect(`${r.name}\n${r.alt_name}`.toLowerCase()).toContain(needle);
+  });
 
   it("a name containing a quote is found by it", async () => {
     expect((await search('Soka"an')).data.map((r) => r.id)).toContain("35.13.15.2017");
@@ -330,7 +350,12 @@ describe("routing", () => {
       await call("/api/v1/wilayah/provinsi", { key, headers: origin }),
       await call("/api/v1/wilayah/provinsi", { headers: origin }),
       await call("/api/v1/wilayah/nope", { key, headers: origin }),
-      await call("/mcp", { method: "POST", key, headers: { ...origin, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{" }),
+      await call("/mcp", {
+        method: "POST",
+        key,
+        headers: { ...origin, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: "{",
+      }),
     ];
     expect(answers.map((r) => r.status)).toEqual([200, 401, 404, 403]); // MCP refuses browser origins it does not know (docs/api.md)
     for (const res of answers) {
@@ -400,7 +425,11 @@ describe("read replication (D1_READ_REPLICATION, README: Read replication)", () 
     const sessions: unknown[][] = [];
     const DB = new Proxy(env.DB, {
       get(target, prop) {
-        if (prop === "withSession") return (...args: Parameters<D1Database["withSession"]>) => (sessions.push(args), target.withSession(...args));
+        if (prop === "withSession")
+          return (...args: Parameters<D1Database["withSession"]>) => {
+            sessions.push(args);
+            return target.withSession(...args);
+          };
         const value = Reflect.get(target, prop);
         return typeof value === "function" ? value.bind(target) : value;
       },

@@ -31,7 +31,10 @@ it("finds the expected region in the top 3 for at least 95% of each group", { ti
     else g.misses.push(`${t.q} (want ${t.expected}, got ${top.join(", ") || "nothing"})`);
     groups.set(t.group, g);
   }
-  const report = [...groups].map(([name, g]) => `${name.padEnd(13)} ${String(g.hits).padStart(3)}/${String(g.total).padEnd(3)} ${((100 * g.hits) / g.total).toFixed(1)}%${g.misses.length ? `  misses: ${g.misses.join("; ")}` : ""}`);
+  const report = [...groups].map(
+    ([name, g]) =>
+      `${name.padEnd(13)} ${String(g.hits).padStart(3)}/${String(g.total).padEnd(3)} ${((100 * g.hits) / g.total).toFixed(1)}%${g.misses.length ? `  misses: ${g.misses.join("; ")}` : ""}`,
+  );
   console.log(`search quality, expected id in the top 3 (${queries.length} queries):\n${report.join("\n")}`);
   expect([...groups.keys()].sort()).toEqual(["abbreviation", "alias", "code", "exact", "parent", "postal", "typo"]);
   for (const [name, g] of groups) expect(g.hits / g.total, `${name}: ${g.misses.join("; ")}`).toBeGreaterThanOrEqual(0.95);

@@ -117,7 +117,12 @@ describe("typos", () => {
     ["banjarmsain", "banjarmasin", ["63.71"]],
   ])("%s finds %s, marked fuzzy", async (q, word, expected) => {
     const { data } = await search(q);
-    expect(data.slice(0, expected.length).map((r) => r.id).sort()).toEqual([...expected].sort());
+    expect(
+      data
+        .slice(0, expected.length)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([...expected].sort());
     expect(data[0].match).toMatchObject({ fuzzy: true, corrections: [{ typed: q, matched: word }] });
   });
 

@@ -5,7 +5,22 @@ import boundariesSql from "../.generated/kelurahan-boundaries.sql?raw";
 
 async function snapshot() {
   const counts = await env.DB.batch(
-    ["provinsi", "kabupaten", "kecamatan", "kelurahan", "wilayah_search", "dataset", "wilayah_grams", "wilayah_short", "pulau", "wilayah_shape", "wilayah_bbox", "wilayah_grid", "wilayah_anc", "wilayah_postal"].map((t) => env.DB.prepare(`SELECT count(*) AS n FROM ${t}`)),
+    [
+      "provinsi",
+      "kabupaten",
+      "kecamatan",
+      "kelurahan",
+      "wilayah_search",
+      "dataset",
+      "wilayah_grams",
+      "wilayah_short",
+      "pulau",
+      "wilayah_shape",
+      "wilayah_bbox",
+      "wilayah_grid",
+      "wilayah_anc",
+      "wilayah_postal",
+    ].map((t) => env.DB.prepare(`SELECT count(*) AS n FROM ${t}`)),
   );
   const sample = await env.DB.prepare("SELECT * FROM kelurahan WHERE id IN ('32.73.09.1001', '35.13.15.2017') ORDER BY id").all();
   const search = await env.DB.prepare("SELECT id, terms, parent FROM wilayah_search WHERE id = '12.74'").first();

@@ -1,7 +1,7 @@
 /** Reverse geocoding and boundaries, declared once for REST and MCP. */
 import { z } from "zod";
-import { regionDb } from "../../db/client";
 import { defineEndpoint } from "../../data/endpoint";
+import { regionDb } from "../../db/client";
 import { LEVELS } from "../codes";
 import { DAY, decimal, regionRef } from "../schemas";
 import { DATA_VERSION } from "../version";
@@ -9,7 +9,9 @@ import { getBoundary, reverseGeocode } from "./service";
 
 const boundaryInput = z.strictObject({
   id: z.string().describe("A Kemendagri code of any level, dots optional"),
-  simplify: decimal("simplify", 0, 1).optional().describe("Douglas-Peucker tolerance in degrees (0.001 is about 110 m) for a lighter shape; default: the full boundary"),
+  simplify: decimal("simplify", 0, 1)
+    .optional()
+    .describe("Douglas-Peucker tolerance in degrees (0.001 is about 110 m) for a lighter shape; default: the full boundary"),
 });
 const reverseInput = z.strictObject({
   lat: decimal("lat", -90, 90).describe("Latitude, decimal degrees (WGS84)"),
@@ -18,47 +20,47 @@ const reverseInput = z.strictObject({
 const coordinates = z.array(z.array(z.array(z.array(z.number()))));
 
 export const reverseEndpoint = defineEndpoint({
-    path: "/wilayah/reverse",
-    errors: ["NOT_FOUND"],
-    example: { lat: -6.9088, lng: 107.6267 },
-    tool: "wilayah_reverse",
-    description:
-      "Reverse geocoding: the kelurahan/desa containing a point (lat, lng in decimal degrees) with its kecamatan, kabupaten/kota and provinsi (ids, names, postal code). Where no village boundary holds the point but a kecamatan's does, answers that kecamatan and up with the nearest village, marked approximate. At sea or outside Indonesia: NOT_FOUND.",
-    input: reverseInput,
-    output: z.object({
-      data: z.object({
-        lat: z.number(),
-        lng: z.number(),
-        approximate: z.boolean().describe("true: no village boundary holds the point; kelurahan is the nearest village of the kecamatan that does"),
-        kelurahan: z.object({ id: z.string(), name: z.string(), postal_code: z.string().nullable() }).nullable(),
-        kecamatan: regionRef,
-        kabupaten: regionRef,
-        provinsi: regionRef,
-      }),
+  path: "/wilayah/reverse",
+  errors: ["NOT_FOUND"],
+  example: { lat: -6.9088, lng: 107.6267 },
+  tool: "wilayah_reverse",
+  description:
+    "Reverse geocoding: the kelurahan/desa containing a point (lat, lng in decimal degrees) with its kecamatan, kabupaten/kota and provinsi (ids, names, postal code). Where no village boundary holds the point but a kecamatan's does, answers that kecamatan and up with the nearest village, marked approximate. At sea or outside Indonesia: NOT_FOUND.",
+  input: reverseInput,
+  output: z.object({
+    data: z.object({
+      lat: z.number(),
+      lng: z.number(),
+      approximate: z.boolean().describe("true: no village boundary holds the point; kelurahan is the nearest village of the kecamatan that does"),
+      kelurahan: z.object({ id: z.string(), name: z.string(), postal_code: z.string().nullable() }).nullable(),
+      kecamatan: regionRef,
+      kabupaten: regionRef,
+      provinsi: regionRef,
     }),
-    cacheSeconds: DAY,
-    version: DATA_VERSION,
-    handler: (q, { env }) => reverseGeocode(regionDb(env), q.lat, q.lng),
-  });
+  }),
+  cacheSeconds: DAY,
+  version: DATA_VERSION,
+  handler: (q, { env }) => reverseGeocode(regionDb(env), q.lat, q.lng),
+});
 
 /** `/wilayah/:id/boundary`: two segments after /wilayah, so the by-id route never takes it. */
 export const boundaryEndpoint = defineEndpoint({
-    path: "/wilayah/:id/boundary",
-    errors: ["NOT_FOUND"],
-    example: { id: "32.73.09.1001", simplify: 0.0005 },
-    tool: "wilayah_boundary",
-    description:
-      "The boundary of a region of any level as a GeoJSON Feature (MultiPolygon, RFC 7946 winding; properties id, name, level). Optional simplify tolerance in degrees for a lighter shape.",
-    input: boundaryInput,
-    output: z.object({
-      data: z.object({
-        type: z.literal("Feature"),
-        bbox: z.array(z.number()).length(4).describe("[west, south, east, north]"),
-        properties: z.object({ id: z.string(), name: z.string(), level: z.enum(LEVELS) }),
-        geometry: z.object({ type: z.literal("MultiPolygon"), coordinates }),
-      }),
+  path: "/wilayah/:id/boundary",
+  errors: ["NOT_FOUND"],
+  example: { id: "32.73.09.1001", simplify: 0.0005 },
+  tool: "wilayah_boundary",
+  description:
+    "The boundary of a region of any level as a GeoJSON Feature (MultiPolygon, RFC 7946 winding; properties id, name, level). Optional simplify tolerance in degrees for a lighter shape.",
+  input: boundaryInput,
+  output: z.object({
+    data: z.object({
+      type: z.literal("Feature"),
+      bbox: z.array(z.number()).length(4).describe("[west, south, east, north]"),
+      properties: z.object({ id: z.string(), name: z.string(), level: z.enum(LEVELS) }),
+      geometry: z.object({ type: z.literal("MultiPolygon"), coordinates }),
     }),
-    cacheSeconds: DAY,
-    version: DATA_VERSION,
-    handler: (q, { env }) => getBoundary(regionDb(env), q.id, q.simplify ?? 0) as never,
-  });
+  }),
+  cacheSeconds: DAY,
+  version: DATA_VERSION,
+  handler: (q, { env }) => getBoundary(regionDb(env), q.id, q.simplify ?? 0) as never,
+});

@@ -1,7 +1,7 @@
 /** The boundary encoding, geometry helpers and the kelurahan boundary SQL (scripts/seed/boundaries.ts). */
 import { describe, expect, it } from "vitest";
-import { parseBoundaries } from "../../../scripts/seed/boundary-sql";
 import { kelurahanBoundarySql } from "../../../scripts/seed/boundaries";
+import { parseBoundaries } from "../../../scripts/seed/boundary-sql";
 import { decodeShape, encodeRings, gridCell, parseDms, type Ring, shapeContains, toMultiPolygon } from "./geometry";
 
 const r5 = (v: number) => Math.round(v * 1e5) / 1e5;
@@ -72,7 +72,8 @@ describe("degrees, minutes, seconds", () => {
   });
 
   it("refuses anything else", () => {
-    for (const bad of ["", "3.31 97.12", `03°19'03.44" X 097°07'41.73" E`, `03°61'03.44" N 097°07'41.73" E`, `03°19'63" N 097°07'41.73" E`]) expect(parseDms(bad), bad).toBeNull();
+    for (const bad of ["", "3.31 97.12", `03°19'03.44" X 097°07'41.73" E`, `03°61'03.44" N 097°07'41.73" E`, `03°19'63" N 097°07'41.73" E`])
+      expect(parseDms(bad), bad).toBeNull();
   });
 });
 

@@ -27,7 +27,8 @@ function encodeNumber(n: number): string {
 
 /** One closed ring (last point equals the first) to its encoded form, without the closing point. */
 export function encodeRing(ring: Ring): string {
-  const closed = ring.length > 1 && ring[0][0] === ring.at(-1)![0] && ring[0][1] === ring.at(-1)![1];
+  const last = ring[ring.length - 1];
+  const closed = ring.length > 1 && ring[0][0] === last[0] && ring[0][1] === last[1];
   const n = closed ? ring.length - 1 : ring.length;
   let out = "";
   let pLat = 0;
@@ -75,7 +76,7 @@ export function decodeRingInts(s: string): { xs: Int32Array; ys: Int32Array } {
   return { xs: Int32Array.from(xs), ys: Int32Array.from(ys) };
 }
 
-export type DecodedRing = { xs: Int32Array; ys: Int32Array; /** +1 exterior (counter-clockwise), -1 hole */ sign: 1 | -1 };
+export type DecodedRing = { xs: Int32Array; ys: Int32Array /** +1 exterior (counter-clockwise), -1 hole */; sign: 1 | -1 };
 
 /** Twice the signed area (positive: counter-clockwise), in integer units squared. */
 function signedArea2(xs: Int32Array, ys: Int32Array): number {
@@ -171,8 +172,8 @@ function simplifyRing(xs: Int32Array, ys: Int32Array, tolerance: number): number
     [0, far],
     [far, n - 1],
   ];
-  while (stack.length) {
-    const [a, b] = stack.pop()!;
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [a, b] = top;
     const dx = xs[b] - xs[a];
     const dy = ys[b] - ys[a];
     const len2 = dx * dx + dy * dy;

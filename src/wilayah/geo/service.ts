@@ -1,8 +1,9 @@
 /** Boundaries and reverse geocoding: rules only (which region answers, what is not found). */
+
+import type { RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { type Level, levelOf, toDottedId } from "../codes";
 import { decodeShape, shapeContains, shapeDistanceKm, toMultiPolygon } from "./geometry";
-import type { RegionDb } from "../../db/client";
 import { candidateVillages, findShape, nearbyKecamatan, type PlaceRow, regionName, type ShapeRow } from "./queries";
 
 export type BoundaryFeature = {
@@ -15,7 +16,8 @@ export type BoundaryFeature = {
 /** The region's boundary as a GeoJSON Feature; `simplify` (degrees) thins it with Douglas-Peucker. */
 export async function getBoundary(db: RegionDb, rawId: string, simplify = 0): Promise<{ data: BoundaryFeature }> {
   const id = toDottedId(rawId);
-  if (!id) throw new ApiError("NOT_FOUND", `No region with id "${rawId}". Ids are Kemendagri codes such as 32, 32.73, 32.73.09 or 32.73.09.1001 (dots optional).`);
+  if (!id)
+    throw new ApiError("NOT_FOUND", `No region with id "${rawId}". Ids are Kemendagri codes such as 32, 32.73, 32.73.09 or 32.73.09.1001 (dots optional).`);
   const level = levelOf(id);
   const [shape, name] = await Promise.all([findShape(db, id), regionName(db, level, id)]);
   if (!name) throw new ApiError("NOT_FOUND", `No ${level} with id "${id}".`);
@@ -51,7 +53,7 @@ function answer(lat: number, lng: number, approximate: boolean, p: PlaceRow): Re
     lat,
     lng,
     approximate,
-    kelurahan: p.kelurahan_id ? { id: p.kelurahan_id, name: p.kelurahan!, postal_code: p.postal_code } : null,
+    kelurahan: p.kelurahan_id && p.kelurahan ? { id: p.kelurahan_id, name: p.kelurahan, postal_code: p.postal_code } : null,
     kecamatan: { id: p.kecamatan_id, name: p.kecamatan },
     kabupaten: { id: p.kabupaten_id, name: p.kabupaten },
     provinsi: { id: p.provinsi_id, name: p.provinsi },

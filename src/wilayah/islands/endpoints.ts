@@ -1,7 +1,7 @@
 /** Islands (pulau): the list and one by id, declared once for REST and MCP. */
 import { z } from "zod";
-import { regionDb } from "../../db/client";
 import { defineEndpoint } from "../../data/endpoint";
+import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { DAY, includeInactive, optionalFlag } from "../schemas";
 import { DATA_VERSION } from "../version";

@@ -21,7 +21,10 @@ const invalidNik = (why: string) => new ApiError("INVALID_QUERY", `Not a valid N
  * for women, 13-16 a serial number. The two-digit year is read as the most recent such year not in
  * the future. Pure: the number is neither stored nor logged.
  */
-export function parseNik(raw: string, today = new Date()): { provinsi: string; kabupaten: string; kecamatan: string; birthDate: string; sex: "male" | "female" } {
+export function parseNik(
+  raw: string,
+  today = new Date(),
+): { provinsi: string; kabupaten: string; kecamatan: string; birthDate: string; sex: "male" | "female" } {
   const nik = raw;
   if (!/^\d{16}$/.test(nik)) throw invalidNik("a NIK is exactly 16 digits");
   const provinsi = nik.slice(0, 2);

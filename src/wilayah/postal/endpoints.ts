@@ -1,7 +1,7 @@
 /** Villages of a postal code, declared once for REST and MCP. */
 import { z } from "zod";
-import { regionDb } from "../../db/client";
 import { defineEndpoint } from "../../data/endpoint";
+import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { DAY } from "../schemas";
 import { DATA_VERSION } from "../version";
@@ -12,30 +12,30 @@ const postalInput = z.strictObject({
   ...pageParams,
 });
 export const postalEndpoint = defineEndpoint({
-    path: "/wilayah/kodepos/:code",
-    errors: ["NOT_FOUND"],
-    example: { code: "40114", per_page: 2 },
-    tool: "wilayah_kodepos",
-    description: "The kelurahan/desa that share a postal code (kode pos, 5 digits), ordered by id, paged, each with its parents' ids and names.",
-    input: postalInput,
-    output: z.object({
-      data: z.array(
-        z.object({
-          id: z.string(),
-          code: z.string(),
-          name: z.string(),
-          postal_code: z.string(),
-          lat: z.number().nullable(),
-          lng: z.number().nullable(),
-          kecamatan_id: z.string(),
-          kabupaten_id: z.string(),
-          provinsi_id: z.string(),
-          parent: z.string().describe("Parent names, nearest first: Bandung Wetan, Kota Bandung, Jawa Barat"),
-        }),
-      ),
-      meta: pageMeta,
-    }),
-    cacheSeconds: DAY,
-    version: DATA_VERSION,
-    handler: (q, { env }) => villagesOfPostalCode(regionDb(env), q.code, q),
-  });
+  path: "/wilayah/kodepos/:code",
+  errors: ["NOT_FOUND"],
+  example: { code: "40114", per_page: 2 },
+  tool: "wilayah_kodepos",
+  description: "The kelurahan/desa that share a postal code (kode pos, 5 digits), ordered by id, paged, each with its parents' ids and names.",
+  input: postalInput,
+  output: z.object({
+    data: z.array(
+      z.object({
+        id: z.string(),
+        code: z.string(),
+        name: z.string(),
+        postal_code: z.string(),
+        lat: z.number().nullable(),
+        lng: z.number().nullable(),
+        kecamatan_id: z.string(),
+        kabupaten_id: z.string(),
+        provinsi_id: z.string(),
+        parent: z.string().describe("Parent names, nearest first: Bandung Wetan, Kota Bandung, Jawa Barat"),
+      }),
+    ),
+    meta: pageMeta,
+  }),
+  cacheSeconds: DAY,
+  version: DATA_VERSION,
+  handler: (q, { env }) => villagesOfPostalCode(regionDb(env), q.code, q),
+});

@@ -19,7 +19,12 @@ export type PostalVillageRow = {
 const parentNames: SQL<string> = sql`${kecamatan.name} || ', ' || ${kabupaten.name} || ', ' || ${provinsi.name}`;
 
 /** Villages of one postal code with their parents, ordered by id. */
-export async function villagesByPostalCode(db: RegionDb, postalCode: string, limit: number, offset: number): Promise<{ total: number; rows: PostalVillageRow[] }> {
+export async function villagesByPostalCode(
+  db: RegionDb,
+  postalCode: string,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; rows: PostalVillageRow[] }> {
   const where = eq(kelurahan.postalCode, postalCode);
   const [totals, rows] = await db.batch([
     db.select({ total: count() }).from(kelurahan).where(where),

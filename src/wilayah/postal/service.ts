@@ -7,7 +7,9 @@ import { type PostalVillageRow, villagesByPostalCode } from "./queries";
 export async function villagesOfPostalCode(db: RegionDb, code: string, paging: Paging): Promise<{ data: PostalVillageRow[]; meta: PageMeta }> {
   const postal = code;
   if (!/^\d{5}$/.test(postal)) {
-    throw new ApiError("INVALID_QUERY", "A postal code (kode pos) is exactly 5 digits, e.g. 40114.", { details: [{ path: "code", message: "must be 5 digits" }] });
+    throw new ApiError("INVALID_QUERY", "A postal code (kode pos) is exactly 5 digits, e.g. 40114.", {
+      details: [{ path: "code", message: "must be 5 digits" }],
+    });
   }
   const w = pageWindow(paging);
   const { total, rows } = await villagesByPostalCode(db, postal, w.limit, w.offset);

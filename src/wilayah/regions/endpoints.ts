@@ -1,7 +1,7 @@
 /** The four region lists, by id per level, and by id of any level, declared once for REST and MCP. */
 import { z } from "zod";
-import { regionDb } from "../../db/client";
 import { defineEndpoint } from "../../data/endpoint";
+import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { LEVELS, type Level } from "../codes";
 import { DAY, includeInactive, LEVEL_RECORD, regionFields } from "../schemas";
@@ -25,7 +25,6 @@ const LEVEL_WORDS: Record<Level, string> = {
   kecamatan: "districts (kecamatan)",
   kelurahan: "villages (kelurahan/desa)",
 };
-
 
 function listEndpoint(level: Level) {
   const filter = PARENT_FILTER[level];
@@ -72,28 +71,28 @@ function byIdEndpoint(level: Level) {
 const detailInput = z.strictObject({
   id: z.string().describe("A Kemendagri code of any level, with or without dots: 32, 32.73, 32.73.09, 32.73.09.1001"),
 });
-/** By id of any level (the level told by the code). Its path takes any one segment: it is registered last (src/wilayah/endpoints.ts). */
+/** By id of any level (the level told by the code). Its path takes any one segment: it is registered last (src/catalogue.ts). */
 export const detailEndpoint = defineEndpoint({
-    path: "/wilayah/:id",
-    tool: "wilayah_detail",
-    description: "One region of any level by its Kemendagri code (the level is told by the code's length).",
-    errors: ["NOT_FOUND"],
-    example: { id: "32.73.09.1001" },
-    input: detailInput,
-    output: z.object({
-      data: z.object({
-        ...regionFields,
-        level: z.enum(LEVELS),
-        provinsi_id: z.string().optional(),
-        kabupaten_id: z.string().optional(),
-        kecamatan_id: z.string().optional(),
-        type: z.enum(["kabupaten", "kota"]).optional(),
-        postal_code: z.string().nullable().optional().describe("kelurahan/desa only"),
-      }),
+  path: "/wilayah/:id",
+  tool: "wilayah_detail",
+  description: "One region of any level by its Kemendagri code (the level is told by the code's length).",
+  errors: ["NOT_FOUND"],
+  example: { id: "32.73.09.1001" },
+  input: detailInput,
+  output: z.object({
+    data: z.object({
+      ...regionFields,
+      level: z.enum(LEVELS),
+      provinsi_id: z.string().optional(),
+      kabupaten_id: z.string().optional(),
+      kecamatan_id: z.string().optional(),
+      type: z.enum(["kabupaten", "kota"]).optional(),
+      postal_code: z.string().nullable().optional().describe("kelurahan/desa only"),
     }),
-    cacheSeconds: DAY,
-    version: DATA_VERSION,
-    handler: (q, { env }) => getRegion(regionDb(env), q.id),
-  });
+  }),
+  cacheSeconds: DAY,
+  version: DATA_VERSION,
+  handler: (q, { env }) => getRegion(regionDb(env), q.id),
+});
 
 export const regionEndpoints = LEVELS.flatMap((level) => [listEndpoint(level), byIdEndpoint(level)]);

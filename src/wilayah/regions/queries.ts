@@ -19,7 +19,11 @@ const LEVEL_TABLES = {
   provinsi: { table: provinsi, parent: null, columns: base(provinsi) },
   kabupaten: { table: kabupaten, parent: kabupaten.provinsiId, columns: { ...base(kabupaten), provinsi_id: kabupaten.provinsiId, type: kabupaten.type } },
   kecamatan: { table: kecamatan, parent: kecamatan.kabupatenId, columns: { ...base(kecamatan), kabupaten_id: kecamatan.kabupatenId } },
-  kelurahan: { table: kelurahan, parent: kelurahan.kecamatanId, columns: { ...base(kelurahan), kecamatan_id: kelurahan.kecamatanId, postal_code: kelurahan.postalCode } },
+  kelurahan: {
+    table: kelurahan,
+    parent: kelurahan.kecamatanId,
+    columns: { ...base(kelurahan), kecamatan_id: kelurahan.kecamatanId, postal_code: kelurahan.postalCode },
+  },
 } as const;
 
 export type RegionRow = {
@@ -43,10 +47,7 @@ export async function listRegions(
   opts: { parentId?: string; includeInactive: boolean; limit: number; offset: number },
 ): Promise<{ total: number; rows: RegionRow[] }> {
   const { table, parent, columns } = LEVEL_TABLES[level];
-  const where = and(
-    parent && opts.parentId !== undefined ? eq(parent, opts.parentId) : undefined,
-    opts.includeInactive ? undefined : eq(table.isActive, 1),
-  );
+  const where = and(parent && opts.parentId !== undefined ? eq(parent, opts.parentId) : undefined, opts.includeInactive ? undefined : eq(table.isActive, 1));
   const [totals, rows] = await db.batch([
     db.select({ total: count() }).from(table).where(where),
     db.select(columns).from(table).where(where).orderBy(asc(table.id)).limit(opts.limit).offset(opts.offset),

@@ -22,7 +22,10 @@ export async function getRegion(db: RegionDb, rawId: string, level?: Level): Pro
   const id = toDottedId(rawId);
   const idLevel = id ? levelOf(id) : undefined;
   if (!id || !idLevel || (level && idLevel !== level)) {
-    throw new ApiError("NOT_FOUND", `No ${level ?? "region"} with id "${rawId.length > 40 ? `${rawId.slice(0, 40)}…` : rawId}". Ids are Kemendagri codes such as 32, 32.73, 32.73.09 or 32.73.09.1001 (dots optional).`);
+    throw new ApiError(
+      "NOT_FOUND",
+      `No ${level ?? "region"} with id "${rawId.length > 40 ? `${rawId.slice(0, 40)}…` : rawId}". Ids are Kemendagri codes such as 32, 32.73, 32.73.09 or 32.73.09.1001 (dots optional).`,
+    );
   }
   const row = await findRegion(db, idLevel, id);
   if (!row) throw new ApiError("NOT_FOUND", `No ${idLevel} with id "${id}".`);

@@ -1,8 +1,8 @@
 /** Search across the four levels, declared once for REST and MCP. */
 import { z } from "zod";
 import { defineEndpoint } from "../../data/endpoint";
-import { pageMeta, pageParams } from "../../lib/paging";
 import { regionDb } from "../../db/client";
+import { pageMeta, pageParams } from "../../lib/paging";
 import { LEVELS } from "../codes";
 import { DAY, includeInactive } from "../schemas";
 import { DATA_VERSION } from "../version";
@@ -20,43 +20,54 @@ const SEARCH_DESCRIPTION = [
 ].join(" ");
 
 const searchInput = z.strictObject({
-  q: z.string().min(2, "at least 2 characters").max(100).describe("What to look for, at least 2 characters: a name, a name with its parents (coblong bandung), with kab/kota/kec/kel/desa/prov, a code (32.73) or a postal code (40135); case and accents are ignored"),
+  q: z
+    .string()
+    .min(2, "at least 2 characters")
+    .max(100)
+    .describe(
+      "What to look for, at least 2 characters: a name, a name with its parents (coblong bandung), with kab/kota/kec/kel/desa/prov, a code (32.73) or a postal code (40135); case and accents are ignored",
+    ),
   level: z.enum(LEVELS).optional().describe("Only this level"),
   include_inactive: includeInactive,
   ...pageParams,
 });
 
 export const searchEndpoint = defineEndpoint({
-    path: "/wilayah/search",
-    tool: "wilayah_search",
-    description: SEARCH_DESCRIPTION,
-    input: searchInput,
-    example: { q: "bandung wetan", per_page: 3 },
-    output: z.object({
-      data: z.array(
-        z.object({
-          id: z.string(),
-          name: z.string(),
-          alt_name: z.string(),
-          level: z.enum(LEVELS),
-          parent: z.string().nullable().describe("Parent names, nearest first: Bandung Wetan, Kota Bandung, Jawa Barat"),
-          is_active: z.number().int(),
-          match: z
-            .object({
-              type: z
-                .enum(["code", "postal_code", "exact", "prefix", "word", "substring"])
-                .describe("How the region's own name matched: exact, prefix of a name, start of a word, inside a word; or by its code, or by a postal code of the village"),
-              name: z.string().nullable().describe("The query words matched against the region's own names (normalised; after correction when fuzzy); null for codes"),
-              context: z.array(z.string()).describe("Query words matched against the names of its parents (kecamatan, kabupaten/kota, provinsi)"),
-              fuzzy: z.boolean().describe("True when a typo was corrected to find it"),
-              corrections: z.array(z.object({ typed: z.string(), matched: z.string() })).describe("Each corrected word and the indexed word it was read as"),
-            })
-            .describe("Why this region matched"),
-        }),
-      ),
-      meta: pageMeta,
-    }),
-    cacheSeconds: DAY,
-    version: DATA_VERSION,
-    handler: (q, { env }) => search(regionDb(env), { q: q.q, level: q.level, includeInactive: q.include_inactive, page: q.page, per_page: q.per_page }),
-  });
+  path: "/wilayah/search",
+  tool: "wilayah_search",
+  description: SEARCH_DESCRIPTION,
+  input: searchInput,
+  example: { q: "bandung wetan", per_page: 3 },
+  output: z.object({
+    data: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        alt_name: z.string(),
+        level: z.enum(LEVELS),
+        parent: z.string().nullable().describe("Parent names, nearest first: Bandung Wetan, Kota Bandung, Jawa Barat"),
+        is_active: z.number().int(),
+        match: z
+          .object({
+            type: z
+              .enum(["code", "postal_code", "exact", "prefix", "word", "substring"])
+              .describe(
+                "How the region's own name matched: exact, prefix of a name, start of a word, inside a word; or by its code, or by a postal code of the village",
+              ),
+            name: z
+              .string()
+              .nullable()
+              .describe("The query words matched against the region's own names (normalised; after correction when fuzzy); null for codes"),
+            context: z.array(z.string()).describe("Query words matched against the names of its parents (kecamatan, kabupaten/kota, provinsi)"),
+            fuzzy: z.boolean().describe("True when a typo was corrected to find it"),
+            corrections: z.array(z.object({ typed: z.string(), matched: z.string() })).describe("Each corrected word and the indexed word it was read as"),
+          })
+          .describe("Why this region matched"),
+      }),
+    ),
+    meta: pageMeta,
+  }),
+  cacheSeconds: DAY,
+  version: DATA_VERSION,
+  handler: (q, { env }) => search(regionDb(env), { q: q.q, level: q.level, includeInactive: q.include_inactive, page: q.page, per_page: q.per_page }),
+});

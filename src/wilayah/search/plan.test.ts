@@ -53,8 +53,8 @@ describe("typo distance", () => {
     const edits = (w: string) => {
       const out: string[] = [];
       for (let i = 0; i <= w.length; i++) {
-        out.push(w.slice(0, i) + "x" + w.slice(i)); // insertion
-        if (i < w.length) out.push(w.slice(0, i) + w.slice(i + 1), w.slice(0, i) + "x" + w.slice(i + 1)); // deletion, substitution
+        out.push(`${w.slice(0, i)}x${w.slice(i)}`); // insertion
+        if (i < w.length) out.push(w.slice(0, i) + w.slice(i + 1), `${w.slice(0, i)}x${w.slice(i + 1)}`); // deletion, substitution
         if (i + 1 < w.length) out.push(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2)); // transposition
       }
       return out;

@@ -64,7 +64,7 @@ export type QueryPlan = {
 
 /** Words of a normalised name or query as the index cuts them: at every ASCII character other than a-z 0-9. */
 export function nameWords(text: string): string[] {
-  return text.split(/[\u0000-\u002f\u003a-\u0060\u007b-\u007f]+/).filter((w) => w.length >= 2);
+  return text.split(/[^0-9a-z\u0080-\uffff]+/).filter((w) => w.length >= 2);
 }
 
 const MAX_CONTEXT_UNITS = 5;

@@ -8,7 +8,7 @@ import { ApiError } from "../../lib/errors";
 import { type Paging, pageWindow } from "../../lib/paging";
 import { LEVELS, type Level } from "../codes";
 import { normalizeSearchText } from "../normalize";
-import { editDistance, maxEdits, type QueryPlan, planQuery, typoCandidates } from "./plan";
+import { editDistance, maxEdits, planQuery, type QueryPlan, typoCandidates } from "./plan";
 import { decodeRow, type MatchType, plainMatchType, READING, readingId } from "./protocol";
 import { type PlannedSource, type SearchRow, searchPlannedSql, searchRegionsSql, searchRows } from "./queries";
 import { vocabulary } from "./vocabulary";
@@ -36,7 +36,7 @@ function sourcesOf(variants: Variant[]): PlannedSource[] {
     if (!fuzzy && plan.postal) out.push({ kind: "postal", postal: plan.postal, h: readingId(v, READING.POSTAL) });
     out.push({ kind: "literal", phrase: plan.literal.own, hint: levelNumber(plan.literal.hint), fuzzy, h: readingId(v, READING.LITERAL) });
     if (plan.typed && !fuzzy) out.push({ kind: "literal", phrase: plan.typed.own, fuzzy, h: readingId(v, READING.TYPED) });
-    plan.contexts.forEach((c, i) =>
+    for (const [i, c] of plan.contexts.entries()) {
       out.push({
         kind: "context",
         own: c.own,
@@ -44,8 +44,8 @@ function sourcesOf(variants: Variant[]): PlannedSource[] {
         context: c.context.map((x) => ({ text: x.text, level: levelNumber(x.level) })),
         fuzzy,
         h: readingId(v, { context: i }),
-      }),
-    );
+      });
+    }
   });
   return out;
 }
@@ -55,7 +55,12 @@ function describe(row: SearchRow, variants: Variant[] | null, q: string): Search
   const m = decodeRow(row.key, row.h);
   if (m.type === "code" || m.type === "postal_code") return { type: m.type, name: null, context: [], fuzzy: false, corrections: [] };
   const variant = variants[m.variant];
-  const reading = m.reading === "typed" ? variant.plan.typed! : m.reading === "literal" ? variant.plan.literal : variant.plan.contexts[m.reading.context];
+  const reading =
+    m.reading === "literal"
+      ? variant.plan.literal
+      : m.reading === "typed"
+        ? (variant.plan.typed ?? variant.plan.literal)
+        : variant.plan.contexts[m.reading.context];
   return { type: m.type, name: reading.own, context: reading.context.map((c) => c.text), fuzzy: m.fuzzy, corrections: m.fuzzy ? variant.corrections : [] };
 }
 
@@ -104,10 +109,7 @@ function typoFixes(q: string, plan: QueryPlan): Variant[] {
  * exact or prefix match but has words within its edit distance (found in the isolate's vocabulary),
  * the corrected readings too.
  */
-export async function search(
-  db: RegionDb,
-  opts: Paging & { q: string; level?: Level; includeInactive: boolean },
-) {
+export async function search(db: RegionDb, opts: Paging & { q: string; level?: Level; includeInactive: boolean }) {
   const q = normalizeSearchText(opts.q);
   if ([...q].length < MIN_QUERY_LENGTH) {
     throw new ApiError("INVALID_QUERY", `q must be at least ${MIN_QUERY_LENGTH} characters (after trimming).`, {

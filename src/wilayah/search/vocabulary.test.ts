@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { editDistance, minSharedTrigrams, wordTrigrams } from "./plan.ts";
 import seedVocabulary from "../../../seed/vocabulary.json";
+import { editDistance, minSharedTrigrams, wordTrigrams } from "./plan.ts";
 import { parseVocabulary, TYPO_CANDIDATES, Vocabulary, vocabulary } from "./vocabulary.ts";
 
 describe("typo vocabulary (src/wilayah/search/vocabulary.ts)", () => {
@@ -24,10 +24,18 @@ describe("typo vocabulary (src/wilayah/search/vocabulary.ts)", () => {
   it("the shipped vocabulary (seed/vocabulary.json) finds the one-edit spellings of real names", () => {
     const v = vocabulary();
     expect(v.size).toBeGreaterThan(40_000);
-    for (const [typed, meant] of [["cirebn", "cirebon"], ["yogyakrata", "yogyakarta"], ["bandng", "bandung"], ["jakrta", "jakarta"]]) {
+    for (const [typed, meant] of [
+      ["cirebn", "cirebon"],
+      ["yogyakrata", "yogyakarta"],
+      ["bandng", "bandung"],
+      ["jakrta", "jakarta"],
+    ]) {
       const found = v.similarWords(typed, typed.length >= 8 ? 2 : 1);
       expect(found.length).toBeLessThanOrEqual(TYPO_CANDIDATES);
-      expect(found.map((x) => x.w), typed).toContain(meant);
+      expect(
+        found.map((x) => x.w),
+        typed,
+      ).toContain(meant);
       expect(editDistance(typed, meant)).toBe(1);
     }
   });
@@ -47,12 +55,20 @@ describe("typo vocabulary (src/wilayah/search/vocabulary.ts)", () => {
     };
     // Real words with one edit each (deletion, substitution, insertion, transposition), short and long.
     let seed = 7;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
     const words = all.filter((r) => r.w.length >= 4 && /^[a-z]+$/.test(r.w));
     for (let i = 0; i < 24; i++) {
       const w = words[rand(words.length)].w;
       const at = rand(w.length - 1);
-      const typed = [w.slice(0, at) + w.slice(at + 1), w.slice(0, at) + "x" + w.slice(at + 1), w.slice(0, at) + "e" + w.slice(at), w.slice(0, at) + w[at + 1] + w[at] + w.slice(at + 2)][i % 4];
+      const typed = [
+        w.slice(0, at) + w.slice(at + 1),
+        `${w.slice(0, at)}x${w.slice(at + 1)}`,
+        `${w.slice(0, at)}e${w.slice(at)}`,
+        w.slice(0, at) + w[at + 1] + w[at] + w.slice(at + 2),
+      ][i % 4];
       const edits = typed.length >= 8 ? 2 : 1;
       expect(v.similarWords(typed, edits), typed).toEqual(scan(typed, edits));
     }

@@ -61,20 +61,20 @@ function trigramCodes(w: string, out: number[]): number[] {
   return out;
 }
 
+/**
+ * Trigram code g -> postings[start[g] .. start[g + 1]): the ids of the words holding it, shortest
+ * words first (then by id), with each word's length beside it in postingLengths, so a lookup reads
+ * only the words of a length within reach. `shared`: a shared-trigram counter per word id, all zero
+ * between calls.
+ */
+type TrigramIndex = { start: Int32Array; postings: Int32Array; postingLengths: Uint8Array; shared: Uint8Array };
+
 export class Vocabulary {
   /** Sorted by code unit (the words are ASCII: the normalised name words). */
   private readonly words: string[];
   private readonly counts: Int32Array;
-  /**
-   * Trigram code g -> postings[start[g] .. start[g + 1]): the ids of the words holding it, shortest
-   * words first (then by id), with each word's length beside it in postingLengths, so a lookup reads
-   * only the words of a length within reach.
-   */
-  private start?: Int32Array;
-  private postings?: Int32Array;
-  private postingLengths?: Uint8Array;
-  /** Shared-trigram counter per word id, all zero between calls. */
-  private shared?: Uint8Array;
+  /** The trigram index, built on the first possible typo (see TrigramIndex). */
+  private index?: TrigramIndex;
 
   constructor(rows: VocabRow[]) {
     // The seed build writes the words sorted; sorting again costs nothing then, and keeps this safe.
@@ -105,11 +105,8 @@ export class Vocabulary {
    * use each.
    */
   similarWords(word: string, edits: number): VocabRow[] {
-    this.buildIndex();
-    const start = this.start!;
-    const postings = this.postings!;
-    const lengths = this.postingLengths!;
-    const shared = this.shared!;
+    this.index ??= this.buildIndex();
+    const { start, postings, postingLengths: lengths, shared } = this.index;
     const min = word.length - edits;
     const max = word.length + edits;
     const touched: number[] = [];
@@ -136,8 +133,7 @@ export class Vocabulary {
   }
 
   /** The padded-trigram index over words of 3+ characters (shorter ones are never candidates). */
-  private buildIndex(): void {
-    if (this.start) return;
+  private buildIndex(): TrigramIndex {
     // Ids by length, then id: filling the postings in this order sorts each list so.
     const byLength = Array.from(this.words.keys()).sort((a, b) => this.words[a].length - this.words[b].length || a - b);
     const sizes = new Int32Array(K * K * K);
@@ -168,9 +164,6 @@ export class Vocabulary {
         postingLengths[at] = len;
       }
     });
-    this.start = start;
-    this.postings = postings;
-    this.postingLengths = postingLengths;
-    this.shared = new Uint8Array(this.words.length);
+    return { start, postings, postingLengths, shared: new Uint8Array(this.words.length) };
   }
 }

@@ -1,0 +1,108 @@
+/**
+ * The architecture as rules (`npm run lint` runs them; CI too). One direction of flow:
+ * request -> src/app.ts -> a surface (routes, data, mcp, openapi, portal) -> a feature's service ->
+ * its queries -> src/db. The bottom (lib, http) imports no feature. Unit tests (*.test.ts) are not
+ * cruised: a test may import whatever it checks.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: "lib-is-the-bottom",
+      comment: "src/lib is pure helpers: it imports nothing of the app but itself (no feature, no HTTP toolkit, no database schema).",
+      severity: "error",
+      from: { path: "^src/lib/" },
+      to: { path: "^src/", pathNot: "^src/lib/" },
+    },
+    {
+      name: "http-imports-no-feature",
+      comment: "src/http is the Hono toolkit (error handlers, validation, docs helpers, CORS, context types): it may use lib, never a feature.",
+      severity: "error",
+      from: { path: "^src/http/" },
+      to: { path: "^src/", pathNot: "^src/(http|lib)/" },
+    },
+    {
+      name: "no-auth-or-keys-with-http",
+      comment:
+        "Guards live with their owners and services know nothing of HTTP: auth and keys import nothing from src/http (and http nothing from them, above).",
+      severity: "error",
+      from: { path: "^src/(auth|keys)/" },
+      to: { path: "^src/http/" },
+    },
+    {
+      name: "regional-data-knows-no-accounts",
+      comment: "The regional-data domains (wilayah, weather) never import accounts, keys, billing, admin or the surfaces above them.",
+      severity: "error",
+      from: { path: "^src/(wilayah|weather)/" },
+      to: { path: "^src/(auth|keys|account|billing|admin|routes|mcp|openapi|portal)/|^src/(app|catalogue|index)\\.ts$" },
+    },
+    {
+      name: "billing-above-account",
+      comment: "billing imports the account (admission, plans, ledger), never the reverse.",
+      severity: "error",
+      from: { path: "^src/account/" },
+      to: { path: "^src/(billing|admin)/" },
+    },
+    {
+      name: "features-below-surfaces",
+      comment: "Services and queries never reach up into a surface (REST routes, MCP, the API document, the portal) or the app's composition.",
+      severity: "error",
+      from: { path: "^src/(auth|keys|account|billing|admin|wilayah|weather|db)/" },
+      to: { path: "^src/(routes|mcp|openapi|portal)/|^src/(app|catalogue|index)\\.ts$" },
+    },
+    {
+      name: "data-plane-below-catalogue",
+      comment: "The data plane (src/data) runs any declared endpoint; the catalogue above it lists them, so it imports no domain.",
+      severity: "error",
+      from: { path: "^src/data/" },
+      to: { path: "^src/(wilayah|weather|account|billing|admin|routes|mcp|openapi|portal)/|^src/(app|catalogue|index)\\.ts$" },
+    },
+    {
+      name: "queries-below-services",
+      comment: "Within a capability: endpoints/routes -> service -> queries. Queries never import a service or a declaration.",
+      severity: "error",
+      from: { path: "^src/.+/queries\\.ts$" },
+      to: { path: "/(service|endpoints|admission|usage)\\.ts$|^src/routes/" },
+    },
+    {
+      name: "services-below-declarations",
+      comment: "A service holds the rules and knows nothing of its endpoints, routes or HTTP.",
+      severity: "error",
+      from: { path: "^src/.+/service\\.ts$" },
+      to: { path: "/endpoints\\.ts$|^src/(routes|http)/" },
+    },
+    {
+      name: "no-circular-folders",
+      comment: "No cycle between folders: a folder's dependencies all point one way.",
+      severity: "error",
+      scope: "folder",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+    {
+      name: "no-circular",
+      comment: "No cycle between modules.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+    {
+      name: "not-to-unresolvable",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    // Unit tests beside their module may import anything (scripts, fixtures); the rules are about the app.
+    exclude: { path: "node_modules|\\.test\\.tsx?$" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".json"],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
