@@ -11,11 +11,14 @@
  * The run keeps its own local state (D1 with the seed, KV, Durable Objects) in .wrangler/bench, so
  * its fixtures never show up in the state `npm run dev` serves.
  */
+
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { root, targetArgs, wrangler } from "../scripts/lib.ts";
-import { prepareState, STATE, startWorker, stopWorker, URL_BASE } from "./worker.ts";
+import { cpuMs, prepareState, STATE, startWorker, stopWorker, URL_BASE, workerdPids } from "./worker.ts";
+
 const text = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
@@ -90,17 +93,56 @@ const BMKG_ROUTES: Route[] = [
  */
 function warmBmkgCache() {
   const fetchedAt = Date.now() + 3_600_000;
-  const slot = (h: number) => ({ time: `2026-11-22T${String(h).padStart(2, "0")}:00:00+07:00`, time_utc: "", temperature_c: 27, humidity_pct: 80, cloud_cover_pct: 50, precipitation_mm: 0, weather_code: 3, weather: "Berawan", weather_en: "Mostly Cloudy", wind_speed_kmh: 8, wind_from: "SE", wind_to: "NW", wind_direction_deg: 134, visibility_m: 9000, visibility: "< 10 km", icon_url: null });
+  const slot = (h: number) => ({
+    time: `2026-11-22T${String(h).padStart(2, "0")}:00:00+07:00`,
+    time_utc: "",
+    temperature_c: 27,
+    humidity_pct: 80,
+    cloud_cover_pct: 50,
+    precipitation_mm: 0,
+    weather_code: 3,
+    weather: "Berawan",
+    weather_en: "Mostly Cloudy",
+    wind_speed_kmh: 8,
+    wind_from: "SE",
+    wind_to: "NW",
+    wind_direction_deg: 134,
+    visibility_m: 9000,
+    visibility: "< 10 km",
+    icon_url: null,
+  });
   const entries = {
-    "bmkg:cuaca:adm4:32.73.09.1001": [{ adm4: "32.73.09.1001", desa: "Cihapit", kecamatan: "Bandung Wetan", lat: -6.9, lng: 107.62, timezone: "Asia/Jakarta", forecast: Array.from({ length: 24 }, (_, i) => slot(i % 24)) }],
-    "bmkg:gempa:terkini": { time: "2026-11-21T06:41:52.000Z", local_date: "21 Nov 2026", local_time: "13:41:52 WIB", lat: -6.89, lng: 109.67, magnitude: 5.1, depth_km: 10, region: "bench fixture", potential: null, felt: null, shakemap_url: null },
+    "bmkg:cuaca:adm4:32.73.09.1001": [
+      {
+        adm4: "32.73.09.1001",
+        desa: "Cihapit",
+        kecamatan: "Bandung Wetan",
+        lat: -6.9,
+        lng: 107.62,
+        timezone: "Asia/Jakarta",
+        forecast: Array.from({ length: 24 }, (_, i) => slot(i % 24)),
+      },
+    ],
+    "bmkg:gempa:terkini": {
+      time: "2026-11-21T06:41:52.000Z",
+      local_date: "21 Nov 2026",
+      local_time: "13:41:52 WIB",
+      lat: -6.89,
+      lng: 109.67,
+      magnitude: 5.1,
+      depth_km: 10,
+      region: "bench fixture",
+      potential: null,
+      felt: null,
+      shakemap_url: null,
+    },
   };
   for (const [key, payload] of Object.entries(entries)) {
     wrangler(["kv", "key", "put", "--binding", "KV", ...targetArgs({ persistTo: STATE }), key, JSON.stringify({ fetchedAt, payload })], { capture: true });
   }
 }
 
-type Figure = { rps: number; floorRps: number; p50: number; p99: number; errors: number };
+type Figure = { rps: number; floorRps: number; p50: number; p99: number; errors: number; cpu: number; floorCpu: number };
 
 const ROUNDS = 3;
 
@@ -110,7 +152,7 @@ const ROUNDS = 3;
  * 10-60% steal), so throughput is measured in ROUNDS alternating slices of the floor and the route,
  * and the ratio is taken from the sums: a slow spell hits both sides alike.
  */
-async function measure(url: string, route: Route, key: string, floor: Route): Promise<Figure> {
+async function measure(url: string, route: Route, key: string, floor: Route, pids: number[]): Promise<Figure> {
   const opts = (r: Route) => ({
     url: url + r.path,
     method: (r.method ?? "GET") as "GET",
@@ -122,39 +164,100 @@ async function measure(url: string, route: Route, key: string, floor: Route): Pr
   let rps = 0;
   let floorRps = 0;
   let errors = 0;
+  // Worker CPU per call: the workerd processes' CPU over each side's slices, over the requests answered in them.
+  const cpu = { route: 0, routeCalls: 0, floor: 0, floorCalls: 0 };
   for (let i = 0; i < ROUNDS; i++) {
-    floorRps += (await autocannon({ ...opts(floor), connections: CONNECTIONS, duration: slice })).requests.average / ROUNDS;
+    let t = cpuMs(pids);
+    const base = await autocannon({ ...opts(floor), connections: CONNECTIONS, duration: slice });
+    cpu.floor += cpuMs(pids) - t;
+    cpu.floorCalls += base.requests.total;
+    floorRps += base.requests.average / ROUNDS;
+    t = cpuMs(pids);
     const load = await autocannon({ ...opts(route), connections: CONNECTIONS, duration: slice });
+    cpu.route += cpuMs(pids) - t;
+    cpu.routeCalls += load.requests.total;
     rps += load.requests.average / ROUNDS;
     errors += load.non2xx + load.errors;
   }
   const single = await autocannon({ ...opts(route), connections: 1, duration: Math.max(2, DURATION / 2) });
-  return { rps, floorRps, p50: single.latency.p50, p99: single.latency.p99, errors: errors + single.non2xx + single.errors };
+  return {
+    rps,
+    floorRps,
+    p50: single.latency.p50,
+    p99: single.latency.p99,
+    errors: errors + single.non2xx + single.errors,
+    cpu: cpu.route / Math.max(1, cpu.routeCalls),
+    floorCpu: cpu.floor / Math.max(1, cpu.floorCalls),
+  };
 }
 
 const fmt = (n: number, d = 0) => n.toFixed(d).padStart(8);
 
+/** The paths a route sends (a mix: each of its paths once). */
+const pathsOf = (r: Route) => r.paths ?? [r.path];
+
+/**
+ * D1 rows read per call, per route: a Worker of its own with D1_STATS=on (src/http/d1-stats.ts: it
+ * sums each statement's rows_read into x-d1-rows-read and runs reads twice to count them, so it
+ * never serves the speed figures). Each route is warmed first, as in the speed run, so the cached
+ * run shows what a cached call reads.
+ */
+async function rowsRead(vars: string[], routes: Route[], key: string): Promise<Map<string, number>> {
+  const child = await startWorker([...vars, "D1_STATS:on"]);
+  const out = new Map<string, number>();
+  try {
+    const send = (r: Route, path: string) => fetch(URL_BASE + path, { method: r.method, body: r.body, headers: { "x-api-key": key, ...r.headers } });
+    for (const r of routes) for (const path of pathsOf(r)) await (await send(r, path)).arrayBuffer();
+    for (const r of routes) {
+      let sum = 0;
+      for (const path of pathsOf(r)) {
+        const res = await send(r, path);
+        await res.arrayBuffer();
+        sum += Number(res.headers.get("x-d1-rows-read") ?? Number.NaN);
+      }
+      out.set(r.name, sum / pathsOf(r).length);
+    }
+  } finally {
+    stopWorker(child);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return out;
+}
+
 async function run(label: string, vars: string[], allRoutes: Route[], key: string) {
   const routes = allRoutes.filter((r) => !ROUTE_FILTER || r.name.includes(ROUTE_FILTER));
-  const child = await startWorker(vars);
+  const rows = await rowsRead(vars, routes, key);
+  const child: ChildProcess = await startWorker(vars);
+  const pids = workerdPids(child);
+  if (pids.length === 0) throw new Error("no workerd process found under wrangler dev: cannot measure CPU");
   const url = URL_BASE;
   try {
     // Warm: one request per route fills the cache (or the D1 page cache) before measuring.
     for (const r of routes) await fetch(url + r.path, { method: r.method, body: r.body, headers: { "x-api-key": key, ...r.headers } });
     const floor: Route = { name: "floor (/health)", path: "/health" };
-    console.log(`\n${label}: req/s with ${CONNECTIONS} connections (${ROUNDS} slices alternating with the floor); p50/p99 with 1 connection`);
-    console.log(`${"route".padEnd(30)}${"req/s".padStart(8)}${"floor".padStart(8)}${"x floor".padStart(8)}${"p50 ms".padStart(8)}${"p99 ms".padStart(8)}${"non-2xx".padStart(8)}`);
-    const line = (name: string, f: Figure) =>
-      console.log(`${name.padEnd(30)}${fmt(f.rps)}${fmt(f.floorRps)}${fmt(f.rps / f.floorRps, 2)}${fmt(f.p50)}${fmt(f.p99)}${fmt(f.errors)}`);
-    line(floor.name, await measure(url, floor, key, floor));
+    console.log(`\n${label}: req/s with ${CONNECTIONS} connections (${ROUNDS} slices alternating with the floor); p50/p99 with 1 connection;`);
+    console.log("Worker CPU ms per call (workerd processes, over the route's slices; net = minus the floor's); D1 rows read per call (D1_STATS)");
+    console.log(
+      `${"route".padEnd(30)}${"req/s".padStart(8)}${"floor".padStart(8)}${"x floor".padStart(8)}${"p50 ms".padStart(8)}${"p99 ms".padStart(8)}${"cpu ms".padStart(8)}${"net ms".padStart(8)}${"rows".padStart(8)}${"non-2xx".padStart(8)}`,
+    );
+    const line = (name: string, f: Figure, rowsPerCall: number | undefined) =>
+      console.log(
+        `${name.padEnd(30)}${fmt(f.rps)}${fmt(f.floorRps)}${fmt(f.rps / f.floorRps, 2)}${fmt(f.p50)}${fmt(f.p99)}${fmt(f.cpu, 2)}${fmt(f.cpu - f.floorCpu, 2)}${rowsPerCall === undefined ? "       -" : fmt(rowsPerCall, rowsPerCall % 1 ? 1 : 0)}${fmt(f.errors)}`,
+      );
+    line(floor.name, await measure(url, floor, key, floor, pids), 0);
     const figures = new Map<string, Figure>();
     for (const r of routes) {
-      const f = await measure(url, r, key, floor);
+      const f = await measure(url, r, key, floor, pids);
       figures.set(r.name, f);
-      line(r.name, f);
+      line(r.name, f, rows.get(r.name));
       const same = r.sameAs ? figures.get(r.sameAs) : undefined;
       // Each side as its ratio to the floor slices it alternated with, so drift between them cancels out.
-      if (same) console.log(`${"  = x the REST route".padEnd(30)}${fmt(f.rps / f.floorRps / (same.rps / same.floorRps), 2).padStart(24)}   (${r.name} / ${r.sameAs}; goal >= 0.8)`);
+      if (same)
+        console.log(
+          `${"  = x the REST route".padEnd(30)}${fmt(f.rps / f.floorRps / (same.rps / same.floorRps), 2).padStart(24)}   (${r.name} / ${r.sameAs}; goal >= 0.8)`,
+        );
+      const heavy = rows.get(r.name);
+      if (heavy !== undefined && heavy > 1000) console.log(`  ! ${r.name} reads ${heavy.toFixed(0)} D1 rows per call (over 1,000)`);
     }
   } finally {
     stopWorker(child);

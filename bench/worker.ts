@@ -4,7 +4,7 @@
  * never show up in the state `npm run dev` serves.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { root, toolEnv, wranglerBin } from "../scripts/lib.ts";
 
@@ -60,4 +60,36 @@ export function stopWorker(child: ChildProcess) {
   } catch {
     // already gone
   }
+}
+
+/** The `workerd` processes under a started `wrangler dev` (its process group). */
+export function workerdPids(child: ChildProcess): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // Field 5 (after the parenthesised name) is the process group id.
+      const [name, rest] = [stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), stat.slice(stat.lastIndexOf(")") + 2).split(" ")];
+      if (name === "workerd" && Number(rest[2]) === child.pid) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU time (user + system, ms) the processes have used so far. Linux only (/proc); clock ticks of 10 ms. */
+export function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks * 10;
 }

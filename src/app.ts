@@ -9,6 +9,7 @@ import { admitDataCall, dataEndpoints } from "./catalogue";
 import { dataRoutes } from "./data/rest";
 import type { BaseEnv } from "./http/context";
 import { accountCors, dataCors, mcpCors } from "./http/cors";
+import { d1Stats } from "./http/d1-stats";
 import { onError, unknownRoutes } from "./http/errors";
 import { bodySizeLimit } from "./http/validate";
 import { mcpRoutes } from "./mcp/routes";
@@ -26,6 +27,7 @@ export const app = new Hono<BaseEnv>();
 const unknown = unknownRoutes(app);
 
 app.use("*", requestId({ headerName: "x-request-id" }));
+app.use("*", d1Stats);
 app.use("*", unknown.preflight);
 app.use("/api/v1/*", dataCors);
 app.use("/mcp", mcpCors);

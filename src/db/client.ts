@@ -7,8 +7,8 @@ export type Db = ReturnType<typeof primaryDb>;
 /**
  * Read-write handle on the primary: accounts, keys, billing. No `schema` is passed: we write queries
  * with the query builder and `sql`, never drizzle's relational `db.query.*`, and with a schema
- * drizzle rebuilds its relational config on every handle (6% of an uncached data call's CPU in the
- * profile, for nothing).
+ * drizzle rebuilds its relational config on every handle, on every call, for nothing
+ * (docs/performance.md, "Worker CPU").
  */
 export function primaryDb(env: Env) {
   return drizzle(env.DB);
@@ -18,9 +18,8 @@ export function primaryDb(env: Env) {
  * The D1 handle for data that changes only with a seed (the wilayah tables). With
  * D1_READ_REPLICATION = "auto" (set it when read replication is on for the database: README, "Read
  * replication") it is a D1 session, which the nearest replica may serve; otherwise the binding itself
- * (the primary). A session is not free: each query carries and returns a bookmark, and locally
- * (`npm run bench`) it made an uncached search cost 0.8 ms more Worker CPU; without replicas it buys
- * nothing for that.
+ * (the primary). A session is not free: each query carries and returns a bookmark, which costs Worker
+ * CPU on every call and buys nothing without replicas (docs/performance.md, "Worker CPU").
  */
 export function regionReads(env: Env): D1Database | D1DatabaseSession {
   return env.D1_READ_REPLICATION === "auto" ? env.DB.withSession("first-unconstrained") : env.DB;

@@ -27,7 +27,9 @@ import { buildServer } from "./server";
  */
 const requireMcpHost = createMiddleware<BaseEnv>(async (c, next) => {
   const hostname = new URL(c.req.url).hostname.toLowerCase();
-  const configured = c.env.MCP_HOSTNAMES.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const configured = c.env.MCP_HOSTNAMES.split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
   if (!localhostAllowedHostnames().includes(hostname) && !hostname.endsWith(".workers.dev") && !configured.includes(hostname)) {
     throw new ApiError("FORBIDDEN", `This MCP endpoint does not answer for the host "${hostname}". Add it to MCP_HOSTNAMES if it is yours.`);
   }
@@ -45,7 +47,7 @@ const requests = new WeakMap<AuthInfo, { call: DataContext; tool?: string }>();
 
 /**
  * The 2026-07-28 (per-request envelope) leg: the agents handler, one per isolate (a handler built
- * per request starts every one of its closures cold, which halved MCP throughput). The server
+ * per request starts every one of its closures cold on every request). The server
  * itself is still built per request. 2025-era traffic never reaches it (`legacy: "reject"`): it is
  * served by `serveLegacy` below.
  */
@@ -89,7 +91,8 @@ mcpRoutes.all("/", requireMcpHost, requireApiKey, async (c) => {
   }
   const authInfo: AuthInfo = { token: call.principal.keyId, clientId: call.principal.keyId, scopes: [] };
   const tool = calledTool(parsedBody);
-  if (await isLegacyRequest(c.req.raw, parsedBody)) return serveLegacy(c.req.raw, parsedBody, authInfo, () => buildServer(dataEndpoints, admitDataCall, call, tool));
+  if (await isLegacyRequest(c.req.raw, parsedBody))
+    return serveLegacy(c.req.raw, parsedBody, authInfo, () => buildServer(dataEndpoints, admitDataCall, call, tool));
   requests.set(authInfo, { call, tool });
   return mcpHandler().fetch(c.req.raw, { authInfo, parsedBody });
 });
@@ -99,9 +102,8 @@ mcpRoutes.all("/", requireMcpHost, requireApiKey, async (c) => {
  * `WebStandardStreamableHTTPServerTransport` without sessions per request), with
  * `enableJsonResponse`: our tools answer with one message and send no notifications, so the answer
  * is that one JSON message (Streamable HTTP lets the server pick JSON when the client accepts both)
- * rather than an SSE stream holding it. This is the SDK's stateless fallback minus the stream: the
- * stream and the wrappers around it cost a fifth of a tools/call (with the unclosed server below,
- * npm run bench: MCP 0.77x -> 0.87x of the REST route).
+ * rather than an SSE stream holding it. This is the SDK's stateless fallback minus the stream, whose
+ * wrappers cost a tools/call more than the tool itself (docs/performance.md, "MCP").
  * GET and DELETE (2025 session operations) have no meaning without sessions: 405, as the SDK's
  * fallback answers them. Our tools never send server-to-client requests.
  */
@@ -117,7 +119,7 @@ async function serveLegacy(request: Request, parsedBody: unknown, authInfo: Auth
     // is complete and this request's server and transport hold nothing: no stream, no timer, no
     // request of ours in flight. They are left to the garbage collector rather than closed: close()
     // would only abort the finished handler's signal and build a "Connection closed" error with a
-    // stack, a tenth of a tools/call's CPU in the profile.
+    // stack, for nothing (docs/performance.md, "MCP").
     return await transport.handleRequest(request, { authInfo, parsedBody });
   } catch (e) {
     await product.close();

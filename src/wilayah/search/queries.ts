@@ -36,12 +36,16 @@ const TOP = "\u{10FFFF}";
  * - Anything longer (or 2 characters with punctuation) matches anywhere: one range scan of the
  *   suffix index `wilayah_grams`, grouped by region (`hits`, MATERIALIZED: read for the total and
  *   the page). The total needs every match anyway, and one small statement plans faster than word
- *   starts and inside-a-word matches read apart (`npm run bench:search-sql`: alias group 0.26 -> 0.18 ms).
+ *   starts and inside-a-word matches read apart (docs/performance.md, "Search SQL").
  */
 export function searchRegionsSql(opts: { q: string; level?: number; includeInactive: boolean; limit: number; offset: number }): SQL {
   const { q, limit, offset } = opts;
   const filters = [opts.level ? sql`level = ${opts.level}` : undefined, opts.includeInactive ? undefined : sql`is_active = 1`];
-  const where = (match: SQL) => sql.join([match, ...filters].filter((f): f is SQL => f !== undefined), sql` AND `);
+  const where = (match: SQL) =>
+    sql.join(
+      [match, ...filters].filter((f): f is SQL => f !== undefined),
+      sql` AND `,
+    );
 
   let ranked: SQL; // (r, tier) CTEs ending in `hits`
   let total: SQL;
@@ -99,17 +103,13 @@ function unionAll(parts: string[]): string {
  * ranked by (key, ord). Substring matches of the literal reading (the long tail, `back`) always rank
  * after the other rows (their key is above every other key) and are always counted.
  * Every value is a literal in the text (str/int; D1 binds at most 100 parameters per statement), so
- * the statement is built as one string and handed to drizzle whole: composed from `sql` fragments,
- * drizzle's rendering of them was ~15% of a context search's Worker CPU. Most of the SQL time is
- * SQLite planning the statement, so it is kept small: `hits` (each region once, with its best key) is
- * MATERIALIZED and read twice, for the total and the page; when the readings were CTEs read once per
- * use, SQLite planned and ran the union of readings three times (`npm run bench:search-sql`: mean SQL
- * time over the quality set 0.52 -> 0.33 ms).
+ * the statement is built as one string and handed to drizzle whole: rendering hundreds of `sql`
+ * fragments was a good part of a context search's Worker CPU. Most of the SQL time is SQLite planning
+ * the statement, so it is kept small: `hits` (each region once, with its best key) is MATERIALIZED
+ * and read twice, for the total and the page; when the readings were CTEs read once per use, SQLite
+ * planned and ran the union of readings three times. Figures: docs/performance.md, "Search SQL".
  */
-export function searchPlannedSql(
-  sources: PlannedSource[],
-  opts: { level?: number; includeInactive: boolean; limit: number; offset: number },
-): SQL {
+export function searchPlannedSql(sources: PlannedSource[], opts: { level?: number; includeInactive: boolean; limit: number; offset: number }): SQL {
   const filters = (t: string) => [opts.level ? ` AND ${t}level = ${int(opts.level)}` : "", opts.includeInactive ? "" : ` AND ${t}is_active = 1`].join("");
   const miss = (t: string, hint?: number) => (hint ? `(${t}level <> ${int(hint)})` : "0");
   const front: string[] = [];
@@ -117,14 +117,16 @@ export function searchPlannedSql(
   const parents = new Map<string, { name: string; sql: string }>();
   const parentSet = (text: string, level?: number) => {
     const k = `${level ?? 0}|${text}`;
-    if (!parents.has(k)) {
+    let set = parents.get(k);
+    if (!set) {
       const name = `p${parents.size}`;
-      parents.set(k, {
+      set = {
         name,
         sql: `${name}(a) AS (SELECT r FROM wilayah_grams INDEXED BY wilayah_grams_upper WHERE s >= ${str(text)} AND s < ${str(text + TOP)} AND k < 2 AND level < 4${level ? ` AND level = ${int(level)}` : ""})`,
-      });
+      };
+      parents.set(k, set);
     }
-    return parents.get(k)!.name;
+    return set.name;
   };
   const sep = TERM_SEPARATOR;
   for (const src of sources) {
@@ -132,7 +134,9 @@ export function searchPlannedSql(
     if (src.kind === "code") {
       front.push(`SELECT ord AS r, ${keySql(RANK.CODE)} AS key, ${h} AS h FROM wilayah_search WHERE id = ${str(src.id)}${filters("")}`);
     } else if (src.kind === "postal") {
-      front.push(`SELECT p.r, ${keySql(RANK.POSTAL)}, ${h} FROM wilayah_postal p JOIN wilayah_search w ON w.ord = p.r WHERE p.postal = ${str(src.postal)}${filters("w.")}`);
+      front.push(
+        `SELECT p.r, ${keySql(RANK.POSTAL)}, ${h} FROM wilayah_postal p JOIN wilayah_search w ON w.ord = p.r WHERE p.postal = ${str(src.postal)}${filters("w.")}`,
+      );
     } else if (src.kind === "literal") {
       const p = src.phrase;
       const off = src.fuzzy ? RANK.FUZZY : 0;
@@ -147,7 +151,8 @@ export function searchPlannedSql(
           `SELECT r, (CASE WHEN k = 0 AND s = ${str(p + sep)} THEN ${int(off + RANK.EXACT)} WHEN k = 0 THEN ${int(off + RANK.PREFIX)} ELSE ${int(off + RANK.WORD)} END) * 2 + ${miss("", src.hint)}, ${h}
             FROM wilayah_grams WHERE ${range} AND k < 2${filters("")}`,
         );
-        if (!src.fuzzy && !back) back = `SELECT r, ${keySql(RANK.SUBSTRING, miss("", src.hint))} AS key, ${h} AS h FROM wilayah_grams WHERE ${range} AND k = 2${filters("")}`;
+        if (!src.fuzzy && !back)
+          back = `SELECT r, ${keySql(RANK.SUBSTRING, miss("", src.hint))} AS key, ${h} AS h FROM wilayah_grams WHERE ${range} AND k = 2${filters("")}`;
       }
     } else {
       const off = src.fuzzy ? RANK.FUZZY : 0;
