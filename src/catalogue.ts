@@ -10,7 +10,7 @@ import type { Admit } from "./data/run";
 import { weatherEndpoints } from "./weather/endpoints";
 import { boundaryEndpoint, reverseEndpoint } from "./wilayah/geo/endpoints";
 import { islandEndpoints } from "./wilayah/islands/endpoints";
-import { nikEndpoint } from "./wilayah/nik/endpoints";
+import { nikEndpoints } from "./wilayah/nik/endpoints";
 import { postalEndpoint } from "./wilayah/postal/endpoints";
 import { detailEndpoint, regionEndpoints } from "./wilayah/regions/endpoints";
 import { searchEndpoint } from "./wilayah/search/endpoints";
@@ -21,7 +21,7 @@ export const dataEndpoints: readonly DataEndpoint[] = [
   reverseEndpoint,
   postalEndpoint,
   ...islandEndpoints,
-  nikEndpoint,
+  ...nikEndpoints,
   boundaryEndpoint,
   // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau.
   detailEndpoint,
@@ -29,4 +29,4 @@ export const dataEndpoints: readonly DataEndpoint[] = [
 ];
 
 /** Rate, quota and metering, the same for REST and MCP. */
-export const admitDataCall: Admit = (ctx, ep) => admitCall(ctx.env, ctx.principal, ep.path, ctx.waitUntil);
+export const admitDataCall: Admit = (ctx, ep, calls) => admitCall(ctx.env, ctx.principal, ep.path, ctx.waitUntil, calls);

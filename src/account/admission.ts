@@ -41,14 +41,16 @@ type Admitted = { release(): Promise<void> };
  * admission (quota, then credits; 402 QUOTA_EXCEEDED), which also counts the call: under a lease
  * this isolate holds (no round trip), else by asking the account object, which may grant a lease.
  * Returns how to give the call back if it then fails, so only successful calls are metered.
+ * `calls` > 1 (a batch, one call per item) is admitted by the account object alone, whole or not at
+ * all; the per-minute rate counts requests, the quota counts items.
  */
-export async function admitCall(env: Env, principal: Principal, endpoint: string, waitUntil: (p: Promise<unknown>) => void): Promise<Admitted> {
+export async function admitCall(env: Env, principal: Principal, endpoint: string, waitUntil: (p: Promise<unknown>) => void, calls = 1): Promise<Admitted> {
   const limiter = limiterFor(env, principal.plan);
   if (limiter) await throttle(limiter, `account:${principal.userId}`, RATE_PERIOD_SECONDS);
   const { userId, keyId } = principal;
   const now = Date.now();
 
-  const lease = usableLease(userId, now);
+  const lease = calls === 1 ? usableLease(userId, now) : undefined;
   if (lease) {
     const giveBack = lease.take(keyId, endpoint, now);
     if (lease.exhausted) waitUntil(settleLease(env, lease));
@@ -58,11 +60,13 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
   if (spent) waitUntil(settleLease(env, spent));
 
   const agent = await account(env, userId);
-  const admission = await agent.admit(userId, keyId, endpoint, now);
+  const admission = await agent.admit(userId, keyId, endpoint, now, calls);
   if (!admission.ok) {
     throw new ApiError(
       "QUOTA_EXCEEDED",
-      "Your plan's monthly quota is used up and you have no credits left. Top up (POST /billing/topup) or subscribe to a larger plan.",
+      calls > 1
+        ? `This request is ${calls} calls, more than your plan's monthly quota and your credits can cover; nothing was served. Send fewer items, top up (POST /billing/topup) or subscribe to a larger plan.`
+        : "Your plan's monthly quota is used up and you have no credits left. Top up (POST /billing/topup) or subscribe to a larger plan.",
     );
   }
   if (admission.lease) {
@@ -72,7 +76,7 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
     const ms = holdLease(granted, at) ? admission.lease.ms : 0;
     waitUntil(new Promise((r) => setTimeout(r, ms)).then(() => settleLease(env, granted)));
   }
-  return { release: () => agent.release(keyId, endpoint, admission.day, admission.charged) };
+  return { release: () => agent.release(keyId, endpoint, admission.day, admission.charged, calls, admission.credits ?? 0) };
 }
 
 /** Settles in flight, per account, so a usage read can wait for them. */

@@ -27,7 +27,8 @@ const LEASE_GRACE_MS = 30_000;
 
 export type MonthUsage = { key_id: string; endpoint: string; day: string; count: number }[];
 export type Lease = { id: string; calls: number; ms: number };
-export type Admission = { ok: true; charged: boolean; day: string; lease?: Lease } | { ok: false };
+/** `credits`: how many credits the admission spent (present when `charged`). */
+export type Admission = { ok: true; charged: boolean; credits?: number; day: string; lease?: Lease } | { ok: false };
 /** What an isolate served under a lease, per key, endpoint and UTC day. */
 export type LeaseCounts = { key_id: string; endpoint: string; day: string; count: number; last_at: number }[];
 
@@ -37,7 +38,9 @@ export type LeaseCounts = { key_id: string; endpoint: string; day: string; count
  *
  * - Admission: every data call asks `admit` before it is served. Within the plan's monthly quota
  *   it is free; beyond, it spends 1 credit (balance = D1 ledger - debits not yet written); with none
- *   left it is refused. A call that then fails is given back with `release`.
+ *   left it is refused. A batch (`calls` > 1: one call per item) is admitted whole or refused whole:
+ *   the part beyond the quota must be covered by credits. A call that then fails is given back with
+ *   `release`.
  * - Leases: with plenty of quota left, an admission also grants a lease (above), so a busy isolate
  *   asks once per lease instead of once per call. Until settled, a lease's calls are reserved: the
  *   quota check counts them as used. If that reservation makes an exact call spend a credit and the
@@ -127,34 +130,40 @@ export class AccountAgent extends Agent<Env> {
              ON CONFLICT (key_id, endpoint, day) DO UPDATE SET count = count + excluded.count, last_at = max(last_at, excluded.last_at), dirty = 1`;
   }
 
-  /** Decides whether one more call may be served, and counts it if so; with quota to spare, also grants a lease. */
-  async admit(userId: string, keyId: string, endpoint: string, now: number = Date.now()): Promise<Admission> {
+  /**
+   * Decides whether `calls` more calls (1, or the items of a batch) may be served, all of them or
+   * none, and counts them if so; for a single call with quota to spare, also grants a lease.
+   */
+  async admit(userId: string, keyId: string, endpoint: string, now: number = Date.now(), calls = 1): Promise<Admission> {
     this.#ensureTables();
     const day = utcDay(now);
     const used = this.#monthUsed(day.slice(0, 7));
     const reserved = this.#reserved(now);
     const quota = await this.#quota(userId, now);
-    let charged = false;
-    if (used + reserved >= quota) {
+    // Free: what is left of the quota after leases' reservations; the rest spends credits.
+    const free = Math.min(calls, Math.max(0, quota - used - reserved));
+    const credits = calls - free;
+    if (credits > 0) {
       let available = (await this.#ledgerBalance(userId, now, false)) - this.#pending();
-      if (available < 1) available = (await this.#ledgerBalance(userId, now, true)) - this.#pending();
-      if (available < 1) return { ok: false };
-      this.#setMeta("pending_debit", this.#pending() + 1);
-      // Spent only because of leases' reservations: owed back if they end unused.
-      if (used < quota) this.#setMeta("reservation_debits", Number(this.#meta("reservation_debits") ?? 0) + 1);
-      charged = true;
+      if (available < credits) available = (await this.#ledgerBalance(userId, now, true)) - this.#pending();
+      if (available < credits) return { ok: false };
+      this.#setMeta("pending_debit", this.#pending() + credits);
+      // Spent only because of leases' reservations (free without them): owed back if they end unused.
+      const owed = Math.min(credits, Math.min(calls, Math.max(0, quota - used)) - free);
+      if (owed > 0) this.#setMeta("reservation_debits", Number(this.#meta("reservation_debits") ?? 0) + owed);
     }
-    this.#count(keyId, endpoint, day, 1, now);
+    this.#count(keyId, endpoint, day, calls, now);
     // A settle or release while this call awaited its plan or balance clears the cached month: it is then
     // read again, with this call, from storage.
-    if (this.#month) this.#month.used++;
+    if (this.#month) this.#month.used += calls;
     await this.#scheduleFlush(userId);
-    if (charged) return { ok: true, charged, day };
-    const calls = Math.min(LEASE_MAX_CALLS, Math.floor((quota - used - 1 - reserved) / LEASE_SHARE));
-    if (calls < LEASE_MIN_CALLS) return { ok: true, charged, day };
-    const lease = { id: crypto.randomUUID(), calls, ms: LEASE_MS };
-    this.sql`INSERT INTO leases (id, calls, expires_at) VALUES (${lease.id}, ${calls}, ${now + LEASE_MS + LEASE_GRACE_MS})`;
-    return { ok: true, charged, day, lease };
+    if (credits > 0) return { ok: true, charged: true, credits, day };
+    if (calls > 1) return { ok: true, charged: false, day };
+    const leaseCalls = Math.min(LEASE_MAX_CALLS, Math.floor((quota - used - 1 - reserved) / LEASE_SHARE));
+    if (leaseCalls < LEASE_MIN_CALLS) return { ok: true, charged: false, day };
+    const lease = { id: crypto.randomUUID(), calls: leaseCalls, ms: LEASE_MS };
+    this.sql`INSERT INTO leases (id, calls, expires_at) VALUES (${lease.id}, ${leaseCalls}, ${now + LEASE_MS + LEASE_GRACE_MS})`;
+    return { ok: true, charged: false, day, lease };
   }
 
   /**
@@ -175,13 +184,14 @@ export class AccountAgent extends Agent<Env> {
     if (served > 0) await this.#scheduleFlush(userId);
   }
 
-  /** Gives back an admitted call that was not served successfully. */
-  async release(keyId: string, endpoint: string, day: string, charged: boolean): Promise<void> {
+  /** Gives back admitted calls (1, or a batch's items) that were not served successfully, and the credits they spent. */
+  async release(keyId: string, endpoint: string, day: string, charged: boolean, calls = 1, credits = charged ? 1 : 0): Promise<void> {
     this.#ensureTables();
-    this.sql`UPDATE usage_counts SET count = count - 1, dirty = 1 WHERE key_id = ${keyId} AND endpoint = ${endpoint} AND day = ${day} AND count > 0`;
+    this
+      .sql`UPDATE usage_counts SET count = max(0, count - ${calls}), dirty = 1 WHERE key_id = ${keyId} AND endpoint = ${endpoint} AND day = ${day} AND count > 0`;
     this.#month = undefined;
     // May go below zero when the debit was already flushed: the next flush then credits it back.
-    if (charged) this.#setMeta("pending_debit", this.#pending() - 1);
+    if (credits > 0) this.#setMeta("pending_debit", this.#pending() - credits);
   }
 
   /** Forget cached plan and balance (after a payment, a grant or a plan change). */

@@ -1,6 +1,6 @@
 /**
- * A data endpoint is declared once: its REST path, its input schema (path params + query), its
- * output schema and its handler. `mountDataEndpoints` (rest.ts) turns the declarations into Hono
+ * A data endpoint is declared once: its REST path and method, its input schema (path params + query
+ * for GET, path params + the JSON body for POST), its output schema and its handler. `mountDataEndpoints` (rest.ts) turns the declarations into Hono
  * routes and the MCP surface (src/mcp) turns the same declarations into tools, so every data
  * endpoint is a tool by construction. src/catalogue.ts lists every declaration.
  */
@@ -15,8 +15,12 @@ export type DataEndpoint<I extends z.ZodObject = z.ZodObject, O extends z.ZodTyp
   tool: string | null;
   /** One paragraph an agent (and the API docs) can act on. */
   description: string;
-  /** Path params and query params, validated together; unknown parameters are refused. */
+  /** GET (the default): path params and query params; POST: path params and the JSON body's fields. Validated together; unknown parameters are refused. */
   input: I;
+  /** GET (default) or POST (input in a JSON body: for batches and for values that must not travel in a URL). */
+  method?: "GET" | "POST";
+  /** How many metered calls one request is (a batch: one per item); default 1. Admission takes them all or refuses the request whole. */
+  calls?(input: z.infer<I>): number;
   output: O;
   /** Answers are identical for every caller and may be cached for this many seconds. */
   cacheSeconds: number;
@@ -27,8 +31,8 @@ export type DataEndpoint<I extends z.ZodObject = z.ZodObject, O extends z.ZodTyp
   tag?: string;
   /** Codes this endpoint answers beyond every data call's (key, quota, rate, INVALID_QUERY). */
   errors?: ErrorCode[];
-  /** A real request for the API document; its answer is computed from the loaded data when the document is built, so it is never stale. */
-  example?: Record<string, string | number | boolean>;
+  /** A real request for the API document (query and path parameters, or the body of a POST); its answer is computed from the loaded data when the document is built, so it is never stale. */
+  example?: Record<string, unknown>;
 };
 
 export function defineEndpoint<I extends z.ZodObject, O extends z.ZodType>(e: DataEndpoint<I, O>): DataEndpoint<I, O> {

@@ -2,7 +2,7 @@
  * A data endpoint's OpenAPI operation, from its declaration: path and query parameters from the
  * input schema, the answer from the output schema, the description the MCP tool shows too.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { operation } from "../http/docs";
 import { toJsonSchema } from "../lib/json-schema";
 import type { DataContext } from "./context";
@@ -43,7 +43,9 @@ export async function loadExamples(endpoints: readonly DataEndpoint[], ctx: Data
 
 export function endpointOperation(ep: DataEndpoint) {
   const pathParams = new Set([...ep.path.matchAll(/:(\w+)/g)].map((m) => m[1]));
-  const parameters = Object.entries(ep.input.shape as Record<string, z.ZodType>).map(([name, field]) => {
+  const post = ep.method === "POST";
+  const fields = Object.entries(ep.input.shape as Record<string, z.ZodType>).filter(([name]) => !post || pathParams.has(name));
+  const parameters = fields.map(([name, field]) => {
     const { description, ...schema } = toJsonSchema(field, "input");
     const inPath = pathParams.has(name);
     return {
@@ -55,13 +57,18 @@ export function endpointOperation(ep: DataEndpoint) {
       ...(ep.example && name in ep.example ? { example: ep.example[name] } : {}),
     };
   });
+  // A POST's body: the input's fields that are not path parameters (declarations use strict objects).
+  const body = post
+    ? z.strictObject(Object.fromEntries(Object.entries(ep.input.shape as Record<string, z.ZodType>).filter(([name]) => !pathParams.has(name))))
+    : undefined;
   return operation({
     tags: [ep.tag ?? "Regions"],
     summary: firstSentence(ep.description),
     description: `${ep.description}${ep.tool ? `\n\nAlso the MCP tool \`${ep.tool}\`.` : ""}`,
     caller: "apiKey",
-    input: "query",
+    input: post ? "json" : "query",
     parameters,
+    ...(body ? { body: { schema: body, description: "The input, as a JSON object", example: ep.example } } : {}),
     ok: {
       description: "The answer; `data` (and `meta` for lists)",
       schema: ep.output,

@@ -1,9 +1,11 @@
-import { Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { describeRoute } from "hono-openapi";
 import type { BaseEnv } from "../http/context";
 import { lazyOperation } from "../http/docs";
 import { queryValues, typedQuery } from "../http/query";
+import { requireJsonContentType } from "../http/validate";
 import { ApiError } from "../lib/errors";
+import type { CallEnv } from "./context";
 import type { DataEndpoint } from "./endpoint";
 import { requireApiKey } from "./guard";
 import { endpointOperation } from "./openapi";
@@ -11,15 +13,16 @@ import { type Admit, serveDataCall } from "./run";
 
 /**
  * REST routes for declared data endpoints (mounted at /api/v1): query + path params in, the
- * endpoint's JSON out. The API-key guard runs first (per route, so unknown paths are 404 before any
- * key check) and puts the call's context on the request; then `admit` (rate, quota, metering); a
- * call that fails is released, so only successful calls count.
+ * endpoint's JSON out; a POST endpoint takes a JSON object body instead of a query string. The
+ * API-key guard runs first (per route, so unknown paths are 404 before any key check) and puts the
+ * call's context on the request; then `admit` (rate, quota, metering); a call that fails is
+ * released, so only successful calls count.
  */
 export function dataRoutes(endpoints: readonly DataEndpoint[], admit: Admit): Hono<BaseEnv> {
   const app = new Hono<BaseEnv>();
   for (const ep of endpoints) {
-    app.get(ep.path, describeRoute(lazyOperation(() => endpointOperation(ep))), refuseHead, requireApiKey, async (c) => {
-      const raw = { ...typedQuery(ep.input, queryValues(c.req.queries())), ...c.req.param() };
+    const documented = describeRoute(lazyOperation(() => endpointOperation(ep)));
+    const answer = async (c: Context<CallEnv>, raw: Record<string, unknown>) => {
       const result = await serveDataCall(ep, raw, c.get("call"), admit);
       return c.body(result.json, 200, {
         "content-type": "application/json; charset=utf-8",
@@ -29,9 +32,31 @@ export function dataRoutes(endpoints: readonly DataEndpoint[], admit: Admit): Ho
         // Answers never cached (weather: fresh upstream data; NIK: personal) are not kept anywhere.
         "cache-control": ep.cacheSeconds > 0 ? "private, max-age=300" : "private, no-store",
       });
-    });
+    };
+    if (ep.method === "POST") {
+      app.post(ep.path, documented, requireApiKey, requireJsonContentType, async (c) => {
+        if (new URL(c.req.url).search) throw new ApiError("INVALID_QUERY", `${ep.path} takes its input in the JSON body, not in the query string.`);
+        return answer(c, { ...(await jsonObjectBody(c.req.raw)), ...c.req.param() });
+      });
+    } else {
+      app.get(ep.path, documented, refuseHead, requireApiKey, (c) => answer(c, { ...typedQuery(ep.input, queryValues(c.req.queries())), ...c.req.param() }));
+    }
   }
   return app;
+}
+
+/** A POST's body: a JSON object (INVALID_JSON when it is not JSON, VALIDATION_ERROR when it is not an object). */
+async function jsonObjectBody(req: Request): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    body = await req.json();
+  } catch {
+    throw new ApiError("INVALID_JSON", "The request body is not valid JSON.");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ApiError("VALIDATION_ERROR", "The request body must be a JSON object.", { details: [{ path: "(root)", message: "expected an object" }] });
+  }
+  return body as Record<string, unknown>;
 }
 
 /**

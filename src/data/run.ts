@@ -1,13 +1,14 @@
 /**
- * Runs a declared data endpoint for either surface (REST or MCP): validates the input, answers from
- * cache when it can (keyed by endpoint, validated input and data version, never by caller),
- * otherwise calls the handler and stores its answer.
+ * Runs a declared data endpoint for either surface (REST or MCP): validates the input, admits the
+ * call (or the batch's calls), answers from cache when it can (keyed by endpoint, validated input
+ * and data version, never by caller), otherwise calls the handler and stores its answer.
  *
  * Two cache layers: this isolate's memory (hot answers cost no subrequest at all), then the
  * location's Cache API (shared by the isolates of one Cloudflare location). Both expire after the
  * endpoint's `cacheSeconds`; a new data version is a new key, so neither serves an old dataset's answer.
  */
 import { LRUCache } from "lru-cache";
+import { sha256Hex } from "../lib/crypto";
 import { validationError } from "../lib/errors";
 import type { DataContext } from "./context";
 import type { DataEndpoint } from "./endpoint";
@@ -16,9 +17,13 @@ export type EndpointResult = { json: string; cache: "HIT" | "MISS" };
 
 const CACHE_ORIGIN = "https://data-cache.wilayah.invalid";
 
-function cacheKey(ep: DataEndpoint, input: unknown): string {
+/** Inputs longer than this (batches) are keyed by their digest, so a key stays a short URL. */
+const KEY_TEXT_MAX = 1_000;
+
+async function cacheKey(ep: DataEndpoint, input: unknown): Promise<string> {
   const canonical = JSON.stringify(input, Object.keys(input as object).sort());
-  return `${CACHE_ORIGIN}/${encodeURIComponent(ep.version)}${ep.path}?${encodeURIComponent(canonical)}`;
+  const text = canonical.length > KEY_TEXT_MAX ? `sha256:${await sha256Hex(canonical)}` : canonical;
+  return `${CACHE_ORIGIN}/${encodeURIComponent(ep.version)}${ep.path}${ep.method === "POST" ? "@post" : ""}?${encodeURIComponent(text)}`;
 }
 
 /** How much longer a Cache API answer is good for: its max-age minus its age (the Cache API sets `age` on a hit). */
@@ -27,9 +32,14 @@ function remainingMs(hit: Response, cacheSeconds: number): number {
   return Math.max(1, (cacheSeconds - (Number.isFinite(age) ? age : 0)) * 1000);
 }
 
+/** The input as its schema reads it; a failure is INVALID_QUERY for query parameters, VALIDATION_ERROR for a JSON body. */
 export function parseInput<E extends DataEndpoint>(ep: E, raw: unknown) {
   const parsed = ep.input.safeParse(raw);
-  if (!parsed.success) throw validationError("INVALID_QUERY", "parameters", parsed.error.issues);
+  if (!parsed.success) {
+    throw ep.method === "POST"
+      ? validationError("VALIDATION_ERROR", "request body", parsed.error.issues)
+      : validationError("INVALID_QUERY", "parameters", parsed.error.issues);
+  }
   return parsed.data;
 }
 
@@ -37,12 +47,11 @@ export function parseInput<E extends DataEndpoint>(ep: E, raw: unknown) {
 const MEMORY_BYTES = 16 * 1024 * 1024;
 const memory = new LRUCache<string, string>({ maxSize: MEMORY_BYTES, sizeCalculation: (json, key) => 2 * (json.length + key.length) });
 
-export async function runEndpoint(ep: DataEndpoint, raw: unknown, ctx: DataContext): Promise<EndpointResult> {
-  const input = parseInput(ep, raw);
+async function runEndpoint(ep: DataEndpoint, input: Record<string, unknown>, ctx: DataContext): Promise<EndpointResult> {
   // RESPONSE_CACHE=off (a var) turns the cache off: the benchmark measures the uncached path that way.
   if (ep.cacheSeconds <= 0 || ctx.env.RESPONSE_CACHE === "off") return { json: JSON.stringify(await ep.handler(input, ctx)), cache: "MISS" };
 
-  const keyUrl = cacheKey(ep, input);
+  const keyUrl = await cacheKey(ep, input);
   const inMemory = memory.get(keyUrl);
   if (inMemory !== undefined) return { json: inMemory, cache: "HIT" };
 
@@ -61,14 +70,19 @@ export async function runEndpoint(ep: DataEndpoint, raw: unknown, ctx: DataConte
   return { json, cache: "MISS" };
 }
 
-/** Rate, quota and metering around one call; `release` gives back a call that was not served. */
-export type Admit = (ctx: DataContext, ep: DataEndpoint) => Promise<{ release(): Promise<void> }>;
+/** Rate, quota and metering around one request of `calls` calls; `release` gives back calls that were not served. */
+export type Admit = (ctx: DataContext, ep: DataEndpoint, calls: number) => Promise<{ release(): Promise<void> }>;
 
-/** One data call, for either surface: admitted first, given back if it fails, so only successes are metered. */
+/**
+ * One data request, for either surface: its input validated (a bad one is never metered), then
+ * admitted (a batch as its number of calls, whole or not at all), given back if it fails, so only
+ * successes are metered.
+ */
 export async function serveDataCall(ep: DataEndpoint, raw: unknown, ctx: DataContext, admit: Admit): Promise<EndpointResult> {
-  const admitted = await admit(ctx, ep);
+  const input = parseInput(ep, raw);
+  const admitted = await admit(ctx, ep, ep.calls ? ep.calls(input) : 1);
   try {
-    return await runEndpoint(ep, raw, ctx);
+    return await runEndpoint(ep, input, ctx);
   } catch (e) {
     await admitted.release();
     throw e;

@@ -76,7 +76,7 @@ export type DocOptions = {
   errors?: ErrorCode[];
   parameters?: unknown[];
   /** A body read by the handler itself (not by a jsonBody validator), e.g. the webhook's raw body. */
-  body?: { schema: z.ZodType; description: string };
+  body?: { schema: z.ZodType; description: string; example?: unknown };
 };
 
 export function operation(o: DocOptions) {
@@ -91,7 +91,15 @@ export function operation(o: DocOptions) {
     security: SECURITY[o.caller],
     ...(o.parameters ? { parameters: o.parameters } : {}),
     ...(o.body
-      ? { requestBody: { required: true, description: o.body.description, content: { "application/json": { schema: toJsonSchema(o.body.schema, "input") } } } }
+      ? {
+          requestBody: {
+            required: true,
+            description: o.body.description,
+            content: {
+              "application/json": { schema: toJsonSchema(o.body.schema, "input"), ...(o.body.example !== undefined ? { example: o.body.example } : {}) },
+            },
+          },
+        }
       : {}),
     responses: {
       [String(status)]: {

@@ -1,4 +1,5 @@
 import { zValidator } from "@hono/zod-validator";
+import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { uniqueSymbol } from "hono-openapi";
@@ -15,7 +16,7 @@ function documented<M extends object>(middleware: M, target: "json" | "query", s
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 /** A JSON route refuses other content types (415) instead of reading their body as `{}`. */
-const requireJsonContentType = createMiddleware(async (c, next) => {
+export const requireJsonContentType = createMiddleware(async (c, next) => {
   const mediaType = (c.req.header("content-type") ?? "").split(";")[0].trim();
   if (!JSON_MEDIA_TYPE.test(mediaType)) {
     throw new ApiError(
@@ -57,10 +58,18 @@ export const queryParams = <T extends ZodType>(schema: T) =>
     schema,
   );
 
-/** JSON bodies on account routes are small; anything larger is refused before parsing (413). */
-export const bodySizeLimit = bodyLimit({
-  maxSize: 64 * 1024,
-  onError: () => {
-    throw new ApiError("PAYLOAD_TOO_LARGE", "The request body is larger than 64 KiB.");
-  },
-});
+const limitOf = (kib: number) =>
+  bodyLimit({
+    maxSize: kib * 1024,
+    onError: () => {
+      throw new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${kib} KiB.`);
+    },
+  });
+const ACCOUNT_BODY = limitOf(64);
+const DATA_BODY = limitOf(256);
+
+/**
+ * Bodies are refused before parsing when too large (413): 64 KiB on account routes (small JSON
+ * objects), 256 KiB on the data API, whose batches (a hundred addresses, a thousand codes) are larger.
+ */
+export const bodySizeLimit: MiddlewareHandler = (c, next) => (c.req.path.startsWith("/api/v1/") ? DATA_BODY : ACCOUNT_BODY)(c, next);

@@ -119,6 +119,41 @@ describe("usage", () => {
     });
   });
 
+  it("a batch (several calls in one request) is admitted whole or refused whole, its part beyond the quota paid in credits, and given back whole", async () => {
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO plans (id, name, price_idr, monthly_quota, rate_limit_per_minute, features, sort, is_public) VALUES ('batch10', 'Batch test', 0, 10, 30, '[]', 52, 0)",
+    ).run();
+    const dev = await verifiedDeveloper();
+    await setPlan(dev.data.id, "batch10");
+    await env.DB.prepare("INSERT INTO credit_ledger (user_id, amount, reason, ref, created_at) VALUES (?, 7, 'test', ?, ?)")
+      .bind(dev.data.id, `test:${dev.data.id}`, Date.now())
+      .run();
+    const stub = env.ACCOUNT.get(env.ACCOUNT.idFromName(dev.data.id));
+    const now = Date.now();
+    const month = new Date(now).toISOString().slice(0, 7);
+    const used = async (agent: AccountAgent) => (await agent.usage(month)).reduce((n, r) => n + r.count, 0);
+    await runInDurableObject(stub, async (agent: AccountAgent) => {
+      // 8 calls of a quota of 10: free, counted as 8, no lease for a batch
+      expect(await agent.admit(dev.data.id, "key_a", "/wilayah/convert", now, 8)).toEqual({ ok: true, charged: false, day: expect.any(String) });
+      expect(await used(agent)).toBe(8);
+      // 2 left + 7 credits = 9: a batch of 10 is refused whole, nothing counted or spent
+      expect(await agent.admit(dev.data.id, "key_a", "/wilayah/convert", now, 10)).toEqual({ ok: false });
+      expect(await used(agent)).toBe(8);
+      expect(await agent.pendingDebits()).toBe(0);
+      // a batch of 9: 2 free + 7 credits
+      const nine = await agent.admit(dev.data.id, "key_a", "/wilayah/convert", now, 9);
+      expect(nine).toMatchObject({ ok: true, charged: true, credits: 7 });
+      expect(await used(agent)).toBe(17);
+      expect(await agent.pendingDebits()).toBe(7);
+      // it failed: every call and credit comes back
+      if (nine.ok) await agent.release("key_a", "/wilayah/convert", nine.day, nine.charged, 9, nine.credits);
+      expect(await used(agent)).toBe(8);
+      expect(await agent.pendingDebits()).toBe(0);
+      // nothing is left over: one more single call is free, the 11th needs a credit
+      expect(await agent.admit(dev.data.id, "key_b", "/wilayah/provinsi", now)).toMatchObject({ ok: true, charged: false });
+    });
+  });
+
   it("a lease whose isolate never settles ends by time, uncounted, and its reservation is freed", async () => {
     await env.DB.prepare(
       "INSERT OR IGNORE INTO plans (id, name, price_idr, monthly_quota, rate_limit_per_minute, features, sort, is_public) VALUES ('lease120', 'Lease test', 0, 120, 30, '[]', 51, 0)",

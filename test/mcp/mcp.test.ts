@@ -145,8 +145,9 @@ describe("MCP tool surface", () => {
     expect(errorCode(bad)).toBe("INVALID_QUERY");
     const sea = (await client.callTool({ name: "wilayah_reverse", arguments: { lat: -5, lng: 100 } })) as ToolResult;
     expect(errorCode(sea)).toBe("NOT_FOUND");
+    // wilayah_nik is POST /wilayah/nik (issue 22: the NIK stays out of URLs): a bad NIK is a malformed body field.
     const badNik = (await client.callTool({ name: "wilayah_nik", arguments: { nik: "123" } })) as ToolResult;
-    expect(errorCode(badNik)).toBe("INVALID_QUERY");
+    expect(errorCode(badNik)).toBe("VALIDATION_ERROR");
     await client.close();
   });
 

@@ -49,7 +49,7 @@ describe("the API document", () => {
   it("each data endpoint's operation says what its MCP tool says", async () => {
     const doc = await documentFor();
     for (const ep of dataEndpoints) {
-      const op = doc.paths[toOpenApiPath(`/api/v1${ep.path}`)].get;
+      const op = doc.paths[toOpenApiPath(`/api/v1${ep.path}`)][(ep.method ?? "GET").toLowerCase()];
       expect(op.description, ep.path).toContain(ep.description);
       if (ep.tool) expect(op.description).toContain(`\`${ep.tool}\``);
     }

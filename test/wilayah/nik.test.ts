@@ -69,3 +69,38 @@ describe("GET /wilayah/nik/:nik", () => {
     expect(printed).not.toContain("3273091213900001");
   });
 });
+
+describe("POST /wilayah/nik (the NIK in the body, not the URL)", () => {
+  const post = (body: string, headers: Record<string, string> = { "content-type": "application/json" }, query = "") =>
+    call(`/api/v1/wilayah/nik${query}`, { key, method: "POST", body, headers });
+
+  it("answers exactly what the GET answers, never cached, counted under its own path", async () => {
+    const viaGet = await json(await get("/nik/3273094512900001"));
+    const res = await post(JSON.stringify({ nik: "3273094512900001" }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-cache")).toBe("MISS");
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    expect(await json(res)).toEqual(viaGet);
+  });
+
+  it("refuses what is no JSON object with a NIK: 415, 400 INVALID_JSON, 400 VALIDATION_ERROR, 400 INVALID_QUERY for a query string", async () => {
+    await expectError(await post(JSON.stringify({ nik: "3273094512900001" }), { "content-type": "text/plain" }), 415, "UNSUPPORTED_MEDIA_TYPE");
+    await expectError(await post("{nik: 3273094512900001"), 400, "INVALID_JSON");
+    await expectError(await post(JSON.stringify(["3273094512900001"])), 400, "VALIDATION_ERROR");
+    await expectError(await post(JSON.stringify({})), 400, "VALIDATION_ERROR");
+    await expectError(await post(JSON.stringify({ nik: 3273094512900001 })), 400, "VALIDATION_ERROR");
+    await expectError(await post(JSON.stringify({ nik: "3273094512900001", extra: 1 })), 400, "VALIDATION_ERROR");
+    await expectError(await post(JSON.stringify({ nik: "3273094512900001" }), undefined, "?nik=3273094512900001"), 400, "INVALID_QUERY");
+    const err = await expectError(await post(JSON.stringify({ nik: "3273091213900001" })), 400, "VALIDATION_ERROR");
+    expect(JSON.stringify(err)).not.toContain("3273091213900001");
+  });
+
+  it("needs an API key like every data endpoint, and GET on the path is not it", async () => {
+    await expectError(
+      await call("/api/v1/wilayah/nik", { method: "POST", body: JSON.stringify({ nik: "3273094512900001" }), headers: { "content-type": "application/json" } }),
+      401,
+      "MISSING_API_KEY",
+    );
+    await expectError(await get("/nik"), 404, "NOT_FOUND");
+  });
+});

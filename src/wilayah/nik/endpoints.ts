@@ -10,34 +10,50 @@ import { nikRegion } from "./service";
 
 const nikInput = z.strictObject({ nik: z.string().max(40).describe("A 16-digit NIK (Nomor Induk Kependudukan)") });
 
-export const nikEndpoint = defineEndpoint({
-  path: "/wilayah/nik/:nik",
-  errors: ["NOT_FOUND"],
-  tool: "wilayah_nik",
-  description:
-    "The region, date of birth and sex encoded in a 16-digit Indonesian ID number (NIK): its first six digits name the provinsi, kabupaten/kota and kecamatan where it was issued. The number is neither stored nor logged.",
-  input: nikInput,
-  output: z.object({
-    data: z.object({
-      region_code: z.string().describe("The kecamatan code the NIK encodes, dotted"),
-      provinsi: regionRef.nullable(),
-      kabupaten: regionRef.nullable().describe("null when the code is not (or no longer) a kabupaten/kota"),
-      kecamatan: regionRef.nullable().describe("null when the code is not (or no longer) a kecamatan, e.g. after a split"),
-      birth_date: z.string().describe("YYYY-MM-DD; the two-digit year is read as the latest such year not in the future"),
-      sex: z.enum(["male", "female"]),
+const DESCRIPTION =
+  "The region, date of birth and sex encoded in a 16-digit Indonesian ID number (NIK): its first six digits name the provinsi, kabupaten/kota and kecamatan where it was issued. The number is neither stored nor logged.";
+
+/**
+ * Two routes, one answer: POST /wilayah/nik with `{"nik": "..."}` (recommended: the number stays out
+ * of URLs, which proxies and logs record; the MCP tool) and GET /wilayah/nik/:nik (kept for
+ * existing clients).
+ */
+const nikDeclaration = (path: string, method: "GET" | "POST", tool: string | null, description: string) =>
+  defineEndpoint({
+    path,
+    method,
+    errors: ["NOT_FOUND"],
+    tool,
+    description,
+    input: nikInput,
+    output: z.object({
+      data: z.object({
+        region_code: z.string().describe("The kecamatan code the NIK encodes, dotted"),
+        provinsi: regionRef.nullable(),
+        kabupaten: regionRef.nullable().describe("null when the code is not (or no longer) a kabupaten/kota"),
+        kecamatan: regionRef.nullable().describe("null when the code is not (or no longer) a kecamatan, e.g. after a split"),
+        birth_date: z.string().describe("YYYY-MM-DD; the two-digit year is read as the latest such year not in the future"),
+        sex: z.enum(["male", "female"]),
+      }),
     }),
-  }),
-  // Never cached: a cache key would hold the NIK.
-  cacheSeconds: 0,
-  version: DATA_VERSION,
-  handler: async (q, { env }) => {
-    try {
-      return await nikRegion(regionDb(env), q.nik);
-    } catch (e) {
-      if (e instanceof ApiError) throw e;
-      // The app's error log names the request path, which holds the NIK: log here without it.
-      log.error("nik_error", { endpoint: "/wilayah/nik/:nik", error: errorText(e) });
-      throw new ApiError("INTERNAL_ERROR", "Something went wrong on our side. Quote the request id when you contact support.");
-    }
-  },
-});
+    // Never cached: a cache key would hold the NIK.
+    cacheSeconds: 0,
+    version: DATA_VERSION,
+    handler: async (q, { env }) => {
+      try {
+        return await nikRegion(regionDb(env), q.nik);
+      } catch (e) {
+        // A NIK that is no valid number: in a body that is a malformed field (VALIDATION_ERROR), in a path INVALID_QUERY.
+        if (e instanceof ApiError && method === "POST" && e.code === "INVALID_QUERY") throw new ApiError("VALIDATION_ERROR", e.message, e.extra);
+        if (e instanceof ApiError) throw e;
+        // The app's error log names the request path, which may hold the NIK: log here without it.
+        log.error("nik_error", { endpoint: path, error: errorText(e) });
+        throw new ApiError("INTERNAL_ERROR", "Something went wrong on our side. Quote the request id when you contact support.");
+      }
+    },
+  });
+
+export const nikEndpoints = [
+  nikDeclaration("/wilayah/nik", "POST", "wilayah_nik", `${DESCRIPTION} Send it in the JSON body, {"nik": "..."}, so it never appears in a URL.`),
+  nikDeclaration("/wilayah/nik/:nik", "GET", null, `${DESCRIPTION} Prefer POST /wilayah/nik: a URL holding the NIK is recorded by proxies and logs.`),
+];
