@@ -22,6 +22,7 @@ import { billingRoutes } from "./routes/billing";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
 import { usageRoutes } from "./routes/usage";
+import { siteRoutes } from "./site/routes";
 
 export const app = new Hono<BaseEnv>();
 const unknown = unknownRoutes(app);
@@ -45,7 +46,7 @@ app.route("/admin", adminRoutes);
 app.route("/api/v1", dataRoutes(dataEndpoints, admitDataCall));
 app.route("/mcp", mcpRoutes);
 app.route("/", apiDocRoutes(app));
-app.get("/", (c) => c.redirect("/portal", 302));
+app.route("/", siteRoutes);
 // Verification links land on {DASHBOARD_URL}/?verified=1: the portal's own address is /portal.
 app.get("/portal/", (c) => c.redirect(`/portal${new URL(c.req.url).search}`, 301));
 app.route("/portal", portalRoutes);

@@ -8,7 +8,8 @@ import { call, json } from "../helpers";
  * Routes that are not part of the REST document: the MCP surface (described by its tools/list),
  * the document and its page, and the portal's pages (a web surface, not an API).
  */
-const UNDOCUMENTED = [/^\/mcp/, /^\/openapi\.json$/, /^\/docs/, /^\/portal/, /^\/$/];
+// Browser surfaces (pages, their assets, the language toggle) are not API operations.
+const UNDOCUMENTED = [/^\/mcp/, /^\/openapi\.json$/, /^\/docs/, /^\/portal/, /^\/$/, /^\/site\//, /^\/lang\//];
 
 const toOpenApiPath = (p: string) => p.replaceAll(/:(\w+)/g, "{$1}");
 

@@ -81,10 +81,13 @@ describe("portal pages and security headers", () => {
     expect(html).not.toMatch(/\son[a-z]+=/);
   });
 
-  it("the script and stylesheet are files; / goes to the portal; signed-out pages go to login", async () => {
+  it("the script and stylesheet are files; / is the landing page, which links to the portal; signed-out pages go to login", async () => {
     expect((await call("/portal/assets/app.js")).headers.get("content-type")).toContain("javascript");
     expect((await call("/portal/assets/app.css")).headers.get("content-type")).toContain("text/css");
-    expect((await call("/", { redirect: "manual" })).headers.get("location")).toBe("/portal");
+    // Issue 26: `/` is the front door (test/site/landing.test.ts), no longer a redirect to the portal.
+    const home = await call("/", { redirect: "manual" });
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain('href="/portal"');
     for (const path of ["/portal/keys", "/portal/usage", "/portal/billing", "/portal/admin"]) {
       const res = await call(path, { redirect: "manual" });
       expect(res.status).toBe(303);

@@ -1,0 +1,144 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * The front door: the landing page at `/`, its live demo's JSON routes (`/demo/*`), the data's
+ * status (`/status`), and the language toggle. Public: no account, no metering; the demo is limited
+ * per client IP. Same headers as the portal (CSP without inline script or style).
+ */
+import { Hono } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import manifest from "../../seed/manifest.json";
+import { listPlans } from "../billing/service";
+import type { BaseEnv } from "../http/context";
+import { doc } from "../http/docs";
+import { ApiError } from "../lib/errors";
+import { pickLang } from "../portal/i18n";
+import { cookieOptions, LANG_COOKIE, securityHeaders } from "../portal/session";
+import { DATA_VERSION } from "../wilayah/version";
+import { SITE_CSS, SITE_JS } from "./assets";
+import { siteCopy } from "./copy";
+import { demoReverse, demoSearch, demoThrottle } from "./demo";
+import { type DataFacts, LandingPage, type SiteFrame } from "./landing";
+
+export const siteRoutes = new Hono<BaseEnv>();
+
+const ASSET_HEADERS = { "cache-control": "public, max-age=300", "x-content-type-options": "nosniff" };
+siteRoutes.get("/site/assets/site.css", (c) => c.body(SITE_CSS, 200, { ...ASSET_HEADERS, "content-type": "text/css; charset=utf-8" }));
+siteRoutes.get("/site/assets/site.js", (c) => c.body(SITE_JS, 200, { ...ASSET_HEADERS, "content-type": "text/javascript; charset=utf-8" }));
+
+const frame = (c: { req: { header(n: string): string | undefined; url: string; path: string } }, cookie: string | undefined): SiteFrame => {
+  const lang = pickLang(cookie, c.req.header("accept-language"));
+  return { lang, t: siteCopy(lang), path: c.req.path, origin: new URL(c.req.url).origin };
+};
+
+/** What the seed says about the data (seed/manifest.json, built with it): counts and coverage of the current codes. */
+export function dataFacts(): DataFacts {
+  const counts = {
+    provinsi: manifest.counts.provinsi.active,
+    kabupaten: manifest.counts.kabupaten.active,
+    kecamatan: manifest.counts.kecamatan.active,
+    kelurahan: manifest.counts.kelurahan.active,
+  };
+  return {
+    regulation: DATA_VERSION,
+    counts,
+    islands: manifest.pulau.active,
+    withCoordinates: { filled: manifest.coordinates?.filled ?? 0, total: counts.provinsi + counts.kabupaten + counts.kecamatan + counts.kelurahan },
+    villagesWithPostal: manifest.postalCodes.filled,
+  };
+}
+
+const demoResponse = { "cache-control": "private, max-age=60" };
+
+siteRoutes.get(
+  "/demo/search",
+  doc({
+    tags: ["Demo"],
+    summary: "Demo search (no key)",
+    description:
+      "The landing page's demo: search with at most 5 results, limited per client IP, metered to no account. Use /api/v1/wilayah/search with a key for the real thing.",
+    caller: "none",
+    input: "query",
+    parameters: [{ in: "query", name: "q", required: true, schema: { type: "string", minLength: 2, maxLength: 100 } }],
+    ok: { description: "A demo answer" },
+    errors: ["RATE_LIMITED"],
+  }),
+  async (c) => {
+    await demoThrottle(c.env, c.req.header("cf-connecting-ip"));
+    return c.json(await demoSearch(c.env, c.req.query()), 200, demoResponse);
+  },
+);
+
+siteRoutes.get(
+  "/demo/reverse",
+  doc({
+    tags: ["Demo"],
+    summary: "Demo reverse geocoding (no key)",
+    description:
+      "The landing page's demo: the kelurahan/desa at a point, limited per client IP, metered to no account. Use /api/v1/wilayah/reverse with a key for the real thing.",
+    caller: "none",
+    input: "query",
+    parameters: [
+      { in: "query", name: "lat", required: true, schema: { type: "string" } },
+      { in: "query", name: "lng", required: true, schema: { type: "string" } },
+    ],
+    ok: { description: "A demo answer" },
+    errors: ["RATE_LIMITED", "NOT_FOUND"],
+  }),
+  async (c) => {
+    await demoThrottle(c.env, c.req.header("cf-connecting-ip"));
+    return c.json(await demoReverse(c.env, c.req.query()), 200, demoResponse);
+  },
+);
+
+siteRoutes.get(
+  "/status",
+  doc({
+    tags: ["Health"],
+    summary: "The data's status",
+    description:
+      "Which regulation the data follows, the seed this deployment was built with and whether D1 holds it, and the counts and coverage of the current codes.",
+    caller: "none",
+    ok: { description: "The data's status" },
+  }),
+  async (c) => {
+    const loaded = await c.env.DB.prepare("SELECT checksum FROM dataset WHERE id = 'wilayah'").first<{ checksum: string }>();
+    return c.json(
+      { data: { data_version: DATA_VERSION, seed: { checksum: manifest.checksum, loaded: loaded?.checksum === manifest.checksum }, ...dataFacts() } },
+      200,
+      { "cache-control": "public, max-age=60" },
+    );
+  },
+);
+
+siteRoutes.get("/lang/:lang{en|id}", (c) => {
+  setCookie(c, LANG_COOKIE, c.req.param("lang"), { ...cookieOptions(c, 365 * 24 * 3600), httpOnly: false });
+  const next = c.req.query("next") ?? "/";
+  // Only a page of this site: never another one.
+  return c.redirect(/^\/(docs\/guide(\/[a-z0-9-]*)?|status)?$/.test(next) ? next : "/", 303);
+});
+
+siteRoutes.use("/", securityHeaders);
+siteRoutes.get("/", async (c) => {
+  const f = frame(c, getCookie(c, LANG_COOKIE));
+  const q = c.req.query("q");
+  const lat = c.req.query("lat");
+  const lng = c.req.query("lng");
+  let demo: Parameters<typeof LandingPage>[0]["demo"] = null;
+  // The demo's forms work without JavaScript: their answer is this page, under the same limit.
+  if (q !== undefined || lat !== undefined || lng !== undefined) {
+    const kind = q !== undefined ? "search" : "reverse";
+    try {
+      await demoThrottle(c.env, c.req.header("cf-connecting-ip"));
+      demo =
+        kind === "search"
+          ? { kind, q: q ?? "", answer: await demoSearch(c.env, { q }) }
+          : { kind, lat: lat ?? "", lng: lng ?? "", answer: await demoReverse(c.env, { lat, lng }) };
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      // Shown on the page (200): a form answered with the reason, like the API's error message.
+      demo = kind === "search" ? { kind, q: q ?? "", error: e.message } : { kind, lat: lat ?? "", lng: lng ?? "", error: e.message };
+    }
+  }
+  const plans = (await listPlans(c.env)).data;
+  return c.html(<LandingPage f={f} facts={dataFacts()} plans={plans} demo={demo} />);
+});
