@@ -22,6 +22,7 @@ import { billingRoutes } from "./routes/billing";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
 import { usageRoutes } from "./routes/usage";
+import { guideRoutes } from "./site/guides";
 import { siteRoutes } from "./site/routes";
 
 export const app = new Hono<BaseEnv>();
@@ -45,6 +46,7 @@ app.route("/billing", billingRoutes);
 app.route("/admin", adminRoutes);
 app.route("/api/v1", dataRoutes(dataEndpoints, admitDataCall));
 app.route("/mcp", mcpRoutes);
+app.route("/docs/guide", guideRoutes);
 app.route("/", apiDocRoutes(app));
 app.route("/", siteRoutes);
 // Verification links land on {DASHBOARD_URL}/?verified=1: the portal's own address is /portal.

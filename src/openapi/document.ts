@@ -19,7 +19,7 @@ const DESCRIPTION = `Indonesia's administrative regions (provinsi, kabupaten/kot
 - Every response carries \`x-request-id\`; every error is \`{"error": {"code", "message", "request_id", "details"?}}\` with a stable \`code\`.
 - Paging: \`page\` from 1, \`per_page\` default 20, above 100 served as 100; both plain decimal integers. A parameter given twice, or one the endpoint does not know, is 400 \`INVALID_QUERY\`.
 - Any route may also answer 500 \`INTERNAL_ERROR\` (our fault: quote \`request_id\`), 405 \`METHOD_NOT_ALLOWED\` for a method it does not serve (with \`Allow\`), and 404 \`NOT_FOUND\` for an unknown path.
-- Narrative docs (billing rules, data sources, search ranking): docs/api.md in the repository.`;
+- Guides (the rules behind the fields: errors, paging, search, billing, history, MCP): /docs/guide on this deployment.`;
 
 const TAGS = [
   { name: "Regions", description: "Provinsi, kabupaten/kota, kecamatan, kelurahan/desa: lists, by id, search. Data: idn-area-data (ODbL)." },

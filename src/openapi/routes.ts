@@ -17,6 +17,7 @@ const PAGE = `<!doctype html>
 <link rel="stylesheet" href="/docs/vendor/swagger-ui.css">
 </head>
 <body>
+<p class="guides-link"><a href="/docs/guide">Guides: the rules behind the fields</a> · <a href="/">Wilayah API</a></p>
 <div id="swagger-ui"></div>
 <script src="/docs/vendor/swagger-ui-bundle.js"></script>
 <script src="/docs/init.js"></script>

@@ -1,0 +1,75 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * The guides at /docs/guide: the narrative documentation (docs/api.md, one page per section, and
+ * docs/performance.md), rendered from Markdown at build time (scripts/guides.ts -> guides.json) and
+ * served inside the site's frame. The HTML is markdown-it's with raw HTML off: it carries no script.
+ */
+import { Hono } from "hono";
+import { getCookie } from "hono/cookie";
+import { raw } from "hono/html";
+import type { BaseEnv } from "../http/context";
+import { ApiError } from "../lib/errors";
+import { pickLang } from "../portal/i18n";
+import { LANG_COOKIE, securityHeaders } from "../portal/session";
+import { siteCopy } from "./copy";
+import guides from "./guides.json";
+import { type SiteFrame, SiteLayout } from "./landing";
+
+const bySlug = new Map(guides.pages.map((p) => [p.slug, p]));
+
+function GuideNav(props: { current: string | null }) {
+  return (
+    <nav class="guide-nav" aria-label="Guides">
+      {guides.pages.map((p) => (
+        <a href={`/docs/guide/${p.slug}`} aria-current={p.slug === props.current ? "page" : undefined}>
+          {p.title.split(" (")[0]}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
+export const guideRoutes = new Hono<BaseEnv>();
+guideRoutes.use("*", securityHeaders);
+
+const frameOf = (c: { req: { header(n: string): string | undefined; url: string; path: string } }, cookie: string | undefined): SiteFrame => {
+  const lang = pickLang(cookie, c.req.header("accept-language"));
+  return { lang, t: siteCopy(lang), path: c.req.path, origin: new URL(c.req.url).origin };
+};
+
+guideRoutes.get("/", (c) => {
+  const f = frameOf(c, getCookie(c, LANG_COOKIE));
+  return c.html(
+    <SiteLayout f={f} title="Wilayah API guides">
+      <div class="guide">
+        <h1>Wilayah API guides</h1>
+        <GuideNav current={null} />
+        {raw(guides.intro)}
+        <ul>
+          {guides.pages.map((p) => (
+            <li>
+              <a href={`/docs/guide/${p.slug}`}>{p.title}</a>
+            </li>
+          ))}
+        </ul>
+        <p>
+          Field-by-field: <a href="/docs">the API reference</a> (<a href="/openapi.json">OpenAPI 3.1</a>).
+        </p>
+      </div>
+    </SiteLayout>,
+  );
+});
+
+guideRoutes.get("/:slug", (c) => {
+  const page = bySlug.get(c.req.param("slug"));
+  if (!page) throw new ApiError("NOT_FOUND", `No guide "${c.req.param("slug").slice(0, 40)}". The guides are listed at /docs/guide.`);
+  const f = frameOf(c, getCookie(c, LANG_COOKIE));
+  return c.html(
+    <SiteLayout f={f} title={`${page.title} · Wilayah API guides`}>
+      <div class="guide">
+        <GuideNav current={page.slug} />
+        {raw(page.html)}
+      </div>
+    </SiteLayout>,
+  );
+});

@@ -1,0 +1,101 @@
+/**
+ * The guides at /docs/guide (issue 26): every page is served, and every code sample in them is
+ * run against the Worker. A sample must say how it is tested (the words after its language):
+ * - `sh run`: every `curl` line is sent (with a real key for $KEY and this deployment for $API);
+ *   it must answer 2xx, or the status its trailing comment names (`# 401 ...`).
+ * - `json answer METHOD /path [body]`: that request's answer must contain the sample (a deep partial match).
+ * - `json mcp-config`: a client configuration; it must parse and point at /mcp with the x-api-key header.
+ * A sample without one of these fails the test: no sample goes untested.
+ */
+import { describe, expect, it } from "vitest";
+import guides from "../../src/site/guides.json";
+import { BASE, call, json, seedUserWithKey } from "../helpers";
+
+type Sample = (typeof guides.samples)[number];
+
+/** The words of a shell command line, quotes removed ('...' and "..." kept whole). */
+function words(line: string): string[] {
+  const out: string[] = [];
+  for (const m of line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3]);
+  return out;
+}
+
+/** A `curl` line as a request: -H headers, -X method, -d body, the URL; the expected status from a `# NNN` comment. */
+function curlRequest(line: string, vars: Record<string, string>) {
+  const [command, comment] = line.split(/\s#\s?/, 2);
+  const expand = (s: string) => s.replace(/\$([A-Z]+)/g, (_, v: string) => vars[v] ?? `$${v}`);
+  const w = words(command).map(expand);
+  const headers: Record<string, string> = {};
+  let method = "GET";
+  let body: string | undefined;
+  let url = "";
+  for (let i = 1; i < w.length; i++) {
+    if (w[i] === "-H") {
+      const [k, ...v] = w[++i].split(":");
+      headers[k.trim().toLowerCase()] = v.join(":").trim();
+    } else if (w[i] === "-X") method = w[++i];
+    else if (w[i] === "-d") {
+      body = w[++i];
+      if (method === "GET") method = "POST";
+    } else url = w[i];
+  }
+  const expected = comment?.match(/^(\d{3})\b/)?.[1];
+  return { method, headers, body, url, expected: expected ? Number(expected) : null };
+}
+
+describe("the guides", () => {
+  it("serves an index and every page, with the site's strict headers and no script in the content", async () => {
+    const index = await call("/docs/guide");
+    expect(index.status).toBe(200);
+    const html = await index.text();
+    for (const p of guides.pages) expect(html).toContain(`/docs/guide/${p.slug}`);
+    for (const p of guides.pages) {
+      const res = await call(`/docs/guide/${p.slug}`);
+      expect(res.status, p.slug).toBe(200);
+      expect(res.headers.get("content-security-policy")).toContain("script-src 'self'");
+      const page = await res.text();
+      expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    }
+    expect((await json(await call("/docs/guide/nope"))).error.code).toBe("NOT_FOUND");
+    // The reference page links the guides.
+    expect(await (await call("/docs")).text()).toContain("/docs/guide");
+  });
+
+  it("every code sample says how it is tested, and passes", async () => {
+    const { secret } = await seedUserWithKey();
+    const vars = { KEY: secret, API: `${BASE}/api/v1`, BASE };
+    const seen = { run: 0, answer: 0, config: 0 };
+    for (const s of guides.samples as Sample[]) {
+      const what = `${s.page}: ${s.lang} ${s.annotation}`;
+      if (s.lang === "sh" && s.annotation === "run") {
+        for (const line of s.code.split("\n").filter((l) => l.trim().startsWith("curl "))) {
+          const r = curlRequest(line, vars);
+          const res = await call(r.url.replace(BASE, ""), { method: r.method, headers: r.headers, body: r.body });
+          const status = res.status;
+          await res.arrayBuffer();
+          if (r.expected) expect(status, `${what}: ${line}`).toBe(r.expected);
+          else expect(status, `${what}: ${line}`).toBeLessThan(300);
+          seen.run++;
+        }
+      } else if (s.lang === "json" && s.annotation.startsWith("answer ")) {
+        const [, method, path, ...rest] = s.annotation.split(" ");
+        const body = rest.join(" ") || undefined;
+        const res = await call(path, { method, key: secret, body, headers: body ? { "content-type": "application/json" } : {} });
+        expect(await json(res), what).toMatchObject(JSON.parse(s.code));
+        seen.answer++;
+      } else if (s.lang === "json" && s.annotation === "mcp-config") {
+        const config = JSON.parse(s.code) as Record<string, Record<string, unknown>>;
+        const server = (config.mcpServers ?? config.servers).wilayah as { url?: string; args?: string[]; headers?: Record<string, string> };
+        const text = JSON.stringify(server);
+        expect(text, what).toContain("/mcp");
+        expect(text, what).toContain("x-api-key");
+        seen.config++;
+      } else {
+        throw new Error(`${what}: a code sample must say how it is tested (sh run, json answer ..., json mcp-config)`);
+      }
+    }
+    expect(seen.run).toBeGreaterThanOrEqual(8);
+    expect(seen.answer).toBeGreaterThanOrEqual(3);
+    expect(seen.config).toBe(3);
+  });
+});
