@@ -50,6 +50,8 @@ export default defineConfig(async () => {
           test: {
             name: "browser",
             include: ["test/browser/**/*.test.ts"],
+            // Each file starts its own wrangler dev on the suite's port: one file at a time.
+            fileParallelism: false,
             environment: "node",
             testTimeout: 120_000,
             hookTimeout: 300_000,

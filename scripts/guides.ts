@@ -49,6 +49,9 @@ export function buildGuides(): string {
   const performance = readFileSync(join(root, "docs", "performance.md"), "utf8");
   const pages: Section[] = [...api.pages, { slug: "performance", title: "Performance", md: performance.replace(/^# .*\n/, "## Performance\n") }];
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false }).use(anchor, { slugify });
+  // A code block wider than the page scrolls: it takes the keyboard focus, so it can be scrolled without a mouse.
+  const fence = md.renderer.rules.fence;
+  md.renderer.rules.fence = (tokens, idx, options, env, self) => (fence?.(tokens, idx, options, env, self) ?? "").replace(/^<pre>/, '<pre tabindex="0">');
   // First pass: which page holds each heading id.
   const pageOfAnchor = new Map<string, string>();
   for (const page of pages) {

@@ -8,6 +8,8 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "playwright-core";
 import { d1, root, sqlString, toolEnv, wranglerBin } from "../../scripts/lib.ts";
 import { transactionSignature } from "../../src/billing/signature.ts";
 
@@ -152,4 +154,22 @@ export async function verificationLink(output: { text: string }, email: string, 
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`no verification link for ${email} in wrangler's output`);
+}
+
+/**
+ * Accessibility: axe-core's checks (WCAG 2.x A and AA, colour contrast included) on the page as it
+ * stands; the serious and critical violations, one line each. (axe needs a page from
+ * browser.newContext(), which the suites use.)
+ */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${page.url()}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")}`,
+    );
 }

@@ -1,0 +1,135 @@
+/**
+ * The front door in a real browser (issue 26): the landing page at desktop and phone widths, its
+ * demo with JavaScript (search, a click on the map) and without it (the page answers the forms),
+ * keyboard-only use, the guides; each page checked by axe-core (no serious or critical violation)
+ * and photographed into test/browser/screenshots/ (git-ignored).
+ */
+import type { ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { root } from "../../scripts/lib.ts";
+import { accessibilityProblems, assertBrowser, CHROMIUM, ORIGIN, prepareState, startWorker, stopWorker } from "./local.ts";
+
+const SHOTS = join(root, "test", "browser", "screenshots");
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+const output = { text: "" };
+let worker: ChildProcess | undefined;
+let browser: Browser;
+const problems: string[] = [];
+
+async function newPage(
+  opts: { viewport?: { width: number; height: number }; locale?: string; javaScriptEnabled?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const locale = opts.locale ?? "en-US";
+  const context = await browser.newContext({
+    viewport: opts.viewport ?? DESKTOP,
+    locale,
+    javaScriptEnabled: opts.javaScriptEnabled ?? true,
+    extraHTTPHeaders: { "accept-language": locale },
+  });
+  const page = await context.newPage();
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`${page.url()}: ${e.message}`));
+  return { context, page };
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  problems.push(...(await accessibilityProblems(page)));
+}
+
+it("finds the Chromium it drives", () => assertBrowser());
+
+describe("the front door in a browser", () => {
+  beforeAll(async () => {
+    assertBrowser();
+    mkdirSync(SHOTS, { recursive: true });
+    prepareState();
+    worker = await startWorker(output);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    stopWorker(worker);
+  });
+
+  it("the landing page at desktop and phone widths, in both languages", async () => {
+    const { page } = await newPage();
+    await page.goto(`${ORIGIN}/`);
+    await expect(page.locator("h1").textContent()).resolves.toBe("Indonesia's administrative regions as an API");
+    await shot(page, "site-01-landing-desktop");
+    const phone = await newPage({ viewport: PHONE, locale: "id-ID" });
+    await phone.page.goto(`${ORIGIN}/`);
+    await expect(phone.page.locator("h1").textContent()).resolves.toBe("Wilayah administratif Indonesia sebagai API");
+    // Nothing wider than the phone's screen.
+    expect(await phone.page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+    await shot(phone.page, "site-02-landing-phone");
+  });
+
+  it("the demo with JavaScript: search in place, then a click on the map looks the point up", async () => {
+    const { page } = await newPage();
+    await page.goto(`${ORIGIN}/`);
+    await page.fill("#demo-q", "gambir jakarta");
+    await page.click("form[data-demo=search] button");
+    await expect.poll(() => page.locator("#demo-search-result li").count()).toBeGreaterThan(0);
+    await expect(page.locator("#demo-search-result").textContent()).resolves.toContain("Gambir");
+    expect(page.url()).toBe(`${ORIGIN}/`); // answered in place, no reload
+    // A click at Bandung's place on the map (its SVG coordinates: 10 units a degree from 94.5 E, 6.5 N).
+    const map = page.locator("#demo-map");
+    const box = (await map.boundingBox())!;
+    const [x, y] = [((107.62 - 94.5) * 10 * box.width) / 470, ((6.5 + 6.91) * 10 * box.height) / 180];
+    await map.click({ position: { x, y } });
+    await expect.poll(() => page.locator("#demo-reverse-result").textContent(), { timeout: 10_000 }).toContain("Jawa Barat");
+    expect(Number(await page.inputValue("#demo-lat"))).toBeCloseTo(-6.91, 0);
+    await shot(page, "site-03-demo-desktop");
+  });
+
+  it("the demo without JavaScript: the page answers its forms", async () => {
+    const { page } = await newPage({ javaScriptEnabled: false });
+    await page.goto(`${ORIGIN}/`);
+    await page.fill("#demo-q", "kab bandung");
+    await Promise.all([page.waitForURL(/q=kab\+bandung/), page.click("form[data-demo=search] button")]);
+    await expect(page.locator("#demo-search-result").textContent()).resolves.toContain("Kabupaten Bandung");
+    await Promise.all([page.waitForURL(/lat=/), page.click("form[data-demo=reverse] button")]);
+    await expect(page.locator("#demo-reverse-result").textContent()).resolves.toContain("Cihapit");
+  });
+
+  it("keyboard only: a skip link first, then the demo can be reached, filled and sent with keys", async () => {
+    const { page } = await newPage();
+    await page.goto(`${ORIGIN}/`);
+    await page.keyboard.press("Tab");
+    await expect(page.evaluate<string>("document.activeElement && document.activeElement.textContent")).resolves.toBe("Skip to content");
+    let reached = false;
+    for (let i = 0; i < 40 && !reached; i++) {
+      await page.keyboard.press("Tab");
+      reached = await page.evaluate<boolean>('document.activeElement !== null && document.activeElement.id === "demo-q"');
+    }
+    expect(reached).toBe(true);
+    await page.keyboard.type("jogja");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator("#demo-search-result li").count()).toBeGreaterThan(0);
+  });
+
+  it("the guides and the reference page", async () => {
+    const { page } = await newPage();
+    await page.goto(`${ORIGIN}/docs/guide`);
+    await shot(page, "site-04-guides-desktop");
+    await page.click("a[href='/docs/guide/quick-start']");
+    await expect(page.locator("h2").first().textContent()).resolves.toContain("Quick start");
+    await shot(page, "site-05-guide-page-desktop");
+    const phone = await newPage({ viewport: PHONE });
+    await phone.page.goto(`${ORIGIN}/docs/guide/regional-data`);
+    await shot(phone.page, "site-06-guide-phone");
+  });
+
+  it("ends with no script error, CSP violation or serious accessibility problem", () => {
+    expect(problems).toEqual([]);
+  });
+});
