@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { requireUser } from "../auth/guards";
-import type { BaseEnv } from "../http/context";
+import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";
 import { jsonBody } from "../http/validate";
 import { keyCreatedResponse, keyListResponse, keyNameInput, keyResponse } from "../keys/schemas";
@@ -37,7 +37,7 @@ keyRoutes.post(
   }),
   requireUser,
   ...jsonBody(z.object({ name: keyNameInput })),
-  async (c) => c.json(await createKey(c.env, c.get("user"), c.req.valid("json").name), 201),
+  async (c) => c.json(await createKey(c.env, c.get("user"), c.req.valid("json").name, requestMeta(c)), 201),
 );
 
 keyRoutes.delete(
@@ -52,5 +52,5 @@ keyRoutes.delete(
     errors: ["NOT_FOUND"],
   }),
   requireUser,
-  async (c) => c.json(await revokeKey(c.env, c.get("user").id, c.req.param("id"))),
+  async (c) => c.json(await revokeKey(c.env, c.get("user").id, c.req.param("id"), requestMeta(c))),
 );

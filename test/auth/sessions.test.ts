@@ -13,7 +13,7 @@ afterEach(() => {
   (env as any).TURNSTILE_SITE_KEY = "";
   (env as any).BREACHED_PASSWORDS_URL = "";
   delete (env as any).TURNSTILE_SECRET;
-  delete (env as any).CHALLENGE_HOSTNAMES;
+  (env as any).CHALLENGE_HOSTNAMES = "";
 });
 
 const me = (token: string) => call("/auth/me", { token });
@@ -103,7 +103,12 @@ describe("recovery", () => {
     expect(await json(known)).toEqual(await json(unknown));
     const again = await Promise.all([1, 2, 3].map(() => post("/auth/forgot-password", undefined, { email: r.data.email })));
     expect(again.map((a) => a.status)).toEqual([200, 200, 200]);
-    const sent = log.mock.calls.flat().map(String).join("\n").match(/\/reset\?token=/g) ?? [];
+    const sent =
+      log.mock.calls
+        .flat()
+        .map(String)
+        .join("\n")
+        .match(/\/reset\?token=/g) ?? [];
     expect(sent).toHaveLength(1);
   });
 
@@ -205,8 +210,15 @@ describe("failed logins per account", () => {
 });
 
 describe("resend verification", () => {
-  it("parallel requests: exactly one is sent", async () => {
+  it("parallel requests: exactly one is sent (even when the store answers slowly, as KV does across locations)", async () => {
     const r = await register();
+    const get = env.KV.get.bind(env.KV);
+    // A read answered a moment after it was made (a value older than a write in between): what KV gives across locations.
+    vi.spyOn(env.KV, "get").mockImplementation((async (...args: Parameters<typeof env.KV.get>) => {
+      const value = await (get as (...a: unknown[]) => Promise<unknown>)(...args);
+      await new Promise((done) => setTimeout(done, 100));
+      return value;
+    }) as typeof env.KV.get);
     const answers = await Promise.all(Array.from({ length: 6 }, () => post("/auth/resend-verification", r.token)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 429, 429, 429, 429, 429]);
   });
@@ -256,13 +268,14 @@ describe("bot challenge hostname", () => {
     (env as any).TURNSTILE_SITE_KEY = "1x00000000000000000000AA";
     (env as any).TURNSTILE_SECRET = "1x0000000000000000000000000000000AA";
     const answer = (hostname: string) =>
-      vi.spyOn(globalThis, "fetch").mockResolvedValue(Response.json({ success: true, action: "challenge-spin-v2", hostname }));
+      vi.spyOn(globalThis, "fetch").mockImplementation(async () => Response.json({ success: true, action: "challenge-spin-v2", hostname }));
     answer("evil.example");
     const body = { email: uniqueEmail(), password: "correct horse", name: "C", challengeToken: "tok" };
     await expectError(await call("/auth/register", { method: "POST", json: body }), 403, "CHALLENGE_FAILED");
     vi.restoreAllMocks();
     answer("api.wilayah.test");
-    expect((await call("/auth/register", { method: "POST", json: body })).status).toBe(201);
+    const ok = await call("/auth/register", { method: "POST", json: body });
+    expect(ok.status, await ok.clone().text()).toBe(201);
     vi.restoreAllMocks();
     (env as any).CHALLENGE_HOSTNAMES = "app.example.com";
     answer("app.example.com");
@@ -290,7 +303,11 @@ describe("session secret rules", () => {
     (env as any).JWT_SECRET_PREVIOUS = "too-short";
     const err = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      await expectError(await login(uniqueEmail(), "whatever pw"), 500, "INTERNAL_ERROR");
+      await expectError(
+        await call("/auth/register", { method: "POST", json: { email: uniqueEmail(), password: "whatever pw", name: "P" } }),
+        500,
+        "INTERNAL_ERROR",
+      );
     } finally {
       (env as any).JWT_SECRET_PREVIOUS = before;
     }

@@ -500,9 +500,11 @@ describe("issue 22: fees, refunds, invoice throttles, queued subscriptions", () 
     const status = (await json(await call("/billing/status", { token: dev.token }))).data;
     expect(status.subscription.plan_id).toBe("pro");
     expect(status.queued).toEqual([{ plan_id: "starter", period_start: status.subscription.period_end, period_end: expect.any(String) }]);
-    const rows = (await env.DB.prepare("SELECT plan_id, period_start, period_end FROM subscriptions WHERE user_id = ? ORDER BY period_start")
-      .bind(dev.data.id)
-      .all<{ plan_id: string; period_start: number; period_end: number }>()).results;
+    const rows = (
+      await env.DB.prepare("SELECT plan_id, period_start, period_end FROM subscriptions WHERE user_id = ? ORDER BY period_start")
+        .bind(dev.data.id)
+        .all<{ plan_id: string; period_start: number; period_end: number }>()
+    ).results;
     expect(rows.map((r) => r.plan_id)).toEqual(["pro", "starter"]);
     expect(rows[1].period_start).toBe(rows[0].period_end);
     // When pro's period is over, the queued plan takes over.

@@ -95,7 +95,14 @@ export async function startWorker(output: { text: string }): Promise<ChildProces
     () => false,
   );
   if (busy) throw new Error(`port ${WORKER_PORT} is already in use: stop what listens there (a wrangler dev left from an earlier run?) and run again`);
-  const vars = { ...TRIPAY, TRIPAY_BASE_URL: `http://127.0.0.1:${TRIPAY_PORT}`, TURNSTILE_SITE_KEY: "", MCP_HOSTNAMES: "" };
+  const vars = {
+    ...TRIPAY,
+    TRIPAY_BASE_URL: `http://127.0.0.1:${TRIPAY_PORT}`,
+    TURNSTILE_SITE_KEY: "",
+    MCP_HOSTNAMES: "",
+    ENVIRONMENT: "development",
+    BREACHED_PASSWORDS_URL: "",
+  };
   const args = [
     "dev",
     "--port",
@@ -172,4 +179,16 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
           .slice(0, 3)
           .join(", ")}`,
     );
+}
+
+/** The last password-reset link the console mailer printed for this address. */
+export async function resetLink(output: { text: string }, email: string, timeoutMs = 20_000): Promise<string> {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    const blocks = output.text.split("[console mailer]").filter((b) => b.includes(`to ${email}:`));
+    const m = blocks.length ? /(http:\/\/\S+\/portal\/reset\?token=[A-Za-z0-9._%-]+)/.exec(blocks.at(-1)!) : null;
+    if (m) return m[1];
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no reset link for ${email} in wrangler's output`);
 }

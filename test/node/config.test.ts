@@ -15,7 +15,7 @@ it("each paid and free plan's rate_limit_per_minute equals its rate-limit bindin
   for (const [plan, rate] of Object.entries(plans)) if (rate !== null) expect(bindings[plan], plan).toBe(rate);
 });
 
-it("a deploy is production unless told otherwise: wrangler.toml says ENVIRONMENT = \"production\"; npm run dev says development", () => {
+it('a deploy is production unless told otherwise: wrangler.toml says ENVIRONMENT = "production"; npm run dev says development', () => {
   const toml = readFileSync(join(root, "wrangler.toml"), "utf8");
   expect(/^ENVIRONMENT = "(\w+)"/m.exec(toml)?.[1]).toBe("production");
   expect(readFileSync(join(root, "scripts", "dev.ts"), "utf8")).toContain("ENVIRONMENT:development");

@@ -213,7 +213,8 @@ describe("sessions, recovery and security events in the portal", () => {
   });
 
   it("forgot and reset password pages: the emailed link sets a new password and ends every session", async () => {
-    const { b, email } = await signedUp();
+    const { b, email, link: verify } = await signedUp();
+    await b.get(verify.pathname + verify.search); // verified in the browser that signed up: the owner is proven
     const oldToken = b.cookies.get("__Host-wl_session")!;
     const other = new Browser();
     await other.get("/portal/lang/en");
@@ -281,11 +282,12 @@ describe("bot challenge on the portal's forms", () => {
     let res = await b.post("/portal/signup", { name: "C", email: uniqueEmail(), password: "correct horse" });
     expect(res.status).toBe(400);
     expect(b.last).toContain("Complete the bot check first.");
-    const verify = vi
-      .spyOn(globalThis, "fetch")
-      .mockImplementation(
-        async () => new Response(JSON.stringify({ success: true, action: "challenge-spin-v2" }), { headers: { "content-type": "application/json" } }),
-      );
+    const verify = vi.spyOn(globalThis, "fetch").mockImplementation(
+      async () =>
+        new Response(JSON.stringify({ success: true, action: "challenge-spin-v2", hostname: "api.wilayah.test" }), {
+          headers: { "content-type": "application/json" },
+        }),
+    );
     res = await b.post("/portal/signup", { name: "C", email: uniqueEmail(), password: "correct horse", "cf-turnstile-response": "XXXX.DUMMY.TOKEN.XXXX" });
     expect(res.status, /class="notice err"[^>]*>([^<]*)/.exec(b.last)?.[1]).toBe(303);
     expect(((verify.mock.calls[0][1] as RequestInit).body as FormData).get("response")).toBe("XXXX.DUMMY.TOKEN.XXXX");
