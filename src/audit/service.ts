@@ -33,11 +33,6 @@ export async function audit(env: Env, meta: RequestMeta, entry: AuditEntry): Pro
   await insertAuditEvent(primaryDb(env), row(entry, meta, Date.now())).run();
 }
 
-/** The statement recording an event, for a batch with the change it records (so both happen or neither). */
-export function auditStatement(env: Env, meta: RequestMeta, entry: AuditEntry) {
-  return insertAuditEvent(primaryDb(env), row(entry, meta, Date.now()));
-}
-
 export function publicAuditEvent(r: AuditRow) {
   return { id: r.id, at: iso(r.at), event: r.event, actor_id: r.actorId, subject_id: r.subjectId, ip: r.ip, request_id: r.requestId, detail: r.detail };
 }

@@ -14,8 +14,9 @@ import { d1, root, sqlString, toolEnv, wranglerBin } from "../../scripts/lib.ts"
 import { transactionSignature } from "../../src/billing/signature.ts";
 
 export const STATE = join(root, ".wrangler", "browser");
-export const WORKER_PORT = 8791;
-export const TRIPAY_PORT = 8792;
+/** BROWSER_PORT moves the suite's Worker (and the Tripay stand-in, one above) off 8791, e.g. when another checkout's suite runs. */
+export const WORKER_PORT = Number(process.env.BROWSER_PORT ?? 8791);
+export const TRIPAY_PORT = WORKER_PORT + 1;
 export const ORIGIN = `http://127.0.0.1:${WORKER_PORT}`;
 export const TRIPAY = { TRIPAY_API_KEY: "DEV-browser-test-key", TRIPAY_PRIVATE_KEY: "browser-test-private-key", TRIPAY_MERCHANT_CODE: "T0042" };
 
