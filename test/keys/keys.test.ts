@@ -146,3 +146,38 @@ describe("failed key lookups cost the caller (issue 22)", () => {
     expect(put.mock.calls.filter(([k]) => String(k).startsWith("apikey:"))).toEqual([]);
   });
 });
+
+describe("revocation reaches every Worker instance within the lease period (issue 22)", () => {
+  /** What a Cloudflare location that has not yet seen the revocation's KV writes holds: the old lookup and no marker. */
+  async function staleLocation(secret: string, stale: string) {
+    const h = await hashKeySecret(secret);
+    await env.KV.put(`apikey:${h}`, stale);
+    await env.KV.delete(`apikey-forgotten:${h}`);
+  }
+
+  it("a revoked key is refused by the account object even where a cached lookup still says it is valid", async () => {
+    const dev = await verifiedDeveloper();
+    const k = await createKey(dev.token);
+    expect((await data(k.key)).status).toBe(200);
+    const stale = (await env.KV.get(`apikey:${await hashKeySecret(k.key)}`))!;
+    expect(stale).toContain('"ok":true');
+    expect((await call(`/user/keys/${k.id}`, { method: "DELETE", token: dev.token })).status).toBe(200);
+    await staleLocation(k.key, stale);
+    await expectError(await data(k.key), 401, "INVALID_API_KEY");
+    // The account's other keys go on.
+    const other = await createKey(dev.token, "other");
+    expect((await data(other.key)).status).toBe(200);
+  });
+
+  it("a suspended account's key is refused by the account object even where a cached lookup still says active", async () => {
+    const { makeAdmin } = await import("../helpers");
+    const admin = await makeAdmin();
+    const dev = await verifiedDeveloper();
+    const k = await createKey(dev.token);
+    expect((await data(k.key)).status).toBe(200);
+    const stale = (await env.KV.get(`apikey:${await hashKeySecret(k.key)}`))!;
+    await call(`/admin/users/${dev.data.id}`, { method: "PATCH", token: admin.token, json: { status: "suspended" } });
+    await staleLocation(k.key, stale);
+    await expectError(await data(k.key), 403, "ACCOUNT_SUSPENDED");
+  });
+});
