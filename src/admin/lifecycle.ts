@@ -5,15 +5,15 @@
  * table's statement comes from its owner.
  */
 import { deleteAccountRowsIf } from "../account/queries";
+import { revokeKeysBefore } from "../account/revocation";
 import { deleteAuthRowsOf, deleteStaleUnverified, insertUserStatement, staleUnverified } from "../auth/queries";
 import type { AccountHooks } from "../auth/service";
 import { deleteBillingRowsIf } from "../billing/queries";
 import { batch, primaryDb } from "../db/client";
 import { deleteKeysOfUserIf } from "../keys/queries";
-import { revokeKeysCreatedBefore } from "../keys/service";
 
 export const accountHooks: AccountHooks = {
-  revokeKeysBefore: revokeKeysCreatedBefore,
+  revokeKeysBefore,
 
   /**
    * One D1 batch (one transaction): every row of the stale account, then the account, then the new

@@ -170,11 +170,11 @@ export async function forgetUserKeys(env: Env, userId: string): Promise<void> {
   await forgetKeyHashes(env, await keyHashesOfUser(primaryDb(env), userId));
 }
 
-/** A takeover: every key the account had before `before` (ms) is revoked (their creator may not own the email). Returns how many. */
-export async function revokeKeysCreatedBefore(env: Env, userId: string, before: number, meta: RequestMeta): Promise<number> {
+/** A takeover: every key the account had before `before` (ms) is revoked (their creator may not own the email). Returns their ids. */
+export async function revokeKeysCreatedBefore(env: Env, userId: string, before: number, meta: RequestMeta): Promise<string[]> {
   const db = primaryDb(env);
   const keys = await activeKeysCreatedBefore(db, userId, before);
-  if (keys.length === 0) return 0;
+  if (keys.length === 0) return [];
   const now = Date.now();
   for (const k of keys) await markRevoked(db, k.id, now);
   await forgetKeyHashes(
@@ -182,5 +182,5 @@ export async function revokeKeysCreatedBefore(env: Env, userId: string, before: 
     keys.map((k) => k.keyHash),
   );
   for (const k of keys) await audit(env, meta, { event: "key_revoked", actorId: null, subjectId: userId, detail: { key_id: k.id, reason: "takeover" } });
-  return keys.length;
+  return keys.map((k) => k.id);
 }

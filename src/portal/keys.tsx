@@ -2,9 +2,10 @@
 /** Portal page: the signed-in developer's API keys (create, shown once, copy, revoke). */
 import { Hono } from "hono";
 import { z } from "zod";
+import { revokeApiKey } from "../account/revocation";
 import type { UserRow } from "../db/schema";
 import { keyNameInput, type keySchema } from "../keys/schemas";
-import { createKey, listKeys, revokeKey } from "../keys/service";
+import { createKey, listKeys } from "../keys/service";
 import { ApiError } from "../lib/errors";
 import { errorNotice, flash, form, lang, origin, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatDate, translator } from "./i18n";
@@ -53,7 +54,7 @@ keyPages.post("/keys", signedIn, async (c) => {
 
 keyPages.post("/keys/:id/revoke", signedIn, async (c) => {
   const u = c.get("user");
-  await revokeKey(c.env, u.id, c.req.param("id"), origin(c));
+  await revokeApiKey(c.env, u.id, c.req.param("id"), origin(c));
   return c.redirect("/portal/keys?msg=key_revoked", 303);
 });
 

@@ -374,7 +374,7 @@ describe("MCP requests that are not tool calls (issue 22)", () => {
     const limited = answers.find((r) => r.status === 429);
     expect(limited).toBeDefined();
     expect(limited!.headers.get("retry-after")).toBe("60");
-    expect((await limited!.json()).error.code).toBe("RATE_LIMITED");
+    expect(((await limited!.json()) as { error: { code: string } }).error.code).toBe("RATE_LIMITED");
     const month = new Date().toISOString().slice(0, 7);
     const usage = await env.ACCOUNT.get(env.ACCOUNT.idFromName(userId)).usage(month);
     expect(usage).toEqual([]);
