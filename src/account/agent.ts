@@ -28,8 +28,11 @@ const LEASE_GRACE_MS = 30_000;
 export type MonthUsage = { key_id: string; endpoint: string; day: string; count: number }[];
 /** `revoked`: the account's keys revoked lately; the isolate refuses them under the lease as the object would. */
 export type Lease = { id: string; calls: number; ms: number; revoked: string[] };
-/** `credits`: how many credits the admission spent (present when `charged`). */
-export type Admission = { ok: true; charged: boolean; credits?: number; day: string; lease?: Lease } | { ok: false; reason: "quota" | "revoked" | "suspended" };
+/**
+ * `credits`: how many credits the admission spent (present when `charged`). Refused: beyond quota
+ * and credits, or (`reason`) the key was revoked or the account suspended.
+ */
+export type Admission = { ok: true; charged: boolean; credits?: number; day: string; lease?: Lease } | { ok: false; reason?: "revoked" | "suspended" };
 
 /**
  * How long the object remembers a revoked key. Past it no cache anywhere can still call the key
@@ -186,7 +189,7 @@ export class AccountAgent extends Agent<Env> {
     if (credits > 0) {
       let available = (await this.#ledgerBalance(userId, now, false)) - this.#pending();
       if (available < credits) available = (await this.#ledgerBalance(userId, now, true)) - this.#pending();
-      if (available < credits) return { ok: false, reason: "quota" };
+      if (available < credits) return { ok: false };
       this.#setMeta("pending_debit", this.#pending() + credits);
       // Spent only because of leases' reservations (free without them): owed back if they end unused.
       const owed = Math.min(credits, Math.min(calls, Math.max(0, quota - used)) - free);
