@@ -130,20 +130,21 @@ const emailKey = (email: string) => sha256Hex(`login:${email}`);
  * Refuses a login to an address that is locked: the same answer whether an account has it or not
  * (the lock is kept per address), and also when the password would be right.
  */
-async function refuseIfLocked(env: Env, key: string, origin: RequestMeta, subjectId: string | null, email: string) {
+async function refuseIfLocked(env: Env, key: string, origin: RequestMeta, subjectId: string | null, email: string): Promise<boolean> {
   const lock = await loginLock(primaryDb(env), key);
   const wait = lock ? Math.ceil((lock.lockedUntil - Date.now()) / 1000) : 0;
   if (wait > 0) {
     await record(env, origin, { event: "login_locked", subjectId, detail: { email, retry_after: wait } });
     throw new ApiError("RATE_LIMITED", `Too many failed logins for this email. Try again in ${wait} seconds.`, { headers: { "retry-after": String(wait) } });
   }
+  return lock !== undefined;
 }
 
 /** Checks a user's password, counting a failure against the address's back-off; rehashes on success when the parameters changed. */
 async function checkPassword(env: Env, user: UserRow | undefined, email: string, password: string, origin: RequestMeta): Promise<boolean> {
   const db = primaryDb(env);
   const key = await emailKey(email);
-  await refuseIfLocked(env, key, origin, user?.id ?? null, email);
+  const counted = await refuseIfLocked(env, key, origin, user?.id ?? null, email);
   // Unknown email and wrong password take the same path and the same time.
   const ok = await verifyPassword(password, user?.passwordHash);
   if (!user || !ok) {
@@ -151,7 +152,7 @@ async function checkPassword(env: Env, user: UserRow | undefined, email: string,
     await record(env, origin, { event: "login_failed", actorId: user?.id ?? null, subjectId: user?.id ?? null, detail: { email } });
     return false;
   }
-  await clearLoginFailures(db, key);
+  if (counted) await clearLoginFailures(db, key);
   if (needsRehash(user.passwordHash)) await replaceHash(db, user.id, user.passwordHash, await hashPassword(password));
   return true;
 }
