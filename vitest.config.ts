@@ -23,6 +23,9 @@ export default defineConfig(async () => {
                   JWT_SECRET: "test-secret-test-secret-test-secret-0001",
                   JWT_SECRET_PREVIOUS: "test-secret-previous-previous-previous-01",
                   MCP_HOSTNAMES: "api.wilayah.test",
+                  // wrangler.toml says production; the tests run as development (the console mailer) and reach no network.
+                  ENVIRONMENT: "development",
+                  BREACHED_PASSWORDS_URL: "",
                 },
               },
             }),

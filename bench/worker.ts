@@ -33,7 +33,9 @@ export async function startWorker(vars: string[], onOutput?: (text: string) => v
     () => false,
   );
   if (taken) throw new Error(`port ${PORT} is already in use: pass --port N`);
-  const child = spawn(wranglerBin, ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, ...vars.flatMap((v) => ["--var", v])], {
+  // Development (wrangler.toml says production) and no breached-password lookups: the benchmark reaches no network.
+  const all = ["ENVIRONMENT:development", "BREACHED_PASSWORDS_URL:", ...vars];
+  const child = spawn(wranglerBin, ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, ...all.flatMap((v) => ["--var", v])], {
     cwd: root,
     // Wrangler's local trace store (on by default) writes every request and subrequest into a SQLite
     // file under .wrangler/: a cost of the dev tool that a deployed Worker does not pay. Off here.

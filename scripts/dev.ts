@@ -110,7 +110,13 @@ async function main() {
   const args = process.argv.slice(2);
   if (args.includes("--no-serve")) return;
   const persist = persistTo ? ["--persist-to", persistTo] : [];
-  const child = spawn(wranglerBin, ["dev", "--port", "8787", ...persist, ...optionalSecretArgs(), ...args], { cwd: root, env: toolEnv, stdio: "inherit" });
+  // wrangler.toml says production (what every deploy must be); this local Worker is development: the console mailer prints links.
+  const development = ["--var", "ENVIRONMENT:development"];
+  const child = spawn(wranglerBin, ["dev", "--port", "8787", ...persist, ...development, ...optionalSecretArgs(), ...args], {
+    cwd: root,
+    env: toolEnv,
+    stdio: "inherit",
+  });
   child.on("exit", (code) => process.exit(code ?? 0));
 }
 

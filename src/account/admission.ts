@@ -51,6 +51,7 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
   const now = Date.now();
 
   const lease = calls === 1 ? usableLease(userId, now) : undefined;
+  if (lease?.refuses(keyId)) throw revokedKey();
   if (lease) {
     const giveBack = lease.take(keyId, endpoint, now);
     if (lease.exhausted) waitUntil(settleLease(env, lease));
@@ -62,6 +63,8 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
   const agent = await account(env, userId);
   const admission = await agent.admit(userId, keyId, endpoint, now, calls);
   if (!admission.ok) {
+    if (admission.reason === "revoked") throw revokedKey();
+    if (admission.reason === "suspended") throw new ApiError("ACCOUNT_SUSPENDED", "The account that owns this API key is suspended.");
     throw new ApiError(
       "QUOTA_EXCEEDED",
       calls > 1
@@ -77,6 +80,17 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
     waitUntil(new Promise((r) => setTimeout(r, ms)).then(() => settleLease(env, granted)));
   }
   return { release: () => agent.release(keyId, endpoint, admission.day, admission.charged, calls, admission.credits ?? 0) };
+}
+
+const revokedKey = () => new ApiError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
+
+/**
+ * A request that is no data call (MCP's initialize, tools/list, notifications): it counts against
+ * the key's per-minute rate like a call, but not against the quota (429 RATE_LIMITED).
+ */
+export async function countRequest(env: Env, principal: Principal): Promise<void> {
+  const limiter = limiterFor(env, principal.plan);
+  if (limiter) await throttle(limiter, `account:${principal.userId}`, RATE_PERIOD_SECONDS);
 }
 
 /** Settles in flight, per account, so a usage read can wait for them. */
@@ -120,7 +134,19 @@ export async function settleLeasesOf(env: Env, userId: string): Promise<void> {
  * plan and balance again.
  */
 export async function accountChanged(env: Env, userId: string): Promise<void> {
-  await Promise.all([forgetUserKeys(env, userId), account(env, userId).then((a) => a.refresh())]);
+  await Promise.all([forgetUserKeys(env, userId), settleLeasesOf(env, userId), account(env, userId).then((a) => a.refresh())]);
+}
+
+/**
+ * After keys were revoked (their D1 rows and cached lookups already changed): this isolate's lease
+ * of the account is settled (so its next call asks the account object), and the object refuses the
+ * keys from now on and names them in every lease it grants. Other isolates stop serving them when
+ * the lease they hold ends: at most LEASE_MS (1 s) after this returns, whatever KV still says.
+ */
+export async function keysRevoked(env: Env, userId: string, keyIds: string[]): Promise<void> {
+  if (keyIds.length === 0) return;
+  await settleLeasesOf(env, userId);
+  await (await account(env, userId)).revokeKeys(keyIds, Date.now());
 }
 
 export async function pendingDebits(env: Env, userId: string): Promise<number> {

@@ -26,9 +26,20 @@ export const LEASE_MS = 1_000;
 const LEASE_GRACE_MS = 30_000;
 
 export type MonthUsage = { key_id: string; endpoint: string; day: string; count: number }[];
-export type Lease = { id: string; calls: number; ms: number };
-/** `credits`: how many credits the admission spent (present when `charged`). */
-export type Admission = { ok: true; charged: boolean; credits?: number; day: string; lease?: Lease } | { ok: false };
+/** `revoked`: the account's keys revoked lately; the isolate refuses them under the lease as the object would. */
+export type Lease = { id: string; calls: number; ms: number; revoked: string[] };
+/**
+ * `credits`: how many credits the admission spent (present when `charged`). Refused: beyond quota
+ * and credits, or (`reason`) the key was revoked or the account suspended.
+ */
+export type Admission = { ok: true; charged: boolean; credits?: number; day: string; lease?: Lease } | { ok: false; reason?: "revoked" | "suspended" };
+
+/**
+ * How long the object remembers a revoked key. Past it no cache anywhere can still call the key
+ * valid (KV's cached lookups live 10 minutes and are distrusted for 15 after a revocation; isolates
+ * keep theirs 10 seconds), so the database's answer alone refuses it.
+ */
+const REVOKED_MEMORY_MS = 60 * 60 * 1000;
 /** What an isolate served under a lease, per key, endpoint and UTC day. */
 export type LeaseCounts = { key_id: string; endpoint: string; day: string; count: number; last_at: number }[];
 
@@ -54,7 +65,9 @@ export type LeaseCounts = { key_id: string; endpoint: string; day: string; count
  */
 export class AccountAgent extends Agent<Env> {
   #ready = false;
-  #plan: { quota: number; at: number } | undefined;
+  #plan: { quota: number; suspended: boolean; at: number } | undefined;
+  /** Revoked key id -> when (ms), mirrored from the `revoked_keys` table. */
+  #revoked: Map<string, number> | undefined;
   #balance: { value: number; at: number } | undefined;
   /** Calls counted this month, kept in memory (rebuilt from storage when the object wakes). */
   #month: { month: string; used: number } | undefined;
@@ -67,6 +80,7 @@ export class AccountAgent extends Agent<Env> {
       .sql`CREATE TABLE IF NOT EXISTS usage_counts (key_id TEXT NOT NULL, endpoint TEXT NOT NULL, day TEXT NOT NULL, count INTEGER NOT NULL, last_at INTEGER NOT NULL DEFAULT 0, dirty INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (key_id, endpoint, day))`;
     this.sql`CREATE TABLE IF NOT EXISTS account_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)`;
     this.sql`CREATE TABLE IF NOT EXISTS leases (id TEXT PRIMARY KEY, calls INTEGER NOT NULL, expires_at INTEGER NOT NULL)`;
+    this.sql`CREATE TABLE IF NOT EXISTS revoked_keys (key_id TEXT PRIMARY KEY, at INTEGER NOT NULL)`;
     this.#flushScheduled = this.#meta("flush_pending") !== undefined;
     this.#ready = true;
   }
@@ -91,14 +105,41 @@ export class AccountAgent extends Agent<Env> {
     return Number(this.#meta("pending_debit") ?? 0);
   }
 
-  async #quota(userId: string, now: number): Promise<number> {
+  /** The plan's quota and whether the account is suspended (read again after `refresh`, or a minute later). */
+  async #account(userId: string, now: number): Promise<{ quota: number; suspended: boolean }> {
     if (!this.#plan || now - this.#plan.at > PLAN_TTL_MS) {
       const db = primaryDb(this.env);
       const user = await findUserById(db, userId);
       const plan = user ? await findPlan(db, user.plan) : undefined;
-      this.#plan = { quota: plan?.monthlyQuota ?? 0, at: now };
+      this.#plan = { quota: plan?.monthlyQuota ?? 0, suspended: user?.status === "suspended", at: now };
     }
-    return this.#plan.quota;
+    return this.#plan;
+  }
+
+  /** The keys revoked within REVOKED_MEMORY_MS (older ones are forgotten here). */
+  #recentlyRevoked(now: number): Map<string, number> {
+    if (!this.#revoked) {
+      this.#revoked = new Map(this.sql<{ key_id: string; at: number }>`SELECT key_id, at FROM revoked_keys`.map((r) => [r.key_id, r.at]));
+    }
+    for (const [id, at] of this.#revoked) {
+      if (at > now - REVOKED_MEMORY_MS) continue;
+      this.#revoked.delete(id);
+      this.sql`DELETE FROM revoked_keys WHERE key_id = ${id}`;
+    }
+    return this.#revoked;
+  }
+
+  /**
+   * Keys just revoked: refused by every admission from now on, and named in every lease granted
+   * from now on, so no isolate serves them past the leases it already holds (at most LEASE_MS).
+   */
+  async revokeKeys(keyIds: string[], now: number = Date.now()): Promise<void> {
+    this.#ensureTables();
+    const revoked = this.#recentlyRevoked(now);
+    for (const id of keyIds) {
+      this.sql`INSERT OR REPLACE INTO revoked_keys (key_id, at) VALUES (${id}, ${now})`;
+      revoked.set(id, now);
+    }
   }
 
   async #ledgerBalance(userId: string, now: number, fresh: boolean): Promise<number> {
@@ -139,7 +180,9 @@ export class AccountAgent extends Agent<Env> {
     const day = utcDay(now);
     const used = this.#monthUsed(day.slice(0, 7));
     const reserved = this.#reserved(now);
-    const quota = await this.#quota(userId, now);
+    if (this.#recentlyRevoked(now).has(keyId)) return { ok: false, reason: "revoked" };
+    const { quota, suspended } = await this.#account(userId, now);
+    if (suspended) return { ok: false, reason: "suspended" };
     // Free: what is left of the quota after leases' reservations; the rest spends credits.
     const free = Math.min(calls, Math.max(0, quota - used - reserved));
     const credits = calls - free;
@@ -161,7 +204,7 @@ export class AccountAgent extends Agent<Env> {
     if (calls > 1) return { ok: true, charged: false, day };
     const leaseCalls = Math.min(LEASE_MAX_CALLS, Math.floor((quota - used - 1 - reserved) / LEASE_SHARE));
     if (leaseCalls < LEASE_MIN_CALLS) return { ok: true, charged: false, day };
-    const lease = { id: crypto.randomUUID(), calls: leaseCalls, ms: LEASE_MS };
+    const lease = { id: crypto.randomUUID(), calls: leaseCalls, ms: LEASE_MS, revoked: [...this.#recentlyRevoked(now).keys()] };
     this.sql`INSERT INTO leases (id, calls, expires_at) VALUES (${lease.id}, ${leaseCalls}, ${now + LEASE_MS + LEASE_GRACE_MS})`;
     return { ok: true, charged: false, day, lease };
   }
@@ -194,7 +237,7 @@ export class AccountAgent extends Agent<Env> {
     if (credits > 0) this.#setMeta("pending_debit", this.#pending() - credits);
   }
 
-  /** Forget cached plan and balance (after a payment, a grant or a plan change). */
+  /** Forget cached plan, status and balance (after a payment, a grant, a plan change, a suspension or reinstatement). */
   async refresh(): Promise<void> {
     this.#plan = undefined;
     this.#balance = undefined;

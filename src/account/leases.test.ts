@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { HeldLease } from "./leases";
 
 describe("account/leases HeldLease", () => {
-  const lease = (calls: number) => new HeldLease("user_1", { id: "l1", calls, ms: 1000 }, 1_000);
+  const lease = (calls: number) => new HeldLease("user_1", { id: "l1", calls, ms: 1000, revoked: ["k_revoked"] }, 1_000);
 
   it("admits up to its calls within its time, per key, endpoint and day", async () => {
     const l = lease(2);
@@ -38,5 +38,11 @@ describe("account/leases HeldLease", () => {
     expect(sends).toBe(1);
     expect(late()).toBe(false);
     expect(l.usable(1_200)).toBe(false);
+  });
+
+  it("refuses the keys revoked by the time it was granted", () => {
+    const l = lease(2);
+    expect(l.refuses("k_revoked")).toBe(true);
+    expect(l.refuses("k1")).toBe(false);
   });
 });

@@ -24,6 +24,11 @@ export class HeldLease {
     this.#until = now + lease.ms;
   }
 
+  /** A key revoked by the time the lease was granted: the isolate refuses it, as the account object would. */
+  refuses(keyId: string): boolean {
+    return this.lease.revoked.includes(keyId);
+  }
+
   usable(now: number): boolean {
     return this.#settling === undefined && this.#left > 0 && now < this.#until;
   }

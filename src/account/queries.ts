@@ -2,7 +2,7 @@
  * The account's tables: daily usage (`usage_daily`), the plan catalog (`plans`) and the credit
  * ledger (`credit_ledger`), which admission reads and billing writes through these statements.
  */
-import { asc, desc, eq, type SQL, sql, sum } from "drizzle-orm";
+import { and, asc, desc, eq, type SQL, sql, sum } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { creditLedger, plans, usageDaily } from "../db/schema";
 
@@ -67,4 +67,12 @@ export function appendLedgerOnce(db: Db, entry: typeof creditLedger.$inferInsert
 export function appendLedgerIf(entry: { userId: string; amount: number; reason: string; ref: string; createdAt: number }, condition: SQL): SQL {
   return sql`INSERT OR IGNORE INTO credit_ledger (user_id, amount, reason, ref, created_at)
     SELECT ${entry.userId}, ${entry.amount}, ${entry.reason}, ${entry.ref}, ${entry.createdAt} WHERE ${condition}`;
+}
+
+/** A user's usage and ledger rows, deleted while `condition` holds (a stale unverified account replaced). For a batch. */
+export function deleteAccountRowsIf(db: Db, userId: string, condition: SQL) {
+  return [
+    db.delete(usageDaily).where(and(eq(usageDaily.userId, userId), condition)),
+    db.delete(creditLedger).where(and(eq(creditLedger.userId, userId), condition)),
+  ];
 }

@@ -3,6 +3,7 @@
 import { accountChanged } from "../account/admission";
 import { callsInMonth } from "../account/queries";
 import { currentMonth, monthUsage } from "../account/usage";
+import { audit, type RequestMeta } from "../audit/service";
 import { countUsers, findUserById, searchUsers, updateUser } from "../auth/queries";
 import { publicUser } from "../auth/users";
 import { grantCredits, grantSubscription } from "../billing/service";
@@ -30,12 +31,31 @@ export async function getUser(env: Env, id: string) {
   return { data: { ...adminUser(user), keys: keys.map(publicKey), usage } };
 }
 
-export async function patchUser(env: Env, id: string, patch: { status?: "active" | "suspended"; is_admin?: boolean }) {
+/** Who does an admin action: the admin, and where from (the audit trail). */
+export type AdminActor = RequestMeta & { id: string };
+
+/**
+ * Suspend, reinstate, grant or take admin rights. Suspension and the loss of admin rights end the
+ * user's sessions; a change that would leave no active admin (the last one demoting or suspending
+ * themselves) is 409 LAST_ADMIN.
+ */
+export async function patchUser(env: Env, id: string, patch: { status?: "active" | "suspended"; is_admin?: boolean }, actor: AdminActor) {
   const db = primaryDb(env);
-  const user = await updateUser(db, id, { status: patch.status, isAdmin: patch.is_admin });
-  if (!user) throw new ApiError("NOT_FOUND", `No user "${id}".`);
+  const before = await findUserById(db, id);
+  if (!before) throw new ApiError("NOT_FOUND", `No user "${id}".`);
+  const user = await updateUser(db, id, { status: patch.status, isAdmin: patch.is_admin }, Math.floor(Date.now() / 1000));
+  if (!user) throw new ApiError("LAST_ADMIN", "This would leave no active administrator. Make another user an admin first.");
   // Cached key lookups carry the account status: drop them so suspension (or reinstatement) applies at once.
   if (patch.status) await accountChanged(env, id);
+  await audit(env, actor, {
+    event: "admin_user_changed",
+    actorId: actor.id,
+    subjectId: id,
+    detail: {
+      ...(patch.status !== undefined ? { status: patch.status, status_before: before.status } : {}),
+      ...(patch.is_admin !== undefined ? { is_admin: patch.is_admin, is_admin_before: before.isAdmin } : {}),
+    },
+  });
   return { data: adminUser(user) };
 }
 
@@ -50,12 +70,16 @@ async function mustExist(env: Env, id: string) {
   if (!(await findUserById(primaryDb(env), id))) throw new ApiError("NOT_FOUND", `No user "${id}".`);
 }
 
-export async function adminGrantCredits(env: Env, id: string, amount: number, reason: string, adminId: string) {
+export async function adminGrantCredits(env: Env, id: string, amount: number, reason: string, actor: AdminActor) {
   await mustExist(env, id);
-  return grantCredits(env, id, amount, reason, adminId);
+  const answer = await grantCredits(env, id, amount, reason, actor.id);
+  await audit(env, actor, { event: "admin_credits_changed", actorId: actor.id, subjectId: id, detail: { amount, reason } });
+  return answer;
 }
 
-export async function adminGrantSubscription(env: Env, id: string, planId: string, months: number) {
+export async function adminGrantSubscription(env: Env, id: string, planId: string, months: number, actor: AdminActor) {
   await mustExist(env, id);
-  return grantSubscription(env, id, planId, months);
+  const answer = await grantSubscription(env, id, planId, months);
+  await audit(env, actor, { event: "admin_subscription_granted", actorId: actor.id, subjectId: id, detail: { plan_id: planId, months } });
+  return answer;
 }

@@ -3,6 +3,8 @@
  * development: the console (prints the message, e.g. the verification link). Otherwise: none.
  * `send` answers whether the message was handed over; it never throws.
  */
+import { log } from "../lib/log";
+
 export type Mail = { to: string; subject: string; text: string };
 
 export interface Mailer {
@@ -37,5 +39,11 @@ export function mailerFor(env: Env): Mailer {
       },
     };
   }
-  return { send: async () => false };
+  // Production without a provider: nothing is sent and nothing pretends it was (no link in any log).
+  return {
+    async send(mail) {
+      log.warn("mail_not_configured", { subject: mail.subject });
+      return false;
+    },
+  };
 }

@@ -35,3 +35,9 @@ export async function verifyPassword(password: string, stored: string | undefine
   const same = timingSafeEqual(actual, expected);
   return same && usable && stored !== undefined;
 }
+
+/** Whether a stored hash was made with other parameters than new ones are: it is then rehashed at the next login. */
+export function needsRehash(stored: string): boolean {
+  const parts = stored.split("$");
+  return parts.length === 4 && parts[0] === "pbkdf2-sha256" && Number(parts[1]) !== PBKDF2_ITERATIONS;
+}

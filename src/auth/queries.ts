@@ -1,6 +1,6 @@
-import { count, eq, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, getTableColumns, gt, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { type UserRow, users } from "../db/schema";
+import { loginFailures, passwordResets, revokedSessions, type UserRow, users } from "../db/schema";
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return (await db.select().from(users).where(eq(users.email, email)).limit(1))[0];
@@ -21,17 +21,184 @@ export async function insertUser(db: Db, user: typeof users.$inferInsert): Promi
   }
 }
 
-export async function markEmailVerified(db: Db, id: string): Promise<void> {
-  await db.update(users).set({ emailVerified: true }).where(eq(users.id, id)).run();
+/** Marks the email verified; `ownerProven` when the link was opened by a session of this very account. */
+/** A user row, as a batch statement (after the statements that make room for it). */
+export function insertUserStatement(db: Db, user: typeof users.$inferInsert) {
+  return db.insert(users).values(user);
+}
+
+export async function markEmailVerified(db: Db, id: string, ownerProven: boolean): Promise<void> {
+  await db
+    .update(users)
+    .set(ownerProven ? { emailVerified: true, ownerProven: true } : { emailVerified: true })
+    .where(eq(users.id, id))
+    .run();
+}
+
+/** The SQL that raises a user's session epoch past every token issued so far (`now` in epoch seconds). */
+const raisedEpoch = (nowSeconds: number) => sql`max(${users.sessionEpoch}, ${nowSeconds}) + 1`;
+
+/**
+ * An identity provider proved the email belongs to whoever signs in: the account becomes verified,
+ * a password set before the email was ever verified stops working and every earlier session ends
+ * (whoever set them may not own the email: the pre-registration takeover). Only the first claim of
+ * a still unverified account changes anything; returns the claimed row, or undefined.
+ */
+export async function claimUnverifiedAccount(db: Db, id: string, nowSeconds: number): Promise<UserRow | undefined> {
+  return (
+    await db
+      .update(users)
+      .set({ emailVerified: true, passwordHash: "!", ownerProven: true, sessionEpoch: raisedEpoch(nowSeconds) })
+      .where(and(eq(users.id, id), eq(users.emailVerified, false)))
+      .returning()
+  )[0];
+}
+
+/** Ends every session of a user (tokens issued before now); returns the new epoch. */
+export async function endSessions(db: Db, id: string, nowSeconds: number): Promise<number> {
+  const r = await db
+    .update(users)
+    .set({ sessionEpoch: raisedEpoch(nowSeconds) })
+    .where(eq(users.id, id))
+    .returning({ epoch: users.sessionEpoch });
+  return r[0]?.epoch ?? 0;
+}
+
+/** A new password hash; with `endSessions`, every earlier session ends too (returns the row after the change). */
+export async function setPassword(db: Db, id: string, passwordHash: string, opts: { nowSeconds: number; ownerProven?: boolean; verified?: boolean }) {
+  return (
+    await db
+      .update(users)
+      .set({
+        passwordHash,
+        sessionEpoch: raisedEpoch(opts.nowSeconds),
+        ...(opts.ownerProven ? { ownerProven: true } : {}),
+        ...(opts.verified ? { emailVerified: true } : {}),
+      })
+      .where(eq(users.id, id))
+      .returning()
+  )[0];
+}
+
+/** A rehash of the same password (new parameters), written only if the hash is still the one that was checked. */
+export async function replaceHash(db: Db, id: string, oldHash: string, newHash: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ passwordHash: newHash })
+    .where(and(eq(users.id, id), eq(users.passwordHash, oldHash)))
+    .run();
 }
 
 /**
- * An identity provider proved the email belongs to whoever signs in: the account becomes verified and
- * a password set before the email was ever verified stops working (whoever set it may not own the
- * email: the pre-registration takeover).
+ * The resend limit as one conditional write: stamps `verification_sent_at` only when the last send
+ * is `minGapMs` old or more. True when stamped (send now); concurrent requests cannot both pass.
  */
-export async function claimUnverifiedAccount(db: Db, id: string): Promise<void> {
-  await db.update(users).set({ emailVerified: true, passwordHash: "!" }).where(eq(users.id, id)).run();
+export async function claimVerificationSend(db: Db, id: string, now: number, minGapMs: number): Promise<boolean> {
+  const r = await db
+    .update(users)
+    .set({ verificationSentAt: now })
+    .where(and(eq(users.id, id), sql`coalesce(${users.verificationSentAt}, 0) <= ${now - minGapMs}`))
+    .run();
+  return r.meta.changes === 1;
+}
+
+/** The user a session token names, with whether that token was ended one by one (logout). One query. */
+export async function findSessionUser(db: Db, id: string, tokenHash: string): Promise<(UserRow & { revoked: number }) | undefined> {
+  return (
+    await db
+      .select({ ...getTableColumns(users), revoked: sql<number>`EXISTS (SELECT 1 FROM revoked_sessions WHERE token_hash = ${tokenHash})` })
+      .from(users)
+      .where(eq(users.id, id))
+      .limit(1)
+  )[0];
+}
+
+/** Ends one session token (logout), until it would have expired anyway. */
+export async function revokeSessionToken(db: Db, row: typeof revokedSessions.$inferInsert): Promise<void> {
+  await db.insert(revokedSessions).values(row).onConflictDoNothing().run();
+}
+
+// ---------------------------------------------------------------- stale unverified accounts
+
+/** The user row of an unverified account older than `before` (ms), deleted: for a batch, after the statements that delete what it owns. */
+export function deleteStaleUnverified(db: Db, id: string, before: number) {
+  return db.delete(users).where(and(eq(users.id, id), eq(users.emailVerified, false), lt(users.createdAt, before)));
+}
+
+/** The same condition, for the owners of the user's other rows (their statements delete only while it holds). */
+export const staleUnverified = (id: string, before: number) =>
+  sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND email_verified = 0 AND created_at < ${before})`;
+
+export function deleteAuthRowsOf(db: Db, userId: string, condition: SQL) {
+  return [
+    db.delete(revokedSessions).where(and(eq(revokedSessions.userId, userId), condition)),
+    db.delete(passwordResets).where(and(eq(passwordResets.userId, userId), condition)),
+  ];
+}
+
+// ---------------------------------------------------------------- password resets
+
+/** Records a reset unless one was made for the user less than `minGapMs` ago (one message per address per minute). True when recorded. */
+export async function insertResetIfQuiet(db: Db, row: { id: string; userId: string; createdAt: number; expiresAt: number }, minGapMs: number) {
+  const r = await db.run(sql`INSERT INTO password_resets (id, user_id, created_at, expires_at)
+    SELECT ${row.id}, ${row.userId}, ${row.createdAt}, ${row.expiresAt}
+    WHERE NOT EXISTS (SELECT 1 FROM password_resets WHERE user_id = ${row.userId} AND created_at > ${row.createdAt - minGapMs})`);
+  return r.meta.changes === 1;
+}
+
+/** Uses a reset once: true for the one request that marks it used, within its expiry. Other open resets of the user end with it. */
+export async function useReset(db: Db, id: string, userId: string, now: number): Promise<boolean> {
+  const r = await db
+    .update(passwordResets)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResets.id, id), eq(passwordResets.userId, userId), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)))
+    .run();
+  if (r.meta.changes !== 1) return false;
+  await db
+    .update(passwordResets)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
+    .run();
+  return true;
+}
+
+// ---------------------------------------------------------------- failed logins
+
+export async function loginLock(db: Db, emailHash: string): Promise<{ failures: number; lockedUntil: number; lastAt: number } | undefined> {
+  return (await db.select().from(loginFailures).where(eq(loginFailures.emailHash, emailHash)).limit(1))[0];
+}
+
+/**
+ * Counts one failed login (the count restarts after `windowMs` without failures) and, from
+ * `threshold` failures on, locks the address for `baseMs` doubled per further failure, at most `maxMs`.
+ * One statement, so concurrent failures all count.
+ */
+export async function countLoginFailure(
+  db: Db,
+  emailHash: string,
+  now: number,
+  rule: { windowMs: number; threshold: number; baseMs: number; maxMs: number },
+): Promise<void> {
+  const failures = sql`CASE WHEN login_failures.last_at < ${now - rule.windowMs} THEN 1 ELSE login_failures.failures + 1 END`;
+  await db.run(sql`INSERT INTO login_failures (email_hash, failures, locked_until, last_at) VALUES (${emailHash}, 1, ${rule.threshold <= 1 ? now + rule.baseMs : 0}, ${now})
+    ON CONFLICT (email_hash) DO UPDATE SET
+      failures = ${failures},
+      locked_until = CASE WHEN ${failures} >= ${rule.threshold}
+        THEN ${now} + min(${rule.maxMs}, ${rule.baseMs} << min(20, ${failures} - ${rule.threshold})) ELSE 0 END,
+      last_at = ${now}`);
+}
+
+export async function clearLoginFailures(db: Db, emailHash: string): Promise<void> {
+  await db.delete(loginFailures).where(eq(loginFailures.emailHash, emailHash)).run();
+}
+
+/** Housekeeping (cron): ended-session markers past their tokens' expiry, old resets, quiet failure counts. */
+export async function pruneAuthRows(db: Db, now: number, keepMs: number) {
+  await db.batch([
+    db.delete(revokedSessions).where(lt(revokedSessions.expiresAt, now)),
+    db.delete(passwordResets).where(lt(passwordResets.expiresAt, now - keepMs)),
+    db.delete(loginFailures).where(and(lt(loginFailures.lastAt, now - keepMs), lt(loginFailures.lockedUntil, now))),
+  ]);
 }
 
 export async function searchUsers(db: Db, opts: { q?: string; limit: number; offset: number }) {
@@ -44,17 +211,32 @@ export async function searchUsers(db: Db, opts: { q?: string; limit: number; off
   return { total: totals[0]?.total ?? 0, rows };
 }
 
-export async function updateUser(db: Db, id: string, patch: { status?: "active" | "suspended"; isAdmin?: boolean }) {
-  return (await db.update(users).set(patch).where(eq(users.id, id)).returning())[0];
+/**
+ * An admin's change of a user. Suspension and the loss of admin rights end the user's sessions. The
+ * change is refused (undefined, `lastAdmin` true) when it would leave no active admin: one statement,
+ * so two admins demoting each other at once cannot both succeed.
+ */
+export async function updateUser(db: Db, id: string, patch: { status?: "active" | "suspended"; isAdmin?: boolean }, nowSeconds: number) {
+  const removesAdmin = patch.status === "suspended" || patch.isAdmin === false;
+  const endsSessions = removesAdmin
+    ? sql`CASE WHEN ${users.isAdmin} = 1 OR ${patch.status === "suspended" ? 1 : 0} = 1 THEN ${raisedEpoch(nowSeconds)} ELSE ${users.sessionEpoch} END`
+    : undefined;
+  const keepsAnAdmin = sql`NOT (${users.isAdmin} = 1 AND ${users.status} = 'active' AND (SELECT count(*) FROM users a WHERE a.is_admin = 1 AND a.status = 'active' AND a.id <> ${id}) = 0)`;
+  const rows = await db
+    .update(users)
+    .set({ ...patch, ...(endsSessions ? { sessionEpoch: endsSessions } : {}) })
+    .where(removesAdmin ? and(eq(users.id, id), keepsAnAdmin) : eq(users.id, id))
+    .returning();
+  return rows[0];
 }
 
 export async function countUsers(db: Db): Promise<number> {
   return (await db.select({ n: count() }).from(users))[0]?.n ?? 0;
 }
 
-/** A user's plan, set only when `condition` holds when the statement runs (in the same batch as the change that decides it). For a batch. */
-export function setPlanIf(userId: string, planId: string, condition: SQL): SQL {
-  return sql`UPDATE users SET plan = ${planId} WHERE id = ${userId} AND ${condition}`;
+/** A user's plan set to `planOf` (an SQL expression), as a batch statement. */
+export function setPlanOf(userId: string, planOf: SQL): SQL {
+  return sql`UPDATE users SET plan = ${planOf} WHERE id = ${userId}`;
 }
 
 /** A user's plan, as a batch statement. */

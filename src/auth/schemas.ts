@@ -29,3 +29,15 @@ export const configResponse = z.object({
     github_oauth_enabled: z.boolean(),
   }),
 });
+export const logoutResponse = z.object({ data: z.object({ logged_out: z.literal(true) }) });
+export const logoutAllResponse = z.object({ data: z.object({ sessions_ended: z.literal(true) }) });
+export const forgotResponse = z.object({ data: z.object({ message: z.string() }) });
+export const resetResponse = z.object({
+  data: z.object({
+    password_reset: z.literal(true),
+    sessions_ended: z.literal(true),
+    takeover: z.boolean().describe("The account had been set up by someone who never proved they own the email: its earlier keys were revoked"),
+    keys_revoked: z.int().describe("Keys revoked by the takeover (0 otherwise)"),
+    email: z.string(),
+  }),
+});

@@ -1,21 +1,56 @@
-/** Accounts: registration, login, email verification. Knows nothing of HTTP. */
+/** Accounts: registration, login, sessions, email verification, password recovery. Knows nothing of HTTP. */
+import { type AuditEntry, audit, type RequestMeta } from "../audit/service";
 import { primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
-import { newId } from "../lib/crypto";
+import { newId, sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { throttle } from "../lib/throttle";
+import { isBreachedPassword } from "./breached";
 import { challengeRequired, checkChallenge } from "./challenge";
 import { mailerFor } from "./mailer";
 import { providerEnabled } from "./oauth";
-import { hashPassword, verifyPassword } from "./passwords";
-import { claimUnverifiedAccount, findUserByEmail, findUserById, insertUser, markEmailVerified } from "./queries";
-import { signSession, signVerification, verifySession, verifyVerification } from "./tokens";
+import { hashPassword, needsRehash, verifyPassword } from "./passwords";
+import {
+  claimUnverifiedAccount,
+  claimVerificationSend,
+  clearLoginFailures,
+  countLoginFailure,
+  endSessions,
+  findSessionUser,
+  findUserByEmail,
+  findUserById,
+  insertResetIfQuiet,
+  insertUser,
+  loginLock,
+  markEmailVerified,
+  pruneAuthRows,
+  replaceHash,
+  revokeSessionToken,
+  setPassword,
+  useReset,
+} from "./queries";
+import { RESET_TTL_SECONDS, signReset, signSession, signVerification, verifyReset, verifySession, verifyVerification } from "./tokens";
 import { normalizeEmail } from "./users";
 
-/** Where a request comes from: for throttles, the challenge and links in emails. */
-export type Origin = { ip: string | undefined; apiBaseUrl: string };
+/**
+ * Where a request comes from: the client IP (throttles, the challenge, the audit trail), this API's
+ * origin (links in emails) and the request id (the audit trail).
+ */
+export type Origin = RequestMeta & { apiBaseUrl: string };
+
+/**
+ * What the auth service needs done to an account it does not own: revoking the keys created before
+ * a takeover, and replacing a stale unverified account (its rows in other features' tables). The
+ * surfaces pass it in (src/routes/account-hooks.ts), so auth never imports the features above it.
+ */
+export type AccountHooks = {
+  revokeKeysBefore(env: Env, userId: string, before: number, meta: RequestMeta): Promise<number>;
+  replaceStaleAccount(env: Env, staleId: string, before: number, insert: Parameters<typeof insertUser>[1]): Promise<boolean>;
+};
 
 const AUTH_PERIOD_SECONDS = 60;
+/** An unverified account this old releases its email to a new registration. */
+export const STALE_UNVERIFIED_MS = 7 * 24 * 3600 * 1000;
 
 export function publicConfig(env: Env) {
   return {
@@ -26,7 +61,18 @@ export function publicConfig(env: Env) {
   };
 }
 
-const session = (env: Env, u: UserRow) => signSession(env, { id: u.id, email: u.email, is_admin: u.isAdmin });
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const session = (env: Env, u: UserRow) => signSession(env, { id: u.id, email: u.email, is_admin: u.isAdmin }, u.sessionEpoch);
+const record = (env: Env, origin: RequestMeta, entry: AuditEntry) => audit(env, origin, entry);
+
+/** A new password: the length rules are the input schema's; here, the breached-password list. */
+async function acceptablePassword(env: Env, password: string): Promise<void> {
+  if (await isBreachedPassword(env, password)) {
+    throw new ApiError("VALIDATION_ERROR", "This password appears in a list of breached passwords. Choose another.", {
+      details: [{ path: "password", message: "appears in a list of breached passwords; choose another" }],
+    });
+  }
+}
 
 async function sendVerification(env: Env, user: { id: string; email: string }, apiBaseUrl: string): Promise<boolean> {
   const token = await signVerification(env, user.id, user.email);
@@ -38,28 +84,123 @@ async function sendVerification(env: Env, user: { id: string; email: string }, a
   });
 }
 
-export async function register(env: Env, input: { email: string; password: string; name: string; challengeToken?: string }, origin: Origin) {
+export async function register(
+  env: Env,
+  input: { email: string; password: string; name: string; challengeToken?: string },
+  origin: Origin,
+  hooks: AccountHooks,
+) {
   await throttle(env.AUTH_LIMITER, `register:${origin.ip ?? "unknown"}`, AUTH_PERIOD_SECONDS);
-  await checkChallenge(env, input.challengeToken, origin.ip);
+  await checkChallenge(env, input.challengeToken, origin.ip, new URL(origin.apiBaseUrl).hostname);
+  await acceptablePassword(env, input.password);
   const email = normalizeEmail(input.email);
-  const user = { id: newId("user"), email, name: input.name.trim(), passwordHash: await hashPassword(input.password), createdAt: Date.now() };
-  if (!(await insertUser(primaryDb(env), user))) throw new ApiError("EMAIL_TAKEN", "An account with this email already exists. Log in instead.");
+  const now = Date.now();
+  const user = {
+    id: newId("user"),
+    email,
+    name: input.name.trim(),
+    passwordHash: await hashPassword(input.password),
+    createdAt: now,
+    ownerProven: false,
+  };
+  const db = primaryDb(env);
+  if (!(await insertUser(db, user))) {
+    // An unverified account older than a week releases its email: the new registration replaces it whole.
+    const existing = await findUserByEmail(db, email);
+    const before = now - STALE_UNVERIFIED_MS;
+    const stale = existing && !existing.emailVerified && existing.createdAt < before;
+    if (!stale || !(await hooks.replaceStaleAccount(env, existing.id, before, user))) {
+      throw new ApiError("EMAIL_TAKEN", "An account with this email already exists. Log in instead.");
+    }
+    await record(env, origin, { event: "account_replaced", actorId: user.id, subjectId: user.id, detail: { replaced_user_id: existing.id } });
+  }
   // A failed send never fails registration; the user can ask for another message.
   const sent = await sendVerification(env, user, origin.apiBaseUrl).catch(() => false);
   const token = await signSession(env, { id: user.id, email, is_admin: false });
   return { data: { id: user.id, email, email_verified: false }, email_verification_sent: sent, token };
 }
 
+// ---------------------------------------------------------------- login and its back-off
+
+/** Failed logins per address: from the 5th in 15 minutes, a lock of 30 s doubling per further failure, at most 15 minutes. */
+const LOCK = { windowMs: 15 * 60 * 1000, threshold: 5, baseMs: 30_000, maxMs: 15 * 60 * 1000 };
+const emailKey = (email: string) => sha256Hex(`login:${email}`);
+
+/**
+ * Refuses a login to an address that is locked: the same answer whether an account has it or not
+ * (the lock is kept per address), and also when the password would be right.
+ */
+async function refuseIfLocked(env: Env, key: string, origin: RequestMeta, subjectId: string | null, email: string): Promise<boolean> {
+  const lock = await loginLock(primaryDb(env), key);
+  const wait = lock ? Math.ceil((lock.lockedUntil - Date.now()) / 1000) : 0;
+  if (wait > 0) {
+    await record(env, origin, { event: "login_locked", subjectId, detail: { email, retry_after: wait } });
+    throw new ApiError("RATE_LIMITED", `Too many failed logins for this email. Try again in ${wait} seconds.`, { headers: { "retry-after": String(wait) } });
+  }
+  return lock !== undefined;
+}
+
+/** Checks a user's password, counting a failure against the address's back-off; rehashes on success when the parameters changed. */
+async function checkPassword(env: Env, user: UserRow | undefined, email: string, password: string, origin: RequestMeta): Promise<boolean> {
+  const db = primaryDb(env);
+  const key = await emailKey(email);
+  const counted = await refuseIfLocked(env, key, origin, user?.id ?? null, email);
+  // Unknown email and wrong password take the same path and the same time.
+  const ok = await verifyPassword(password, user?.passwordHash);
+  if (!user || !ok) {
+    await countLoginFailure(db, key, Date.now(), LOCK);
+    await record(env, origin, { event: "login_failed", actorId: user?.id ?? null, subjectId: user?.id ?? null, detail: { email } });
+    return false;
+  }
+  if (counted) await clearLoginFailures(db, key);
+  if (needsRehash(user.passwordHash)) await replaceHash(db, user.id, user.passwordHash, await hashPassword(password));
+  return true;
+}
+
 export async function login(env: Env, input: { email: string; password: string; challengeToken?: string }, origin: Origin) {
   await throttle(env.AUTH_LIMITER, `login:${origin.ip ?? "unknown"}`, AUTH_PERIOD_SECONDS);
-  await checkChallenge(env, input.challengeToken, origin.ip);
-  const user = await findUserByEmail(primaryDb(env), normalizeEmail(input.email));
-  // Unknown email and wrong password take the same path and the same time.
-  const ok = await verifyPassword(input.password, user?.passwordHash);
-  if (!user || !ok) throw new ApiError("INVALID_CREDENTIALS", "Email or password is wrong.");
+  await checkChallenge(env, input.challengeToken, origin.ip, new URL(origin.apiBaseUrl).hostname);
+  const email = normalizeEmail(input.email);
+  const user = await findUserByEmail(primaryDb(env), email);
+  if (!(await checkPassword(env, user, email, input.password, origin)) || !user) throw new ApiError("INVALID_CREDENTIALS", "Email or password is wrong.");
   if (user.status === "suspended") throw new ApiError("ACCOUNT_SUSPENDED", "This account is suspended. Contact support.");
+  await record(env, origin, { event: "login_succeeded", actorId: user.id, subjectId: user.id });
   return { user, token: await session(env, user) };
 }
+
+// ---------------------------------------------------------------- ending sessions
+
+/** Ends one session token (logout). */
+export async function logout(env: Env, user: UserRow, token: string, origin: RequestMeta) {
+  const claims = await verifySession(env, token);
+  await revokeSessionToken(primaryDb(env), { tokenHash: await sha256Hex(token), userId: user.id, expiresAt: claims.exp * 1000 });
+  await record(env, origin, { event: "logout", actorId: user.id, subjectId: user.id });
+  return { data: { logged_out: true as const } };
+}
+
+/** Ends every session of the user, this one included. */
+export async function logoutEverywhere(env: Env, user: UserRow, origin: RequestMeta) {
+  await endSessions(primaryDb(env), user.id, nowSeconds());
+  await record(env, origin, { event: "logout_all", actorId: user.id, subjectId: user.id });
+  return { data: { sessions_ended: true as const } };
+}
+
+/** A new password for a signed-in user who knows the current one: every other session ends; the caller gets a new token. */
+export async function changePassword(env: Env, user: UserRow, input: { current_password: string; new_password: string }, origin: RequestMeta) {
+  if (!(await checkPassword(env, user, user.email, input.current_password, origin))) {
+    throw new ApiError(
+      "INVALID_CREDENTIALS",
+      "The current password is wrong. (An account made with Google or GitHub has none: use forgot-password to set one.)",
+    );
+  }
+  await acceptablePassword(env, input.new_password);
+  const after = await setPassword(primaryDb(env), user.id, await hashPassword(input.new_password), { nowSeconds: nowSeconds() });
+  if (!after) throw new ApiError("INVALID_TOKEN", "The account of this token no longer exists.");
+  await record(env, origin, { event: "password_changed", actorId: user.id, subjectId: user.id });
+  return { user: after, token: await session(env, after) };
+}
+
+// ---------------------------------------------------------------- recovery
 
 /** The portal this Worker serves, on the same origin (a relative URL), unless DASHBOARD_URL names another. */
 export const PORTAL_PATH = "/portal";
@@ -67,15 +208,96 @@ export function dashboardBase(env: Env): string {
   return env.DASHBOARD_URL.replace(/\/$/, "") || PORTAL_PATH;
 }
 
-/** Where to send the browser after a verification link was opened. */
-export async function verifyEmail(env: Env, token: string | undefined): Promise<string> {
+const RESET_GAP_MS = 60_000;
+export const FORGOT_ANSWER = {
+  data: { message: "If an account has this email, a link to reset its password is on its way. It works once, for 30 minutes." },
+};
+
+/**
+ * Sends a reset link when an account has the email, at most once a minute per address. Always the
+ * same answer, so it tells nobody which emails have accounts.
+ */
+export async function forgotPassword(env: Env, input: { email: string }, origin: Origin) {
+  await throttle(env.AUTH_LIMITER, `forgot:${origin.ip ?? "unknown"}`, AUTH_PERIOD_SECONDS);
+  const email = normalizeEmail(input.email);
+  const db = primaryDb(env);
+  const user = await findUserByEmail(db, email);
+  if (user) {
+    const now = Date.now();
+    const reset = { id: crypto.randomUUID(), userId: user.id, createdAt: now, expiresAt: now + RESET_TTL_SECONDS * 1000 };
+    if (await insertResetIfQuiet(db, reset, RESET_GAP_MS)) {
+      const token = await signReset(env, user.id, reset.id);
+      const base = env.DASHBOARD_URL.replace(/\/$/, "") || `${origin.apiBaseUrl}${PORTAL_PATH}`;
+      const sent = await mailerFor(env)
+        .send({
+          to: user.email,
+          subject: "Reset your Wilayah API password",
+          text: `Open this link to choose a new password (it works once, for 30 minutes):\n\n${base}/reset?token=${encodeURIComponent(token)}\n\nSetting a new password ends every session of the account. If you did not ask for this, ignore this message: your password stays as it is.`,
+        })
+        .catch(() => false);
+      await record(env, origin, { event: "password_reset_requested", subjectId: user.id, detail: { sent } });
+    }
+  }
+  return FORGOT_ANSWER;
+}
+
+/**
+ * Sets a new password through an emailed reset link (single use). Every session ends, and the email
+ * counts as verified (the link reached it). When the account was set up by someone who never proved
+ * they own the email (a pre-registration), this is a takeover: the keys created before it are
+ * revoked too, and the answer says so.
+ */
+export async function resetPassword(env: Env, input: { token: string; password: string }, origin: RequestMeta, hooks: AccountHooks) {
+  const claims = await verifyReset(env, input.token);
+  const invalid = () => new ApiError("INVALID_RESET_TOKEN", "This reset link is not valid, has expired or was already used. Ask for a new one.");
+  if (!claims) throw invalid();
+  const db = primaryDb(env);
+  const user = await findUserById(db, claims.userId);
+  if (!user) throw invalid();
+  await acceptablePassword(env, input.password);
+  const now = Date.now();
+  if (!(await useReset(db, claims.resetId, user.id, now))) throw invalid();
+  const after = await setPassword(db, user.id, await hashPassword(input.password), { nowSeconds: nowSeconds(), ownerProven: true, verified: true });
+  const takeover = !user.ownerProven;
+  const keysRevoked = takeover ? await hooks.revokeKeysBefore(env, user.id, now, origin) : 0;
+  await record(env, origin, { event: "password_reset", actorId: user.id, subjectId: user.id, detail: { takeover } });
+  if (takeover)
+    await record(env, origin, {
+      event: "account_takeover",
+      actorId: user.id,
+      subjectId: user.id,
+      detail: { via: "password_reset", keys_revoked: keysRevoked },
+    });
+  return {
+    data: {
+      password_reset: true as const,
+      sessions_ended: true as const,
+      takeover,
+      keys_revoked: keysRevoked,
+      email: after?.email ?? user.email,
+    },
+  };
+}
+
+// ---------------------------------------------------------------- email verification
+
+/**
+ * Where to send the browser after a verification link was opened. `openerId`: the account whose
+ * session the opening browser carries, if any; when it is this very account, whoever signed up has
+ * proven they read the email (see users.owner_proven).
+ */
+export async function verifyEmail(env: Env, token: string | undefined, openerId: string | null = null, origin: RequestMeta = {}): Promise<string> {
   const base = dashboardBase(env);
   const result = token ? await verifyVerification(env, token) : ({ ok: false, reason: "invalid" } as const);
   if (!result.ok) return `${base}/?verify_error=${result.reason}`;
   const db = primaryDb(env);
   const user = await findUserById(db, result.userId);
   if (!user || user.email !== result.email) return `${base}/?verify_error=invalid`;
-  if (!user.emailVerified) await markEmailVerified(db, user.id);
+  const proven = openerId === user.id;
+  if (!user.emailVerified || (proven && !user.ownerProven)) {
+    await markEmailVerified(db, user.id, proven);
+    if (!user.emailVerified) await record(env, origin, { event: "email_verified", actorId: openerId, subjectId: user.id, detail: { same_browser: proven } });
+  }
   return `${base}/?verified=1`;
 }
 
@@ -83,42 +305,57 @@ const RESEND_SECONDS = 60;
 
 export async function resendVerification(env: Env, user: UserRow, origin: Origin) {
   if (user.emailVerified) throw new ApiError("ALREADY_VERIFIED", "This email address is already verified.");
-  const kvKey = `resend:${user.id}`;
-  const last = await env.KV.get(kvKey);
-  if (last) {
-    const wait = Math.max(1, RESEND_SECONDS - Math.floor((Date.now() - Number(last)) / 1000));
+  const now = Date.now();
+  if (!(await claimVerificationSend(primaryDb(env), user.id, now, RESEND_SECONDS * 1000))) {
+    const last = (await findUserById(primaryDb(env), user.id))?.verificationSentAt ?? now;
+    const wait = Math.max(1, RESEND_SECONDS - Math.floor((now - last) / 1000));
     throw new ApiError("RATE_LIMITED", `One verification message per minute. Try again in ${wait} seconds.`, { headers: { "retry-after": String(wait) } });
   }
-  await env.KV.put(kvKey, String(Date.now()), { expirationTtl: RESEND_SECONDS });
   return { data: { email_verification_sent: await sendVerification(env, user, origin.apiBaseUrl) } };
 }
+
+// ---------------------------------------------------------------- who is calling
 
 /**
  * The user a request's `Authorization: Bearer <session JWT>` header speaks for, read from D1 each
  * time (suspension and admin rights apply at once). The scheme name is case-insensitive (RFC 7235).
  */
 export async function userFromAuthorization(env: Env, header: string | undefined): Promise<UserRow> {
+  return userFromSession(env, bearerToken(header));
+}
+
+/** The token of an `Authorization: Bearer <token>` header. */
+export function bearerToken(header: string | undefined): string {
   if (!header) throw new ApiError("MISSING_TOKEN", "Send a session token: Authorization: Bearer <token> (from /auth/login).");
   const match = /^Bearer +([A-Za-z0-9_\-.]+)$/i.exec(header.trim());
   if (!match) throw new ApiError("UNAUTHORIZED", "Malformed Authorization header; expected: Bearer <token>.");
-  return userFromSession(env, match[1]);
+  return match[1];
 }
 
-/** The user a session token (the same JWT, from a header or the portal's cookie) speaks for, with the same checks. */
+/**
+ * The user a session token (the same JWT, from a header or the portal's cookie) speaks for, with the
+ * same checks: the account exists and is not suspended, the token was not ended by a logout, and it
+ * was issued after the account's session epoch (logout everywhere, password change or reset,
+ * takeover, suspension, loss of admin rights).
+ */
 export async function userFromSession(env: Env, token: string): Promise<UserRow> {
   const claims = await verifySession(env, token);
-  const user = await findUserById(primaryDb(env), claims.id);
-  if (!user) throw new ApiError("INVALID_TOKEN", "The account of this token no longer exists.");
+  const row = await findSessionUser(primaryDb(env), claims.id, await sha256Hex(token));
+  if (!row) throw new ApiError("INVALID_TOKEN", "The account of this token no longer exists.");
+  const { revoked, ...user } = row;
   if (user.status === "suspended") throw new ApiError("ACCOUNT_SUSPENDED", "This account is suspended. Contact support.");
+  if (revoked || claims.iat < user.sessionEpoch) throw new ApiError("INVALID_TOKEN", "This session has ended. Log in again.");
   return user;
 }
 
 /**
  * Sign-in with an external identity provider (Google, GitHub) whose answer said the email is
  * verified (the caller checks that; an unverified email never reaches here). Signs in the user
- * who has the email, or creates one with email_verified true and no usable password.
+ * who has the email, or creates one with email_verified true and no usable password. An account
+ * registered with the email but never verified is taken over (`claimed`): its password stops
+ * working, every earlier session ends and the keys made before are revoked.
  */
-export async function signInWithVerifiedEmail(env: Env, input: { email: string; name: string }) {
+export async function signInWithVerifiedEmail(env: Env, input: { email: string; name: string }, origin: RequestMeta, hooks: AccountHooks) {
   const db = primaryDb(env);
   const email = normalizeEmail(input.email);
   let user = await findUserByEmail(db, email);
@@ -136,11 +373,25 @@ export async function signInWithVerifiedEmail(env: Env, input: { email: string; 
   }
   if (!user) throw new ApiError("INTERNAL_ERROR", "The account could not be created.");
   if (user.status === "suspended") throw new ApiError("ACCOUNT_SUSPENDED", "This account is suspended. Contact support.");
-  // The provider vouches for the email. An account registered with it but never verified is claimed:
-  // verified, and its password (set by someone who never proved the email) no longer works.
+  let claimed = false;
+  let keysRevoked = 0;
   if (!user.emailVerified) {
-    await claimUnverifiedAccount(db, user.id);
-    user = { ...user, emailVerified: true, passwordHash: "!" };
+    const now = Date.now();
+    const after = await claimUnverifiedAccount(db, user.id, Math.floor(now / 1000));
+    if (after) {
+      claimed = true;
+      user = after;
+      keysRevoked = await hooks.revokeKeysBefore(env, user.id, now, origin);
+      await record(env, origin, { event: "account_takeover", actorId: user.id, subjectId: user.id, detail: { via: "oauth", keys_revoked: keysRevoked } });
+    } else {
+      user = (await findUserById(db, user.id)) ?? user;
+    }
   }
-  return { user, token: await session(env, user) };
+  await record(env, origin, { event: "login_succeeded", actorId: user.id, subjectId: user.id, detail: { via: "oauth" } });
+  return { user, token: await session(env, user), claimed, keysRevoked };
+}
+
+/** Cron: ended-session markers past their token's expiry, resets and failure counts older than a day. */
+export async function pruneAuthState(env: Env, now = Date.now()): Promise<void> {
+  await pruneAuthRows(primaryDb(env), now, 24 * 3600 * 1000);
 }

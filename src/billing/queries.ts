@@ -1,13 +1,34 @@
-import { and, desc, eq, gt, lt, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, lt, lte, ne, or, type SQL, sql } from "drizzle-orm";
 import { appendLedgerIf } from "../account/queries";
-import { reconcileUserPlans, setPlan, setPlanIf } from "../auth/queries";
+import { reconcileUserPlans, setPlan, setPlanOf } from "../auth/queries";
 import { batch, type Db } from "../db/client";
 import { invoices, subscriptions } from "../db/schema";
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 
-export async function insertInvoice(db: Db, inv: typeof invoices.$inferInsert): Promise<void> {
-  await db.insert(invoices).values(inv);
+/**
+ * Records an invoice only while the user made fewer than `perMinute` invoices in the last minute and
+ * has fewer than `open` unpaid ones still payable: one statement, so concurrent requests cannot
+ * overshoot. Otherwise says which limit it met (and, for the rate, when the oldest counted invoice leaves the minute).
+ */
+export async function insertInvoiceWithinLimits(
+  db: Db,
+  inv: InvoiceRow,
+  limits: { perMinute: number; open: number },
+): Promise<{ ok: true } | { ok: false; limit: "rate"; retryAfterMs: number } | { ok: false; limit: "open" }> {
+  const now = inv.createdAt;
+  const recent = sql`(SELECT count(*) FROM invoices WHERE user_id = ${inv.userId} AND created_at > ${now - 60_000})`;
+  const open = sql`(SELECT count(*) FROM invoices WHERE user_id = ${inv.userId} AND status = 'UNPAID' AND expires_at > ${now})`;
+  const r =
+    await db.run(sql`INSERT INTO invoices (id, user_id, kind, plan_id, credits, amount, reference, status, closed_by, qr_string, qr_url, expires_at, paid_at, created_at)
+    SELECT ${inv.id}, ${inv.userId}, ${inv.kind}, ${inv.planId}, ${inv.credits}, ${inv.amount}, ${inv.reference}, ${inv.status}, ${inv.closedBy}, ${inv.qrString}, ${inv.qrUrl}, ${inv.expiresAt}, ${inv.paidAt}, ${inv.createdAt}
+    WHERE ${recent} < ${limits.perMinute} AND ${open} < ${limits.open}`);
+  if (r.meta.changes === 1) return { ok: true };
+  const [counts] = await db.all<{ recent: number; oldest: number | null }>(
+    sql`SELECT ${recent} AS recent, (SELECT min(created_at) FROM invoices WHERE user_id = ${inv.userId} AND created_at > ${now - 60_000}) AS oldest`,
+  );
+  if ((counts?.recent ?? 0) >= limits.perMinute) return { ok: false, limit: "rate", retryAfterMs: (counts?.oldest ?? now) + 60_000 - now };
+  return { ok: false, limit: "open" };
 }
 
 export async function findInvoiceById(db: Db, id: string): Promise<InvoiceRow | undefined> {
@@ -82,13 +103,42 @@ export async function findInvoiceOfUser(db: Db, userId: string, id: string): Pro
   )[0];
 }
 
+/** When a new subscription of the user starts: at `now`, or when the last one (running or queued) ends. */
+async function lastPeriodEnd(db: Db, userId: string): Promise<number> {
+  const r = await db.all<{ end: number | null }>(sql`SELECT max(period_end) AS end FROM subscriptions WHERE user_id = ${userId}`);
+  return r[0]?.end ?? 0;
+}
+
 /**
- * UNPAID -> PAID and its effect (ledger credit, or subscription and plan) in one atomic D1 batch.
- * The status guard and the unique refs make duplicate, concurrent or late deliveries no-ops.
+ * A paid subscription's period, queued after the user's last one. Written only while that last end
+ * is still `seenEnd` (two subscriptions settled at once cannot both take the same slot) and only once
+ * per invoice (`source` is unique). For a batch.
  */
-export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodEnd: number, subscriptionId: string) {
+function queuedSubscription(inv: InvoiceRow, subscriptionId: string, now: number, seenEnd: number, periodOf: (start: number) => number) {
+  const start = Math.max(now, seenEnd);
+  return sql`INSERT OR IGNORE INTO subscriptions (id, user_id, plan_id, source, period_start, period_end, created_at)
+    SELECT ${subscriptionId}, user_id, plan_id, ${`invoice:${inv.id}`}, ${start}, ${periodOf(start)}, ${now} FROM invoices
+    WHERE id = ${inv.id} AND status = 'PAID'
+      AND coalesce((SELECT max(period_end) FROM subscriptions WHERE user_id = ${inv.userId}), 0) = ${seenEnd}`;
+}
+
+/** The user's plan once a subscription may have started or ended: the running subscription's, else free. For a batch. */
+const planNow = (userId: string, now: number) =>
+  setPlanOf(
+    userId,
+    sql`coalesce((SELECT s.plan_id FROM subscriptions s WHERE s.user_id = ${userId} AND s.period_start <= ${now} AND s.period_end > ${now} ORDER BY s.period_end DESC LIMIT 1), 'free')`,
+  );
+
+/**
+ * UNPAID -> PAID and its effect (ledger credit, or a subscription and the plan) in one atomic D1
+ * batch. The status guard and the unique refs make duplicate, concurrent or late deliveries no-ops.
+ * A subscription is queued after the user's last one (so a cheaper plan bought while a dearer one
+ * runs waits for it); the plan changes now only if it starts now.
+ */
+export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodOf: (start: number) => number, subscriptionId: string) {
   const source = `invoice:${inv.id}`;
   const reason = inv.status === "EXPIRED" ? `top-up ${inv.id} (paid after expiry)` : `top-up ${inv.id}`;
+  let seenEnd = inv.kind === "subscription" ? await lastPeriodEnd(db, inv.userId) : 0;
   // Each effect applies only if the invoice is PAID after the guarded transition; `source` is unique.
   const effects =
     inv.kind === "topup"
@@ -98,11 +148,7 @@ export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodEnd
             sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${inv.id} AND status = 'PAID')`,
           ),
         ]
-      : [
-          sql`INSERT OR IGNORE INTO subscriptions (id, user_id, plan_id, source, period_start, period_end, created_at)
-            SELECT ${subscriptionId}, user_id, plan_id, ${source}, ${now}, ${periodEnd}, ${now} FROM invoices WHERE id = ${inv.id} AND status = 'PAID'`,
-          setPlanIf(inv.userId, inv.planId ?? "free", sql`EXISTS (SELECT 1 FROM subscriptions WHERE source = ${source} AND period_end > ${now})`),
-        ];
+      : [queuedSubscription(inv, subscriptionId, now, seenEnd, periodOf), planNow(inv.userId, now)];
   const [transition] = await batch(db, [
     db
       .update(invoices)
@@ -110,7 +156,46 @@ export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodEnd
       .where(and(eq(invoices.id, inv.id), settleable)),
     ...effects,
   ]);
-  return { transitioned: transition.meta.changes === 1 };
+  const transitioned = transition.meta.changes === 1;
+  // Another subscription of the user took the slot in between: queue after it (money received is never lost).
+  for (let attempt = 0; inv.kind === "subscription" && attempt < 5 && !(await subscriptionOf(db, source)); attempt++) {
+    seenEnd = await lastPeriodEnd(db, inv.userId);
+    await batch(db, [queuedSubscription(inv, subscriptionId, now, seenEnd, periodOf), planNow(inv.userId, now)]);
+  }
+  return { transitioned };
+}
+
+async function subscriptionOf(db: Db, source: string) {
+  return (await db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.source, source)).limit(1))[0];
+}
+
+/**
+ * PAID -> REFUNDED, once, with its effect in the same batch: a top-up's credits taken back (`take`,
+ * decided by the caller from the balance, so never below zero), or the subscription ended (a queued
+ * one never starts) and the plan set to what runs then. The ledger entry's ref is unique: repeated
+ * deliveries change nothing. True when this call refunded it.
+ */
+export async function settleRefund(db: Db, inv: InvoiceRow, now: number, entry: { amount: number; reason: string }) {
+  const refunded = sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${inv.id} AND status = 'REFUNDED')`;
+  const effects =
+    inv.kind === "subscription"
+      ? [
+          db
+            .update(subscriptions)
+            .set({ periodEnd: sql`max(${subscriptions.periodStart}, min(${subscriptions.periodEnd}, ${now}))` })
+            .where(and(eq(subscriptions.source, `invoice:${inv.id}`), refunded)),
+          planNow(inv.userId, now),
+        ]
+      : [];
+  const [transition] = await batch(db, [
+    db
+      .update(invoices)
+      .set({ status: "REFUNDED" })
+      .where(and(eq(invoices.id, inv.id), eq(invoices.status, "PAID"))),
+    ...effects,
+    appendLedgerIf({ userId: inv.userId, amount: entry.amount, reason: entry.reason, ref: `refund:${inv.id}`, createdAt: now }, refunded),
+  ]);
+  return transition.meta.changes === 1;
 }
 
 /**
@@ -137,26 +222,43 @@ export async function expireOverdue(db: Db, now: number, marginMs: number): Prom
   return r.meta.changes;
 }
 
-/** Sets users.plan to the plan of their latest active subscription (or free) where it differs; returns who changed. */
+/** Sets users.plan to the plan of the subscription running now (or free) where it differs; returns who changed. */
 export async function reconcilePlans(db: Db, now: number): Promise<string[]> {
   return reconcileUserPlans(
     db,
-    sql`coalesce((SELECT s.plan_id FROM subscriptions s WHERE s.user_id = users.id AND s.period_end > ${now} ORDER BY s.period_end DESC LIMIT 1), 'free')`,
+    sql`coalesce((SELECT s.plan_id FROM subscriptions s WHERE s.user_id = users.id AND s.period_start <= ${now} AND s.period_end > ${now} ORDER BY s.period_end DESC LIMIT 1), 'free')`,
   );
 }
 
-/** The subscription that ends last among those still running, if any. */
+/** The subscription running now (the one ending last, if periods overlap), if any. */
 export async function activeSubscription(db: Db, userId: string, now: number) {
   return (
     await db
       .select({ planId: subscriptions.planId, periodStart: subscriptions.periodStart, periodEnd: subscriptions.periodEnd })
       .from(subscriptions)
-      .where(and(eq(subscriptions.userId, userId), gt(subscriptions.periodEnd, now)))
+      .where(and(eq(subscriptions.userId, userId), lte(subscriptions.periodStart, now), gt(subscriptions.periodEnd, now)))
       .orderBy(desc(subscriptions.periodEnd))
       .limit(1)
   )[0];
 }
 
+/** Paid subscriptions that have not started yet, in order. */
+export async function queuedSubscriptions(db: Db, userId: string, now: number) {
+  return db
+    .select({ planId: subscriptions.planId, periodStart: subscriptions.periodStart, periodEnd: subscriptions.periodEnd })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), gt(subscriptions.periodStart, now), gt(subscriptions.periodEnd, subscriptions.periodStart)))
+    .orderBy(subscriptions.periodStart);
+}
+
 export async function insertSubscription(db: Db, sub: typeof subscriptions.$inferInsert) {
   await db.batch([db.insert(subscriptions).values(sub), setPlan(db, sub.userId, sub.planId)]);
+}
+
+/** A user's invoices and subscriptions, deleted while `condition` holds (a stale unverified account replaced). For a batch. */
+export function deleteBillingRowsIf(db: Db, userId: string, condition: SQL) {
+  return [
+    db.delete(subscriptions).where(and(eq(subscriptions.userId, userId), condition)),
+    db.delete(invoices).where(and(eq(invoices.userId, userId), condition)),
+  ];
 }

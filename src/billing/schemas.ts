@@ -31,7 +31,9 @@ export const invoiceSchema = z.object({
   amount: z.int().describe("IDR"),
   credits: z.int().nullable(),
   plan_id: z.string().nullable(),
-  status: z.enum(["UNPAID", "PAID", "EXPIRED", "FAILED"]),
+  status: z
+    .enum(["UNPAID", "PAID", "EXPIRED", "FAILED", "REFUNDED"])
+    .describe("REFUNDED: paid, then refunded through Tripay (its credits taken back or its plan ended)"),
   reference: z.string().nullable().describe("Tripay's reference; null until Tripay answered"),
   qr_string: z.string().nullable().describe("The QRIS payload"),
   qr_image: z.string().nullable().describe("SVG data URL rendered from qr_string"),
@@ -48,6 +50,9 @@ export const webhookResponse = z.object({ success: z.literal(true) });
 export const statusResponse = z.object({
   data: z.object({
     subscription: z.object({ plan_id: z.string(), plan_name: z.string(), period_start: z.string(), period_end: z.string() }),
+    queued: z
+      .array(z.object({ plan_id: z.string(), period_start: z.string(), period_end: z.string() }))
+      .describe("Paid subscriptions waiting for the running one to end, in order"),
     credits: z.int(),
   }),
 });
@@ -61,5 +66,8 @@ export const tripayCallbackSchema = z.object({
   reference: z.string().min(1).max(100).describe("Tripay's reference"),
   merchant_ref: z.string().min(1).max(100).describe("Our invoice id"),
   status: z.enum(["PAID", "EXPIRED", "FAILED", "REFUND", "UNPAID"]),
-  total_amount: z.number().int().describe("Must equal the invoice amount"),
+  total_amount: z.number().int().describe("What the payer paid: the invoice amount, plus the fee when the customer pays it"),
+  fee_merchant: z.number().int().optional().describe("The fee the merchant pays (0 when the customer pays it)"),
+  fee_customer: z.number().int().optional().describe("The fee the customer pays (0 when the merchant pays it)"),
+  amount_received: z.number().int().optional().describe("What the merchant receives: amount_received + fee_merchant must equal the invoice amount"),
 });

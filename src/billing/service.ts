@@ -2,6 +2,7 @@
 import { renderSVG } from "uqr";
 import { accountChanged, pendingDebits } from "../account/admission";
 import { appendLedger, findPlan, ledgerBalance, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
+import { audit } from "../audit/service";
 import { primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { newId } from "../lib/crypto";
@@ -19,12 +20,14 @@ import {
   findInvoiceById,
   findInvoiceOfUser,
   type InvoiceRow,
-  insertInvoice,
+  insertInvoiceWithinLimits,
   insertSubscription,
   invoicePage,
   invoiceWithReference,
+  queuedSubscriptions,
   reconcilePlans,
   settlePaid,
+  settleRefund,
 } from "./queries";
 import { TOPUP, tripayCallbackSchema } from "./schemas";
 import { createTransaction, TransactionRefused, tripayConfig, verifyCallback } from "./tripay";
@@ -33,6 +36,9 @@ import { createTransaction, TransactionRefused, tripayConfig, verifyCallback } f
 export const INVOICE_TTL_MS = 30 * 60 * 1000;
 /** Our expiry job waits this long past the provider's own expiry (clocks differ; a payment may be in flight). */
 export const EXPIRY_MARGIN_MS = 15 * 60 * 1000;
+
+/** Invoices a user may create per minute, and unpaid ones they may have open at once. */
+export const INVOICE_LIMITS = { perMinute: 3, open: 5 } as const;
 
 /** The reference an invoice carries from being recorded until the provider's answer is adopted. */
 const pendingReference = (id: string) => `pending:${id}`;
@@ -99,7 +105,19 @@ async function createInvoice(
     paidAt: null,
     createdAt: now,
   };
-  await insertInvoice(db, row);
+  const recorded = await insertInvoiceWithinLimits(db, row, INVOICE_LIMITS);
+  if (!recorded.ok) {
+    if (recorded.limit === "rate") {
+      const wait = Math.max(1, Math.ceil(recorded.retryAfterMs / 1000));
+      throw new ApiError("RATE_LIMITED", `At most ${INVOICE_LIMITS.perMinute} invoices per minute. Try again in ${wait} seconds.`, {
+        headers: { "retry-after": String(wait) },
+      });
+    }
+    throw new ApiError(
+      "TOO_MANY_OPEN_INVOICES",
+      `You have ${INVOICE_LIMITS.open} unpaid invoices open. Pay one, or wait until they expire (30 minutes after creation).`,
+    );
+  }
   let tx: Awaited<ReturnType<typeof createTransaction>>;
   try {
     tx = await createTransaction(cfg, {
@@ -176,27 +194,68 @@ export async function handleTripayCallback(
   if (!inv || (!isPending(inv) && inv.reference !== cb.reference)) {
     throw new ApiError("NOT_FOUND", `No invoice with merchant_ref "${cb.merchant_ref}" and reference "${cb.reference}".`);
   }
-  if (cb.total_amount !== inv.amount) {
-    throw new ApiError("VALIDATION_ERROR", `Amount ${cb.total_amount} does not match the invoice amount ${inv.amount}; nothing was changed.`);
+  // What the merchant is owed for this payment, whoever pays the fee: with the fee on the customer,
+  // total_amount is the invoice amount plus fee_customer and amount_received the invoice amount; with
+  // the fee on the merchant, total_amount is the invoice amount and amount_received that minus fee_merchant.
+  const owed =
+    cb.amount_received !== undefined && cb.fee_merchant !== undefined ? cb.amount_received + cb.fee_merchant : cb.total_amount - (cb.fee_customer ?? 0);
+  if (owed !== inv.amount) {
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      `The payment (total ${cb.total_amount}, ${owed} for the merchant before fees) does not match the invoice amount ${inv.amount}; nothing was changed.`,
+    );
   }
   if (cb.status === "PAID") {
     const now = Date.now();
-    const { transitioned } = await settlePaid(db, inv, now, addMonth(now), newId("sub"));
+    const { transitioned } = await settlePaid(db, inv, now, addMonth, newId("sub"));
     if (transitioned) {
       // The account's cached plan, balance and key lookups change with it.
       waitUntil(accountChanged(env, inv.userId));
     }
   } else if (cb.status === "EXPIRED" || cb.status === "FAILED") {
     await closeUnpaid(db, inv.id, cb.status, "provider");
+  } else if (cb.status === "REFUND" && inv.status === "PAID") {
+    await refund(env, inv);
   }
-  // REFUND and UNPAID change nothing here: refunds are handled by support (see docs/api.md).
+  // UNPAID changes nothing; REFUND of an invoice that is not paid has nothing to take back.
   return { success: true };
+}
+
+/**
+ * A paid invoice refunded through Tripay: a top-up's credits are taken back as far as the balance
+ * allows (never below zero; the ledger entry says how many could not be), a subscription ends (a
+ * queued one never starts) and the plan follows. Once per invoice.
+ */
+async function refund(env: Env, inv: InvoiceRow) {
+  const db = primaryDb(env);
+  const now = Date.now();
+  let entry: { amount: number; reason: string };
+  let detail: Record<string, number | string>;
+  if (inv.kind === "topup") {
+    const credits = inv.credits ?? 0;
+    const take = Math.max(0, Math.min(credits, await creditBalance(env, inv.userId)));
+    const missing = credits - take;
+    entry = {
+      amount: -take,
+      reason: `refund of top-up ${inv.id}: ${take.toLocaleString("en")} credits taken back${missing > 0 ? `; ${missing.toLocaleString("en")} could not be (already spent)` : ""}`,
+    };
+    detail = { invoice_id: inv.id, credits_taken: take, credits_not_taken: missing };
+  } else {
+    entry = { amount: 0, reason: `refund of subscription ${inv.id} (${inv.planId ?? ""}): the plan ends` };
+    detail = { invoice_id: inv.id, plan_id: inv.planId ?? "" };
+  }
+  if (!(await settleRefund(db, inv, now, entry))) return;
+  if (entry.amount !== 0 || inv.kind === "subscription") await accountChanged(env, inv.userId);
+  if (detail.credits_not_taken) log.warn("refund_credits_short", { invoice: inv.id, user_id: inv.userId, credits: Number(detail.credits_not_taken) });
+  await audit(env, {}, { event: "payment_refunded", subjectId: inv.userId, detail });
 }
 
 export async function billingStatus(env: Env, userId: string) {
   const db = primaryDb(env);
-  const sub = await activeSubscription(db, userId, Date.now());
+  const now = Date.now();
+  const sub = await activeSubscription(db, userId, now);
   if (!sub) throw new ApiError("NO_SUBSCRIPTION", "No active subscription: you are on the free plan. See GET /billing/plans.");
+  const queued = await queuedSubscriptions(db, userId, now);
   return {
     data: {
       subscription: {
@@ -205,6 +264,7 @@ export async function billingStatus(env: Env, userId: string) {
         period_start: iso(sub.periodStart),
         period_end: iso(sub.periodEnd),
       },
+      queued: queued.map((q) => ({ plan_id: q.planId, period_start: iso(q.periodStart), period_end: iso(q.periodEnd) })),
       credits: await creditBalance(env, userId),
     },
   };

@@ -5,7 +5,7 @@ import type { CallEnv } from "./context";
 
 export const requireApiKey = createMiddleware<CallEnv>(async (c, next) => {
   const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
-  const principal = await resolveApiKey(c.env, c.req.header("x-api-key"), waitUntil);
+  const principal = await resolveApiKey(c.env, c.req.header("x-api-key"), waitUntil, c.req.header("cf-connecting-ip"));
   c.set("call", { env: c.env, principal, requestId: c.get("requestId"), waitUntil });
   await next();
 });

@@ -137,11 +137,57 @@ export const users = sqliteTable(
     emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
     isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull().default(sql`(unixepoch() * 1000)`),
+    /** Session tokens issued before this time (epoch seconds, `iat < session_epoch`) are refused: raised to end every session. */
+    sessionEpoch: integer("session_epoch").notNull().default(0),
+    /** When the last verification message was sent (ms): the 1-per-minute resend limit is one conditional write on it. */
+    verificationSentAt: integer("verification_sent_at"),
+    /**
+     * Whether whoever set up what the account holds (password, sessions, keys) proved they own the
+     * email: false from a password registration until the link is opened in the browser that signed
+     * up, a password reset through the emailed link, or a provider's verified sign-in. A reset of an
+     * account still false is a takeover (its keys are revoked). Accounts from before this column: true.
+     */
+    ownerProven: integer("owner_proven", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [uniqueIndex("users_email_uq").on(t.email)],
 );
 
 export type UserRow = typeof users.$inferSelect;
+
+/** Session tokens ended one by one (logout), by SHA-256 of the token, until the token would have expired anyway. */
+export const revokedSessions = sqliteTable(
+  "revoked_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id").notNull(),
+    expiresAt: integer("expires_at").notNull(), // ms
+  },
+  (t) => [index("revoked_sessions_expiry_idx").on(t.expiresAt)],
+);
+
+/** Password-reset links: each usable once, within its expiry. `id` is the token's `jti`. */
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("password_resets_user_idx").on(t.userId, t.createdAt)],
+);
+
+/**
+ * Failed logins per email address (known or not, keyed by the SHA-256 of the normalised address, so
+ * the table answers the same for both): the per-account back-off.
+ */
+export const loginFailures = sqliteTable("login_failures", {
+  emailHash: text("email_hash").primaryKey(),
+  failures: integer("failures").notNull(),
+  lockedUntil: integer("locked_until").notNull().default(0), // ms
+  lastAt: integer("last_at").notNull(), // ms
+});
 
 export const apiKeys = sqliteTable(
   "api_keys",
@@ -206,7 +252,7 @@ export const invoices = sqliteTable(
     amount: integer("amount").notNull(), // IDR
     /** Tripay's reference; `pending:<id>` from the moment the invoice is recorded until Tripay's answer is adopted. */
     reference: text("reference").notNull(),
-    status: text("status", { enum: ["UNPAID", "PAID", "EXPIRED", "FAILED"] }).notNull(),
+    status: text("status", { enum: ["UNPAID", "PAID", "EXPIRED", "FAILED", "REFUNDED"] }).notNull(),
     /**
      * Who decided a final status: `provider` (a signed callback: final) or `system` (our expiry job,
      * or a create call that failed: provisional, a signed PAID still settles it). Null while UNPAID.
@@ -252,4 +298,25 @@ export const creditLedger = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [uniqueIndex("credit_ledger_ref_uq").on(t.ref), index("credit_ledger_user_idx").on(t.userId, t.id)],
+);
+
+// ---------------------------------------------------------------- audit
+
+/**
+ * Security events (src/audit): who did what to whom, from where, in which request. Never a secret,
+ * a password or a token: `detail` holds ids, amounts, reasons and the like.
+ */
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(), // ms
+    event: text("event").notNull(),
+    actorId: text("actor_id"), // who acted (the user, an admin), null for the provider or an unknown caller
+    subjectId: text("subject_id"), // whose account it concerns, null when no account matched
+    ip: text("ip"),
+    requestId: text("request_id"),
+    detail: text("detail", { mode: "json" }).$type<Record<string, string | number | boolean | null>>().notNull(),
+  },
+  (t) => [index("audit_subject_idx").on(t.subjectId, t.id), index("audit_event_idx").on(t.event, t.id), index("audit_actor_idx").on(t.actorId, t.id)],
 );

@@ -7,3 +7,11 @@
 import type { RequestIdVariables } from "hono/request-id";
 
 export type BaseEnv = { Bindings: Env; Variables: RequestIdVariables };
+
+/** Where a request comes from, as the audit trail and the throttles take it: client IP and request id. */
+export function requestMeta(c: { req: { header(name: string): string | undefined }; get(key: "requestId"): string }): {
+  ip: string | undefined;
+  requestId: string | undefined;
+} {
+  return { ip: c.req.header("cf-connecting-ip"), requestId: c.get("requestId") };
+}

@@ -23,8 +23,9 @@ export const onError: ErrorHandler = (err, c) => {
     if (err.status === 413) return errorResponse(c, "PAYLOAD_TOO_LARGE", "The request body is too large.");
     if (err.status === 400) return errorResponse(c, "INVALID_JSON", "The request body is not valid JSON.");
   }
-  // Digit runs of NIK length are masked: /api/v1/wilayah/nik/:nik must never put a NIK in a log.
-  log.error("unhandled_error", { request_id: c.get("requestId"), path: c.req.path.replace(/\d{16,}/g, "<redacted>"), error: errorText(err) });
+  // /api/v1/wilayah/nik/:nik must never put a NIK in a log, in whatever form it was written: the
+  // logger masks NIK-like digit runs, separators included (lib/log.ts maskNik), in every field.
+  log.error("unhandled_error", { request_id: c.get("requestId"), path: c.req.path, error: errorText(err) });
   return errorResponse(c, "INTERNAL_ERROR", "Something went wrong on our side. Quote the request id when you contact support.");
 };
 

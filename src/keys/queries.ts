@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { apiKeys, users } from "../db/schema";
 
@@ -63,4 +63,17 @@ export async function keyLabels(db: Db, ids: string[]): Promise<{ id: string; na
 
 export async function countActiveKeys(db: Db): Promise<number> {
   return (await db.select({ n: count() }).from(apiKeys).where(isNull(apiKeys.revokedAt)))[0]?.n ?? 0;
+}
+
+/** A user's active keys created before `before` (ms). */
+export async function activeKeysCreatedBefore(db: Db, userId: string, before: number): Promise<KeyRow[]> {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt), lt(apiKeys.createdAt, before)));
+}
+
+/** Every key of a user, deleted while `condition` holds (a stale account replaced). For a batch. */
+export function deleteKeysOfUserIf(db: Db, userId: string, condition: SQL) {
+  return db.delete(apiKeys).where(and(eq(apiKeys.userId, userId), condition));
 }

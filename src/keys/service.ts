@@ -7,23 +7,29 @@
  * the deletion. So forgetting also leaves a marker with the time it happened, and a KV lookup read
  * at or before that time is not trusted: it is read again from D1.
  */
-import { LRUCache } from "lru-cache";
+import { audit, type RequestMeta } from "../audit/service";
 import { primaryDb } from "../db/client";
 import { newId } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { iso } from "../lib/time";
-import { findKeyByHash, findKeyOfUser, insertKeyWithinLimit, type KeyRow, keyHashesOfUser, listKeysOfUser, markRevoked } from "./queries";
+import { type CachedLookup, LookupCache } from "./lookup-cache";
+import {
+  activeKeysCreatedBefore,
+  findKeyByHash,
+  findKeyOfUser,
+  insertKeyWithinLimit,
+  type KeyRow,
+  keyHashesOfUser,
+  listKeysOfUser,
+  markRevoked,
+} from "./queries";
 import { displayParts, generateKeySecret, hashKeySecret, isWellFormedKey } from "./secret";
 
 /** Who is calling a data endpoint: what an `x-api-key` resolves to (REST and MCP alike). */
 export type Principal = { keyId: string; userId: string; plan: string };
 
-/** `at`: when D1 was read for it (ms). */
-type CachedLookup = ({ ok: true; keyId: string; userId: string; plan: string; suspended: boolean } | { ok: false }) & { at: number };
-
-/** KV's minimum TTL is 60 s. Known keys are kept longer; unknown hashes briefly (they cannot become valid: new keys are random). */
+/** KV's minimum TTL is 60 s. Known keys are cached there; unknown hashes are not (a random key is never asked twice). */
 const KNOWN_TTL = 600;
-const UNKNOWN_TTL = 60;
 
 const kvKey = (keyHash: string) => `apikey:${keyHash}`;
 const forgottenKey = (keyHash: string) => `apikey-forgotten:${keyHash}`;
@@ -32,12 +38,39 @@ const FORGOTTEN_TTL = KNOWN_TTL + 300;
 /** Lookups read from D1 up to this long after a marker are not trusted either: room for clocks of different machines. */
 const CLOCK_MARGIN_MS = 5_000;
 
+const memory = new LookupCache();
+
 /**
- * This isolate's copy of recent lookups. Other isolates drop theirs within MEMORY_TTL_MS, which is
- * what a revocation costs on top of KV's own propagation (see docs/api.md).
+ * Unknown keys cost us KV and D1 reads, so each client IP has a budget of them (KEY_MISS_LIMITER,
+ * per Cloudflare location). An IP past it is remembered here until its window is over and refused
+ * before any lookup; the binding's no is what puts it here, so each isolate pays at most one lookup
+ * for an IP the location already refuses.
  */
-const MEMORY_TTL_MS = 10_000;
-const memory = new LRUCache<string, CachedLookup>({ max: 10_000, ttl: MEMORY_TTL_MS });
+const MISS_PERIOD_SECONDS = 60;
+const refusedIps = new Map<string, number>();
+
+function refuseMissingIp(ip: string | undefined, now: number) {
+  if (!ip) return;
+  const until = refusedIps.get(ip);
+  if (until === undefined) return;
+  if (until <= now) {
+    refusedIps.delete(ip);
+    return;
+  }
+  const wait = Math.ceil((until - now) / 1000);
+  throw new ApiError("RATE_LIMITED", `Too many unknown API keys from this address. Try again in ${wait} seconds.`, {
+    headers: { "retry-after": String(wait) },
+  });
+}
+
+async function countMiss(env: Env, ip: string | undefined, now: number) {
+  if (!ip) return;
+  const { success } = await env.KEY_MISS_LIMITER.limit({ key: `keymiss:${ip}` });
+  if (success) return;
+  if (refusedIps.size > 10_000) refusedIps.clear();
+  refusedIps.set(ip, now + MISS_PERIOD_SECONDS * 1000);
+  refuseMissingIp(ip, now);
+}
 
 /** The location's cached lookup (KV), or D1's answer, which is then cached. */
 async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<unknown>) => void): Promise<CachedLookup> {
@@ -49,19 +82,26 @@ async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<un
     row && row.revokedAt === null
       ? { ok: true, keyId: row.keyId, userId: row.userId, plan: row.plan, suspended: row.userStatus === "suspended", at }
       : { ok: false, at };
-  waitUntil(env.KV.put(kvKey(keyHash), JSON.stringify(lookup), { expirationTtl: lookup.ok ? KNOWN_TTL : UNKNOWN_TTL }));
+  if (lookup.ok) waitUntil(env.KV.put(kvKey(keyHash), JSON.stringify(lookup), { expirationTtl: KNOWN_TTL }));
   return lookup;
 }
 
-export async function resolveApiKey(env: Env, secret: string | undefined, waitUntil: (p: Promise<unknown>) => void): Promise<Principal> {
+/**
+ * The principal of an `x-api-key`. `clientIp` (CF-Connecting-IP) pays for unknown keys: past its
+ * budget, 429 RATE_LIMITED before any KV or D1 read.
+ */
+export async function resolveApiKey(env: Env, secret: string | undefined, waitUntil: (p: Promise<unknown>) => void, clientIp?: string): Promise<Principal> {
   if (!secret) throw new ApiError("MISSING_API_KEY", "Send your API key in the x-api-key header. Create keys at POST /user/keys.");
   if (!isWellFormedKey(secret)) throw new ApiError("INVALID_API_KEY", "The API key is not valid.");
   const keyHash = await hashKeySecret(secret);
 
   let lookup = memory.get(keyHash);
   if (!lookup) {
+    const now = Date.now();
+    refuseMissingIp(clientIp, now);
     lookup = await sharedLookup(env, keyHash, waitUntil);
     memory.set(keyHash, lookup);
+    if (!lookup.ok) await countMiss(env, clientIp, now);
   }
   if (!lookup.ok) throw new ApiError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
   if (lookup.suspended) throw new ApiError("ACCOUNT_SUSPENDED", "The account that owns this API key is suspended.");
@@ -99,7 +139,7 @@ export async function listKeys(env: Env, userId: string) {
   return { data: (await listKeysOfUser(primaryDb(env), userId)).map(publicKey) };
 }
 
-export async function createKey(env: Env, user: { id: string; emailVerified: boolean }, name: string) {
+export async function createKey(env: Env, user: { id: string; emailVerified: boolean }, name: string, meta: RequestMeta) {
   if (!user.emailVerified)
     throw new ApiError("EMAIL_NOT_VERIFIED", "Verify your email address before creating API keys (POST /auth/resend-verification sends a new link).");
   const secret = generateKeySecret();
@@ -107,17 +147,19 @@ export async function createKey(env: Env, user: { id: string; emailVerified: boo
   if (!(await insertKeyWithinLimit(primaryDb(env), row, MAX_ACTIVE_KEYS))) {
     throw new ApiError("KEY_LIMIT_REACHED", `At most ${MAX_ACTIVE_KEYS} active keys per account. Revoke one first.`);
   }
+  await audit(env, meta, { event: "key_created", actorId: user.id, subjectId: user.id, detail: { key_id: row.id, name } });
   // The secret is shown here and never again.
   return { data: { ...publicKey({ ...row, lastUsedAt: null, revokedAt: null }), key: secret } };
 }
 
-export async function revokeKey(env: Env, userId: string, keyId: string) {
+export async function revokeKey(env: Env, userId: string, keyId: string, meta: RequestMeta) {
   const db = primaryDb(env);
   const key = await findKeyOfUser(db, userId, keyId);
   if (!key) throw new ApiError("NOT_FOUND", `No API key "${keyId}" in your account.`);
   if (key.revokedAt === null) {
     await markRevoked(db, key.id, Date.now());
     await forgetKeyHashes(env, [key.keyHash]);
+    await audit(env, meta, { event: "key_revoked", actorId: userId, subjectId: userId, detail: { key_id: key.id } });
   }
   const after = await findKeyOfUser(db, userId, keyId);
   return { data: publicKey(after ?? key) };
@@ -126,4 +168,19 @@ export async function revokeKey(env: Env, userId: string, keyId: string) {
 /** Drops every cached lookup of a user's keys (suspension, plan change). */
 export async function forgetUserKeys(env: Env, userId: string): Promise<void> {
   await forgetKeyHashes(env, await keyHashesOfUser(primaryDb(env), userId));
+}
+
+/** A takeover: every key the account had before `before` (ms) is revoked (their creator may not own the email). Returns their ids. */
+export async function revokeKeysCreatedBefore(env: Env, userId: string, before: number, meta: RequestMeta): Promise<string[]> {
+  const db = primaryDb(env);
+  const keys = await activeKeysCreatedBefore(db, userId, before);
+  if (keys.length === 0) return [];
+  const now = Date.now();
+  for (const k of keys) await markRevoked(db, k.id, now);
+  await forgetKeyHashes(
+    env,
+    keys.map((k) => k.keyHash),
+  );
+  for (const k of keys) await audit(env, meta, { event: "key_revoked", actorId: null, subjectId: userId, detail: { key_id: k.id, reason: "takeover" } });
+  return keys.map((k) => k.id);
 }

@@ -5,8 +5,19 @@
  */
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 
+/**
+ * A NIK-like number: 16 or more digits, also written with separators between them (spaces, dots,
+ * hyphens, underscores, slashes, plus signs, or their URL escapes), as in a request path
+ * `/wilayah/nik/3273-0945-1290-0001`. Masked in every text a log line carries, whatever the caller
+ * passed: a NIK must never be stored, and a request path or an error message may hold one.
+ */
+const NIK_LIKE = /\d(?:(?:[\s._/+-]|%20|%2[bBdDeEfF]|%5[fF])*\d){15,}/g;
+const maskNik = (text: string): string => text.replace(NIK_LIKE, "<redacted>");
+
 function write(level: "info" | "warn" | "error", event: string, fields: LogFields) {
-  const line = JSON.stringify({ level, event, ...fields });
+  const masked: LogFields = {};
+  for (const [k, v] of Object.entries(fields)) masked[k] = typeof v === "string" ? maskNik(v) : v;
+  const line = JSON.stringify({ level, event, ...masked });
   if (level === "info") console.log(line);
   else console.error(line);
 }

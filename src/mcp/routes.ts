@@ -10,6 +10,7 @@ import {
 import { createMcpHandler } from "agents/mcp/server";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
+import { countRequest } from "../account/admission";
 import { admitDataCall, dataEndpoints } from "../catalogue";
 import type { DataContext } from "../data/context";
 import { requireApiKey } from "../data/guard";
@@ -91,6 +92,10 @@ mcpRoutes.all("/", requireMcpHost, requireApiKey, async (c) => {
   }
   const authInfo: AuthInfo = { token: call.principal.keyId, clientId: call.principal.keyId, scopes: [] };
   const tool = calledTool(parsedBody);
+  // A tool call is admitted (rate, quota, metering) by the tool; anything else (initialize, tools/list,
+  // notifications) counts against the key's per-minute rate here, so it cannot be sent without limit.
+  // A tools/call naming no tool is no data call either.
+  if (!tool || !dataEndpoints.some((ep) => ep.tool === tool)) await countRequest(call.env, call.principal);
   if (await isLegacyRequest(c.req.raw, parsedBody))
     return serveLegacy(c.req.raw, parsedBody, authInfo, () => buildServer(dataEndpoints, admitDataCall, call, tool));
   requests.set(authInfo, { call, tool });

@@ -8,7 +8,7 @@ import { requireAdmin } from "../auth/guards";
 import { credits, listPlans } from "../billing/service";
 import { ApiError } from "../lib/errors";
 import type { PlanView } from "./billing";
-import { errorNotice, flash, form, formInteger, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
+import { errorNotice, flash, form, formInteger, origin, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatNumber } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, Pager } from "./layout";
 import type { UsageView } from "./usage";
@@ -38,7 +38,7 @@ adminPages.get("/admin/users/:id", signedIn, requireAdmin, async (c) => {
 adminPages.post("/admin/users/:id/status", signedIn, requireAdmin, async (c) => {
   const id = c.req.param("id");
   const { status } = await form(c, z.object({ status: userStatusInput }));
-  await patchUser(c.env, id, { status });
+  await patchUser(c.env, id, { status }, { id: c.get("user").id, ...origin(c) });
   return c.redirect(`/portal/admin/users/${id}?msg=saved`, 303);
 });
 
@@ -47,7 +47,7 @@ adminPages.post("/admin/users/:id/credits", signedIn, requireAdmin, async (c) =>
   const id = c.req.param("id");
   try {
     const { amount, reason } = await form(c, z.object({ ...creditGrantInput.shape, amount: z.preprocess(formInteger, creditGrantInput.shape.amount) }));
-    await adminGrantCredits(c.env, id, amount, reason, u.id);
+    await adminGrantCredits(c.env, id, amount, reason, { id: u.id, ...origin(c) });
     return c.redirect(`/portal/admin/users/${id}?msg=saved`, 303);
   } catch (e) {
     if (e instanceof ApiError && e.status === 400) return adminUserPage(c, id, errorNotice(c, e), 400);
@@ -62,7 +62,7 @@ adminPages.post("/admin/users/:id/subscription", signedIn, requireAdmin, async (
       c,
       z.object({ ...subscriptionGrantInput.shape, months: z.preprocess(formInteger, subscriptionGrantInput.shape.months) }),
     );
-    await adminGrantSubscription(c.env, id, plan_id, months);
+    await adminGrantSubscription(c.env, id, plan_id, months, { id: c.get("user").id, ...origin(c) });
     return c.redirect(`/portal/admin/users/${id}?msg=saved`, 303);
   } catch (e) {
     if (e instanceof ApiError && e.status === 400) return adminUserPage(c, id, errorNotice(c, e), 400);

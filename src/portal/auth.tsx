@@ -7,12 +7,13 @@
 import { Hono } from "hono";
 import { setCookie } from "hono/cookie";
 import { z } from "zod";
+import { accountHooks } from "../admin/lifecycle";
 import { emailInput, loginPasswordInput, nameInput, passwordInput } from "../auth/inputs";
-import { login, publicConfig, register, resendVerification } from "../auth/service";
+import { forgotPassword, login, logout, publicConfig, register, resendVerification, resetPassword } from "../auth/service";
 import { ApiError } from "../lib/errors";
 import { errorNotice, flash, form, origin, type PortalContext, type PortalEnv, page, signedIn } from "./context";
 import { Csrf, Layout, type Notice, NoticeBox, type Page } from "./layout";
-import { clearSession, cookieOptions, LANG_COOKIE, setSession } from "./session";
+import { clearSession, cookieOptions, LANG_COOKIE, sessionToken, setSession } from "./session";
 
 export const authPages = new Hono<PortalEnv>();
 
@@ -24,7 +25,7 @@ authPages.get("/", (c) => {
   const verifyError = c.req.query("verify_error");
   if (c.req.query("verified") === "1") {
     if (u) return c.redirect("/portal/keys?verified=1", 303);
-    return c.html(<VerifyLanding p={p} notice={{ kind: "ok", text: p.t("verified_ok") }} />);
+    return c.html(<VerifyLanding p={p} notice={{ kind: "ok", text: p.t("verified_ok") }} notYours />);
   }
   if (verifyError) {
     const text = p.t(verifyError === "expired" ? "verify_expired" : "verify_invalid");
@@ -84,6 +85,7 @@ authPages.post("/signup", async (c) => {
       c.env,
       { email: input.email, password: input.password, name: input.name, challengeToken: input["cf-turnstile-response"] },
       origin(c),
+      accountHooks,
     );
     setSession(c, r.token);
     return c.redirect("/portal/keys", 303);
@@ -92,9 +94,47 @@ authPages.post("/signup", async (c) => {
   }
 });
 
-authPages.post("/logout", (c) => {
+/** Ends the session on the server too (a copied token stops working), then drops the cookie. */
+authPages.post("/logout", async (c) => {
+  const u = c.get("portalUser");
+  const token = sessionToken(c);
+  if (u && token) await logout(c.env, u, token, origin(c));
   clearSession(c);
   return c.redirect("/portal/login?msg=logged_out", 303);
+});
+
+// ---------------------------------------------------------------- recovery
+
+authPages.get("/forgot", (c) => c.html(<ForgotPage p={page(c)} notice={null} challengeSiteKey={null} />));
+
+authPages.post("/forgot", async (c) => {
+  const body = await c.req.parseBody();
+  const email = typeof body.email === "string" ? body.email : "";
+  try {
+    const input = await form(c, z.object({ email: emailInput }));
+    await forgotPassword(c.env, input, origin(c));
+    return c.html(<ForgotPage p={page(c)} notice={{ kind: "ok", text: page(c).t("forgot_sent") }} email={email} challengeSiteKey={null} />);
+  } catch (e) {
+    return c.html(<ForgotPage p={page(c)} notice={errorNotice(c, e)} email={email} challengeSiteKey={null} />, e instanceof ApiError ? e.status : 500);
+  }
+});
+
+authPages.get("/reset", (c) => {
+  const token = (c.req.query("token") ?? "").slice(0, 2048);
+  return c.html(<ResetPage p={page(c)} notice={token ? null : { kind: "err", text: page(c).t("reset_no_token") }} token={token} />);
+});
+
+authPages.post("/reset", async (c) => {
+  const body = await c.req.parseBody();
+  const token = typeof body.token === "string" ? body.token.slice(0, 2048) : "";
+  try {
+    const input = await form(c, z.object({ token: z.string().min(1).max(2048), password: passwordInput }));
+    const { data } = await resetPassword(c.env, input, origin(c), accountHooks);
+    clearSession(c);
+    return c.redirect(data.takeover ? "/portal/login?msg=account_claimed" : "/portal/login?msg=password_reset", 303);
+  } catch (e) {
+    return c.html(<ResetPage p={page(c)} notice={errorNotice(c, e)} token={token} />, e instanceof ApiError ? e.status : 500);
+  }
 });
 
 authPages.post("/verify/resend", signedIn, async (c) => {
@@ -163,6 +203,9 @@ export function LoginPage(props: AuthForm) {
           </button>
         </form>
         <p class="hint">
+          <a href="/portal/forgot">{p.t("forgot_link")}</a>
+        </p>
+        <p class="hint">
           {p.t("no_account")} <a href="/portal/signup">{p.t("signup")}</a>
         </p>
       </div>
@@ -208,12 +251,17 @@ export function SignupPage(props: AuthForm) {
 }
 
 /** `?verified=1` / `?verify_error=...` for a visitor who is not signed in. */
-export function VerifyLanding(props: { p: Page; notice: Notice }) {
+export function VerifyLanding(props: { p: Page; notice: Notice; notYours?: boolean }) {
   const { p } = props;
   return (
     <Layout p={p} title={p.t("brand")}>
       <div class="card narrow">
         <NoticeBox n={props.notice} />
+        {props.notYours ? (
+          <p class="hint" data-testid="not-yours">
+            {p.t("verified_not_yours")} <a href="/portal/forgot">{p.t("forgot_link")}</a>
+          </p>
+        ) : null}
         <p>
           <a class="button" href="/portal/login">
             {p.t("login")}
@@ -230,4 +278,55 @@ const OAUTH_REASONS = ["access_denied", "unverified_email", "state", "provider",
 function oauthMessage(t: Page["t"], code: string): string {
   const reason = (OAUTH_REASONS as readonly string[]).includes(code) ? (code as (typeof OAUTH_REASONS)[number]) : "provider";
   return t(`oauth_${reason}`);
+}
+
+export function ForgotPage(props: AuthForm) {
+  const { p } = props;
+  return (
+    <Layout p={p} title={p.t("forgot_title")}>
+      <div class="card narrow">
+        <h1>{p.t("forgot_title")}</h1>
+        <p class="muted">{p.t("forgot_intro")}</p>
+        <NoticeBox n={props.notice} />
+        <form method="post" action="/portal/forgot" class="stack">
+          <Csrf p={p} />
+          <div>
+            <label for="email">{p.t("email")}</label>
+            <input id="email" name="email" type="email" autocomplete="email" required value={props.email ?? ""} />
+          </div>
+          <button type="submit" class="full">
+            {p.t("forgot_button")}
+          </button>
+        </form>
+        <p class="hint">
+          <a href="/portal/login">{p.t("login")}</a>
+        </p>
+      </div>
+    </Layout>
+  );
+}
+
+export function ResetPage(props: { p: Page; notice: Notice; token: string }) {
+  const { p } = props;
+  return (
+    <Layout p={p} title={p.t("reset_title")}>
+      <div class="card narrow">
+        <h1>{p.t("reset_title")}</h1>
+        <p class="muted">{p.t("reset_intro")}</p>
+        <NoticeBox n={props.notice} />
+        <form method="post" action="/portal/reset" class="stack">
+          <Csrf p={p} />
+          <input type="hidden" name="token" value={props.token} />
+          <div>
+            <label for="password">{p.t("new_password")}</label>
+            <input id="password" name="password" type="password" autocomplete="new-password" required minlength={8} maxlength={128} />
+            <p class="hint">{p.t("password_hint")}</p>
+          </div>
+          <button type="submit" class="full">
+            {p.t("reset_button")}
+          </button>
+        </form>
+      </div>
+    </Layout>
+  );
 }

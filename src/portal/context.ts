@@ -64,14 +64,27 @@ export async function form<T extends z.ZodType, E extends PortalEnv>(c: PortalCo
   return r.data;
 }
 
-/** Where a request comes from, as the auth service wants it (throttles, the challenge, links in emails). */
-export const origin = <E extends PortalEnv>(c: PortalContext<E>) => ({ ip: c.req.header("cf-connecting-ip"), apiBaseUrl: new URL(c.req.url).origin });
+/** Where a request comes from, as the auth service wants it (throttles, the challenge, the audit trail, links in emails). */
+export const origin = <E extends PortalEnv>(c: PortalContext<E>) => ({
+  ip: c.req.header("cf-connecting-ip"),
+  requestId: c.get("requestId"),
+  apiBaseUrl: new URL(c.req.url).origin,
+});
 
 /** A short message key carried across a redirect (never free text: nothing a link can inject). */
-const FLASH = { logged_out: "logged_out", resent: "resent", key_revoked: "key_revoked", saved: "saved" } as const;
+const FLASH = {
+  logged_out: "ok",
+  logged_out_everywhere: "ok",
+  resent: "ok",
+  key_revoked: "ok",
+  saved: "ok",
+  password_reset: "ok",
+  password_changed: "ok",
+  account_claimed: "warn",
+} as const;
 export function flash<E extends PortalEnv>(c: PortalContext<E>): Notice {
   const f = c.req.query("msg");
-  if (f && f in FLASH) return { kind: "ok", text: translator(lang(c))(f as keyof typeof FLASH) };
+  if (f && Object.hasOwn(FLASH, f)) return { kind: FLASH[f as keyof typeof FLASH], text: translator(lang(c))(f as keyof typeof FLASH) };
   return null;
 }
 

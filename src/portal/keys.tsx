@@ -2,11 +2,12 @@
 /** Portal page: the signed-in developer's API keys (create, shown once, copy, revoke). */
 import { Hono } from "hono";
 import { z } from "zod";
+import { revokeApiKey } from "../account/revocation";
 import type { UserRow } from "../db/schema";
 import { keyNameInput, type keySchema } from "../keys/schemas";
-import { createKey, listKeys, revokeKey } from "../keys/service";
+import { createKey, listKeys } from "../keys/service";
 import { ApiError } from "../lib/errors";
-import { errorNotice, flash, form, lang, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
+import { errorNotice, flash, form, lang, origin, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatDate, translator } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, VerifyFirst } from "./layout";
 
@@ -42,7 +43,7 @@ keyPages.post("/keys", signedIn, async (c) => {
   const u = c.get("user");
   try {
     const { name } = await form(c, z.object({ name: keyNameInput }));
-    const { data } = await createKey(c.env, u, name);
+    const { data } = await createKey(c.env, u, name, origin(c));
     // The secret is in this response's page only: never in a URL, never stored.
     return keysPage(c, u, null, { id: data.id, key: data.key, name: data.name }, 201);
   } catch (e) {
@@ -53,7 +54,7 @@ keyPages.post("/keys", signedIn, async (c) => {
 
 keyPages.post("/keys/:id/revoke", signedIn, async (c) => {
   const u = c.get("user");
-  await revokeKey(c.env, u.id, c.req.param("id"));
+  await revokeApiKey(c.env, u.id, c.req.param("id"), origin(c));
   return c.redirect("/portal/keys?msg=key_revoked", 303);
 });
 

@@ -7,6 +7,7 @@
  */
 import { type Context, Hono } from "hono";
 import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
+import { accountHooks } from "../admin/lifecycle";
 import {
   finishAuthorization,
   OAuthFailure,
@@ -19,7 +20,7 @@ import {
 } from "../auth/oauth";
 import { signInWithVerifiedEmail } from "../auth/service";
 import { purposeKey } from "../auth/tokens";
-import type { BaseEnv } from "../http/context";
+import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";
 import { ApiError } from "../lib/errors";
 import { cookieOptions, securityHeaders, setSession } from "./session";
@@ -84,7 +85,7 @@ oauthRoutes.get(
     const p = provider(c);
     const raw = await getSignedCookie(c, await cookieSecret(c.env), PENDING_COOKIE);
     // Whatever happens next, this attempt is over: no loop back to the provider, no second use.
-    deleteCookie(c, PENDING_COOKIE, { path: COOKIE_PATH, secure: cookieOptions(c, 0).secure });
+    deleteCookie(c, PENDING_COOKIE, { path: COOKIE_PATH, secure: true });
     let pending: PendingAuthorization | null = null;
     try {
       pending = raw ? (JSON.parse(raw) as PendingAuthorization) : null;
@@ -97,9 +98,10 @@ oauthRoutes.get(
     if (url.searchParams.get("state") !== pending.state || !(await useStateOnce(c.env, pending.state))) return failed(c, "state");
     try {
       const identity = await finishAuthorization(c.env, pending, url, redirectUri(c, p));
-      const { token } = await signInWithVerifiedEmail(c.env, identity);
+      const { token, claimed } = await signInWithVerifiedEmail(c.env, identity, requestMeta(c), accountHooks);
       setSession(c, token);
-      return c.redirect("/portal/keys", 303);
+      // A pre-registered account was taken over: say so (earlier sessions ended, keys revoked, password gone).
+      return c.redirect(claimed ? "/portal/keys?msg=account_claimed" : "/portal/keys", 303);
     } catch (e) {
       if (e instanceof OAuthFailure) return failed(c, e.reason);
       if (e instanceof ApiError && e.code === "ACCOUNT_SUSPENDED") return failed(c, "suspended");

@@ -18,6 +18,7 @@ import { type PortalEnv, page } from "./context";
 import { errorText, translator } from "./i18n";
 import { keyPages } from "./keys";
 import { ErrorPage, type Page } from "./layout";
+import { securityPages } from "./security";
 import { checkCsrf, securityHeaders, sessionUser } from "./session";
 import { usagePages } from "./usage";
 
@@ -45,6 +46,7 @@ portalRoutes.route("/", keyPages);
 portalRoutes.route("/", usagePages);
 portalRoutes.route("/", billingPages);
 portalRoutes.route("/", adminPages);
+portalRoutes.route("/", securityPages);
 
 /** Portal pages answer errors as pages, not JSON. */
 portalRoutes.onError((err, c) => {

@@ -8,23 +8,22 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import type { CookieOptions } from "hono/utils/cookie";
 import { userFromSession } from "../auth/service";
-import { SESSION_TTL_SECONDS } from "../auth/tokens";
+import { SESSION_COOKIE, SESSION_TTL_SECONDS } from "../auth/tokens";
 import type { BaseEnv } from "../http/context";
 import { base64url, randomBytes, timingSafeEqual } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 
-export const SESSION_COOKIE = "wl_session";
-export const CSRF_COOKIE = "wl_csrf";
+export { SESSION_COOKIE };
+/** `__Host-` like the session cookie: no subdomain can plant a CSRF token of its choosing. */
+export const CSRF_COOKIE = "__Host-wl_csrf";
 export const LANG_COOKIE = "wl_lang";
 
-/** `Secure` is left out only for http://localhost and 127.0.0.1 (local development). */
-function isLocalHttp(c: Context): boolean {
-  const u = new URL(c.req.url);
-  return u.protocol === "http:" && (u.hostname === "localhost" || u.hostname === "127.0.0.1");
-}
-
-export function cookieOptions(c: Context, maxAge: number, path = "/"): CookieOptions {
-  return { httpOnly: true, secure: !isLocalHttp(c), sameSite: "Lax", path, maxAge };
+/**
+ * Always `Secure` (the `__Host-` prefix needs it; browsers keep Secure cookies of http://localhost
+ * and 127.0.0.1 too, so local development works the same).
+ */
+export function cookieOptions(_c: Context, maxAge: number, path = "/"): CookieOptions {
+  return { httpOnly: true, secure: true, sameSite: "Lax", path, maxAge };
 }
 
 export function setSession(c: Context, token: string) {
@@ -32,8 +31,11 @@ export function setSession(c: Context, token: string) {
 }
 
 export function clearSession(c: Context) {
-  deleteCookie(c, SESSION_COOKIE, { path: "/", secure: !isLocalHttp(c) });
+  deleteCookie(c, SESSION_COOKIE, { path: "/", secure: true });
 }
+
+/** The session token the browser sent, if any. */
+export const sessionToken = (c: Context): string | undefined => getCookie(c, SESSION_COOKIE);
 
 /** The CSRF token of this browser, set on first sight. */
 export function csrfToken(c: Context): string {
@@ -63,7 +65,7 @@ export const checkCsrf = createMiddleware<BaseEnv>(async (c, next) => {
 
 /** The signed-in user from the session cookie, or null (no cookie, bad or expired token, suspended, gone). */
 export async function sessionUser(c: Context) {
-  const token = getCookie(c, SESSION_COOKIE);
+  const token = sessionToken(c);
   if (!token) return null;
   try {
     return await userFromSession(c.env, token);

@@ -12,8 +12,10 @@ import {
   userPatchInput,
 } from "../admin/schemas";
 import { adminGrantCredits, adminGrantSubscription, getUser, listUsers, overallStats, patchUser } from "../admin/service";
+import { AUDIT_EVENTS, auditListResponse } from "../audit/schemas";
+import { listAuditEvents } from "../audit/service";
 import { requireAdmin, requireUser } from "../auth/guards";
-import type { BaseEnv } from "../http/context";
+import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";
 import { jsonBody, queryParams } from "../http/validate";
 import { pageParams } from "../lib/paging";
@@ -22,6 +24,11 @@ import { pageParams } from "../lib/paging";
 export const adminRoutes = new Hono<BaseEnv>();
 const admin = [requireUser, requireAdmin] as const;
 const tags = ["Admin"];
+/** The acting admin, for the audit trail. */
+const actor = (c: { get(k: "user"): { id: string }; get(k: "requestId"): string; req: { header(n: string): string | undefined } }) => ({
+  id: c.get("user").id,
+  ...requestMeta(c),
+});
 const userId = [{ in: "path", name: "id", required: true, schema: { type: "string" }, description: "The user's id (`user_...`)" }];
 
 adminRoutes.get(
@@ -58,16 +65,17 @@ adminRoutes.patch(
   doc({
     tags,
     summary: "Suspend, reinstate, or change admin rights",
-    description: "Applies at once: a suspended user's keys and sessions stop working on their next request.",
+    description:
+      "Applies at once: a suspended user's keys and sessions stop working on their next request. Suspension and the loss of admin rights end every session of the user (reinstating revives none). The last active admin cannot demote or suspend themselves (409 `LAST_ADMIN`).",
     caller: "admin",
     input: "json",
     parameters: userId,
     ok: { description: "The user after the change", schema: adminUserResponse },
-    errors: ["NOT_FOUND"],
+    errors: ["NOT_FOUND", "LAST_ADMIN"],
   }),
   ...admin,
   ...jsonBody(userPatchInput),
-  async (c) => c.json(await patchUser(c.env, c.req.param("id"), c.req.valid("json"))),
+  async (c) => c.json(await patchUser(c.env, c.req.param("id"), c.req.valid("json"), actor(c))),
 );
 
 adminRoutes.get(
@@ -99,7 +107,7 @@ adminRoutes.post(
   ...jsonBody(creditGrantInput),
   async (c) => {
     const { amount, reason } = c.req.valid("json");
-    return c.json(await adminGrantCredits(c.env, c.req.param("id"), amount, reason, c.get("user").id), 201);
+    return c.json(await adminGrantCredits(c.env, c.req.param("id"), amount, reason, actor(c)), 201);
   },
 );
 
@@ -119,6 +127,31 @@ adminRoutes.post(
   ...jsonBody(subscriptionGrantInput),
   async (c) => {
     const { plan_id, months } = c.req.valid("json");
-    return c.json(await adminGrantSubscription(c.env, c.req.param("id"), plan_id, months), 201);
+    return c.json(await adminGrantSubscription(c.env, c.req.param("id"), plan_id, months, actor(c)), 201);
+  },
+);
+
+adminRoutes.get(
+  "/audit",
+  doc({
+    tags,
+    summary: "The security audit trail",
+    description:
+      "Newest first, paged. `user_id` keeps the events an account is the subject or the actor of; `event` one kind. Events: logins (succeeded, failed, locked), logouts, password changes, reset requests and resets, takeovers, replaced stale accounts, email verification, keys created and revoked, admins' changes of users, credits and subscriptions, refunds. Each has its time, actor, subject, client IP and request id; never a secret or a password.",
+    caller: "admin",
+    input: "query",
+    ok: { description: "Events", schema: auditListResponse },
+  }),
+  ...admin,
+  queryParams(
+    z.strictObject({
+      user_id: z.string().max(64).optional().describe("Events whose subject or actor is this user"),
+      event: z.enum(AUDIT_EVENTS).optional().describe("One kind of event"),
+      ...pageParams,
+    }),
+  ),
+  async (c) => {
+    const { user_id, event, ...paging } = c.req.valid("query");
+    return c.json(await listAuditEvents(c.env, { userId: user_id, event }, paging));
   },
 );

@@ -1,19 +1,45 @@
-import type { HonoRequest } from "hono";
+import type { Context } from "hono";
 import { Hono } from "hono";
+import { getCookie } from "hono/cookie";
 import { z } from "zod";
+import { accountHooks } from "../admin/lifecycle";
 import { requireUser } from "../auth/guards";
 import { emailInput, loginPasswordInput, nameInput, passwordInput } from "../auth/inputs";
-import { configResponse, loginResponse, meResponse, registerResponse, resendResponse } from "../auth/schemas";
-import { login, publicConfig, register, resendVerification, verifyEmail } from "../auth/service";
+import {
+  configResponse,
+  forgotResponse,
+  loginResponse,
+  logoutAllResponse,
+  logoutResponse,
+  meResponse,
+  registerResponse,
+  resendResponse,
+  resetResponse,
+} from "../auth/schemas";
+import {
+  bearerToken,
+  changePassword,
+  forgotPassword,
+  login,
+  logout,
+  logoutEverywhere,
+  publicConfig,
+  register,
+  resendVerification,
+  resetPassword,
+  userFromSession,
+  verifyEmail,
+} from "../auth/service";
+import { SESSION_COOKIE } from "../auth/tokens";
 import { publicUser } from "../auth/users";
-import type { BaseEnv } from "../http/context";
+import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";
 import { jsonBody } from "../http/validate";
 
 export const authRoutes = new Hono<BaseEnv>();
 
-/** Where the request comes from: the client IP (throttles, the challenge) and this API's origin (links in emails). */
-const origin = (req: HonoRequest) => ({ ip: req.header("cf-connecting-ip"), apiBaseUrl: new URL(req.url).origin });
+/** Where the request comes from: client IP and request id (throttles, the challenge, the audit trail) and this API's origin (links in emails). */
+const origin = (c: Parameters<typeof requestMeta>[0] & { req: { url: string } }) => ({ ...requestMeta(c), apiBaseUrl: new URL(c.req.url).origin });
 
 const email = emailInput;
 const password = passwordInput;
@@ -33,7 +59,7 @@ authRoutes.post(
     errors: ["EMAIL_TAKEN", "CHALLENGE_REQUIRED", "CHALLENGE_FAILED", "RATE_LIMITED"],
   }),
   ...jsonBody(z.object({ email, password, name: nameInput, challengeToken })),
-  async (c) => c.json(await register(c.env, c.req.valid("json"), origin(c.req)), 201),
+  async (c) => c.json(await register(c.env, c.req.valid("json"), origin(c), accountHooks), 201),
 );
 
 authRoutes.post(
@@ -41,7 +67,8 @@ authRoutes.post(
   doc({
     tags,
     summary: "Log in",
-    description: "Exchanges email and password for a session token (7 days). Unknown email and wrong password give the same answer, in the same time.",
+    description:
+      "Exchanges email and password for a session token (7 days). Unknown email and wrong password give the same answer, in the same time. After 5 failed logins for one email within 15 minutes the email is locked for 30 seconds, doubling with each further failure up to 15 minutes (429 `RATE_LIMITED` with `Retry-After`, the same for an email with no account, and also for the right password); the lock lifts by itself.",
     caller: "none",
     input: "json",
     ok: { description: "Logged in", schema: loginResponse },
@@ -49,7 +76,7 @@ authRoutes.post(
   }),
   ...jsonBody(z.object({ email, password: loginPasswordInput, challengeToken })),
   async (c) => {
-    const { user, token } = await login(c.env, c.req.valid("json"), origin(c.req));
+    const { user, token } = await login(c.env, c.req.valid("json"), origin(c));
     return c.json({ data: publicUser(user), token });
   },
 );
@@ -72,8 +99,18 @@ authRoutes.get(
       headers: { location: { schema: { type: "string" }, description: "`{DASHBOARD_URL}/?verified=1` or `?verify_error=invalid|expired`" } },
     },
   }),
-  async (c) => c.redirect(await verifyEmail(c.env, c.req.query("token")), 302),
+  async (c) => c.redirect(await verifyEmail(c.env, c.req.query("token"), await openerOf(c), requestMeta(c)), 302),
 );
+
+/** The account whose portal session the browser opening a verification link carries, if any. */
+async function openerOf(c: Context<BaseEnv>): Promise<string | null> {
+  const token = getCookie(c, SESSION_COOKIE);
+  if (!token) return null;
+  return userFromSession(c.env, token).then(
+    (u) => u.id,
+    () => null,
+  );
+}
 
 authRoutes.post(
   "/resend-verification",
@@ -86,7 +123,87 @@ authRoutes.post(
     errors: ["ALREADY_VERIFIED", "RATE_LIMITED"],
   }),
   requireUser,
-  async (c) => c.json(await resendVerification(c.env, c.get("user"), origin(c.req))),
+  async (c) => c.json(await resendVerification(c.env, c.get("user"), origin(c))),
+);
+
+const sessionErrors = ["INVALID_TOKEN"] as const;
+
+authRoutes.post(
+  "/logout",
+  doc({
+    tags,
+    summary: "Log out (this session)",
+    description: "Ends the session token of this request at once; the account's other sessions go on.",
+    caller: "bearer",
+    ok: { description: "Ended", schema: logoutResponse },
+  }),
+  requireUser,
+  async (c) => c.json(await logout(c.env, c.get("user"), bearerToken(c.req.header("authorization")), requestMeta(c))),
+);
+
+authRoutes.post(
+  "/logout-all",
+  doc({
+    tags,
+    summary: "Log out everywhere",
+    description: "Ends every session of the account, this one included (every token issued before now answers 401 `INVALID_TOKEN`).",
+    caller: "bearer",
+    ok: { description: "Every session ended", schema: logoutAllResponse },
+  }),
+  requireUser,
+  async (c) => c.json(await logoutEverywhere(c.env, c.get("user"), requestMeta(c))),
+);
+
+authRoutes.post(
+  "/change-password",
+  doc({
+    tags,
+    summary: "Change the password",
+    description:
+      "Needs the current password (a wrong one counts toward the login lock of the email). Ends every other session; the answer carries a new token for this client. New passwords found in a breached-password list are refused.",
+    caller: "bearer",
+    input: "json",
+    ok: { description: "Changed; `token` replaces the one used", schema: loginResponse },
+    errors: ["INVALID_CREDENTIALS", "RATE_LIMITED", ...sessionErrors],
+  }),
+  requireUser,
+  ...jsonBody(z.object({ current_password: loginPasswordInput, new_password: password })),
+  async (c) => {
+    const { user, token } = await changePassword(c.env, c.get("user"), c.req.valid("json"), requestMeta(c));
+    return c.json({ data: publicUser(user), token });
+  },
+);
+
+authRoutes.post(
+  "/forgot-password",
+  doc({
+    tags,
+    summary: "Ask for a password-reset link",
+    description:
+      "Always the same 200 answer, whether an account has the email or not. An account gets at most one message per minute; the link works once, for 30 minutes. Limited to 10 requests per minute per client IP.",
+    caller: "none",
+    input: "json",
+    ok: { description: "Accepted", schema: forgotResponse },
+    errors: ["RATE_LIMITED"],
+  }),
+  ...jsonBody(z.object({ email })),
+  async (c) => c.json(await forgotPassword(c.env, c.req.valid("json"), origin(c))),
+);
+
+authRoutes.post(
+  "/reset-password",
+  doc({
+    tags,
+    summary: "Set a new password with a reset link's token",
+    description:
+      "The token from the emailed link (single use, 30 minutes). Every session of the account ends and the email counts as verified. When the account was set up by someone who never proved they own the email (registered with it, verified from another browser), this is a takeover: the keys created before it are revoked too, and `takeover` says so.",
+    caller: "none",
+    input: "json",
+    ok: { description: "The password is set", schema: resetResponse },
+    errors: ["INVALID_RESET_TOKEN"],
+  }),
+  ...jsonBody(z.object({ token: z.string().min(1).max(2048), password })),
+  async (c) => c.json(await resetPassword(c.env, c.req.valid("json"), requestMeta(c), accountHooks)),
 );
 
 authRoutes.get(

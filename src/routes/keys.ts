@@ -1,11 +1,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { revokeApiKey } from "../account/revocation";
 import { requireUser } from "../auth/guards";
-import type { BaseEnv } from "../http/context";
+import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";
 import { jsonBody } from "../http/validate";
 import { keyCreatedResponse, keyListResponse, keyNameInput, keyResponse } from "../keys/schemas";
-import { createKey, listKeys, revokeKey } from "../keys/service";
+import { createKey, listKeys } from "../keys/service";
 
 /** Mounted at /user/keys: the signed-in developer's API keys. Auth is per route, so unknown paths and methods are 404/405 first. */
 export const keyRoutes = new Hono<BaseEnv>();
@@ -37,7 +38,7 @@ keyRoutes.post(
   }),
   requireUser,
   ...jsonBody(z.object({ name: keyNameInput })),
-  async (c) => c.json(await createKey(c.env, c.get("user"), c.req.valid("json").name), 201),
+  async (c) => c.json(await createKey(c.env, c.get("user"), c.req.valid("json").name, requestMeta(c)), 201),
 );
 
 keyRoutes.delete(
@@ -52,5 +53,5 @@ keyRoutes.delete(
     errors: ["NOT_FOUND"],
   }),
   requireUser,
-  async (c) => c.json(await revokeKey(c.env, c.get("user").id, c.req.param("id"))),
+  async (c) => c.json(await revokeApiKey(c.env, c.get("user").id, c.req.param("id"), requestMeta(c))),
 );

@@ -64,7 +64,10 @@ describe("admin", () => {
     await call(`/admin/users/${dev.data.id}`, { method: "PATCH", token: admin.token, json: { is_admin: true } });
     expect((await call("/admin/stats", { token: dev.token })).status).toBe(200);
     await call(`/admin/users/${dev.data.id}`, { method: "PATCH", token: admin.token, json: { is_admin: false } });
-    await expectError(await call("/admin/stats", { token: dev.token }), 403, "FORBIDDEN");
+    // Losing admin rights ends the user's sessions (issue 22); a new one has no admin rights.
+    await expectError(await call("/admin/stats", { token: dev.token }), 401, "INVALID_TOKEN");
+    const again = (await json(await login(dev.data.email, "correct horse"))).token;
+    await expectError(await call("/admin/stats", { token: again }), 403, "FORBIDDEN");
     for (const body of [{}, { status: "banned" }, { is_admin: "yes" }, { role: "admin" }]) {
       await expectError(await call(`/admin/users/${dev.data.id}`, { method: "PATCH", token: admin.token, json: body }), 400, "VALIDATION_ERROR");
     }

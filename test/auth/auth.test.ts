@@ -28,7 +28,8 @@ describe("register", () => {
     const header = decodeProtectedHeader(body.token);
     expect(header).toMatchObject({ alg: "HS256", kid: expect.any(String) });
     const claims = JSON.parse(atob(body.token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
-    expect(Object.keys(claims).sort()).toEqual(["email", "exp", "iat", "id", "is_admin"]);
+    // The contract's claims, plus a unique `jti` (RFC 7519) so each session can be ended on its own.
+    expect(Object.keys(claims).sort()).toEqual(["email", "exp", "iat", "id", "is_admin", "jti"]);
     expect(claims.exp - claims.iat).toBe(7 * 24 * 3600);
     const me = await json(await call("/auth/me", { token: body.token }));
     expect(me.data).toEqual({ id: body.data.id, email, name: "Ani", plan: "free", status: "active", email_verified: false });
@@ -295,7 +296,7 @@ describe("bot challenge", () => {
       400,
       "CHALLENGE_REQUIRED",
     );
-    const spy = siteverify({ success: true, action: "challenge-spin-v2" });
+    const spy = siteverify({ success: true, action: "challenge-spin-v2", hostname: "api.wilayah.test" });
     const res = await call("/auth/register", {
       method: "POST",
       json: { email: uniqueEmail(), password: "correct horse", name: "C", challengeToken: "XXXX.DUMMY.TOKEN.XXXX" },
@@ -313,7 +314,7 @@ describe("bot challenge", () => {
 
   it.each([
     ["invalid token", { success: false, "error-codes": ["invalid-input-response"] }],
-    ["action mismatch", { success: true, action: "login" }],
+    ["action mismatch", { success: true, action: "login", hostname: "api.wilayah.test" }],
     ["provider unreachable", new Error("connect ECONNREFUSED")],
   ])("%s: 403 CHALLENGE_FAILED", async (_, answer) => {
     enable();

@@ -415,3 +415,105 @@ describe("quota, credits and rate", () => {
     );
   });
 });
+
+describe("issue 22: fees, refunds, invoice throttles, queued subscriptions", () => {
+  const ledgerOf = async (token: string) => (await json(await call("/billing/credits?per_page=100", { token }))).data;
+
+  it("fee charged to the customer: total_amount = amount + fee; settled on what the merchant is owed", async () => {
+    const dev = await verifiedDeveloper();
+    const inv = await topupInvoice(dev.token, 20_000);
+    const body = { ...paid(inv), total_amount: 20_750, fee_merchant: 0, fee_customer: 750, total_fee: 750, amount_received: 20_000 };
+    expect(await json(await deliver(body))).toEqual({ success: true });
+    expect(await balanceOf(dev.token)).toBe(10_000);
+  });
+
+  it("fee charged to the merchant: total_amount = amount, amount_received = amount - fee", async () => {
+    const dev = await verifiedDeveloper();
+    const inv = await topupInvoice(dev.token, 20_000);
+    const body = { ...paid(inv), total_amount: 20_000, fee_merchant: 750, fee_customer: 0, total_fee: 750, amount_received: 19_250 };
+    expect(await json(await deliver(body))).toEqual({ success: true });
+    expect(await balanceOf(dev.token)).toBe(10_000);
+    // A payment short of the invoice is still refused, whoever pays the fee.
+    const other = await topupInvoice(dev.token, 20_000);
+    const short = { ...paid(other), total_amount: 19_750, fee_merchant: 0, fee_customer: 750, amount_received: 19_000 };
+    await expectError(await deliver(short), 400, "VALIDATION_ERROR");
+  });
+
+  it("REFUND of a top-up takes its credits back, never below zero, and records what could not be taken", async () => {
+    const dev = await verifiedDeveloper();
+    const inv = await topupInvoice(dev.token, 20_000);
+    await deliver(paid(inv));
+    await env.DB.prepare("INSERT INTO credit_ledger (user_id, amount, reason, ref, created_at) VALUES (?, -4000, 'spent', ?, ?)")
+      .bind(dev.data.id, `spent:${inv.id}`, Date.now())
+      .run();
+    expect(await json(await deliver(paid(inv, "REFUND")))).toEqual({ success: true });
+    expect(await json(await deliver(paid(inv, "REFUND")))).toEqual({ success: true });
+    const { balance, ledger } = await ledgerOf(dev.token);
+    expect(balance).toBe(0);
+    const refund = ledger.find((e: { reason: string }) => e.reason.includes("refund"));
+    expect(refund.amount).toBe(-6000);
+    expect(refund.reason).toContain("4,000");
+    expect(ledger.filter((e: { reason: string }) => e.reason.includes("refund"))).toHaveLength(1);
+    const row = await env.DB.prepare("SELECT status FROM invoices WHERE id = ?").bind(inv.id).first<{ status: string }>();
+    expect(row!.status).toBe("REFUNDED");
+  });
+
+  it("REFUND of a subscription ends it: back to the free plan, with a ledger entry", async () => {
+    const dev = await verifiedDeveloper();
+    tripayAnswers();
+    const inv = (await json(await call("/billing/subscribe", { method: "POST", token: dev.token, json: { plan_id: "starter" } }))).data;
+    vi.restoreAllMocks();
+    await deliver(paid(inv));
+    expect((await json(await call("/auth/me", { token: dev.token }))).data.plan).toBe("starter");
+    await deliver(paid(inv, "REFUND"));
+    expect((await json(await call("/auth/me", { token: dev.token }))).data.plan).toBe("free");
+    await expectError(await call("/billing/status", { token: dev.token }), 404, "NO_SUBSCRIPTION");
+    expect((await ledgerOf(dev.token)).ledger.some((e: { reason: string }) => e.reason.includes(inv.id) && e.reason.includes("refund"))).toBe(true);
+  });
+
+  it("at most 3 invoices per user per minute (429 with Retry-After) and 5 open unpaid ones (409 TOO_MANY_OPEN_INVOICES)", async () => {
+    const dev = await verifiedDeveloper();
+    tripayAnswers();
+    const made = [];
+    for (let i = 0; i < 4; i++) made.push(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } }));
+    expect(made.slice(0, 3).map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(Number(made[3].headers.get("retry-after"))).toBeGreaterThan(0);
+    await expectError(made[3], 429, "RATE_LIMITED");
+    await env.DB.prepare("UPDATE invoices SET created_at = created_at - 120000 WHERE user_id = ?").bind(dev.data.id).run();
+    for (let i = 0; i < 2; i++) expect((await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } })).status).toBe(201);
+    await env.DB.prepare("UPDATE invoices SET created_at = created_at - 120000 WHERE user_id = ?").bind(dev.data.id).run();
+    await expectError(await call("/billing/subscribe", { method: "POST", token: dev.token, json: { plan_id: "pro" } }), 409, "TOO_MANY_OPEN_INVOICES");
+    expect(await invoicesOf(dev.data.id)).toBe(5);
+  });
+
+  it("a cheaper plan bought while a dearer one runs is queued after it, not a downgrade", async () => {
+    const dev = await verifiedDeveloper();
+    const buy = async (plan_id: string) => {
+      tripayAnswers();
+      const inv = (await json(await call("/billing/subscribe", { method: "POST", token: dev.token, json: { plan_id } }))).data;
+      vi.restoreAllMocks();
+      await deliver(paid(inv));
+    };
+    await buy("pro");
+    await buy("starter");
+    expect((await json(await call("/auth/me", { token: dev.token }))).data.plan).toBe("pro");
+    const status = (await json(await call("/billing/status", { token: dev.token }))).data;
+    expect(status.subscription.plan_id).toBe("pro");
+    expect(status.queued).toEqual([{ plan_id: "starter", period_start: status.subscription.period_end, period_end: expect.any(String) }]);
+    const rows = (
+      await env.DB.prepare("SELECT plan_id, period_start, period_end FROM subscriptions WHERE user_id = ? ORDER BY period_start")
+        .bind(dev.data.id)
+        .all<{ plan_id: string; period_start: number; period_end: number }>()
+    ).results;
+    expect(rows.map((r) => r.plan_id)).toEqual(["pro", "starter"]);
+    expect(rows[1].period_start).toBe(rows[0].period_end);
+    // When pro's period is over, the queued plan takes over.
+    await env.DB.prepare("UPDATE subscriptions SET period_start = period_start - ?, period_end = period_end - ? WHERE user_id = ?")
+      .bind(rows[0].period_end - rows[0].period_start + 1000, rows[0].period_end - rows[0].period_start + 1000, dev.data.id)
+      .run();
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await json(await call("/auth/me", { token: dev.token }))).data.plan).toBe("starter");
+  });
+});

@@ -14,8 +14,9 @@ import { d1, root, sqlString, toolEnv, wranglerBin } from "../../scripts/lib.ts"
 import { transactionSignature } from "../../src/billing/signature.ts";
 
 export const STATE = join(root, ".wrangler", "browser");
-export const WORKER_PORT = 8791;
-export const TRIPAY_PORT = 8792;
+/** BROWSER_PORT moves the suite's Worker (and the Tripay stand-in, one above) off 8791, e.g. when another checkout's suite runs. */
+export const WORKER_PORT = Number(process.env.BROWSER_PORT ?? 8791);
+export const TRIPAY_PORT = WORKER_PORT + 1;
 export const ORIGIN = `http://127.0.0.1:${WORKER_PORT}`;
 export const TRIPAY = { TRIPAY_API_KEY: "DEV-browser-test-key", TRIPAY_PRIVATE_KEY: "browser-test-private-key", TRIPAY_MERCHANT_CODE: "T0042" };
 
@@ -95,7 +96,14 @@ export async function startWorker(output: { text: string }): Promise<ChildProces
     () => false,
   );
   if (busy) throw new Error(`port ${WORKER_PORT} is already in use: stop what listens there (a wrangler dev left from an earlier run?) and run again`);
-  const vars = { ...TRIPAY, TRIPAY_BASE_URL: `http://127.0.0.1:${TRIPAY_PORT}`, TURNSTILE_SITE_KEY: "", MCP_HOSTNAMES: "" };
+  const vars = {
+    ...TRIPAY,
+    TRIPAY_BASE_URL: `http://127.0.0.1:${TRIPAY_PORT}`,
+    TURNSTILE_SITE_KEY: "",
+    MCP_HOSTNAMES: "",
+    ENVIRONMENT: "development",
+    BREACHED_PASSWORDS_URL: "",
+  };
   const args = [
     "dev",
     "--port",
@@ -172,4 +180,16 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
           .slice(0, 3)
           .join(", ")}`,
     );
+}
+
+/** The last password-reset link the console mailer printed for this address. */
+export async function resetLink(output: { text: string }, email: string, timeoutMs = 20_000): Promise<string> {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    const blocks = output.text.split("[console mailer]").filter((b) => b.includes(`to ${email}:`));
+    const m = blocks.length ? /(http:\/\/\S+\/portal\/reset\?token=[A-Za-z0-9._%-]+)/.exec(blocks.at(-1)!) : null;
+    if (m) return m[1];
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no reset link for ${email} in wrangler's output`);
 }

@@ -21,6 +21,7 @@ import {
   makeAdmin,
   ORIGIN,
   prepareState,
+  resetLink,
   startTripay,
   startWorker,
   stopWorker,
@@ -116,10 +117,12 @@ describe("the portal in a browser", () => {
     expect(await page.locator("#key-name").isDisabled()).toBe(true);
     await shot(page, "02-keys-unverified-desktop");
     const cookies = await context.cookies();
-    const session = cookies.find((c) => c.name === "wl_session")!;
+    const session = cookies.find((c) => c.name === "__Host-wl_session")!;
     expect(session.httpOnly).toBe(true);
     expect(session.sameSite).toBe("Lax");
     expect(await page.evaluate<string>("document.cookie")).not.toContain("wl_session");
+    expect(session.secure).toBe(true);
+    expect(session.path).toBe("/");
   });
 
   it("the emailed link verifies and lands on the portal", async () => {
@@ -250,9 +253,47 @@ describe("the portal in a browser", () => {
     await expect(page.locator(".badge.revoked").count()).resolves.toBe(1);
     expect((await api("/wilayah/provinsi", secret)).status).toBe(401);
     await Promise.all([page.waitForURL(/\/portal\/login/), page.click("[data-testid=logout]")]);
-    expect((await context.cookies()).some((c) => c.name === "wl_session")).toBe(false);
+    expect((await context.cookies()).some((c) => c.name === "__Host-wl_session")).toBe(false);
     await page.goto(`${ORIGIN}/portal/keys`);
     await expect.poll(() => page.url()).toContain("/portal/login");
+    await context.close();
+  });
+
+  it("forgot password: the emailed link sets a new one; the security page shows the events, changes the password and logs out everywhere", async () => {
+    ({ context, page } = await newPage());
+    await page.goto(`${ORIGIN}/portal/login`);
+    await Promise.all([page.waitForURL(/\/portal\/forgot/), page.click("a[href='/portal/forgot']")]);
+    await page.fill("#email", ani.email);
+    await Promise.all([page.waitForLoadState("load"), page.click("form[action='/portal/forgot'] button[type=submit]")]);
+    await expect(page.locator(".notice.ok").textContent()).resolves.toContain("If an account has this email");
+    await shot(page, "13-forgot-desktop");
+    await page.goto(await resetLink(output, ani.email));
+    await shot(page, "14-reset-desktop");
+    ani.password = "a brand new password";
+    await page.fill("#password", ani.password);
+    await Promise.all([page.waitForURL(/msg=password_reset/), page.click("form[action='/portal/reset'] button[type=submit]")]);
+    await expect(page.locator(".notice.ok").textContent()).resolves.toContain("every earlier session has ended");
+    await logIn(page, ani);
+    await page.goto(`${ORIGIN}/portal/security`);
+    await expect(page.locator("[data-testid=security-events]").textContent()).resolves.toContain("password_reset");
+    await page.fill("#current-password", ani.password);
+    ani.password = "another brand new password";
+    await page.fill("#new-password", ani.password);
+    await Promise.all([page.waitForURL(/msg=password_changed/), page.click("form[action='/portal/security/password'] button[type=submit]")]);
+    await expect(page.locator("[data-testid=security-events]").textContent()).resolves.toContain("password_changed");
+    await shot(page, "15-security-desktop");
+    const phone = await newPage(PHONE, "id-ID");
+    await phone.page.goto(`${ORIGIN}/portal/forgot`);
+    await shot(phone.page, "16-forgot-phone");
+    await logIn(phone.page, ani);
+    await phone.page.goto(`${ORIGIN}/portal/security`);
+    expect(await phone.page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+    await shot(phone.page, "16-security-phone");
+    // Log out everywhere (with confirmation): the phone's session ends too.
+    await Promise.all([page.waitForURL(/msg=logged_out_everywhere/), page.click("form[action='/portal/security/logout-all'] button")]);
+    await phone.page.goto(`${ORIGIN}/portal/keys`);
+    await expect.poll(() => phone.page.url()).toContain("/portal/login");
+    await phone.context.close();
     await context.close();
   });
 

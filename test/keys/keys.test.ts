@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { hashKeySecret } from "../../src/keys/secret";
 import { call, createKey, expectError, json, register, seedUserWithKey, verifiedDeveloper } from "../helpers";
 
@@ -116,5 +116,68 @@ describe("API keys on data calls", () => {
     // Remove the key row behind the cache's back: the KV entry alone must authenticate the next call.
     await env.DB.prepare("UPDATE api_keys SET key_hash = 'gone' WHERE id = ?").bind(k.keyId).run();
     expect((await call("/api/v1/wilayah/provinsi?page=2", { key: k.secret })).status).toBe(200);
+  });
+});
+
+describe("failed key lookups cost the caller (issue 22)", () => {
+  afterEach(() => vi.restoreAllMocks());
+  const random = () => `wk_live_${crypto.randomUUID().replaceAll("-", "")}`;
+
+  it("too many unknown keys from one client IP: 429 RATE_LIMITED with Retry-After, before any KV or D1 read", async () => {
+    const ip = "192.0.2.201";
+    const answers: Response[] = [];
+    // A fixed one-minute window: 41 misses cross 20 even if a window ends mid-test.
+    for (let i = 0; i < 41; i++) answers.push(await call("/api/v1/wilayah/provinsi", { key: random(), ip }));
+    const limited = answers.find((r) => r.status === 429);
+    expect(limited).toBeDefined();
+    expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
+    await expectError(limited!, 429, "RATE_LIMITED");
+    const kvRead = vi.spyOn(env.KV, "get");
+    await expectError(await call("/api/v1/wilayah/provinsi", { key: random(), ip }), 429, "RATE_LIMITED");
+    expect(kvRead).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+    // Another client is not affected, and neither is a key the Worker already knows.
+    await expectError(await call("/api/v1/wilayah/provinsi", { key: random(), ip: "192.0.2.202" }), 401, "INVALID_API_KEY");
+  });
+
+  it("an unknown key is not written to KV (a miss costs no KV write)", async () => {
+    const put = vi.spyOn(env.KV, "put");
+    await expectError(await call("/api/v1/wilayah/provinsi", { key: random() }), 401, "INVALID_API_KEY");
+    expect(put.mock.calls.filter(([k]) => String(k).startsWith("apikey:"))).toEqual([]);
+  });
+});
+
+describe("revocation reaches every Worker instance within the lease period (issue 22)", () => {
+  /** What a Cloudflare location that has not yet seen the revocation's KV writes holds: the old lookup and no marker. */
+  async function staleLocation(secret: string, stale: string) {
+    const h = await hashKeySecret(secret);
+    await env.KV.put(`apikey:${h}`, stale);
+    await env.KV.delete(`apikey-forgotten:${h}`);
+  }
+
+  it("a revoked key is refused by the account object even where a cached lookup still says it is valid", async () => {
+    const dev = await verifiedDeveloper();
+    const k = await createKey(dev.token);
+    expect((await data(k.key)).status).toBe(200);
+    const stale = (await env.KV.get(`apikey:${await hashKeySecret(k.key)}`))!;
+    expect(stale).toContain('"ok":true');
+    expect((await call(`/user/keys/${k.id}`, { method: "DELETE", token: dev.token })).status).toBe(200);
+    await staleLocation(k.key, stale);
+    await expectError(await data(k.key), 401, "INVALID_API_KEY");
+    // The account's other keys go on.
+    const other = await createKey(dev.token, "other");
+    expect((await data(other.key)).status).toBe(200);
+  });
+
+  it("a suspended account's key is refused by the account object even where a cached lookup still says active", async () => {
+    const { makeAdmin } = await import("../helpers");
+    const admin = await makeAdmin();
+    const dev = await verifiedDeveloper();
+    const k = await createKey(dev.token);
+    expect((await data(k.key)).status).toBe(200);
+    const stale = (await env.KV.get(`apikey:${await hashKeySecret(k.key)}`))!;
+    await call(`/admin/users/${dev.data.id}`, { method: "PATCH", token: admin.token, json: { status: "suspended" } });
+    await staleLocation(k.key, stale);
+    await expectError(await data(k.key), 403, "ACCOUNT_SUSPENDED");
   });
 });

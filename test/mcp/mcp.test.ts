@@ -359,6 +359,28 @@ describe("MCP tool surface", () => {
   });
 });
 
+describe("MCP requests that are not tool calls (issue 22)", () => {
+  it("initialize and tools/list count against the key's per-minute rate, not its quota", async () => {
+    const { secret, userId } = await seedUserWithKey({ plan: "free" }); // 30 per minute
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    };
+    const answers: Response[] = [];
+    // Fixed one-minute windows: 61 requests cross 30 even if a window ends mid-test.
+    for (let i = 0; i < 61; i++) answers.push(await rawMcp(i % 2 ? initialize : { jsonrpc: "2.0", id: 2, method: "tools/list" }, { "x-api-key": secret }));
+    const limited = answers.find((r) => r.status === 429);
+    expect(limited).toBeDefined();
+    expect(limited!.headers.get("retry-after")).toBe("60");
+    expect(((await limited!.json()) as { error: { code: string } }).error.code).toBe("RATE_LIMITED");
+    const month = new Date().toISOString().slice(0, 7);
+    const usage = await env.ACCOUNT.get(env.ACCOUNT.idFromName(userId)).usage(month);
+    expect(usage).toEqual([]);
+  });
+});
+
 /** The four rules of `@modelcontextprotocol/inspector --cli ... --method tools/list --strict`, as findings. */
 function strictFindings(schema: unknown, path: string): string[] {
   const out: string[] = [];

@@ -63,9 +63,9 @@ function providers(answer: (body: URLSearchParams) => Answer) {
 const sessionFrom = (res: Response) =>
   res.headers
     .getSetCookie()
-    .find((c) => c.startsWith("wl_session="))
+    .find((c) => c.startsWith("__Host-wl_session="))
     ?.split(";")[0]
-    .slice("wl_session=".length);
+    .slice("__Host-wl_session=".length);
 
 function google(claims: (nonce: string) => Record<string, unknown>, nonceOf: () => string) {
   return providers((body) => {
@@ -133,6 +133,27 @@ describe("Google sign-in (OIDC, PKCE, nonce, verified email)", () => {
     vi.restoreAllMocks();
     expect((await json(await call("/auth/me", { token: sessionFrom(res)! }))).data).toMatchObject({ id: squatter.data.id, email_verified: true });
     expect((await login(squatter.data.email, "squatter pass")).status).toBe(401);
+  });
+
+  it("claiming a pre-registered account ends the squatter's sessions and keys and tells the new owner", async () => {
+    const squatter = await register({ password: "squatter pass" });
+    await env.DB.prepare("INSERT INTO api_keys (id, user_id, name, prefix, last4, key_hash, created_at) VALUES (?, ?, 'sq', 'wk_live_sq', 'sq00', ?, ?)")
+      .bind(`key_sq${squatter.data.id.slice(-8)}`, squatter.data.id, `hash-${squatter.data.id}`, Date.now())
+      .run();
+    const { url, cookie } = await start("google");
+    google(
+      (nonce) => ({ email: squatter.data.email, email_verified: true, nonce }),
+      () => url.searchParams.get("nonce")!,
+    );
+    const res = await callback("google", cookie, { code: "4/code-claim", state: url.searchParams.get("state")! });
+    vi.restoreAllMocks();
+    expect(res.headers.get("location")).toBe("/portal/keys?msg=account_claimed");
+    expect((await call("/auth/me", { token: squatter.token })).status).toBe(401);
+    expect((await call("/auth/me", { token: sessionFrom(res)! })).status).toBe(200);
+    const key = await env.DB.prepare("SELECT revoked_at FROM api_keys WHERE user_id = ?").bind(squatter.data.id).first<{ revoked_at: number | null }>();
+    expect(key!.revoked_at).toEqual(expect.any(Number));
+    const page = await call("/portal/keys?msg=account_claimed", { headers: { cookie: `__Host-wl_session=${sessionFrom(res)}`, "accept-language": "en" } });
+    expect(await page.text()).toContain("registered with your email before you proved it");
   });
 
   it("an unverified email never signs in nor takes over an account", async () => {

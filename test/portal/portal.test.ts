@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BASE, call, createKey, expectError, json, makeAdmin, register, uniqueEmail, verifiedDeveloper, verifyLinkFrom } from "../helpers";
+import { BASE, call, createKey, expectError, json, login, makeAdmin, register, uniqueEmail, verifiedDeveloper, verifyLinkFrom } from "../helpers";
 
 /** A browser in miniature: keeps cookies, sends Origin on POST, reads the CSRF token from the last page. */
 class Browser {
@@ -111,11 +111,11 @@ describe("sign-up, verification, session cookie, CSRF", () => {
     const b = new Browser();
     await b.get("/portal/signup");
     const res = await b.post("/portal/signup", { name: "Ani", email: uniqueEmail(), password: "correct horse" });
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("wl_session="))!;
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__Host-wl_session="))!;
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).toMatch(/Secure/); // https origin
-    const token = b.cookies.get("wl_session")!;
+    const token = b.cookies.get("__Host-wl_session")!;
     expect((await call("/auth/me", { token })).status).toBe(200);
     expect(res.headers.get("location")).not.toContain(token);
   });
@@ -126,7 +126,7 @@ describe("sign-up, verification, session cookie, CSRF", () => {
     for (const opts of [{ origin: null }, { origin: "https://evil.example" }, { csrf: "wrong-token-wrong-token" }]) {
       const res = await b.post("/portal/signup", { name: "X", email: uniqueEmail(), password: "correct horse" }, opts);
       expect(res.status).toBe(403);
-      expect(b.cookies.has("wl_session")).toBe(false);
+      expect(b.cookies.has("__Host-wl_session")).toBe(false);
     }
   });
 
@@ -184,9 +184,89 @@ describe("sign-up, verification, session cookie, CSRF", () => {
     expect(await res.text()).toMatch(/kedaluwarsa|has expired/);
     const { b: signed } = await signedUp();
     const out = await signed.post("/portal/logout", {});
-    expect(out.headers.getSetCookie().some((c) => c.startsWith("wl_session=;") || /wl_session=.*Max-Age=0/.test(c))).toBe(true);
-    expect(signed.cookies.has("wl_session")).toBe(false);
+    expect(out.headers.getSetCookie().some((c) => c.startsWith("__Host-wl_session=;") || /__Host-wl_session=.*Max-Age=0/.test(c))).toBe(true);
+    expect(signed.cookies.has("__Host-wl_session")).toBe(false);
     expect((await signed.get("/portal/keys")).headers.get("location")).toBe("/portal/login");
+  });
+});
+
+describe("sessions, recovery and security events in the portal", () => {
+  it("the session and CSRF cookies carry the __Host- prefix (Secure, Path=/, no Domain)", async () => {
+    const b = new Browser();
+    const first = await b.get("/portal/login");
+    const csrf = first.headers.getSetCookie().find((c) => c.startsWith("__Host-wl_csrf="))!;
+    expect(csrf).toMatch(/Secure/);
+    expect(csrf).toMatch(/Path=\//);
+    const res = await b.post("/portal/signup", { name: "Ani", email: uniqueEmail(), password: "correct horse" });
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__Host-wl_session="))!;
+    expect(cookie).toMatch(/Secure/);
+    expect(cookie).toMatch(/Path=\//);
+    expect(cookie).not.toMatch(/Domain=/i);
+  });
+
+  it("logout ends the session on the server too: the copied token stops working", async () => {
+    const { b } = await signedUp();
+    const token = b.cookies.get("__Host-wl_session")!;
+    expect((await call("/auth/me", { token })).status).toBe(200);
+    await b.post("/portal/logout", {});
+    await expectError(await call("/auth/me", { token }), 401, "INVALID_TOKEN");
+  });
+
+  it("forgot and reset password pages: the emailed link sets a new password and ends every session", async () => {
+    const { b, email, link: verify } = await signedUp();
+    await b.get(verify.pathname + verify.search); // verified in the browser that signed up: the owner is proven
+    const oldToken = b.cookies.get("__Host-wl_session")!;
+    const other = new Browser();
+    await other.get("/portal/lang/en");
+    expect(await (await other.get("/portal/login")).text()).toContain('href="/portal/forgot"');
+    expect((await other.get("/portal/forgot")).status).toBe(200);
+    const log = vi.spyOn(console, "log");
+    let res = await other.post("/portal/forgot", { email });
+    expect(res.status).toBe(200);
+    expect(other.last).toContain("If an account has this email");
+    const text = log.mock.calls.flat().map(String).join("\n");
+    log.mockRestore();
+    const link = new URL(/https?:\/\/\S+\/portal\/reset\?token=\S+/.exec(text)![0]);
+    expect((await other.get(link.pathname + link.search)).status).toBe(200);
+    expect(other.last).toContain('name="token"');
+    res = await other.post("/portal/reset", { token: link.searchParams.get("token")!, password: "brand new password" });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/portal/login?msg=password_reset");
+    await expectError(await call("/auth/me", { token: oldToken }), 401, "INVALID_TOKEN");
+    expect((await login(email, "brand new password")).status).toBe(200);
+    res = await other.post("/portal/reset", { token: link.searchParams.get("token")!, password: "yet another one" });
+    expect(res.status).toBe(400);
+  });
+
+  it("the security page: change password, log out everywhere, recent security events", async () => {
+    const { b, email } = await signedUp();
+    await b.get("/portal/lang/en");
+    const elsewhere = (await json(await login(email, "correct horse"))).token;
+    let page = await (await b.get("/portal/security")).text();
+    expect(page).toContain('data-testid="security-events"');
+    expect(page).toContain("login_succeeded");
+    let res = await b.post("/portal/security/password", { current_password: "correct horse", new_password: "a better password" });
+    expect(res.status).toBe(303);
+    await expectError(await call("/auth/me", { token: elsewhere }), 401, "INVALID_TOKEN");
+    page = await (await b.follow(res)).text();
+    expect(page).toContain("password_changed");
+    res = await b.post("/portal/security/logout-all", {});
+    expect(res.headers.get("location")).toBe("/portal/login?msg=logged_out_everywhere");
+    expect((await b.get("/portal/keys")).headers.get("location")).toBe("/portal/login");
+  });
+
+  it("verifying in the browser that signed up proves the owner: a later reset keeps the keys", async () => {
+    const { b, link, email } = await signedUp();
+    await b.get(link.pathname + link.search);
+    const token = b.cookies.get("__Host-wl_session")!;
+    const key = await createKey(token);
+    const log = vi.spyOn(console, "log");
+    await call("/auth/forgot-password", { method: "POST", json: { email } });
+    const reset = new URL(/https?:\/\/\S+\/portal\/reset\?token=\S+/.exec(log.mock.calls.flat().map(String).join("\n"))![0]);
+    log.mockRestore();
+    const res = await call("/auth/reset-password", { method: "POST", json: { token: reset.searchParams.get("token"), password: "brand new password" } });
+    expect((await json(res)).data).toMatchObject({ takeover: false, keys_revoked: 0 });
+    expect((await call("/api/v1/wilayah/provinsi/32", { key: key.key })).status).toBe(200);
   });
 });
 
@@ -202,11 +282,12 @@ describe("bot challenge on the portal's forms", () => {
     let res = await b.post("/portal/signup", { name: "C", email: uniqueEmail(), password: "correct horse" });
     expect(res.status).toBe(400);
     expect(b.last).toContain("Complete the bot check first.");
-    const verify = vi
-      .spyOn(globalThis, "fetch")
-      .mockImplementation(
-        async () => new Response(JSON.stringify({ success: true, action: "challenge-spin-v2" }), { headers: { "content-type": "application/json" } }),
-      );
+    const verify = vi.spyOn(globalThis, "fetch").mockImplementation(
+      async () =>
+        new Response(JSON.stringify({ success: true, action: "challenge-spin-v2", hostname: "api.wilayah.test" }), {
+          headers: { "content-type": "application/json" },
+        }),
+    );
     res = await b.post("/portal/signup", { name: "C", email: uniqueEmail(), password: "correct horse", "cf-turnstile-response": "XXXX.DUMMY.TOKEN.XXXX" });
     expect(res.status, /class="notice err"[^>]*>([^<]*)/.exec(b.last)?.[1]).toBe(303);
     expect(((verify.mock.calls[0][1] as RequestInit).body as FormData).get("response")).toBe("XXXX.DUMMY.TOKEN.XXXX");

@@ -1,0 +1,45 @@
+/**
+ * The security audit trail: events written to D1 with time, actor, subject, client IP and request
+ * id. Callers pass ids, amounts and reasons, never a secret, a password or a token.
+ */
+import { primaryDb } from "../db/client";
+import { type Paging, pageWindow } from "../lib/paging";
+import { iso } from "../lib/time";
+import { type AuditRow, auditPage, insertAuditEvent } from "./queries";
+import type { AuditEventName } from "./schemas";
+
+/** Where a request came from, as the audit trail records it. */
+export type RequestMeta = { ip?: string; requestId?: string };
+
+export type AuditEntry = {
+  event: AuditEventName;
+  actorId?: string | null;
+  subjectId?: string | null;
+  detail?: Record<string, string | number | boolean | null>;
+};
+
+const row = (e: AuditEntry, meta: RequestMeta, at: number) => ({
+  at,
+  event: e.event,
+  actorId: e.actorId ?? null,
+  subjectId: e.subjectId ?? null,
+  ip: meta.ip ?? null,
+  requestId: meta.requestId ?? null,
+  detail: e.detail ?? {},
+});
+
+/** Records one event. */
+export async function audit(env: Env, meta: RequestMeta, entry: AuditEntry): Promise<void> {
+  await insertAuditEvent(primaryDb(env), row(entry, meta, Date.now())).run();
+}
+
+export function publicAuditEvent(r: AuditRow) {
+  return { id: r.id, at: iso(r.at), event: r.event, actor_id: r.actorId, subject_id: r.subjectId, ip: r.ip, request_id: r.requestId, detail: r.detail };
+}
+
+/** Events newest first, paged; filtered by account (subject or actor) and event name. */
+export async function listAuditEvents(env: Env, filter: { userId?: string; event?: string }, paging: Paging) {
+  const w = pageWindow(paging);
+  const page = await auditPage(primaryDb(env), filter, w.limit, w.offset);
+  return { data: page.rows.map(publicAuditEvent), meta: w.meta(page.total) };
+}
