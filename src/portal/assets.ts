@@ -86,7 +86,7 @@ pre.try{background:#0f1720;color:#dfe7ef;padding:.7rem;border-radius:6px;overflo
 .pay img{max-width:260px;margin:0 auto;display:block}
   table.responsive thead{display:none}
   table.responsive tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}
-  table.responsive td{display:flex;justify-content:space-between;gap:1rem;border:0;padding:.2rem 0;text-align:right}
+  table.responsive td{display:flex;flex-wrap:wrap;justify-content:space-between;gap:0 1rem;border:0;padding:.2rem 0;text-align:right;overflow-wrap:anywhere}
   table.responsive td::before{content:attr(data-label);font-weight:600;color:var(--muted);text-align:left}
   table.responsive td.num{text-align:right}
 }

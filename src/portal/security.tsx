@@ -98,7 +98,7 @@ function SecurityPage(props: { p: Page; notice: Notice; events: EventView[] }) {
                 <tr>
                   <td data-label={p.t("when")}>{formatDate(p.lang, e.at)}</td>
                   <td data-label={p.t("event")}>
-                    <code>{e.event}</code>
+                    {p.t(`event_${e.event}`)} <code class="muted">{e.event}</code>
                   </td>
                   <td data-label={p.t("ip_address")}>{e.ip ?? ""}</td>
                 </tr>
