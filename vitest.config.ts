@@ -23,6 +23,8 @@ export default defineConfig(async () => {
                   JWT_SECRET: "test-secret-test-secret-test-secret-0001",
                   JWT_SECRET_PREVIOUS: "test-secret-previous-previous-previous-01",
                   MCP_HOSTNAMES: "api.wilayah.test",
+                  // Fault-injection scenarios (test/faults): 200 faults each, times this.
+                  FAULTS_SCALE: process.env.FAULTS_SCALE ?? "1",
                   // wrangler.toml says production; the tests run as development (the console mailer) and reach no network.
                   ENVIRONMENT: "development",
                   BREACHED_PASSWORDS_URL: "",

@@ -55,13 +55,29 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
   if (lease) {
     const giveBack = lease.take(keyId, endpoint, now);
     if (lease.exhausted) waitUntil(settleLease(env, lease));
-    return { release: async () => (giveBack() ? undefined : (await account(env, userId)).release(keyId, endpoint, utcDay(now), false)) };
+    const ticket = crypto.randomUUID();
+    return {
+      release: async () => {
+        if (giveBack()) return;
+        // The lease was settled with this call in it: the object gives it back, once, however often asked.
+        await withRetries(async () => (await account(env, userId)).release(keyId, endpoint, utcDay(now), false, 1, 0, ticket), "release");
+      },
+    };
   }
   const spent = currentLease(userId);
   if (spent) waitUntil(settleLease(env, spent));
 
   const agent = await account(env, userId);
-  const admission = await agent.admit(userId, keyId, endpoint, now, calls);
+  // The ticket lets a call be given back exactly once, also when the object's answer was lost on the way.
+  const ticket = crypto.randomUUID();
+  let admission: Awaited<ReturnType<typeof agent.admit>>;
+  try {
+    admission = await agent.admit(userId, keyId, endpoint, now, calls, ticket);
+  } catch (e) {
+    // It may have counted the call before its answer was lost: give it back (a no-op if it did not).
+    waitUntil(withRetries(() => agent.cancel(ticket), "cancel"));
+    throw e;
+  }
   if (!admission.ok) {
     if (admission.reason === "revoked") throw revokedKey();
     if (admission.reason === "suspended") throw new ApiError("ACCOUNT_SUSPENDED", "The account that owns this API key is suspended.");
@@ -79,8 +95,27 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
     const ms = holdLease(granted, at) ? admission.lease.ms : 0;
     waitUntil(new Promise((r) => setTimeout(r, ms)).then(() => settleLease(env, granted)));
   }
-  return { release: () => agent.release(keyId, endpoint, admission.day, admission.charged, calls, admission.credits ?? 0) };
+  return { release: () => withRetries(() => agent.cancel(ticket), "cancel") };
 }
+
+/**
+ * A give-back to the account object, tried a few times (it is idempotent by ticket): a call that was
+ * not served must not stay counted because the object was busy for a moment. Logged if it never lands.
+ */
+async function withRetries(giveBack: () => Promise<void>, what: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await giveBack();
+    } catch (e) {
+      if (attempt >= GIVE_BACK_ATTEMPTS - 1) {
+        log.error("account_give_back_failed", { what, error: errorText(e) });
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 50 * 4 ** attempt));
+    }
+  }
+}
+const GIVE_BACK_ATTEMPTS = 4;
 
 const revokedKey = () => new ApiError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
 

@@ -22,6 +22,8 @@ const LEASE_MAX_CALLS = 100;
 const LEASE_SHARE = 20;
 const LEASE_MIN_CALLS = 5;
 export const LEASE_MS = 1_000;
+/** How long tickets are kept for exactly-once give-backs and settles (a lease lasts 1 s, a retry seconds). */
+const TICKET_MS = 10 * 60_000;
 /** How long an unsettled lease keeps its reservation (its isolate may have gone): then it ends uncounted. */
 const LEASE_GRACE_MS = 30_000;
 
@@ -68,6 +70,27 @@ export class AccountAgent extends Agent<Env> {
   #plan: { quota: number; suspended: boolean; at: number } | undefined;
   /** Revoked key id -> when (ms), mirrored from the `revoked_keys` table. */
   #revoked: Map<string, number> | undefined;
+  /**
+   * Admissions, releases and settles by ticket (the isolate's id for one of them), kept in storage
+   * for TICKET_MS: a request whose answer from this object was lost is given back exactly once, and
+   * a retried release or settle applies once, also across a restart of the object.
+   */
+  #remember(ticket: string, e: { keyId: string; endpoint: string; day: string; calls: number; credits: number; done: boolean }, now: number) {
+    this.sql`DELETE FROM tickets WHERE at < ${now - TICKET_MS}`;
+    this
+      .sql`INSERT OR REPLACE INTO tickets (id, key_id, endpoint, day, calls, credits, done, at) VALUES (${ticket}, ${e.keyId}, ${e.endpoint}, ${e.day}, ${e.calls}, ${e.credits}, ${e.done ? 1 : 0}, ${now})`;
+  }
+
+  #ticket(ticket: string) {
+    return this.sql<{
+      key_id: string;
+      endpoint: string;
+      day: string;
+      calls: number;
+      credits: number;
+      done: number;
+    }>`SELECT key_id, endpoint, day, calls, credits, done FROM tickets WHERE id = ${ticket}`[0];
+  }
   #balance: { value: number; at: number } | undefined;
   /** Calls counted this month, kept in memory (rebuilt from storage when the object wakes). */
   #month: { month: string; used: number } | undefined;
@@ -81,6 +104,9 @@ export class AccountAgent extends Agent<Env> {
     this.sql`CREATE TABLE IF NOT EXISTS account_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)`;
     this.sql`CREATE TABLE IF NOT EXISTS leases (id TEXT PRIMARY KEY, calls INTEGER NOT NULL, expires_at INTEGER NOT NULL)`;
     this.sql`CREATE TABLE IF NOT EXISTS revoked_keys (key_id TEXT PRIMARY KEY, at INTEGER NOT NULL)`;
+    // Tickets of recent admissions, releases and settles: what each counted, and whether it was given back.
+    this
+      .sql`CREATE TABLE IF NOT EXISTS tickets (id TEXT PRIMARY KEY, key_id TEXT NOT NULL, endpoint TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, credits INTEGER NOT NULL, done INTEGER NOT NULL, at INTEGER NOT NULL)`;
     this.#flushScheduled = this.#meta("flush_pending") !== undefined;
     this.#ready = true;
   }
@@ -175,7 +201,7 @@ export class AccountAgent extends Agent<Env> {
    * Decides whether `calls` more calls (1, or the items of a batch) may be served, all of them or
    * none, and counts them if so; for a single call with quota to spare, also grants a lease.
    */
-  async admit(userId: string, keyId: string, endpoint: string, now: number = Date.now(), calls = 1): Promise<Admission> {
+  async admit(userId: string, keyId: string, endpoint: string, now: number = Date.now(), calls = 1, ticket?: string): Promise<Admission> {
     this.#ensureTables();
     const day = utcDay(now);
     const used = this.#monthUsed(day.slice(0, 7));
@@ -196,6 +222,7 @@ export class AccountAgent extends Agent<Env> {
       if (owed > 0) this.#setMeta("reservation_debits", Number(this.#meta("reservation_debits") ?? 0) + owed);
     }
     this.#count(keyId, endpoint, day, calls, now);
+    if (ticket) this.#remember(ticket, { keyId, endpoint, day, calls, credits, done: false }, now);
     // A settle or release while this call awaited its plan or balance clears the cached month: it is then
     // read again, with this call, from storage.
     if (this.#month) this.#month.used += calls;
@@ -215,6 +242,10 @@ export class AccountAgent extends Agent<Env> {
    */
   async settle(userId: string, leaseId: string, counts: LeaseCounts): Promise<void> {
     this.#ensureTables();
+    // A settle whose answer was lost is sent again: its counts are recorded once.
+    const ticket = `settle:${leaseId}`;
+    if (this.#ticket(ticket)) return;
+    this.#remember(ticket, { keyId: "", endpoint: "", day: "", calls: 0, credits: 0, done: true }, Date.now());
     let served = 0;
     for (const r of counts) {
       if (r.count <= 0) continue;
@@ -227,9 +258,28 @@ export class AccountAgent extends Agent<Env> {
     if (served > 0) await this.#scheduleFlush(userId);
   }
 
-  /** Gives back admitted calls (1, or a batch's items) that were not served successfully, and the credits they spent. */
-  async release(keyId: string, endpoint: string, day: string, charged: boolean, calls = 1, credits = charged ? 1 : 0): Promise<void> {
+  /**
+   * Gives back what the admission of `ticket` counted, if this object admitted it and it was not
+   * given back yet: the request was not served (or never got the answer). Safe to repeat.
+   */
+  async cancel(ticket: string): Promise<void> {
     this.#ensureTables();
+    const entry = this.#ticket(ticket);
+    if (!entry || entry.done) return;
+    this.sql`UPDATE tickets SET done = 1 WHERE id = ${ticket}`;
+    await this.release(entry.key_id, entry.endpoint, entry.day, entry.credits > 0, entry.calls, entry.credits);
+  }
+
+  /**
+   * Gives back admitted calls (1, or a batch's items) that were not served successfully, and the
+   * credits they spent. With a `ticket`, a repeat of the same release changes nothing.
+   */
+  async release(keyId: string, endpoint: string, day: string, charged: boolean, calls = 1, credits = charged ? 1 : 0, ticket?: string): Promise<void> {
+    this.#ensureTables();
+    if (ticket) {
+      if (this.#ticket(ticket)) return;
+      this.#remember(ticket, { keyId, endpoint, day, calls, credits, done: true }, Date.now());
+    }
     this
       .sql`UPDATE usage_counts SET count = max(0, count - ${calls}), dirty = 1 WHERE key_id = ${keyId} AND endpoint = ${endpoint} AND day = ${day} AND count > 0`;
     this.#month = undefined;

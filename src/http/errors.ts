@@ -7,6 +7,7 @@ import type { Context, ErrorHandler, Hono, Env as HonoEnv, MiddlewareHandler, No
 import { HTTPException } from "hono/http-exception";
 import { TrieRouter } from "hono/router/trie-router";
 import { findTargetHandler, isMiddleware } from "hono/utils/handler";
+import { isTransientFailure, serviceUnavailable } from "../lib/dependency";
 import { ApiError, ERROR_STATUS, type ErrorCode, errorBody } from "../lib/errors";
 import { errorText, log } from "../lib/log";
 
@@ -16,12 +17,21 @@ function errorResponse(c: Context, code: ErrorCode, message: string, extra: ApiE
   return c.json(errorBody(code, message, c.get("requestId") as string | undefined, extra.details), ERROR_STATUS[code]);
 }
 
-/** `app.onError`: ApiErrors as themselves, Hono's body errors as the contract's codes, anything else a 500 that names no internals. */
+/**
+ * `app.onError`: ApiErrors as themselves, Hono's body errors as the contract's codes, a dependency
+ * that failed for a moment (lib/dependency.ts) as 503 SERVICE_UNAVAILABLE, anything else a 500 that
+ * names no internals.
+ */
 export const onError: ErrorHandler = (err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err.code, err.message, err.extra);
   if (err instanceof HTTPException) {
     if (err.status === 413) return errorResponse(c, "PAYLOAD_TOO_LARGE", "The request body is too large.");
     if (err.status === 400) return errorResponse(c, "INVALID_JSON", "The request body is not valid JSON.");
+  }
+  if (isTransientFailure(err)) {
+    log.warn("dependency_unavailable", { request_id: c.get("requestId"), path: c.req.path, error: errorText(err) });
+    const unavailable = serviceUnavailable();
+    return errorResponse(c, unavailable.code, unavailable.message, unavailable.extra);
   }
   // /api/v1/wilayah/nik/:nik must never put a NIK in a log, in whatever form it was written: the
   // logger masks NIK-like digit runs, separators included (lib/log.ts maskNik), in every field.

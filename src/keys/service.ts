@@ -11,6 +11,7 @@ import { audit, type RequestMeta } from "../audit/service";
 import { primaryDb } from "../db/client";
 import { newId } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
+import { errorText, log } from "../lib/log";
 import { iso } from "../lib/time";
 import { type CachedLookup, LookupCache } from "./lookup-cache";
 import {
@@ -72,9 +73,20 @@ async function countMiss(env: Env, ip: string | undefined, now: number) {
   refuseMissingIp(ip, now);
 }
 
-/** The location's cached lookup (KV), or D1's answer, which is then cached. */
+/**
+ * The location's cached lookup (KV), or D1's answer, which is then cached. KV is only a cache: when it
+ * fails, D1 answers (and nothing is written back), so a KV outage costs speed, never a request.
+ */
 async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<unknown>) => void): Promise<CachedLookup> {
-  const [cached, forgottenAt] = await Promise.all([env.KV.get<CachedLookup>(kvKey(keyHash), "json"), env.KV.get(forgottenKey(keyHash))]);
+  let cached: CachedLookup | null = null;
+  let forgottenAt: string | null = null;
+  let kvUp = true;
+  try {
+    [cached, forgottenAt] = await Promise.all([env.KV.get<CachedLookup>(kvKey(keyHash), "json"), env.KV.get(forgottenKey(keyHash))]);
+  } catch (e) {
+    kvUp = false;
+    log.warn("kv_read_failed", { what: "api key lookup", error: errorText(e) });
+  }
   if (cached && !(forgottenAt !== null && (cached.at ?? 0) <= Number(forgottenAt) + CLOCK_MARGIN_MS)) return cached;
   const at = Date.now();
   const row = await findKeyByHash(primaryDb(env), keyHash);
@@ -82,7 +94,7 @@ async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<un
     row && row.revokedAt === null
       ? { ok: true, keyId: row.keyId, userId: row.userId, plan: row.plan, suspended: row.userStatus === "suspended", at }
       : { ok: false, at };
-  if (lookup.ok) waitUntil(env.KV.put(kvKey(keyHash), JSON.stringify(lookup), { expirationTtl: KNOWN_TTL }));
+  if (lookup.ok && kvUp) waitUntil(env.KV.put(kvKey(keyHash), JSON.stringify(lookup), { expirationTtl: KNOWN_TTL }).catch(() => undefined));
   return lookup;
 }
 

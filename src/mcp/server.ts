@@ -12,6 +12,7 @@ import pkg from "../../package.json";
 import type { DataContext } from "../data/context";
 import type { DataEndpoint } from "../data/endpoint";
 import { type Admit, serveDataCall } from "../data/run";
+import { isTransientFailure, serviceUnavailable } from "../lib/dependency";
 import { ApiError, type ErrorCode, errorBody } from "../lib/errors";
 import { toJsonSchema } from "../lib/json-schema";
 import { errorText, log } from "../lib/log";
@@ -85,6 +86,11 @@ export function buildServer(endpoints: readonly DataEndpoint[], admit: Admit, ca
         return { structuredContent: JSON.parse(json) as Record<string, unknown>, content: [{ type: "text" as const, text: json }] };
       } catch (e) {
         if (e instanceof ApiError) return errorResult(e.code, e.message, call.requestId);
+        if (isTransientFailure(e)) {
+          log.warn("dependency_unavailable", { request_id: call.requestId, tool: tool.name, error: errorText(e) });
+          const unavailable = serviceUnavailable();
+          return errorResult(unavailable.code, unavailable.message, call.requestId);
+        }
         log.error("mcp_tool_error", { request_id: call.requestId, tool: tool.name, error: errorText(e) });
         return errorResult("INTERNAL_ERROR", "Something went wrong on our side. Quote the request id when you contact support.", call.requestId);
       }

@@ -403,6 +403,7 @@ const errorsEn: Partial<Record<ErrorCode, string>> = {
   LAST_ADMIN: "This would leave no active administrator. Make another user an admin first.",
   TOO_MANY_OPEN_INVOICES: "You have too many unpaid invoices open. Pay one or let them expire first.",
   VALIDATION_ERROR: "Please check these fields:",
+  SERVICE_UNAVAILABLE: "A service we need did not answer. Nothing was changed; try again in a few seconds.",
 };
 const errorsId: Partial<Record<ErrorCode, string>> = {
   INVALID_CREDENTIALS: "Email atau kata sandi salah.",
@@ -424,6 +425,7 @@ const errorsId: Partial<Record<ErrorCode, string>> = {
   LAST_ADMIN: "Tidak akan ada administrator aktif lagi. Jadikan pengguna lain admin dulu.",
   TOO_MANY_OPEN_INVOICES: "Terlalu banyak tagihan belum dibayar. Bayar salah satu atau tunggu kedaluwarsa dulu.",
   VALIDATION_ERROR: "Periksa isian berikut:",
+  SERVICE_UNAVAILABLE: "Layanan yang kami perlukan tidak menjawab. Tidak ada yang diubah; coba lagi beberapa detik lagi.",
 };
 
 export type T = (key: Key, vars?: Record<string, string | number>) => string;

@@ -8,6 +8,7 @@
  * portal's headers, CSRF check and session, and answers errors as pages.
  */
 import { Hono } from "hono";
+import { isTransientFailure, serviceUnavailable } from "../lib/dependency";
 import { ApiError, type ErrorCode } from "../lib/errors";
 import { log, errorText as logErrorText } from "../lib/log";
 import { adminPages } from "./admin";
@@ -49,7 +50,9 @@ portalRoutes.route("/", adminPages);
 portalRoutes.route("/", securityPages);
 
 /** Portal pages answer errors as pages, not JSON. */
-portalRoutes.onError((err, c) => {
+portalRoutes.onError((caught, c) => {
+  // A dependency that failed for a moment is 503 SERVICE_UNAVAILABLE here too, shown in words.
+  const err = isTransientFailure(caught) ? serviceUnavailable() : caught;
   if (!(err instanceof ApiError)) log.error("portal_error", { request_id: c.get("requestId"), path: c.req.path, error: logErrorText(err) });
   const code: ErrorCode = err instanceof ApiError ? err.code : "INTERNAL_ERROR";
   const status = err instanceof ApiError ? err.status : 500;

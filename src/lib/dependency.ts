@@ -1,0 +1,35 @@
+/**
+ * Failures of the platform's services (D1, KV, Durable Objects, the network between them) that go
+ * away by themselves: a request that hit one is answered 503 SERVICE_UNAVAILABLE with Retry-After,
+ * never a 500, and whatever it was doing is not counted (docs/api.md, "When a dependency fails").
+ * Recognised by what Cloudflare's runtime reports: a `retryable` or `overloaded` flag (Durable
+ * Objects), or the transient messages of D1 and KV. A failure that is ours (a constraint, a syntax
+ * error, a bug) is not one of them and stays a 500 that is logged.
+ */
+import { ApiError } from "./errors";
+
+const TRANSIENT =
+  /network connection lost|overloaded|caused object to be reset|transient issue|exceeded timeout|reset because its code was updated|exceeded its memory limit|KV (GET|PUT|DELETE|LIST) failed|internal error in D1|service unavailable|connection reset/i;
+
+export function isTransientFailure(e: unknown): boolean {
+  // Query builders wrap the service's error (drizzle: "Failed query: ...", the original as `cause`).
+  for (let err = e, depth = 0; err instanceof Error && depth < 5; err = err.cause, depth++) {
+    if (err instanceof ApiError) return false;
+    const flags = err as Error & { retryable?: unknown; overloaded?: unknown };
+    if (flags.retryable === true || flags.overloaded === true || TRANSIENT.test(err.message)) return true;
+  }
+  return false;
+}
+
+/** How long a caller should wait before trying again after a dependency failed. */
+export const RETRY_AFTER_SECONDS = 2;
+
+export function serviceUnavailable(): ApiError {
+  return new ApiError(
+    "SERVICE_UNAVAILABLE",
+    `A service this request needs did not answer. Nothing was changed or counted; try again in ${RETRY_AFTER_SECONDS} seconds.`,
+    {
+      headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
+    },
+  );
+}

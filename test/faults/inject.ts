@@ -1,0 +1,206 @@
+/**
+ * Fault injection for the Worker tests (issue 27). `faultyEnv(env, plan)` wraps the bindings the
+ * Worker uses: D1 (`DB`), KV, the per-account Durable Object namespace (`ACCOUNT`) and the rate-limit
+ * bindings; `plan` decides, call by call and from a seed, whether a call fails and how:
+ * - `throw`: fails before anything happens (a refused connection);
+ * - `timeout`: fails the way a timed-out or reset service reports it, before anything happens;
+ * - `lost`: the call happens (a write commits), then its answer is lost and the caller sees a failure.
+ * The errors look like the platform's own (D1's and KV's messages, the Durable Object's `retryable`
+ * flag), so the Worker meets them as it would in production. `callWith` sends a request to the app
+ * with such an env. Outbound fetch (Tripay) is intercepted by each scenario with vi.spyOn.
+ */
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env as globalEnv } from "cloudflare:workers";
+import { app } from "../../src/app";
+import { BASE } from "../helpers";
+
+export type Target = "d1" | "kv" | "account" | "ratelimit";
+export type FaultKind = "throw" | "timeout" | "lost";
+
+/** mulberry32: small, seeded, the same sequence on every run. */
+function seeded(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class FaultPlan {
+  readonly #random: () => number;
+  #paused = false;
+  /** Faults injected, in all and per target and operation (`d1.all`, `account.admit`, ...). */
+  injected = 0;
+  readonly byOperation = new Map<string, number>();
+
+  constructor(
+    seed: number,
+    readonly options: { rate: number; targets: Target[]; kinds?: FaultKind[]; only?: (target: Target, operation: string) => boolean },
+  ) {
+    this.#random = seeded(seed);
+  }
+
+  /** No faults while `fn` runs (setting up, checking the outcome). */
+  async calm<T>(fn: () => Promise<T>): Promise<T> {
+    this.#paused = true;
+    try {
+      return await fn();
+    } finally {
+      this.#paused = false;
+    }
+  }
+
+  decide(target: Target, operation: string): FaultKind | null {
+    if (this.#paused || !this.options.targets.includes(target)) return null;
+    if (this.options.only && !this.options.only(target, operation)) return null;
+    if (this.#random() >= this.options.rate) return null;
+    const kinds = this.options.kinds ?? ["throw", "timeout", "lost"];
+    const kind = kinds[Math.floor(this.#random() * kinds.length)];
+    this.injected++;
+    const key = `${target}.${operation}`;
+    this.byOperation.set(key, (this.byOperation.get(key) ?? 0) + 1);
+    return kind;
+  }
+}
+
+/** The error each service reports, as Cloudflare's runtime words it. */
+function failure(target: Target, kind: FaultKind): Error {
+  if (target === "d1") {
+    return new Error(
+      kind === "timeout" ? "D1_ERROR: D1 DB storage operation exceeded timeout which caused object to be reset." : "D1_ERROR: Network connection lost.",
+    );
+  }
+  if (target === "kv") return new Error(kind === "timeout" ? "KV GET failed: 503 Service Unavailable" : "Network connection lost.");
+  if (target === "ratelimit") return new Error("Network connection lost.");
+  const e = new Error(kind === "timeout" ? "Durable Object is overloaded. Too many requests queued." : "Network connection lost.") as Error & {
+    retryable?: boolean;
+    overloaded?: boolean;
+  };
+  if (kind === "timeout") e.overloaded = true;
+  else e.retryable = true;
+  return e;
+}
+
+/** Runs `op` under the plan: fails before it, or after it (the answer lost), or not at all. */
+async function guarded<T>(plan: FaultPlan, target: Target, operation: string, op: () => Promise<T>): Promise<T> {
+  const kind = plan.decide(target, operation);
+  if (kind === "throw" || kind === "timeout") throw failure(target, kind);
+  const result = await op();
+  if (kind === "lost") throw failure(target, kind);
+  return result;
+}
+
+const real = new WeakMap<object, D1PreparedStatement>();
+
+function faultyStatement(stmt: D1PreparedStatement, plan: FaultPlan): D1PreparedStatement {
+  const wrapped = new Proxy(stmt, {
+    get(target, prop) {
+      if (prop === "bind") return (...values: unknown[]) => faultyStatement(target.bind(...values), plan);
+      if (prop === "all" || prop === "run" || prop === "raw" || prop === "first") {
+        return (...args: unknown[]) =>
+          guarded(plan, "d1", prop, () => Reflect.apply(target[prop] as (...a: unknown[]) => Promise<unknown>, target, args) as Promise<unknown>);
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  real.set(wrapped, stmt);
+  return wrapped;
+}
+
+function faultyD1(db: D1Database, plan: FaultPlan): D1Database {
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === "prepare") return (sql: string) => faultyStatement(target.prepare(sql), plan);
+      // A batch is one transaction: it fails whole, before or after it commits.
+      if (prop === "batch")
+        return (statements: D1PreparedStatement[]) => guarded(plan, "d1", "batch", () => target.batch(statements.map((s) => real.get(s) ?? s)));
+      if (prop === "withSession") return () => faultyD1(target, plan);
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+function faultyKV(kv: KVNamespace, plan: FaultPlan): KVNamespace {
+  return new Proxy(kv, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) =>
+        guarded(plan, "kv", String(prop), () => Reflect.apply(value as (...a: unknown[]) => Promise<unknown>, target, args) as Promise<unknown>);
+    },
+  });
+}
+
+/** The account objects: every method the Worker calls on a stub may fail before or after it runs. */
+function faultyNamespace(ns: DurableObjectNamespace, plan: FaultPlan): DurableObjectNamespace {
+  const stubOf = (stub: DurableObjectStub) =>
+    new Proxy(stub, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== "function" || prop === "fetch" || typeof prop === "symbol") return value;
+        return (...args: unknown[]) =>
+          guarded(plan, "account", prop, () => Reflect.apply(value as (...a: unknown[]) => Promise<unknown>, target, args) as Promise<unknown>);
+      },
+    });
+  return new Proxy(ns, {
+    get(target, prop) {
+      if (prop === "get") return (id: DurableObjectId, opts?: DurableObjectNamespaceGetDurableObjectOptions) => stubOf(target.get(id, opts));
+      if (prop === "getByName") return (name: string, opts?: DurableObjectNamespaceGetDurableObjectOptions) => stubOf(target.getByName(name, opts));
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+function faultyLimiter(limiter: RateLimit, plan: FaultPlan): RateLimit {
+  return { limit: (opts) => guarded(plan, "ratelimit", "limit", () => limiter.limit(opts)) };
+}
+
+export function faultyEnv(env: Env, plan: FaultPlan): Env {
+  const out: Record<string, unknown> = {
+    ...env,
+    DB: faultyD1(env.DB, plan),
+    KV: faultyKV(env.KV, plan),
+    ACCOUNT: faultyNamespace(env.ACCOUNT as unknown as DurableObjectNamespace, plan),
+  };
+  for (const [name, binding] of Object.entries(env)) {
+    if (binding && typeof binding === "object" && "limit" in binding && typeof (binding as RateLimit).limit === "function")
+      out[name] = faultyLimiter(binding as RateLimit, plan);
+  }
+  return out as unknown as Env;
+}
+
+type CallInit = RequestInit & { key?: string; token?: string; json?: unknown; ip?: string };
+
+/** Background work (waitUntil) of the requests sent so far: lease settles, cache writes. */
+const background: Promise<void>[] = [];
+
+/**
+ * A request to the app with `env` (faulty or not). Its background work goes on after the answer, as
+ * in production (a lease's settle waits for the lease's second); `drain()` waits for all of it.
+ */
+export async function callWith(env: Env, path: string, init: CallInit = {}): Promise<Response> {
+  const { key, token, json: body, ip, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (key) headers.set("x-api-key", key);
+  if (token) headers.set("authorization", `Bearer ${token}`);
+  headers.set("cf-connecting-ip", ip ?? "198.18.0.1");
+  if (body !== undefined) headers.set("content-type", "application/json");
+  const ctx = createExecutionContext();
+  const res = await app.fetch(new Request(`${BASE}${path}`, { ...rest, headers, body: body !== undefined ? JSON.stringify(body) : rest.body }), env, ctx);
+  background.push(waitOnExecutionContext(ctx).then(() => undefined));
+  return res;
+}
+
+/** Waits for the background work of every request sent so far. */
+export async function drain(): Promise<void> {
+  while (background.length) await Promise.allSettled(background.splice(0));
+}
+
+/** How many faults a scenario injects at the least: 200, times FAULTS_SCALE (an environment variable, for longer runs). */
+export const MIN_FAULTS = 200 * Number((globalEnv as unknown as { FAULTS_SCALE?: string }).FAULTS_SCALE ?? 1);
