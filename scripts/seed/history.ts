@@ -61,7 +61,8 @@ export const ALL_EDITIONS_MASK = (1 << EDITIONS.length) - 1;
 /** 1 provinsi, 2 kabupaten/kota, 3 kecamatan, 4 kelurahan/desa. */
 export type LevelNo = 1 | 2 | 3 | 4;
 export const LEVEL_NAMES = ["", "provinsi", "kabupaten", "kecamatan", "kelurahan"] as const;
-export const levelOfCode = (code: string) => (code.split(".").length as LevelNo);
+const LEVEL_BY_LENGTH: Record<number, LevelNo> = { 2: 1, 5: 2, 8: 3, 13: 4 }; // 32, 32.73, 32.73.09, 32.73.09.1001
+export const levelOfCode = (code: string): LevelNo => LEVEL_BY_LENGTH[code.length] ?? (code.split(".").length as LevelNo);
 const parentOf = (code: string) => (code.includes(".") ? code.slice(0, code.lastIndexOf(".")) : null);
 const lastSegment = (code: string) => code.slice(code.lastIndexOf(".") + 1);
 /** The province, kabupaten or kecamatan prefix of a code (`level` 1-3), or the code itself when shorter. */
@@ -161,6 +162,18 @@ export const readCurated = (file = CURATED_FILE) => parseCurated(readFileSync(fi
  * kind, so that Kota Sorong and Kabupaten Sorong stay two names.
  */
 export function nameKey(level: LevelNo, name: string): string {
+  // most names repeat in every edition: each is worked out once
+  const memo = `${level}${name}`;
+  let key = nameKeys.get(memo);
+  if (key === undefined) nameKeys.set(memo, (key = computeNameKey(level, name)));
+  return key;
+}
+const nameKeys = new Map<string, string>();
+
+/** code -> nameKey of its name, for one edition's list. */
+export const nameKeysOf = (list: Map<string, string>) => new Map([...list].map(([code, name]) => [code, nameKey(levelOfCode(code), name)]));
+
+function computeNameKey(level: LevelNo, name: string): string {
   let s = name
     .normalize("NFKD")
     .replace(/\p{M}+/gu, "")
@@ -176,8 +189,11 @@ export function nameKey(level: LevelNo, name: string): string {
   }
   // Papua's customary villages (2022b) carry the prefix in their name; the place is the same.
   if (level === 4) s = s.replace(/^desa adat\s+/, "");
-  // Numbers after the first word: `Dagai Dua`, `Dagai II` and `Dagai 2` are one name.
-  s = s.replace(/(?<=[\s.,/-])(i{1,3}|iv|vi{0,3}|ix|x|satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh)\b(?!['-])/g, (w) => String(NUMBER_WORDS[w]));
+  // A number after a word: `Dagai Dua`, `Dagai II` and `Dagai 2` are one name, `Simpang Empat Tanjung`
+  // and `Simpang IV Tanjung` too. Between words of two letters or more only, so that the spaced
+  // letters of `R a i n i s` stay letters.
+  s = s.replace(/\s*([-/])\s*/g, "$1");
+  s = s.replace(/(?<=[a-z0-9]{2}[ -])(i{1,3}|iv|vi{0,3}|ix|x|satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh)(?=$|[ /-][a-z0-9]{2})/g, (w) => String(NUMBER_WORDS[w]));
   return kind + s.replace(/[^a-z0-9]/g, "");
 }
 
@@ -259,6 +275,11 @@ export type Report = {
   editions: { id: EditionId; counts: [number, number, number, number]; total: number }[];
   totalCodes: number;
   notCurrent: number;
+  /**
+   * Codes whose chain moved on and then ended at a code that left with no successor: `all` their
+   * chains (counted under "none"), or `some` (the successors listed are the chains that arrived).
+   */
+  chainEnded: { all: string[]; some: string[] };
   /** Non-current codes per level and last edition they appear in, by how they resolve. */
   rows: ReportRow[];
   byBasis: Record<string, number>;
@@ -294,6 +315,8 @@ export function resolveTransition(
   A: Map<string, string>,
   B: Map<string, string>,
   curated: CuratedRow[],
+  keyA: Map<string, string> = nameKeysOf(A),
+  keyB: Map<string, string> = nameKeysOf(B),
 ): { links: Map<string, Link[]>; parts: Map<string, Map<string, Basis>> } {
   const links = new Map<string, Link[]>();
   const parts = new Map<string, Map<string, Basis>>();
@@ -318,10 +341,6 @@ export function resolveTransition(
     if (!childrenInB.has(p)) childrenInB.set(p, []);
     childrenInB.get(p)!.push(code);
   }
-  const keyB = new Map<string, string>();
-  for (const [code, name] of B) keyB.set(code, nameKey(levelOfCode(code), name));
-  const keyA = new Map<string, string>();
-  for (const [code, name] of A) keyA.set(code, nameKey(levelOfCode(code), name));
   const isNew = (code: string) => !A.has(code);
 
   /** The regions of b that can hold what `parent` (a code of a) held: itself and what was formed from it, or its successors. */
@@ -501,29 +520,36 @@ export function buildHistory(editions: Map<EditionId, Map<string, string>>, cura
 
   const steps: Map<string, Link[]>[] = [];
   const parts: Map<string, Map<string, Basis>>[] = [];
+  const keys = lists.map(nameKeysOf);
   for (let i = 0; i < CURRENT; i++) {
     const t = resolveTransition(
       lists[i],
       lists[i + 1],
       curated.filter((c) => c.edition === EDITIONS[i + 1].id),
+      keys[i],
+      keys[i + 1],
     );
     steps.push(t.links);
     parts.push(t.parts);
   }
 
-  const events = changeEvents(lists, steps, parts);
+  const events = changeEvents(lists, keys, steps, parts);
 
   // Chains: follow each step to the edition where the code reached stays until the current one.
-  type Path = { code: string; steps: Link[] };
+  // A path ends at a current code, or (code null) at a code that left with no successor.
+  type Path = { code: string | null; steps: Link[] };
   const resolve = (code: string, from: number, seen: string[]): Path[] => {
     let i = from;
     while (i < CURRENT && lists[i + 1].has(code)) i++;
     if (i === CURRENT) return [{ code, steps: [] }];
-    return (steps[i].get(code) ?? []).flatMap((l) => (seen.includes(l.to) ? [] : resolve(l.to, i + 1, [...seen, l.to]).map((p) => ({ code: p.code, steps: [l, ...p.steps] }))));
+    const next = (steps[i].get(code) ?? []).filter((l) => !seen.includes(l.to));
+    if (next.length === 0) return [{ code: null, steps: [] }];
+    return next.flatMap((l) => resolve(l.to, i + 1, [...seen, l.to]).map((p) => ({ code: p.code, steps: [l, ...p.steps] })));
   };
   const successorsOf = (paths: Path[]): Successor[] => {
     const out = new Map<string, Successor>();
     for (const p of paths) {
+      if (p.code === null) continue;
       const weakest = p.steps.reduce((w, s) => (s.confidence < w.confidence ? s : w));
       const confidence = p.steps.reduce((c, s) => c * s.confidence, 1);
       const m = out.get(p.code);
@@ -537,11 +563,15 @@ export function buildHistory(editions: Map<EditionId, Map<string, string>>, cura
   const successors = new Map<string, Successor[]>();
   const predecessors = new Map<string, Predecessor[]>();
   const within = new Map<string, string | null>();
+  const deadEnds = new Map<string, "some" | "all">();
   const notCurrent = [...codes.values()].filter((r) => !r.current).sort((a, b) => byCode(a.code, b.code));
   for (const r of notCurrent) {
     const last = 31 - Math.clz32(r.mask);
-    const s = successorsOf(resolve(r.code, last, [r.code]));
+    const paths = resolve(r.code, last, [r.code]);
+    const s = successorsOf(paths);
     successors.set(r.code, s);
+    // told in the report: chains that went somewhere and ended at a later retirement
+    if (paths.some((p) => p.code === null && p.steps.length > 0)) deadEnds.set(r.code, s.length > 0 ? "some" : "all");
     for (const x of s) {
       if (!predecessors.has(x.code)) predecessors.set(x.code, []);
       predecessors.get(x.code)!.push({ code: r.code, basis: x.basis, confidence: x.confidence, lastEdition: EDITIONS[last].id });
@@ -562,11 +592,11 @@ export function buildHistory(editions: Map<EditionId, Map<string, string>>, cura
   };
   for (const r of notCurrent) within.set(r.code, withinOf(r.code));
 
-  return { codes, steps, events, successors, predecessors, within, report: buildReport(codes, lists, successors, events) };
+  return { codes, steps, events, successors, predecessors, within, report: buildReport(codes, lists, successors, events, deadEnds) };
 }
 
 /** The events between consecutive editions, from the steps (which code went where) and the names. */
-function changeEvents(lists: Map<string, string>[], steps: Map<string, Link[]>[], parts: Map<string, Map<string, Basis>>[]): ChangeEvent[] {
+function changeEvents(lists: Map<string, string>[], keys: Map<string, string>[], steps: Map<string, Link[]>[], parts: Map<string, Map<string, Basis>>[]): ChangeEvent[] {
   const events: ChangeEvent[] = [];
   for (let i = 0; i < CURRENT; i++) {
     const [A, B] = [lists[i], lists[i + 1]];
@@ -575,9 +605,8 @@ function changeEvents(lists: Map<string, string>[], steps: Map<string, Link[]>[]
     for (const [x, ls] of links) for (const l of ls) incoming.set(l.to, [...(incoming.get(l.to) ?? []), x]);
     const ev = (e: Omit<ChangeEvent, "edition" | "level">, code: string) => events.push({ edition: i + 1, level: levelOfCode(code), ...e });
     for (const code of [...A.keys()].sort(byCode)) {
-      const level = levelOfCode(code);
       if (B.has(code)) {
-        if (nameKey(level, A.get(code)!) !== nameKey(level, B.get(code)!)) {
+        if (keys[i].get(code) !== keys[i + 1].get(code)) {
           ev({ change: "renamed", codeBefore: code, nameBefore: A.get(code)!, codeAfter: code, nameAfter: B.get(code)!, basis: null, confidence: null }, code);
         }
         continue;
@@ -599,10 +628,13 @@ function changeEvents(lists: Map<string, string>[], steps: Map<string, Link[]>[]
     }
   }
   const order = (e: ChangeEvent) => `${e.edition}|${e.level}|${CHANGES.indexOf(e.change)}|${e.codeBefore ?? ""}|${e.codeAfter ?? ""}`;
-  return events.sort((a, b) => byCode(order(a), order(b)));
+  return events
+    .map((e) => ({ e, k: order(e) }))
+    .sort((a, b) => byCode(a.k, b.k))
+    .map((x) => x.e);
 }
 
-function buildReport(codes: Map<string, CodeRecord>, lists: Map<string, string>[], successors: Map<string, Successor[]>, events: ChangeEvent[]): Report {
+function buildReport(codes: Map<string, CodeRecord>, lists: Map<string, string>[], successors: Map<string, Successor[]>, events: ChangeEvent[], deadEnds: Map<string, "some" | "all">): Report {
   const editions = EDITIONS.map((e, i) => {
     const counts: [number, number, number, number] = [0, 0, 0, 0];
     for (const code of lists[i].keys()) counts[levelOfCode(code) - 1]++;
@@ -629,6 +661,10 @@ function buildReport(codes: Map<string, CodeRecord>, lists: Map<string, string>[
     editions,
     totalCodes: codes.size,
     notCurrent: successors.size,
+    chainEnded: {
+      all: [...deadEnds].filter(([, v]) => v === "all").map(([k]) => k).sort(byCode),
+      some: [...deadEnds].filter(([, v]) => v === "some").map(([k]) => k).sort(byCode),
+    },
     rows: [...rows.values()].sort((a, b) => a.level - b.level || EDITION_INDEX.get(a.edition)! - EDITION_INDEX.get(b.edition)!),
     byBasis: Object.fromEntries(Object.entries(byBasis).sort(([a], [b]) => byCode(a, b))),
     transitions: EDITIONS.slice(1).map((e, i) => ({
@@ -654,6 +690,7 @@ export function renderReport(r: Report): string {
   const sum = (f: (x: ReportRow) => number) => n(r.rows.reduce((s, x) => s + f(x), 0));
   out.push(`  all                ${sum((x) => x.one)} / ${sum((x) => x.several)} / ${sum((x) => x.none)} (${sum((x) => x.total)})`);
   out.push(`By basis (one successor: its basis; several; none): ${Object.entries(r.byBasis).map(([k, v]) => `${k} ${n(v)}`).join(", ")}`);
+  out.push(`Chains that moved on, then ended at a retirement: all of a code's chains ${r.chainEnded.all.length} (${r.chainEnded.all.join(", ") || "-"}), some ${r.chainEnded.some.length}`);
   out.push(`Change events: ${CHANGES.map((c) => `${c} ${n(r.events[c])}`).join(", ")}`);
   return `${out.join("\n")}\n`;
 }
