@@ -19,7 +19,8 @@
  * confidences of one old code never add up to more than 1. Per step between two editions:
  *   1.00  curated: a row of seed/history-curated.csv (the law that formed the region says so)
  *   0.95  same_name: the same name (normalised) under its parent or the parent's successor, one candidate
- *   0.90  same_name after a tie broken by the same last code segment
+ *   0.90  same_name after a tie broken by the same last code segment, the village status digit
+ *         (kelurahan 1, desa 2) or a namesake another old code alone claims
  *   0.85  same_name_elsewhere: the same name, one candidate, elsewhere in the same kabupaten
  *         (villages) or province (kecamatan), when the parent's successors had none
  *   0.70  same_name, but the namesake is a region that already existed (the code was folded into it)
@@ -27,6 +28,7 @@
  *         one successor (`children`) or several (`split`), each with its share of the children
  *   0.50 .. 0.85  similar_name: a name within a small edit distance under the parent's successor
  *         (the closer the spelling and the same last code segment, the higher)
+ *   0.60 .. 0.72  name_part: the old name inside a longer new name (villages merged under a joined name)
  *   0.5 / n  same_name with n candidates that nothing tells apart (each is listed, none is picked)
  * A chain of steps (a code moved in 2022b and again in 2025) multiplies its steps' confidences;
  * its `basis` is the basis of its weakest step (the first one on ties) and `via` lists the codes between.
