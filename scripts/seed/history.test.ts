@@ -20,6 +20,7 @@ import {
   readCurated,
   readCurrentNames,
   readEditions,
+  resolveTransition,
   similarity,
 } from "./history.ts";
 
@@ -180,7 +181,7 @@ describe("resolution report", () => {
       [4, "2022b", 1102, 0, 10],
     ]);
     expect(h.report.byBasis).toEqual({ children: 3, curated: 26, name_part: 9, none: 112, same_name: 7110, same_name_elsewhere: 116, several: 1, similar_name: 157 });
-    expect(h.report.events).toEqual({ created: 845, retired: 112, renamed: 4228, recoded: 7411, split: 2, merged: 12 });
+    expect(h.report.events).toEqual({ created: 845, retired: 112, renamed: 4228, recoded: 7413, split: 0, merged: 12 });
   });
 
   it("drops nothing: every non-current code is counted once as one, several or none", () => {
@@ -273,6 +274,19 @@ describe("name matching", () => {
     expect(nameKey(4, "R a i n i s")).toBe(nameKey(4, "Rainis"));
     expect(similarity("kobagma", "kobakma")).toBeCloseTo(6 / 7);
     expect(partDistance("tanahmati", "padangdatatanahmati")).toBe(0);
+  });
+
+  it("splits a kecamatan whose villages went to two new ones, and refuses a curated row the editions contradict", () => {
+    const base: [string, string][] = [["10", "X"], ["10.01", "KAB. Y"]];
+    const A = new Map<string, string>([...base, ["10.01.01", "Alfa"], ["10.01.01.2001", "Mawar"], ["10.01.01.2002", "Melati"], ["10.01.01.2003", "Anggrek"], ["10.01.01.2004", "Kenanga"]]);
+    const B = new Map<string, string>([...base, ["10.01.05", "Beta"], ["10.01.05.2001", "Mawar"], ["10.01.05.2002", "Melati"], ["10.01.06", "Gama"], ["10.01.06.2001", "Anggrek"], ["10.01.06.2002", "Kenanga"]]);
+    const { links } = resolveTransition(A, B, []);
+    expect(links.get("10.01.01")).toEqual([
+      { to: "10.01.05", basis: "split", confidence: 0.45 },
+      { to: "10.01.06", basis: "split", confidence: 0.45 },
+    ]);
+    expect(links.get("10.01.01.2003")).toEqual([{ to: "10.01.06.2001", basis: "same_name", confidence: 0.95 }]);
+    expect(() => resolveTransition(A, B, [{ edition: "2017", oldCode: "10.01", newCode: "10.01.05", relation: "successor", source: "none" }])).toThrow(/must leave/);
   });
 
   it("reads quoted CSV fields", () => {

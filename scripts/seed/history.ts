@@ -616,7 +616,9 @@ function changeEvents(lists: Map<string, string>[], keys: Map<string, string>[],
       const ls = links.get(code) ?? [];
       if (ls.length === 0) ev({ change: "retired", codeBefore: code, nameBefore: A.get(code)!, codeAfter: null, nameAfter: null, basis: null, confidence: null }, code);
       for (const l of ls) {
-        const change: Change = ls.length > 1 ? "split" : (incoming.get(l.to)?.length ?? 0) > 1 || A.has(l.to) ? "merged" : "recoded";
+        // several links are a split only when the children say so; a tie of namesakes stays one
+        // `recoded` row per candidate, each with its share of the confidence
+        const change: Change = l.basis === "split" ? "split" : (incoming.get(l.to)?.length ?? 0) > 1 || A.has(l.to) ? "merged" : "recoded";
         ev({ change, codeBefore: code, nameBefore: A.get(code)!, codeAfter: l.to, nameAfter: B.get(l.to)!, basis: l.basis, confidence: l.confidence }, code);
       }
     }
