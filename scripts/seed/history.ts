@@ -811,6 +811,30 @@ export function formerNames(h: History, currentNames?: Map<string, string>, minC
   return out;
 }
 
+/**
+ * Successors of codes the region tables keep as retired but no edition holds (idn-area-data 3.1.2
+ * lists 18 villages of Papua Barat Daya under codes no edition published): the current code of the
+ * same name (nameKey) under the same parent, when there is exactly one; otherwise none, never a guess.
+ */
+export function orphanSuccessors(
+  orphans: { id: string; name: string; parentId: string | null }[],
+  current: { id: string; name: string; parentId: string | null }[],
+): HistoryRows["successors"] {
+  const byParent = new Map<string, { id: string; key: string }[]>();
+  for (const c of current) {
+    const p = c.parentId ?? "";
+    if (!byParent.has(p)) byParent.set(p, []);
+    byParent.get(p)!.push({ id: c.id, key: nameKey(levelOfCode(c.id), c.name) });
+  }
+  const out: HistoryRows["successors"] = [];
+  for (const o of [...orphans].sort((a, b) => byCode(a.id, b.id))) {
+    const key = nameKey(levelOfCode(o.id), o.name);
+    const found = (byParent.get(o.parentId ?? "") ?? []).filter((c) => c.key === key && c.id !== o.id);
+    if (found.length === 1) out.push({ oldId: o.id, newId: found[0].id, basis: "same_name", confidence: 0.95, via: null });
+  }
+  return out;
+}
+
 export const HISTORY_TABLES = ["wilayah_change", "wilayah_successor", "wilayah_history", "wilayah_edition"] as const;
 
 /** D1 caps one statement at 100 KB: multi-row INSERTs are cut well below that. */
