@@ -22,7 +22,7 @@ let db: DatabaseSync;
 let runner: RegionDb;
 let statements = 0;
 let h: History;
-let editions: Map<string, Map<string, string>>;
+let editions: ReturnType<typeof readEditions>;
 let orphans: string[];
 
 beforeAll(() => {

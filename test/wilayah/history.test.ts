@@ -3,8 +3,9 @@
  * of a code of any edition, search by former names, NIKs issued under an earlier edition's code.
  * Every code of every edition is checked node-side (test/node/history.test.ts).
  */
+import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { call, expectError, json, seedUserWithKey } from "../helpers";
+import { BASE, call, createKey, expectError, json, seedUserWithKey, setPlan, verifiedDeveloper, waitForTotal } from "../helpers";
 
 let key: string;
 beforeAll(async () => {
@@ -85,6 +86,62 @@ describe("GET /wilayah/changes", () => {
   });
 });
 
+describe("POST /wilayah/convert", () => {
+  const post = (body: unknown, k = key) => call("/api/v1/wilayah/convert", { key: k, method: "POST", json: body });
+
+  it("converts codes of any edition and level, in order: status, current, successors", async () => {
+    const body = await json(await post({ codes: ["91.01", "9271", "91.01.01.2001", "3273", "32.73.99", "nope", "91.08.01.2034"] }));
+    expect(body.data.map((d: { code: string; status: string; current: { id: string } | null }) => [d.code, d.status, d.current?.id ?? null])).toEqual([
+      ["91.01", "retired", "93.01"],
+      ["9271", "retired", "96.71"],
+      ["91.01.01.2001", "retired", "93.01.01.2001"],
+      ["3273", "current", "32.73"],
+      ["32.73.99", "unknown", null],
+      ["nope", "unknown", null],
+      ["91.08.01.2034", "retired", null], // Kogekotu: two namesakes nothing tells apart, both listed
+    ]);
+    expect(body.data[0]).toEqual({
+      code: "91.01",
+      id: "91.01",
+      status: "retired",
+      current: { id: "93.01", name: "Kabupaten Merauke", level: "kabupaten" },
+      successors: [{ id: "93.01", name: "Kabupaten Merauke", level: "kabupaten", basis: "curated", confidence: 1 }],
+    });
+    expect(body.data[6].successors).toHaveLength(2);
+    await expectError(await post({ codes: [] }), 400, "VALIDATION_ERROR");
+    await expectError(await post({ codes: Array.from({ length: 1001 }, () => "32") }), 400, "VALIDATION_ERROR");
+    await expectError(await post({ codes: "91.01" }), 400, "VALIDATION_ERROR");
+  });
+
+  it("reads D1 in two statements of one batch for 1,000 codes, not one per code", async () => {
+    const codes = Array.from({ length: 1000 }, (_, i) => `91.01.${String((i % 20) + 1).padStart(2, "0")}.${2001 + i}`);
+    await post({ codes: ["32"] }); // the key is looked up and cached
+    const prepare = vi.spyOn(env.DB, "prepare");
+    const batch = vi.spyOn(env.DB, "batch");
+    const res = await post({ codes });
+    expect(res.status).toBe(200);
+    expect((await json(res)).data).toHaveLength(1000);
+    const regional = prepare.mock.calls.map(([q]) => String(q)).filter((q) => /wilayah_|json_each/.test(q));
+    expect(regional).toHaveLength(2);
+    expect(batch.mock.calls.filter(([list]) => (list as unknown[]).length === 2)).toHaveLength(1);
+  });
+
+  it("counts each code as one call, and refuses a request the quota and credits cannot cover whole (402)", async () => {
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO plans (id, name, price_idr, monthly_quota, rate_limit_per_minute, features, sort, is_public) VALUES ('convert10', 'Convert test', 0, 10, 30, '[]', 53, 0)",
+    ).run();
+    const dev = await verifiedDeveloper();
+    await setPlan(dev.data.id, "convert10");
+    const k = await createKey(dev.token, "convert");
+    await expectError(await post({ codes: Array.from({ length: 11 }, (_, i) => `32.${String(i + 1).padStart(2, "0")}`) }, k.key), 402, "QUOTA_EXCEEDED");
+    expect((await post({ codes: ["91.01", "92.71", "32.73"] }, k.key)).status).toBe(200);
+    const usage = await waitForTotal(dev.token, 3);
+    expect(usage.by_endpoint).toEqual([{ endpoint: "/wilayah/convert", count: 3 }]);
+    await expectError(await post({ codes: Array.from({ length: 8 }, () => "32") }, k.key), 402, "QUOTA_EXCEEDED");
+    expect((await post({ codes: Array.from({ length: 7 }, () => "32") }, k.key)).status).toBe(200);
+  });
+});
+
 describe("by id, a code of any edition", () => {
   it("answers Kota Sorong 92.71 as last published, is_active 0, replaced_by", async () => {
     const old = (await json(await get("/92.71"))).data;
@@ -153,5 +210,34 @@ describe("NIK issued under an earlier edition's code", () => {
       recoded: true,
       as_issued: { edition: "2022b", kabupaten: { id: "92.71", name: "KOTA SORONG" }, kecamatan: null },
     });
+  });
+});
+
+describe("MCP tools (the same declarations)", () => {
+  const tool = async (name: string, args: Record<string, unknown>) => {
+    const res = await exports.default.fetch(
+      new Request(`${BASE}/mcp`, {
+        method: "POST",
+        headers: {
+          host: new URL(BASE).host,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-06-18",
+          "x-api-key": key,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+      }),
+    );
+    return (await json(res)).result as { isError?: boolean; structuredContent: any };
+  };
+
+  it("wilayah_editions, wilayah_history, wilayah_changes and wilayah_convert answer what REST answers", async () => {
+    expect((await tool("wilayah_editions", {})).structuredContent).toEqual(await json(await get("/editions")));
+    expect((await tool("wilayah_history", { code: "92.71" })).structuredContent).toEqual(await json(await get("/92.71/history")));
+    expect((await tool("wilayah_changes", { level: "kabupaten", per_page: 3 })).structuredContent).toEqual(await json(await get("/changes?level=kabupaten&per_page=3")));
+    const converted = await tool("wilayah_convert", { codes: ["9101", "92.71.05.1008"] });
+    expect(converted.structuredContent.data.map((d: { current: { id: string } }) => d.current.id)).toEqual(["93.01", "96.71.09.1003"]);
+    const missing = await tool("wilayah_history", { code: "32.73.99" });
+    expect(missing.isError).toBe(true);
   });
 });

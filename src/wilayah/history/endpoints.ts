@@ -6,7 +6,7 @@ import { pageMeta, pageParams } from "../../lib/paging";
 import { LEVELS } from "../codes";
 import { DAY } from "../schemas";
 import { DATA_VERSION } from "../version";
-import { BASES, CHANGES, listChanges, listEditions, regionHistory } from "./service";
+import { BASES, CHANGES, convert, listChanges, listEditions, regionHistory } from "./service";
 
 const EDITION_IDS = "2015, 2017, 2020, 2022, 2022b, 2025";
 
@@ -136,5 +136,43 @@ export const changesEndpoint = defineEndpoint({
   handler: (q, { env }) => listChanges(regionDb(env), q),
 });
 
+/** Codes per /convert request; each counts as one call. */
+export const CONVERT_MAX = 1000;
+
+const regionRef = z.object({ id: z.string(), name: z.string(), level: levelEnum });
+const convertInput = z.strictObject({
+  codes: z
+    .array(z.string().max(40))
+    .min(1, "at least 1 code")
+    .max(CONVERT_MAX, `at most ${CONVERT_MAX} codes per request`)
+    .describe(`1 to ${CONVERT_MAX} region codes of any level and edition, with or without dots; each counts as one call`),
+});
+
+export const convertEndpoint = defineEndpoint({
+  path: "/wilayah/convert",
+  method: "POST",
+  tool: "wilayah_convert",
+  description: `Convert region codes of any edition since 2015 and any level to today's codes, ${CONVERT_MAX} at a time, in order: for each, its status (current, retired, or unknown: never a code), the current region (the successor when there is exactly one; the code itself when current) and every successor with why and how sure. Each code counts as one call; a request the remaining quota and credits cannot cover whole is refused whole (402). Use it to migrate a database keyed on old codes.`,
+  example: { codes: ["91.01", "9271", "91.01.01.2001", "32.73", "32.73.99"] },
+  input: convertInput,
+  calls: (input) => input.codes.length,
+  output: z.object({
+    data: z.array(
+      z.object({
+        code: z.string().describe("The code as given"),
+        id: z.string().nullable().describe("The code dotted; null when it is no well-formed code"),
+        status: z.enum(["current", "retired", "unknown"]).describe("current: in today's list; retired: of an earlier edition only; unknown: in no edition since 2015"),
+        current: regionRef.nullable().describe("The region to use today: the code itself when current, its successor when it has exactly one; null otherwise (see successors)"),
+        successors: z
+          .array(regionRef.extend({ basis, confidence }))
+          .describe("A retired code's successors among today's regions, surest first (several for a split or a tie; none when not known)"),
+      }),
+    ),
+  }),
+  cacheSeconds: DAY,
+  version: DATA_VERSION,
+  handler: (q, { env }) => convert(regionDb(env), q.codes),
+});
+
 /** In catalogue order: the one-segment paths before `/wilayah/:id`, which would take them. */
-export const historyEndpoints = [editionsEndpoint, changesEndpoint, historyEndpoint];
+export const historyEndpoints = [editionsEndpoint, changesEndpoint, convertEndpoint, historyEndpoint];

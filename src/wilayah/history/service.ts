@@ -192,7 +192,7 @@ export async function convert(db: RegionDb, codes: string[]) {
       const e = perCode.get(i);
       if (id && row?.is_active === 1) return { code, id, status: "current" as const, current: ref(id), successors: [] };
       if (!id || (!row && !e?.history)) return { code, id, status: "unknown" as const, current: null, successors: [] };
-      const successors = (e?.successors ?? []).map((s) => ({ ...ref(s.id), basis: s.basis, confidence: s.confidence }));
+      const successors = (e?.successors ?? []).map((s) => ({ ...ref(s.id), basis: s.basis as Basis, confidence: s.confidence }));
       return { code, id, status: "retired" as const, current: successors.length === 1 ? ref(successors[0].id) : null, successors };
     }),
   };
