@@ -22,7 +22,18 @@ import { parseDms } from "../../src/wilayah/geo/geometry.ts";
 import { normalizeSearchText, TERM_SEPARATOR } from "../../src/wilayah/normalize.ts";
 import { insertStatements, isMain, root } from "../lib.ts";
 import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
-import { buildHistory, formerNames, historyRows, historySql, nameKey, orphanSuccessors, readCurated, readEditions, renderReport, type Report } from "./history.ts";
+import {
+  buildHistory,
+  formerNames,
+  historyRows,
+  historySql,
+  nameKey,
+  orphanSuccessors,
+  type Report,
+  readCurated,
+  readEditions,
+  renderReport,
+} from "./history.ts";
 import { kindSpellings, loadAliases, SEARCH_INDEX_TABLES, searchIndexSql, vocabularyJson } from "./search-index.ts";
 
 /** The 2430/2025 amendment changes no region code; it moves four islands (seed/sources/wilayah-2430-island-moves.csv). */
@@ -501,7 +512,9 @@ function renderSql(rows: Row[], byId: Map<string, Row>): { sql: string; vocabula
     return `(${[i + 1, lit(r.id), LEVELS.indexOf(r.level) + 1, lit(r.name), lit(r.altName), lit(parents.join(", ") || null), r.isActive, lit(termText)].join(",")})`;
   });
   sql += inserts("wilayah_search", ["ord", "id", "level", "name", "alt_name", "parent", "is_active", "terms"], searchTuples);
-  const formerTuples = spellings.flatMap((t, i) => (t.former.length ? [`(${i + 1},${lit(TERM_SEPARATOR + t.former.join(TERM_SEPARATOR) + TERM_SEPARATOR)})`] : []));
+  const formerTuples = spellings.flatMap((t, i) =>
+    t.former.length ? [`(${i + 1},${lit(TERM_SEPARATOR + t.former.join(TERM_SEPARATOR) + TERM_SEPARATOR)})`] : [],
+  );
   sql += inserts("wilayah_former", ["r", "terms"], formerTuples);
   for (let from = 1; from <= ranked.length; from += GRAMS_CHUNK) sql += `${gramsSql(from, from + GRAMS_CHUNK - 1)}\n`;
   for (const statement of shortAnswersSql()) sql += `${statement}\n`;
@@ -533,7 +546,9 @@ async function main() {
   const outDir = join(root, "seed");
   const { sql, manifest, vocabulary, history, orphans } = await buildSeed({ coordsCsv: coordsFile ? readFileSync(coordsFile, "utf8") : undefined });
   process.stdout.write(`Region history (scripts/seed/history.ts, docs/history-method.md):\n${renderReport(history)}`);
-  console.log(`Retired codes of the region tables in no edition: ${orphans.codes.length}, ${orphans.resolved} with a successor of the same name under the same parent`);
+  console.log(
+    `Retired codes of the region tables in no edition: ${orphans.codes.length}, ${orphans.resolved} with a successor of the same name under the same parent`,
+  );
   writeFileSync(join(outDir, "wilayah.sql"), sql);
   writeFileSync(join(outDir, "vocabulary.json"), vocabulary);
   writeFileSync(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);

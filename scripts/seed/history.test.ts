@@ -73,7 +73,9 @@ describe("editions", () => {
     expect([...currentNames.keys()].sort()).toEqual([...e2025.keys()].sort());
     const differ = [...e2025].filter(([code, name]) => currentNames.get(code) !== name);
     expect(differ).toHaveLength(57); // mostly ' vs ", spaces around - and /, trailing dots
-    const keyDiffer = differ.filter(([code, name]) => nameKey(code.split(".").length as 1 | 2 | 3 | 4, name) !== nameKey(code.split(".").length as 1 | 2 | 3 | 4, currentNames.get(code)!));
+    const keyDiffer = differ.filter(
+      ([code, name]) => nameKey(code.split(".").length as 1 | 2 | 3 | 4, name) !== nameKey(code.split(".").length as 1 | 2 | 3 | 4, currentNames.get(code)!),
+    );
     expect(keyDiffer.map(([code]) => code)).toContain("32.05.38"); // Limbangan vs Bl. Limbangan
     expect(keyDiffer).toHaveLength(10);
     expect(keyDiffer.map(([code]) => code)).not.toContain("53.03.11.2005"); // N i a n
@@ -101,7 +103,8 @@ describe("successors", () => {
     const villages = [...e2022.keys()].filter((c) => c.startsWith("91.01.") && c.length === 13);
     expect(villages).toHaveLength(190);
     const merauke2022b = new Map<string, string[]>(); // name -> villages of 93.01 in edition 2022b
-    for (const [c, n] of e2022b) if (c.startsWith("93.01.") && c.length === 13) merauke2022b.set(nameKey(4, n), [...(merauke2022b.get(nameKey(4, n)) ?? []), c]);
+    for (const [c, n] of e2022b)
+      if (c.startsWith("93.01.") && c.length === 13) merauke2022b.set(nameKey(4, n), [...(merauke2022b.get(nameKey(4, n)) ?? []), c]);
     let byName = 0;
     for (const v of villages) {
       const s = h.successors.get(v)!;
@@ -122,7 +125,9 @@ describe("successors", () => {
     // Malamso: moved within Kota Sorong in 2017, then with Kota Sorong to Papua Barat Daya in 2025
     expect(h.successors.get("92.71.05.1008")).toEqual([{ code: "96.71.09.1003", basis: "same_name_elsewhere", confidence: 0.81, via: ["92.71.09.1005"] }]);
     // Sipenap: moved in 2022, to Papua Selatan in 2022b, again within Asmat in 2025 (spelt Sipanap)
-    expect(h.successors.get("91.18.09.2008")).toEqual([{ code: "93.04.09.2014", basis: "similar_name", confidence: 0.65, via: ["91.18.23.2008", "93.04.23.2008"] }]);
+    expect(h.successors.get("91.18.09.2008")).toEqual([
+      { code: "93.04.09.2014", basis: "similar_name", confidence: 0.65, via: ["91.18.23.2008", "93.04.23.2008"] },
+    ]);
     for (const [code, list] of h.successors) for (const s of list) expect(h.codes.get(s.code)?.current, `${code} -> ${s.code}`).toBe(true);
   });
 
@@ -151,7 +156,10 @@ describe("successors", () => {
   it("states basis and confidence on every successor; a code's confidences never add up to more than 1", () => {
     for (const [code, list] of h.successors) {
       for (const s of list) expect(s.confidence > 0 && s.confidence <= 1 && s.basis.length > 0, code).toBe(true);
-      expect(list.reduce((n, s) => n + s.confidence, 0), code).toBeLessThanOrEqual(1.0001);
+      expect(
+        list.reduce((n, s) => n + s.confidence, 0),
+        code,
+      ).toBeLessThanOrEqual(1.0001);
     }
   });
 
@@ -180,7 +188,16 @@ describe("resolution report", () => {
       [4, "2022", 4625, 1, 35],
       [4, "2022b", 1102, 0, 10],
     ]);
-    expect(h.report.byBasis).toEqual({ children: 3, curated: 26, name_part: 9, none: 112, same_name: 7110, same_name_elsewhere: 116, several: 1, similar_name: 157 });
+    expect(h.report.byBasis).toEqual({
+      children: 3,
+      curated: 26,
+      name_part: 9,
+      none: 112,
+      same_name: 7110,
+      same_name_elsewhere: 116,
+      several: 1,
+      similar_name: 157,
+    });
     expect(h.report.events).toEqual({ created: 845, retired: 112, renamed: 4228, recoded: 7413, split: 0, merged: 12 });
   });
 
@@ -193,7 +210,9 @@ describe("resolution report", () => {
     // current region that held it where known
     const none = notCurrent.filter((c) => h.successors.get(c)!.length === 0);
     const retiredAlongChain = (code: string): boolean =>
-      h.events.some((e) => e.codeBefore === code && (e.change === "retired" || (e.codeAfter !== null && e.codeAfter !== code && retiredAlongChain(e.codeAfter))));
+      h.events.some(
+        (e) => e.codeBefore === code && (e.change === "retired" || (e.codeAfter !== null && e.codeAfter !== code && retiredAlongChain(e.codeAfter))),
+      );
     for (const c of none) expect(retiredAlongChain(c), c).toBe(true);
     expect(none.filter((c) => !h.events.some((e) => e.change === "retired" && e.codeBefore === c))).toEqual(h.report.chainEnded.all);
     expect(h.report.chainEnded).toEqual({ all: ["91.16.03.2004", "91.18.08.2007"], some: [] });
@@ -217,7 +236,9 @@ describe("stored rows", () => {
     expect(editionsFromRows(undefined, undefined)).toBeNull();
     // rows only where the region row cannot answer
     expect(rows.history.length).toBe(21_721);
-    expect(rows.history.filter((r) => r.editions === ALL_EDITIONS_MASK && JSON.parse(r.names).length === 1 && currentNames.get(r.id) === JSON.parse(r.names)[0][1])).toEqual([]);
+    expect(
+      rows.history.filter((r) => r.editions === ALL_EDITIONS_MASK && JSON.parse(r.names).length === 1 && currentNames.get(r.id) === JSON.parse(r.names)[0][1]),
+    ).toEqual([]);
   });
 
   it("renders INSERTs below 60 KB each, the same bytes on every build", () => {
@@ -232,16 +253,24 @@ describe("stored rows", () => {
     const codes = [...h.successors.keys()].filter((_, i) => i % 7 === 0).slice(0, 1000);
     expect(codes).toHaveLength(1000);
     const found = db
-      .prepare("SELECT j.value AS code, h.names, h.within, s.new_id, s.basis, s.confidence FROM json_each(?) j LEFT JOIN wilayah_history h ON h.id = j.value LEFT JOIN wilayah_successor s ON s.old_id = j.value")
+      .prepare(
+        "SELECT j.value AS code, h.names, h.within, s.new_id, s.basis, s.confidence FROM json_each(?) j LEFT JOIN wilayah_history h ON h.id = j.value LEFT JOIN wilayah_successor s ON s.old_id = j.value",
+      )
       .all(JSON.stringify(codes)) as { code: string; names: string | null; new_id: string | null }[];
     expect(new Set(found.map((r) => r.code)).size).toBe(1000);
     expect(found.every((r) => r.names !== null)).toBe(true);
     expect(found.filter((r) => r.new_id !== null)).toHaveLength(codes.reduce((n, c) => n + h.successors.get(c)!.length, 0));
 
-    const range = db.prepare("SELECT (SELECT change_first FROM wilayah_edition WHERE id = '2017') AS a, (SELECT change_last FROM wilayah_edition WHERE id = '2025') AS b").get() as { a: number; b: number };
+    const range = db
+      .prepare("SELECT (SELECT change_first FROM wilayah_edition WHERE id = '2017') AS a, (SELECT change_last FROM wilayah_edition WHERE id = '2025') AS b")
+      .get() as { a: number; b: number };
     const q = "FROM wilayah_change WHERE level = 4 AND change = 'recoded' AND seq BETWEEN ? AND ?";
-    expect((db.prepare(`SELECT count(*) AS n ${q}`).get(range.a, range.b) as { n: number }).n).toBe(h.events.filter((e) => e.level === 4 && e.change === "recoded").length);
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT * ${q} ORDER BY seq LIMIT 20`).all(range.a, range.b) as { detail: string }[]).map((r) => r.detail).join("; ");
+    expect((db.prepare(`SELECT count(*) AS n ${q}`).get(range.a, range.b) as { n: number }).n).toBe(
+      h.events.filter((e) => e.level === 4 && e.change === "recoded").length,
+    );
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT * ${q} ORDER BY seq LIMIT 20`).all(range.a, range.b) as { detail: string }[])
+      .map((r) => r.detail)
+      .join("; ");
     expect(plan).toMatch(/USING INDEX wilayah_change_level_change_idx/);
     expect(plan).not.toMatch(/TEMP B-TREE/);
     const merauke = db.prepare("SELECT change, code_after FROM wilayah_change WHERE code_before = ? OR code_after = ? ORDER BY seq").all("91.01", "91.01");
@@ -277,16 +306,36 @@ describe("name matching", () => {
   });
 
   it("splits a kecamatan whose villages went to two new ones, and refuses a curated row the editions contradict", () => {
-    const base: [string, string][] = [["10", "X"], ["10.01", "KAB. Y"]];
-    const A = new Map<string, string>([...base, ["10.01.01", "Alfa"], ["10.01.01.2001", "Mawar"], ["10.01.01.2002", "Melati"], ["10.01.01.2003", "Anggrek"], ["10.01.01.2004", "Kenanga"]]);
-    const B = new Map<string, string>([...base, ["10.01.05", "Beta"], ["10.01.05.2001", "Mawar"], ["10.01.05.2002", "Melati"], ["10.01.06", "Gama"], ["10.01.06.2001", "Anggrek"], ["10.01.06.2002", "Kenanga"]]);
+    const base: [string, string][] = [
+      ["10", "X"],
+      ["10.01", "KAB. Y"],
+    ];
+    const A = new Map<string, string>([
+      ...base,
+      ["10.01.01", "Alfa"],
+      ["10.01.01.2001", "Mawar"],
+      ["10.01.01.2002", "Melati"],
+      ["10.01.01.2003", "Anggrek"],
+      ["10.01.01.2004", "Kenanga"],
+    ]);
+    const B = new Map<string, string>([
+      ...base,
+      ["10.01.05", "Beta"],
+      ["10.01.05.2001", "Mawar"],
+      ["10.01.05.2002", "Melati"],
+      ["10.01.06", "Gama"],
+      ["10.01.06.2001", "Anggrek"],
+      ["10.01.06.2002", "Kenanga"],
+    ]);
     const { links } = resolveTransition(A, B, []);
     expect(links.get("10.01.01")).toEqual([
       { to: "10.01.05", basis: "split", confidence: 0.45 },
       { to: "10.01.06", basis: "split", confidence: 0.45 },
     ]);
     expect(links.get("10.01.01.2003")).toEqual([{ to: "10.01.06.2001", basis: "same_name", confidence: 0.95 }]);
-    expect(() => resolveTransition(A, B, [{ edition: "2017", oldCode: "10.01", newCode: "10.01.05", relation: "successor", source: "none" }])).toThrow(/must leave/);
+    expect(() => resolveTransition(A, B, [{ edition: "2017", oldCode: "10.01", newCode: "10.01.05", relation: "successor", source: "none" }])).toThrow(
+      /must leave/,
+    );
   });
 
   it("reads quoted CSV fields", () => {

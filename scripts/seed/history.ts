@@ -147,7 +147,14 @@ export function parseCurated(csv: string): CuratedRow[] {
   if (lines[0] !== "edition,old_code,new_code,relation,source") throw new Error(`curated CSV: line 1 must be "edition,old_code,new_code,relation,source"`);
   return lines.slice(1).map((line, i) => {
     const [edition, oldCode, newCode, relation, source, ...rest] = csvFields(line);
-    if (!EDITION_INDEX.get(edition) || !CODE.test(oldCode) || !CODE.test(newCode) || (relation !== "successor" && relation !== "part") || !source?.trim() || rest.length) {
+    if (
+      !EDITION_INDEX.get(edition) ||
+      !CODE.test(oldCode) ||
+      !CODE.test(newCode) ||
+      (relation !== "successor" && relation !== "part") ||
+      !source?.trim() ||
+      rest.length
+    ) {
       throw new Error(`curated CSV: line ${i + 2} rejected (a later edition, two codes, successor|part and a source are required): ${line}`);
     }
     return { edition: edition as EditionId, oldCode, newCode, relation, source };
@@ -167,7 +174,10 @@ export function nameKey(level: LevelNo, name: string): string {
   // most names repeat in every edition: each is worked out once
   const memo = `${level}${name}`;
   let key = nameKeys.get(memo);
-  if (key === undefined) nameKeys.set(memo, (key = computeNameKey(level, name)));
+  if (key === undefined) {
+    key = computeNameKey(level, name);
+    nameKeys.set(memo, key);
+  }
   return key;
 }
 const nameKeys = new Map<string, string>();
@@ -195,7 +205,9 @@ function computeNameKey(level: LevelNo, name: string): string {
   // and `Simpang IV Tanjung` too. Between words of two letters or more only, so that the spaced
   // letters of `R a i n i s` stay letters.
   s = s.replace(/\s*([-/])\s*/g, "$1");
-  s = s.replace(/(?<=[a-z0-9]{2}[ -])(i{1,3}|iv|vi{0,3}|ix|x|satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh)(?=$|[ /-][a-z0-9]{2})/g, (w) => String(NUMBER_WORDS[w]));
+  s = s.replace(/(?<=[a-z0-9]{2}[ -])(i{1,3}|iv|vi{0,3}|ix|x|satu|dua|tiga|empat|lima|enam|tujuh|delapan|sembilan|sepuluh)(?=$|[ /-][a-z0-9]{2})/g, (w) =>
+    String(NUMBER_WORDS[w]),
+  );
   return kind + s.replace(/[^a-z0-9]/g, "");
 }
 
@@ -303,6 +315,18 @@ export type History = {
 };
 
 const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A value the derivation knows is there (a code's name in its own edition, a resolved parent): a broken invariant throws, naming it. */
+function must<T>(v: T | null | undefined, what: string): T {
+  if (v === null || v === undefined) throw new Error(`history: ${what} is missing`);
+  return v;
+}
+/** Appends to the list kept under `key`. */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 // ---------------------------------------------------------------- one transition
@@ -323,15 +347,18 @@ export function resolveTransition(
   const links = new Map<string, Link[]>();
   const parts = new Map<string, Map<string, Basis>>();
   const addPart = (newCode: string, from: string, basis: Basis) => {
-    if (!parts.has(newCode)) parts.set(newCode, new Map());
-    if (!parts.get(newCode)!.has(from)) parts.get(newCode)!.set(from, basis);
+    const of = parts.get(newCode) ?? new Map<string, Basis>();
+    parts.set(newCode, of);
+    if (!of.has(from)) of.set(from, basis);
   };
   for (const c of curated) {
     if (c.relation === "successor") {
-      if (!A.has(c.oldCode) || B.has(c.oldCode) || !B.has(c.newCode)) throw new Error(`curated ${c.oldCode} -> ${c.newCode} (${c.edition}): the old code must leave and the new one exist in that edition`);
+      if (!A.has(c.oldCode) || B.has(c.oldCode) || !B.has(c.newCode))
+        throw new Error(`curated ${c.oldCode} -> ${c.newCode} (${c.edition}): the old code must leave and the new one exist in that edition`);
       links.set(c.oldCode, [...(links.get(c.oldCode) ?? []), { to: c.newCode, basis: "curated", confidence: 1 }]);
     } else {
-      if (!A.has(c.oldCode) || !B.has(c.oldCode) || A.has(c.newCode) || !B.has(c.newCode)) throw new Error(`curated part ${c.oldCode} -> ${c.newCode} (${c.edition}): the old code must stay and the new one be new`);
+      if (!A.has(c.oldCode) || !B.has(c.oldCode) || A.has(c.newCode) || !B.has(c.newCode))
+        throw new Error(`curated part ${c.oldCode} -> ${c.newCode} (${c.edition}): the old code must stay and the new one be new`);
       addPart(c.newCode, c.oldCode, "curated");
     }
   }
@@ -339,9 +366,7 @@ export function resolveTransition(
   // Codes of b per level and parent, with their name keys.
   const childrenInB = new Map<string, string[]>(); // parent ("" for provinces) -> codes
   for (const code of [...B.keys()].sort(byCode)) {
-    const p = parentOf(code) ?? "";
-    if (!childrenInB.has(p)) childrenInB.set(p, []);
-    childrenInB.get(p)!.push(code);
+    pushTo(childrenInB, parentOf(code) ?? "", code);
   }
   const isNew = (code: string) => !A.has(code);
 
@@ -381,7 +406,7 @@ export function resolveTransition(
       if (links.has(x) || p === null || !B.has(p)) continue;
       const found = candidatesUnder(areaScope(x), level).filter((y) => isNew(y) && keyB.get(y) === keyA.get(x));
       if (found.length === 1) {
-        const np = parentOf(found[0])!;
+        const np = must(parentOf(found[0]), `parent of ${found[0]}`);
         if (isNew(np) && np !== p) addPart(np, p, "children");
       }
     }
@@ -399,9 +424,9 @@ export function resolveTransition(
     const unresolved: string[] = [];
     for (const x of here) {
       if (links.has(x)) continue;
-      const key = keyA.get(x)!;
+      const key = must(keyA.get(x), `name of ${x}`);
       const scoped = candidatesUnder(parentScope(parentOf(x)), level).filter((y) => keyB.get(y) === key);
-      let fresh = freshOf.get(x)!;
+      let fresh = freshOf.get(x) ?? [];
       let confidence = 0.95;
       if (fresh.length > 1 && fresh.some((y) => !claimed.has(y))) {
         fresh = fresh.filter((y) => !claimed.has(y));
@@ -431,10 +456,10 @@ export function resolveTransition(
     // Similar spellings under the parent's successors, among new codes no exact match took.
     const left: string[] = [];
     for (const x of still) {
-      const key = keyA.get(x)!;
+      const key = must(keyA.get(x), `name of ${x}`);
       const scored = candidatesUnder(parentScope(parentOf(x)), level)
         .filter((y) => isNew(y) && !claimed.has(y))
-        .map((y) => ({ y, s: similarity(key, keyB.get(y)!), suffix: sameSuffix(x, y) }))
+        .map((y) => ({ y, s: similarity(key, must(keyB.get(y), `name of ${y}`)), suffix: sameSuffix(x, y) }))
         .filter((c) => c.s >= SIMILAR_MIN || (c.suffix && c.s >= SIMILAR_MIN - 0.15))
         .sort((a, b) => b.s - a.s || Number(b.suffix) - Number(a.suffix) || byCode(a.y, b.y));
       const [best, second] = scored;
@@ -449,11 +474,11 @@ export function resolveTransition(
 
     // Part of a longer new name under the parent's successors (villages merged under a joined name).
     for (const x of left) {
-      const key = keyA.get(x)!;
+      const key = must(keyA.get(x), `name of ${x}`);
       if (key.length < PART_MIN_LENGTH) continue;
       const found = candidatesUnder(parentScope(parentOf(x)), level)
-        .filter((y) => isNew(y) && (!claimed.has(y) || partClaimed.has(y)) && keyB.get(y)!.length >= key.length + PART_MIN_LENGTH)
-        .map((y) => ({ y, s: 1 - partDistance(key, keyB.get(y)!) / key.length }))
+        .filter((y) => isNew(y) && (!claimed.has(y) || partClaimed.has(y)) && must(keyB.get(y), `name of ${y}`).length >= key.length + PART_MIN_LENGTH)
+        .map((y) => ({ y, s: 1 - partDistance(key, must(keyB.get(y), `name of ${y}`)) / key.length }))
         .filter((c) => c.s >= PART_MIN);
       if (found.length !== 1) continue;
       links.set(x, [{ to: found[0].y, basis: "name_part", confidence: round2(0.6 + (found[0].s - PART_MIN) * 0.8) }]);
@@ -483,15 +508,16 @@ export function resolveTransition(
     const pool = new Map<string, string[]>();
     for (const p of candidatesUnder(parentScope(parentOf(x)), level)) {
       for (const c of childrenInB.get(p) ?? []) {
-        const k = keyB.get(c)!;
-        if (!pool.has(k)) pool.set(k, []);
-        pool.get(k)!.push(c);
+        pushTo(pool, must(keyB.get(c), `name of ${c}`), c);
       }
     }
     const tally = new Map<string, number>();
     for (const k of kids) {
-      const found = pool.get(keyA.get(k)!) ?? [];
-      if (found.length === 1) tally.set(parentOf(found[0])!, (tally.get(parentOf(found[0])!) ?? 0) + 1);
+      const found = pool.get(must(keyA.get(k), `name of ${k}`)) ?? [];
+      if (found.length === 1) {
+        const p = must(parentOf(found[0]), `parent of ${found[0]}`);
+        tally.set(p, (tally.get(p) ?? 0) + 1);
+      }
     }
     const total = [...tally.values()].reduce((s, n) => s + n, 0);
     // Fewer than half its children recognised says too little about where the region went.
@@ -506,12 +532,12 @@ export function resolveTransition(
 // ---------------------------------------------------------------- all editions
 
 export function buildHistory(editions: Map<EditionId, Map<string, string>>, curated: CuratedRow[]): History {
-  const lists = EDITIONS.map((e) => editions.get(e.id)!);
+  const lists = EDITIONS.map((e) => must(editions.get(e.id), `edition ${e.id}`));
   const codes = new Map<string, CodeRecord>();
   lists.forEach((list, i) => {
     for (const [code, name] of list) {
-      let r = codes.get(code);
-      if (!r) codes.set(code, (r = { code, level: levelOfCode(code), mask: 0, names: [], current: false }));
+      const r = codes.get(code) ?? { code, level: levelOfCode(code), mask: 0, names: [], current: false };
+      codes.set(code, r);
       r.mask |= 1 << i;
       const same = r.names.find((n) => n.name === name);
       if (same) same.mask |= 1 << i;
@@ -559,7 +585,9 @@ export function buildHistory(editions: Map<EditionId, Map<string, string>>, cura
       if (m && m.confidence >= confidence) m.confidence += confidence;
       else out.set(p.code, { code: p.code, basis: weakest.basis, confidence: confidence + (m?.confidence ?? 0), via: p.steps.slice(0, -1).map((s) => s.to) });
     }
-    return [...out.values()].map((s) => ({ ...s, confidence: round2(Math.min(1, s.confidence)) })).sort((a, b) => b.confidence - a.confidence || byCode(a.code, b.code));
+    return [...out.values()]
+      .map((s) => ({ ...s, confidence: round2(Math.min(1, s.confidence)) }))
+      .sort((a, b) => b.confidence - a.confidence || byCode(a.code, b.code));
   };
 
   const successors = new Map<string, Successor[]>();
@@ -575,15 +603,14 @@ export function buildHistory(editions: Map<EditionId, Map<string, string>>, cura
     // told in the report: chains that went somewhere and ended at a later retirement
     if (paths.some((p) => p.code === null && p.steps.length > 0)) deadEnds.set(r.code, s.length > 0 ? "some" : "all");
     for (const x of s) {
-      if (!predecessors.has(x.code)) predecessors.set(x.code, []);
-      predecessors.get(x.code)!.push({ code: r.code, basis: x.basis, confidence: x.confidence, lastEdition: EDITIONS[last].id });
+      pushTo(predecessors, x.code, { code: r.code, basis: x.basis, confidence: x.confidence, lastEdition: EDITIONS[last].id });
     }
   }
   for (const list of predecessors.values()) list.sort((a, b) => byCode(a.code, b.code));
   // The deepest current region holding every successor; with none, the nearest resolved ancestor's.
   const withinOf = (code: string): string | null => {
     const s = successors.get(code);
-    if (s && s.length) {
+    if (s?.length) {
       let common = s[0].code;
       for (const x of s.slice(1)) while (common && !(x.code === common || x.code.startsWith(`${common}.`))) common = parentOf(common) ?? "";
       return common || null;
@@ -598,10 +625,17 @@ export function buildHistory(editions: Map<EditionId, Map<string, string>>, cura
 }
 
 /** The events between consecutive editions, from the steps (which code went where) and the names. */
-function changeEvents(lists: Map<string, string>[], keys: Map<string, string>[], steps: Map<string, Link[]>[], parts: Map<string, Map<string, Basis>>[]): ChangeEvent[] {
+function changeEvents(
+  lists: Map<string, string>[],
+  keys: Map<string, string>[],
+  steps: Map<string, Link[]>[],
+  parts: Map<string, Map<string, Basis>>[],
+): ChangeEvent[] {
   const events: ChangeEvent[] = [];
   for (let i = 0; i < CURRENT; i++) {
     const [A, B] = [lists[i], lists[i + 1]];
+    const nameA = (code: string) => must(A.get(code), code);
+    const nameB = (code: string) => must(B.get(code), code);
     const links = steps[i];
     const incoming = new Map<string, string[]>();
     for (const [x, ls] of links) for (const l of ls) incoming.set(l.to, [...(incoming.get(l.to) ?? []), x]);
@@ -609,26 +643,27 @@ function changeEvents(lists: Map<string, string>[], keys: Map<string, string>[],
     for (const code of [...A.keys()].sort(byCode)) {
       if (B.has(code)) {
         if (keys[i].get(code) !== keys[i + 1].get(code)) {
-          ev({ change: "renamed", codeBefore: code, nameBefore: A.get(code)!, codeAfter: code, nameAfter: B.get(code)!, basis: null, confidence: null }, code);
+          ev({ change: "renamed", codeBefore: code, nameBefore: nameA(code), codeAfter: code, nameAfter: nameB(code), basis: null, confidence: null }, code);
         }
         continue;
       }
       const ls = links.get(code) ?? [];
-      if (ls.length === 0) ev({ change: "retired", codeBefore: code, nameBefore: A.get(code)!, codeAfter: null, nameAfter: null, basis: null, confidence: null }, code);
+      if (ls.length === 0)
+        ev({ change: "retired", codeBefore: code, nameBefore: nameA(code), codeAfter: null, nameAfter: null, basis: null, confidence: null }, code);
       for (const l of ls) {
         // several links are a split only when the children say so; a tie of namesakes stays one
         // `recoded` row per candidate, each with its share of the confidence
         const change: Change = l.basis === "split" ? "split" : (incoming.get(l.to)?.length ?? 0) > 1 || A.has(l.to) ? "merged" : "recoded";
-        ev({ change, codeBefore: code, nameBefore: A.get(code)!, codeAfter: l.to, nameAfter: B.get(l.to)!, basis: l.basis, confidence: l.confidence }, code);
+        ev({ change, codeBefore: code, nameBefore: nameA(code), codeAfter: l.to, nameAfter: nameB(l.to), basis: l.basis, confidence: l.confidence }, code);
       }
     }
     for (const code of [...B.keys()].sort(byCode)) {
       if (A.has(code) || incoming.has(code)) continue;
       const from = [...(parts[i].get(code) ?? [])].sort(([a], [b]) => byCode(a, b));
-      const base = { change: "created" as const, codeAfter: code, nameAfter: B.get(code)!, confidence: null };
+      const base = { change: "created" as const, codeAfter: code, nameAfter: nameB(code), confidence: null };
       if (from.length === 0) ev({ ...base, codeBefore: null, nameBefore: null, basis: null }, code);
       // created from part of a region that stays: the region it came from is told, not as a predecessor
-      for (const [f, basis] of from) ev({ ...base, codeBefore: f, nameBefore: A.get(f)!, basis }, code);
+      for (const [f, basis] of from) ev({ ...base, codeBefore: f, nameBefore: nameA(f), basis }, code);
     }
   }
   const order = (e: ChangeEvent) => `${e.edition}|${e.level}|${CHANGES.indexOf(e.change)}|${e.codeBefore ?? ""}|${e.codeAfter ?? ""}`;
@@ -638,7 +673,13 @@ function changeEvents(lists: Map<string, string>[], keys: Map<string, string>[],
     .map((x) => x.e);
 }
 
-function buildReport(codes: Map<string, CodeRecord>, lists: Map<string, string>[], successors: Map<string, Successor[]>, events: ChangeEvent[], deadEnds: Map<string, "some" | "all">): Report {
+function buildReport(
+  codes: Map<string, CodeRecord>,
+  lists: Map<string, string>[],
+  successors: Map<string, Successor[]>,
+  events: ChangeEvent[],
+  deadEnds: Map<string, "some" | "all">,
+): Report {
   const editions = EDITIONS.map((e, i) => {
     const counts: [number, number, number, number] = [0, 0, 0, 0];
     for (const code of lists[i].keys()) counts[levelOfCode(code) - 1]++;
@@ -647,11 +688,11 @@ function buildReport(codes: Map<string, CodeRecord>, lists: Map<string, string>[
   const rows = new Map<string, ReportRow>();
   const byBasis: Record<string, number> = {};
   for (const [code, s] of successors) {
-    const r = codes.get(code)!;
+    const r = must(codes.get(code), code);
     const edition = EDITIONS[31 - Math.clz32(r.mask)].id;
     const k = `${r.level}|${edition}`;
-    if (!rows.has(k)) rows.set(k, { level: r.level, edition, one: 0, several: 0, none: 0, total: 0 });
-    const row = rows.get(k)!;
+    const row = rows.get(k) ?? { level: r.level, edition, one: 0, several: 0, none: 0, total: 0 };
+    rows.set(k, row);
     row.total++;
     if (s.length === 0) row.none++;
     else if (s.length === 1) row.one++;
@@ -666,10 +707,16 @@ function buildReport(codes: Map<string, CodeRecord>, lists: Map<string, string>[
     totalCodes: codes.size,
     notCurrent: successors.size,
     chainEnded: {
-      all: [...deadEnds].filter(([, v]) => v === "all").map(([k]) => k).sort(byCode),
-      some: [...deadEnds].filter(([, v]) => v === "some").map(([k]) => k).sort(byCode),
+      all: [...deadEnds]
+        .filter(([, v]) => v === "all")
+        .map(([k]) => k)
+        .sort(byCode),
+      some: [...deadEnds]
+        .filter(([, v]) => v === "some")
+        .map(([k]) => k)
+        .sort(byCode),
     },
-    rows: [...rows.values()].sort((a, b) => a.level - b.level || EDITION_INDEX.get(a.edition)! - EDITION_INDEX.get(b.edition)!),
+    rows: [...rows.values()].sort((a, b) => a.level - b.level || (EDITION_INDEX.get(a.edition) ?? 0) - (EDITION_INDEX.get(b.edition) ?? 0)),
     byBasis: Object.fromEntries(Object.entries(byBasis).sort(([a], [b]) => byCode(a, b))),
     transitions: EDITIONS.slice(1).map((e, i) => ({
       from: EDITIONS[i].id,
@@ -690,11 +737,18 @@ export function renderReport(r: Report): string {
   out.push("Between editions (codes that left / appeared):");
   for (const t of r.transitions) out.push(`  ${t.from} -> ${t.to}: ${n(t.retired)} / ${n(t.appeared)}`);
   out.push("Non-current codes by level and last edition: one successor / several / none (total)");
-  for (const row of r.rows) out.push(`  ${LEVEL_NAMES[row.level].padEnd(9)} ${row.edition.padEnd(6)} ${n(row.one)} / ${n(row.several)} / ${n(row.none)} (${n(row.total)})`);
+  for (const row of r.rows)
+    out.push(`  ${LEVEL_NAMES[row.level].padEnd(9)} ${row.edition.padEnd(6)} ${n(row.one)} / ${n(row.several)} / ${n(row.none)} (${n(row.total)})`);
   const sum = (f: (x: ReportRow) => number) => n(r.rows.reduce((s, x) => s + f(x), 0));
   out.push(`  all                ${sum((x) => x.one)} / ${sum((x) => x.several)} / ${sum((x) => x.none)} (${sum((x) => x.total)})`);
-  out.push(`By basis (one successor: its basis; several; none): ${Object.entries(r.byBasis).map(([k, v]) => `${k} ${n(v)}`).join(", ")}`);
-  out.push(`Chains that moved on, then ended at a retirement: all of a code's chains ${r.chainEnded.all.length} (${r.chainEnded.all.join(", ") || "-"}), some ${r.chainEnded.some.length}`);
+  out.push(
+    `By basis (one successor: its basis; several; none): ${Object.entries(r.byBasis)
+      .map(([k, v]) => `${k} ${n(v)}`)
+      .join(", ")}`,
+  );
+  out.push(
+    `Chains that moved on, then ended at a retirement: all of a code's chains ${r.chainEnded.all.length} (${r.chainEnded.all.join(", ") || "-"}), some ${r.chainEnded.some.length}`,
+  );
   out.push(`Change events: ${CHANGES.map((c) => `${c} ${n(r.events[c])}`).join(", ")}`);
   return `${out.join("\n")}\n`;
 }
@@ -742,7 +796,13 @@ export function historyRows(h: History, currentNames?: Map<string, string>): His
     if (r.current && currentNames && currentName === undefined) throw new Error(`${r.code} is in edition 2025 but not among the current names`);
     if (r.current && needsNoHistoryRow(r, currentName)) continue;
     // `[[mask, "name"], ...]`: each spelling once, with the editions that use it
-    history.push({ id: r.code, level: r.level, editions: r.mask, names: JSON.stringify(r.names.map((n) => [n.mask, n.name])), within: r.current ? null : (h.within.get(r.code) ?? null) });
+    history.push({
+      id: r.code,
+      level: r.level,
+      editions: r.mask,
+      names: JSON.stringify(r.names.map((n) => [n.mask, n.name])),
+      within: r.current ? null : (h.within.get(r.code) ?? null),
+    });
   }
   const successors: HistoryRows["successors"] = [];
   for (const [oldId, list] of [...h.successors].sort(([a], [b]) => byCode(a, b))) {
@@ -774,7 +834,10 @@ export function historyRows(h: History, currentNames?: Map<string, string>): His
  * row, or else (a code in every edition under one name) its region row's name. Null: never a code.
  * The test reads every code of every edition through this, so the compact form is proven to serve.
  */
-export function editionsFromRows(historyRow: { editions: number; names: string } | undefined, regionName: string | undefined): { edition: EditionId; name: string }[] | null {
+export function editionsFromRows(
+  historyRow: { editions: number; names: string } | undefined,
+  regionName: string | undefined,
+): { edition: EditionId; name: string }[] | null {
   if (historyRow) {
     const names = JSON.parse(historyRow.names) as [number, string][];
     return EDITIONS.flatMap((e, i) => {
@@ -805,7 +868,7 @@ export function formerNames(h: History, currentNames?: Map<string, string>, minC
       }
     };
     for (const n of r.names) add(n.name);
-    for (const p of h.predecessors.get(r.code) ?? []) if (p.confidence >= minConfidence) for (const n of h.codes.get(p.code)!.names) add(n.name);
+    for (const p of h.predecessors.get(r.code) ?? []) if (p.confidence >= minConfidence) for (const n of h.codes.get(p.code)?.names ?? []) add(n.name);
     if (names.length) out.set(r.code, names);
   }
   return out;
@@ -822,9 +885,7 @@ export function orphanSuccessors(
 ): HistoryRows["successors"] {
   const byParent = new Map<string, { id: string; key: string }[]>();
   for (const c of current) {
-    const p = c.parentId ?? "";
-    if (!byParent.has(p)) byParent.set(p, []);
-    byParent.get(p)!.push({ id: c.id, key: nameKey(levelOfCode(c.id), c.name) });
+    pushTo(byParent, c.parentId ?? "", { id: c.id, key: nameKey(levelOfCode(c.id), c.name) });
   }
   const out: HistoryRows["successors"] = [];
   for (const o of [...orphans].sort((a, b) => byCode(a.id, b.id))) {
@@ -844,7 +905,8 @@ const tuple = (values: (string | number | null)[]) => `(${values.map(lit).join("
 
 /** The INSERT SQL of the history tables (emptied first, so loading twice leaves the same state). */
 export function historySql(rows: HistoryRows): string {
-  let sql = "-- Region history: generated by scripts/seed/history.ts from seed/sources/wilayah-editions.csv.gz (MIT, (c) 2017-2025 Cahya DSN) and seed/history-curated.csv. Do not edit.\n";
+  let sql =
+    "-- Region history: generated by scripts/seed/history.ts from seed/sources/wilayah-editions.csv.gz (MIT, (c) 2017-2025 Cahya DSN) and seed/history-curated.csv. Do not edit.\n";
   for (const t of HISTORY_TABLES) sql += `DELETE FROM ${t};\n`;
   const ins = (table: string, columns: string, tuples: string[]) => insertStatements(table, columns, tuples, MAX_STATEMENT_BYTES);
   sql += ins(
@@ -852,8 +914,16 @@ export function historySql(rows: HistoryRows): string {
     "id, ord, regulation, provinsi, kabupaten, kecamatan, kelurahan, is_current, change_first, change_last",
     rows.editions.map((e) => tuple([e.id, e.ord, e.regulation, e.provinsi, e.kabupaten, e.kecamatan, e.kelurahan, e.isCurrent, e.changeFirst, e.changeLast])),
   );
-  sql += ins("wilayah_history", "id, level, editions, names, within", rows.history.map((r) => tuple([r.id, r.level, r.editions, r.names, r.within])));
-  sql += ins("wilayah_successor", "old_id, new_id, basis, confidence, via", rows.successors.map((s) => tuple([s.oldId, s.newId, s.basis, s.confidence, s.via])));
+  sql += ins(
+    "wilayah_history",
+    "id, level, editions, names, within",
+    rows.history.map((r) => tuple([r.id, r.level, r.editions, r.names, r.within])),
+  );
+  sql += ins(
+    "wilayah_successor",
+    "old_id, new_id, basis, confidence, via",
+    rows.successors.map((s) => tuple([s.oldId, s.newId, s.basis, s.confidence, s.via])),
+  );
   sql += ins(
     "wilayah_change",
     "seq, edition, level, change, code_before, name_before, code_after, name_after, basis, confidence",

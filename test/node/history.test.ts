@@ -27,7 +27,9 @@ let orphans: string[];
 
 beforeAll(() => {
   db = new DatabaseSync(":memory:");
-  for (const f of readdirSync(join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort()) {
+  for (const f of readdirSync(join(root, "migrations"))
+    .filter((f) => f.endsWith(".sql"))
+    .sort()) {
     for (const statement of readFileSync(join(root, "migrations", f), "utf8").split("--> statement-breakpoint")) if (statement.trim()) db.exec(statement);
   }
   // the region tables and the history tables of the committed seed
@@ -57,10 +59,13 @@ describe("GET /{code}/history for every code", () => {
         data.code === code &&
         data.status === (r.current ? "current" : "retired") &&
         // a current code without history row shows the region tables' spelling, which differs for 57 names in case or punctuation
-        (r.current ? data.editions.length === want.length && data.editions.every((e, i) => e.edition === want[i].edition) : JSON.stringify(data.editions) === JSON.stringify(want)) &&
+        (r.current
+          ? data.editions.length === want.length && data.editions.every((e, i) => e.edition === want[i].edition)
+          : JSON.stringify(data.editions) === JSON.stringify(want)) &&
         JSON.stringify(data.successors.map((s) => `${s.id} ${s.basis} ${s.confidence}`)) === JSON.stringify(wantSuccessors) &&
         data.successors.every((s) => s.name !== "") &&
-        data.predecessors.length === (h.predecessors.get(code)?.length ?? 0) + (r.current ? orphans.filter((o) => data.predecessors.some((p) => p.code === o)).length : 0) &&
+        data.predecessors.length ===
+          (h.predecessors.get(code)?.length ?? 0) + (r.current ? orphans.filter((o) => data.predecessors.some((p) => p.code === o)).length : 0) &&
         statements <= 5;
       if (!ok) wrong.push(code);
       answered++;
@@ -88,7 +93,8 @@ describe("GET /{code}/history for every code", () => {
       // the previous list's retired rows keep their own record (idn-area-data 3.1.2 spells a few names differently)
       const row = db.prepare("SELECT name FROM kelurahan WHERE id = ?").get(code) as { name: string } | undefined;
       const last = row?.name ?? r.names[r.names.length - 1].name;
-      if (data.is_active !== 0 || data.name !== last || JSON.stringify(data.replaced_by) !== JSON.stringify(h.successors.get(code)!.map((s) => s.code))) wrong.push(code);
+      if (data.is_active !== 0 || data.name !== last || JSON.stringify(data.replaced_by) !== JSON.stringify(h.successors.get(code)!.map((s) => s.code)))
+        wrong.push(code);
     }
     expect(wrong).toEqual([]);
   }, 300_000);
@@ -111,7 +117,11 @@ describe("POST /convert over all codes", () => {
         else {
           const want = r ? h.successors.get(code)!.map((s) => s.code) : undefined;
           expect(item.status, code).toBe("retired");
-          if (want) expect(item.successors.map((s) => s.id), code).toEqual(want);
+          if (want)
+            expect(
+              item.successors.map((s) => s.id),
+              code,
+            ).toEqual(want);
           expect(item.current?.id ?? null, code).toBe(item.successors.length === 1 ? item.successors[0].id : null);
         }
       }
@@ -121,7 +131,10 @@ describe("POST /convert over all codes", () => {
 
   it("a village of 91.01 in edition 2022 resolves to the village of the same name under 93.01", async () => {
     const villages = [...editions.get("2022")!].filter(([c]) => c.startsWith("91.01.") && c.length === 13);
-    const { data } = await convert(runner, villages.map(([c]) => c));
+    const { data } = await convert(
+      runner,
+      villages.map(([c]) => c),
+    );
     let sameName = 0;
     for (const [i, item] of data.entries()) {
       expect(item.current?.id.startsWith("93.01."), villages[i][0]).toBe(true);
@@ -132,7 +145,10 @@ describe("POST /convert over all codes", () => {
     expect(villages).toHaveLength(190);
     // 182 had a namesake under 93.01 in 2022b; Sabudom (91.01.21.2001) is spelt Sabudon since 2025
     expect(sameName).toBe(181);
-    expect(data.find((d) => d.code === "91.01.01.2001")).toMatchObject({ current: { id: "93.01.01.2001", name: "Nasem" }, successors: [{ basis: "same_name" }] });
+    expect(data.find((d) => d.code === "91.01.01.2001")).toMatchObject({
+      current: { id: "93.01.01.2001", name: "Nasem" },
+      successors: [{ basis: "same_name" }],
+    });
   });
 
   it("unknown and malformed codes are unknown, in place", async () => {

@@ -19,7 +19,12 @@ describe("GET /wilayah/editions", () => {
   it("lists the six editions with their regulation and counts (seed/sources/README.md), the last current", async () => {
     const body = await json(await get("/editions"));
     expect(body.data.map((e: { id: string }) => e.id)).toEqual(["2015", "2017", "2020", "2022", "2022b", "2025"]);
-    expect(body.data[0]).toEqual({ id: "2015", regulation: "Permendagri 56/2015", counts: { provinsi: 34, kabupaten: 514, kecamatan: 7160, kelurahan: 83184 }, current: false });
+    expect(body.data[0]).toEqual({
+      id: "2015",
+      regulation: "Permendagri 56/2015",
+      counts: { provinsi: 34, kabupaten: 514, kecamatan: 7160, kelurahan: 83184 },
+      current: false,
+    });
     expect(body.data[5]).toMatchObject({ id: "2025", counts: { provinsi: 38, kabupaten: 514, kecamatan: 7285, kelurahan: 83762 }, current: true });
     expect(body.data.filter((e: { current: boolean }) => e.current)).toHaveLength(1);
   });
@@ -33,7 +38,14 @@ describe("GET /wilayah/:code/history", () => {
     expect(h.successors).toEqual([{ id: "93.01", name: "Kabupaten Merauke", level: "kabupaten", basis: "curated", confidence: 1, via: [] }]);
     expect(h.within).toEqual({ id: "93.01", name: "Kabupaten Merauke", level: "kabupaten" });
     expect(h.changes).toEqual([
-      expect.objectContaining({ edition: "2022b", regulation: "Kepmendagri 100.1.1-6117/2022", change: "recoded", code_before: "91.01", code_after: "93.01", basis: "curated" }),
+      expect.objectContaining({
+        edition: "2022b",
+        regulation: "Kepmendagri 100.1.1-6117/2022",
+        change: "recoded",
+        code_before: "91.01",
+        code_after: "93.01",
+        basis: "curated",
+      }),
     ]);
     const now = (await json(await get("/93.01/history"))).data;
     expect(now).toMatchObject({ status: "current", successors: [], within: null, name: "Kabupaten Merauke" });
@@ -45,7 +57,9 @@ describe("GET /wilayah/:code/history", () => {
     expect(h.successors.map((s: { id: string }) => s.id)).toEqual(["96.71"]);
     expect(h.editions.at(-1)).toEqual({ edition: "2022b", name: "KOTA SORONG" });
     const malamso = (await json(await get("/92.71.05.1008/history"))).data;
-    expect(malamso.successors).toEqual([{ id: "96.71.09.1003", name: expect.any(String), level: "kelurahan", basis: "same_name_elsewhere", confidence: 0.81, via: ["92.71.09.1005"] }]);
+    expect(malamso.successors).toEqual([
+      { id: "96.71.09.1003", name: expect.any(String), level: "kelurahan", basis: "same_name_elsewhere", confidence: 0.81, via: ["92.71.09.1005"] },
+    ]);
   });
 
   it("a current code in every edition answers all six; a retired code of the region tables in no edition answers from its row", async () => {
@@ -72,10 +86,19 @@ describe("GET /wilayah/changes", () => {
     expect(all.data.every((c: { edition: string }) => c.edition === "2025")).toBe(true);
     const kab = await json(await get("/changes?from=2022b&to=2025&level=kabupaten&change=recoded&per_page=100"));
     expect(kab.data.map((c: { code_before: string }) => c.code_before)).toEqual(["92.01", "92.04", "92.05", "92.09", "92.10", "92.71"]);
-    expect(kab.data.find((c: { code_before: string }) => c.code_before === "92.71")).toMatchObject({ code_after: "96.71", name_before: "KOTA SORONG", level: "kabupaten" });
+    expect(kab.data.find((c: { code_before: string }) => c.code_before === "92.71")).toMatchObject({
+      code_after: "96.71",
+      name_before: "KOTA SORONG",
+      level: "kabupaten",
+    });
     const wide = await json(await get("/changes?from=2015&level=provinsi"));
     expect(wide.meta).toMatchObject({ from: "2015", to: "2025" });
-    expect(wide.data.filter((c: { change: string }) => c.change === "created").map((c: { code_after: string }) => c.code_after)).toEqual(["93", "94", "95", "96"]);
+    expect(wide.data.filter((c: { change: string }) => c.change === "created").map((c: { code_after: string }) => c.code_after)).toEqual([
+      "93",
+      "94",
+      "95",
+      "96",
+    ]);
   });
 
   it("an unknown edition is 400 with the list; from must come before to", async () => {
@@ -234,7 +257,9 @@ describe("MCP tools (the same declarations)", () => {
   it("wilayah_editions, wilayah_history, wilayah_changes and wilayah_convert answer what REST answers", async () => {
     expect((await tool("wilayah_editions", {})).structuredContent).toEqual(await json(await get("/editions")));
     expect((await tool("wilayah_history", { code: "92.71" })).structuredContent).toEqual(await json(await get("/92.71/history")));
-    expect((await tool("wilayah_changes", { level: "kabupaten", per_page: 3 })).structuredContent).toEqual(await json(await get("/changes?level=kabupaten&per_page=3")));
+    expect((await tool("wilayah_changes", { level: "kabupaten", per_page: 3 })).structuredContent).toEqual(
+      await json(await get("/changes?level=kabupaten&per_page=3")),
+    );
     const converted = await tool("wilayah_convert", { codes: ["9101", "92.71.05.1008"] });
     expect(converted.structuredContent.data.map((d: { current: { id: string } }) => d.current.id)).toEqual(["93.01", "96.71.09.1003"]);
     const missing = await tool("wilayah_history", { code: "32.73.99" });

@@ -76,7 +76,9 @@ export const historyEndpoint = defineEndpoint({
       level: levelEnum,
       name: z.string().describe("Its current name, or the name it was last published under"),
       status: z.enum(["current", "retired"]),
-      editions: z.array(z.object({ edition: z.string(), name: z.string().describe("As that edition spelled it") })).describe("Empty for a retired code no edition since 2015 holds"),
+      editions: z
+        .array(z.object({ edition: z.string(), name: z.string().describe("As that edition spelled it") }))
+        .describe("Empty for a retired code no edition since 2015 holds"),
       successors: z
         .array(
           z.object({
@@ -88,11 +90,15 @@ export const historyEndpoint = defineEndpoint({
             via: z.array(z.string()).describe("The codes between, when the code moved more than once"),
           }),
         )
-        .describe("Current regions that took over a retired code; several for a split or an unresolved tie; empty for a current code and for a retired code whose successor is not known"),
+        .describe(
+          "Current regions that took over a retired code; several for a split or an unresolved tie; empty for a current code and for a retired code whose successor is not known",
+        ),
       within: z
         .object({ id: z.string(), name: z.string(), level: levelEnum })
         .nullable()
-        .describe("A retired code: the deepest current region known to hold all of it (its parent's successor when it has no successor); null for a current code"),
+        .describe(
+          "A retired code: the deepest current region known to hold all of it (its parent's successor when it has no successor); null for a current code",
+        ),
       predecessors: z
         .array(
           z.object({
@@ -161,8 +167,12 @@ export const convertEndpoint = defineEndpoint({
       z.object({
         code: z.string().describe("The code as given"),
         id: z.string().nullable().describe("The code dotted; null when it is no well-formed code"),
-        status: z.enum(["current", "retired", "unknown"]).describe("current: in today's list; retired: of an earlier edition only; unknown: in no edition since 2015"),
-        current: regionRef.nullable().describe("The region to use today: the code itself when current, its successor when it has exactly one; null otherwise (see successors)"),
+        status: z
+          .enum(["current", "retired", "unknown"])
+          .describe("current: in today's list; retired: of an earlier edition only; unknown: in no edition since 2015"),
+        current: regionRef
+          .nullable()
+          .describe("The region to use today: the code itself when current, its successor when it has exactly one; null otherwise (see successors)"),
         successors: z
           .array(regionRef.extend({ basis, confidence }))
           .describe("A retired code's successors among today's regions, surest first (several for a split or a tie; none when not known)"),

@@ -119,7 +119,15 @@ export async function changeRange(
 }
 
 /** Per requested code (by its index in the JSON array): its history row's fields and one row per successor. */
-export type ConvertRow = { i: number; code: string; editions: number | null; names: string | null; new_id: string | null; basis: string | null; confidence: number | null };
+export type ConvertRow = {
+  i: number;
+  code: string;
+  editions: number | null;
+  names: string | null;
+  new_id: string | null;
+  basis: string | null;
+  confidence: number | null;
+};
 /** A region row (any level) among the requested codes and their successors. */
 export type RegionNameRow = { id: string; name: string; is_active: number; level: number };
 

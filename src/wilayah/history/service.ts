@@ -8,17 +8,7 @@ import type { RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { type Paging, pageWindow } from "../../lib/paging";
 import { LEVELS, type Level, levelOf, toDottedId, undotted } from "../codes";
-import {
-  type ChangeRow,
-  changeRange,
-  codeHistory,
-  convertCodes,
-  type EditionRow,
-  editionRows,
-  type HistoryRow,
-  retiredCode,
-  successorIds,
-} from "./queries";
+import { type ChangeRow, changeRange, codeHistory, convertCodes, type EditionRow, editionRows, type HistoryRow, retiredCode, successorIds } from "./queries";
 
 export const CHANGES = ["created", "retired", "renamed", "recoded", "split", "merged"] as const;
 export type ChangeKind = (typeof CHANGES)[number];
@@ -151,7 +141,9 @@ export async function listChanges(db: RegionDb, opts: Paging & { from?: string; 
     });
   }
   if (from.ord >= to.ord) {
-    throw new ApiError("INVALID_QUERY", `from (${from.id}) must be an earlier edition than to (${to.id}).`, { details: [{ path: "from", message: `earlier than ${to.id}` }] });
+    throw new ApiError("INVALID_QUERY", `from (${from.id}) must be an earlier edition than to (${to.id}).`, {
+      details: [{ path: "from", message: `earlier than ${to.id}` }],
+    });
   }
   const w = pageWindow(opts);
   // the changes that show in the editions after `from` up to `to`: one seq range (wilayah_edition.change_first/last)
@@ -181,8 +173,8 @@ export async function convert(db: RegionDb, codes: string[]) {
   const ref = (id: string): RegionRef => ({ id, name: region.get(id)?.name ?? "", level: levelOf(id) });
   const perCode = new Map<number, { history: boolean; successors: { id: string; basis: string; confidence: number }[] }>();
   for (const r of rows) {
-    let e = perCode.get(r.i);
-    if (!e) perCode.set(r.i, (e = { history: r.names !== null, successors: [] }));
+    const e = perCode.get(r.i) ?? { history: r.names !== null, successors: [] };
+    perCode.set(r.i, e);
     if (r.new_id !== null) e.successors.push({ id: r.new_id, basis: r.basis ?? "", confidence: confidence(r.confidence ?? 0) });
   }
   return {
@@ -216,7 +208,12 @@ export async function retiredRecord(db: RegionDb, id: string, level: Level) {
     level === "provinsi"
       ? base
       : level === "kabupaten"
-        ? { ...base, alt_name: name.replace(KABUPATEN_PREFIX, ""), provinsi_id: parent, type: /^kota\b/i.test(name) ? ("kota" as const) : ("kabupaten" as const) }
+        ? {
+            ...base,
+            alt_name: name.replace(KABUPATEN_PREFIX, ""),
+            provinsi_id: parent,
+            type: /^kota\b/i.test(name) ? ("kota" as const) : ("kabupaten" as const),
+          }
         : level === "kecamatan"
           ? { ...base, kabupaten_id: parent }
           : { ...base, kecamatan_id: parent, postal_code: null };

@@ -33,10 +33,16 @@ const nikDeclaration = (path: string, method: "GET" | "POST", tool: string | nul
         kabupaten: regionRef.nullable().describe("The current kabupaten/kota (of an earlier edition's code: the one that took it over); null when not known"),
         kecamatan: regionRef
           .nullable()
-          .describe("The current kecamatan (of an earlier edition's code: the one that took it over); null when the code was in no edition, or went to several kecamatan"),
+          .describe(
+            "The current kecamatan (of an earlier edition's code: the one that took it over); null when the code was in no edition, or went to several kecamatan",
+          ),
         birth_date: z.string().describe("YYYY-MM-DD; the two-digit year is read as the latest such year not in the future"),
         sex: z.enum(["male", "female"]),
-        recoded: z.boolean().describe("True when the NIK's code belongs to an earlier edition of the code list: provinsi, kabupaten and kecamatan above are the current regions that took it over"),
+        recoded: z
+          .boolean()
+          .describe(
+            "True when the NIK's code belongs to an earlier edition of the code list: provinsi, kabupaten and kecamatan above are the current regions that took it over",
+          ),
         as_issued: z
           .object({
             edition: z.string().describe("The last edition of the code list that had the NIK's code (2015, 2017, 2020, 2022, 2022b)"),

@@ -73,7 +73,9 @@ export async function nikRegion(db: RegionDb, raw: string): Promise<{ data: NikA
   const base = { region_code: nik.kecamatan, birth_date: nik.birthDate, sex: nik.sex };
   const active = <R extends { is_active: number }>(r: R | undefined) => (r?.is_active === 1 ? r : undefined);
   // the code of a kecamatan of an earlier edition, or (the kecamatan unknown) of a kabupaten no longer current
-  const old = active(chain.kecamatan) ? undefined : (chain.history.get(nik.kecamatan) ?? (active(chain.kabupaten) ? undefined : chain.history.get(nik.kabupaten)));
+  const old = active(chain.kecamatan)
+    ? undefined
+    : (chain.history.get(nik.kecamatan) ?? (active(chain.kabupaten) ? undefined : chain.history.get(nik.kabupaten)));
   if (!old) {
     return {
       data: {
