@@ -60,6 +60,11 @@ describe("GET /wilayah/:code/history", () => {
     expect(malamso.successors).toEqual([
       { id: "96.71.09.1003", name: expect.any(String), level: "kelurahan", basis: "same_name_elsewhere", confidence: 0.81, via: ["92.71.09.1005"] },
     ]);
+    // its changes follow the chain: moved within Kota Sorong in 2017, with Kota Sorong to Papua Barat Daya in 2025
+    expect(malamso.changes.map((c: { edition: string; code_before: string; code_after: string }) => [c.edition, c.code_before, c.code_after])).toEqual([
+      ["2017", "92.71.05.1008", "92.71.09.1005"],
+      ["2025", "92.71.09.1005", "96.71.09.1003"],
+    ]);
   });
 
   it("a current code in every edition answers all six; a retired code of the region tables in no edition answers from its row", async () => {

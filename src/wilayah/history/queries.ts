@@ -55,6 +55,7 @@ const nameOfAnyLevel = (id: SQL) =>
   sql`coalesce((SELECT name FROM provinsi WHERE id = ${id}), (SELECT name FROM kabupaten WHERE id = ${id}), (SELECT name FROM kecamatan WHERE id = ${id}), (SELECT name FROM kelurahan WHERE id = ${id}))`;
 
 const CHANGE_COLUMNS = sql.raw("seq, edition, level, change, code_before, name_before, code_after, name_after, basis, confidence");
+const CHANGE_COLUMNS_OF_C = sql.raw("c.seq, c.edition, c.level, c.change, c.code_before, c.name_before, c.code_after, c.name_after, c.basis, c.confidence");
 
 export type SuccessorRow = { id: string; name: string | null; basis: string; confidence: number; via: string | null };
 export type PredecessorRow = { code: string; editions: number | null; names: string | null; region_name: string | null; basis: string; confidence: number };
@@ -62,7 +63,8 @@ export type PredecessorRow = { code: string; editions: number | null; names: str
 /**
  * Everything /history shows of one code, in one round trip: its history row (with the name of the
  * region it lies within), its region row, its successors and predecessors (successors are of the
- * code's level: a step never changes level), and the changes that name it.
+ * code's level: a step never changes level), and the changes that name it or move it on along a
+ * chain (the codes between, `via`: digits and dots only, read as a JSON array).
  */
 export async function codeHistory(db: RegionDb, id: string, level: Level) {
   const t = TABLE[level];
@@ -72,7 +74,9 @@ export async function codeHistory(db: RegionDb, id: string, level: Level) {
     sql`SELECT s.new_id AS id, r.name, s.basis, s.confidence, s.via FROM wilayah_successor s LEFT JOIN ${t} r ON r.id = s.new_id WHERE s.old_id = ${id} ORDER BY s.confidence DESC, s.new_id`,
     sql`SELECT s.old_id AS code, h.editions, h.names, o.name AS region_name, s.basis, s.confidence FROM wilayah_successor s
         LEFT JOIN wilayah_history h ON h.id = s.old_id LEFT JOIN ${t} o ON o.id = s.old_id WHERE s.new_id = ${id} ORDER BY s.old_id`,
-    sql`SELECT ${CHANGE_COLUMNS} FROM wilayah_change WHERE code_before = ${id} UNION SELECT ${CHANGE_COLUMNS} FROM wilayah_change WHERE code_after = ${id} ORDER BY seq`,
+    sql`SELECT ${CHANGE_COLUMNS} FROM wilayah_change WHERE code_before = ${id} UNION SELECT ${CHANGE_COLUMNS} FROM wilayah_change WHERE code_after = ${id}
+        UNION SELECT ${CHANGE_COLUMNS_OF_C} FROM wilayah_successor s JOIN json_each('["' || replace(s.via, ' ', '","') || '"]') v JOIN wilayah_change c ON c.code_before = v.value
+        WHERE s.old_id = ${id} AND s.via IS NOT NULL ORDER BY seq`,
   ]);
   return {
     history: history.results[0] as (HistoryRow & { within_name: string | null }) | undefined,

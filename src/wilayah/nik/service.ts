@@ -70,7 +70,6 @@ export async function nikRegion(db: RegionDb, raw: string): Promise<{ data: NikA
   const nik = parseNik(raw);
   const chain = await regionChainWithHistory(db, nik);
   if (!chain.provinsi && !chain.history.has(nik.provinsi)) throw invalidNik("digits 1-2 are no province code");
-  const base = { region_code: nik.kecamatan, birth_date: nik.birthDate, sex: nik.sex };
   const active = <R extends { is_active: number }>(r: R | undefined) => (r?.is_active === 1 ? r : undefined);
   // the code of a kecamatan of an earlier edition, or (the kecamatan unknown) of a kabupaten no longer current
   const old = active(chain.kecamatan)
@@ -79,10 +78,12 @@ export async function nikRegion(db: RegionDb, raw: string): Promise<{ data: NikA
   if (!old) {
     return {
       data: {
-        ...base,
+        region_code: nik.kecamatan,
         provinsi: ref(active(chain.provinsi)),
         kabupaten: ref(active(chain.kabupaten)),
         kecamatan: ref(active(chain.kecamatan)),
+        birth_date: nik.birthDate,
+        sex: nik.sex,
         recoded: false,
         as_issued: null,
       },
@@ -103,10 +104,12 @@ export async function nikRegion(db: RegionDb, raw: string): Promise<{ data: NikA
   };
   return {
     data: {
-      ...base,
+      region_code: nik.kecamatan,
       provinsi: ref(active(now.provinsi)),
       kabupaten: ref(active(now.kabupaten)),
       kecamatan: ref(active(now.kecamatan)),
+      birth_date: nik.birthDate,
+      sex: nik.sex,
       recoded: true,
       as_issued: {
         edition: editions[ord]?.id ?? String(ord),
