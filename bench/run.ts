@@ -62,9 +62,17 @@ const ROUTES: Route[] = [
   {
     name: "changes (mix of 3 filters)",
     path: "/api/v1/wilayah/changes",
-    paths: ["", "?from=2015&level=kelurahan&change=recoded&per_page=100&page=20", "?from=2022&to=2022b&level=kecamatan"].map((q) => `/api/v1/wilayah/changes${q}`),
+    paths: ["", "?from=2015&level=kelurahan&change=recoded&per_page=100&page=20", "?from=2022&to=2022b&level=kecamatan"].map(
+      (q) => `/api/v1/wilayah/changes${q}`,
+    ),
   },
-  { name: "convert (1,000 codes)", path: "/api/v1/wilayah/convert", method: "POST", body: JSON.stringify({ codes: convertCodes() }), headers: { "content-type": "application/json" } },
+  {
+    name: "convert (1,000 codes)",
+    path: "/api/v1/wilayah/convert",
+    method: "POST",
+    body: JSON.stringify({ codes: convertCodes() }),
+    headers: { "content-type": "application/json" },
+  },
 ];
 
 /**
@@ -74,7 +82,10 @@ const ROUTES: Route[] = [
  */
 function convertCodes(): string[] {
   const codes = [...(readEditions().get("2022")?.keys() ?? [])].sort();
-  const papua = codes.filter((c) => c.startsWith("91.") && c.length === 13).filter((_, i) => i % 5 === 0).slice(0, 500);
+  const papua = codes
+    .filter((c) => c.startsWith("91.") && c.length === 13)
+    .filter((_, i) => i % 5 === 0)
+    .slice(0, 500);
   const rest = codes.filter((c) => !c.startsWith("91."));
   const step = Math.floor(rest.length / (1000 - papua.length));
   return [...papua, ...rest.filter((_, i) => i % step === 0)].slice(0, 1000);
