@@ -60,30 +60,44 @@ const CHANGE_COLUMNS_OF_C = sql.raw("c.seq, c.edition, c.level, c.change, c.code
 export type SuccessorRow = { id: string; name: string | null; basis: string; confidence: number; via: string | null };
 export type PredecessorRow = { code: string; editions: number | null; names: string | null; region_name: string | null; basis: string; confidence: number };
 
+/** JSON of each row of a sub-select, as one array (its order kept). */
+const jsonRows = (columns: string[], from: SQL) =>
+  sql`(SELECT json_group_array(json_object(${sql.raw(columns.map((c) => `'${c}', ${c}`).join(", "))})) FROM (${from}))`;
+
 /**
- * Everything /history shows of one code, in one round trip: its history row (with the name of the
- * region it lies within), its region row, its successors and predecessors (successors are of the
- * code's level: a step never changes level), and the changes that name it or move it on along a
- * chain (the codes between, `via`: digits and dots only, read as a JSON array).
+ * Everything /history shows of one code, in one statement (one row of JSON columns): its history
+ * row (with the name of the region it lies within), its region row, its successors and predecessors
+ * (successors are of the code's level: a step never changes level), and the changes that name it or
+ * move it on along a chain (the codes between, `via`: digits and dots only, read as a JSON array).
+ * Five statements in a batch cost several times one locally (docs/performance.md, "Region history").
  */
 export async function codeHistory(db: RegionDb, id: string, level: Level) {
   const t = TABLE[level];
-  const [history, region, successors, predecessors, changes] = await batch(db, [
-    sql`SELECT h.id, h.level, h.editions, h.names, h.within, ${nameOfAnyLevel(sql`h.within`)} AS within_name FROM wilayah_history h WHERE h.id = ${id}`,
-    sql`SELECT name, is_active FROM ${t} WHERE id = ${id}`,
-    sql`SELECT s.new_id AS id, r.name, s.basis, s.confidence, s.via FROM wilayah_successor s LEFT JOIN ${t} r ON r.id = s.new_id WHERE s.old_id = ${id} ORDER BY s.confidence DESC, s.new_id`,
-    sql`SELECT s.old_id AS code, h.editions, h.names, o.name AS region_name, s.basis, s.confidence FROM wilayah_successor s
+  const changes = sql`SELECT ${CHANGE_COLUMNS} FROM wilayah_change WHERE code_before = ${id} UNION SELECT ${CHANGE_COLUMNS} FROM wilayah_change WHERE code_after = ${id}
+    UNION SELECT ${CHANGE_COLUMNS_OF_C} FROM wilayah_successor s JOIN json_each('["' || replace(s.via, ' ', '","') || '"]') v JOIN wilayah_change c ON c.code_before = v.value
+    WHERE s.old_id = ${id} AND s.via IS NOT NULL ORDER BY seq`;
+  const rows = await db.all<Record<"history" | "region" | "successors" | "predecessors" | "changes", string | null>>(sql`SELECT
+    (SELECT json_object('id', h.id, 'level', h.level, 'editions', h.editions, 'names', h.names, 'within', h.within, 'within_name', ${nameOfAnyLevel(sql`h.within`)})
+      FROM wilayah_history h WHERE h.id = ${id}) AS history,
+    (SELECT json_object('name', name, 'is_active', is_active) FROM ${t} WHERE id = ${id}) AS region,
+    ${jsonRows(
+      ["id", "name", "basis", "confidence", "via"],
+      sql`SELECT s.new_id AS id, r.name, s.basis, s.confidence, s.via FROM wilayah_successor s LEFT JOIN ${t} r ON r.id = s.new_id WHERE s.old_id = ${id} ORDER BY s.confidence DESC, s.new_id`,
+    )} AS successors,
+    ${jsonRows(
+      ["code", "editions", "names", "region_name", "basis", "confidence"],
+      sql`SELECT s.old_id AS code, h.editions, h.names, o.name AS region_name, s.basis, s.confidence FROM wilayah_successor s
         LEFT JOIN wilayah_history h ON h.id = s.old_id LEFT JOIN ${t} o ON o.id = s.old_id WHERE s.new_id = ${id} ORDER BY s.old_id`,
-    sql`SELECT ${CHANGE_COLUMNS} FROM wilayah_change WHERE code_before = ${id} UNION SELECT ${CHANGE_COLUMNS} FROM wilayah_change WHERE code_after = ${id}
-        UNION SELECT ${CHANGE_COLUMNS_OF_C} FROM wilayah_successor s JOIN json_each('["' || replace(s.via, ' ', '","') || '"]') v JOIN wilayah_change c ON c.code_before = v.value
-        WHERE s.old_id = ${id} AND s.via IS NOT NULL ORDER BY seq`,
-  ]);
+    )} AS predecessors,
+    ${jsonRows(["seq", "edition", "level", "change", "code_before", "name_before", "code_after", "name_after", "basis", "confidence"], changes)} AS changes`);
+  const row = rows[0];
+  const parsed = <T>(text: string | null | undefined, empty: T): T => (text ? (JSON.parse(text) as T) : empty);
   return {
-    history: history.results[0] as (HistoryRow & { within_name: string | null }) | undefined,
-    region: region.results[0] as { name: string; is_active: number } | undefined,
-    successors: successors.results as SuccessorRow[],
-    predecessors: predecessors.results as PredecessorRow[],
-    changes: changes.results as ChangeRow[],
+    history: parsed<(HistoryRow & { within_name: string | null }) | undefined>(row?.history, undefined),
+    region: parsed<{ name: string; is_active: number } | undefined>(row?.region, undefined),
+    successors: parsed<SuccessorRow[]>(row?.successors, []),
+    predecessors: parsed<PredecessorRow[]>(row?.predecessors, []),
+    changes: parsed<ChangeRow[]>(row?.changes, []),
   };
 }
 
