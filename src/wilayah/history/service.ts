@@ -87,7 +87,8 @@ export async function regionHistory(db: RegionDb, raw: string) {
     : current && h.region
       ? editions.map((e) => ({ edition: e.id, name: (h.region as { name: string }).name }))
       : []; // a retired code of the region tables that no edition holds
-  const name = current && h.region ? h.region.name : (byEdition.at(-1)?.name ?? h.region?.name ?? "");
+  // the region tables first (as by id): the current name, or a retired row of the previous list as it published it
+  const name = h.region?.name ?? byEdition.at(-1)?.name ?? "";
   return {
     data: {
       code: id,
