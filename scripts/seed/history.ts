@@ -761,7 +761,8 @@ export function renderReport(r: Report): string {
  *  - wilayah_history: one row per code whose history is more than "in every edition under the name
  *    the current list gives it" (such a code needs no row: its region row answers);
  *  - wilayah_successor: non-current code -> current code, chained, with basis and confidence;
- *  - wilayah_change: the events between consecutive editions.
+ *  - wilayah_change: the events between consecutive editions, and wilayah_change_run: where each
+ *    (edition, level, change) starts in them and how many it has.
  * `currentNames` are the names the region tables carry (idn-area-data, which spells 11 names
  * differently from edition 2025); without it edition 2025's names are used.
  */
@@ -775,13 +776,12 @@ export type HistoryRows = {
     kecamatan: number;
     kelurahan: number;
     isCurrent: 0 | 1;
-    /** The `seq` range of the changes that show in this edition (null: the first edition). */
-    changeFirst: number | null;
-    changeLast: number | null;
   }[];
   history: { id: string; level: LevelNo; editions: number; names: string; within: string | null }[];
   successors: { oldId: string; newId: string; basis: Basis; confidence: number; via: string | null }[];
   changes: (ChangeEvent & { seq: number })[];
+  /** Runs of `changes` (sorted by edition, level, change): one (edition, level, change) is `seq` first .. first + n - 1. */
+  runs: { edition: number; level: LevelNo; change: Change; first: number; n: number }[];
 };
 
 /** True when a code's history is just "every edition, one name, the name the region row carries". */
@@ -809,7 +809,14 @@ export function historyRows(h: History, currentNames?: Map<string, string>): His
     for (const s of list) successors.push({ oldId, newId: s.code, basis: s.basis, confidence: s.confidence, via: s.via.length ? s.via.join(" ") : null });
   }
   const changes = h.events.map((e, i) => ({ ...e, seq: i + 1 }));
-  const seqs = (ord: number) => changes.filter((c) => c.edition === ord).map((c) => c.seq);
+  const runs: HistoryRows["runs"] = [];
+  for (const c of changes) {
+    const last = runs.at(-1);
+    if (last && last.edition === c.edition && last.level === c.level && last.change === c.change) last.n++;
+    else runs.push({ edition: c.edition, level: c.level, change: c.change, first: c.seq, n: 1 });
+  }
+  // the events are sorted by (edition, level, change): one run each, never two
+  if (new Set(runs.map((r) => `${r.edition}|${r.level}|${r.change}`)).size !== runs.length) throw new Error("history: change events out of order");
   return {
     editions: h.report.editions.map((e, i) => ({
       id: e.id,
@@ -820,12 +827,11 @@ export function historyRows(h: History, currentNames?: Map<string, string>): His
       kecamatan: e.counts[2],
       kelurahan: e.counts[3],
       isCurrent: i === CURRENT ? 1 : 0,
-      changeFirst: i === 0 ? null : Math.min(...seqs(i)),
-      changeLast: i === 0 ? null : Math.max(...seqs(i)),
     })),
     history,
     successors,
     changes,
+    runs,
   };
 }
 
@@ -896,7 +902,7 @@ export function orphanSuccessors(
   return out;
 }
 
-export const HISTORY_TABLES = ["wilayah_change", "wilayah_successor", "wilayah_history", "wilayah_edition"] as const;
+export const HISTORY_TABLES = ["wilayah_change_run", "wilayah_change", "wilayah_successor", "wilayah_history", "wilayah_edition"] as const;
 
 /** D1 caps one statement at 100 KB: multi-row INSERTs are cut well below that. */
 const MAX_STATEMENT_BYTES = 60_000;
@@ -911,8 +917,8 @@ export function historySql(rows: HistoryRows): string {
   const ins = (table: string, columns: string, tuples: string[]) => insertStatements(table, columns, tuples, MAX_STATEMENT_BYTES);
   sql += ins(
     "wilayah_edition",
-    "id, ord, regulation, provinsi, kabupaten, kecamatan, kelurahan, is_current, change_first, change_last",
-    rows.editions.map((e) => tuple([e.id, e.ord, e.regulation, e.provinsi, e.kabupaten, e.kecamatan, e.kelurahan, e.isCurrent, e.changeFirst, e.changeLast])),
+    "id, ord, regulation, provinsi, kabupaten, kecamatan, kelurahan, is_current",
+    rows.editions.map((e) => tuple([e.id, e.ord, e.regulation, e.provinsi, e.kabupaten, e.kecamatan, e.kelurahan, e.isCurrent])),
   );
   sql += ins(
     "wilayah_history",
@@ -928,6 +934,11 @@ export function historySql(rows: HistoryRows): string {
     "wilayah_change",
     "seq, edition, level, change, code_before, name_before, code_after, name_after, basis, confidence",
     rows.changes.map((e) => tuple([e.seq, e.edition, e.level, e.change, e.codeBefore, e.nameBefore, e.codeAfter, e.nameAfter, e.basis, e.confidence])),
+  );
+  sql += ins(
+    "wilayah_change_run",
+    "edition, level, change, first, n",
+    rows.runs.map((r) => tuple([r.edition, r.level, r.change, r.first, r.n])),
   );
   return sql;
 }
@@ -961,7 +972,7 @@ function main() {
   const former = formerNames(h, readCurrentNames());
   process.stdout.write(`Former names for search: ${[...former.values()].reduce((n, l) => n + l.length, 0)} names of ${former.size} current codes\n`);
   process.stdout.write(
-    `SQL: ${(Buffer.byteLength(sql) / 1e6).toFixed(2)} MB in ${statements} INSERT statements; rows: wilayah_edition ${rows.editions.length}, wilayah_history ${rows.history.length}, wilayah_successor ${rows.successors.length}, wilayah_change ${rows.changes.length}\n`,
+    `SQL: ${(Buffer.byteLength(sql) / 1e6).toFixed(2)} MB in ${statements} INSERT statements; rows: wilayah_edition ${rows.editions.length}, wilayah_history ${rows.history.length}, wilayah_successor ${rows.successors.length}, wilayah_change ${rows.changes.length}, wilayah_change_run ${rows.runs.length}\n`,
   );
   if (at >= 0) {
     if (!args[at + 1]) throw new Error("--sql needs a file path");

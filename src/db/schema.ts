@@ -338,10 +338,6 @@ export const wilayahEdition = sqliteTable(
     kecamatan: integer("kecamatan").notNull(),
     kelurahan: integer("kelurahan").notNull(),
     isCurrent: integer("is_current").notNull(),
-    // wilayah_change.seq range of the changes that show in this edition (null for the first edition):
-    // `edition BETWEEN from AND to` of /changes is `seq BETWEEN changeFirst(from) AND changeLast(to)`
-    changeFirst: integer("change_first"),
-    changeLast: integer("change_last"),
   },
   (t) => [uniqueIndex("wilayah_edition_ord_uq").on(t.ord)],
 );
@@ -369,9 +365,9 @@ export const wilayahSuccessor = sqliteTable(
 );
 
 /**
- * Changes between consecutive editions. `seq` follows (edition, level, change, codes), so an edition
- * range is a `seq` range (wilayah_edition.change_first/last) and every filter of /changes reads one
- * index range already in `seq` order (each index ends with the rowid, seq): keyset or offset paging.
+ * Changes between consecutive editions. `seq` follows (edition, level, change, codes), so the changes
+ * of one (edition, level, change) are one run of `seq` (wilayah_change_run), and a page of /changes,
+ * whatever its filters, is a few `seq` ranges: it reads its own rows only.
  */
 export const wilayahChange = sqliteTable(
   "wilayah_change",
@@ -387,13 +383,20 @@ export const wilayahChange = sqliteTable(
     basis: text("basis"),
     confidence: real("confidence"),
   },
-  (t) => [
-    index("wilayah_change_level_change_idx").on(t.level, t.change),
-    index("wilayah_change_level_idx").on(t.level),
-    index("wilayah_change_change_idx").on(t.change),
-    index("wilayah_change_before_idx").on(t.codeBefore),
-    index("wilayah_change_after_idx").on(t.codeAfter),
-  ],
+  (t) => [index("wilayah_change_before_idx").on(t.codeBefore), index("wilayah_change_after_idx").on(t.codeAfter)],
+);
+
+/** The runs of wilayah_change: the changes of one edition, level and kind are `seq` first .. first + n - 1 (at most 6 x 4 x 5 rows). */
+export const wilayahChangeRun = sqliteTable(
+  "wilayah_change_run",
+  {
+    edition: integer("edition").notNull(), // wilayah_edition.ord
+    level: integer("level").notNull(),
+    change: text("change").notNull(),
+    first: integer("first").notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.edition, t.level, t.change] })],
 );
 
 /**

@@ -3,7 +3,8 @@
  * the region tables that no edition holds) answers /history through the very service and SQL the API
  * runs (src/wilayah/history/service.ts on a node:sqlite copy of seed/wilayah.sql, through the D1 shim
  * scripts/sqlite-d1.ts), with the editions, names and successors the derivation found
- * (scripts/seed/history.ts); /convert answers them all in a fixed number of statements per call.
+ * (scripts/seed/history.ts), in one statement; /convert answers them all, one statement per 1,000;
+ * /changes pages through every change of every edition, reading its own rows only.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,11 +13,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildHistory, EDITIONS, type History, nameKey, readCurated, readEditions } from "../../scripts/seed/history";
 import { type StatementRun, sqliteDb } from "../../scripts/sqlite-d1";
 import type { RegionDb } from "../../src/db/client";
-import { convert, listEditions, regionHistory } from "../../src/wilayah/history/service";
+import { CHANGES, convert, listChanges, listEditions, regionHistory } from "../../src/wilayah/history/service";
 import { getRegion } from "../../src/wilayah/regions/service";
 
 const root = join(import.meta.dirname, "..", "..");
-const TABLES = /^INSERT INTO (provinsi|kabupaten|kecamatan|kelurahan|wilayah_edition|wilayah_history|wilayah_successor|wilayah_change) /;
+const TABLES = /^INSERT INTO (provinsi|kabupaten|kecamatan|kelurahan|wilayah_edition|wilayah_history|wilayah_successor|wilayah_change|wilayah_change_run) /;
 
 let db: DatabaseSync;
 let runner: RegionDb;
@@ -101,7 +102,7 @@ describe("GET /{code}/history for every code", () => {
 });
 
 describe("POST /convert over all codes", () => {
-  it("converts every code of every edition, 1,000 a call, in 2 statements a call, the same as /history", async () => {
+  it("converts every code of every edition, 1,000 a call, in one statement a call, the same as /history", async () => {
     const codes = [...h.codes.keys(), ...orphans];
     let calls = 0;
     for (let i = 0; i < codes.length; i += 1000) {
@@ -109,7 +110,7 @@ describe("POST /convert over all codes", () => {
       statements = 0;
       const { data } = await convert(runner, chunk);
       calls++;
-      expect(statements).toBe(2);
+      expect(statements).toBe(1);
       for (const [j, item] of data.entries()) {
         const code = chunk[j];
         const r = h.codes.get(code);
@@ -160,4 +161,50 @@ describe("POST /convert over all codes", () => {
       ["3273", "current", "32.73"],
     ]);
   });
+});
+
+describe("GET /changes over every change", () => {
+  it("pages through the events of edition ranges and filters exactly as derived, each page one statement reading its rows by rowid", async () => {
+    const ids = EDITIONS.map((e) => e.id);
+    const levels = ["provinsi", "kabupaten", "kecamatan", "kelurahan"] as const;
+    const key = (e: { edition: number; change: string; codeBefore: string | null; codeAfter: string | null }) =>
+      `${ids[e.edition]} ${e.change} ${e.codeBefore} ${e.codeAfter}`;
+    await listEditions(runner); // the editions and runs of changes are read once per isolate
+    let pages = 0;
+    for (const [from, to, level, change] of [
+      ["2015", "2025", undefined, undefined],
+      ["2022", "2022b", "kecamatan", undefined],
+      ["2015", "2025", "kelurahan", "recoded"],
+      ["2017", "2022b", undefined, "renamed"],
+      ["2022b", "2025", "kabupaten", "recoded"],
+    ] as const) {
+      const want = h.events
+        .filter(
+          (e) =>
+            e.edition > ids.indexOf(from) &&
+            e.edition <= ids.indexOf(to) &&
+            (!level || e.level === levels.indexOf(level) + 1) &&
+            (!change || e.change === change),
+        )
+        .map(key);
+      const got: string[] = [];
+      for (let page = 1; ; page++) {
+        const plans: string[] = [];
+        const planned = sqliteDb(db, (run) => {
+          plans.push((db.prepare(`EXPLAIN QUERY PLAN ${run.sql}`).all(...run.params) as { detail: string }[]).map((x) => x.detail).join("; "));
+        });
+        const r = await listChanges(planned, { from, to, level, change, page, per_page: 100 });
+        pages++;
+        expect(r.meta.total).toBe(want.length);
+        // one statement reading the page's rows by rowid: never a scan of the table, never a sort
+        expect(plans.length).toBeLessThanOrEqual(1);
+        for (const plan of plans) expect(plan).toMatch(/^(?!.*SCAN wilayah_change)(?!.*TEMP B-TREE).*INTEGER PRIMARY KEY \(rowid=\?\)/);
+        got.push(...r.data.map((c) => `${c.edition} ${c.change} ${c.code_before} ${c.code_after}`));
+        if (page >= r.meta.total_pages) break;
+      }
+      expect(got).toEqual(want);
+      expect(CHANGES).toEqual(expect.arrayContaining([...new Set(h.events.map((e) => e.change))]));
+    }
+    expect(pages).toBeGreaterThan(100);
+  }, 300_000);
 });

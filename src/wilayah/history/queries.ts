@@ -16,14 +16,18 @@ export type EditionRow = {
   kecamatan: number;
   kelurahan: number;
   is_current: number;
-  change_first: number | null;
-  change_last: number | null;
 };
 
-export async function editionRows(db: RegionDb): Promise<EditionRow[]> {
-  return db.all<EditionRow>(
-    sql`SELECT id, ord, regulation, provinsi, kabupaten, kecamatan, kelurahan, is_current, change_first, change_last FROM wilayah_edition ORDER BY ord`,
-  );
+/** The changes of one edition (`ord`), level and kind are `seq` first .. first + n - 1. */
+export type RunRow = { edition: number; level: number; change: string; first: number; n: number };
+
+/** The editions and the runs of their changes (a few hundred rows at most), in one round trip. */
+export async function editionRows(db: RegionDb): Promise<{ editions: EditionRow[]; runs: RunRow[] }> {
+  const [editions, runs] = await batch(db, [
+    sql`SELECT id, ord, regulation, provinsi, kabupaten, kecamatan, kelurahan, is_current FROM wilayah_edition ORDER BY ord`,
+    sql`SELECT edition, level, change, first, n FROM wilayah_change_run ORDER BY first`,
+  ]);
+  return { editions: editions.results as EditionRow[], runs: runs.results as RunRow[] };
 }
 
 /** A code's row in wilayah_history: the editions it is in (bit `ord`), its names (`[[mask, name], ...]` JSON), `within` for a retired code. */
@@ -50,9 +54,10 @@ const TABLE: Record<Level, SQL> = {
   kelurahan: sql.raw("kelurahan"),
 };
 
-/** The name of a region of any level by id: one primary-key lookup in each region table, the first found. */
-const nameOfAnyLevel = (id: SQL) =>
-  sql`coalesce((SELECT name FROM provinsi WHERE id = ${id}), (SELECT name FROM kabupaten WHERE id = ${id}), (SELECT name FROM kecamatan WHERE id = ${id}), (SELECT name FROM kelurahan WHERE id = ${id}))`;
+/** `columns` of the region row of a code of any level: one primary-key lookup in the table its length names (32, 32.73, 32.73.09, 32.73.09.1001). */
+const regionOf = (id: SQL, columns: string) =>
+  sql`CASE length(${id}) WHEN 2 THEN (SELECT ${sql.raw(columns)} FROM provinsi WHERE id = ${id}) WHEN 5 THEN (SELECT ${sql.raw(columns)} FROM kabupaten WHERE id = ${id})
+    WHEN 8 THEN (SELECT ${sql.raw(columns)} FROM kecamatan WHERE id = ${id}) WHEN 13 THEN (SELECT ${sql.raw(columns)} FROM kelurahan WHERE id = ${id}) END`;
 
 const CHANGE_COLUMNS = sql.raw("seq, edition, level, change, code_before, name_before, code_after, name_after, basis, confidence");
 const CHANGE_COLUMNS_OF_C = sql.raw("c.seq, c.edition, c.level, c.change, c.code_before, c.name_before, c.code_after, c.name_after, c.basis, c.confidence");
@@ -77,7 +82,7 @@ export async function codeHistory(db: RegionDb, id: string, level: Level) {
     UNION SELECT ${CHANGE_COLUMNS_OF_C} FROM wilayah_successor s JOIN json_each('["' || replace(s.via, ' ', '","') || '"]') v JOIN wilayah_change c ON c.code_before = v.value
     WHERE s.old_id = ${id} AND s.via IS NOT NULL ORDER BY seq`;
   const rows = await db.all<Record<"history" | "region" | "successors" | "predecessors" | "changes", string | null>>(sql`SELECT
-    (SELECT json_object('id', h.id, 'level', h.level, 'editions', h.editions, 'names', h.names, 'within', h.within, 'within_name', ${nameOfAnyLevel(sql`h.within`)})
+    (SELECT json_object('id', h.id, 'level', h.level, 'editions', h.editions, 'names', h.names, 'within', h.within, 'within_name', ${regionOf(sql`h.within`, "name")})
       FROM wilayah_history h WHERE h.id = ${id}) AS history,
     (SELECT json_object('name', name, 'is_active', is_active) FROM ${t} WHERE id = ${id}) AS region,
     ${jsonRows(
@@ -116,56 +121,34 @@ export async function successorIds(db: RegionDb, id: string): Promise<string[]> 
   return rows.map((r) => r.new_id);
 }
 
-/** Changes with `seq` in [first, last] (an edition range), optionally of one level and kind, paged in `seq` order. */
-export async function changeRange(
-  db: RegionDb,
-  opts: { first: number; last: number; level?: number; change?: string; limit: number; offset: number },
-): Promise<{ total: number; rows: ChangeRow[] }> {
-  const where = sql.join(
-    [
-      sql`seq BETWEEN ${opts.first} AND ${opts.last}`,
-      opts.level === undefined ? undefined : sql`level = ${opts.level}`,
-      opts.change === undefined ? undefined : sql`change = ${opts.change}`,
-    ].filter((w): w is SQL => w !== undefined),
-    sql` AND `,
+/**
+ * The changes of these `seq` values, in order: a page of /changes (at most 100), each read by rowid,
+ * so a page reads its own rows only. The values are integers the service computed, written into the
+ * text (a page holds more than the 100 parameters D1 binds); a list, not ranges: with many ranges
+ * SQLite plans a scan of the table.
+ */
+export async function changesBySeq(db: RegionDb, seqs: number[]): Promise<ChangeRow[]> {
+  if (seqs.length === 0) return [];
+  return db.all<ChangeRow>(
+    sql`SELECT ${CHANGE_COLUMNS} FROM wilayah_change WHERE seq IN (${sql.raw(seqs.map((n) => String(Math.trunc(n))).join(","))}) ORDER BY seq`,
   );
-  const [total, rows] = await batch(db, [
-    sql`SELECT count(*) AS n FROM wilayah_change WHERE ${where}`,
-    sql`SELECT ${CHANGE_COLUMNS} FROM wilayah_change WHERE ${where} ORDER BY seq LIMIT ${opts.limit} OFFSET ${opts.offset}`,
-  ]);
-  return { total: (total.results[0] as { n: number }).n, rows: rows.results as ChangeRow[] };
 }
 
-/** Per requested code (by its index in the JSON array): its history row's fields and one row per successor. */
-export type ConvertRow = {
-  i: number;
-  code: string;
-  editions: number | null;
-  names: string | null;
-  new_id: string | null;
-  basis: string | null;
-  confidence: number | null;
-};
-/** A region row (any level) among the requested codes and their successors. */
-export type RegionNameRow = { id: string; name: string; is_active: number; level: number };
+/** Per requested code, by its index in the JSON array: whether it has a history row, its region row (`[name, is_active]` JSON), its successors (`[[id, basis, confidence, name], ...]` JSON, surest first). */
+export type ConvertRow = { i: number; history: number; region: string | null; successors: string };
 
 /**
- * /convert: every code's history and successors, and the region rows of the codes and of their
- * successors (names, whether current), in one round trip of two statements, for any number of codes.
+ * /convert: one statement for any number of codes (up to 1,000), one row per code, each read by
+ * primary key (its history row, its region row in the table its length names, its successors and
+ * their names), so the rows read grow with the codes and nothing else.
  */
-export async function convertCodes(db: RegionDb, ids: string[]): Promise<{ rows: ConvertRow[]; regions: RegionNameRow[] }> {
-  const list = JSON.stringify(ids);
-  const wanted = sql`SELECT value FROM json_each(${list}) UNION SELECT s.new_id FROM json_each(${list}) j JOIN wilayah_successor s ON s.old_id = j.value`;
-  const [rows, regions] = await batch(db, [
-    sql`SELECT j.key AS i, j.value AS code, h.editions, h.names, s.new_id, s.basis, s.confidence FROM json_each(${list}) j
-        LEFT JOIN wilayah_history h ON h.id = j.value LEFT JOIN wilayah_successor s ON s.old_id = j.value ORDER BY j.key, s.confidence DESC, s.new_id`,
-    sql`WITH w(id) AS MATERIALIZED (${wanted})
-        SELECT id, name, is_active, 1 AS level FROM provinsi WHERE id IN (SELECT id FROM w)
-        UNION ALL SELECT id, name, is_active, 2 FROM kabupaten WHERE id IN (SELECT id FROM w)
-        UNION ALL SELECT id, name, is_active, 3 FROM kecamatan WHERE id IN (SELECT id FROM w)
-        UNION ALL SELECT id, name, is_active, 4 FROM kelurahan WHERE id IN (SELECT id FROM w)`,
-  ]);
-  return { rows: rows.results as ConvertRow[], regions: regions.results as RegionNameRow[] };
+export async function convertCodes(db: RegionDb, ids: string[]): Promise<ConvertRow[]> {
+  return db.all<ConvertRow>(sql`SELECT j.key AS i,
+    EXISTS (SELECT 1 FROM wilayah_history h WHERE h.id = j.value) AS history,
+    ${regionOf(sql`j.value`, "json_array(name, is_active)")} AS region,
+    (SELECT json_group_array(json_array(s.new_id, s.basis, s.confidence, ${regionOf(sql`s.new_id`, "name")}))
+      FROM (SELECT new_id, basis, confidence FROM wilayah_successor WHERE old_id = j.value ORDER BY confidence DESC, new_id) s) AS successors
+    FROM json_each(${JSON.stringify(ids)}) j ORDER BY j.key`);
 }
 
 /** The history rows of a few codes, as a statement to batch with the caller's reads (NIK: its provinsi, kabupaten and kecamatan codes). */

@@ -8,7 +8,18 @@ import type { RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { type Paging, pageWindow } from "../../lib/paging";
 import { LEVELS, type Level, levelOf, toDottedId, undotted } from "../codes";
-import { type ChangeRow, changeRange, codeHistory, convertCodes, type EditionRow, editionRows, type HistoryRow, retiredCode, successorIds } from "./queries";
+import {
+  type ChangeRow,
+  changesBySeq,
+  codeHistory,
+  convertCodes,
+  type EditionRow,
+  editionRows,
+  type HistoryRow,
+  type RunRow,
+  retiredCode,
+  successorIds,
+} from "./queries";
 
 export const CHANGES = ["created", "retired", "renamed", "recoded", "split", "merged"] as const;
 export type ChangeKind = (typeof CHANGES)[number];
@@ -16,16 +27,17 @@ export const BASES = ["curated", "same_name", "same_name_elsewhere", "children",
 export type Basis = (typeof BASES)[number];
 
 /**
- * The editions change only with a seed, which ships with the code (the data version), so they are
- * read once per isolate. An empty table (no seed loaded yet) is not kept.
+ * The editions and the runs of their changes change only with a seed, which ships with the code (the
+ * data version), so they are read once per isolate. An empty table (no seed loaded yet) is not kept.
  */
-let editionMemo: EditionRow[] | undefined;
-export async function editionList(db: RegionDb): Promise<EditionRow[]> {
-  if (editionMemo) return editionMemo;
+let memo: { editions: EditionRow[]; runs: RunRow[] } | undefined;
+async function reference(db: RegionDb) {
+  if (memo) return memo;
   const rows = await editionRows(db);
-  if (rows.length) editionMemo = rows;
+  if (rows.editions.length) memo = rows;
   return rows;
 }
+export const editionList = async (db: RegionDb): Promise<EditionRow[]> => (await reference(db)).editions;
 
 export async function listEditions(db: RegionDb) {
   const rows = await editionList(db);
@@ -129,7 +141,7 @@ const badEdition = (param: "from" | "to", value: string, editions: EditionRow[])
 
 /** GET /changes: the changes between two editions (default: the previous one to the current one), paged in order. */
 export async function listChanges(db: RegionDb, opts: Paging & { from?: string; to?: string; level?: Level; change?: ChangeKind }) {
-  const editions = await editionList(db);
+  const { editions, runs } = await reference(db);
   const current = editions.find((e) => e.is_current === 1);
   if (!current) throw new ApiError("INTERNAL_ERROR", "The region history is not loaded.");
   const to = opts.to === undefined ? current : editions.find((e) => e.id === opts.to);
@@ -147,46 +159,54 @@ export async function listChanges(db: RegionDb, opts: Paging & { from?: string; 
     });
   }
   const w = pageWindow(opts);
-  // the changes that show in the editions after `from` up to `to`: one seq range (wilayah_edition.change_first/last)
-  const first = editions[from.ord + 1].change_first ?? 0;
-  const last = to.change_last ?? -1;
-  const { total, rows } = await changeRange(db, {
-    first,
-    last,
-    level: opts.level ? LEVELS.indexOf(opts.level) + 1 : undefined,
-    change: opts.change,
-    limit: w.limit,
-    offset: w.offset,
-  });
+  // The changes that show in the editions after `from` up to `to`, of the level and kind asked: runs of
+  // seq, in order. The total is their sum; the page is the seq values it covers (docs/performance.md).
+  const level = opts.level ? LEVELS.indexOf(opts.level) + 1 : undefined;
+  const selected = runs.filter(
+    (r) => r.edition > from.ord && r.edition <= to.ord && (level === undefined || r.level === level) && (!opts.change || r.change === opts.change),
+  );
+  const seqs: number[] = [];
+  let skip = w.offset;
+  let take = w.limit;
+  for (const r of selected) {
+    if (take <= 0) break;
+    if (skip >= r.n) {
+      skip -= r.n;
+      continue;
+    }
+    const n = Math.min(r.n - skip, take);
+    for (let k = 0; k < n; k++) seqs.push(r.first + skip + k);
+    take -= n;
+    skip = 0;
+  }
+  const rows = await changesBySeq(db, seqs);
+  const total = selected.reduce((n, r) => n + r.n, 0);
   return { data: rows.map((c) => changeItem(c, editions)), meta: { ...w.meta(total), from: from.id, to: to.id } };
 }
-
-export type RegionRef = { id: string; name: string; level: Level };
 
 /** POST /convert: each code of any edition and level, in order: its status, its current region when there is exactly one, its successors. */
 export async function convert(db: RegionDb, codes: string[]) {
   const ids = codes.map((c) => toDottedId(c));
-  const { rows, regions } = await convertCodes(
+  const rows = await convertCodes(
     db,
     ids.map((id) => id ?? ""),
   );
-  const region = new Map(regions.map((r) => [r.id, r]));
-  const ref = (id: string): RegionRef => ({ id, name: region.get(id)?.name ?? "", level: levelOf(id) });
-  const perCode = new Map<number, { history: boolean; successors: { id: string; basis: string; confidence: number }[] }>();
-  for (const r of rows) {
-    const e = perCode.get(r.i) ?? { history: r.names !== null, successors: [] };
-    perCode.set(r.i, e);
-    if (r.new_id !== null) e.successors.push({ id: r.new_id, basis: r.basis ?? "", confidence: confidence(r.confidence ?? 0) });
-  }
   return {
     data: codes.map((code, i) => {
       const id = ids[i];
-      const row = id ? region.get(id) : undefined;
-      const e = perCode.get(i);
-      if (id && row?.is_active === 1) return { code, id, status: "current" as const, current: ref(id), successors: [] };
-      if (!id || (!row && !e?.history)) return { code, id, status: "unknown" as const, current: null, successors: [] };
-      const successors = (e?.successors ?? []).map((s) => ({ ...ref(s.id), basis: s.basis as Basis, confidence: s.confidence }));
-      return { code, id, status: "retired" as const, current: successors.length === 1 ? ref(successors[0].id) : null, successors };
+      const row = rows[i];
+      const region = row?.region ? (JSON.parse(row.region) as [string, number]) : null;
+      if (id && region?.[1] === 1) return { code, id, status: "current" as const, current: { id, name: region[0], level: levelOf(id) }, successors: [] };
+      if (!id || (!region && !row?.history)) return { code, id, status: "unknown" as const, current: null, successors: [] };
+      const successors = (JSON.parse(row.successors) as [string, string, number, string | null][]).map(([sid, basis, c, name]) => ({
+        id: sid,
+        name: name ?? "",
+        level: levelOf(sid),
+        basis: basis as Basis,
+        confidence: confidence(c),
+      }));
+      const one = successors.length === 1 ? successors[0] : null;
+      return { code, id, status: "retired" as const, current: one ? { id: one.id, name: one.name, level: one.level } : null, successors };
     }),
   };
 }
