@@ -17,6 +17,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { root, targetArgs, wrangler } from "../scripts/lib.ts";
+import { readEditions } from "../scripts/seed/history.ts";
 import { cpuMs, prepareState, STATE, startWorker, stopWorker, URL_BASE, workerdPids } from "./worker.ts";
 
 const text = (name: string) => {
@@ -53,7 +54,42 @@ const ROUTES: Route[] = [
   { name: "kodepos", path: "/api/v1/wilayah/kodepos/40114" },
   { name: "pulau?q=", path: "/api/v1/wilayah/pulau?q=panjang" },
   { name: "nik (never cached)", path: "/api/v1/wilayah/nik/3273094512900001" },
+  {
+    name: "history (mix of 4 codes)",
+    path: "/api/v1/wilayah/91.01/history",
+    paths: ["91.01", "92.71.05.1008", "32.73.09.1001", "93.01"].map((c) => `/api/v1/wilayah/${c}/history`),
+  },
+  {
+    name: "changes (mix of 3 filters)",
+    path: "/api/v1/wilayah/changes",
+    paths: ["", "?from=2015&level=kelurahan&change=recoded&per_page=100&page=20", "?from=2022&to=2022b&level=kecamatan"].map(
+      (q) => `/api/v1/wilayah/changes${q}`,
+    ),
+  },
+  {
+    name: "convert (1,000 codes)",
+    path: "/api/v1/wilayah/convert",
+    method: "POST",
+    body: JSON.stringify({ codes: convertCodes() }),
+    headers: { "content-type": "application/json" },
+  },
 ];
+
+/**
+ * 1,000 codes to convert, as a database built in 2022 would hold them: every fifth village code of
+ * Papua (91, recoded in 2022b and 2025) and villages, kecamatan and kabupaten from the rest of the
+ * 2022 edition, evenly spaced.
+ */
+function convertCodes(): string[] {
+  const codes = [...(readEditions().get("2022")?.keys() ?? [])].sort();
+  const papua = codes
+    .filter((c) => c.startsWith("91.") && c.length === 13)
+    .filter((_, i) => i % 5 === 0)
+    .slice(0, 500);
+  const rest = codes.filter((c) => !c.startsWith("91."));
+  const step = Math.floor(rest.length / (1000 - papua.length));
+  return [...papua, ...rest.filter((_, i) => i % step === 0)].slice(0, 1000);
+}
 
 /**
  * Search over the quality set (test/fixtures/search-queries.json, generated from the seed): the

@@ -9,6 +9,7 @@ import type { DataEndpoint } from "./data/endpoint";
 import type { Admit } from "./data/run";
 import { weatherEndpoints } from "./weather/endpoints";
 import { boundaryEndpoint, reverseEndpoint } from "./wilayah/geo/endpoints";
+import { historyEndpoints } from "./wilayah/history/endpoints";
 import { islandEndpoints } from "./wilayah/islands/endpoints";
 import { nikEndpoints } from "./wilayah/nik/endpoints";
 import { postalEndpoint } from "./wilayah/postal/endpoints";
@@ -23,7 +24,8 @@ export const dataEndpoints: readonly DataEndpoint[] = [
   ...islandEndpoints,
   ...nikEndpoints,
   boundaryEndpoint,
-  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau.
+  ...historyEndpoints,
+  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /editions, /changes.
   detailEndpoint,
   ...weatherEndpoints,
 ];

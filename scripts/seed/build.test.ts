@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildSeed, parseCoords, parsePostalCodes, type SeedResult } from "./build";
+import { renderReport } from "./history";
 
 const root = join(import.meta.dirname, "..", "..");
 const require = createRequire(import.meta.url);
@@ -17,7 +18,7 @@ function csvRows(pkg: string, file: string): string[] {
 let seed: SeedResult;
 beforeAll(async () => {
   seed = await buildSeed();
-});
+}, 120_000); // the region history alone takes a few seconds; the machine is shared
 
 describe("seed build", () => {
   it("holds every region of idn-area-data 4.x, no more, no fewer, as active rows", () => {
@@ -42,7 +43,9 @@ describe("seed build", () => {
   it("records the 365 renamed regions' former names for search, and alt names and types", () => {
     expect(seed.manifest.renamed).toBe(365);
     const byId = new Map(seed.rows.map((r) => [r.id, r]));
+    // another spelling of the current name is a current spelling; another name is a former one
     expect(byId.get("12.74")?.aliases).toContain("KOTA TANJUNG BALAI");
+    expect(byId.get("12.74")?.former).toEqual([]);
     expect(byId.get("31")).toMatchObject({ name: "Daerah Khusus Ibukota Jakarta", altName: "DKI Jakarta" });
     expect(byId.get("31.74")).toMatchObject({ altName: "Jakarta Selatan", type: "kota" });
     expect(byId.get("31.01")).toMatchObject({ altName: "Kepulauan Seribu", type: "kabupaten" });
@@ -153,12 +156,54 @@ describe("search index (scripts/seed/search-index.ts)", () => {
   it("adds the curated aliases of seed/aliases.csv and the Jakarta cities' kind spellings", () => {
     const byId = new Map(seed.rows.map((r) => [r.id, r]));
     expect(byId.get("31.74")?.aliases).toEqual(expect.arrayContaining(["Jaksel", "Kota Jakarta Selatan"]));
-    expect(byId.get("73.71")?.aliases).toContain("Ujung Pandang");
+    expect(byId.get("73.71")?.former).toContain("Ujung Pandang"); // kind `former`: searched, marked former
     expect(seed.sql).toContain("INSERT INTO wilayah_postal (postal, r) VALUES");
     // The typo vocabulary ships with the Worker (seed/vocabulary.json), not in D1.
     expect(seed.sql).not.toContain("wilayah_vocab");
     const words = (JSON.parse(seed.vocabulary) as { text: string }).text.split("\n");
     expect(words.length).toBeGreaterThan(40_000);
-    expect(words).toContain("bandung\t70");
+    expect(words).toContain("bandung\t71"); // 70 regions by their current names, one more by a name of an earlier edition
+  });
+});
+
+describe("region history in the seed (scripts/seed/history.ts)", () => {
+  it("prints the resolution report with these figures (a change in the method shows here)", () => {
+    const r = seed.history;
+    expect(r.editions.map((e) => [e.id, ...e.counts])).toEqual([
+      ["2015", 34, 514, 7160, 83184],
+      ["2017", 34, 514, 7201, 83436],
+      ["2020", 34, 514, 7230, 83449],
+      ["2022", 34, 514, 7266, 83467],
+      ["2022b", 37, 514, 7277, 83763],
+      ["2025", 38, 514, 7285, 83762],
+    ]);
+    expect([r.totalCodes, r.notCurrent]).toEqual([99_133, 7_534]);
+    const sum = (f: (x: (typeof r.rows)[number]) => number) => r.rows.reduce((n, x) => n + f(x), 0);
+    expect([sum((x) => x.one), sum((x) => x.several), sum((x) => x.none)]).toEqual([7_421, 1, 112]);
+    expect(r.events).toEqual({ created: 845, retired: 112, renamed: 4228, recoded: 7413, split: 0, merged: 12 });
+    expect(renderReport(r)).toContain("  all                7,421 / 1 / 112 (7,534)");
+    // the region tables' retired codes that no edition holds: 18 villages of Papua Barat Daya, each with its namesake
+    expect(seed.orphans.codes).toHaveLength(18);
+    expect(seed.orphans.resolved).toBe(18);
+    expect(seed.manifest.history).toEqual({
+      editions: ["2015", "2017", "2020", "2022", "2022b", "2025"],
+      codes: 99_133,
+      notCurrent: 7_552,
+      successors: 7_441,
+      changes: 12_610,
+      formerNames: 4_243,
+    });
+  });
+
+  it("loads its tables with the seed (emptied first) and indexes former names for search", () => {
+    for (const t of ["wilayah_edition", "wilayah_history", "wilayah_successor", "wilayah_change", "wilayah_former"]) {
+      expect(seed.sql).toContain(`DELETE FROM ${t};`);
+      expect(seed.sql).toContain(`INSERT INTO ${t} (`);
+    }
+    const byId = new Map(seed.rows.map((r) => [r.id, r]));
+    // Pasangkayu was Mamuju Utara until 2017; Makassar's curated former name
+    expect(byId.get("76.01")?.former).toEqual(["Kabupaten MAMUJU UTARA", "MAMUJU UTARA"]);
+    expect(byId.get("73.71")?.former).toContain("Ujung Pandang");
+    expect(byId.get("73.71")?.aliases).not.toContain("Ujung Pandang");
   });
 });

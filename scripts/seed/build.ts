@@ -22,6 +22,18 @@ import { parseDms } from "../../src/wilayah/geo/geometry.ts";
 import { normalizeSearchText, TERM_SEPARATOR } from "../../src/wilayah/normalize.ts";
 import { insertStatements, isMain, root } from "../lib.ts";
 import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
+import {
+  buildHistory,
+  formerNames,
+  historyRows,
+  historySql,
+  nameKey,
+  orphanSuccessors,
+  type Report,
+  readCurated,
+  readEditions,
+  renderReport,
+} from "./history.ts";
 import { kindSpellings, loadAliases, SEARCH_INDEX_TABLES, searchIndexSql, vocabularyJson } from "./search-index.ts";
 
 /** The 2430/2025 amendment changes no region code; it moves four islands (seed/sources/wilayah-2430-island-moves.csv). */
@@ -38,8 +50,10 @@ type Row = {
   parentId: string | null;
   type?: "kabupaten" | "kota";
   isActive: 0 | 1;
-  /** Search-only spellings: former names, abbreviations. */
+  /** Search-only spellings: abbreviations, other spellings of the current name. */
   aliases: string[];
+  /** Search-only: names of earlier editions (the previous list, the editions of 2015-2022b, curated former names), marked `former` when they match. */
+  former: string[];
   lat: number | null;
   lng: number | null;
   postalCode: string | null;
@@ -79,6 +93,20 @@ const REGENCY_ALIASES: Record<string, string[]> = {
 };
 
 const KABUPATEN_PREFIX = /^(Kabupaten Administrasi|Kota Administrasi|Kabupaten|Kota) /;
+
+/** A kabupaten/kota name as the older lists write it: `KAB. X`, `KOTA ADM. X`, `KABUPATEN X`. */
+const OLD_KABUPATEN_PREFIX = /^(KABUPATEN ADMINISTRASI|KOTA ADMINISTRASI|KAB\.?\s*ADM\.?|KOTA\s*ADM\.?|KABUPATEN|KAB\.?|KOTA)\s+/i;
+
+/** How a name of an older list is searched: a kabupaten/kota as `Kabupaten X` / `Kota X` and `X` (queries spell `kab.` out the same way). */
+function olderSpellings(level: Level, name: string): string[] {
+  if (level !== "kabupaten") return [name];
+  const m = OLD_KABUPATEN_PREFIX.exec(name);
+  if (!m) return [name];
+  const rest = name.slice(m[0].length);
+  return [`${/^kota/i.test(m[1]) ? "Kota" : "Kabupaten"} ${rest}`, rest];
+}
+
+const LEVEL_NO = { provinsi: 1, kabupaten: 2, kecamatan: 3, kelurahan: 4 } as const;
 
 const coordRow = z.object({
   code: z.string().regex(/^\d{2}(\.\d{2}(\.\d{2}(\.\d{4})?)?)?$/, "code must be a dotted Kemendagri code"),
@@ -218,11 +246,17 @@ export type SeedResult = {
     coordinates: { filled: number; missing: number; unknownCodes: number } | null;
     postalCodes: { filled: number; distinct: number };
     pulau: { active: number; inactive: number; moved: number };
+    /** Region history: the editions, codes that ever existed, codes not current (with the region tables' codes no edition has), successor links, change events, former names indexed for search. */
+    history: { editions: string[]; codes: number; notCurrent: number; successors: number; changes: number; formerNames: number };
     /** Boundaries per level; kelurahan's are loaded by scripts/seed/boundaries.ts, marked with `checksum`. */
     boundaries: { provinsi: number; kabupaten: number; kecamatan: number; kelurahan: { checksum: string } };
   };
   rows: Row[];
   islands: IslandRow[];
+  /** The resolution report of the region history (renderReport prints it). */
+  history: Report;
+  /** Retired codes of the region tables that no edition holds, and how many got a successor by name. */
+  orphans: { codes: string[]; resolved: number };
 };
 
 export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<SeedResult> {
@@ -246,8 +280,10 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
       for (const x of entries) {
         const former = formerById.get(x.id);
         const aliases: string[] = [];
+        const formerOnes: string[] = [];
         if (isActive && former && former.toLowerCase() !== x.name.toLowerCase()) {
-          aliases.push(former);
+          // another spelling of the same name (Tanjung Balai, Tanjungbalai) is the current name; another name is a former one
+          (nameKey(LEVEL_NO[level], former) === nameKey(LEVEL_NO[level], x.name) ? aliases : formerOnes).push(former);
           renamed++;
         }
         let altName = x.name;
@@ -260,7 +296,10 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
           type = x.name.startsWith("Kota ") ? "kota" : "kabupaten";
           altName = x.name.replace(KABUPATEN_PREFIX, "");
           aliases.push(...(REGENCY_ALIASES[x.id] ?? []));
-          if (former) aliases.push(former.replace(/^(KABUPATEN ADMINISTRASI|KOTA ADMINISTRASI|KABUPATEN|KOTA) /i, ""));
+          if (former) {
+            const stripped = former.replace(/^(KABUPATEN ADMINISTRASI|KOTA ADMINISTRASI|KABUPATEN|KOTA) /i, "");
+            (formerOnes.includes(former) ? formerOnes : aliases).push(stripped);
+          }
         }
         const c = coords?.get(x.id);
         const postalCode = level === "kelurahan" && isActive ? (postal.get(x.id) ?? null) : null;
@@ -273,6 +312,7 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
           type,
           isActive,
           aliases,
+          former: formerOnes,
           lat: c?.lat ?? null,
           lng: c?.lng ?? null,
           postalCode,
@@ -285,8 +325,23 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
   const byId = new Map(rows.map((r) => [r.id, r]));
   // Search-only spellings (scripts/seed/search-index.ts): the curated aliases of seed/aliases.csv, and kinds.
   // loadAliases refuses an id the seed does not have, so every alias finds its row.
-  for (const a of loadAliases(new Set(byId.keys()))) byId.get(a.id)?.aliases.push(a.alias);
+  for (const a of loadAliases(new Set(byId.keys()))) byId.get(a.id)?.[a.kind === "former" ? "former" : "aliases"].push(a.alias);
   for (const r of rows) r.aliases.push(...kindSpellings(r.level, r.name, r.altName));
+
+  // Region history (scripts/seed/history.ts; docs/history-method.md): the six editions of the code
+  // list, each code's successors, the changes. The region tables' names are the current names.
+  const history = buildHistory(readEditions(), readCurated());
+  const active = rows.filter((r) => r.isActive === 1);
+  const currentNames = new Map(active.map((r) => [r.id, r.name]));
+  const historyTables = historyRows(history, currentNames);
+  const orphans = rows.filter((r) => r.isActive === 0 && !history.codes.has(r.id));
+  const orphanLinks = orphanSuccessors(orphans, active);
+  historyTables.successors = [...historyTables.successors, ...orphanLinks].sort((a, b) => (a.oldId < b.oldId ? -1 : a.oldId > b.oldId ? 1 : 0));
+  // Names a current region (or the codes it succeeded) carried in earlier editions, for search.
+  for (const [id, names] of formerNames(history, currentNames)) {
+    const r = byId.get(id);
+    if (r) r.former.push(...names.flatMap((n) => olderSpellings(r.level, n)));
+  }
   const unknownPostal = [...postal.keys()].filter((k) => byId.get(k)?.isActive !== 1);
   if (unknownPostal.length) throw new Error(`postal codes CSV: ${unknownPostal.length} codes are no current village, e.g. ${unknownPostal[0]}`);
   const shapes = { provinsi: readBoundaries("provinsi"), kabupaten: readBoundaries("kabupaten"), kecamatan: readBoundaries("kecamatan") };
@@ -294,8 +349,9 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
     const unknown = list.find((b) => byId.get(b.id)?.level !== level);
     if (unknown) throw new Error(`${level} boundaries: ${unknown.id} is no ${level} of the list`);
   }
-  const { sql: searchSql, vocabulary } = renderSql(rows, byId);
+  const { sql: searchSql, vocabulary, formerTerms } = renderSql(rows, byId);
   let body = searchSql;
+  body += historySql(historyTables);
   body += renderIslands(islands);
   for (const level of ["provinsi", "kabupaten", "kecamatan"] as const) body += boundarySql(level, shapes[level]);
   const checksum = createHash("sha256").update(body).digest("hex").slice(0, 16);
@@ -310,6 +366,8 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
     vocabulary,
     rows,
     islands,
+    history: history.report,
+    orphans: { codes: orphans.map((r) => r.id), resolved: orphanLinks.length },
     manifest: {
       dataVersion: DATA_VERSION,
       checksum,
@@ -318,6 +376,14 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
       coordinates: { filled, missing: rows.length - filled, unknownCodes: [...coords.keys()].filter((k) => !byId.has(k)).length },
       postalCodes: { filled: postalCodes.length, distinct: new Set(postalCodes.map((r) => r.postalCode)).size },
       pulau: { active: islands.filter((i) => i.isActive).length, inactive: islands.filter((i) => !i.isActive).length, moved: moves.length },
+      history: {
+        editions: historyTables.editions.map((e) => e.id),
+        codes: history.report.totalCodes,
+        notCurrent: history.report.notCurrent + orphans.length,
+        successors: historyTables.successors.length,
+        changes: historyTables.changes.length,
+        formerNames: formerTerms,
+      },
       boundaries: {
         provinsi: shapes.provinsi.length,
         kabupaten: shapes.kabupaten.length,
@@ -391,9 +457,17 @@ FROM wilayah_grams WHERE length(s) >= 4 GROUP BY substr(s, 1, 3), r;`,
   ].map((q) => q.replaceAll("\n", " "));
 }
 
-function renderSql(rows: Row[], byId: Map<string, Row>): { sql: string; vocabulary: string } {
+/** A region's search spellings, normalised: its current ones, then the former ones that are not also current. */
+function searchTerms(r: Row): { current: string[]; former: string[] } {
+  const current = [...new Set([r.name, r.altName, ...r.aliases].map(normalizeSearchText))];
+  const now = new Set(current);
+  return { current, former: [...new Set(r.former.map(normalizeSearchText))].filter((t) => !now.has(t)) };
+}
+
+function renderSql(rows: Row[], byId: Map<string, Row>): { sql: string; vocabulary: string; formerTerms: number } {
   let sql = "-- Generated by scripts/seed/build.ts from idn-area-data (ODbL) and seed/sources/ (MIT, (c) 2024-2025 cahya dsn). Do not edit.\n";
   for (const table of SEARCH_INDEX_TABLES) sql += `DELETE FROM ${table};\n`;
+  sql += "DELETE FROM wilayah_former;\n";
   sql += "DELETE FROM pulau;\n";
   sql += "DELETE FROM wilayah_short;\n";
   sql += "DELETE FROM wilayah_grams;\n";
@@ -424,28 +498,30 @@ function renderSql(rows: Row[], byId: Map<string, Row>): { sql: string; vocabula
       });
     sql += inserts(level, columns, tuples);
   }
-  // Search rows in ranking-tie order (higher level first, then name, then id): `ord` is that place.
-  const ranked = [...rows].sort((a, b) => LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || binary(a.name, b.name) || binary(a.id, b.id));
+  // Search rows in ranking-tie order (current regions first, then the higher level, then name, then id): `ord` is that place.
+  const ranked = [...rows].sort(
+    (a, b) => b.isActive - a.isActive || LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || binary(a.name, b.name) || binary(a.id, b.id),
+  );
+  const spellings = ranked.map(searchTerms);
   const searchTuples = ranked.map((r, i) => {
     const parents: string[] = [];
     for (let p = r.parentId ? byId.get(r.parentId) : undefined; p; p = p.parentId ? byId.get(p.parentId) : undefined) parents.push(p.name);
-    const terms = [...new Set([r.name, r.altName, ...r.aliases].map(normalizeSearchText))];
+    const terms = [...spellings[i].current, ...spellings[i].former];
     // Delimited so "exact" and "prefix" can be told per term; normalised queries never contain the separator.
     const termText = TERM_SEPARATOR + terms.join(TERM_SEPARATOR) + TERM_SEPARATOR;
     return `(${[i + 1, lit(r.id), LEVELS.indexOf(r.level) + 1, lit(r.name), lit(r.altName), lit(parents.join(", ") || null), r.isActive, lit(termText)].join(",")})`;
   });
   sql += inserts("wilayah_search", ["ord", "id", "level", "name", "alt_name", "parent", "is_active", "terms"], searchTuples);
+  const formerTuples = spellings.flatMap((t, i) =>
+    t.former.length ? [`(${i + 1},${lit(TERM_SEPARATOR + t.former.join(TERM_SEPARATOR) + TERM_SEPARATOR)})`] : [],
+  );
+  sql += inserts("wilayah_former", ["r", "terms"], formerTuples);
   for (let from = 1; from <= ranked.length; from += GRAMS_CHUNK) sql += `${gramsSql(from, from + GRAMS_CHUNK - 1)}\n`;
   for (const statement of shortAnswersSql()) sql += `${statement}\n`;
-  const indexed = ranked.map((r, i) => ({
-    ord: i + 1,
-    id: r.id,
-    level: r.level,
-    terms: [...new Set([r.name, r.altName, ...r.aliases].map(normalizeSearchText))],
-  }));
+  const indexed = ranked.map((r, i) => ({ ord: i + 1, id: r.id, level: r.level, terms: [...spellings[i].current, ...spellings[i].former] }));
   // The villages' postal codes (seed/sources/wilayah-postal-codes.csv, read once by buildSeed).
   sql += searchIndexSql(indexed, new Map(rows.filter((r) => r.postalCode !== null).map((r) => [r.id, r.postalCode as string])));
-  return { sql, vocabulary: vocabularyJson(indexed) };
+  return { sql, vocabulary: vocabularyJson(indexed), formerTerms: spellings.reduce((n, t) => n + t.former.length, 0) };
 }
 
 function renderIslands(islands: IslandRow[]): string {
@@ -468,7 +544,11 @@ async function main() {
   const coordsFile = at >= 0 ? args[at + 1] : undefined;
   if (at >= 0 && !coordsFile) throw new Error("--coords needs a file path");
   const outDir = join(root, "seed");
-  const { sql, manifest, vocabulary } = await buildSeed({ coordsCsv: coordsFile ? readFileSync(coordsFile, "utf8") : undefined });
+  const { sql, manifest, vocabulary, history, orphans } = await buildSeed({ coordsCsv: coordsFile ? readFileSync(coordsFile, "utf8") : undefined });
+  process.stdout.write(`Region history (scripts/seed/history.ts, docs/history-method.md):\n${renderReport(history)}`);
+  console.log(
+    `Retired codes of the region tables in no edition: ${orphans.codes.length}, ${orphans.resolved} with a successor of the same name under the same parent`,
+  );
   writeFileSync(join(outDir, "wilayah.sql"), sql);
   writeFileSync(join(outDir, "vocabulary.json"), vocabulary);
   writeFileSync(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -18,6 +18,10 @@ export const regionFields = {
   lat: z.number().nullable().describe("Centroid latitude (cahyadsn/wilayah_boundaries, MIT), or null when unknown"),
   lng: z.number().nullable().describe("Centroid longitude, or null when unknown"),
   is_active: z.number().int().describe("1 for codes in force, 0 for retired codes"),
+  replaced_by: z
+    .array(z.string())
+    .optional()
+    .describe("By id, retired codes only: the ids of the current regions that replaced it (empty when not known; see /wilayah/{code}/history)"),
 };
 
 /** The record of each level: the common fields, the parent id below provinsi, `type` for kabupaten/kota, `postal_code` for villages. */

@@ -71,7 +71,11 @@ describe("MCP tool surface", () => {
         "cuaca",
         "gempa_terkini",
         "wilayah_boundary",
+        "wilayah_changes",
+        "wilayah_convert",
         "wilayah_detail",
+        "wilayah_editions",
+        "wilayah_history",
         "wilayah_kabupaten",
         "wilayah_kecamatan",
         "wilayah_kelurahan",
@@ -284,7 +288,7 @@ describe("MCP tool surface", () => {
     const modern = await connectModern(secret);
     expect(modern.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     const { tools } = await modern.listTools();
-    expect(tools.length).toBe(14);
+    expect(tools.length).toBe(18);
     expect(tools.every((t) => t.inputSchema.type === "object" && t.outputSchema?.type === "object")).toBe(true);
     const r = (await modern.callTool({ name: "wilayah_search", arguments: { q: "bandung", per_page: 2 } })) as ToolResult;
     expect(r.structuredContent).toEqual(body.result.structuredContent);

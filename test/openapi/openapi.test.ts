@@ -62,8 +62,12 @@ describe("the API document", () => {
     expect(example("/api/v1/wilayah/{id}").data).toMatchObject({ id: "32.73.09.1001", code: "3273091001", level: "kelurahan", kecamatan_id: "32.73.09" });
     expect(example("/api/v1/wilayah/kelurahan").meta).toMatchObject({ page: 1, per_page: 2 });
     expect(example("/api/v1/wilayah/search").data[0]).toMatchObject({ name: "Bandung Wetan", level: "kecamatan" });
+    expect(example("/api/v1/wilayah/{code}/history").data).toMatchObject({ code: "91.01", status: "retired", successors: [{ id: "93.01", basis: "curated" }] });
     for (const ep of dataEndpoints.filter((e) => e.example)) {
-      expect(doc.paths[toOpenApiPath(`/api/v1${ep.path}`)].get.responses["200"].content["application/json"].example, ep.path).toBeDefined();
+      expect(
+        doc.paths[toOpenApiPath(`/api/v1${ep.path}`)][(ep.method ?? "GET").toLowerCase()].responses["200"].content["application/json"].example,
+        ep.path,
+      ).toBeDefined();
     }
   });
 });

@@ -22,12 +22,14 @@ describe("GET /wilayah/nik/:nik", () => {
       kecamatan: { id: "32.73.09", name: "Bandung Wetan" },
       birth_date: "1990-12-05",
       sex: "female",
+      recoded: false,
+      as_issued: null,
     });
     const man = await json(await get("/nik/3273091205150002"));
     expect(man.data).toMatchObject({ birth_date: "2015-05-12", sex: "male" });
     // A kecamatan code that is not (or no longer) in the list: what is known is answered.
     const partial = await json(await get("/nik/3273991205850002"));
-    expect(partial.data).toMatchObject({ region_code: "32.73.99", kabupaten: { id: "32.73" }, kecamatan: null });
+    expect(partial.data).toMatchObject({ region_code: "32.73.99", kabupaten: { id: "32.73" }, kecamatan: null, recoded: false, as_issued: null });
   });
 
   it("invalid NIKs are 400, and the message never repeats the number", async () => {

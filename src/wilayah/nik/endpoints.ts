@@ -12,7 +12,7 @@ import { nikRegion } from "./service";
 const nikInput = z.strictObject({ nik: z.string().max(40).describe("A 16-digit NIK (Nomor Induk Kependudukan)") });
 
 const DESCRIPTION =
-  "The region, date of birth and sex encoded in a 16-digit Indonesian ID number (NIK): its first six digits name the provinsi, kabupaten/kota and kecamatan where it was issued. The number is neither stored nor logged.";
+  "The region, date of birth and sex encoded in a 16-digit Indonesian ID number (NIK): its first six digits name the provinsi, kabupaten/kota and kecamatan where it was issued. A NIK keeps the code of the year it was issued: a code of an earlier edition (since 2015) answers the regions that took it over today, recoded: true, and as_issued (the codes and names of that edition). The number is neither stored nor logged.";
 
 /**
  * Two routes, one answer: POST /wilayah/nik with `{"nik": "..."}` (recommended: the number stays out
@@ -31,10 +31,28 @@ const nikDeclaration = (path: string, method: "GET" | "POST", tool: string | nul
       data: z.object({
         region_code: z.string().describe("The kecamatan code the NIK encodes, dotted"),
         provinsi: regionRef.nullable(),
-        kabupaten: regionRef.nullable().describe("null when the code is not (or no longer) a kabupaten/kota"),
-        kecamatan: regionRef.nullable().describe("null when the code is not (or no longer) a kecamatan, e.g. after a split"),
+        kabupaten: regionRef.nullable().describe("The current kabupaten/kota (of an earlier edition's code: the one that took it over); null when not known"),
+        kecamatan: regionRef
+          .nullable()
+          .describe(
+            "The current kecamatan (of an earlier edition's code: the one that took it over); null when the code was in no edition, or went to several kecamatan",
+          ),
         birth_date: z.string().describe("YYYY-MM-DD; the two-digit year is read as the latest such year not in the future"),
         sex: z.enum(["male", "female"]),
+        recoded: z
+          .boolean()
+          .describe(
+            "True when the NIK's code belongs to an earlier edition of the code list: provinsi, kabupaten and kecamatan above are the current regions that took it over",
+          ),
+        as_issued: z
+          .object({
+            edition: z.string().describe("The last edition of the code list that had the NIK's code (2015, 2017, 2020, 2022, 2022b)"),
+            provinsi: regionRef.nullable(),
+            kabupaten: regionRef.nullable(),
+            kecamatan: regionRef.nullable().describe("null when the kecamatan code was in no edition"),
+          })
+          .nullable()
+          .describe("When recoded: the codes and names as that edition published them; null otherwise"),
       }),
     }),
     // Never cached: a cache key would hold the NIK.

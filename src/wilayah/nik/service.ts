@@ -1,15 +1,22 @@
 /** What a NIK (Nomor Induk Kependudukan) encodes. Knows nothing of HTTP; never stores or logs the number. */
 import type { RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
-import { regionChain } from "./queries";
+import { editionList, lastOrd, nameIn } from "../history/service";
+import { regionChain, regionChainWithHistory } from "./queries";
+
+type Ref = { id: string; name: string };
 
 export type NikAnswer = {
   region_code: string;
-  provinsi: { id: string; name: string } | null;
-  kabupaten: { id: string; name: string } | null;
-  kecamatan: { id: string; name: string } | null;
+  provinsi: Ref | null;
+  kabupaten: Ref | null;
+  kecamatan: Ref | null;
   birth_date: string;
   sex: "male" | "female";
+  /** True when the NIK's code is of an earlier edition and the regions above are its successors today. */
+  recoded: boolean;
+  /** The codes and names as issued (the last edition that had the code), when recoded. */
+  as_issued: { edition: string; provinsi: Ref | null; kabupaten: Ref | null; kecamatan: Ref | null } | null;
 };
 
 /** A malformed NIK. The message never repeats the number. */
@@ -47,19 +54,69 @@ export function parseNik(
   return { provinsi, kabupaten, kecamatan, birthDate: date.toISOString().slice(0, 10), sex };
 }
 
+/** The first `length` characters of a code when it has them (32.73.09 -> 32, 32.73, 32.73.09), else "" (no region). */
+const prefix = (code: string | null, length: number) => (code && code.length >= length ? code.slice(0, length) : "");
+
+const ref = (r: { id: string; name: string } | undefined | null): Ref | null => (r ? { id: r.id, name: r.name } : null);
+
+/**
+ * The regions a NIK names. A kecamatan code of the current list answers as it is. One of an earlier
+ * edition (a NIK keeps the code of the year it was issued) answers the current regions that took it
+ * over: the deepest current region known to hold all of it (docs/history-method.md, `within`), so
+ * the kabupaten is still answered when the kecamatan went to several (or unknown) places; and the
+ * codes and names as issued. Two round trips only for such a NIK.
+ */
 export async function nikRegion(db: RegionDb, raw: string): Promise<{ data: NikAnswer }> {
   const nik = parseNik(raw);
-  const chain = await regionChain(db, nik);
-  if (!chain.provinsi) throw invalidNik("digits 1-2 are no province code");
-  const pick = (r: { id: string; name: string } | undefined) => (r ? { id: r.id, name: r.name } : null);
+  const chain = await regionChainWithHistory(db, nik);
+  if (!chain.provinsi && !chain.history.has(nik.provinsi)) throw invalidNik("digits 1-2 are no province code");
+  const active = <R extends { is_active: number }>(r: R | undefined) => (r?.is_active === 1 ? r : undefined);
+  // the code of a kecamatan of an earlier edition, or (the kecamatan unknown) of a kabupaten no longer current
+  const old = active(chain.kecamatan)
+    ? undefined
+    : (chain.history.get(nik.kecamatan) ?? (active(chain.kabupaten) ? undefined : chain.history.get(nik.kabupaten)));
+  if (!old) {
+    return {
+      data: {
+        region_code: nik.kecamatan,
+        provinsi: ref(active(chain.provinsi)),
+        kabupaten: ref(active(chain.kabupaten)),
+        kecamatan: ref(active(chain.kecamatan)),
+        birth_date: nik.birthDate,
+        sex: nik.sex,
+        recoded: false,
+        as_issued: null,
+      },
+    };
+  }
+  const within = old.within ?? (active(chain.provinsi) ? nik.provinsi : null);
+  const [now, editions] = await Promise.all([
+    // `within` is a provinsi (93), kabupaten (93.01) or kecamatan (93.01.01) code: its prefixes, and nothing below it
+    regionChain(db, { provinsi: prefix(within, 2), kabupaten: prefix(within, 5), kecamatan: prefix(within, 8) }),
+    editionList(db),
+  ]);
+  const ord = lastOrd(old.editions);
+  // a code without a history row is in every edition under its region row's name
+  const issued = (id: string, region: { id: string; name: string } | undefined): Ref | null => {
+    const h = chain.history.get(id);
+    const name = h ? nameIn(h, ord) : region?.name;
+    return name === undefined ? null : { id, name };
+  };
   return {
     data: {
       region_code: nik.kecamatan,
-      provinsi: pick(chain.provinsi),
-      kabupaten: pick(chain.kabupaten),
-      kecamatan: pick(chain.kecamatan),
+      provinsi: ref(active(now.provinsi)),
+      kabupaten: ref(active(now.kabupaten)),
+      kecamatan: ref(active(now.kecamatan)),
       birth_date: nik.birthDate,
       sex: nik.sex,
+      recoded: true,
+      as_issued: {
+        edition: editions[ord]?.id ?? String(ord),
+        provinsi: issued(nik.provinsi, chain.provinsi),
+        kabupaten: issued(nik.kabupaten, chain.kabupaten),
+        kecamatan: issued(nik.kecamatan, chain.kecamatan),
+      },
     },
   };
 }

@@ -3,6 +3,7 @@ import type { RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { type PageMeta, type Paging, pageWindow } from "../../lib/paging";
 import { type Level, levelOf, toDottedId } from "../codes";
+import { replacedBy, retiredRecord } from "../history/service";
 import { findRegion, listRegions, type RegionRow } from "./queries";
 
 export async function listLevel(
@@ -17,8 +18,13 @@ export async function listLevel(
   return { data: rows, meta: w.meta(total) };
 }
 
-/** By id at a given level (or at the level the code tells, when `level` is omitted). */
-export async function getRegion(db: RegionDb, rawId: string, level?: Level): Promise<{ data: RegionRow & { level: Level } }> {
+/**
+ * By id at a given level (or at the level the code tells, when `level` is omitted), of any edition:
+ * the region tables first (current codes and the retired codes of the previous list), else the
+ * region history (a code of an earlier edition, as last published). A retired code says which
+ * current regions replaced it (`replaced_by`).
+ */
+export async function getRegion(db: RegionDb, rawId: string, level?: Level): Promise<{ data: RegionRow & { level: Level; replaced_by?: string[] } }> {
   const id = toDottedId(rawId);
   const idLevel = id ? levelOf(id) : undefined;
   if (!id || !idLevel || (level && idLevel !== level)) {
@@ -28,6 +34,9 @@ export async function getRegion(db: RegionDb, rawId: string, level?: Level): Pro
     );
   }
   const row = await findRegion(db, idLevel, id);
-  if (!row) throw new ApiError("NOT_FOUND", `No ${idLevel} with id "${id}".`);
-  return { data: { ...row, level: idLevel } };
+  if (row?.is_active === 1) return { data: { ...row, level: idLevel } };
+  if (row) return { data: { ...row, level: idLevel, replaced_by: await replacedBy(db, id) } };
+  const old = await retiredRecord(db, id, idLevel);
+  if (!old) throw new ApiError("NOT_FOUND", `No ${idLevel} with id "${id}" in any edition since 2015.`);
+  return { data: { ...old, level: idLevel } };
 }

@@ -10,7 +10,7 @@ import { search } from "./service";
 
 const SEARCH_DESCRIPTION = [
   "Search Indonesian regions of all four levels the way people type places.",
-  "Names: name, alt_name, former official names and a curated alias table (short forms such as Jabar, Kalbar, Jaksel, Tangsel; popular names such as Solo, Jogja; older names such as Ujung Pandang).",
+  "Names: name, alt_name, names of earlier editions of the code list since 2015 (marked former in match; current regions first on ties), former official names and a curated alias table (short forms such as Jabar, Kalbar, Jaksel, Tangsel; popular names such as Solo, Jogja; older names such as Ujung Pandang).",
   "Context: a region may come with any of its parents, in any order, with or without commas (gambir jakarta, jakarta gambir, coblong, kota bandung, kuta badung bali); the region whose own name matches and whose parents match the other words comes first.",
   "Administrative words are hints, not name text: kabupaten/kab/kab. and kota keep Kota Bandung apart from Kabupaten Bandung (kab garut); kecamatan/kec/kec., kelurahan/kel/kel., desa/ds, provinsi/prov put that level first (kec. coblong, kel. dago).",
   "Codes: a Kemendagri code with or without dots returns that region first (3204, 32.73.09.1001); a 5-digit postal code returns its villages (40135).",
@@ -61,6 +61,7 @@ export const searchEndpoint = defineEndpoint({
             context: z.array(z.string()).describe("Query words matched against the names of its parents (kecamatan, kabupaten/kota, provinsi)"),
             fuzzy: z.boolean().describe("True when a typo was corrected to find it"),
             corrections: z.array(z.object({ typed: z.string(), matched: z.string() })).describe("Each corrected word and the indexed word it was read as"),
+            former: z.boolean().describe("True when only a name of an earlier edition of the code list matched (Mamuju Utara finds Kabupaten Pasangkayu)"),
           })
           .describe("Why this region matched"),
       }),

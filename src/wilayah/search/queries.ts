@@ -17,7 +17,15 @@ export type SearchRow = {
   key: number;
   /** Which reading matched (protocol.ts; 0 for a plain search). */
   h: number;
+  /** The region's indexed spellings and, of those, the names of earlier editions only; both null when it has none (former.ts). */
+  terms: string | null;
+  former: string | null;
 };
+
+/** The page's regions with their former names (wilayah_former), and their spellings only when they have some. */
+const PAGE_ROWS = `LEFT JOIN wilayah_search w ON w.ord = page.r
+    LEFT JOIN wilayah_former f ON f.r = page.r`;
+const FORMER_COLUMNS = "CASE WHEN f.terms IS NULL THEN NULL ELSE w.terms END AS terms, f.terms AS former";
 
 /** A word of exactly two letters or digits: matched at word starts only (docs/api.md, "Search"). */
 const TWO_CHAR_WORD = /^[\p{L}\p{N}]{2}$/u;
@@ -59,10 +67,10 @@ export function searchRegionsSql(opts: { q: string; level?: number; includeInact
     total = sql`SELECT count(*) AS n FROM hits`;
   }
   return sql`WITH ${ranked}, total AS (${total})
-    SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.tier AS key, 0 AS h, page.r AS r
+    SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.tier AS key, 0 AS h, page.r AS r, ${sql.raw(FORMER_COLUMNS)}
     FROM total
     LEFT JOIN (SELECT r, tier FROM hits ORDER BY tier, r LIMIT ${limit} OFFSET ${offset}) page ON 1
-    LEFT JOIN wilayah_search w ON w.ord = page.r
+    ${sql.raw(PAGE_ROWS)}
     ORDER BY key, r`;
 }
 
@@ -176,9 +184,9 @@ export function searchPlannedSql(sources: PlannedSource[], opts: { level?: numbe
   const parentCtes = [...parents.values()].map((p) => `${p.sql}, `).join("");
   return sql.raw(`WITH ${parentCtes}front(r, key, h) AS (${unionAll(front)}),
     hits AS MATERIALIZED (SELECT r, min(key) AS key, h FROM (SELECT r, key, h FROM front${backRows}) GROUP BY r)
-    SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.key AS key, page.h AS h, page.r AS r
+    SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.key AS key, page.h AS h, page.r AS r, ${FORMER_COLUMNS}
     FROM (SELECT count(*) AS n FROM hits) total
     LEFT JOIN (SELECT r, key, h FROM hits ORDER BY key, r LIMIT ${int(opts.limit)} OFFSET ${int(opts.offset)}) page ON 1
-    LEFT JOIN wilayah_search w ON w.ord = page.r
+    ${PAGE_ROWS}
     ORDER BY key, r`);
 }

@@ -8,6 +8,7 @@ import { ApiError } from "../../lib/errors";
 import { type Paging, pageWindow } from "../../lib/paging";
 import { LEVELS, type Level } from "../codes";
 import { normalizeSearchText } from "../normalize";
+import { matchedFormer } from "./former";
 import { editDistance, maxEdits, planQuery, type QueryPlan, typoCandidates } from "./plan";
 import { decodeRow, type MatchType, plainMatchType, READING, readingId } from "./protocol";
 import { type PlannedSource, type SearchRow, searchPlannedSql, searchRegionsSql, searchRows } from "./queries";
@@ -23,6 +24,8 @@ export type SearchMatch = {
   context: string[];
   fuzzy: boolean;
   corrections: { typed: string; matched: string }[];
+  /** Matched by a name of an earlier edition only. */
+  former: boolean;
 };
 
 const levelNumber = (l?: Level) => (l ? LEVELS.indexOf(l) + 1 : undefined);
@@ -51,9 +54,12 @@ function sourcesOf(variants: Variant[]): PlannedSource[] {
 }
 
 function describe(row: SearchRow, variants: Variant[] | null, q: string): SearchMatch {
-  if (!variants) return { type: plainMatchType(row.key), name: q, context: [], fuzzy: false, corrections: [] };
+  if (!variants) {
+    const type = plainMatchType(row.key);
+    return { type, name: q, context: [], fuzzy: false, corrections: [], former: matchedFormer(row.terms, row.former, q, type) };
+  }
   const m = decodeRow(row.key, row.h);
-  if (m.type === "code" || m.type === "postal_code") return { type: m.type, name: null, context: [], fuzzy: false, corrections: [] };
+  if (m.type === "code" || m.type === "postal_code") return { type: m.type, name: null, context: [], fuzzy: false, corrections: [], former: false };
   const variant = variants[m.variant];
   const reading =
     m.reading === "literal"
@@ -61,7 +67,14 @@ function describe(row: SearchRow, variants: Variant[] | null, q: string): Search
       : m.reading === "typed"
         ? (variant.plan.typed ?? variant.plan.literal)
         : variant.plan.contexts[m.reading.context];
-  return { type: m.type, name: reading.own, context: reading.context.map((c) => c.text), fuzzy: m.fuzzy, corrections: m.fuzzy ? variant.corrections : [] };
+  return {
+    type: m.type,
+    name: reading.own,
+    context: reading.context.map((c) => c.text),
+    fuzzy: m.fuzzy,
+    corrections: m.fuzzy ? variant.corrections : [],
+    former: matchedFormer(row.terms, row.former, reading.own, m.type),
+  };
 }
 
 /** At most this many typo-corrected readings per query. */

@@ -1,0 +1,245 @@
+/**
+ * Region history (docs/api.md, "Region history"; how successors are found: docs/history-method.md):
+ * the editions of the code list, a code's history, the changes between editions, converting codes of
+ * any edition to current ones, and the record of a code of an earlier edition as last published.
+ * Knows nothing of HTTP.
+ */
+import type { RegionDb } from "../../db/client";
+import { ApiError } from "../../lib/errors";
+import { type Paging, pageWindow } from "../../lib/paging";
+import { LEVELS, type Level, levelOf, toDottedId, undotted } from "../codes";
+import {
+  type ChangeRow,
+  changesBySeq,
+  codeHistory,
+  convertCodes,
+  type EditionRow,
+  editionRows,
+  type HistoryRow,
+  type RunRow,
+  retiredCode,
+  successorIds,
+} from "./queries";
+
+export const CHANGES = ["created", "retired", "renamed", "recoded", "split", "merged"] as const;
+export type ChangeKind = (typeof CHANGES)[number];
+export const BASES = ["curated", "same_name", "same_name_elsewhere", "children", "split", "similar_name", "name_part"] as const;
+export type Basis = (typeof BASES)[number];
+
+/**
+ * The editions and the runs of their changes change only with a seed, which ships with the code (the
+ * data version), so they are read once per isolate. An empty table (no seed loaded yet) is not kept.
+ */
+let memo: { editions: EditionRow[]; runs: RunRow[] } | undefined;
+async function reference(db: RegionDb) {
+  if (memo) return memo;
+  const rows = await editionRows(db);
+  if (rows.editions.length) memo = rows;
+  return rows;
+}
+export const editionList = async (db: RegionDb): Promise<EditionRow[]> => (await reference(db)).editions;
+
+export async function listEditions(db: RegionDb) {
+  const rows = await editionList(db);
+  return {
+    data: rows.map((e) => ({
+      id: e.id,
+      regulation: e.regulation,
+      counts: { provinsi: e.provinsi, kabupaten: e.kabupaten, kecamatan: e.kecamatan, kelurahan: e.kelurahan },
+      current: e.is_current === 1,
+    })),
+  };
+}
+
+/** A code's names per edition, `[[editions mask, name], ...]` as stored. */
+const namesOf = (row: { names: string }) => JSON.parse(row.names) as [number, string][];
+/** The last edition (its `ord`) of an editions mask. */
+export const lastOrd = (mask: number) => 31 - Math.clz32(mask);
+/** The name a code had in the edition `ord` (undefined: not in that edition). */
+export const nameIn = (row: { names: string }, ord: number) => namesOf(row).find(([mask]) => mask & (1 << ord))?.[1];
+
+const notFound = (raw: string) =>
+  new ApiError(
+    "NOT_FOUND",
+    `No region code "${raw.length > 40 ? `${raw.slice(0, 40)}…` : raw}" in any edition (2015 to now). Codes look like 32, 32.73, 32.73.09 or 32.73.09.1001 (dots optional).`,
+  );
+
+const levelName = (n: number) => LEVELS[n - 1];
+const confidence = (c: number) => Math.round(c * 100) / 100;
+
+function changeItem(c: ChangeRow, editions: EditionRow[]) {
+  const e = editions[c.edition];
+  return {
+    edition: e?.id ?? String(c.edition),
+    regulation: e?.regulation ?? "",
+    change: c.change as ChangeKind,
+    level: levelName(c.level),
+    code_before: c.code_before,
+    name_before: c.name_before,
+    code_after: c.code_after,
+    name_after: c.name_after,
+    basis: c.basis as Basis | null,
+    confidence: c.confidence,
+  };
+}
+
+/** GET /{code}/history: editions and names, successors, predecessors, changes. 404 only for a code no edition and no region table holds. */
+export async function regionHistory(db: RegionDb, raw: string) {
+  const id = toDottedId(raw);
+  if (!id) throw notFound(raw);
+  const level = levelOf(id);
+  const [editions, h] = await Promise.all([editionList(db), codeHistory(db, id, level)]);
+  if (!h.history && !h.region) throw notFound(raw);
+  const current = h.region?.is_active === 1;
+  const byEdition = h.history
+    ? editions.flatMap((e) => {
+        const name = nameIn(h.history as HistoryRow, e.ord);
+        return name === undefined ? [] : [{ edition: e.id, name }];
+      })
+    : current && h.region
+      ? editions.map((e) => ({ edition: e.id, name: (h.region as { name: string }).name }))
+      : []; // a retired code of the region tables that no edition holds
+  // the region tables first (as by id): the current name, or a retired row of the previous list as it published it
+  const name = h.region?.name ?? byEdition.at(-1)?.name ?? "";
+  return {
+    data: {
+      code: id,
+      level,
+      name,
+      status: current ? ("current" as const) : ("retired" as const),
+      editions: byEdition,
+      successors: h.successors.map((s) => ({
+        id: s.id,
+        name: s.name ?? "",
+        level,
+        basis: s.basis as Basis,
+        confidence: confidence(s.confidence),
+        via: s.via ? s.via.split(" ") : [],
+      })),
+      within: !current && h.history?.within ? { id: h.history.within, name: h.history.within_name ?? "", level: levelOf(h.history.within) } : null,
+      predecessors: h.predecessors.map((p) => {
+        const last = p.editions === null ? null : lastOrd(p.editions);
+        return {
+          code: p.code,
+          name: (last === null || p.names === null ? p.region_name : nameIn({ names: p.names }, last)) ?? "",
+          last_edition: last === null ? null : (editions[last]?.id ?? null),
+          basis: p.basis as Basis,
+          confidence: confidence(p.confidence),
+        };
+      }),
+      changes: h.changes.map((c) => changeItem(c, editions)),
+    },
+  };
+}
+
+const badEdition = (param: "from" | "to", value: string, editions: EditionRow[]) => {
+  const valid = editions.map((e) => e.id).join(", ");
+  return new ApiError("INVALID_QUERY", `Unknown edition "${value.slice(0, 20)}" for ${param}; the editions are ${valid}.`, {
+    details: [{ path: param, message: `one of ${valid}` }],
+  });
+};
+
+/** GET /changes: the changes between two editions (default: the previous one to the current one), paged in order. */
+export async function listChanges(db: RegionDb, opts: Paging & { from?: string; to?: string; level?: Level; change?: ChangeKind }) {
+  const { editions, runs } = await reference(db);
+  const current = editions.find((e) => e.is_current === 1);
+  if (!current) throw new ApiError("INTERNAL_ERROR", "The region history is not loaded.");
+  const to = opts.to === undefined ? current : editions.find((e) => e.id === opts.to);
+  if (!to) throw badEdition("to", opts.to ?? "", editions);
+  const from = opts.from === undefined ? editions[to.ord - 1] : editions.find((e) => e.id === opts.from);
+  if (!from) {
+    if (opts.from !== undefined) throw badEdition("from", opts.from, editions);
+    throw new ApiError("INVALID_QUERY", `Edition ${to.id} is the first: there is nothing before it; give an edition after it as to.`, {
+      details: [{ path: "to", message: "an edition after the first" }],
+    });
+  }
+  if (from.ord >= to.ord) {
+    throw new ApiError("INVALID_QUERY", `from (${from.id}) must be an earlier edition than to (${to.id}).`, {
+      details: [{ path: "from", message: `earlier than ${to.id}` }],
+    });
+  }
+  const w = pageWindow(opts);
+  // The changes that show in the editions after `from` up to `to`, of the level and kind asked: runs of
+  // seq, in order. The total is their sum; the page is the seq values it covers (docs/performance.md).
+  const level = opts.level ? LEVELS.indexOf(opts.level) + 1 : undefined;
+  const selected = runs.filter(
+    (r) => r.edition > from.ord && r.edition <= to.ord && (level === undefined || r.level === level) && (!opts.change || r.change === opts.change),
+  );
+  const seqs: number[] = [];
+  let skip = w.offset;
+  let take = w.limit;
+  for (const r of selected) {
+    if (take <= 0) break;
+    if (skip >= r.n) {
+      skip -= r.n;
+      continue;
+    }
+    const n = Math.min(r.n - skip, take);
+    for (let k = 0; k < n; k++) seqs.push(r.first + skip + k);
+    take -= n;
+    skip = 0;
+  }
+  const rows = await changesBySeq(db, seqs);
+  const total = selected.reduce((n, r) => n + r.n, 0);
+  return { data: rows.map((c) => changeItem(c, editions)), meta: { ...w.meta(total), from: from.id, to: to.id } };
+}
+
+/** POST /convert: each code of any edition and level, in order: its status, its current region when there is exactly one, its successors. */
+export async function convert(db: RegionDb, codes: string[]) {
+  const ids = codes.map((c) => toDottedId(c));
+  const rows = await convertCodes(
+    db,
+    ids.map((id) => id ?? ""),
+  );
+  return {
+    data: codes.map((code, i) => {
+      const id = ids[i];
+      const row = rows[i];
+      const region = row?.region ? (JSON.parse(row.region) as [string, number]) : null;
+      if (id && region?.[1] === 1) return { code, id, status: "current" as const, current: { id, name: region[0], level: levelOf(id) }, successors: [] };
+      if (!id || (!region && !row?.history)) return { code, id, status: "unknown" as const, current: null, successors: [] };
+      const successors = (JSON.parse(row.successors) as [string, string, number, string | null][]).map(([sid, basis, c, name]) => ({
+        id: sid,
+        name: name ?? "",
+        level: levelOf(sid),
+        basis: basis as Basis,
+        confidence: confidence(c),
+      }));
+      const one = successors.length === 1 ? successors[0] : null;
+      return { code, id, status: "retired" as const, current: one ? { id: one.id, name: one.name, level: one.level } : null, successors };
+    }),
+  };
+}
+
+/** kabupaten/kota names in the older editions: `KAB. X`, `KOTA ADM. X`, `KABUPATEN X`. */
+const KABUPATEN_PREFIX = /^(KABUPATEN ADMINISTRASI|KOTA ADMINISTRASI|KAB\.?\s*ADM\.?|KOTA\s*ADM\.?|KABUPATEN|KAB\.?|KOTA)\s+/i;
+
+/**
+ * By id of a code of an earlier edition that the region tables do not hold: its record as last
+ * published (`is_active` 0, no coordinates or postal code: the sources have none for it) and
+ * `replaced_by`, its successors' ids. Null: no edition holds the code.
+ */
+export async function retiredRecord(db: RegionDb, id: string, level: Level) {
+  const { history, successors } = await retiredCode(db, id);
+  if (!history) return null;
+  const name = nameIn(history, lastOrd(history.editions)) ?? "";
+  const parent = id.slice(0, id.lastIndexOf("."));
+  const base = { id, code: undotted(id), name, alt_name: name, lat: null, lng: null, is_active: 0 };
+  const record =
+    level === "provinsi"
+      ? base
+      : level === "kabupaten"
+        ? {
+            ...base,
+            alt_name: name.replace(KABUPATEN_PREFIX, ""),
+            provinsi_id: parent,
+            type: /^kota\b/i.test(name) ? ("kota" as const) : ("kabupaten" as const),
+          }
+        : level === "kecamatan"
+          ? { ...base, kabupaten_id: parent }
+          : { ...base, kecamatan_id: parent, postal_code: null };
+  return { ...record, replaced_by: successors };
+}
+
+/** The successors' ids of a retired code (`replaced_by` of a retired row of the region tables). */
+export const replacedBy = (db: RegionDb, id: string) => successorIds(db, id);
