@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import { createGunzip } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
-import { boundarySource } from "../boundary-sql.ts";
+import { boundarySource, readBoundaries } from "../boundary-sql.ts";
 import {
   buildNeighbours,
   capsuleInterval,
@@ -92,6 +92,26 @@ describe("neighbours", () => {
       expect(crossing, level).toEqual([]);
     }
     expect(of("provinsi", "51")).toEqual([]);
+  });
+
+  it("reads the boundary files point for point as JSON.parse does (kabupaten file)", async () => {
+    const shapes = await readLevelShapes("kabupaten");
+    const json = readBoundaries("kabupaten");
+    expect(shapes.ids).toEqual(json.map((b) => b.id));
+    const mismatches: string[] = [];
+    json.forEach((b, g) => {
+      const rings = b.rings;
+      if (shapes.ringStart[g + 1] - shapes.ringStart[g] !== rings.length) mismatches.push(`${b.id}: ring count`);
+      rings.forEach((ring, k) => {
+        const r = shapes.ringStart[g] + k;
+        const p0 = shapes.pointStart[r];
+        if (shapes.pointStart[r + 1] - p0 !== ring.length) mismatches.push(`${b.id} ring ${k}: point count`);
+        ring.forEach(([lng, lat], i) => {
+          if (shapes.xs[p0 + i] !== Math.round(lng * 1e5) || shapes.ys[p0 + i] !== Math.round(lat * 1e5)) mismatches.push(`${b.id} ring ${k} point ${i}`);
+        });
+      });
+    });
+    expect(mismatches.slice(0, 5)).toEqual([]);
   });
 
   it("measures the part of a segment within a distance of another segment (capsule)", () => {
