@@ -2,23 +2,26 @@
  * Neighbours: the pairs of regions of one level whose boundaries share a border, with the length of
  * that border (`shared_border_km`), computed from seed/sources/wilayah-boundaries-<level>.csv.gz.
  *
- *   node scripts/boot.mjs node scripts/seed/neighbours.ts                  # all four levels: summary
- *   node scripts/boot.mjs node scripts/seed/neighbours.ts --level kabupaten --out FILE.sql
- *   node scripts/boot.mjs node scripts/seed/neighbours.ts --sweep          # pairs per tolerance (docs)
+ *   node scripts/boot.mjs node scripts/seed/neighbours.ts [--out FILE.sql]     # all four levels: summary
+ *   node scripts/boot.mjs node scripts/seed/neighbours.ts --sweep [--histogram] --level kecamatan
+ *   node scripts/boot.mjs node scripts/seed/neighbours.ts --crosscheck          # each level's outlines vs its villages
  *
- * Method. The source draws every region on its own and simplified it on its own, so two regions
- * that share a border in reality rarely share the same vertices: their outlines cross each other,
- * leaving slivers (overlaps) and gaps a few metres to some tens of metres wide. An edge of A counts
- * as shared with B where it runs within TOLERANCE_M of B's outline (exactly: the part of each
- * segment inside the capsule of radius TOLERANCE_M around each of B's segments, merged per B).
- * L(A,B) is the great-circle length of A's shared parts, L(B,A) the same from B's side; the border
- * is their mean, and A and B are neighbours when it reaches MIN_SHARED_M (a corner where four
- * regions meet, or a brush of two coasts, gives a few tens of metres and is not a border).
- * docs/neighbours-method.md gives the measurements behind both numbers, including the straits that
- * must stay open (Bali-Jawa, Madura, Batam-Bintan).
+ * Method (docs/neighbours-method.md has the measurements behind every number). The source draws
+ * every region on its own and simplified each outline on its own, so two regions that share a
+ * border rarely share vertices: their outlines cross, leaving slivers and gaps (about 10 m between
+ * villages, up to 300-500 m between the more simplified kecamatan). A piece of A's outline is
+ * shared with B when B's outline is the nearest other one and lies within the tolerance; the
+ * border is the mean of what A shares with B and B with A (great-circle km), and A and B are
+ * neighbours when it reaches MIN_SHARED_M (less cannot be told from two corners touching).
+ * Villages use VILLAGE_TOLERANCE_M. Kecamatan, kabupaten/kota and provinsi take the sum of their
+ * villages' borders (the least simplified, most consistent layer); only where a region has villages
+ * without a boundary do their own outlines (OUTLINE_TOLERANCE_M) add what the villages cannot show.
+ * No strait between islands of different regions is as narrow as the tolerance, so islands
+ * separated by sea are not neighbours.
  *
- * Cost: one pass over the segments, each looking up the cells of a hash grid around it; memory is
- * the coordinates as Int32Arrays plus one sorted Float64Array of (cell, segment) keys.
+ * The segments go into a hash grid (a sorted array of cell and segment keys, so the kelurahan
+ * file's 8.7 M points need no object per point), and one pass over the segments looks up the cells
+ * around each.
  */
 import { createReadStream, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
