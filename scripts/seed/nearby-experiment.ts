@@ -20,9 +20,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
-import { GRID_CELL, GRID_SQL } from "../../src/wilayah/geo.ts";
-import { kelurahanBoundarySql } from "../boundaries.ts";
+import { GRID_CELL, GRID_SQL } from "../../src/wilayah/geo/geometry.ts";
 import { isMain, root } from "../lib.ts";
+import { kelurahanBoundarySql } from "./boundaries.ts";
 
 const EARTH_KM = 6371.0088;
 const RAD = Math.PI / 180;
@@ -123,7 +123,9 @@ function seeded(seed: number) {
 
 function loadDatabase(): DatabaseSync {
   const db = new DatabaseSync(":memory:");
-  for (const f of readdirSync(join(root, "migrations")).filter((f) => f.endsWith(".sql")).sort()) {
+  for (const f of readdirSync(join(root, "migrations"))
+    .filter((f) => f.endsWith(".sql"))
+    .sort()) {
     for (const statement of readFileSync(join(root, "migrations", f), "utf8").split("--> statement-breakpoint")) if (statement.trim()) db.exec(statement);
   }
   const seed = readFileSync(join(root, "seed", "wilayah.sql"), "utf8")
@@ -133,7 +135,9 @@ function loadDatabase(): DatabaseSync {
   db.exec(seed);
   db.exec(kelurahanBoundarySql());
   // The proposed centroid grid, built inside SQLite like wilayah_grid (gridCell's formula; every coordinate is east and north of the origin).
-  db.exec(`CREATE TABLE wilayah_point (level INTEGER NOT NULL, cell INTEGER NOT NULL, id TEXT NOT NULL, lat REAL NOT NULL, lng REAL NOT NULL, PRIMARY KEY (level, cell, id)) WITHOUT ROWID`);
+  db.exec(
+    `CREATE TABLE wilayah_point (level INTEGER NOT NULL, cell INTEGER NOT NULL, id TEXT NOT NULL, lat REAL NOT NULL, lng REAL NOT NULL, PRIMARY KEY (level, cell, id)) WITHOUT ROWID`,
+  );
   LEVELS.forEach((level, i) => {
     const size = POINT_CELL[level];
     db.exec(`INSERT INTO wilayah_point SELECT ${i + 1}, CAST((lat - (${GRID_SQL.originLat})) / ${size} AS INTEGER) * 10000 + CAST((lng - (${GRID_SQL.originLng})) / ${size} AS INTEGER), id, lat, lng
@@ -193,16 +197,30 @@ function main() {
   const db = loadDatabase();
   console.log(`loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   const fetch = fetchers(db);
-  const centroids = Object.fromEntries(LEVELS.map((l) => [l, db.prepare(`SELECT id, lat, lng FROM ${l} WHERE is_active = 1 AND lat IS NOT NULL ORDER BY id`).all() as Candidate[]])) as Record<Level, Candidate[]>;
+  const centroids = Object.fromEntries(
+    LEVELS.map((l) => [l, db.prepare(`SELECT id, lat, lng FROM ${l} WHERE is_active = 1 AND lat IS NOT NULL ORDER BY id`).all() as Candidate[]]),
+  ) as Record<Level, Candidate[]>;
 
   // The bbox grid finds a centroid only inside its region's box: count the ones outside.
   for (const level of ["kecamatan", "kelurahan"] as const) {
-    const out = db.prepare(`SELECT count(*) AS n FROM ${level} r JOIN wilayah_bbox b ON b.id = r.id WHERE r.is_active = 1 AND r.lat IS NOT NULL AND (r.lat < b.min_lat OR r.lat > b.max_lat OR r.lng < b.min_lng OR r.lng > b.max_lng)`).get() as { n: number };
-    const noBox = db.prepare(`SELECT count(*) AS n FROM ${level} r WHERE r.is_active = 1 AND r.lat IS NOT NULL AND NOT EXISTS (SELECT 1 FROM wilayah_bbox b WHERE b.id = r.id)`).get() as { n: number };
-    console.log(`${level}: ${centroids[level].length} centroids; ${out.n} outside their boundary's box, ${noBox.n} without a boundary (both invisible to the bbox grid)`);
+    const out = db
+      .prepare(
+        `SELECT count(*) AS n FROM ${level} r JOIN wilayah_bbox b ON b.id = r.id WHERE r.is_active = 1 AND r.lat IS NOT NULL AND (r.lat < b.min_lat OR r.lat > b.max_lat OR r.lng < b.min_lng OR r.lng > b.max_lng)`,
+      )
+      .get() as { n: number };
+    const noBox = db
+      .prepare(
+        `SELECT count(*) AS n FROM ${level} r WHERE r.is_active = 1 AND r.lat IS NOT NULL AND NOT EXISTS (SELECT 1 FROM wilayah_bbox b WHERE b.id = r.id)`,
+      )
+      .get() as { n: number };
+    console.log(
+      `${level}: ${centroids[level].length} centroids; ${out.n} outside their boundary's box, ${noBox.n} without a boundary (both invisible to the bbox grid)`,
+    );
   }
   for (const [level, size] of Object.entries(POINT_CELL)) {
-    const worst = db.prepare(`SELECT max(n) AS n, avg(n) AS a FROM (SELECT count(*) AS n FROM wilayah_point WHERE level = ? GROUP BY cell)`).get(LEVELS.indexOf(level as Level) + 1) as { n: number; a: number };
+    const worst = db
+      .prepare(`SELECT max(n) AS n, avg(n) AS a FROM (SELECT count(*) AS n FROM wilayah_point WHERE level = ? GROUP BY cell)`)
+      .get(LEVELS.indexOf(level as Level) + 1) as { n: number; a: number };
     console.log(`wilayah_point ${level}: cell ${size}°, centroids per occupied cell avg ${worst.a.toFixed(1)}, max ${worst.n}`);
   }
 
@@ -271,16 +289,24 @@ function main() {
     const v = villages[i];
     const got = nearby(fetch.point, "kelurahan", POINT_CELL.kelurahan, v.lat, v.lng, 1, 100);
     if (got.items[0]?.id === v.id) itself++;
-    else if (got.items[0]?.km === 0) shared++; // the same centroid as a village with a smaller code
+    else if (got.items[0]?.km === 0)
+      shared++; // the same centroid as a village with a smaller code
     else misses.push(v.id);
   }
-  console.log(`village's own centroid -> nearest village is itself: ${itself}/${picked.size} (${((100 * itself) / picked.size).toFixed(2)}%); another village at distance 0 (same centroid, smaller code): ${shared}; other misses: ${misses.length} ${misses.slice(0, 5).join(" ")}`);
-  const dup = db.prepare(`SELECT count(*) AS n FROM (SELECT lat, lng FROM kelurahan WHERE is_active = 1 AND lat IS NOT NULL GROUP BY lat, lng HAVING count(*) > 1)`).get() as { n: number };
+  console.log(
+    `village's own centroid -> nearest village is itself: ${itself}/${picked.size} (${((100 * itself) / picked.size).toFixed(2)}%); another village at distance 0 (same centroid, smaller code): ${shared}; other misses: ${misses.length} ${misses.slice(0, 5).join(" ")}`,
+  );
+  const dup = db
+    .prepare(`SELECT count(*) AS n FROM (SELECT lat, lng FROM kelurahan WHERE is_active = 1 AND lat IS NOT NULL GROUP BY lat, lng HAVING count(*) > 1)`)
+    .get() as { n: number };
   console.log(`village centroids shared by two or more villages (whole list): ${dup.n}`);
 
   // The query plan: index searches only.
   // The query plans: the spans drive, each one an index range (a plain JOIN lets SQLite scan the level instead).
-  for (const q of [`${SPANS} SELECT p.id, p.lat, p.lng FROM spans CROSS JOIN wilayah_point p ON p.level = ? AND p.cell BETWEEN spans.lo AND spans.hi`, `${SPANS} SELECT count(*) AS n FROM spans CROSS JOIN wilayah_grid g ON g.level = ? AND g.cell BETWEEN spans.lo AND spans.hi`]) {
+  for (const q of [
+    `${SPANS} SELECT p.id, p.lat, p.lng FROM spans CROSS JOIN wilayah_point p ON p.level = ? AND p.cell BETWEEN spans.lo AND spans.hi`,
+    `${SPANS} SELECT count(*) AS n FROM spans CROSS JOIN wilayah_grid g ON g.level = ? AND g.cell BETWEEN spans.lo AND spans.hi`,
+  ]) {
     const plan = (db.prepare(`EXPLAIN QUERY PLAN ${q}`).all("[[1,2]]", 4) as { detail: string }[]).map((r) => r.detail);
     console.log(`plan: ${plan.join(" | ")}`);
   }

@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import { createGunzip } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
-import { boundarySource, readBoundaries } from "../boundary-sql.ts";
+import { boundarySource, readBoundaries } from "./boundary-sql.ts";
 import {
   buildNeighbours,
   capsuleInterval,
@@ -68,7 +68,9 @@ describe("neighbours", () => {
   });
 
   it("gives every kabupaten/kota on Java at least one neighbour (Kepulauan Seribu, islands in the Java Sea, is not on Java)", () => {
-    const java = [...new Set(currentVillages().map((v) => v.slice(0, 5)))].filter((k) => ["31", "32", "33", "34", "35", "36"].includes(k.slice(0, 2)) && k !== "31.01");
+    const java = [...new Set(currentVillages().map((v) => v.slice(0, 5)))].filter(
+      (k) => ["31", "32", "33", "34", "35", "36"].includes(k.slice(0, 2)) && k !== "31.01",
+    );
     expect(java.length).toBe(118);
     const lonely = java.filter((k) => of("kabupaten", k).length === 0);
     expect(lonely).toEqual([]);
@@ -174,7 +176,9 @@ function attributedMetres(a: Ring[], target: string, near: Map<string, Ring[]>, 
       const q = ring[i + 1];
       const [x0, x1] = [Math.min(p[0], q[0]) - margin, Math.max(p[0], q[0]) + margin];
       const [y0, y1] = [Math.min(p[1], q[1]) - margin, Math.max(p[1], q[1]) + margin];
-      const close = edges.filter((e) => Math.max(e.p[0], e.q[0]) >= x0 && Math.min(e.p[0], e.q[0]) <= x1 && Math.max(e.p[1], e.q[1]) >= y0 && Math.min(e.p[1], e.q[1]) <= y1);
+      const close = edges.filter(
+        (e) => Math.max(e.p[0], e.q[0]) >= x0 && Math.min(e.p[0], e.q[0]) <= x1 && Math.max(e.p[1], e.q[1]) >= y0 && Math.min(e.p[1], e.q[1]) <= y1,
+      );
       if (!close.some((e) => e.id === target)) continue;
       const len = metres(p, q);
       const n = Math.max(1, Math.ceil(len / 2));
@@ -269,6 +273,8 @@ describe("neighbours against a brute-force re-measurement", () => {
         break;
       }
     }
-    console.log(`brute-force re-measurement: 50 borders, worst difference ${(100 * worst).toFixed(2)}% (of max(border, 1 km)); ${checkedNon} non-neighbours checked`);
+    console.log(
+      `brute-force re-measurement: 50 borders, worst difference ${(100 * worst).toFixed(2)}% (of max(border, 1 km)); ${checkedNon} non-neighbours checked`,
+    );
   }, 300_000);
 });

@@ -27,8 +27,8 @@ import { createReadStream, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createGunzip } from "node:zlib";
 import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
-import { boundarySource, SOURCES } from "../boundary-sql.ts";
 import { insertStatements, isMain } from "../lib.ts";
+import { boundarySource, SOURCES } from "./boundary-sql.ts";
 
 /** Village outlines within this distance of each other are shared (see the file comment). */
 export const VILLAGE_TOLERANCE_M = 30;
@@ -457,7 +457,10 @@ export function sharedLengths(s: Shapes, toleranceM: number, cellDeg: number, op
     const b = Math.max(g, h);
     const pk = a * REGION_BITS + b;
     let pair = pairs.get(pk);
-    if (!pair) pairs.set(pk, (pair = { a, b, ab: 0, ba: 0 }));
+    if (!pair) {
+      pair = { a, b, ab: 0, ba: 0 };
+      pairs.set(pk, pair);
+    }
     if (g === a) pair.ab += km;
     else pair.ba += km;
   }
@@ -536,7 +539,10 @@ export function combineBorders(own: Borders, fromVillages: Borders, complete: (i
   return out;
 }
 
-export type NeighbourResult = Record<Level, { regions: number; rows: NeighbourRow[]; seconds: number; /** borders only the level's own outlines show */ outlinesOnly: number }>;
+export type NeighbourResult = Record<
+  Level,
+  { regions: number; rows: NeighbourRow[]; seconds: number /** borders only the level's own outlines show */; outlinesOnly: number }
+>;
 
 /** Every level's neighbours (the whole computation of the seed build). `villages`: the kelurahan shapes, when already read. */
 export async function buildNeighbours(villages?: Shapes): Promise<NeighbourResult> {
@@ -556,7 +562,7 @@ export async function buildNeighbours(villages?: Shapes): Promise<NeighbourResul
     const fromVillages = villageBordersAt(villageBorders, PREFIX[level]);
     const borders = combineBorders(own, fromVillages, (id) => !incomplete.has(id));
     const rows = neighbourRows(level, borders);
-    const outlinesOnly = rows.filter((r) => r.id < r.neighborId && ((fromVillages.get(`${r.id} ${r.neighborId}`) ?? 0) * 1000 < MIN_SHARED_M)).length;
+    const outlinesOnly = rows.filter((r) => r.id < r.neighborId && (fromVillages.get(`${r.id} ${r.neighborId}`) ?? 0) * 1000 < MIN_SHARED_M).length;
     out[level] = { regions: shapes.ids.length, rows, seconds: (performance.now() - t1) / 1000, outlinesOnly };
   }
   return out;
@@ -591,12 +597,14 @@ async function main() {
         const pairs = sharedLengths(shapes, t, CELL_DEG[level]);
         const ms = performance.now() - t0;
         const at = (m: number) => pairs.filter((p) => sharedKm(p) * 1000 >= m).length;
-        console.log(`${level} tolerance ${t} m: pairs near ${pairs.length}, border >= 20 m ${at(20)}, >= 50 m ${at(50)}, >= 100 m ${at(100)}, >= 200 m ${at(200)}, >= 1 km ${at(1000)} (${(ms / 1000).toFixed(1)} s)`);
+        console.log(
+          `${level} tolerance ${t} m: pairs near ${pairs.length}, border >= 20 m ${at(20)}, >= 50 m ${at(50)}, >= 100 m ${at(100)}, >= 200 m ${at(200)}, >= 1 km ${at(1000)} (${(ms / 1000).toFixed(1)} s)`,
+        );
       }
       if (args.includes("--histogram")) {
         const edges = [1, 3, 10, 30, 60, 100, 150, 200, 300, 500, 1000];
         const histogram = { edges, km: new Float64Array(edges.length + 1) };
-        sharedLengths(shapes, edges.at(-1)!, CELL_DEG[level], { histogram });
+        sharedLengths(shapes, edges[edges.length - 1], CELL_DEG[level], { histogram });
         const total = histogram.km.reduce((a, b) => a + b, 0);
         let cum = 0;
         const cells = edges.map((e, b) => {
@@ -621,14 +629,20 @@ async function main() {
     for (const level of levels.filter((l) => l !== "kelurahan") as Exclude<Level, "kelurahan">[]) {
       const shapes = await readLevelShapes(level);
       const ref = new Map([...villageBordersAt(villageBorders, PREFIX[level])].filter(([k, km]) => complete(k) && km * 1000 >= MIN_SHARED_M));
-      console.log(`${level}: ${shapes.ids.length - [...shapes.ids].filter((id) => incomplete.has(id)).length} of ${shapes.ids.length} regions have every village drawn; ${ref.size} borders between them from the villages`);
+      console.log(
+        `${level}: ${shapes.ids.length - [...shapes.ids].filter((id) => incomplete.has(id)).length} of ${shapes.ids.length} regions have every village drawn; ${ref.size} borders between them from the villages`,
+      );
       for (const t of tolerances) {
         const own = new Map([...bordersOf(shapes, sharedLengths(shapes, t, CELL_DEG[level]))].filter(([k, km]) => complete(k) && km * 1000 >= MIN_SHARED_M));
         const both = [...own.keys()].filter((k) => ref.has(k));
         const onlyOwn = [...own.keys()].filter((k) => !ref.has(k));
         const onlyRef = [...ref.keys()].filter((k) => !own.has(k));
-        const ratio = both.reduce((s, k) => s + own.get(k)!, 0) / both.reduce((s, k) => s + ref.get(k)!, 0);
-        const list = (keys: string[], m: Borders) => keys.slice(0, 6).map((k) => `${k} ${m.get(k)!.toFixed(2)} km`).join("; ");
+        const ratio = both.reduce((s, k) => s + (own.get(k) ?? 0), 0) / both.reduce((s, k) => s + (ref.get(k) ?? 0), 0);
+        const list = (keys: string[], m: Borders) =>
+          keys
+            .slice(0, 6)
+            .map((k) => `${k} ${(m.get(k) ?? 0).toFixed(2)} km`)
+            .join("; ");
         console.log(
           `  outlines at ${t} m: ${own.size} borders; ${both.length} also from villages, ${onlyOwn.length} not (${list(onlyOwn, own)}), ${onlyRef.length} villages' borders missed (${list(onlyRef, ref)}); length / villages' ${ratio.toFixed(3)}`,
         );
@@ -645,7 +659,9 @@ async function main() {
     const part = neighbourSql(level, rows);
     sql += part;
     const without = regions - new Set(rows.map((r) => r.id)).size;
-    console.log(`${level}: ${regions} regions drawn, ${rows.length / 2} borders (${outlinesOnly} seen only on the level's own outlines), ${without} drawn regions without a neighbour, SQL ${(part.length / 1e6).toFixed(2)} MB, ${seconds.toFixed(1)} s`);
+    console.log(
+      `${level}: ${regions} regions drawn, ${rows.length / 2} borders (${outlinesOnly} seen only on the level's own outlines), ${without} drawn regions without a neighbour, SQL ${(part.length / 1e6).toFixed(2)} MB, ${seconds.toFixed(1)} s`,
+    );
   }
   console.log(`all levels ${((performance.now() - t0) / 1000).toFixed(1)} s, peak rss ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   if (out) writeFileSync(out, sql);
