@@ -182,8 +182,11 @@ describe("GET /wilayah/nearby", () => {
       const lng = Math.round((95 + random() * 46) * 1e5) / 1e5;
       const got = (await data(`/nearby?lat=${lat}&lng=${lng}&limit=20`)).data as { id: string; distance_km: number }[];
       const want = bruteForce(lat, lng, 20);
-      expect(got.map((g) => g.id), `${lat},${lng}`).toEqual(want.map((w) => w.id));
-      got.forEach((g, j) => expect(Math.abs(g.distance_km - want[j].km)).toBeLessThan(0.0006));
+      expect(
+        got.map((g) => g.id),
+        `${lat},${lng}`,
+      ).toEqual(want.map((w) => w.id));
+      for (const [j, g] of got.entries()) expect(Math.abs(g.distance_km - want[j].km)).toBeLessThan(0.0006);
     }
   });
 
@@ -280,7 +283,11 @@ describe("the MCP tools answer like REST", () => {
       expect(r.isError, name).toBeFalsy();
       expect(r.structuredContent, name).toEqual(await data(path));
     };
-    await same("wilayah_nearby", { lat: -6.90827, lng: 107.626971, level: "kecamatan", limit: 5 }, "/nearby?lat=-6.90827&lng=107.626971&level=kecamatan&limit=5");
+    await same(
+      "wilayah_nearby",
+      { lat: -6.90827, lng: 107.626971, level: "kecamatan", limit: 5 },
+      "/nearby?lat=-6.90827&lng=107.626971&level=kecamatan&limit=5",
+    );
     await same("wilayah_neighbors", { id: "32.73" }, "/32.73/neighbors");
     await same("wilayah_coverage", {}, "/coverage");
     await same("wilayah_coverage_missing", { field: "coordinates", level: "kecamatan" }, "/coverage/missing?field=coordinates&level=kecamatan");
