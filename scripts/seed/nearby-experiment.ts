@@ -27,7 +27,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
 import { GRID_CELL, GRID_SQL } from "../../src/wilayah/geo/geometry.ts";
-import { POINT_CELL as PYRAMID_CELL, POINT_FANOUT, POINT_TOP } from "../../src/wilayah/nearby/grid.ts";
+import { POINT_FANOUT, POINT_TOP, POINT_CELL as PYRAMID_CELL } from "../../src/wilayah/nearby/grid.ts";
 import { isMain, root } from "../lib.ts";
 import { kelurahanBoundarySql } from "./boundaries.ts";
 
