@@ -1,6 +1,6 @@
 /**
  * Kelurahan/desa boundaries: built from seed/sources/wilayah-boundaries-kelurahan.csv.gz when they
- * are loaded (83,402 villages, about 35 MB of SQL; never committed), with the village neighbours
+ * are loaded (83,402 villages, about 40 MB of SQL; never committed), with the village neighbours
  * (seed/neighbours-kelurahan.csv.gz, written by the seed build: about 19 MB of SQL) and the
  * coverage report's boundary count for villages. The other levels' boundaries and neighbours are
  * part of seed/wilayah.sql.
