@@ -92,6 +92,48 @@ function convertCodes(): string[] {
 }
 
 /**
+ * Nearby (issue 25): each level at a point in Bandung; kelurahan also at sea with no radius (the walk
+ * goes out to the nearest coast), with 50 results, and over a mix of points (half near villages,
+ * half anywhere in Indonesia's box, mostly sea; seeded, so every run sends the same). Neighbours at
+ * three levels. `--route nearby` / `--route neighb` run them alone.
+ */
+const AT = "lat=-6.90827&lng=107.626971";
+const nearbyMix = (): string[] => {
+  let seed = 20251125;
+  const random = () => {
+    seed = (seed * 16_807) % 2_147_483_647;
+    return seed / 2_147_483_647;
+  };
+  // Near villages: around the centres of Java's, Sumatra's and Sulawesi's cities (moved up to about 11 km).
+  const towns = [
+    [-6.2, 106.82],
+    [-6.91, 107.61],
+    [-7.25, 112.75],
+    [3.59, 98.67],
+    [-0.95, 100.35],
+    [-5.14, 119.42],
+    [-8.65, 115.22],
+    [-3.32, 114.59],
+  ];
+  return Array.from({ length: 40 }, (_, i) => {
+    const [lat, lng] = i % 2 ? [-11 + random() * 17, 95 + random() * 46] : towns[(i / 2) % towns.length].map((x) => x + (random() - 0.5) * 0.2);
+    return `/api/v1/wilayah/nearby?lat=${lat.toFixed(5)}&lng=${lng.toFixed(5)}`;
+  });
+};
+const SPACE_ROUTES: Route[] = [
+  { name: "nearby kelurahan (Bandung)", path: `/api/v1/wilayah/nearby?${AT}` },
+  { name: "nearby kelurahan, limit 50", path: `/api/v1/wilayah/nearby?${AT}&limit=50` },
+  { name: "nearby kelurahan (at sea)", path: "/api/v1/wilayah/nearby?lat=-9&lng=100" },
+  { name: "nearby kelurahan (40 points)", path: nearbyMix()[0], paths: nearbyMix() },
+  { name: "nearby kecamatan", path: `/api/v1/wilayah/nearby?${AT}&level=kecamatan` },
+  { name: "nearby kabupaten", path: `/api/v1/wilayah/nearby?${AT}&level=kabupaten` },
+  { name: "nearby provinsi", path: `/api/v1/wilayah/nearby?${AT}&level=provinsi` },
+  { name: "neighbors (kelurahan)", path: "/api/v1/wilayah/32.73.09.1001/neighbors" },
+  { name: "neighbors (kabupaten)", path: "/api/v1/wilayah/32.73/neighbors" },
+  { name: "neighbors (provinsi)", path: "/api/v1/wilayah/32/neighbors" },
+];
+
+/**
  * Search over the quality set (test/fixtures/search-queries.json, generated from the seed): the
  * whole mix, then its context queries (a name with its parents) and its typo queries (fuzzy) alone,
  * so their p99 is seen apart.
@@ -304,8 +346,9 @@ async function run(label: string, vars: string[], allRoutes: Route[], key: strin
 async function main() {
   const key = prepareState();
   warmBmkgCache();
-  if (ONLY !== "uncached") await run("Cached (warm response cache)", [], [...ROUTES, MCP_SEARCH, ...BMKG_ROUTES], key);
-  if (ONLY !== "cached") await run("Uncached (RESPONSE_CACHE=off: every call reads D1)", ["RESPONSE_CACHE:off"], [...ROUTES, ...SEARCH_MIXES, MCP_SEARCH], key);
+  if (ONLY !== "uncached") await run("Cached (warm response cache)", [], [...ROUTES, ...SPACE_ROUTES, MCP_SEARCH, ...BMKG_ROUTES], key);
+  if (ONLY !== "cached")
+    await run("Uncached (RESPONSE_CACHE=off: every call reads D1)", ["RESPONSE_CACHE:off"], [...ROUTES, ...SPACE_ROUTES, ...SEARCH_MIXES, MCP_SEARCH], key);
   console.log("\nGoals: every data route >= 0.5 x floor req/s; search p99 < 25 ms; reverse (uncached) >= 0.4 x floor, p99 < 30 ms.");
 }
 

@@ -8,9 +8,12 @@ import { admitCall } from "./account/admission";
 import type { DataEndpoint } from "./data/endpoint";
 import type { Admit } from "./data/run";
 import { weatherEndpoints } from "./weather/endpoints";
+import { coverageEndpoint, missingEndpoint } from "./wilayah/coverage/endpoints";
 import { boundaryEndpoint, reverseEndpoint } from "./wilayah/geo/endpoints";
 import { historyEndpoints } from "./wilayah/history/endpoints";
 import { islandEndpoints } from "./wilayah/islands/endpoints";
+import { nearbyEndpoint } from "./wilayah/nearby/endpoints";
+import { neighborsEndpoint } from "./wilayah/neighbors/endpoints";
 import { nikEndpoints } from "./wilayah/nik/endpoints";
 import { postalEndpoint } from "./wilayah/postal/endpoints";
 import { detailEndpoint, regionEndpoints } from "./wilayah/regions/endpoints";
@@ -26,6 +29,11 @@ export const dataEndpoints: readonly DataEndpoint[] = [
   boundaryEndpoint,
   ...historyEndpoints,
   // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /editions, /changes.
+  nearbyEndpoint,
+  neighborsEndpoint,
+  coverageEndpoint,
+  missingEndpoint,
+  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /nearby, /coverage.
   detailEndpoint,
   ...weatherEndpoints,
 ];

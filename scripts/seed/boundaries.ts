@@ -1,7 +1,9 @@
 /**
  * Kelurahan/desa boundaries: built from seed/sources/wilayah-boundaries-kelurahan.csv.gz when they
- * are loaded (83,402 villages, about 35 MB of SQL; never committed). The other levels' boundaries
- * are part of seed/wilayah.sql.
+ * are loaded (83,402 villages, about 40 MB of SQL; never committed), with the village neighbours
+ * (seed/neighbours-kelurahan.csv.gz, written by the seed build: about 19 MB of SQL) and the
+ * coverage report's boundary count for villages. The other levels' boundaries and neighbours are
+ * part of seed/wilayah.sql.
  *
  *   npm run seed:boundaries                   # local D1 (npm run dev does this when needed)
  *   npm run seed:boundaries -- --remote       # the deployed D1 (README: "Deploy")
@@ -15,14 +17,20 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isMain, root, type Target, targetArgs, wrangler } from "../lib.ts";
 import { boundarySql, kelurahanBoundariesChecksum, readBoundaries } from "./boundary-sql.ts";
+import { neighbourSql } from "./neighbours.ts";
+import { coverageSql, readKelurahanNeighbours } from "./space-sql.ts";
 
 export const KELURAHAN_MARKER = "boundaries-kelurahan";
 
-/** The whole SQL for the kelurahan boundaries, marker last. `filter` keeps only some villages (tests). */
+/**
+ * The whole SQL for the kelurahan boundaries and neighbours, marker last. `filter` keeps only some
+ * villages (tests): their boundaries, and the borders that touch one of them (both directions).
+ */
 export function kelurahanBoundarySql(filter?: (id: string) => boolean): string {
   const all = readBoundaries("kelurahan");
   const list = filter ? all.filter((b) => filter(b.id)) : all;
-  return `${boundarySql("kelurahan", list)}INSERT OR REPLACE INTO dataset (id, version, checksum) VALUES ('${KELURAHAN_MARKER}', 'wilayah_boundaries kelurahan', '${filter ? "partial" : kelurahanBoundariesChecksum()}');\n`;
+  const neighbours = readKelurahanNeighbours().filter((r) => !filter || filter(r.id) || filter(r.neighborId));
+  return `${boundarySql("kelurahan", list)}${neighbourSql("kelurahan", neighbours)}${coverageSql([["boundary", "kelurahan"]])}INSERT OR REPLACE INTO dataset (id, version, checksum) VALUES ('${KELURAHAN_MARKER}', 'wilayah_boundaries kelurahan', '${filter ? "partial" : kelurahanBoundariesChecksum()}');\n`;
 }
 
 /** Writes the SQL to a file under .wrangler/ and runs it with `wrangler d1 execute`. */

@@ -14,6 +14,7 @@ import { gunzipSync } from "node:zlib";
 import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
 import { encodeRings, GRID_CELL, GRID_SQL, type Ring } from "../../src/wilayah/geo/geometry.ts";
 import { insertStatements, root } from "../lib.ts";
+import { KELURAHAN_NEIGHBOURS } from "./space-sql.ts";
 
 export const SOURCES = join(root, "seed", "sources");
 export const boundarySource = (level: Level) => join(SOURCES, `wilayah-boundaries-${level}.csv.gz`);
@@ -56,11 +57,16 @@ export function parseBoundaries(csv: string): Boundary[] {
 
 export const readBoundaries = (level: Level): Boundary[] => parseBoundaries(gunzipSync(readFileSync(boundarySource(level))).toString("utf8"));
 
-/** The load marker's checksum for the kelurahan boundaries: their compressed source plus the format. */
-export function kelurahanBoundariesChecksum(): string {
+/**
+ * The load marker's checksum for the kelurahan boundaries: their compressed source, the format, and
+ * the village neighbours loaded with them (`neighbours`: the gzip file's bytes; by default the
+ * committed seed/neighbours-kelurahan.csv.gz; its text is hashed, not the compression).
+ */
+export function kelurahanBoundariesChecksum(neighbours: Buffer = readFileSync(KELURAHAN_NEIGHBOURS)): string {
   return createHash("sha256")
     .update(SHAPE_FORMAT)
     .update(readFileSync(boundarySource("kelurahan")))
+    .update(gunzipSync(neighbours))
     .digest("hex")
     .slice(0, 16);
 }

@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildSeed, parseCoords, parsePostalCodes, type SeedResult } from "./build";
+import { buildSeed, parseCoords, parsePostalCodes, parseStats, type SeedResult } from "./build";
 import { renderReport } from "./history";
+import { buildNeighbours, type NeighbourResult } from "./neighbours";
 
 const root = join(import.meta.dirname, "..", "..");
 const require = createRequire(import.meta.url);
@@ -16,9 +18,12 @@ function csvRows(pkg: string, file: string): string[] {
 }
 
 let seed: SeedResult;
+/** Computed once (about 40 s: every village outline) and given to each build of this file. */
+let neighbours: NeighbourResult;
 beforeAll(async () => {
-  seed = await buildSeed();
-}, 120_000); // the region history alone takes a few seconds; the machine is shared
+  neighbours = await buildNeighbours();
+  seed = await buildSeed({ neighbours });
+}, 300_000);
 
 describe("seed build", () => {
   it("holds every region of idn-area-data 4.x, no more, no fewer, as active rows", () => {
@@ -54,7 +59,7 @@ describe("seed build", () => {
   it("renders statements that stay under D1's 100 KB statement limit, and is deterministic", async () => {
     const longest = Math.max(...seed.sql.split("\n").map((l) => Buffer.byteLength(l)));
     expect(longest).toBeLessThan(100_000);
-    expect((await buildSeed()).manifest.checksum).toBe(seed.manifest.checksum);
+    expect((await buildSeed({ neighbours })).manifest.checksum).toBe(seed.manifest.checksum);
   });
 
   it("the committed seed is the one the build produces", () => {
@@ -62,6 +67,8 @@ describe("seed build", () => {
     expect(committed.checksum).toBe(seed.manifest.checksum);
     expect(readFileSync(join(root, "seed", "wilayah.sql"), "utf8")).toBe(seed.sql);
     expect(readFileSync(join(root, "seed", "vocabulary.json"), "utf8")).toBe(seed.vocabulary);
+    // The village neighbours, loaded with the village boundaries (compared as text: gzip bytes may differ between zlib builds).
+    expect(gunzipSync(readFileSync(join(root, "seed", "neighbours-kelurahan.csv.gz"))).toString()).toBe(gunzipSync(seed.kelurahanNeighboursCsv).toString());
   });
 });
 
@@ -94,7 +101,7 @@ describe("coordinates (seed/sources/wilayah-centroids.csv, or --coords)", () => 
   });
 
   it("takes another file with --coords: codes it lacks stay null", async () => {
-    const other = await buildSeed({ coordsCsv: "code,lat,lng\n32.73,-6.91,107.61\n" });
+    const other = await buildSeed({ coordsCsv: "code,lat,lng\n32.73,-6.91,107.61\n", neighbours });
     expect(other.rows.find((r) => r.id === "32.73")).toMatchObject({ lat: -6.91, lng: 107.61 });
     expect(other.manifest.coordinates).toMatchObject({ filled: 1 });
   });
@@ -149,6 +156,37 @@ describe("boundaries in the seed", () => {
     expect(seed.manifest.boundaries).toMatchObject({ provinsi: 38, kabupaten: 514, kecamatan: 7285 });
     expect(seed.sql).toContain("INSERT INTO wilayah_grid");
     expect(seed.sql).not.toMatch(/INSERT INTO wilayah_shape \(id, part, level, data\) VALUES \('\d{2}\.\d{2}\.\d{2}\.\d{4}'/);
+  });
+});
+
+describe("population and area (seed/sources/wilayah-population.csv, wilayah-area.csv)", () => {
+  it("every provinsi and kabupaten/kota has both; no other level has them", () => {
+    expect(seed.manifest.stats).toEqual({ population: 552, area: 552 });
+    expect(seed.rows.find((r) => r.id === "32.73")?.stats).toEqual({ male: 1_298_551, female: 1_293_212, total: 2_591_763, areaKm2: 166.593 });
+    expect(seed.rows.filter((r) => r.level === "kecamatan" || r.level === "kelurahan").every((r) => r.stats === undefined)).toBe(true);
+    expect(seed.sql).toContain("population_male, population_female, population_total, area_km2");
+  });
+
+  it("rejects a malformed row or a total that is not male + female, naming it", () => {
+    expect(parseStats("code,male,female,total\r\n32,1,2,3\r\n", "code,area_km2\r\n32,1.5\r\n").get("32")).toEqual({
+      male: 1,
+      female: 2,
+      total: 3,
+      areaKm2: 1.5,
+    });
+    expect(() => parseStats("code,male,female,total\n32,1,2,4\n", "code,area_km2\n")).toThrow(/32: male \+ female/);
+    expect(() => parseStats("code,male,female,total\n32.73.09,1,2,3\n", "code,area_km2\n")).toThrow(/line 2/);
+    expect(() => parseStats("code,male,female,total\n", "code,area\n")).toThrow(/header/);
+  });
+});
+
+describe("neighbours and the space tables in the seed", () => {
+  it("holds the provinsi, kabupaten/kota and kecamatan borders; the villages' go to seed/neighbours-kelurahan.csv.gz", () => {
+    expect(seed.manifest.neighbours).toEqual({ provinsi: 38, kabupaten: 990, kecamatan: 18_811, kelurahan: 229_408 });
+    expect(seed.sql).toContain("DELETE FROM wilayah_neighbor WHERE level = 3;");
+    expect(seed.sql).not.toContain("DELETE FROM wilayah_neighbor WHERE level = 4;");
+    expect(seed.sql).toContain("INSERT INTO wilayah_point");
+    expect(seed.sql).toContain("INSERT OR REPLACE INTO wilayah_coverage");
   });
 });
 

@@ -2,9 +2,11 @@
  * Builds the wilayah seed (`seed/wilayah.sql` + `seed/manifest.json`) from the npm package
  * `idn-area-data` 4.x (current list and islands) and 3.1.2 (previous list, installed as
  * `idn-area-data-v3`), plus the files in seed/sources/ (seed/sources/README.md): centroids, postal
- * codes, the 2430/2025 island moves, and the boundaries of provinsi, kabupaten/kota and kecamatan.
- * Kelurahan/desa boundaries are too large to commit as SQL: scripts/seed/boundaries.ts builds and loads
- * them from their compressed source.
+ * codes, the 2430/2025 island moves, population and area of provinsi and kabupaten/kota, and the
+ * boundaries of provinsi, kabupaten/kota and kecamatan, with every level's neighbours (computed from
+ * the boundaries by scripts/seed/neighbours.ts, about 40 s). Kelurahan/desa boundaries are too large
+ * to commit as SQL: scripts/seed/boundaries.ts builds and loads them from their compressed source,
+ * with the village neighbours this build writes to seed/neighbours-kelurahan.csv.gz.
  *
  *   npm run seed:build                       # coordinates from seed/sources/wilayah-centroids.csv
  *   npm run seed:build -- --coords FILE.csv  # from another `code,lat,lng` CSV
@@ -34,7 +36,9 @@ import {
   readEditions,
   renderReport,
 } from "./history.ts";
+import { buildNeighbours, type NeighbourResult, neighbourSql } from "./neighbours.ts";
 import { kindSpellings, loadAliases, SEARCH_INDEX_TABLES, searchIndexSql, vocabularyJson } from "./search-index.ts";
+import { coverageSql, KELURAHAN_NEIGHBOURS, neighboursCsv, pointSql } from "./space-sql.ts";
 
 /** The 2430/2025 amendment changes no region code; it moves four islands (seed/sources/wilayah-2430-island-moves.csv). */
 export const DATA_VERSION = "Kepmendagri 300.2.2-2138/2025 as amended by 300.2.2-2430/2025 (idn-area-data 4.0.1)";
@@ -57,7 +61,11 @@ type Row = {
   lat: number | null;
   lng: number | null;
   postalCode: string | null;
+  /** provinsi and kabupaten/kota: seed/sources/wilayah-population.csv and wilayah-area.csv */
+  stats?: RegionStats;
 };
+
+export type RegionStats = { male: number | null; female: number | null; total: number | null; areaKm2: number | null };
 
 /** Names people also use for provinces: the short forms in everyday writing. */
 const PROVINCE_ALT: Record<string, { alt?: string; aliases: string[] }> = {
@@ -150,6 +158,40 @@ export function parsePostalCodes(csv: string): Map<string, string> {
     }
     out.set(code, postal);
   }
+  return out;
+}
+
+/**
+ * Population (`code,male,female,total`) and area (`code,area_km2`) of provinsi and kabupaten/kota
+ * (seed/sources/wilayah-population.csv, wilayah-area.csv); throws naming a bad row.
+ */
+export function parseStats(populationCsv: string, areaCsv: string): Map<string, RegionStats> {
+  const out = new Map<string, RegionStats>();
+  const rows = (csv: string, header: string, columns: number) => {
+    const lines = csv.split(/\r?\n/);
+    if (lines[0]?.trim() !== header) throw new Error(`${header} CSV: unexpected header "${lines[0]}"`);
+    return lines.slice(1).flatMap((line, i) => {
+      if (!line.trim()) return [];
+      const cells = line.trim().split(",");
+      if (cells.length !== columns || !/^\d{2}(\.\d{2})?$/.test(cells[0]) || cells.slice(1).some((c) => !/^\d+(\.\d+)?$/.test(c))) {
+        throw new Error(`${header} CSV: line ${i + 2} ("${line}") rejected: want a provinsi or kabupaten/kota code and ${columns - 1} numbers`);
+      }
+      return [cells];
+    });
+  };
+  const get = (code: string) => {
+    let stats = out.get(code);
+    if (!stats) {
+      stats = { male: null, female: null, total: null, areaKm2: null };
+      out.set(code, stats);
+    }
+    return stats;
+  };
+  for (const [code, male, female, total] of rows(populationCsv, "code,male,female,total", 4)) {
+    if (Number(male) + Number(female) !== Number(total)) throw new Error(`population CSV: ${code}: male + female is not total`);
+    Object.assign(get(code), { male: Number(male), female: Number(female), total: Number(total) });
+  }
+  for (const [code, area] of rows(areaCsv, "code,area_km2", 2)) get(code).areaKm2 = Number(area);
   return out;
 }
 
@@ -249,7 +291,12 @@ export type SeedResult = {
     /** Region history: the editions, codes that ever existed, codes not current (with the region tables' codes no edition has), successor links, change events, former names indexed for search. */
     history: { editions: string[]; codes: number; notCurrent: number; successors: number; changes: number; formerNames: number };
     /** Boundaries per level; kelurahan's are loaded by scripts/seed/boundaries.ts, marked with `checksum`. */
+    /** Boundaries per level; kelurahan's are loaded by scripts/seed/boundaries.ts, marked with `checksum` (which covers the village neighbours too). */
     boundaries: { provinsi: number; kabupaten: number; kecamatan: number; kelurahan: { checksum: string } };
+    /** Provinsi and kabupaten/kota with a population figure, and with an area. */
+    stats: { population: number; area: number };
+    /** Borders per level (pairs of neighbours); kelurahan's are in seed/neighbours-kelurahan.csv.gz. */
+    neighbours: Record<Level, number>;
   };
   rows: Row[];
   islands: IslandRow[];
@@ -257,15 +304,22 @@ export type SeedResult = {
   history: Report;
   /** Retired codes of the region tables that no edition holds, and how many got a successor by name. */
   orphans: { codes: string[]; resolved: number };
+  /** Every level's neighbours (the village rows go to seed/neighbours-kelurahan.csv.gz). */
+  neighbours: NeighbourResult;
+  /** seed/neighbours-kelurahan.csv.gz */
+  kelurahanNeighboursCsv: Buffer;
 };
 
-export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<SeedResult> {
+/** `neighbours`: an already computed result (tests build the seed twice from one computation); computed when absent. */
+export async function buildSeed(opts: { coordsCsv?: string; neighbours?: NeighbourResult } = {}): Promise<SeedResult> {
   const now = await load(current as Source);
   const before = await load(previous as Source);
   const coords = parseCoords(opts.coordsCsv ?? readSource("wilayah-centroids.csv"));
   const postal = parsePostalCodes(readSource("wilayah-postal-codes.csv"));
   const moves = parseIslandMoves(readSource("wilayah-2430-island-moves.csv"));
   const islands = await buildIslands(moves);
+  const stats = parseStats(readSource("wilayah-population.csv"), readSource("wilayah-area.csv"));
+  const neighbours = opts.neighbours ?? (await buildNeighbours());
 
   const rows: Row[] = [];
   let renamed = 0;
@@ -316,6 +370,7 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
           lat: c?.lat ?? null,
           lng: c?.lng ?? null,
           postalCode,
+          stats: level === "provinsi" || level === "kabupaten" ? (stats.get(x.id) ?? { male: null, female: null, total: null, areaKm2: null }) : undefined,
         });
       }
     }
@@ -342,6 +397,9 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
     const r = byId.get(id);
     if (r) r.former.push(...names.flatMap((n) => olderSpellings(r.level, n)));
   }
+  const unknownStats = [...stats.keys()].filter((k) => byId.get(k)?.isActive !== 1 || !byId.get(k)?.stats);
+  if (unknownStats.length)
+    throw new Error(`population/area CSV: ${unknownStats.length} codes are no current provinsi or kabupaten/kota, e.g. ${unknownStats[0]}`);
   const unknownPostal = [...postal.keys()].filter((k) => byId.get(k)?.isActive !== 1);
   if (unknownPostal.length) throw new Error(`postal codes CSV: ${unknownPostal.length} codes are no current village, e.g. ${unknownPostal[0]}`);
   const shapes = { provinsi: readBoundaries("provinsi"), kabupaten: readBoundaries("kabupaten"), kecamatan: readBoundaries("kecamatan") };
@@ -354,6 +412,11 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
   body += historySql(historyTables);
   body += renderIslands(islands);
   for (const level of ["provinsi", "kabupaten", "kecamatan"] as const) body += boundarySql(level, shapes[level]);
+  for (const level of ["provinsi", "kabupaten", "kecamatan"] as const) body += neighbourSql(level, neighbours[level].rows);
+  // Built inside SQLite from what is loaded: the centroid grid of /nearby, then the coverage report.
+  body += pointSql();
+  body += coverageSql();
+  const kelurahanNeighboursCsv = neighboursCsv(neighbours.kelurahan.rows);
   const checksum = createHash("sha256").update(body).digest("hex").slice(0, 16);
   const sql = `${body}INSERT OR REPLACE INTO dataset (id, version, checksum) VALUES ('wilayah', ${lit(DATA_VERSION)}, '${checksum}');\n`;
 
@@ -361,6 +424,7 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
   for (const r of rows) counts[r.level][r.isActive ? "active" : "inactive"]++;
   const filled = rows.filter((r) => r.lat !== null).length;
   const postalCodes = rows.filter((r) => r.postalCode !== null);
+  const withStats = rows.filter((r) => r.stats);
   return {
     sql,
     vocabulary,
@@ -368,6 +432,8 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
     islands,
     history: history.report,
     orphans: { codes: orphans.map((r) => r.id), resolved: orphanLinks.length },
+    neighbours,
+    kelurahanNeighboursCsv,
     manifest: {
       dataVersion: DATA_VERSION,
       checksum,
@@ -388,8 +454,10 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
         provinsi: shapes.provinsi.length,
         kabupaten: shapes.kabupaten.length,
         kecamatan: shapes.kecamatan.length,
-        kelurahan: { checksum: kelurahanBoundariesChecksum() },
+        kelurahan: { checksum: kelurahanBoundariesChecksum(kelurahanNeighboursCsv) },
       },
+      stats: { population: withStats.filter((r) => r.stats?.total != null).length, area: withStats.filter((r) => r.stats?.areaKm2 != null).length },
+      neighbours: Object.fromEntries(LEVELS.map((l) => [l, neighbours[l].rows.length / 2])) as Record<Level, number>,
     },
   };
 }
@@ -486,6 +554,7 @@ function renderSql(rows: Row[], byId: Map<string, Row>): { sql: string; vocabula
       ...(parent ? [parent] : []),
       ...(level === "kabupaten" ? ["type"] : []),
       ...(level === "kelurahan" ? ["postal_code"] : []),
+      ...(level === "provinsi" || level === "kabupaten" ? ["population_male", "population_female", "population_total", "area_km2"] : []),
     ];
     const tuples = rows
       .filter((r) => r.level === level)
@@ -494,6 +563,7 @@ function renderSql(rows: Row[], byId: Map<string, Row>): { sql: string; vocabula
         if (parent) values.push(lit(r.parentId));
         if (level === "kabupaten") values.push(lit(r.type));
         if (level === "kelurahan") values.push(lit(r.postalCode));
+        if (level === "provinsi" || level === "kabupaten") values.push(lit(r.stats?.male), lit(r.stats?.female), lit(r.stats?.total), lit(r.stats?.areaKm2));
         return `(${values.join(",")})`;
       });
     sql += inserts(level, columns, tuples);
@@ -544,12 +614,15 @@ async function main() {
   const coordsFile = at >= 0 ? args[at + 1] : undefined;
   if (at >= 0 && !coordsFile) throw new Error("--coords needs a file path");
   const outDir = join(root, "seed");
-  const { sql, manifest, vocabulary, history, orphans } = await buildSeed({ coordsCsv: coordsFile ? readFileSync(coordsFile, "utf8") : undefined });
+  const { sql, manifest, vocabulary, history, orphans, kelurahanNeighboursCsv } = await buildSeed({
+    coordsCsv: coordsFile ? readFileSync(coordsFile, "utf8") : undefined,
+  });
   process.stdout.write(`Region history (scripts/seed/history.ts, docs/history-method.md):\n${renderReport(history)}`);
   console.log(
     `Retired codes of the region tables in no edition: ${orphans.codes.length}, ${orphans.resolved} with a successor of the same name under the same parent`,
   );
   writeFileSync(join(outDir, "wilayah.sql"), sql);
+  writeFileSync(KELURAHAN_NEIGHBOURS, kelurahanNeighboursCsv);
   writeFileSync(join(outDir, "vocabulary.json"), vocabulary);
   writeFileSync(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   console.log(`seed/wilayah.sql: ${(sql.length / 1e6).toFixed(1)} MB`, JSON.stringify(manifest));

@@ -19,12 +19,25 @@ const regionColumns = {
   isActive: integer("is_active").notNull().default(1),
 };
 
-export const provinsi = sqliteTable("provinsi", regionColumns);
+/**
+ * Population and area of provinsi and kabupaten/kota (seed/sources/wilayah-population.csv and
+ * wilayah-area.csv, cahyadsn/wilayah, MIT): people by sex and in total (the source states no
+ * reference date for the counts), area in km². Null where the source has no figure.
+ */
+const statsColumns = {
+  populationMale: integer("population_male"),
+  populationFemale: integer("population_female"),
+  populationTotal: integer("population_total"),
+  areaKm2: real("area_km2"),
+};
+
+export const provinsi = sqliteTable("provinsi", { ...regionColumns, ...statsColumns });
 
 export const kabupaten = sqliteTable(
   "kabupaten",
   {
     ...regionColumns,
+    ...statsColumns,
     provinsiId: text("provinsi_id").notNull(),
     type: text("type", { enum: ["kabupaten", "kota"] }).notNull(),
   },
@@ -113,6 +126,24 @@ export const wilayahGrid = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.level, t.cell, t.id] })],
 );
+
+/*
+ * Space tables (issue 25), in the custom migration 0014_wilayah_space.sql (WITHOUT ROWID tables,
+ * which drizzle-kit cannot express), read with raw SQL by src/wilayah/space/queries.ts:
+ *
+ * - `wilayah_neighbor (id, neighbor_id, level, shared_border_km)`, primary key (id, neighbor_id):
+ *   regions of the same level that share a border, one row per direction, so `/{id}/neighbors` is
+ *   one primary-key range. Built by scripts/seed/neighbours.ts (provinsi to kecamatan in
+ *   seed/wilayah.sql; kelurahan/desa from seed/neighbours-kelurahan.csv.gz with their boundaries).
+ *   A region without a boundary has no rows: unknown, not "none" (docs/neighbours-method.md).
+ * - `wilayah_point (level, cell, id, lat, lng)`, primary key (level, cell, id): the centroid of
+ *   every current region with coordinates, keyed by its grid cell (POINT_CELL in
+ *   src/wilayah/space/grid.ts), for `/nearby`. Built inside SQLite by the seed.
+ * - `wilayah_gap (field, level, id)`, primary key (field, level, id): the current regions that lack
+ *   a field (coordinates, boundary, postal_code, population, area), and `wilayah_coverage (level,
+ *   field, regions, covered)`: the counts per level. Rebuilt in SQL at the end of the seed and of
+ *   the kelurahan boundary load, so they describe what is loaded.
+ */
 
 /** Which dataset is loaded: the seed writes one row; `scripts/dev.ts` reads it to skip reloading. */
 export const dataset = sqliteTable("dataset", {

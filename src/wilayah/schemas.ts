@@ -24,10 +24,20 @@ export const regionFields = {
     .describe("By id, retired codes only: the ids of the current regions that replaced it (empty when not known; see /wilayah/{code}/history)"),
 };
 
-/** The record of each level: the common fields, the parent id below provinsi, `type` for kabupaten/kota, `postal_code` for villages. */
+/** Population and area of provinsi and kabupaten/kota (seed/sources/README.md: cahyadsn/wilayah, MIT). */
+export const statsFields = {
+  population: z
+    .object({ male: z.number().int(), female: z.number().int(), total: z.number().int() })
+    .nullable()
+    .describe("People by sex and in total (cahyadsn/wilayah, MIT; the source states no reference date for the counts); null where unknown"),
+  area_km2: z.number().nullable().describe("Area in km² (cahyadsn/wilayah, MIT, following Badan Informasi Geospasial, December 2024); null where unknown"),
+  density_per_km2: z.number().nullable().describe("population.total / area_km2, people per km² to 1 decimal; null when either is unknown"),
+};
+
+/** The record of each level: the common fields, the parent id below provinsi, `type` for kabupaten/kota, `postal_code` for villages, population and area for provinsi and kabupaten/kota. */
 export const LEVEL_RECORD = {
-  provinsi: z.object(regionFields),
-  kabupaten: z.object({ ...regionFields, provinsi_id: z.string(), type: z.enum(["kabupaten", "kota"]) }),
+  provinsi: z.object({ ...regionFields, ...statsFields }),
+  kabupaten: z.object({ ...regionFields, provinsi_id: z.string(), type: z.enum(["kabupaten", "kota"]), ...statsFields }),
   kecamatan: z.object({ ...regionFields, kabupaten_id: z.string() }),
   kelurahan: z.object({
     ...regionFields,

@@ -73,6 +73,8 @@ describe("MCP tool surface", () => {
         "wilayah_boundary",
         "wilayah_changes",
         "wilayah_convert",
+        "wilayah_coverage",
+        "wilayah_coverage_missing",
         "wilayah_detail",
         "wilayah_editions",
         "wilayah_history",
@@ -80,6 +82,8 @@ describe("MCP tool surface", () => {
         "wilayah_kecamatan",
         "wilayah_kelurahan",
         "wilayah_kodepos",
+        "wilayah_nearby",
+        "wilayah_neighbors",
         "wilayah_nik",
         "wilayah_provinsi",
         "wilayah_pulau",
@@ -288,7 +292,7 @@ describe("MCP tool surface", () => {
     const modern = await connectModern(secret);
     expect(modern.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     const { tools } = await modern.listTools();
-    expect(tools.length).toBe(18);
+    expect(tools.length).toBe(22);
     expect(tools.every((t) => t.inputSchema.type === "object" && t.outputSchema?.type === "object")).toBe(true);
     const r = (await modern.callTool({ name: "wilayah_search", arguments: { q: "bandung", per_page: 2 } })) as ToolResult;
     expect(r.structuredContent).toEqual(body.result.structuredContent);

@@ -21,7 +21,18 @@ describe("lists: happy path", () => {
     const body = await json(res);
     expect(body.meta).toEqual({ total: 38, page: 1, per_page: 20, total_pages: 2 });
     expect(body.data).toHaveLength(20);
-    expect(body.data[0]).toEqual({ id: "11", code: "11", name: "Aceh", alt_name: "Aceh", lat: 4.225729, lng: 96.911874, is_active: 1 });
+    expect(body.data[0]).toEqual({
+      id: "11",
+      code: "11",
+      name: "Aceh",
+      alt_name: "Aceh",
+      lat: 4.225729,
+      lng: 96.911874,
+      is_active: 1,
+      population: { male: 2_815_060, female: 2_808_419, total: 5_623_479 },
+      area_km2: 56_835.019,
+      density_per_km2: 98.9,
+    });
     const ids = body.data.map((r: { id: string }) => r.id);
     expect(ids).toEqual([...ids].sort());
   });

@@ -4,7 +4,7 @@ import { defineEndpoint } from "../../data/endpoint";
 import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { LEVELS, type Level } from "../codes";
-import { DAY, includeInactive, LEVEL_RECORD, regionFields } from "../schemas";
+import { DAY, includeInactive, LEVEL_RECORD, regionFields, statsFields } from "../schemas";
 import { DATA_VERSION } from "../version";
 import { getRegion, listLevel } from "./service";
 
@@ -48,7 +48,7 @@ function listEndpoint(level: Level) {
         per_page: q.per_page,
         includeInactive: q.include_inactive,
         parentId: filter ? ((q as Record<string, unknown>)[filter.name] as string | undefined) : undefined,
-      }),
+      }) as never, // the record of `level` (population and area only on provinsi and kabupaten/kota); test/openapi/contract.test.ts checks answers against the output schema
   });
 }
 
@@ -88,6 +88,9 @@ export const detailEndpoint = defineEndpoint({
       kecamatan_id: z.string().optional(),
       type: z.enum(["kabupaten", "kota"]).optional(),
       postal_code: z.string().nullable().optional().describe("kelurahan/desa only"),
+      population: statsFields.population.optional().describe("provinsi and kabupaten/kota only; the source states no reference date"),
+      area_km2: statsFields.area_km2.optional().describe("provinsi and kabupaten/kota only"),
+      density_per_km2: statsFields.density_per_km2.optional().describe("provinsi and kabupaten/kota only"),
     }),
   }),
   cacheSeconds: DAY,

@@ -14,10 +14,21 @@ const base = <T extends typeof provinsi | typeof kabupaten | typeof kecamatan | 
   is_active: t.isActive,
 });
 
-/** Per level: the table, its parent column, and the columns of a record in API (snake_case) form. */
+const stats = <T extends typeof provinsi | typeof kabupaten>(t: T) => ({
+  population_male: t.populationMale,
+  population_female: t.populationFemale,
+  population_total: t.populationTotal,
+  area_km2: t.areaKm2,
+});
+
+/** Per level: the table, its parent column, and the columns of a record in API (snake_case) form (population flat, as stored). */
 const LEVEL_TABLES = {
-  provinsi: { table: provinsi, parent: null, columns: base(provinsi) },
-  kabupaten: { table: kabupaten, parent: kabupaten.provinsiId, columns: { ...base(kabupaten), provinsi_id: kabupaten.provinsiId, type: kabupaten.type } },
+  provinsi: { table: provinsi, parent: null, columns: { ...base(provinsi), ...stats(provinsi) } },
+  kabupaten: {
+    table: kabupaten,
+    parent: kabupaten.provinsiId,
+    columns: { ...base(kabupaten), provinsi_id: kabupaten.provinsiId, type: kabupaten.type, ...stats(kabupaten) },
+  },
   kecamatan: { table: kecamatan, parent: kecamatan.kabupatenId, columns: { ...base(kecamatan), kabupaten_id: kecamatan.kabupatenId } },
   kelurahan: {
     table: kelurahan,
@@ -39,6 +50,10 @@ export type RegionRow = {
   kecamatan_id?: string;
   type?: "kabupaten" | "kota";
   postal_code?: string | null;
+  population_male?: number | null;
+  population_female?: number | null;
+  population_total?: number | null;
+  area_km2?: number | null;
 };
 
 export async function listRegions(

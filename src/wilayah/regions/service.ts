@@ -6,16 +6,34 @@ import { type Level, levelOf, toDottedId } from "../codes";
 import { replacedBy, retiredRecord } from "../history/service";
 import { findRegion, listRegions, type RegionRow } from "./queries";
 
+/** A region as the API shows it: population and area (provinsi, kabupaten/kota) grouped, with the density. */
+export type RegionRecord = Omit<RegionRow, "population_male" | "population_female" | "population_total"> & {
+  population?: { male: number; female: number; total: number } | null;
+  density_per_km2?: number | null;
+};
+
+function toRecord(row: RegionRow): RegionRecord {
+  if (!("population_total" in row)) return row;
+  const { population_male: male, population_female: female, population_total: total, ...rest } = row;
+  const area = rest.area_km2 ?? null;
+  return {
+    ...rest,
+    area_km2: area,
+    population: male == null || female == null || total == null ? null : { male, female, total },
+    density_per_km2: total == null || !area ? null : Math.round((total / area) * 10) / 10,
+  };
+}
+
 export async function listLevel(
   db: RegionDb,
   level: Level,
   opts: Paging & { parentId?: string; includeInactive: boolean },
-): Promise<{ data: RegionRow[]; meta: PageMeta }> {
+): Promise<{ data: RegionRecord[]; meta: PageMeta }> {
   const w = pageWindow(opts);
   // A filter that is not a well-formed code matches nothing: an empty list, not an error.
   const parentId = opts.parentId === undefined ? undefined : (toDottedId(opts.parentId) ?? "-");
   const { total, rows } = await listRegions(db, level, { parentId, includeInactive: opts.includeInactive, limit: w.limit, offset: w.offset });
-  return { data: rows, meta: w.meta(total) };
+  return { data: rows.map(toRecord), meta: w.meta(total) };
 }
 
 /**
@@ -24,7 +42,7 @@ export async function listLevel(
  * region history (a code of an earlier edition, as last published). A retired code says which
  * current regions replaced it (`replaced_by`).
  */
-export async function getRegion(db: RegionDb, rawId: string, level?: Level): Promise<{ data: RegionRow & { level: Level; replaced_by?: string[] } }> {
+export async function getRegion(db: RegionDb, rawId: string, level?: Level): Promise<{ data: RegionRecord & { level: Level; replaced_by?: string[] } }> {
   const id = toDottedId(rawId);
   const idLevel = id ? levelOf(id) : undefined;
   if (!id || !idLevel || (level && idLevel !== level)) {
@@ -34,8 +52,8 @@ export async function getRegion(db: RegionDb, rawId: string, level?: Level): Pro
     );
   }
   const row = await findRegion(db, idLevel, id);
-  if (row?.is_active === 1) return { data: { ...row, level: idLevel } };
-  if (row) return { data: { ...row, level: idLevel, replaced_by: await replacedBy(db, id) } };
+  if (row?.is_active === 1) return { data: { ...toRecord(row), level: idLevel } };
+  if (row) return { data: { ...toRecord(row), level: idLevel, replaced_by: await replacedBy(db, id) } };
   const old = await retiredRecord(db, id, idLevel);
   if (!old) throw new ApiError("NOT_FOUND", `No ${idLevel} with id "${id}" in any edition since 2015.`);
   return { data: { ...old, level: idLevel } };
