@@ -1,0 +1,187 @@
+/**
+ * Readings of a query's names as people write them (docs/name-readings.md): the query rewritten
+ * with compound words joined or split (`spacing`), old spellings in today's (`spelling`), short
+ * forms (`abbreviation`) and colonial names (`historic`) from the curated table. Shared by search
+ * and address parsing; pure: the vocabulary and the table are handed in.
+ *
+ * A reading is a whole query string, planned like the query itself (src/wilayah/search-plan.ts
+ * planQuery), so admin words, commas and context readings work on it unchanged: `kab bdg` reads
+ * `kab bandung`, which the planner reads as Kabupaten Bandung.
+ *
+ * Which words are rewritten:
+ * - a word of the table (or a run of up to NameTable.maxWords words: `fort de kock`), always: the
+ *   table is curated, and its short forms are seldom words of names themselves;
+ * - two adjacent words whose concatenation is a vocabulary word (`bukit tinggi`), always: the phrase
+ *   as typed cannot find the compound;
+ * - a word that is no vocabulary word (nor, when last, the start of one): split into two vocabulary
+ *   words, or read in today's spelling. A word the vocabulary knows is a name as typed: reading
+ *   `soe` (Kota Soe) as `su` would rank every Su... before it.
+ * Level words the planner reads (`kab`, `kec.`...) are left to it. `tg.pinang`, `kab.bandung`: an
+ * abbreviation glued to the next word by its dot is cut there first.
+ *
+ * Which readings: each word is kept or rewritten; a kept word that the vocabulary does not know
+ * costs DEAD, a rewrite 1 (+ a little by kind and by candidate rank). Of the combinations (other
+ * than the query itself) those keeping the fewest unknown words are the readings, cheapest first, at
+ * most MAX_READINGS: `soerabaja djawa timoer` reads `surabaya jawa timur` only, not also with
+ * `djawa` left as typed; an optional rewrite of known words (`bukit tinggi` -> `bukittinggi`) is
+ * offered, alone or with the others.
+ *
+ * Cost: at most MAX_TOKENS words (longer text has no readings: address parsing reads it part by
+ * part); per word at most 2^6 spelling candidates and one split per letter, each one or two binary
+ * searches of the vocabulary; a beam of BEAM partial readings. Tens of microseconds, no I/O.
+ */
+import { type Lexicon, knownWord } from "./lexicon.ts";
+import { joinWords, splitWord } from "./spacing.ts";
+import { modernSpellings } from "./spelling.ts";
+import { ADMIN_FORMS, LEVEL_WORDS, type NameEntry, type NameTable, STREET_WORDS } from "./table.ts";
+
+export type ReadingKind = "spacing" | "spelling" | "abbreviation" | "historic";
+export type Rewrite = { typed: string; read: string; kind: ReadingKind };
+export type NameReading = {
+  /** The query as read, normalised (commas kept), to plan like the query. */
+  q: string;
+  /** The reading's kind: the first of historic, abbreviation, spacing, spelling among its rewrites. */
+  kind: ReadingKind;
+  /** Each rewrite, in query order. */
+  rewrites: Rewrite[];
+};
+
+export const MAX_READINGS = 4;
+export const MAX_TOKENS = 8;
+const BEAM = 16;
+/** Keeping a word the vocabulary does not know: it can match nothing as a name word. */
+const DEAD = 2;
+const KIND_ORDER: readonly ReadingKind[] = ["historic", "abbreviation", "spacing", "spelling"];
+/**
+ * Curated entries first, then spacing, then spelling (the most guessed), except that a word with an
+ * unambiguous old group (oe, dj, tj: never written today) is read in today's spelling before it is
+ * split (`timoer` is `timur`, not `tim oer`).
+ */
+const KIND_COST: Record<ReadingKind, number> = { historic: 0, abbreviation: 0, spacing: 0.05, spelling: 0.1 };
+const SURELY_OLD = /oe|dj|tj/;
+const SURELY_OLD_COST = 0.03;
+/** As the planner strips them (search-plan.ts EDGE_PUNCTUATION). */
+const EDGE_PUNCTUATION = /^[.,;:()"'!?]+|[.,;:()"'!?]+$/g;
+const GLUED = /^([a-z]+)\.([a-z0-9].*)$/;
+
+type Token = {
+  /** As it goes into a reading when kept (its punctuation too: `kab.` stays the planner's). */
+  raw: string;
+  /** Without surrounding punctuation. */
+  core: string;
+  part: number;
+  /** A level word for the planner: never rewritten. */
+  fixed: boolean;
+  /** Not only letters and digits (`bau-bau`, `o'ok`): kept as typed. */
+  opaque: boolean;
+};
+
+/** `dead`: words kept that the vocabulary does not know. */
+type State = { cost: number; dead: number; words: { part: number; text: string }[]; rewrites: Rewrite[] };
+
+export type NameContext = { lexicon: Lexicon; table: NameTable };
+
+function tokenize(q: string, table: NameTable): { tokens: Token[]; glued: Rewrite[] } {
+  const tokens: Token[] = [];
+  const glued: Rewrite[] = [];
+  const push = (raw: string, core: string, part: number) =>
+    tokens.push({ raw, core, part, fixed: ADMIN_FORMS.has(core), opaque: !/^[a-z0-9]+$/.test(core) });
+  q.split(",").forEach((text, part) => {
+    for (const raw of text.split(" ")) {
+      let core = raw.replace(EDGE_PUNCTUATION, "");
+      if (!core) continue;
+      const from = core;
+      const first = tokens.length;
+      let m = GLUED.exec(core);
+      let cut = false;
+      while (m && (ADMIN_FORMS.has(m[1]) || table.get(m[1]))) {
+        push(`${m[1]}.`, m[1], part);
+        core = m[2];
+        cut = true;
+        m = GLUED.exec(core);
+      }
+      push(cut ? core : raw, core, part);
+      if (cut) glued.push({ typed: from, read: tokens.slice(first).map((t) => t.core).join(" "), kind: "abbreviation" });
+    }
+  });
+  return { tokens, glued };
+}
+
+/** A table entry search can use: not a planner's level word nor a street's, and reading as known words. */
+function usable(e: NameEntry, lexicon: Lexicon): boolean {
+  return !ADMIN_FORMS.has(e.typed) && e.reads.split(" ").every((w) => !STREET_WORDS.has(w) && (LEVEL_WORDS.has(w) || lexicon.has(w)));
+}
+
+/** The extra readings of a normalised query, cheapest first, at most `max`. */
+export function nameReadings(q: string, { lexicon, table }: NameContext, max = MAX_READINGS): NameReading[] {
+  const { tokens, glued } = tokenize(q, table);
+  const n = tokens.length;
+  if (n === 0 || n > MAX_TOKENS) return [];
+  const last = n - 1;
+  const beams: State[][] = Array.from({ length: n + 1 }, () => []);
+  beams[0].push({ cost: 0, dead: 0, words: [], rewrites: [] });
+  const step = (from: State, to: number, cost: number, part: number, text: string, rewrite?: Rewrite) =>
+    beams[to].push({
+      cost: from.cost + cost,
+      dead: from.dead + (cost === DEAD ? 1 : 0),
+      words: [...from.words, { part, text }],
+      rewrites: rewrite ? [...from.rewrites, rewrite] : from.rewrites,
+    });
+
+  for (let i = 0; i < n; i++) {
+    const t = tokens[i];
+    const states = beams[i].sort((a, b) => a.cost - b.cost).slice(0, BEAM);
+    const isLast = i === last;
+    const plain = t.fixed || t.opaque || /^\d+$/.test(t.core);
+    const known = plain || knownWord(lexicon, t.core, isLast);
+    // Options from this word: [words consumed, cost, text, rewrite]
+    const options: [number, number, string, Rewrite?][] = [[1, known ? 0 : DEAD, t.raw]];
+    if (!plain) {
+      // Table entries of 1..maxWords words starting here, inside this comma part.
+      const span: string[] = [];
+      for (let k = i; k < n && k - i < table.maxWords; k++) {
+        const u = tokens[k];
+        if (u.part !== t.part || u.fixed || u.opaque) break;
+        span.push(u.core);
+        const e = table.get(span.join(" "));
+        if (e && usable(e, lexicon)) {
+          const kind: ReadingKind = e.kind === "historic" ? "historic" : "abbreviation";
+          options.push([span.length, 1 + KIND_COST[kind], e.reads, { typed: e.typed, read: e.reads, kind }]);
+        }
+      }
+      const next = tokens[i + 1];
+      if (next && next.part === t.part && !next.fixed && !next.opaque) {
+        const joined = joinWords(t.core, next.core, lexicon, { last: i + 1 === last });
+        if (joined) options.push([2, 1 + KIND_COST.spacing, joined, { typed: `${t.core} ${next.core}`, read: joined, kind: "spacing" }]);
+      }
+      if (!known) {
+        splitWord(t.core, lexicon, { last: isLast }).forEach(([a, b], k) =>
+          options.push([1, 1 + KIND_COST.spacing + 0.01 * k, `${a} ${b}`, { typed: t.core, read: `${a} ${b}`, kind: "spacing" }]),
+        );
+        const spelling = SURELY_OLD.test(t.core) ? SURELY_OLD_COST : KIND_COST.spelling;
+        modernSpellings(t.core, lexicon, { last: isLast }).forEach((w, k) =>
+          options.push([1, 1 + spelling + 0.01 * k, w, { typed: t.core, read: w, kind: "spelling" }]),
+        );
+      }
+    }
+    for (const s of states) for (const [used, cost, text, rewrite] of options) step(s, i + used, cost, t.part, text, rewrite);
+  }
+
+  const out: NameReading[] = [];
+  const seen = new Set<string>();
+  // A reading that keeps a word the vocabulary does not know, where another reading reads it, is dropped.
+  const ends = beams[n].filter((s) => glued.length > 0 || s.rewrites.length > 0);
+  const fewestDead = Math.min(...ends.map((s) => s.dead));
+  for (const s of ends.filter((e) => e.dead === fewestDead).sort((a, b) => a.cost - b.cost)) {
+    const rewrites = [...glued, ...s.rewrites];
+    if (rewrites.length === 0) continue;
+    const parts: string[][] = [];
+    for (const w of s.words) (parts[w.part] ??= []).push(w.text);
+    const text = parts.filter((p) => p && p.length > 0).map((p) => p.join(" ")).join(", ");
+    if (seen.has(text) || text === q) continue;
+    seen.add(text);
+    out.push({ q: text, kind: KIND_ORDER.find((k) => rewrites.some((r) => r.kind === k))!, rewrites });
+    if (out.length >= max) break;
+  }
+  return out;
+}
