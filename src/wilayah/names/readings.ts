@@ -16,7 +16,8 @@
  * - a word that is no vocabulary word (nor, when last, the start of one): split into two vocabulary
  *   words, or read in today's spelling. A word the vocabulary knows is a name as typed: reading
  *   `soe` (Kota Soe) as `su` would rank every Su... before it.
- * Level words the planner reads (`kab`, `kec.`...) are left to it. `tg.pinang`, `kab.bandung`: an
+ * Level words the planner reads (`kab`, `kec.`...) are left to it, except that one joins with
+ * the next word into a vocabulary word (`kota baru` -> Kabupaten Kotabaru, `kota waringin`). `tg.pinang`, `kab.bandung`: an
  * abbreviation glued to the next word by its dot is cut there first.
  *
  * Which readings: each word is kept or rewritten; a kept word that the vocabulary does not know
@@ -136,6 +137,13 @@ export function nameReadings(q: string, { lexicon, table }: NameContext, max = M
     const known = plain || knownWord(lexicon, t.core, isLast);
     // Options from this word: [words consumed, cost, text, rewrite]
     const options: [number, number, string, Rewrite?][] = [[1, known ? 0 : DEAD, t.raw]];
+    const next = tokens[i + 1];
+    if (next && next.part === t.part && !t.opaque && !next.opaque) {
+      // A level word joins only into a whole vocabulary word: `kota baru` -> Kotabaru, `kota waringin`.
+      const level = t.fixed || next.fixed;
+      const joined = joinWords(t.core, next.core, lexicon, { last: !level && i + 1 === last });
+      if (joined) options.push([2, 1 + KIND_COST.spacing, joined, { typed: `${t.core} ${next.core}`, read: joined, kind: "spacing" }]);
+    }
     if (!plain) {
       // Table entries of 1..maxWords words starting here, inside this comma part.
       const span: string[] = [];
@@ -148,11 +156,6 @@ export function nameReadings(q: string, { lexicon, table }: NameContext, max = M
           const kind: ReadingKind = e.kind === "historic" ? "historic" : "abbreviation";
           options.push([span.length, 1 + KIND_COST[kind], e.reads, { typed: e.typed, read: e.reads, kind }]);
         }
-      }
-      const next = tokens[i + 1];
-      if (next && next.part === t.part && !next.fixed && !next.opaque) {
-        const joined = joinWords(t.core, next.core, lexicon, { last: i + 1 === last });
-        if (joined) options.push([2, 1 + KIND_COST.spacing, joined, { typed: `${t.core} ${next.core}`, read: joined, kind: "spacing" }]);
       }
       if (!known) {
         splitWord(t.core, lexicon, { last: isLast }).forEach(([a, b], k) =>

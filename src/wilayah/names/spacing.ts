@@ -5,7 +5,7 @@
  * - split: a query word that is two vocabulary words joined (`pematangsiantar` would split too, but
  *   it is a word itself and is read as typed: see readings.ts);
  * - join: two adjacent query words whose concatenation is a vocabulary word (`bukit tinggi`).
- * For the word being typed (`last`), the second part may be the start of a word (`padangpan`).
+ * For the word being typed (`last`), the second part may be the start of a word (`padangpane`).
  */
 import type { Lexicon } from "./lexicon.ts";
 
@@ -13,11 +13,20 @@ import type { Lexicon } from "./lexicon.ts";
 export const MIN_PART = 3;
 /** Splits offered per word. */
 export const SPLIT_CANDIDATES = 2;
+/**
+ * Each part of a split is a word of at least this many regions' names: the vocabulary also holds
+ * one-off words (`dun`, `kura`, `teh`) that would split typos (`dunili`, `kuranij`) into readings
+ * that find nothing and cost a statement's worth of SQL.
+ */
+export const SPLIT_MIN_USES = 3;
+/** A second part that is only the start of a word (the word being typed) has this many letters. */
+export const MIN_PREFIX_PART = 4;
 
 const LETTERS = /^[a-z]+$/;
 
 /**
- * The ways `word` is two vocabulary words, best first, at most SPLIT_CANDIDATES: both parts whole
+ * The ways `word` is two vocabulary words (each used by SPLIT_MIN_USES regions or more), best
+ * first, at most SPLIT_CANDIDATES: both parts whole
  * words before a prefix second part, then the split whose rarer part is the most used, then the
  * longer first part. Cost: one position per letter (minus 2 * MIN_PART), at most three binary
  * searches each.
@@ -27,11 +36,13 @@ export function splitWord(word: string, lexicon: Lexicon, opts: { last?: boolean
   const found: { a: string; b: string; whole: boolean; weight: number }[] = [];
   for (let i = MIN_PART; i <= word.length - MIN_PART; i++) {
     const a = word.slice(0, i);
-    if (!lexicon.has(a)) continue;
+    const usesA = lexicon.uses(a);
+    if (usesA < SPLIT_MIN_USES) continue;
     const b = word.slice(i);
-    const whole = lexicon.has(b);
-    if (!whole && !(opts.last && lexicon.startsAWord(b))) continue;
-    found.push({ a, b, whole, weight: Math.min(lexicon.uses(a), whole ? lexicon.uses(b) : 0) });
+    const usesB = lexicon.uses(b);
+    const whole = usesB >= SPLIT_MIN_USES;
+    if (!whole && !(opts.last && b.length >= MIN_PREFIX_PART && lexicon.startsAWord(b))) continue;
+    found.push({ a, b, whole, weight: Math.min(usesA, whole ? usesB : 0) });
   }
   found.sort((x, y) => Number(y.whole) - Number(x.whole) || y.weight - x.weight || y.a.length - x.a.length);
   return found.slice(0, opts.max ?? SPLIT_CANDIDATES).map((f) => [f.a, f.b]);
