@@ -61,8 +61,13 @@ function corrected(q: string, candidates: { q: string; w: string; n: number }[])
   }
   return combos.filter((c) => c.k > 0).map((c) => planQuery(c.q));
 }
-function typoFixes(q: string, plan: QueryPlan): QueryPlan[] {
-  const words = typoCandidates(plan);
+/**
+ * As the service's, but a word that a reading reads in today's spelling or from the table is no typo
+ * (`timoer` is read `timur`, not also corrected to `timor`); a word split in two may still be one
+ * (`sobanan` splits into `soba nan`, which finds nothing, and is the typo of `sobangan`).
+ */
+function typoFixes(q: string, plan: QueryPlan, read: Set<string>): QueryPlan[] {
+  const words = typoCandidates(plan).filter((w) => !read.has(w));
   if (words.length === 0) return [];
   const vocab = vocabulary();
   const candidates = words.filter((w) => !vocab.startsAWord(w)).flatMap((w) => vocab.similarWords(w, maxEdits(w.length)).map((c) => ({ q: w, w: c.w, n: c.n })));
@@ -81,7 +86,8 @@ export async function searchWithReadings(env: Env, rawQ: string, opts: { limit: 
   const variants: Variant[] = [];
   if (opts.only !== "readings") variants.push({ plan, fuzzy: false });
   for (const r of readings) variants.push({ plan: planQuery(r.q), fuzzy: false });
-  if (opts.only !== "readings") for (const p of typoFixes(q, plan)) variants.push({ plan: p, fuzzy: true });
+  const read = new Set(readings.flatMap((r) => r.rewrites.filter((w) => w.kind !== "spacing").flatMap((w) => w.typed.split(/[ .]+/))));
+  if (opts.only !== "readings") for (const p of typoFixes(q, plan, read)) variants.push({ plan: p, fuzzy: true });
   if (variants.length === 0) return { readings, total: 0, rows: [] };
   const statement = searchPlannedSql(sourcesOf(variants), { includeInactive: false, limit: opts.limit, offset: 0 });
   const found = searchRows(await replicaDb(env).all(statement));

@@ -11,8 +11,9 @@
  * - same:  the reading's match ranks as if typed (exact with exact, ties by level, name, id);
  * - tier:  right after the typed matches of the same tier (exact, prefix, word);
  * - after: after every typed exact, prefix and word match, before typo corrections.
- * `same` is one statement with the readings as more non-fuzzy variants (bench/name-readings-entry.ts),
- * the others are merged here from the typed search and a readings-only statement.
+ * `same` is one statement with the readings as more non-fuzzy variants (bench/name-readings-entry.ts;
+ * a word a reading rewrote is not also corrected as a typo), the others are merged here from the
+ * typed search and a readings-only statement. SQL times: median of 5 warm runs, a page of 20.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -58,17 +59,24 @@ async function main() {
   });
   const d1 = { prepare: (sql: string) => stmt(sql), batch: (list: ReturnType<typeof stmt>[]) => Promise.all(list.map((s) => s.all())), withSession: () => d1 };
   const env = { DB: d1 } as unknown as Env;
+  /** Warm, then the median SQL time of RUNS runs (the machine is shared: one run is noise). */
+  const RUNS = 5;
   const timed = async <T>(f: () => Promise<T>) => {
-    await f();
-    timings.length = 0;
-    const r = await f();
-    return { r, ms: timings.reduce((a, b) => a + b, 0) };
+    let r = await f();
+    const each: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      timings.length = 0;
+      r = await f();
+      each.push(timings.reduce((a, b) => a + b, 0));
+    }
+    return { r, ms: each.sort((a, b) => a - b)[RUNS >> 1] };
   };
 
   /** The typed search today (the service), as (id -> [base, miss]) in its order. */
   const typed = async (q: string) => {
-    const res = await timed(() => m.search(env, { q, includeInactive: false, page: 1, per_page: 50 }));
-    return { ms: res.ms, rows: res.r.data, total: res.r.meta.total };
+    const ms = (await timed(() => m.search(env, { q, includeInactive: false, page: 1, per_page: 20 }))).ms;
+    const res = await m.search(env, { q, includeInactive: false, page: 1, per_page: 50 });
+    return { ms, rows: res.data, total: res.meta.total };
   };
   const ord = (a: { level: string | number; name: string; id: string }, b: typeof a) =>
     (typeof a.level === "number" ? a.level : LEVELS.indexOf(a.level) + 1) - (typeof b.level === "number" ? b.level : LEVELS.indexOf(b.level) + 1) || binary(a.name, b.name) || binary(a.id, b.id);
@@ -77,7 +85,9 @@ async function main() {
     const today = await typed(q);
     const readings = m.readingsOf(q);
     if (readings.length === 0) return { readings, today: today.ms, same: today.ms, top: { same: today.rows.slice(0, 3).map((r) => r.id), tier: today.rows.slice(0, 3).map((r) => r.id), after: today.rows.slice(0, 3).map((r) => r.id) }, rows: today.rows };
-    const same = await timed(() => m.searchWithReadings(env, q, { limit: 50 }));
+    // Timed with a page of 20, as bench/search-sql.ts; ranked from a page of 50 (the merges below need more rows).
+    const sameMs = (await timed(() => m.searchWithReadings(env, q, { limit: 20 }))).ms;
+    const same = { r: await m.searchWithReadings(env, q, { limit: 50 }), ms: sameMs };
     const only = await m.searchWithReadings(env, q, { limit: 50, only: "readings" });
     // Typed rows: base rank from match type (the service's describe): exact 0, prefix 2, word 4, +6 fuzzy, substring 12.
     const baseOf = (t: string, fuzzy: boolean, context: boolean) => (t === "substring" ? 12 : (t === "exact" ? 0 : t === "prefix" ? 2 : t === "word" ? 4 : -4) + (context ? 1 : 0) + (fuzzy ? 6 : 0));
@@ -112,6 +122,7 @@ async function main() {
   }
   const set = [...(await buildQualitySet()), ...(await buildNameGroups())];
   const groups = new Map<string, { n: number; hit: Record<string, number>; withReadings: number; today: number[]; same: number[]; misses: string[] }>();
+  const slowest: { q: string; group: string; today: number; same: number; readings: string }[] = [];
   for (const t of set) {
     const r = await run(t.q);
     const g = groups.get(t.group) ?? { n: 0, hit: { same: 0, tier: 0, after: 0 }, withReadings: 0, today: [], same: [], misses: [] };
@@ -122,6 +133,7 @@ async function main() {
       if (ok) g.hit[mode]++;
       else if (mode === "same") g.misses.push(`${t.q} (want ${t.expected}; read ${r.readings.map((x) => x.q).join(" | ") || "-"}; got ${r.top.same.join(", ")})`);
     }
+    if (r.readings.length) slowest.push({ q: t.q, group: t.group, today: r.today, same: r.same, readings: r.readings.map((x) => x.q).join(" | ") });
     g.today.push(r.today);
     g.same.push(r.same);
     groups.set(t.group, g);
@@ -136,6 +148,8 @@ async function main() {
       `${name.padEnd(12)}${String(g.n).padStart(5)}${String(g.withReadings).padStart(6)}${pct(g.hit.same, g.n)}${pct(g.hit.tier, g.n)}${pct(g.hit.after, g.n)}   ${mean(g.today).toFixed(2)}/${p(g.today, 0.5).toFixed(2)}/${p(g.today, 0.99).toFixed(2)} -> ${mean(g.same).toFixed(2)}/${p(g.same, 0.5).toFixed(2)}/${p(g.same, 0.99).toFixed(2)}`,
     );
   }
+  console.log("\nslowest queries with readings (SQL ms today -> with readings):");
+  for (const x of slowest.sort((a, b) => b.same - a.same).slice(0, 12)) console.log(`  ${x.today.toFixed(2).padStart(6)} -> ${x.same.toFixed(2).padStart(6)}  ${x.group.padEnd(11)} ${x.q}  (${x.readings})`);
   console.log("\nmisses (same ranking):");
   for (const [name, g] of groups) for (const miss of g.misses) console.log(`  ${name.padEnd(11)} ${miss}`);
 }
