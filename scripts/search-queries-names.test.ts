@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { buildSeed } from "./build-seed.ts";
 import { buildNameGroups, NAME_GROUPS } from "./search-queries-names.ts";
+import { buildSeed } from "./seed/build.ts";
 
 describe("name-reading groups of the quality set (scripts/search-queries-names.ts)", () => {
   it("are drawn deterministically from the seed, each query with an active region to find", async () => {
-    const { rows } = await buildSeed();
-    const a = await buildNameGroups(rows);
-    const b = await buildNameGroups(rows);
+    const seed = await buildSeed();
+    const { rows } = seed;
+    const a = buildNameGroups(seed);
+    const b = buildNameGroups(seed);
     expect(b).toEqual(a);
     const sizes = Object.fromEntries(NAME_GROUPS.map((g) => [g, a.filter((q) => q.group === g).length]));
     console.log("name groups", sizes);

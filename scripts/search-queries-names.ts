@@ -1,9 +1,7 @@
 /**
  * The name-reading groups of the search quality set (issue 28), drawn from the seed with a fixed
- * random seed, never picked by hand; scripts/search-queries.ts appends them to
- * test/fixtures/search-queries.json. Each query has the id it must find in the top 3.
- *
- *   node scripts/boot.mjs node scripts/search-queries-names.ts     (prints the groups and their sizes)
+ * random seed, never picked by hand; scripts/search-queries.ts (`npm run search:queries`) appends
+ * them to test/fixtures/search-queries.json. Each query has the id it must find in the top 3.
  *
  * Which region a name means: a region whose name (alt_name for a kabupaten/kota) no other active
  * region of its level or a higher one bears (search ranks higher levels first among equal matches,
@@ -22,24 +20,22 @@
  *   old spelling (src/wilayah/names/spelling.ts oldSpellingOf: `surabaya` -> `soerabaja`), when every
  *   changed word is no vocabulary word: 10 kabupaten/kota, 15 kecamatan, 15 kelurahan.
  * - short-form: every abbreviation of seed/name-table.csv (`sby`); and for each generic entry that
- *   search reads (`tg` Tanjung, `kp`, `pd`, `ps`, `kodya`...), GENERIC_DRAWS regions whose name has
- *   the word, with it abbreviated (`tg pinang`), or a kota with `kodya` / `kotamadya` before it.
+ *   search reads (`tg` Tanjung, `kodya`, `kotamadya`: not the planner's level words, not street
+ *   words, and no vocabulary word: `kp`, `pd`, `ps` are words of official names, so search reads them
+ *   as typed), GENERIC_DRAWS regions whose name has the word, with it abbreviated (`tg pinang`), or a
+ *   kota with `kodya` / `kotamadya` before it.
  * - historic: every historic entry of seed/name-table.csv (`buitenzorg` -> Kota Bogor).
  */
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { WordList } from "../src/wilayah/names/lexicon.ts";
+import { parseVocabulary, WordList } from "../src/wilayah/names/lexicon.ts";
 import { oldSpellingOf } from "../src/wilayah/names/spelling.ts";
 import { ADMIN_FORMS, STREET_WORDS } from "../src/wilayah/names/table.ts";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
-import { nameWords } from "../src/wilayah/search-plan.ts";
-import { buildSeed } from "./build-seed.ts";
-import { loadNameTable, spellingsOf } from "./seed/name-table.ts";
-import { loadAliases } from "./search-index.ts";
+import { nameWords } from "../src/wilayah/search/plan.ts";
 import type { QualityQuery } from "./search-queries.ts";
+import type { SeedResult } from "./seed/build.ts";
+import { loadNameTable, spellingsOf } from "./seed/name-table.ts";
+import { loadAliases } from "./seed/search-index.ts";
 
-const SEED = join(dirname(fileURLToPath(import.meta.url)), "..", "seed");
 export const NAME_GROUPS = ["spacing", "spelling", "short-form", "historic"] as const;
 const COMPOUND_PART = 4;
 const COMPOUND_USES = 10;
@@ -57,13 +53,13 @@ function rng(seed: number) {
   };
 }
 
-type SeedRow = Awaited<ReturnType<typeof buildSeed>>["rows"][number];
+type SeedRow = SeedResult["rows"][number];
 const LEVEL_NO = { provinsi: 1, kabupaten: 2, kecamatan: 3, kelurahan: 4 } as const;
 
-export async function buildNameGroups(rows?: SeedRow[]): Promise<QualityQuery[]> {
-  rows ??= (await buildSeed()).rows;
+/** The groups, from the seed build's rows and vocabulary (scripts/seed/build.ts buildSeed). */
+export function buildNameGroups({ rows, vocabulary }: Pick<SeedResult, "rows" | "vocabulary">): QualityQuery[] {
   const random = rng(28);
-  const lexicon = WordList.fromText(JSON.parse(readFileSync(join(SEED, "vocabulary.json"), "utf8")).text);
+  const lexicon = new WordList(parseVocabulary(JSON.parse(vocabulary).text));
   const active = rows.filter((r) => r.isActive === 1);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const termsOf = (r: SeedRow) => [...new Set([r.name, r.altName, ...r.aliases].map(normalizeSearchText))];
@@ -145,7 +141,11 @@ export async function buildNameGroups(rows?: SeedRow[]): Promise<QualityQuery[]>
 
   // spelling: 10 kabupaten/kota, 15 kecamatan, 15 kelurahan in the old spelling.
   const unique = active.filter(means);
-  for (const [level, n] of [["kabupaten", 10], ["kecamatan", 15], ["kelurahan", 15]] as const) {
+  for (const [level, n] of [
+    ["kabupaten", 10],
+    ["kecamatan", 15],
+    ["kelurahan", 15],
+  ] as const) {
     const pool = unique.filter((r) => r.level === level);
     let found = 0;
     for (let tries = 0; found < n && tries < n * 200; tries++) {
@@ -166,11 +166,12 @@ export async function buildNameGroups(rows?: SeedRow[]): Promise<QualityQuery[]>
   const aliases = new Set(loadAliases(new Set(byId.keys())).map((a) => normalizeSearchText(a.alias)));
   const table = loadNameTable(spellings, aliases);
   for (const e of table) {
-    if (e.kind !== "generic") {
-      add({ group: e.kind === "historic" ? "historic" : "short-form", q: e.typed, expected: e.id!, note: `${e.typed} = ${e.reads}` });
+    if (e.id) {
+      add({ group: e.kind === "historic" ? "historic" : "short-form", q: e.typed, expected: e.id, note: `${e.typed} = ${e.reads}` });
       continue;
     }
-    if (ADMIN_FORMS.has(e.typed) || STREET_WORDS.has(e.reads)) continue; // the planner's level words; streets are no regions
+    // The planner's level words; streets are no regions; a vocabulary word is read as typed.
+    if (ADMIN_FORMS.has(e.typed) || STREET_WORDS.has(e.reads) || lexicon.has(e.typed)) continue;
     const pool =
       e.reads === "kota"
         ? unique.filter((r) => r.level === "kabupaten" && r.type === "kota")
@@ -178,27 +179,17 @@ export async function buildNameGroups(rows?: SeedRow[]): Promise<QualityQuery[]>
     let found = 0;
     for (let tries = 0; found < GENERIC_DRAWS && tries < GENERIC_DRAWS * 100 && pool.length > 0; tries++) {
       const r = pool[Math.floor(random() * pool.length)];
-      const q = e.reads === "kota" ? `${e.typed} ${nameOf(r)}` : nameOf(r).split(" ").map((w) => (w === e.reads ? e.typed : w)).join(" ");
+      const q =
+        e.reads === "kota"
+          ? `${e.typed} ${nameOf(r)}`
+          : nameOf(r)
+              .split(" ")
+              .map((w) => (w === e.reads ? e.typed : w))
+              .join(" ");
       if (seen.has(q) || !free(q, r)) continue;
       add({ group: "short-form", q, expected: r.id, note: `${e.typed} = ${e.reads}` });
       found++;
     }
   }
   return out;
-}
-
-async function main() {
-  const groups = await buildNameGroups();
-  const sizes = new Map<string, number>();
-  for (const q of groups) sizes.set(q.group, (sizes.get(q.group) ?? 0) + 1);
-  if (process.argv.includes("--json")) console.log(JSON.stringify(groups, null, 1));
-  else for (const q of groups) console.log(`${q.group.padEnd(11)} ${q.expected.padEnd(14)} ${q.q}   (${q.note})`);
-  console.error(`name groups: ${groups.length} queries`, Object.fromEntries(sizes));
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main().catch((e: unknown) => {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-  });
 }

@@ -59,6 +59,7 @@ describe("seed build", () => {
     expect(committed.checksum).toBe(seed.manifest.checksum);
     expect(readFileSync(join(root, "seed", "wilayah.sql"), "utf8")).toBe(seed.sql);
     expect(readFileSync(join(root, "seed", "vocabulary.json"), "utf8")).toBe(seed.vocabulary);
+    expect(readFileSync(join(root, "seed", "name-table.json"), "utf8")).toBe(seed.nameTable);
   });
 });
 

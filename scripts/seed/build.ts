@@ -1,5 +1,6 @@
 /**
- * Builds the wilayah seed (`seed/wilayah.sql` + `seed/manifest.json`) from the npm package
+ * Builds the wilayah seed (`seed/wilayah.sql` + `seed/manifest.json`, and for the Worker
+ * `seed/vocabulary.json` + `seed/name-table.json`) from the npm package
  * `idn-area-data` 4.x (current list and islands) and 3.1.2 (previous list, installed as
  * `idn-area-data-v3`), plus the files in seed/sources/ (seed/sources/README.md): centroids, postal
  * codes, the 2430/2025 island moves, and the boundaries of provinsi, kabupaten/kota and kecamatan.
@@ -22,6 +23,7 @@ import { parseDms } from "../../src/wilayah/geo/geometry.ts";
 import { normalizeSearchText, TERM_SEPARATOR } from "../../src/wilayah/normalize.ts";
 import { insertStatements, isMain, root } from "../lib.ts";
 import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
+import { loadNameTable, nameTableJson, spellingsOf } from "./name-table.ts";
 import { kindSpellings, loadAliases, SEARCH_INDEX_TABLES, searchIndexSql, vocabularyJson } from "./search-index.ts";
 
 /** The 2430/2025 amendment changes no region code; it moves four islands (seed/sources/wilayah-2430-island-moves.csv). */
@@ -210,6 +212,8 @@ export type SeedResult = {
   sql: string;
   /** seed/vocabulary.json (scripts/seed/search-index.ts vocabularyJson). */
   vocabulary: string;
+  /** seed/name-table.json (scripts/seed/name-table.ts nameTableJson): seed/name-table.csv checked against these rows. */
+  nameTable: string;
   manifest: {
     dataVersion: string;
     checksum: string;
@@ -285,8 +289,11 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
   const byId = new Map(rows.map((r) => [r.id, r]));
   // Search-only spellings (scripts/seed/search-index.ts): the curated aliases of seed/aliases.csv, and kinds.
   // loadAliases refuses an id the seed does not have, so every alias finds its row.
-  for (const a of loadAliases(new Set(byId.keys()))) byId.get(a.id)?.aliases.push(a.alias);
+  const aliases = loadAliases(new Set(byId.keys()));
+  for (const a of aliases) byId.get(a.id)?.aliases.push(a.alias);
   for (const r of rows) r.aliases.push(...kindSpellings(r.level, r.name, r.altName));
+  // The name table (short forms, historic names) is checked against the spellings, aliases included.
+  const nameTable = nameTableJson(loadNameTable(spellingsOf(rows), new Set(aliases.map((a) => normalizeSearchText(a.alias)))));
   const unknownPostal = [...postal.keys()].filter((k) => byId.get(k)?.isActive !== 1);
   if (unknownPostal.length) throw new Error(`postal codes CSV: ${unknownPostal.length} codes are no current village, e.g. ${unknownPostal[0]}`);
   const shapes = { provinsi: readBoundaries("provinsi"), kabupaten: readBoundaries("kabupaten"), kecamatan: readBoundaries("kecamatan") };
@@ -308,6 +315,7 @@ export async function buildSeed(opts: { coordsCsv?: string } = {}): Promise<Seed
   return {
     sql,
     vocabulary,
+    nameTable,
     rows,
     islands,
     manifest: {
@@ -468,9 +476,10 @@ async function main() {
   const coordsFile = at >= 0 ? args[at + 1] : undefined;
   if (at >= 0 && !coordsFile) throw new Error("--coords needs a file path");
   const outDir = join(root, "seed");
-  const { sql, manifest, vocabulary } = await buildSeed({ coordsCsv: coordsFile ? readFileSync(coordsFile, "utf8") : undefined });
+  const { sql, manifest, vocabulary, nameTable } = await buildSeed({ coordsCsv: coordsFile ? readFileSync(coordsFile, "utf8") : undefined });
   writeFileSync(join(outDir, "wilayah.sql"), sql);
   writeFileSync(join(outDir, "vocabulary.json"), vocabulary);
+  writeFileSync(join(outDir, "name-table.json"), nameTable);
   writeFileSync(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   console.log(`seed/wilayah.sql: ${(sql.length / 1e6).toFixed(1)} MB`, JSON.stringify(manifest));
 }

@@ -1,9 +1,6 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { normalizeSearchText } from "../../src/wilayah/normalize.ts";
-import { buildSeed } from "../build-seed.ts";
-import { loadAliases } from "../search-index.ts";
-import { loadNameTable, NAME_TABLE_JSON, nameTableJson, spellingsOf } from "./name-table.ts";
+import { NameTable, type NameTableJson } from "../../src/wilayah/names/table.ts";
+import { loadNameTable, nameTableJson } from "./name-table.ts";
 
 const HEADER = "typed,reads,kind,id,source";
 const spellings = new Map([
@@ -42,12 +39,15 @@ describe("seed/name-table.csv loader (scripts/seed/name-table.ts)", () => {
     expect(() => loadNameTable(spellings, new Set(), "typed,reads,kind,source\n")).toThrow(/line 1/);
   });
 
-  it("the committed table is valid against the seed, and seed/name-table.json is its output", async () => {
-    const { rows } = await buildSeed();
-    const all = spellingsOf(rows);
-    const aliases = new Set(loadAliases(new Set(all.keys())).map((a) => normalizeSearchText(a.alias)));
-    const table = loadNameTable(all, aliases);
-    expect(table.length).toBeGreaterThan(30);
-    expect(readFileSync(NAME_TABLE_JSON, "utf8")).toBe(nameTableJson(table));
+  it("writes what the Worker reads (no sources), which the table reads back", () => {
+    const rows = load('tg,tanjung,generic,,"Tg. Priok"', "sby,surabaya,abbreviation,35.78,SNI");
+    const json = JSON.parse(nameTableJson(rows)) as NameTableJson;
+    expect(json).toEqual({
+      entries: [
+        ["tg", "tanjung", "generic"],
+        ["sby", "surabaya", "abbreviation", "35.78"],
+      ],
+    });
+    expect(NameTable.fromJson(json).get("sby")).toEqual({ typed: "sby", reads: "surabaya", kind: "abbreviation", id: "35.78" });
   });
 });

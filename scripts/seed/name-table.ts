@@ -1,7 +1,8 @@
 /**
  * seed/name-table.csv, the curated table of short forms and historic names (src/wilayah/names/table.ts
- * says what the kinds mean), checked like seed/aliases.csv, and written for the Worker as
- * seed/name-table.json (`nameTableJson`), which src/wilayah/names reads.
+ * says what the kinds mean), checked like seed/aliases.csv, and written by the seed build
+ * (scripts/seed/build.ts) for the Worker as seed/name-table.json (`nameTableJson`), which
+ * src/wilayah/names/shipped.ts reads.
  *
  * Why a table of its own and not more rows of seed/aliases.csv: an alias is one more spelling of one
  * region, indexed as its name (`jaksel` finds Jakarta Selatan as an exact name). These entries are
@@ -10,44 +11,15 @@
  * Historic names keep a region id all the same, so each is checked against the region it names.
  */
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { NAME_KINDS, type NameEntry, type NameTableJson } from "../../src/wilayah/names/table.ts";
 import { normalizeSearchText } from "../../src/wilayah/normalize.ts";
+import { root } from "../lib.ts";
+import { csvFields } from "./search-index.ts";
 
-const SEED_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "seed");
-export const NAME_TABLE_CSV = join(SEED_DIR, "name-table.csv");
-export const NAME_TABLE_JSON = join(SEED_DIR, "name-table.json");
+const NAME_TABLE_CSV = join(root, "seed", "name-table.csv");
 
 export type NameTableRow = NameEntry & { source: string };
-
-/** One CSV line: fields separated by commas; a field in double quotes may hold commas and "" for a quote. */
-function csvFields(line: string): string[] {
-  const out: string[] = [];
-  let i = 0;
-  while (i <= line.length) {
-    if (line[i] === '"') {
-      let v = "";
-      i++;
-      while (i < line.length) {
-        if (line[i] === '"' && line[i + 1] === '"') {
-          v += '"';
-          i += 2;
-        } else if (line[i] === '"') {
-          i++;
-          break;
-        } else v += line[i++];
-      }
-      out.push(v);
-      i++; // the comma
-    } else {
-      const end = line.indexOf(",", i);
-      out.push(line.slice(i, end < 0 ? line.length : end));
-      i = end < 0 ? line.length + 1 : end + 1;
-    }
-  }
-  return out;
-}
 
 const WORDS = /^[a-z0-9]+( [a-z0-9]+)*$/;
 
@@ -68,31 +40,32 @@ export function loadNameTable(spellings: Map<string, string[]>, aliases: Set<str
     if (lines[i].trim() === "") continue;
     const [typed = "", reads = "", kind = "", id = "", source = "", ...rest] = csvFields(lines[i]);
     const region = id ? spellings.get(id) : undefined;
-    const why = rest.length > 0
-      ? "too many columns"
-      : !WORDS.test(typed) || normalizeSearchText(typed) !== typed
-        ? "typed must be normalised words (lower case, letters and digits, single spaces, no dots)"
-        : !WORDS.test(reads) || normalizeSearchText(reads) !== reads
-          ? "reads must be normalised words"
-          : typed === reads
-            ? "reads equals typed"
-            : !(NAME_KINDS as readonly string[]).includes(kind)
-              ? `kind must be one of ${NAME_KINDS.join(", ")}`
-              : !source.trim()
-                ? "no source"
-                : kind === "generic" && id
-                  ? "a generic entry names no region (no id)"
-                  : kind !== "generic" && !id
-                    ? `an ${kind} entry needs the id of the region it means`
-                    : id && !region
-                      ? `unknown region id "${id}"`
-                      : region && !region.includes(reads)
-                        ? `reads "${reads}" is none of the spellings of ${id} (${region.join(", ")})`
-                        : seen.has(typed)
-                          ? `"${typed}" is already in the table`
-                          : aliases.has(typed)
-                            ? `"${typed}" is already an alias in seed/aliases.csv`
-                            : null;
+    const why =
+      rest.length > 0
+        ? "too many columns"
+        : !WORDS.test(typed) || normalizeSearchText(typed) !== typed
+          ? "typed must be normalised words (lower case, letters and digits, single spaces, no dots)"
+          : !WORDS.test(reads) || normalizeSearchText(reads) !== reads
+            ? "reads must be normalised words"
+            : typed === reads
+              ? "reads equals typed"
+              : !(NAME_KINDS as readonly string[]).includes(kind)
+                ? `kind must be one of ${NAME_KINDS.join(", ")}`
+                : !source.trim()
+                  ? "no source"
+                  : kind === "generic" && id
+                    ? "a generic entry names no region (no id)"
+                    : kind !== "generic" && !id
+                      ? `an ${kind} entry needs the id of the region it means`
+                      : id && !region
+                        ? `unknown region id "${id}"`
+                        : region && !region.includes(reads)
+                          ? `reads "${reads}" is none of the spellings of ${id} (${region.join(", ")})`
+                          : seen.has(typed)
+                            ? `"${typed}" is already in the table`
+                            : aliases.has(typed)
+                              ? `"${typed}" is already an alias in seed/aliases.csv`
+                              : null;
     if (why) throw new Error(`seed/name-table.csv: line ${i + 1} ("${lines[i]}"): ${why}`);
     seen.add(typed);
     out.push({ typed, reads, kind: kind as NameEntry["kind"], ...(id ? { id } : {}), source });

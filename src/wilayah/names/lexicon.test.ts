@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { knownWord, WordList } from "./lexicon.ts";
+import { knownWord, parseVocabulary, WordList } from "./lexicon.ts";
 
 describe("WordList (src/wilayah/names/lexicon.ts)", () => {
-  const list = WordList.fromText(["bandung\t109", "bantul\t4", "bukittinggi\t2", "ba\t1"].join("\n"));
+  const list = new WordList(parseVocabulary(["bandung\t109", "bantul\t4", "bukittinggi\t2", "ba\t1"].join("\n")));
 
   it("knows words, prefixes and uses", () => {
     expect(list.has("bandung")).toBe(true);

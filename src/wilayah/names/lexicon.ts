@@ -1,9 +1,9 @@
 /**
  * What name reading needs to know of the search vocabulary (every word of every indexed spelling,
- * seed/vocabulary.json): whether a word is one, whether a prefix starts one, and how many regions use
- * a word. The Worker's typo vocabulary (src/wilayah/vocabulary.ts, class Vocabulary) already holds
- * the sorted words and their counts; it satisfies this with two more binary searches (`has`, `uses`).
- * WordList is the same over a plain sorted array, for scripts and tests.
+ * with the number of regions using it: seed/vocabulary.json): whether a word is one, whether a
+ * prefix starts one, and how many regions use a word. WordList answers these over the sorted words;
+ * the Worker's vocabulary (src/wilayah/search/vocabulary.ts, class Vocabulary) is a WordList with
+ * the typo index added, so search and address parsing read names against the very words they search.
  */
 export interface Lexicon {
   /** `word` is a word of some indexed spelling. */
@@ -14,26 +14,31 @@ export interface Lexicon {
   uses(word: string): number;
 }
 
-export class WordList implements Lexicon {
-  private readonly words: string[];
-  private readonly counts: number[];
+export type WordCount = { w: string; n: number };
 
-  /** Rows `{w, n}` in any order (sorted here by code unit, as the vocabulary is). */
-  constructor(rows: { w: string; n: number }[]) {
-    // seed/vocabulary.json is written sorted: checking costs less than sorting again.
+/** seed/vocabulary.json's `text`: `word<TAB>count` lines. */
+export function parseVocabulary(text: string): WordCount[] {
+  return text.split("\n").map((line) => {
+    const tab = line.indexOf("\t");
+    return { w: line.slice(0, tab), n: Number(line.slice(tab + 1)) };
+  });
+}
+
+export class WordList implements Lexicon {
+  /** Sorted by code unit (the words are ASCII: the normalised name words). */
+  protected readonly words: string[];
+  protected readonly counts: Int32Array;
+
+  /** Rows in any order (sorted here by code unit). */
+  constructor(rows: WordCount[]) {
+    // The seed build writes the words sorted: checking costs less than sorting again.
     const sorted = rows.every((r, i) => i === 0 || rows[i - 1].w < r.w) ? rows : [...rows].sort((a, b) => (a.w < b.w ? -1 : a.w > b.w ? 1 : 0));
     this.words = sorted.map((r) => r.w);
-    this.counts = sorted.map((r) => r.n);
+    this.counts = Int32Array.from(sorted, (r) => r.n);
   }
 
-  /** The `word<TAB>count` lines of seed/vocabulary.json's `text`. */
-  static fromText(text: string): WordList {
-    return new WordList(
-      text.split("\n").map((line) => {
-        const tab = line.indexOf("\t");
-        return { w: line.slice(0, tab), n: Number(line.slice(tab + 1)) };
-      }),
-    );
+  get size(): number {
+    return this.words.length;
   }
 
   /** Index of the first word >= `w`. */
@@ -52,6 +57,7 @@ export class WordList implements Lexicon {
     return this.words[this.lowerBound(word)] === word;
   }
 
+  /** Whether some word starts with `prefix` (itself included): such a word is matched, not a typo. */
   startsAWord(prefix: string): boolean {
     const i = this.lowerBound(prefix);
     return i < this.words.length && this.words[i].startsWith(prefix);
@@ -64,8 +70,8 @@ export class WordList implements Lexicon {
 }
 
 /**
- * A word as the query's reader must treat it: `whole` when it is a vocabulary word; when it is the
- * query's last word (the one being typed) a word it starts is enough.
+ * Whether a query word can match a name word as typed: it is a vocabulary word, or, when it is the
+ * query's last word (the one being typed), the start of one.
  */
 export function knownWord(lexicon: Lexicon, word: string, last: boolean): boolean {
   return last ? lexicon.startsAWord(word) : lexicon.has(word);

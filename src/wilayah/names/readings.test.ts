@@ -45,6 +45,22 @@ describe("name readings (src/wilayah/names/readings.ts)", () => {
     expect(texts(read("kab.bdg"))).toEqual(["kab. bandung"]);
   });
 
+  it("the table and old spellings read only words that match nothing as typed; joins are always tried", () => {
+    // kp, pd, ps are words of official names (Kp. Tempel, Pd. Panjang, Ps. Tebing Tinggi): read as typed.
+    for (const w of ["kp", "pd", "ps"]) expect(shippedLexicon.has(w), w).toBe(true);
+    expect(read("kp baru")).toEqual([]);
+    expect(read("pd panjang")).toEqual([]);
+    // A table entry of several words is read when one of its words is dead (`de` is a word, `fort` none).
+    expect(texts(read("fort de kock"))).toEqual(["kota bukittinggi"]);
+    // Known words are joined all the same: the phrase cannot find the compound.
+    expect(texts(read("bukit tinggi"))).toEqual(["bukittinggi"]);
+  });
+
+  it("a cut at a glued dot is a spacing rewrite", () => {
+    expect(read("kab.garut")[0]).toMatchObject({ kind: "spacing", rewrites: [{ typed: "kab.garut", read: "kab garut", kind: "spacing" }] });
+    expect(read("tg.pinang")[0].kind).toBe("abbreviation");
+  });
+
   it("no reading for a query the vocabulary knows as typed, nor for level words", () => {
     for (const q of ["bandung", "kab garut", "kec. coblong", "gambir jakarta", "jaya", "soe", "jogjakarta", "kota bandung", "40135", "32.73"]) {
       expect(read(q), q).toEqual([]);
@@ -66,7 +82,12 @@ describe("name readings (src/wilayah/names/readings.ts)", () => {
   });
 
   it("bounded: at most MAX_READINGS, none past MAX_TOKENS words", () => {
-    const lexicon = new WordList([..."abcdefghij"].flatMap((c) => [{ w: `${c}${c}${c}`, n: 1 }, { w: `${c}${c}${c}${c}${c}${c}`, n: 1 }]));
+    const lexicon = new WordList(
+      [..."abcdefghij"].flatMap((c) => [
+        { w: `${c}${c}${c}`, n: 1 },
+        { w: `${c}${c}${c}${c}${c}${c}`, n: 1 },
+      ]),
+    );
     const q = "aaa aaa bbb bbb ccc ccc ddd ddd";
     const many = nameReadings(q, { lexicon, table: new NameTable([]) });
     expect(many.length).toBe(MAX_READINGS);

@@ -1,37 +1,39 @@
 /**
  * Readings of a query's names as people write them (docs/name-readings.md): the query rewritten
  * with compound words joined or split (`spacing`), old spellings in today's (`spelling`), short
- * forms (`abbreviation`) and colonial names (`historic`) from the curated table. Shared by search
- * and address parsing; pure: the vocabulary and the table are handed in.
+ * forms (`abbreviation`) and colonial names (`historic`) from the curated table. The one
+ * implementation, shared by search (src/wilayah/search/service.ts) and address parsing; pure: the
+ * vocabulary and the table are handed in (the Worker's: search/vocabulary.ts `vocabulary()` and
+ * names/shipped.ts `nameTable()`).
  *
- * A reading is a whole query string, planned like the query itself (src/wilayah/search-plan.ts
+ * A reading is a whole query string, planned like the query itself (src/wilayah/search/plan.ts
  * planQuery), so admin words, commas and context readings work on it unchanged: `kab bdg` reads
  * `kab bandung`, which the planner reads as Kabupaten Bandung.
  *
- * Which words are rewritten:
- * - a word of the table (or a run of up to NameTable.maxWords words: `fort de kock`), always: the
- *   table is curated, and its short forms are seldom words of names themselves;
- * - two adjacent words whose concatenation is a vocabulary word (`bukit tinggi`), always: the phrase
- *   as typed cannot find the compound;
- * - a word that is no vocabulary word (nor, when last, the start of one): split into two vocabulary
- *   words, or read in today's spelling. A word the vocabulary knows is a name as typed: reading
- *   `soe` (Kota Soe) as `su` would rank every Su... before it.
+ * Which words are rewritten. A word is *dead* when it can match no name word as typed: it is no
+ * vocabulary word (nor, for the query's last word, the start of one).
+ * - Two adjacent words whose concatenation is a vocabulary word (`bukit tinggi`): always joined as a
+ *   reading; the phrase as typed cannot find the compound.
+ * - A dead word: split into two vocabulary words, or read in today's spelling.
+ * - A run of up to NameTable.maxWords words holding a dead word (`sby`, `fort de kock`): read from
+ *   the table. A live word is a name as typed: reading `soe` (Kota Soe) as `su` would rank every
+ *   Su... beside it, and `kp`, a word of four official names (Kp. Tempel), is not read as Kampung.
  * Level words the planner reads (`kab`, `kec.`...) are left to it, except that one joins with
- * the next word into a vocabulary word (`kota baru` -> Kabupaten Kotabaru, `kota waringin`). `tg.pinang`, `kab.bandung`: an
- * abbreviation glued to the next word by its dot is cut there first.
+ * the next word into a vocabulary word (`kota baru` -> Kabupaten Kotabaru, `kota waringin`).
+ * `tg.pinang`, `kab.bandung`: a level word or table entry glued to the next word by its dot is cut
+ * there first (a spacing rewrite).
  *
- * Which readings: each word is kept or rewritten; a kept word that the vocabulary does not know
- * costs DEAD, a rewrite 1 (+ a little by kind and by candidate rank). Of the combinations (other
- * than the query itself) those keeping the fewest unknown words are the readings, cheapest first, at
- * most MAX_READINGS: `soerabaja djawa timoer` reads `surabaya jawa timur` only, not also with
- * `djawa` left as typed; an optional rewrite of known words (`bukit tinggi` -> `bukittinggi`) is
- * offered, alone or with the others.
+ * Which readings: each word is kept or rewritten; a kept dead word costs DEAD, a rewrite 1 (+ a
+ * little by kind and by candidate rank). Of the combinations (other than the query itself) those
+ * keeping the fewest dead words are the readings, cheapest first, at most MAX_READINGS:
+ * `soerabaja djawa timoer` reads `surabaya jawa timur` only, not also with `djawa` left as typed; an
+ * optional rewrite of known words (`bukit tinggi` -> `bukittinggi`) is offered, alone or with the others.
  *
  * Cost: at most MAX_TOKENS words (longer text has no readings: address parsing reads it part by
  * part); per word at most 2^6 spelling candidates and one split per letter, each one or two binary
- * searches of the vocabulary; a beam of BEAM partial readings. Tens of microseconds, no I/O.
+ * searches of the vocabulary; a beam of BEAM partial readings. No I/O.
  */
-import { type Lexicon, knownWord } from "./lexicon.ts";
+import { knownWord, type Lexicon } from "./lexicon.ts";
 import { joinWords, splitWord } from "./spacing.ts";
 import { modernSpellings } from "./spelling.ts";
 import { ADMIN_FORMS, LEVEL_WORDS, type NameEntry, type NameTable, STREET_WORDS } from "./table.ts";
@@ -61,7 +63,7 @@ const KIND_ORDER: readonly ReadingKind[] = ["historic", "abbreviation", "spacing
 const KIND_COST: Record<ReadingKind, number> = { historic: 0, abbreviation: 0, spacing: 0.05, spelling: 0.1 };
 const SURELY_OLD = /oe|dj|tj/;
 const SURELY_OLD_COST = 0.03;
-/** As the planner strips them (search-plan.ts EDGE_PUNCTUATION). */
+/** As the planner strips them (search/plan.ts EDGE_PUNCTUATION). */
 const EDGE_PUNCTUATION = /^[.,;:()"'!?]+|[.,;:()"'!?]+$/g;
 const GLUED = /^([a-z]+)\.([a-z0-9].*)$/;
 
@@ -85,8 +87,7 @@ export type NameContext = { lexicon: Lexicon; table: NameTable };
 function tokenize(q: string, table: NameTable): { tokens: Token[]; glued: Rewrite[] } {
   const tokens: Token[] = [];
   const glued: Rewrite[] = [];
-  const push = (raw: string, core: string, part: number) =>
-    tokens.push({ raw, core, part, fixed: ADMIN_FORMS.has(core), opaque: !/^[a-z0-9]+$/.test(core) });
+  const push = (raw: string, core: string, part: number) => tokens.push({ raw, core, part, fixed: ADMIN_FORMS.has(core), opaque: !/^[a-z0-9]+$/.test(core) });
   q.split(",").forEach((text, part) => {
     for (const raw of text.split(" ")) {
       let core = raw.replace(EDGE_PUNCTUATION, "");
@@ -102,7 +103,15 @@ function tokenize(q: string, table: NameTable): { tokens: Token[]; glued: Rewrit
         m = GLUED.exec(core);
       }
       push(cut ? core : raw, core, part);
-      if (cut) glued.push({ typed: from, read: tokens.slice(first).map((t) => t.core).join(" "), kind: "abbreviation" });
+      if (cut)
+        glued.push({
+          typed: from,
+          read: tokens
+            .slice(first)
+            .map((t) => t.core)
+            .join(" "),
+          kind: "spacing",
+        });
     }
   });
   return { tokens, glued };
@@ -119,6 +128,10 @@ export function nameReadings(q: string, { lexicon, table }: NameContext, max = M
   const n = tokens.length;
   if (n === 0 || n > MAX_TOKENS) return [];
   const last = n - 1;
+  // Dead: a word that can match no name word as typed. Level words, digits and words with inner
+  // punctuation (`bau-bau`) are the planner's and the index's: never dead, never rewritten.
+  const plain = tokens.map((t) => t.fixed || t.opaque || /^\d+$/.test(t.core));
+  const dead = tokens.map((t, i) => !plain[i] && !knownWord(lexicon, t.core, i === last));
   const beams: State[][] = Array.from({ length: n + 1 }, () => []);
   beams[0].push({ cost: 0, dead: 0, words: [], rewrites: [] });
   const step = (from: State, to: number, cost: number, part: number, text: string, rewrite?: Rewrite) =>
@@ -133,10 +146,8 @@ export function nameReadings(q: string, { lexicon, table }: NameContext, max = M
     const t = tokens[i];
     const states = beams[i].sort((a, b) => a.cost - b.cost).slice(0, BEAM);
     const isLast = i === last;
-    const plain = t.fixed || t.opaque || /^\d+$/.test(t.core);
-    const known = plain || knownWord(lexicon, t.core, isLast);
     // Options from this word: [words consumed, cost, text, rewrite]
-    const options: [number, number, string, Rewrite?][] = [[1, known ? 0 : DEAD, t.raw]];
+    const options: [number, number, string, Rewrite?][] = [[1, dead[i] ? DEAD : 0, t.raw]];
     const next = tokens[i + 1];
     if (next && next.part === t.part && !t.opaque && !next.opaque) {
       // A level word joins only into a whole vocabulary word: `kota baru` -> Kotabaru, `kota waringin`.
@@ -144,27 +155,29 @@ export function nameReadings(q: string, { lexicon, table }: NameContext, max = M
       const joined = joinWords(t.core, next.core, lexicon, { last: !level && i + 1 === last });
       if (joined) options.push([2, 1 + KIND_COST.spacing, joined, { typed: `${t.core} ${next.core}`, read: joined, kind: "spacing" }]);
     }
-    if (!plain) {
-      // Table entries of 1..maxWords words starting here, inside this comma part.
+    if (!plain[i]) {
+      // Table entries of 1..maxWords words starting here, inside this comma part, holding a dead word.
       const span: string[] = [];
+      let spanDead = false;
       for (let k = i; k < n && k - i < table.maxWords; k++) {
         const u = tokens[k];
-        if (u.part !== t.part || u.fixed || u.opaque) break;
+        if (u.part !== t.part || plain[k]) break;
         span.push(u.core);
-        const e = table.get(span.join(" "));
+        spanDead ||= dead[k];
+        const e = spanDead ? table.get(span.join(" ")) : undefined;
         if (e && usable(e, lexicon)) {
           const kind: ReadingKind = e.kind === "historic" ? "historic" : "abbreviation";
           options.push([span.length, 1 + KIND_COST[kind], e.reads, { typed: e.typed, read: e.reads, kind }]);
         }
       }
-      if (!known) {
-        splitWord(t.core, lexicon, { last: isLast }).forEach(([a, b], k) =>
-          options.push([1, 1 + KIND_COST.spacing + 0.01 * k, `${a} ${b}`, { typed: t.core, read: `${a} ${b}`, kind: "spacing" }]),
-        );
+      if (dead[i]) {
+        for (const [k, [a, b]] of splitWord(t.core, lexicon, { last: isLast }).entries()) {
+          options.push([1, 1 + KIND_COST.spacing + 0.01 * k, `${a} ${b}`, { typed: t.core, read: `${a} ${b}`, kind: "spacing" }]);
+        }
         const spelling = SURELY_OLD.test(t.core) ? SURELY_OLD_COST : KIND_COST.spelling;
-        modernSpellings(t.core, lexicon, { last: isLast }).forEach((w, k) =>
-          options.push([1, 1 + spelling + 0.01 * k, w, { typed: t.core, read: w, kind: "spelling" }]),
-        );
+        for (const [k, w] of modernSpellings(t.core, lexicon, { last: isLast }).entries()) {
+          options.push([1, 1 + spelling + 0.01 * k, w, { typed: t.core, read: w, kind: "spelling" }]);
+        }
       }
     }
     for (const s of states) for (const [used, cost, text, rewrite] of options) step(s, i + used, cost, t.part, text, rewrite);
@@ -178,12 +191,12 @@ export function nameReadings(q: string, { lexicon, table }: NameContext, max = M
   for (const s of ends.filter((e) => e.dead === fewestDead).sort((a, b) => a.cost - b.cost)) {
     const rewrites = [...glued, ...s.rewrites];
     if (rewrites.length === 0) continue;
-    const parts: string[][] = [];
-    for (const w of s.words) (parts[w.part] ??= []).push(w.text);
-    const text = parts.filter((p) => p && p.length > 0).map((p) => p.join(" ")).join(", ");
+    const parts = new Map<number, string[]>();
+    for (const w of s.words) parts.set(w.part, [...(parts.get(w.part) ?? []), w.text]);
+    const text = [...parts.values()].map((p) => p.join(" ")).join(", ");
     if (seen.has(text) || text === q) continue;
     seen.add(text);
-    out.push({ q: text, kind: KIND_ORDER.find((k) => rewrites.some((r) => r.kind === k))!, rewrites });
+    out.push({ q: text, kind: KIND_ORDER.find((k) => rewrites.some((r) => r.kind === k)) ?? rewrites[0].kind, rewrites });
     if (out.length >= max) break;
   }
   return out;

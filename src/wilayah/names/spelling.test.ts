@@ -22,7 +22,12 @@ describe("old spellings (src/wilayah/names/spelling.ts)", () => {
   });
 
   it("offers only vocabulary words (ambiguous j and ch included), at most SPELLING_CANDIDATES", () => {
-    const lex = new WordList([{ w: "jaya", n: 10 }, { w: "yaya", n: 1 }, { w: "khusus", n: 1 }, { w: "kuta", n: 3 }]);
+    const lex = new WordList([
+      { w: "jaya", n: 10 },
+      { w: "yaya", n: 1 },
+      { w: "khusus", n: 1 },
+      { w: "kuta", n: 3 },
+    ]);
     expect(modernSpellings("djaja", lex)).toEqual(["jaya"]); // dj -> j, then j -> y; `jaja` is no word
     expect(modernSpellings("chusus", lex)).toEqual(["khusus"]);
     expect(modernSpellings("koeta", lex)).toEqual(["kuta"]);

@@ -12,7 +12,7 @@
  * word of the vocabulary (or, for the word being typed, start one) are offered: a rewrite that makes
  * no known word can find nothing.
  */
-import { type Lexicon, knownWord } from "./lexicon.ts";
+import { knownWord, type Lexicon } from "./lexicon.ts";
 
 const GROUPS: [old: string, modern: string][] = [
   ["oe", "u"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planQuery } from "../search-plan.ts";
+import { planQuery } from "../search/plan.ts";
 import { ADMIN_FORMS, LEVEL_WORDS, NameTable } from "./table.ts";
 import { shippedTable } from "./testing.ts";
 

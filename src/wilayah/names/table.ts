@@ -32,11 +32,24 @@ export const LEVEL_WORDS: ReadonlySet<string> = new Set(["provinsi", "kabupaten"
 export const STREET_WORDS: ReadonlySet<string> = new Set(["jalan", "gang", "lorong"]);
 
 /**
- * The words the search planner reads as level hints (src/wilayah/search-plan.ts, ADMIN_WORDS, without
+ * The words the search planner reads as level hints (src/wilayah/search/plan.ts, ADMIN_WORDS, without
  * their dots): readings leave them to it. Kept equal to the planner's list by a test; the planner
  * could take them from here (the generic entries of the table reading as a level word).
  */
-export const ADMIN_FORMS: ReadonlySet<string> = new Set(["kabupaten", "kab", "kota", "kecamatan", "kec", "kelurahan", "kel", "desa", "ds", "provinsi", "propinsi", "prov"]);
+export const ADMIN_FORMS: ReadonlySet<string> = new Set([
+  "kabupaten",
+  "kab",
+  "kota",
+  "kecamatan",
+  "kec",
+  "kelurahan",
+  "kel",
+  "desa",
+  "ds",
+  "provinsi",
+  "propinsi",
+  "prov",
+]);
 
 /** seed/name-table.json: `[typed, reads, kind, id?]` per entry. */
 export type NameTableJson = { entries: [string, string, NameKind, string?][] };

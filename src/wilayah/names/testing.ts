@@ -1,8 +1,7 @@
 /** The shipped vocabulary and name table, for the tests of this folder. */
-import seedNameTable from "../../../seed/name-table.json";
 import seedVocabulary from "../../../seed/vocabulary.json";
-import { WordList } from "./lexicon.ts";
-import { NameTable, type NameTableJson } from "./table.ts";
+import { parseVocabulary, WordList } from "./lexicon.ts";
+import { nameTable } from "./shipped.ts";
 
-export const shippedLexicon = WordList.fromText(seedVocabulary.text);
-export const shippedTable = NameTable.fromJson(seedNameTable as NameTableJson);
+export const shippedLexicon = new WordList(parseVocabulary(seedVocabulary.text));
+export const shippedTable = nameTable();
