@@ -125,6 +125,12 @@ async function main() {
     "cirebn",
     "yogyakrata",
     "pangkalna jambi",
+    "pematang siantar",
+    "padangpanjang",
+    "tg pinang",
+    "kab bdg",
+    "soerabaja, djawa timoer",
+    "buitenzorg",
   ]) {
     const r = await run(q);
     console.log(`  ${q.padEnd(26)} ${r.statements.map((ms) => ms.toFixed(2)).join(" + ")}  (total ${r.total})`);
