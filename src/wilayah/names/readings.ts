@@ -132,6 +132,15 @@ export function nameReadings(q: string, { lexicon, table }: NameContext, max = M
   // punctuation (`bau-bau`) are the planner's and the index's: never dead, never rewritten.
   const plain = tokens.map((t) => t.fixed || t.opaque || /^\d+$/.test(t.core));
   const dead = tokens.map((t, i) => !plain[i] && !knownWord(lexicon, t.core, i === last));
+  // Each word joined with the next into one vocabulary word, if they join (a level word only into a
+  // whole word: `kota baru` -> Kotabaru, `kota waringin`).
+  const joins = tokens.map((t, i) => {
+    const next = tokens[i + 1];
+    if (!next || next.part !== t.part || t.opaque || next.opaque) return null;
+    return joinWords(t.core, next.core, lexicon, { last: !(t.fixed || next.fixed) && i + 1 === last });
+  });
+  // Most queries: every word known, none joins, no cut. Nothing to read.
+  if (glued.length === 0 && !dead.includes(true) && joins.every((j) => j === null)) return [];
   const beams: State[][] = Array.from({ length: n + 1 }, () => []);
   beams[0].push({ cost: 0, dead: 0, words: [], rewrites: [] });
   const step = (from: State, to: number, cost: number, part: number, text: string, rewrite?: Rewrite) =>
@@ -148,13 +157,8 @@ export function nameReadings(q: string, { lexicon, table }: NameContext, max = M
     const isLast = i === last;
     // Options from this word: [words consumed, cost, text, rewrite]
     const options: [number, number, string, Rewrite?][] = [[1, dead[i] ? DEAD : 0, t.raw]];
-    const next = tokens[i + 1];
-    if (next && next.part === t.part && !t.opaque && !next.opaque) {
-      // A level word joins only into a whole vocabulary word: `kota baru` -> Kotabaru, `kota waringin`.
-      const level = t.fixed || next.fixed;
-      const joined = joinWords(t.core, next.core, lexicon, { last: !level && i + 1 === last });
-      if (joined) options.push([2, 1 + KIND_COST.spacing, joined, { typed: `${t.core} ${next.core}`, read: joined, kind: "spacing" }]);
-    }
+    const joined = joins[i];
+    if (joined) options.push([2, 1 + KIND_COST.spacing, joined, { typed: `${t.core} ${tokens[i + 1].core}`, read: joined, kind: "spacing" }]);
     if (!plain[i]) {
       // Table entries of 1..maxWords words starting here, inside this comma part, holding a dead word.
       const span: string[] = [];
