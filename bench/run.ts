@@ -7,6 +7,8 @@
  *   npm run bench -- --duration 10 --connections 10
  *   npm run bench -- --only uncached --route search   (one path, routes whose name contains "search")
  *   npm run bench -- --port 8800                      (when another benchmark holds port 8799)
+ *   npm run bench -- --set old-queries.json           (the search mixes over another quality set, e.g. an
+ *                                                      earlier one, to compare code on the same queries)
  *
  * The run keeps its own local state (D1 with the seed, KV, Durable Objects) in .wrangler/bench, so
  * its fixtures never show up in the state `npm run dev` serves.
@@ -134,19 +136,21 @@ const SPACE_ROUTES: Route[] = [
 ];
 
 /**
- * Search over the quality set (test/fixtures/search-queries.json, generated from the seed): the
- * whole mix, then its context queries (a name with its parents) and its typo queries (fuzzy) alone,
- * so their p99 is seen apart.
+ * Search over the quality set (test/fixtures/search-queries.json, generated from the seed; `--set`
+ * another file): the whole mix, then its context queries (a name with its parents), its typo queries
+ * (fuzzy) and its names as people write them (name readings: spacing, old spellings, short forms,
+ * historic names) alone, so their p99 is seen apart.
  */
-const QUALITY: { group: string; q: string }[] = JSON.parse(readFileSync(join(root, "test", "fixtures", "search-queries.json"), "utf8"));
-const searchMix = (name: string, groups: string[] | null): Route => {
+const QUALITY: { group: string; q: string }[] = JSON.parse(readFileSync(text("set") ?? join(root, "test", "fixtures", "search-queries.json"), "utf8"));
+const searchMix = (name: string, groups: string[] | null): Route[] => {
   const paths = QUALITY.filter((t) => !groups || groups.includes(t.group)).map((t) => `/api/v1/wilayah/search?q=${encodeURIComponent(t.q)}`);
-  return { name, path: paths[0], paths };
+  return paths.length > 0 ? [{ name, path: paths[0], paths }] : [];
 };
 const SEARCH_MIXES: Route[] = [
-  searchMix(`search mix (${QUALITY.length} queries)`, null),
-  searchMix("search context (parent)", ["parent"]),
-  searchMix("search fuzzy (typo)", ["typo"]),
+  ...searchMix(`search mix (${QUALITY.length} queries)`, null),
+  ...searchMix("search context (parent)", ["parent"]),
+  ...searchMix("search fuzzy (typo)", ["typo"]),
+  ...searchMix("search names (readings)", ["spacing", "spelling", "short-form", "historic"]),
 ];
 
 /** Stateless MCP: one JSON-RPC tools/call per HTTP request, as an agent client sends it. */

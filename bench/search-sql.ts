@@ -7,6 +7,7 @@
  * once before it is timed) and the p50/p99 per group.
  *
  *   npm run bench:search-sql
+ *   npm run bench:search-sql -- --runs 5                           (each query's median of 5 timed runs: steadier on a busy machine)
  *   npm run bench:search-sql -- bandung "gambir jakarta" bandng   (only these queries, with their statements)
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -61,13 +62,24 @@ async function main() {
   const timings: number[] = [];
   const db = sqliteDb(sqlite, (run) => timings.push(run.ms));
   const { search } = await loadService();
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--runs");
+  const runs = at >= 0 ? Math.max(1, Number(args[at + 1])) : 1;
+  if (at >= 0) args.splice(at, 2);
+  /** Warm once, then time `runs` runs: each statement's time is its median over them. */
   const run = async (q: string) => {
     await search(db, { q, includeInactive: false, page: 1, per_page: 20 });
-    timings.length = 0;
-    const r = await search(db, { q, includeInactive: false, page: 1, per_page: 20 });
-    return { total: r.meta.total, first: r.data[0]?.id, statements: [...timings] };
+    const samples: number[][] = [];
+    let r: Awaited<ReturnType<typeof search>> | undefined;
+    for (let i = 0; i < runs; i++) {
+      timings.length = 0;
+      r = await search(db, { q, includeInactive: false, page: 1, per_page: 20 });
+      samples.push([...timings]);
+    }
+    const statements = samples[0].map((_, k) => samples.map((s) => s[k]).sort((a, b) => a - b)[Math.floor(runs / 2)]);
+    return { total: r?.meta.total ?? 0, first: r?.data[0]?.id, statements };
   };
-  const named = process.argv.slice(2);
+  const named = args;
   if (named.length) {
     for (const q of named) {
       const r = await run(q);
@@ -88,7 +100,7 @@ async function main() {
     groups.set(t.group, g);
   }
   const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor((p / 100) * list.length))];
-  console.log(`SQL ms per query (all statements of one search), quality set of ${set.length} queries:`);
+  console.log(`SQL ms per query (all statements of one search${runs > 1 ? `, median of ${runs} runs` : ""}), quality set of ${set.length} queries:`);
   console.log(`${"group".padEnd(14)}${"n".padStart(5)}${"mean".padStart(8)}${"p50".padStart(8)}${"p99".padStart(8)}${"max".padStart(8)}`);
   const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
   for (const [name, g] of groups)
@@ -125,6 +137,12 @@ async function main() {
     "cirebn",
     "yogyakrata",
     "pangkalna jambi",
+    "pematang siantar",
+    "padangpanjang",
+    "tg pinang",
+    "kab bdg",
+    "soerabaja, djawa timoer",
+    "buitenzorg",
   ]) {
     const r = await run(q);
     console.log(`  ${q.padEnd(26)} ${r.statements.map((ms) => ms.toFixed(2)).join(" + ")}  (total ${r.total})`);

@@ -18,6 +18,8 @@
  *   indexed word nor the start of one (otherwise it is another name, not a typo).
  * - code: a random active region's code, dotted or undotted.
  * - postal: a random postal code; it must find its villages (all of them counted, the top 3 among them).
+ * - spacing, spelling, short-form, historic: names as people write them (issue 28), drawn by
+ *   scripts/search-queries-names.ts with a random stream of their own, so the groups above stay as they were.
  */
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -25,6 +27,7 @@ import { fileURLToPath } from "node:url";
 import { undotted } from "../src/wilayah/codes.ts";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import { nameWords } from "../src/wilayah/search/plan.ts";
+import { buildNameGroups } from "./search-queries-names.ts";
 import { buildSeed } from "./seed/build.ts";
 import { loadAliases, loadPostalCodes } from "./seed/search-index.ts";
 
@@ -42,7 +45,8 @@ function rng(seed: number) {
 }
 
 export async function buildQualitySet(): Promise<QualityQuery[]> {
-  const { rows } = await buildSeed();
+  const seed = await buildSeed();
+  const { rows } = seed;
   const random = rng(15);
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
   const active = rows.filter((r) => r.isActive === 1);
@@ -173,6 +177,9 @@ export async function buildQualitySet(): Promise<QualityQuery[]> {
     const all = (villages.get(code) ?? []).filter((id) => byId.get(id)?.isActive === 1);
     return { group: "postal", q: code, expected: all[0], all };
   });
+
+  // spacing, spelling, short-form, historic
+  out.push(...buildNameGroups(seed));
   return out;
 }
 

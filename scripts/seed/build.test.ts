@@ -69,6 +69,7 @@ describe("seed build", () => {
     expect(readFileSync(join(root, "seed", "vocabulary.json"), "utf8")).toBe(seed.vocabulary);
     // The village neighbours, loaded with the village boundaries (compared as text: gzip bytes may differ between zlib builds).
     expect(gunzipSync(readFileSync(join(root, "seed", "neighbours-kelurahan.csv.gz"))).toString()).toBe(gunzipSync(seed.kelurahanNeighboursCsv).toString());
+    expect(readFileSync(join(root, "seed", "name-table.json"), "utf8")).toBe(seed.nameTable);
   });
 });
 

@@ -1,5 +1,6 @@
 /**
- * Builds the wilayah seed (`seed/wilayah.sql` + `seed/manifest.json`) from the npm package
+ * Builds the wilayah seed (`seed/wilayah.sql` + `seed/manifest.json`, and for the Worker
+ * `seed/vocabulary.json` + `seed/name-table.json`) from the npm package
  * `idn-area-data` 4.x (current list and islands) and 3.1.2 (previous list, installed as
  * `idn-area-data-v3`), plus the files in seed/sources/ (seed/sources/README.md): centroids, postal
  * codes, the 2430/2025 island moves, population and area of provinsi and kabupaten/kota, and the
@@ -36,6 +37,7 @@ import {
   readEditions,
   renderReport,
 } from "./history.ts";
+import { loadNameTable, nameTableJson, spellingsOf } from "./name-table.ts";
 import { buildNeighbours, type NeighbourResult, neighbourSql } from "./neighbours.ts";
 import { kindSpellings, loadAliases, SEARCH_INDEX_TABLES, searchIndexSql, vocabularyJson } from "./search-index.ts";
 import { coverageSql, KELURAHAN_NEIGHBOURS, neighboursCsv, pointSql } from "./space-sql.ts";
@@ -280,6 +282,8 @@ export type SeedResult = {
   sql: string;
   /** seed/vocabulary.json (scripts/seed/search-index.ts vocabularyJson). */
   vocabulary: string;
+  /** seed/name-table.json (scripts/seed/name-table.ts nameTableJson): seed/name-table.csv checked against these rows. */
+  nameTable: string;
   manifest: {
     dataVersion: string;
     checksum: string;
@@ -380,8 +384,12 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
   const byId = new Map(rows.map((r) => [r.id, r]));
   // Search-only spellings (scripts/seed/search-index.ts): the curated aliases of seed/aliases.csv, and kinds.
   // loadAliases refuses an id the seed does not have, so every alias finds its row.
-  for (const a of loadAliases(new Set(byId.keys()))) byId.get(a.id)?.[a.kind === "former" ? "former" : "aliases"].push(a.alias);
+  const aliases = loadAliases(new Set(byId.keys()));
+  for (const a of aliases) byId.get(a.id)?.[a.kind === "former" ? "former" : "aliases"].push(a.alias);
   for (const r of rows) r.aliases.push(...kindSpellings(r.level, r.name, r.altName));
+  // The name table (short forms, historic names) is checked against the spellings, aliases included.
+  const nameRows = loadNameTable(spellingsOf(rows), new Set(aliases.map((a) => normalizeSearchText(a.alias))));
+  const nameTable = nameTableJson(nameRows);
 
   // Region history (scripts/seed/history.ts; docs/history-method.md): the six editions of the code
   // list, each code's successors, the changes. The region tables' names are the current names.
@@ -392,10 +400,21 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
   const orphans = rows.filter((r) => r.isActive === 0 && !history.codes.has(r.id));
   const orphanLinks = orphanSuccessors(orphans, active);
   historyTables.successors = [...historyTables.successors, ...orphanLinks].sort((a, b) => (a.oldId < b.oldId ? -1 : a.oldId > b.oldId ? 1 : 0));
-  // Names a current region (or the codes it succeeded) carried in earlier editions, for search.
+  // Names a current region (or the codes it succeeded) carried in earlier editions, for search. A
+  // name that is the current one with a short form (`Pekan Tg. Beringin`) is no former name: the
+  // name readings read it, and indexing it would make the short form a word typed queries match.
+  const shortForms = new Map(nameRows.filter((e) => e.kind === "generic").map((e) => [e.typed, e.reads]));
+  const spelledOut = (name: string) =>
+    normalizeSearchText(name)
+      .split(/[\s.]+/)
+      .filter(Boolean)
+      .map((w) => shortForms.get(w) ?? w)
+      .join(" ");
   for (const [id, names] of formerNames(history, currentNames)) {
     const r = byId.get(id);
-    if (r) r.former.push(...names.flatMap((n) => olderSpellings(r.level, n)));
+    if (!r) continue;
+    const now = spelledOut(r.name);
+    r.former.push(...names.filter((n) => spelledOut(n) !== now).flatMap((n) => olderSpellings(r.level, n)));
   }
   const unknownStats = [...stats.keys()].filter((k) => byId.get(k)?.isActive !== 1 || !byId.get(k)?.stats);
   if (unknownStats.length)
@@ -428,6 +447,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
   return {
     sql,
     vocabulary,
+    nameTable,
     rows,
     islands,
     history: history.report,
@@ -614,7 +634,7 @@ async function main() {
   const coordsFile = at >= 0 ? args[at + 1] : undefined;
   if (at >= 0 && !coordsFile) throw new Error("--coords needs a file path");
   const outDir = join(root, "seed");
-  const { sql, manifest, vocabulary, history, orphans, kelurahanNeighboursCsv } = await buildSeed({
+  const { sql, manifest, vocabulary, history, orphans, kelurahanNeighboursCsv, nameTable } = await buildSeed({
     coordsCsv: coordsFile ? readFileSync(coordsFile, "utf8") : undefined,
   });
   process.stdout.write(`Region history (scripts/seed/history.ts, docs/history-method.md):\n${renderReport(history)}`);
@@ -624,6 +644,7 @@ async function main() {
   writeFileSync(join(outDir, "wilayah.sql"), sql);
   writeFileSync(KELURAHAN_NEIGHBOURS, kelurahanNeighboursCsv);
   writeFileSync(join(outDir, "vocabulary.json"), vocabulary);
+  writeFileSync(join(outDir, "name-table.json"), nameTable);
   writeFileSync(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   console.log(`seed/wilayah.sql: ${(sql.length / 1e6).toFixed(1)} MB`, JSON.stringify(manifest));
 }

@@ -16,7 +16,7 @@ export const ALIAS_KINDS = ["short", "popular", "former", "spelling"] as const;
 export type Alias = { id: string; alias: string; kind: (typeof ALIAS_KINDS)[number]; source: string };
 
 /** One CSV line: fields separated by commas, a field in double quotes may hold commas and "" for a quote. */
-function csvFields(line: string): string[] {
+export function csvFields(line: string): string[] {
   const out: string[] = [];
   let i = 0;
   while (i <= line.length) {

@@ -36,6 +36,18 @@ it("finds the expected region in the top 3 for at least 95% of each group", { ti
       `${name.padEnd(13)} ${String(g.hits).padStart(3)}/${String(g.total).padEnd(3)} ${((100 * g.hits) / g.total).toFixed(1)}%${g.misses.length ? `  misses: ${g.misses.join("; ")}` : ""}`,
   );
   console.log(`search quality, expected id in the top 3 (${queries.length} queries):\n${report.join("\n")}`);
-  expect([...groups.keys()].sort()).toEqual(["abbreviation", "alias", "code", "exact", "parent", "postal", "typo"]);
+  expect([...groups.keys()].sort()).toEqual([
+    "abbreviation",
+    "alias",
+    "code",
+    "exact",
+    "historic",
+    "parent",
+    "postal",
+    "short-form",
+    "spacing",
+    "spelling",
+    "typo",
+  ]);
   for (const [name, g] of groups) expect(g.hits / g.total, `${name}: ${g.misses.join("; ")}`).toBeGreaterThanOrEqual(0.95);
 });

@@ -1,13 +1,22 @@
 /**
- * Search as people type places (issue 15; docs/api.md "Search"): context, administrative words,
- * aliases, typos, codes and postal codes. The ranking rules of plain names are in wilayah.test.ts,
+ * Search as people type places (issues 15 and 28; docs/api.md "Search"): context, administrative
+ * words, aliases, names as people write them (spacing, short forms, old spellings, historic names),
+ * typos, codes and postal codes. The ranking rules of plain names are in wilayah.test.ts,
  * the measured quality over generated queries in search-quality.test.ts.
  */
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, json, seedUserWithKey } from "../helpers";
 
-type Match = { type: string; name: string | null; context: string[]; fuzzy: boolean; corrections: { typed: string; matched: string }[] };
+type Reading = { kind: string; rewrites: { typed: string; read: string }[] };
+type Match = {
+  type: string;
+  name: string | null;
+  context: string[];
+  fuzzy: boolean;
+  corrections: { typed: string; matched: string }[];
+  reading: Reading | null;
+};
 type Item = { id: string; name: string; alt_name: string; level: string; parent: string | null; is_active: number; match: Match };
 
 let key: string;
@@ -105,6 +114,72 @@ describe("aliases", () => {
   ])("%s finds %s first", async (q, id) => {
     const { data } = await search(q);
     expect(data[0]).toMatchObject({ id, match: { type: "exact", fuzzy: false } });
+  });
+});
+
+describe("names as people write them: spacing, short forms, old spellings, historic names", () => {
+  it.each([
+    ["pematang siantar", "12.72", "spacing", [{ typed: "pematang siantar", read: "pematangsiantar" }]],
+    ["bukit tinggi", "13.75", "spacing", [{ typed: "bukit tinggi", read: "bukittinggi" }]],
+    ["padangpanjang", "13.74", "spacing", [{ typed: "padangpanjang", read: "padang panjang" }]],
+    ["tg pinang", "21.72", "abbreviation", [{ typed: "tg", read: "tanjung" }]],
+    ["Tg. Pinang", "21.72", "abbreviation", [{ typed: "tg", read: "tanjung" }]],
+    ["sby", "35.78", "abbreviation", [{ typed: "sby", read: "surabaya" }]],
+    ["kab bdg", "32.04", "abbreviation", [{ typed: "bdg", read: "bandung" }]],
+    ["kodya bandung", "32.73", "abbreviation", [{ typed: "kodya", read: "kota" }]],
+    ["soerabaja", "35.78", "spelling", [{ typed: "soerabaja", read: "surabaya" }]],
+    ["tjirebon", "32.09", "spelling", [{ typed: "tjirebon", read: "cirebon" }]],
+    ["buitenzorg", "32.71", "historic", [{ typed: "buitenzorg", read: "kota bogor" }]],
+    ["fort de kock", "13.75", "historic", [{ typed: "fort de kock", read: "kota bukittinggi" }]],
+  ])("%s finds %s first, saying the reading (%s)", async (q, id, kind, rewrites) => {
+    const { data } = await search(q);
+    expect(data[0]).toMatchObject({ id, match: { type: "exact", fuzzy: false, corrections: [], reading: { kind, rewrites } } });
+  });
+
+  it("a reading's matches rank like the query typed that way; a match as typed says reading null", async () => {
+    // Eight villages are named Bukit Tinggi: the city and they are all exact matches, the city first as a kota.
+    const { data } = await search("bukit tinggi", "&per_page=10");
+    expect(data[0]).toMatchObject({ id: "13.75", match: { type: "exact", name: "bukittinggi" } });
+    const villages = data.filter((r) => r.name === "Bukit Tinggi");
+    expect(villages.length).toBeGreaterThan(3);
+    for (const v of villages) expect(v.match).toMatchObject({ type: "exact", name: "bukit tinggi", reading: null });
+    // Queries without readings say so.
+    for (const q of ["bandung", "gambir jakarta", "kab garut", "bandng", "32.04"]) {
+      expect((await search(q)).data.every((r) => r.match.reading === null)).toBe(true);
+    }
+  });
+
+  it("readings keep parents and hints; a word read in the old spelling is not also corrected as a typo", async () => {
+    const { data } = await search("soerabaja, djawa timoer");
+    expect(data[0]).toMatchObject({ id: "35.78", match: { name: "surabaya", context: ["jawa", "timur"], reading: { kind: "spelling" } } });
+    expect(data[0].match.reading?.rewrites).toEqual([
+      { typed: "soerabaja", read: "surabaya" },
+      { typed: "djawa", read: "jawa" },
+      { typed: "timoer", read: "timur" },
+    ]);
+    expect(data.every((r) => !r.match.fuzzy)).toBe(true);
+  });
+
+  it("matches of every reading rank before corrected typos; a word only split is still corrected", async () => {
+    // `padangpanjang` is read as `padang panjang` (Kota Padang Panjang and the villages so named) and,
+    // being no word, also corrected (2 edits from 8 letters).
+    const { data } = await search("padangpanjang", "&per_page=50");
+    const firstFuzzy = data.findIndex((r) => r.match.fuzzy);
+    const lastRead = data.findLastIndex((r) => r.match.reading !== null);
+    expect(lastRead).toBeGreaterThan(0);
+    expect(firstFuzzy).toBeGreaterThan(lastRead);
+    expect(data[firstFuzzy].match.reading).toBeNull();
+    // `sobanan` splits into `soba nan`, which finds nothing; it is the typo of `sobangan`.
+    expect((await search("sobanan")).data[0]).toMatchObject({ name: "Sobangan", match: { fuzzy: true, reading: null } });
+  });
+
+  it("a word of some official name is read as typed, never rewritten (soe: Soe; kp: Dayah Kp Pisang)", async () => {
+    const soe = await search("soe");
+    expect(soe.data[0]).toMatchObject({ match: { type: "exact", name: "soe", reading: null } });
+    expect(soe.data.every((r) => r.match.reading === null)).toBe(true);
+    const kp = await search("kp pisang");
+    expect(kp.data[0]).toMatchObject({ name: "Dayah Kp Pisang", match: { reading: null } });
+    expect(kp.data.every((r) => r.match.reading === null)).toBe(true);
   });
 });
 

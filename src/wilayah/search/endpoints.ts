@@ -14,8 +14,9 @@ const SEARCH_DESCRIPTION = [
   "Context: a region may come with any of its parents, in any order, with or without commas (gambir jakarta, jakarta gambir, coblong, kota bandung, kuta badung bali); the region whose own name matches and whose parents match the other words comes first.",
   "Administrative words are hints, not name text: kabupaten/kab/kab. and kota keep Kota Bandung apart from Kabupaten Bandung (kab garut); kecamatan/kec/kec., kelurahan/kel/kel., desa/ds, provinsi/prov put that level first (kec. coblong, kel. dago).",
   "Codes: a Kemendagri code with or without dots returns that region first (3204, 32.73.09.1001); a 5-digit postal code returns its villages (40135).",
+  "Names as people write them: compounds apart or together (pematang siantar finds Kota Pematangsiantar, padangpanjang Kota Padang Panjang), short forms (tg pinang, sby, kab bdg), the spelling before 1972 (soerabaja, tjirebon) and colonial names (buitenzorg, fort de kock) are read as the official words and rank like the query typed that way; match.reading says which reading found a region.",
   "Typos: a word of 4-7 letters with no exact or prefix match is read as the indexed words 1 edit away (2 edits from 8 letters; a swap of two neighbours is 1 edit): bandng finds Bandung; such matches come after every exact, prefix and word match and say fuzzy.",
-  "Ranking: exact name, then name with its parents, then prefix, then word prefix, then corrected typos, then substring; provinces before regencies before districts before villages on ties.",
+  "Ranking: exact name, then name with its parents, then prefix, then word prefix (each as typed or as read), then corrected typos, then substring; provinces before regencies before districts before villages on ties.",
   "Each item names its parents (parent) and says what matched (match).",
 ].join(" ");
 
@@ -25,7 +26,7 @@ const searchInput = z.strictObject({
     .min(2, "at least 2 characters")
     .max(100)
     .describe(
-      "What to look for, at least 2 characters: a name, a name with its parents (coblong bandung), with kab/kota/kec/kel/desa/prov, a code (32.73) or a postal code (40135); case and accents are ignored",
+      "What to look for, at least 2 characters: a name (also as people write it: tg pinang, soerabaja, bukit tinggi), a name with its parents (coblong bandung), with kab/kota/kec/kel/desa/prov, a code (32.73) or a postal code (40135); case and accents are ignored",
     ),
   level: z.enum(LEVELS).optional().describe("Only this level"),
   include_inactive: includeInactive,
@@ -62,6 +63,19 @@ export const searchEndpoint = defineEndpoint({
             fuzzy: z.boolean().describe("True when a typo was corrected to find it"),
             corrections: z.array(z.object({ typed: z.string(), matched: z.string() })).describe("Each corrected word and the indexed word it was read as"),
             former: z.boolean().describe("True when only a name of an earlier edition of the code list matched (Mamuju Utara finds Kabupaten Pasangkayu)"),
+            reading: z
+              .object({
+                kind: z
+                  .enum(["spacing", "spelling", "abbreviation", "historic"])
+                  .describe(
+                    "spacing: compound words joined or split (bukit tinggi -> bukittinggi); spelling: the spelling before 1972 (soerabaja -> surabaya); abbreviation: a short form (tg -> tanjung, sby -> surabaya); historic: a colonial or former name (buitenzorg -> kota bogor). With several rewrites, the first of historic, abbreviation, spacing, spelling",
+                  ),
+                rewrites: z
+                  .array(z.object({ typed: z.string(), read: z.string() }))
+                  .describe("Each rewritten run of query words and what it was read as (normalised)"),
+              })
+              .nullable()
+              .describe("The reading of the query's names that found this region; null when the query as typed (or its typo correction) did"),
           })
           .describe("Why this region matched"),
       }),

@@ -4,7 +4,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { TERM_SEPARATOR } from "../normalize";
-import { keySql, RANK } from "./protocol";
+import { keySql, packedHSql, packedKeySql, packSql, RANK } from "./protocol";
 
 export type SearchRow = {
   id: string;
@@ -89,7 +89,8 @@ export function searchRows(rows: StatementRow[]): { total: number; rows: SearchR
 export type PlannedSource =
   | { kind: "code"; id: string; h: number }
   | { kind: "postal"; postal: string; h: number }
-  | { kind: "literal"; phrase: string; hint?: number; fuzzy: boolean; h: number }
+  /** `substrings`: its matches inside words count too (the query as typed only). */
+  | { kind: "literal"; phrase: string; hint?: number; fuzzy: boolean; substrings: boolean; h: number }
   | { kind: "context"; own: string; hint?: number; context: { text: string; level?: number }[]; fuzzy: boolean; h: number };
 
 /** A string literal: normalised text has no control characters, and SQLite only escapes `'`. */
@@ -107,9 +108,10 @@ function unionAll(parts: string[]): string {
 }
 
 /**
- * One statement for a planned search: every reading is a source of (r, key, h) rows; the page is
- * ranked by (key, ord). Substring matches of the literal reading (the long tail, `back`) always rank
- * after the other rows (their key is above every other key) and are always counted.
+ * One statement for a planned search: every reading is a source of (r, key, h) rows; each region
+ * keeps its smallest (key, h) (packed, protocol.ts), and the page is ranked by (key, ord). Substring
+ * matches of the literal reading as typed (the long tail, `back`) always rank after the other rows
+ * (their key is above every other key) and are always counted.
  * Every value is a literal in the text (str/int; D1 binds at most 100 parameters per statement), so
  * the statement is built as one string and handed to drizzle whole: rendering hundreds of `sql`
  * fragments was a good part of a context search's Worker CPU. Most of the SQL time is SQLite planning
@@ -151,7 +153,7 @@ export function searchPlannedSql(sources: PlannedSource[], opts: { level?: numbe
       if (TWO_CHAR_WORD.test(p) || [...p].length === 3) {
         front.push(
           `SELECT r, (CASE tier WHEN 0 THEN ${int(off + RANK.EXACT)} WHEN 1 THEN ${int(off + RANK.PREFIX)} WHEN 2 THEN ${int(off + RANK.WORD)} ELSE ${int(RANK.SUBSTRING)} END) * 2 + ${miss("", src.hint)}, ${h}
-            FROM wilayah_short WHERE p = ${str(p)}${src.fuzzy ? " AND tier < 3" : ""}${filters("")}`,
+            FROM wilayah_short WHERE p = ${str(p)}${src.substrings ? "" : " AND tier < 3"}${filters("")}`,
         );
       } else {
         const range = `s >= ${str(p)} AND s < ${str(p + TOP)}`;
@@ -159,7 +161,7 @@ export function searchPlannedSql(sources: PlannedSource[], opts: { level?: numbe
           `SELECT r, (CASE WHEN k = 0 AND s = ${str(p + sep)} THEN ${int(off + RANK.EXACT)} WHEN k = 0 THEN ${int(off + RANK.PREFIX)} ELSE ${int(off + RANK.WORD)} END) * 2 + ${miss("", src.hint)}, ${h}
             FROM wilayah_grams WHERE ${range} AND k < 2${filters("")}`,
         );
-        if (!src.fuzzy && !back)
+        if (src.substrings && !back)
           back = `SELECT r, ${keySql(RANK.SUBSTRING, miss("", src.hint))} AS key, ${h} AS h FROM wilayah_grams WHERE ${range} AND k = 2${filters("")}`;
       }
     } else {
@@ -183,10 +185,10 @@ export function searchPlannedSql(sources: PlannedSource[], opts: { level?: numbe
   const backRows = back ? ` UNION ALL ${back}` : "";
   const parentCtes = [...parents.values()].map((p) => `${p.sql}, `).join("");
   return sql.raw(`WITH ${parentCtes}front(r, key, h) AS (${unionAll(front)}),
-    hits AS MATERIALIZED (SELECT r, min(key) AS key, h FROM (SELECT r, key, h FROM front${backRows}) GROUP BY r)
+    hits AS MATERIALIZED (SELECT r, min(${packSql("key", "h")}) AS kh FROM (SELECT r, key, h FROM front${backRows}) GROUP BY r)
     SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.key AS key, page.h AS h, page.r AS r, ${FORMER_COLUMNS}
     FROM (SELECT count(*) AS n FROM hits) total
-    LEFT JOIN (SELECT r, key, h FROM hits ORDER BY key, r LIMIT ${int(opts.limit)} OFFSET ${int(opts.offset)}) page ON 1
+    LEFT JOIN (SELECT r, ${packedKeySql("kh")} AS key, ${packedHSql("kh")} AS h FROM hits ORDER BY key, r LIMIT ${int(opts.limit)} OFFSET ${int(opts.offset)}) page ON 1
     ${PAGE_ROWS}
     ORDER BY key, r`);
 }

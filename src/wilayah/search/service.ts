@@ -1,31 +1,47 @@
 /**
- * Search (docs/api.md, "Search"): reads the query (plan.ts), corrects typos from the isolate's
- * vocabulary (vocabulary.ts), runs one statement (queries.ts) and says why each region matched
- * (protocol.ts). Knows nothing of HTTP.
+ * Search (docs/api.md, "Search"): reads the query (plan.ts) and its names as people write them
+ * (src/wilayah/names: spacing, old spellings, short forms, historic names), corrects typos from the
+ * isolate's vocabulary (vocabulary.ts), runs one statement (queries.ts) and says why each region
+ * matched (protocol.ts). Knows nothing of HTTP.
  */
 import type { RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { type Paging, pageWindow } from "../../lib/paging";
 import { LEVELS, type Level } from "../codes";
+import { type NameReading, nameReadings, type ReadingKind } from "../names/readings";
+import { nameTable } from "../names/shipped";
 import { normalizeSearchText } from "../normalize";
 import { matchedFormer } from "./former";
 import { editDistance, maxEdits, planQuery, type QueryPlan, typoCandidates } from "./plan";
-import { decodeRow, type MatchType, plainMatchType, READING, readingId } from "./protocol";
+import {
+  CORRECTED_VARIANTS,
+  decodeRow,
+  type MatchType,
+  NAME_READINGS,
+  plainMatchType,
+  READING,
+  readingId,
+  type VariantSource,
+  variantNumber,
+} from "./protocol";
 import { type PlannedSource, type SearchRow, searchPlannedSql, searchRegionsSql, searchRows } from "./queries";
 import { vocabulary } from "./vocabulary";
 
 export const MIN_QUERY_LENGTH = 2;
 
-type Variant = { plan: QueryPlan; corrections: { typed: string; matched: string }[] };
+type Correction = { typed: string; matched: string };
+type Variant = { source: VariantSource; plan: QueryPlan; corrections: Correction[]; reading: NameReading | null };
 
 export type SearchMatch = {
   type: MatchType;
   name: string | null;
   context: string[];
   fuzzy: boolean;
-  corrections: { typed: string; matched: string }[];
+  corrections: Correction[];
   /** Matched by a name of an earlier edition only. */
   former: boolean;
+  /** The name reading that found it (null: the query as typed, or its typo correction). */
+  reading: { kind: ReadingKind; rewrites: { typed: string; read: string }[] } | null;
 };
 
 const levelNumber = (l?: Level) => (l ? LEVELS.indexOf(l) + 1 : undefined);
@@ -33,12 +49,13 @@ const levelNumber = (l?: Level) => (l ? LEVELS.indexOf(l) + 1 : undefined);
 /** Every reading of every variant as a source of the planned statement, with its reading id. */
 function sourcesOf(variants: Variant[]): PlannedSource[] {
   const out: PlannedSource[] = [];
-  variants.forEach(({ plan }, v) => {
-    const fuzzy = v > 0;
-    if (!fuzzy && plan.code) out.push({ kind: "code", id: plan.code, h: readingId(v, READING.CODE) });
-    if (!fuzzy && plan.postal) out.push({ kind: "postal", postal: plan.postal, h: readingId(v, READING.POSTAL) });
-    out.push({ kind: "literal", phrase: plan.literal.own, hint: levelNumber(plan.literal.hint), fuzzy, h: readingId(v, READING.LITERAL) });
-    if (plan.typed && !fuzzy) out.push({ kind: "literal", phrase: plan.typed.own, fuzzy, h: readingId(v, READING.TYPED) });
+  for (const { plan, source: v } of variants) {
+    const typed = v.kind === "typed";
+    const fuzzy = v.kind === "corrected";
+    if (typed && plan.code) out.push({ kind: "code", id: plan.code, h: readingId(v, READING.CODE) });
+    if (typed && plan.postal) out.push({ kind: "postal", postal: plan.postal, h: readingId(v, READING.POSTAL) });
+    out.push({ kind: "literal", phrase: plan.literal.own, hint: levelNumber(plan.literal.hint), fuzzy, substrings: typed, h: readingId(v, READING.LITERAL) });
+    if (plan.typed && !fuzzy) out.push({ kind: "literal", phrase: plan.typed.own, fuzzy, substrings: typed, h: readingId(v, READING.TYPED) });
     for (const [i, c] of plan.contexts.entries()) {
       out.push({
         kind: "context",
@@ -49,36 +66,40 @@ function sourcesOf(variants: Variant[]): PlannedSource[] {
         h: readingId(v, { context: i }),
       });
     }
-  });
+  }
   return out;
 }
+
+const NO_READING = { fuzzy: false, corrections: [], reading: null };
 
 function describe(row: SearchRow, variants: Variant[] | null, q: string): SearchMatch {
   if (!variants) {
     const type = plainMatchType(row.key);
-    return { type, name: q, context: [], fuzzy: false, corrections: [], former: matchedFormer(row.terms, row.former, q, type) };
+    return { type, name: q, context: [], ...NO_READING, former: matchedFormer(row.terms, row.former, q, type) };
   }
   const m = decodeRow(row.key, row.h);
-  if (m.type === "code" || m.type === "postal_code") return { type: m.type, name: null, context: [], fuzzy: false, corrections: [], former: false };
-  const variant = variants[m.variant];
-  const reading =
+  if (m.type === "code" || m.type === "postal_code") return { type: m.type, name: null, context: [], ...NO_READING, former: false };
+  const n = variantNumber(m.variant);
+  const variant = variants.find((x) => variantNumber(x.source) === n);
+  if (!variant) throw new Error(`search: row of an unknown variant (h ${row.h})`);
+  const r =
     m.reading === "literal"
       ? variant.plan.literal
       : m.reading === "typed"
         ? (variant.plan.typed ?? variant.plan.literal)
         : variant.plan.contexts[m.reading.context];
+  const reading = variant.reading && { kind: variant.reading.kind, rewrites: variant.reading.rewrites.map(({ typed, read }) => ({ typed, read })) };
   return {
     type: m.type,
-    name: reading.own,
-    context: reading.context.map((c) => c.text),
+    name: r.own,
+    context: r.context.map((c) => c.text),
     fuzzy: m.fuzzy,
     corrections: m.fuzzy ? variant.corrections : [],
-    former: matchedFormer(row.terms, row.former, reading.own, m.type),
+    former: matchedFormer(row.terms, row.former, r.own, m.type),
+    reading,
   };
 }
 
-/** At most this many typo-corrected readings per query. */
-const MAX_CORRECTED = 3;
 const CORRECTIONS_PER_WORD = 3;
 
 /** Corrected variants of a query from the typo candidates of its words (closest, then most used, first). */
@@ -91,24 +112,29 @@ function corrected(q: string, candidates: { q: string; w: string; n: number }[])
     if (list) list.push({ w: c.w, d, n: c.n });
     else perWord.set(c.q, [{ w: c.w, d, n: c.n }]);
   }
-  let combos: { q: string; d: number; corrections: Variant["corrections"] }[] = [{ q, d: 0, corrections: [] }];
+  let combos: { q: string; d: number; corrections: Correction[] }[] = [{ q, d: 0, corrections: [] }];
   for (const [word, list] of perWord) {
     const best = list.sort((a, b) => a.d - b.d || b.n - a.n || (a.w < b.w ? -1 : 1)).slice(0, CORRECTIONS_PER_WORD);
     const re = new RegExp(`(?<![a-z0-9])${word}(?![a-z0-9])`, "g");
     combos = combos
       .flatMap((c) => best.map((b) => ({ q: c.q.replace(re, b.w), d: c.d + b.d, corrections: [...c.corrections, { typed: word, matched: b.w }] })))
       .sort((a, b) => a.d - b.d)
-      .slice(0, MAX_CORRECTED);
+      .slice(0, CORRECTED_VARIANTS);
   }
-  return combos.filter((c) => c.corrections.length > 0).map((c) => ({ plan: planQuery(c.q), corrections: c.corrections }));
+  return combos
+    .filter((c) => c.corrections.length > 0)
+    .map((c, index) => ({ source: { kind: "corrected", index }, plan: planQuery(c.q), corrections: c.corrections, reading: null }));
 }
 
 /**
  * Typo candidates of the words of a plan that may be typos (letters only, 4+) and start no word of
- * the vocabulary: similar words within the word's edit distance.
+ * the vocabulary: similar words within the word's edit distance. A word that a name reading read in
+ * today's spelling or from the table is no typo (`timoer` is `timur`, not also `timor`); a word it
+ * only split still may be (`sobanan` splits into `soba nan`, which finds nothing: it is `sobangan`).
  */
-function typoFixes(q: string, plan: QueryPlan): Variant[] {
-  const words = typoCandidates(plan);
+function typoFixes(q: string, plan: QueryPlan, readings: NameReading[]): Variant[] {
+  const read = new Set(readings.flatMap((r) => r.rewrites.filter((w) => w.kind !== "spacing").flatMap((w) => w.typed.split(" "))));
+  const words = typoCandidates(plan).filter((w) => !read.has(w));
   if (words.length === 0) return [];
   const vocab = vocabulary();
   const candidates = words
@@ -118,9 +144,9 @@ function typoFixes(q: string, plan: QueryPlan): Variant[] {
 }
 
 /**
- * Search (docs/api.md, "Search"). One statement: the query's own readings and, when some word has no
- * exact or prefix match but has words within its edit distance (found in the isolate's vocabulary),
- * the corrected readings too.
+ * Search (docs/api.md, "Search"). One statement: the query as typed, its name readings (ranked like
+ * it) and, when some word has no exact or prefix match but has words within its edit distance (found
+ * in the isolate's vocabulary), the corrected readings after them.
  */
 export async function search(db: RegionDb, opts: Paging & { q: string; level?: Level; includeInactive: boolean }) {
   const q = normalizeSearchText(opts.q);
@@ -132,10 +158,18 @@ export async function search(db: RegionDb, opts: Paging & { q: string; level?: L
   const w = pageWindow(opts);
   const plan = planQuery(q);
   const filter = { level: levelNumber(opts.level), includeInactive: opts.includeInactive, limit: w.limit, offset: w.offset };
-  const fixes = typoFixes(q, plan);
-  // A plain query (one word or phrase, no hint, code, context reading or typo) keeps the suffix-index statement.
-  const simple = fixes.length === 0 && !plan.code && !plan.postal && plan.contexts.length === 0 && !plan.literal.hint && plan.literal.own === q;
-  const variants: Variant[] | null = simple ? null : [{ plan, corrections: [] }, ...fixes];
+  const readings = nameReadings(q, { lexicon: vocabulary(), table: nameTable() }, NAME_READINGS);
+  const fixes = typoFixes(q, plan, readings);
+  // A plain query (one word or phrase, no hint, code, context reading, name reading or typo) keeps the suffix-index statement.
+  const simple =
+    readings.length === 0 && fixes.length === 0 && !plan.code && !plan.postal && plan.contexts.length === 0 && !plan.literal.hint && plan.literal.own === q;
+  const variants: Variant[] | null = simple
+    ? null
+    : [
+        { source: { kind: "typed" }, plan, corrections: [], reading: null },
+        ...readings.map((reading, index): Variant => ({ source: { kind: "reading", index }, plan: planQuery(reading.q), corrections: [], reading })),
+        ...fixes,
+      ];
   const statement = variants ? searchPlannedSql(sourcesOf(variants), filter) : searchRegionsSql({ q, ...filter });
   const found = searchRows(await db.all(statement));
   return {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import seedVocabulary from "../../../seed/vocabulary.json";
+import { parseVocabulary } from "../names/lexicon.ts";
 import { editDistance, minSharedTrigrams, wordTrigrams } from "./plan.ts";
-import { parseVocabulary, TYPO_CANDIDATES, Vocabulary, vocabulary } from "./vocabulary.ts";
+import { TYPO_CANDIDATES, Vocabulary, vocabulary } from "./vocabulary.ts";
 
 describe("typo vocabulary (src/wilayah/search/vocabulary.ts)", () => {
   const small = new Vocabulary(parseVocabulary(["bandung\t109", "bantul\t4", "banding\t2", "bandungan\t3", "ba\t1", "cirebon\t9"].join("\n")));

@@ -1,9 +1,10 @@
 /**
  * The word vocabulary of the search index (every distinct word of every spelling, with the number
- * of regions using it), held in the isolate for typo handling. It ships with the Worker as
+ * of regions using it), held in the isolate for typo handling and as the lexicon of name readings
+ * (src/wilayah/names: a WordList, which it extends). It ships with the Worker as
  * seed/vocabulary.json, written by the seed build from the same rows as seed/wilayah.sql (so the
- * data and its vocabulary change together, with a deploy); it is parsed on the first search with a
- * word of 4+ letters, and the padded-trigram index over it is built on the first possible typo.
+ * data and its vocabulary change together, with a deploy); it is parsed on the first search (every
+ * query is read against it), and the padded-trigram index over it is built on the first possible typo.
  *
  * Why not in SQL (as it was, over a `wilayah_vocab_grams` table, dropped by migration 0010): the
  * candidate query walked thousands of index rows per word and needed a round trip of its own before
@@ -13,20 +14,11 @@
  * first, then alphabetical, at most TYPO_CANDIDATES per word).
  */
 import seedVocabulary from "../../../seed/vocabulary.json";
+import { parseVocabulary, type WordCount, WordList } from "../names/lexicon";
 import { minSharedTrigrams } from "./plan";
 
 /** At most this many candidates per word, those sharing the most trigrams (then alphabetical). */
 export const TYPO_CANDIDATES = 300;
-
-export type VocabRow = { w: string; n: number };
-
-/** `word<TAB>count` lines. */
-export function parseVocabulary(text: string): VocabRow[] {
-  return text.split("\n").map((line) => {
-    const tab = line.indexOf("\t");
-    return { w: line.slice(0, tab), n: Number(line.slice(tab + 1)) };
-  });
-}
 
 let shipped: Vocabulary | undefined;
 
@@ -69,42 +61,16 @@ function trigramCodes(w: string, out: number[]): number[] {
  */
 type TrigramIndex = { start: Int32Array; postings: Int32Array; postingLengths: Uint8Array; shared: Uint8Array };
 
-export class Vocabulary {
-  /** Sorted by code unit (the words are ASCII: the normalised name words). */
-  private readonly words: string[];
-  private readonly counts: Int32Array;
+export class Vocabulary extends WordList {
   /** The trigram index, built on the first possible typo (see TrigramIndex). */
   private index?: TrigramIndex;
-
-  constructor(rows: VocabRow[]) {
-    // The seed build writes the words sorted; sorting again costs nothing then, and keeps this safe.
-    const sorted = rows.every((r, i) => i === 0 || rows[i - 1].w < r.w) ? rows : [...rows].sort((a, b) => (a.w < b.w ? -1 : a.w > b.w ? 1 : 0));
-    this.words = sorted.map((r) => r.w);
-    this.counts = Int32Array.from(sorted, (r) => r.n);
-  }
-
-  get size(): number {
-    return this.words.length;
-  }
-
-  /** Whether some word starts with `prefix` (itself included): such a word is matched, not a typo. */
-  startsAWord(prefix: string): boolean {
-    let lo = 0;
-    let hi = this.words.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.words[mid] < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.words.length && this.words[lo].startsWith(prefix);
-  }
 
   /**
    * Words of length within `edits` of `word` sharing at least minSharedTrigrams(word) of its padded
    * trigrams, most shared first (then alphabetical), at most TYPO_CANDIDATES, with how many regions
    * use each.
    */
-  similarWords(word: string, edits: number): VocabRow[] {
+  similarWords(word: string, edits: number): WordCount[] {
     this.index ??= this.buildIndex();
     const { start, postings, postingLengths: lengths, shared } = this.index;
     const min = word.length - edits;
