@@ -1,0 +1,229 @@
+import { describe, expect, it } from "vitest";
+import { type AddressComponents, parseAddress } from "./parse.ts";
+
+const EMPTY: AddressComponents = { street: null, house_number: null, rt: null, rw: null, block: null, building: null, complex: null, dusun: null, postal_code: null };
+
+/** The region segments as `marker:text` (`-:Braga` when unmarked). */
+const regions = (text: string) => parseAddress(text).regions.map((r) => `${r.marker ?? "-"}:${r.text}`);
+const components = (text: string) => parseAddress(text).components;
+
+describe("address parser: components", () => {
+  it("reads the marketplace form with commas (Google Maps' own order)", () => {
+    const p = parseAddress("Jl. Asia Afrika No. 8, Braga, Kec. Sumur Bandung, Kota Bandung, Jawa Barat 40111");
+    expect(p.components).toEqual({ ...EMPTY, street: "Jl. Asia Afrika", house_number: "8", postal_code: "40111" });
+    expect(p.regions.map((r) => [r.marker, r.text, r.level, r.part])).toEqual([
+      [null, "Braga", null, 1],
+      ["kec", "Sumur Bandung", "kecamatan", 2],
+      ["kota", "Bandung", "kabupaten", 3],
+      [null, "Jawa Barat", null, 4],
+    ]);
+    expect(p.regions[2].raw).toBe("Kota Bandung");
+    expect(p.regions[3].words).toEqual(["jawa", "barat"]);
+    expect(p.streetOpen).toBe(false);
+  });
+
+  it("reads Google's RT.x/RW.y and glued numbers", () => {
+    expect(components("Jl. Cikini Raya No.73, RT.13/RW.5, Cikini, Kec. Menteng, Kota Jakarta Pusat, Daerah Khusus Ibukota Jakarta 10330")).toEqual({
+      ...EMPTY,
+      street: "Jl. Cikini Raya",
+      house_number: "73",
+      rt: "13",
+      rw: "5",
+      postal_code: "10330",
+    });
+    expect(regions("Jl. Cikini Raya No.73, RT.13/RW.5, Cikini, Kec. Menteng, Kota Jakarta Pusat, Daerah Khusus Ibukota Jakarta 10330")).toEqual([
+      "-:Cikini",
+      "kec:Menteng",
+      "kota:Jakarta Pusat",
+      "-:Daerah Khusus Ibukota Jakarta",
+    ]);
+  });
+
+  it("reads every RT/RW form", () => {
+    const rtRw = (text: string) => {
+      const c = components(text);
+      return [c.rt, c.rw];
+    };
+    expect(rtRw("RT 003 RW 002")).toEqual(["003", "002"]);
+    expect(rtRw("RT 03/RW 02")).toEqual(["03", "02"]);
+    expect(rtRw("RT.003/RW.002")).toEqual(["003", "002"]);
+    expect(rtRw("RT. 003 / RW. 002")).toEqual(["003", "002"]);
+    expect(rtRw("rt 3 rw 5")).toEqual(["3", "5"]);
+    expect(rtRw("Rt.01 Rw.02")).toEqual(["01", "02"]);
+    expect(rtRw("RT03/RW02")).toEqual(["03", "02"]);
+    expect(rtRw("RT003RW002")).toEqual(["003", "002"]);
+    expect(rtRw("RT 01/02")).toEqual(["01", "02"]);
+    expect(rtRw("RT/RW 003/002")).toEqual(["003", "002"]);
+    expect(rtRw("RT/RW : 003/002")).toEqual(["003", "002"]);
+    expect(rtRw("RW 05")).toEqual([null, "05"]);
+    expect(rtRw("RT: 4, RW: 9")).toEqual(["4", "9"]);
+  });
+
+  it("reads house numbers in their forms", () => {
+    const no = (text: string) => components(text).house_number;
+    expect(no("Jl. Merdeka No. 12")).toBe("12");
+    expect(no("Jl. Merdeka No.12A")).toBe("12A");
+    expect(no("Jl. Merdeka no 12-14")).toBe("12-14");
+    expect(no("Jl. Merdeka Nomor 7")).toBe("7");
+    expect(no("Jl. Merdeka No: 7")).toBe("7");
+    expect(no("Jl. Merdeka #7")).toBe("7");
+    expect(no("Jl. Merdeka 7")).toBe("7");
+    expect(no("Jl. Merdeka No. 5/7")).toBe("5/7");
+    expect(no("Jl. Jend. Sudirman Kav. 52-53")).toBe("52-53");
+    expect(no("JL MERDEKA NO12")).toBe("12");
+  });
+
+  it("reads blocks, complexes and buildings, with their own words", () => {
+    expect(components("Perum Griya Asri Blok C2 No. 5, Ds. Sukamaju")).toMatchObject({ complex: "Perum Griya Asri", block: "C2", house_number: "5" });
+    expect(components("Komplek Setiabudi Regency Blok A/12")).toMatchObject({ complex: "Komplek Setiabudi Regency", block: "A", house_number: "12" });
+    expect(components("Komp. Bumi Asri blok c-2 no 5")).toMatchObject({ complex: "Komp. Bumi Asri", block: "c-2", house_number: "5" });
+    expect(components("Perumahan Bandung Indah Blk. D No. 1, Kab. Bandung")).toMatchObject({ complex: "Perumahan Bandung Indah", block: "D" });
+    expect(components("Gedung Sate, Jl. Diponegoro No. 22, Citarum")).toMatchObject({ building: "Gedung Sate", street: "Jl. Diponegoro", house_number: "22" });
+    expect(components("Menara BCA Lt. 5, Jl. M.H. Thamrin No. 1")).toMatchObject({ building: "Menara BCA Lt. 5", street: "Jl. M.H. Thamrin", house_number: "1" });
+    expect(components("Apartemen Kalibata City Tower A")).toMatchObject({ building: "Apartemen Kalibata City" });
+  });
+
+  it("reads dusun and hamlet words", () => {
+    const p = parseAddress("Dusun Krajan RT 02 RW 01 Desa Sukamaju Kecamatan Cibadak Kabupaten Sukabumi");
+    expect(p.components).toEqual({ ...EMPTY, dusun: "Krajan", rt: "02", rw: "01" });
+    expect(regions("Dusun Krajan RT 02 RW 01 Desa Sukamaju Kecamatan Cibadak Kabupaten Sukabumi")).toEqual(["desa:Sukamaju", "kec:Cibadak", "kab:Sukabumi"]);
+    expect(components("Dsn. Kulon, Ds. Mojo")).toMatchObject({ dusun: "Kulon" });
+    // A hamlet word stays a region segment too: `Kampung Melayu` is a kelurahan in Jakarta.
+    const kp = parseAddress("Kp. Melayu, Jatinegara, Jakarta Timur");
+    expect(kp.components.dusun).toBe("Melayu");
+    expect(kp.regions[0]).toMatchObject({ marker: "kampung", text: "Melayu", raw: "Kp. Melayu", level: null });
+    expect(regions("Kp. Cibeureum RT 01/02 Desa Cikole")).toEqual(["kampung:Cibeureum", "desa:Cikole"]);
+  });
+
+  it("reads postal codes: bare, after the province, with a label, never a house number", () => {
+    expect(components("Braga, Bandung 40111").postal_code).toBe("40111");
+    expect(components("Bandung, 40111, Indonesia").postal_code).toBe("40111");
+    expect(components("Braga Kode Pos 40111").postal_code).toBe("40111");
+    expect(components("Braga kodepos: 40111").postal_code).toBe("40111");
+    expect(components("Braga Kd. Pos 40111").postal_code).toBe("40111");
+    expect(components("Jl. Merdeka No. 12345, Braga")).toMatchObject({ house_number: "12345", postal_code: null });
+    expect(components("Jl. Merdeka RT 12345")).toMatchObject({ rt: "12345", postal_code: null });
+    expect(regions("Bandung, 40111, Indonesia")).toEqual(["-:Bandung"]);
+  });
+});
+
+describe("address parser: streets are never regions", () => {
+  it("consumes the street up to its number, comma or marker", () => {
+    expect(regions("Jl. Bandung No. 12, Sukun, Malang")).toEqual(["-:Sukun", "-:Malang"]);
+    expect(regions("jl bandung no 12 sukun malang")).toEqual(["-:sukun malang"]);
+    expect(regions("Jl. Sumatera 5 Gubeng Surabaya")).toEqual(["-:Gubeng Surabaya"]);
+    expect(components("Jl. Sumatera 5 Gubeng Surabaya")).toMatchObject({ street: "Jl. Sumatera", house_number: "5" });
+    expect(regions("Jalan Jawa Barat Kel. Citarum")).toEqual(["kel:Citarum"]);
+    expect(regions("Gg. Bali II, Kel. Sukasari")).toEqual(["kel:Sukasari"]);
+    expect(regions("Jln. Kalimantan RT 02 RW 03 Kec. Sumbersari Jember")).toEqual(["kec:Sumbersari Jember"]);
+  });
+
+  it("keeps Km, a gang and a second street word in the street", () => {
+    const p = parseAddress("Jl. Kaliurang Km 5,5 Gg. Mawar No. 3, Sleman, DIY 55281");
+    expect(p.components).toMatchObject({ street: "Jl. Kaliurang Km 5,5 Gg. Mawar", house_number: "3", postal_code: "55281" });
+    expect(p.regions.map((r) => r.text)).toEqual(["Sleman", "DIY"]);
+    expect(components("Jl. Raya Bogor Km. 26, Ciracas").street).toBe("Jl. Raya Bogor Km. 26");
+    expect(components("Jl. Sultan Agung Gg. 3 No. 10").street).toBe("Jl. Sultan Agung Gg. 3");
+    expect(components("Gg. Mawar, Jl. Kaliurang No. 2").street).toBe("Gg. Mawar, Jl. Kaliurang");
+  });
+
+  it("reads the word after a street word as the street's, even a number or a level word", () => {
+    expect(components("Jl. 17 Agustus No. 5").street).toBe("Jl. 17 Agustus");
+    expect(components("Jl. Kota Baru No. 1, Kel. Braga").street).toBe("Jl. Kota Baru");
+    expect(regions("Jl. Kota Baru No. 1, Kel. Braga")).toEqual(["kel:Braga"]);
+    expect(components("Jl. Desa Putera No. 2").street).toBe("Jl. Desa Putera");
+    expect(components("Jl. Kampung Melayu Besar No. 9").street).toBe("Jl. Kampung Melayu Besar");
+  });
+
+  it("keeps titles and initials inside the street", () => {
+    expect(components("Jl. Ir. H. Juanda No. 1, Paledang, Bogor Tengah").street).toBe("Jl. Ir. H. Juanda");
+    expect(components("Jl. Letjen S. Parman Kav. 28, Tanjung Duren Selatan").street).toBe("Jl. Letjen S. Parman");
+    expect(components("Jl.M.H.Thamrin No.1").street).toBe("Jl.M.H.Thamrin");
+  });
+
+  it("says when a street may have swallowed a region (no comma, no number, no marker after it)", () => {
+    expect(parseAddress("jl merdeka bandung").streetOpen).toBe(true);
+    expect(parseAddress("Jl. Merdeka, Bandung").streetOpen).toBe(true);
+    expect(parseAddress("Jl. Merdeka No. 3 Bandung").streetOpen).toBe(false);
+    expect(parseAddress("Jl. Merdeka Kel. Braga").streetOpen).toBe(false);
+  });
+});
+
+describe("address parser: region segments", () => {
+  it("reads every level word, abbreviated or not, any case", () => {
+    expect(regions("Kel. Braga Kec. Sumur Bandung Kota Bandung Prov. Jawa Barat")).toEqual(["kel:Braga", "kec:Sumur Bandung", "kota:Bandung", "prov:Jawa Barat"]);
+    expect(regions("Kelurahan Braga, Kecamatan Sumur Bandung, Kotamadya Bandung, Provinsi Jawa Barat")).toEqual([
+      "kel:Braga",
+      "kec:Sumur Bandung",
+      "kotamadya:Bandung",
+      "prov:Jawa Barat",
+    ]);
+    expect(regions("Ds. Sukamaju Kec. Cibadak Kab. Sukabumi Propinsi Jawa Barat")).toEqual(["desa:Sukamaju", "kec:Cibadak", "kab:Sukabumi", "prov:Jawa Barat"]);
+    expect(regions("desa sukamaju kec cibadak kab sukabumi prov jabar")).toEqual(["desa:sukamaju", "kec:cibadak", "kab:sukabumi", "prov:jabar"]);
+    expect(regions("kel.braga kec.sumur bandung kota.bandung")).toEqual(["kel:braga", "kec:sumur bandung", "kota:bandung"]);
+    expect(regions("Kodya Yogyakarta")).toEqual(["kotamadya:Yogyakarta"]);
+    expect(regions("Distrik Abepura, Kota Jayapura")).toEqual(["kec:Abepura", "kota:Jayapura"]);
+    expect(parseAddress("Kab. Garut").regions[0]).toMatchObject({ level: "kabupaten", marker: "kab", raw: "Kab. Garut" });
+  });
+
+  it("reads KTP capitals, with or without the form's labels", () => {
+    const line = "JL. MAWAR NO. 5 RT 001 RW 002 KEL. CIDADAP KEC. CIDADAP KOTA BANDUNG JAWA BARAT";
+    expect(components(line)).toEqual({ ...EMPTY, street: "JL. MAWAR", house_number: "5", rt: "001", rw: "002" });
+    expect(regions(line)).toEqual(["kel:CIDADAP", "kec:CIDADAP", "kota:BANDUNG JAWA BARAT"]);
+    const form = "Alamat : JL. MAWAR NO. 5\nRT/RW : 001/002\nKel/Desa : CIDADAP\nKecamatan : CIDADAP\nKab/Kota : BANDUNG";
+    expect(components(form)).toEqual({ ...EMPTY, street: "JL. MAWAR", house_number: "5", rt: "001", rw: "002" });
+    expect(regions(form)).toEqual(["kel/desa:CIDADAP", "kec:CIDADAP", "kab/kota:BANDUNG"]);
+    expect(parseAddress(form).regions[0].level).toBe("kelurahan");
+    expect(regions("DESA/KEL. SUKAMAJU")).toEqual(["kel/desa:SUKAMAJU"]);
+  });
+
+  it("reads any order, with or without commas", () => {
+    expect(regions("Jawa Barat, Kota Bandung, Kec. Coblong, Kel. Dago, Jl. Ir. H. Juanda No. 10")).toEqual([
+      "-:Jawa Barat",
+      "kota:Bandung",
+      "kec:Coblong",
+      "kel:Dago",
+    ]);
+    expect(regions("bandung coblong dago")).toEqual(["-:bandung coblong dago"]);
+    expect(regions("Menteng Jakarta Pusat 10310")).toEqual(["-:Menteng Jakarta Pusat"]);
+  });
+
+  it("reads Jakarta's administrative cities and a level word after the name", () => {
+    expect(parseAddress("Kota Adm. Jakarta Selatan").regions[0]).toMatchObject({ marker: "kota", text: "Jakarta Selatan", raw: "Kota Adm. Jakarta Selatan" });
+    expect(regions("Kota Administrasi Jakarta Timur")).toEqual(["kota:Jakarta Timur"]);
+    expect(regions("Kab. Adm. Kepulauan Seribu")).toEqual(["kab:Kepulauan Seribu"]);
+    expect(regions("Bandung Kota")).toEqual(["-:Bandung"]);
+  });
+
+  it("keeps the level word with the text, for names that start with one", () => {
+    const p = parseAddress("Desa Baru, Kec. Kota Jantho");
+    expect(p.regions[0]).toMatchObject({ marker: "desa", text: "Baru", raw: "Desa Baru" });
+    expect(p.regions[1]).toMatchObject({ marker: "kec", text: "Kota Jantho" });
+    expect(parseAddress("Kota Baru, Kec. Keritang").regions[0]).toMatchObject({ marker: "kota", text: "Baru", raw: "Kota Baru" });
+  });
+
+  it("keeps numbers and roman numerals of village names, drops the country and phone numbers", () => {
+    expect(regions("Desa Ramunia 1, Kec. Pantai Labu")).toEqual(["desa:Ramunia 1", "kec:Pantai Labu"]);
+    expect(regions("Kel. Sukamaju II")).toEqual(["kel:Sukamaju II"]);
+    expect(regions("Jambur Indonesia, Deli Serdang, Indonesia")).toEqual(["-:Jambur Indonesia", "-:Deli Serdang"]);
+    expect(regions("Braga Bandung 081234567890")).toEqual(["-:Braga Bandung"]);
+  });
+
+  it("cuts at semicolons, new lines, bars, parentheses and a spaced dash", () => {
+    expect(regions("Braga; Sumur Bandung\nBandung | Jawa Barat")).toEqual(["-:Braga", "-:Sumur Bandung", "-:Bandung", "-:Jawa Barat"]);
+    expect(regions("Braga (Sumur Bandung) - Bandung")).toEqual(["-:Braga", "-:Sumur Bandung", "-:Bandung"]);
+    expect(regions("Sei-Kera Hilir I")).toEqual(["-:Sei-Kera Hilir I"]);
+  });
+
+  it("normalises words: case, accents, edge punctuation, typographic apostrophes", () => {
+    expect(parseAddress("KEL. CIKINI, Kec. Meñteng").regions.map((r) => r.words)).toEqual([["cikini"], ["menteng"]]);
+    expect(parseAddress("Desa Ba\u2019u").regions[0].words).toEqual(["ba'u"]);
+  });
+
+  it("reads nothing from empty or marker-only text", () => {
+    expect(parseAddress("")).toEqual({ components: EMPTY, regions: [], streetOpen: false });
+    expect(parseAddress(" , ; ").regions).toEqual([]);
+    expect(parseAddress("Kec.").regions).toEqual([]);
+    expect(parseAddress("Jl.").components.street).toBe(null);
+  });
+});

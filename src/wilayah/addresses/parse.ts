@@ -1,0 +1,428 @@
+/**
+ * Reads a free-text Indonesian address into its parts (issue 24). Pure: no data, no I/O, so the
+ * Worker and the scripts share it (it imports only ../codes.ts).
+ *
+ * What comes out:
+ * - `components`, the parts that are not regions, as written: `street` (with its own word: `Jl.`,
+ *   `Gg.`, because `Jalan Braga` and `Gang Braga` are different streets; several street pieces are
+ *   joined with `, `), `house_number`, `rt`, `rw`, `block`, `building`, `complex` (also with their
+ *   word: `Perum Griya Asri`, `Gedung Sate`), `dusun` (without it), `postal_code`.
+ * - `regions`, the rest: the segments that may name a kelurahan/desa, kecamatan, kabupaten/kota or
+ *   provinsi, each with the level word written before it (`Kel.`, `Desa`, `Kec.`, `Kab.`, `Kota`,
+ *   `Kotamadya`, `Prov.`...), in the order written. The parser never decides which region a segment
+ *   is: a segment may hold several levels (`kota bandung jawa barat`), and a level word may be part
+ *   of a name (`Kota Baru`, `Desa Baru`, `Dukuh`), so each segment also keeps its text with the
+ *   word (`raw`).
+ *
+ * How the text is cut: commas, semicolons, new lines, `|`, parentheses and a dash between spaces end a
+ * segment; so does every marker word (a street, number, RT/RW, block, building or region word), so
+ * addresses without commas (KTP lines, lowercase chat text) cut the same way. A street, building or
+ * complex runs from its word to the next comma, marker or number: its words are never offered as
+ * regions (`Jl. Bandung No. 12, Malang`: `Bandung` is the street). Inside a street, `Km 5` and
+ * `Gg. 3` belong to the street and a second street word (`Jl. Kaliurang Gg. Mawar`) continues it.
+ * The word right after any marker is always name text, never a marker (`Jl. Kota Baru`,
+ * `Kel. Kota Baru`, `Desa Dusun Tua`). A bare number after a street is its house number; five
+ * digits that no `No.`, `RT`, `RW`, `Blok` or `Km` claimed are the postal code.
+ */
+import type { Level } from "../codes.ts";
+
+export type AddressComponents = {
+  street: string | null;
+  house_number: string | null;
+  rt: string | null;
+  rw: string | null;
+  block: string | null;
+  building: string | null;
+  complex: string | null;
+  dusun: string | null;
+  postal_code: string | null;
+};
+
+/**
+ * The level word written before a segment, normalised. `kel/desa` and `kab/kota` are the KTP form's
+ * labels (either kind); `kampung` is a hamlet word (`Kp.`, `Kampung`, `Dukuh`, `Lingkungan`,
+ * `Jorong`) that is a dusun in one place and part of a village's name in another (`Kampung Melayu`).
+ */
+export type Marker = "kel" | "desa" | "kel/desa" | "kec" | "kab" | "kota" | "kotamadya" | "kab/kota" | "prov" | "kampung";
+
+export type RegionSegment = {
+  /** The name as written, without the level word. */
+  text: string;
+  /** The normalised words of `text` (lowercase, accents and edge punctuation removed). */
+  words: string[];
+  /** The level word before it, if any. */
+  marker: Marker | null;
+  /** The level that word says (`kampung`: none, it is below a village). */
+  level: Level | null;
+  /** The text with its level word, as written (`Kota Baru`): some names start with such a word. */
+  raw: string;
+  /** Which comma-separated part of the address it is in (0-based). */
+  part: number;
+};
+
+export type ParsedAddress = {
+  components: AddressComponents;
+  regions: RegionSegment[];
+  /**
+   * The last street piece ended at a comma or the end of the text, not at a number or a marker: with
+   * no commas (`jl merdeka bandung`) its last words may be a region the writer did not set apart.
+   */
+  streetOpen: boolean;
+};
+
+// ---------------------------------------------------------------- tokens
+
+type Tok = {
+  /** As written. */
+  raw: string;
+  /** Lowercase, accents and a trailing period removed; "" for separators. */
+  w: string;
+  start: number;
+  end: number;
+  /** Ends a segment: `,` `;` new line `|` `(` `)` and a dash between spaces. */
+  sep: boolean;
+  /** `/`, `:` or `#`: joins labels (`RT/RW`, `Kel/Desa`), is dropped elsewhere. */
+  punct: boolean;
+};
+
+/** Numbers with decimal marks (`Km 5,5`), words (with inner `'` `-` and one trailing `.`), separators. */
+const TOKEN = /\d+(?:[.,]\d+)+|[\p{L}\p{N}]+(?:['\u2019`\-][\p{L}\p{N}]+)*\.?|[,;|()\n\r\u2013\u2014]|(?<=\s)-(?=\s)|[/:#]/gu;
+
+/** A label glued to its number: `RT003RW002`, `rw02`, `No12A`, `Blok5` (`Km.5`: the `.` split already). */
+const GLUED_RT = /^(rt|rw)(\d+)(.*)$/iu;
+const GLUED = /^(no|nomor|blok|blk|km|kav)(\d[\p{L}\p{N}\-]*)$/iu;
+
+const fold = (s: string) =>
+  s
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .replace(/\u2019/g, "'")
+    .toLowerCase();
+
+function pushWord(out: Tok[], raw: string, start: number): void {
+  const word = (r: string, at: number) => out.push({ raw: r, w: fold(r).replace(/\.$/, ""), start: at, end: at + r.length, sep: false, punct: false });
+  const rt = GLUED_RT.exec(raw);
+  const glued = rt ?? GLUED.exec(raw);
+  if (!glued) {
+    word(raw, start);
+    return;
+  }
+  const k = glued[1].length;
+  const n = glued[2].length;
+  word(raw.slice(0, k), start);
+  word(raw.slice(k, k + n), start + k);
+  if (rt && glued[3]) pushWord(out, raw.slice(k + n), start + k + n);
+}
+
+function tokenize(text: string): Tok[] {
+  const out: Tok[] = [];
+  for (const m of text.matchAll(TOKEN)) {
+    const raw = m[0];
+    const start = m.index;
+    if (/^[,;|()\n\r\u2013\u2014-]$/.test(raw)) {
+      out.push({ raw, w: "", start, end: start + raw.length, sep: true, punct: false });
+      continue;
+    }
+    if (/^[/:#]$/.test(raw)) {
+      out.push({ raw, w: raw, start, end: start + 1, sep: false, punct: true });
+      continue;
+    }
+    pushWord(out, raw, start);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- markers
+
+type Kind = "street" | "house" | "rt" | "rw" | "block" | "complex" | "building" | "dusun" | "region" | "postal" | "country" | "label";
+
+const WORDS: Record<string, { kind: Kind; marker?: Marker }> = {};
+const put = (kind: Kind, words: string[], marker?: Marker) => {
+  for (const w of words) WORDS[w] = { kind, ...(marker ? { marker } : {}) };
+};
+put("street", ["jl", "jln", "jalan", "gg", "gang", "lr", "lrg", "lorong"]);
+put("house", ["no", "nomor", "nmr", "kav", "kavling"]);
+put("rt", ["rt"]);
+put("rw", ["rw"]);
+put("block", ["blok", "blk", "block"]);
+put("complex", ["perum", "perumahan", "komplek", "kompleks", "komp", "kompl", "cluster", "klaster"]);
+put("building", ["gedung", "gd", "gdg", "apartemen", "apartement", "apartment", "apt", "wisma", "menara", "tower", "ruko", "rukan"]);
+put("dusun", ["dusun", "dsn"]);
+put("region", ["kampung", "kp", "kmp", "dukuh", "dk", "lingkungan", "lingk", "jorong", "pedukuhan", "padukuhan"], "kampung");
+put("region", ["kel", "kelurahan"], "kel");
+put("region", ["desa", "ds", "gampong", "nagari", "pekon"], "desa");
+put("region", ["kec", "kecamatan", "kcm", "distrik", "kapanewon", "kemantren"], "kec");
+put("region", ["kab", "kabupaten"], "kab");
+put("region", ["kota"], "kota");
+put("region", ["kotamadya", "kodya", "kotmadya"], "kotamadya");
+put("region", ["prov", "provinsi", "propinsi", "prop"], "prov");
+put("postal", ["kodepos"]);
+put("country", ["indonesia"]);
+put("label", ["alamat", "domisili"]);
+
+const LEVEL_OF: Record<Marker, Level | null> = {
+  kel: "kelurahan",
+  desa: "kelurahan",
+  "kel/desa": "kelurahan",
+  kec: "kecamatan",
+  kab: "kabupaten",
+  kota: "kabupaten",
+  kotamadya: "kabupaten",
+  "kab/kota": "kabupaten",
+  prov: "provinsi",
+  kampung: null,
+};
+
+/** Words after `Kota`/`Kab.` that say "administrative city/regency" (Jakarta's cities, Kepulauan Seribu). */
+const ADMINISTRATIVE = new Set(["adm", "administrasi"]);
+
+const isNumber = (t: Tok | undefined) => !!t && !t.sep && /^\d/.test(t.w) && /\d/.test(t.w);
+const isPostal = (t: Tok | undefined) => !!t && /^[1-9]\d{4}$/.test(t.w);
+/** A house number: digits first (`8`, `12A`, `12-14`), or a letter and digits (`A5`). */
+const isHouseNumber = (t: Tok | undefined) => !!t && !t.sep && !t.punct && /^(\d[\p{L}\p{N}\-]*|\p{L}{1,2}-?\d+[\p{L}\p{N}\-]*)$/u.test(t.w);
+
+// ---------------------------------------------------------------- parser
+
+type Segment = { kind: "street" | "complex" | "building" | "dusun" | "region"; marker: Marker | null; markerFrom: number; from: number; to: number; part: number; endedBy: "sep" | "marker" | "number" | "end" };
+
+export function parseAddress(text: string): ParsedAddress {
+  const toks = tokenize(text);
+  const components: AddressComponents = { street: null, house_number: null, rt: null, rw: null, block: null, building: null, complex: null, dusun: null, postal_code: null };
+  const segments: Segment[] = [];
+  let part = 0;
+  let cur: Segment | null = null;
+  const close = (endedBy: Segment["endedBy"]) => {
+    if (cur && cur.to > cur.from) segments.push({ ...cur, endedBy });
+    cur = null;
+  };
+  const setOnce = (key: keyof AddressComponents, value: string) => {
+    if (components[key] === null) components[key] = value;
+  };
+  const slice = (from: number, to: number) => text.slice(toks[from].start, toks[to - 1].end);
+
+  /** Reads `RT 003 RW 002`, `RT 03/RW 02`, `RT/RW 003/002`, `RT 01/02` from `i` (at rt or rw); returns the next index. */
+  const readRtRw = (i: number): number => {
+    let j = i;
+    const first = toks[j].w;
+    j++;
+    // `RT/RW 003/002`: both labels, then both numbers.
+    if (first === "rt" && toks[j]?.w === "/" && toks[j + 1]?.w === "rw") {
+      j += 2;
+      while (toks[j]?.punct) j++;
+      if (isNumber(toks[j])) {
+        setOnce("rt", toks[j].raw);
+        j++;
+        if (toks[j]?.w === "/" && isNumber(toks[j + 1])) {
+          setOnce("rw", toks[j + 1].raw);
+          j += 2;
+        }
+      }
+      return j;
+    }
+    while (toks[j]?.punct && toks[j].w === ":") j++;
+    if (!isNumber(toks[j])) return -1;
+    setOnce(first === "rt" ? "rt" : "rw", toks[j].raw);
+    j++;
+    if (toks[j]?.w === "/") {
+      if (first === "rt" && isNumber(toks[j + 1])) {
+        setOnce("rw", toks[j + 1].raw); // RT 01/02
+        return j + 2;
+      }
+      if (toks[j + 1]?.w === "rw" || toks[j + 1]?.w === "rt") {
+        const after = readRtRw(j + 1);
+        return after > 0 ? after : j + 1;
+      }
+    }
+    return j;
+  };
+
+  let i = 0;
+  while (i < toks.length) {
+    const t = toks[i];
+    if (t.sep) {
+      close("sep");
+      part++;
+      i++;
+      continue;
+    }
+    if (t.punct) {
+      i++;
+      continue;
+    }
+    const entry = WORDS[t.w];
+    // The word right after a marker is name text (`Jl. Kota Baru`, `Kel. Kota Baru`).
+    const firstAfterMarker = cur !== null && cur.from === cur.to && cur.from === i;
+
+    if (!firstAfterMarker && (t.w === "rt" || t.w === "rw")) {
+      const next = readRtRw(i);
+      if (next > 0) {
+        close("number");
+        i = next;
+        continue;
+      }
+    }
+    if (!firstAfterMarker && entry?.kind === "house") {
+      let j = i + 1;
+      while (toks[j]?.punct && toks[j].w !== "/") j++;
+      if (isHouseNumber(toks[j])) {
+        let value = toks[j].raw;
+        let end = j + 1;
+        if (toks[end]?.w === "/" && isNumber(toks[end + 1])) {
+          value = text.slice(toks[j].start, toks[end + 1].end);
+          end += 2;
+        }
+        close("number");
+        setOnce("house_number", value.replace(/\.$/, ""));
+        i = end;
+        continue;
+      }
+    }
+    if (!firstAfterMarker && t.raw === "#") {
+      if (isHouseNumber(toks[i + 1])) {
+        close("number");
+        setOnce("house_number", toks[i + 1].raw);
+        i += 2;
+        continue;
+      }
+    }
+    if (!firstAfterMarker && entry?.kind === "block") {
+      const next = toks[i + 1];
+      if (next && !next.sep && !next.punct && !WORDS[next.w]) {
+        close("number");
+        setOnce("block", next.raw.replace(/\.$/, ""));
+        let j = i + 2;
+        if (toks[j]?.w === "/" && isHouseNumber(toks[j + 1])) {
+          setOnce("house_number", toks[j + 1].raw);
+          j += 2;
+        }
+        i = j;
+        continue;
+      }
+    }
+    // `Kode Pos 40111`, `Kodepos: 40111`, `Kd. Pos 40111`.
+    if ((t.w === "kode" || t.w === "kd") && toks[i + 1]?.w === "pos") {
+      let j = i + 2;
+      while (toks[j]?.punct) j++;
+      if (isPostal(toks[j])) {
+        close("number");
+        setOnce("postal_code", toks[j].raw);
+        i = j + 1;
+        continue;
+      }
+    }
+    if (entry?.kind === "postal") {
+      let j = i + 1;
+      while (toks[j]?.punct) j++;
+      if (isPostal(toks[j])) {
+        close("number");
+        setOnce("postal_code", toks[j].raw);
+        i = j + 1;
+        continue;
+      }
+    }
+    if (entry?.kind === "label" && !cur && toks[i + 1]?.w === ":") {
+      i += 2;
+      continue;
+    }
+
+    // A floor (`Lt. 5`, `Lantai 5`) is its building's.
+    if ((cur?.kind === "building" || cur?.kind === "complex") && (t.w === "lt" || t.w === "lantai") && isNumber(toks[i + 1]) && !firstAfterMarker) {
+      cur.to = i + 2;
+      i += 2;
+      continue;
+    }
+    // Inside a street: `Km 5` and `Gg. 3` are the street's, as is a second street word.
+    if (cur?.kind === "street") {
+      if ((t.w === "km" || t.w === "kilometer" || entry?.kind === "street") && !firstAfterMarker) {
+        cur.to = i + 1;
+        if (isNumber(toks[i + 1])) cur.to = i + 2;
+        i = cur.to;
+        continue;
+      }
+    }
+
+    if (isNumber(t) && !firstAfterMarker) {
+      if (isPostal(t)) {
+        close("number");
+        setOnce("postal_code", t.raw);
+        i++;
+        continue;
+      }
+      if (t.w.length > 5 || /^\d+[.,]\d/.test(t.w)) {
+        // A phone number or a decimal outside a street: neither a region nor a house number.
+        close("number");
+        i++;
+        continue;
+      }
+      if (cur && (cur.kind === "street" || cur.kind === "building" || cur.kind === "complex") && components.house_number === null) {
+        close("number");
+        components.house_number = t.raw;
+        i++;
+        continue;
+      }
+      // Elsewhere a short number stays in its segment: some village names hold one (`Ramunia 1`).
+    }
+
+    if (entry && !firstAfterMarker && (entry.kind === "street" || entry.kind === "complex" || entry.kind === "building" || entry.kind === "dusun" || entry.kind === "region")) {
+      // A level word with no name after it (`bandung kota`, a trailing `Kota`): the previous segment's.
+      const next = toks[i + 1];
+      if (entry.kind === "region" && (!next || next.sep)) {
+        i++;
+        continue;
+      }
+      close("marker");
+      let from = i + 1;
+      let marker = entry.marker ?? null;
+      // `Kel/Desa`, `Desa/Kel.`, `Kab/Kota`: KTP labels naming either kind.
+      if (entry.kind === "region" && toks[from]?.w === "/" && WORDS[toks[from + 1]?.w]?.kind === "region") {
+        const other = WORDS[toks[from + 1].w].marker!;
+        const pair = [marker, other].sort().join("/");
+        marker = pair === "desa/kel" ? "kel/desa" : pair === "kab/kota" ? "kab/kota" : marker;
+        from += 2;
+      }
+      while (toks[from]?.punct && toks[from].w === ":") from++;
+      if ((marker === "kota" || marker === "kab" || marker === "kotamadya") && ADMINISTRATIVE.has(toks[from]?.w ?? "")) from++;
+      cur = { kind: entry.kind, marker, markerFrom: i, from, to: from, part, endedBy: "end" };
+      i = from;
+      continue;
+    }
+    // `Indonesia` as a segment of its own; inside one it may be a name's (`Jambur Indonesia`).
+    if (entry?.kind === "country" && !cur && (i + 1 >= toks.length || toks[i + 1].sep || isPostal(toks[i + 1]))) {
+      close("marker");
+      i++;
+      continue;
+    }
+
+    // Name text: extends the current segment, or starts an unmarked region segment.
+    if (!cur) cur = { kind: "region", marker: null, markerFrom: i, from: i, to: i, part, endedBy: "end" };
+    cur.to = i + 1;
+    i++;
+  }
+  close("end");
+
+  const regions: RegionSegment[] = [];
+  const streets: string[] = [];
+  let streetOpen = false;
+  for (const s of segments) {
+    const value = slice(s.from, s.to).replace(/[.,:;/]+$/, "");
+    const withMarker = slice(s.markerFrom, s.to).replace(/[.,:;/]+$/, "");
+    if (s.kind === "street") {
+      streets.push(withMarker);
+      streetOpen = s.endedBy === "sep" || s.endedBy === "end";
+    } else if (s.kind === "complex") setOnce("complex", withMarker);
+    else if (s.kind === "building") setOnce("building", withMarker);
+    else if (s.kind === "dusun") setOnce("dusun", value);
+    else {
+      if (s.marker === "kampung") setOnce("dusun", value);
+      const words = toks
+        .slice(s.from, s.to)
+        .filter((t) => !t.punct)
+        .map((t) => t.w.replace(/^['`\-]+|['`\-]+$/g, ""))
+        .filter(Boolean);
+      if (words.length === 0) continue;
+      regions.push({ text: value, words, marker: s.marker, level: s.marker ? LEVEL_OF[s.marker] : null, raw: withMarker, part: s.part });
+    }
+  }
+  if (streets.length) components.street = streets.join(", ");
+  return { components, regions, streetOpen: streets.length > 0 && streetOpen };
+}
