@@ -81,12 +81,18 @@ describe("address parser: components", () => {
     expect(components("Gedung Sate, Jl. Diponegoro No. 22, Citarum")).toMatchObject({ building: "Gedung Sate", street: "Jl. Diponegoro", house_number: "22" });
     expect(components("Menara BCA Lt. 5, Jl. M.H. Thamrin No. 1")).toMatchObject({ building: "Menara BCA Lt. 5", street: "Jl. M.H. Thamrin", house_number: "1" });
     expect(components("Apartemen Kalibata City Tower A")).toMatchObject({ building: "Apartemen Kalibata City" });
+    // Inside a region segment a building word is a name's (`Belakang Gedung` is a kelurahan).
+    expect(regions("kel belakang gedung, kec pasar manna")).toEqual(["kel:belakang gedung", "kec:pasar manna"]);
+    expect(parseAddress("kel belakang gedung").components.building).toBe(null);
   });
 
   it("reads dusun and hamlet words", () => {
     const p = parseAddress("Dusun Krajan RT 02 RW 01 Desa Sukamaju Kecamatan Cibadak Kabupaten Sukabumi");
     expect(p.components).toEqual({ ...EMPTY, dusun: "Krajan", rt: "02", rw: "01" });
-    expect(regions("Dusun Krajan RT 02 RW 01 Desa Sukamaju Kecamatan Cibadak Kabupaten Sukabumi")).toEqual(["desa:Sukamaju", "kec:Cibadak", "kab:Sukabumi"]);
+    // The dusun is a region segment too: some villages are named `Dusun ...` (the resolver reads it so only).
+    expect(regions("Dusun Krajan RT 02 RW 01 Desa Sukamaju Kecamatan Cibadak Kabupaten Sukabumi")).toEqual(["dusun:Krajan", "desa:Sukamaju", "kec:Cibadak", "kab:Sukabumi"]);
+    expect(regions("Dukuh, Kec. Delanggu")).toEqual(["-:Dukuh", "kec:Delanggu"]);
+    expect(regions("Desa Ujong Gampong Kec. Simpang Tiga")).toEqual(["desa:Ujong Gampong", "kec:Simpang Tiga"]);
     expect(components("Dsn. Kulon, Ds. Mojo")).toMatchObject({ dusun: "Kulon" });
     // A hamlet word stays a region segment too: `Kampung Melayu` is a kelurahan in Jakarta.
     const kp = parseAddress("Kp. Melayu, Jatinegara, Jakarta Timur");
@@ -133,6 +139,7 @@ describe("address parser: streets are never regions", () => {
     expect(regions("Jl. Kota Baru No. 1, Kel. Braga")).toEqual(["kel:Braga"]);
     expect(components("Jl. Desa Putera No. 2").street).toBe("Jl. Desa Putera");
     expect(components("Jl. Kampung Melayu Besar No. 9").street).toBe("Jl. Kampung Melayu Besar");
+    expect(components("Gg. Ampana Kota No. 60 Ds. Bantuga")).toMatchObject({ street: "Gg. Ampana Kota", house_number: "60" });
   });
 
   it("keeps titles and initials inside the street", () => {
@@ -192,7 +199,9 @@ describe("address parser: region segments", () => {
     expect(parseAddress("Kota Adm. Jakarta Selatan").regions[0]).toMatchObject({ marker: "kota", text: "Jakarta Selatan", raw: "Kota Adm. Jakarta Selatan" });
     expect(regions("Kota Administrasi Jakarta Timur")).toEqual(["kota:Jakarta Timur"]);
     expect(regions("Kab. Adm. Kepulauan Seribu")).toEqual(["kab:Kepulauan Seribu"]);
-    expect(regions("Bandung Kota")).toEqual(["-:Bandung"]);
+    // A level word after the name stays a word of it (`Menggala Kota` is a kelurahan; the resolver also reads `kota bandung`).
+    expect(regions("Bandung Kota")).toEqual(["-:Bandung Kota"]);
+    expect(regions("Kel. Menggala Kota, Kec. Menggala")).toEqual(["kel:Menggala Kota", "kec:Menggala"]);
   });
 
   it("keeps the level word with the text, for names that start with one", () => {
@@ -209,15 +218,27 @@ describe("address parser: region segments", () => {
     expect(regions("Braga Bandung 081234567890")).toEqual(["-:Braga Bandung"]);
   });
 
-  it("cuts at semicolons, new lines, bars, parentheses and a spaced dash", () => {
+  it("cuts at semicolons, new lines, bars and parentheses, not at a dash (names hold one)", () => {
     expect(regions("Braga; Sumur Bandung\nBandung | Jawa Barat")).toEqual(["-:Braga", "-:Sumur Bandung", "-:Bandung", "-:Jawa Barat"]);
     expect(regions("Braga (Sumur Bandung) - Bandung")).toEqual(["-:Braga", "-:Sumur Bandung", "-:Bandung"]);
+    expect(regions("Desa Selok Awar - Awar - Lumajang")).toEqual(["desa:Selok Awar - Awar - Lumajang"]);
     expect(regions("Sei-Kera Hilir I")).toEqual(["-:Sei-Kera Hilir I"]);
   });
 
   it("normalises words: case, accents, edge punctuation, typographic apostrophes", () => {
     expect(parseAddress("KEL. CIKINI, Kec. Meñteng").regions.map((r) => r.words)).toEqual([["cikini"], ["menteng"]]);
     expect(parseAddress("Desa Ba\u2019u").regions[0].words).toEqual(["ba'u"]);
+    // Punctuation between and after words: gone from `words`, still in `text` where `at` says (some names hold it).
+    const spelled = (text: string) => {
+      const r = parseAddress(text).regions[0];
+      return { words: r.words, spelled: r.text.slice(r.at[0][0], r.at[r.at.length - 1][1]) };
+    };
+    expect(spelled("Ds. Papuyu III Sei. Pudak")).toEqual({ words: ["papuyu", "iii", "sei", "pudak"], spelled: "Papuyu III Sei. Pudak" });
+    expect(spelled("KEL/DESA : PA' TERA")).toEqual({ words: ["pa", "tera"], spelled: "PA' TERA" });
+    expect(spelled("Kel. Kassi - Kassi, Kec. Rappocini")).toEqual({ words: ["kassi", "kassi"], spelled: "Kassi - Kassi" });
+    expect(spelled("Barename/Luanggi")).toEqual({ words: ["barename", "luanggi"], spelled: "Barename/Luanggi" });
+    expect(spelled("Ps.Baru Rantau")).toEqual({ words: ["ps", "baru", "rantau"], spelled: "Ps.Baru Rantau" });
+    expect(parseAddress("Kel. Sei. Pudak").regions[0].at).toEqual([[0, 4], [5, 10]]);
   });
 
   it("reads nothing from empty or marker-only text", () => {

@@ -14,8 +14,8 @@
  *   of a name (`Kota Baru`, `Desa Baru`, `Dukuh`), so each segment also keeps its text with the
  *   word (`raw`).
  *
- * How the text is cut: commas, semicolons, new lines, `|`, parentheses and a dash between spaces end a
- * segment; so does every marker word (a street, number, RT/RW, block, building or region word), so
+ * How the text is cut: commas, semicolons, new lines, `|` and parentheses end a segment (a dash
+ * does not: names hold ` - `, `Kassi - Kassi`); so does every marker word (a street, number, RT/RW, block, building or region word), so
  * addresses without commas (KTP lines, lowercase chat text) cut the same way. A street, building or
  * complex runs from its word to the next comma, marker or number: its words are never offered as
  * regions (`Jl. Bandung No. 12, Malang`: `Bandung` is the street). Inside a street, `Km 5` and
@@ -40,16 +40,23 @@ export type AddressComponents = {
 
 /**
  * The level word written before a segment, normalised. `kel/desa` and `kab/kota` are the KTP form's
- * labels (either kind); `kampung` is a hamlet word (`Kp.`, `Kampung`, `Dukuh`, `Lingkungan`,
- * `Jorong`) that is a dusun in one place and part of a village's name in another (`Kampung Melayu`).
+ * labels (either kind). `dusun` (`Dusun`, `Dsn.`) and `kampung` (`Kp.`, `Kampung`, `Dukuh`,
+ * `Lingkungan`, `Jorong`) are below a village: the segment is the `dusun` component, and it is a
+ * region segment too, because some villages are named so (`Kampung Melayu`, `Dusun Tua`, `Dukuh`).
  */
-export type Marker = "kel" | "desa" | "kel/desa" | "kec" | "kab" | "kota" | "kotamadya" | "kab/kota" | "prov" | "kampung";
+export type Marker = "kel" | "desa" | "kel/desa" | "kec" | "kab" | "kota" | "kotamadya" | "kab/kota" | "prov" | "kampung" | "dusun";
 
 export type RegionSegment = {
   /** The name as written, without the level word. */
   text: string;
   /** The normalised words of `text` (lowercase, accents and edge punctuation removed). */
   words: string[];
+  /**
+   * Where each word is in `text`, `[start, end)`, a trailing `.` or `'` included: `text` between
+   * two words, as written, holds what `words` leaves out (`Sei. Pudak`, `Pa' Tera`, `Kassi - Kassi`,
+   * `Barename/Luanggi`, `Ps.Baru`), which some names have and most do not.
+   */
+  at: [number, number][];
   /** The level word before it, if any. */
   marker: Marker | null;
   /** The level that word says (`kampung`: none, it is below a village). */
@@ -79,14 +86,14 @@ type Tok = {
   w: string;
   start: number;
   end: number;
-  /** Ends a segment: `,` `;` new line `|` `(` `)` and a dash between spaces. */
+  /** Ends a segment: `,` `;` new line `|` `(` `)`. */
   sep: boolean;
-  /** `/`, `:` or `#`: joins labels (`RT/RW`, `Kel/Desa`), is dropped elsewhere. */
+  /** `/`, `:`, `#` or a dash standing alone: joins labels (`RT/RW`, `Kel/Desa`), is dropped elsewhere. */
   punct: boolean;
 };
 
-/** Numbers with decimal marks (`Km 5,5`), words (with inner `'` `-` and one trailing `.`), separators. */
-const TOKEN = /\d+(?:[.,]\d+)+|[\p{L}\p{N}]+(?:['\u2019`\-][\p{L}\p{N}]+)*\.?|[,;|()\n\r\u2013\u2014]|(?<=\s)-(?=\s)|[/:#]/gu;
+/** Numbers with decimal marks (`Km 5,5`), words (with inner `'` `-`, one trailing `.` or `'`), separators. */
+const TOKEN = /\d+(?:[.,]\d+)+|[\p{L}\p{N}]+(?:['\u2019`\-][\p{L}\p{N}]+)*(?:\.|['\u2019](?=\s|$))?|[,;|()\n\r]|[/:#\-\u2013\u2014]/gu;
 
 /** A label glued to its number: `RT003RW002`, `rw02`, `No12A`, `Blok5` (`Km.5`: the `.` split already). */
 const GLUED_RT = /^(rt|rw)(\d+)(.*)$/iu;
@@ -100,7 +107,7 @@ const fold = (s: string) =>
     .toLowerCase();
 
 function pushWord(out: Tok[], raw: string, start: number): void {
-  const word = (r: string, at: number) => out.push({ raw: r, w: fold(r).replace(/\.$/, ""), start: at, end: at + r.length, sep: false, punct: false });
+  const word = (r: string, at: number) => out.push({ raw: r, w: fold(r).replace(/[.']$/, ""), start: at, end: at + r.length, sep: false, punct: false });
   const rt = GLUED_RT.exec(raw);
   const glued = rt ?? GLUED.exec(raw);
   if (!glued) {
@@ -119,11 +126,11 @@ function tokenize(text: string): Tok[] {
   for (const m of text.matchAll(TOKEN)) {
     const raw = m[0];
     const start = m.index;
-    if (/^[,;|()\n\r\u2013\u2014-]$/.test(raw)) {
+    if (/^[,;|()\n\r]$/.test(raw)) {
       out.push({ raw, w: "", start, end: start + raw.length, sep: true, punct: false });
       continue;
     }
-    if (/^[/:#]$/.test(raw)) {
+    if (/^[/:#\-\u2013\u2014]$/.test(raw)) {
       out.push({ raw, w: raw, start, end: start + 1, sep: false, punct: true });
       continue;
     }
@@ -147,7 +154,7 @@ put("rw", ["rw"]);
 put("block", ["blok", "blk", "block"]);
 put("complex", ["perum", "perumahan", "komplek", "kompleks", "komp", "kompl", "cluster", "klaster"]);
 put("building", ["gedung", "gd", "gdg", "apartemen", "apartement", "apartment", "apt", "wisma", "menara", "tower", "ruko", "rukan"]);
-put("dusun", ["dusun", "dsn"]);
+put("dusun", ["dusun", "dsn"], "dusun");
 put("region", ["kampung", "kp", "kmp", "dukuh", "dk", "lingkungan", "lingk", "jorong", "pedukuhan", "padukuhan"], "kampung");
 put("region", ["kel", "kelurahan"], "kel");
 put("region", ["desa", "ds", "gampong", "nagari", "pekon"], "desa");
@@ -171,7 +178,14 @@ const LEVEL_OF: Record<Marker, Level | null> = {
   "kab/kota": "kabupaten",
   prov: "provinsi",
   kampung: null,
+  dusun: null,
 };
+
+/**
+ * Words that start a hamlet or a village in some regions and are part of many names elsewhere
+ * (`Ujong Gampong`, `Belakang Gedung`, `Kampung Baru`): inside a segment they are name words.
+ */
+const WEAK = new Set(["kampung", "kp", "kmp", "dukuh", "dk", "lingkungan", "lingk", "jorong", "pedukuhan", "padukuhan", "gampong", "nagari", "pekon"]);
 
 /** Words after `Kota`/`Kab.` that say "administrative city/regency" (Jakarta's cities, Kepulauan Seribu). */
 const ADMINISTRATIVE = new Set(["adm", "administrasi"]);
@@ -363,10 +377,26 @@ export function parseAddress(text: string): ParsedAddress {
       // Elsewhere a short number stays in its segment: some village names hold one (`Ramunia 1`).
     }
 
-    if (entry && !firstAfterMarker && (entry.kind === "street" || entry.kind === "complex" || entry.kind === "building" || entry.kind === "dusun" || entry.kind === "region")) {
-      // A level word with no name after it (`bandung kota`, a trailing `Kota`): the previous segment's.
+    // Building words are common in village names (`Belakang Gedung`, `Gedung Rejo`): inside a
+    // region segment they are name words; a building starts a segment of its own.
+    const inName = (entry?.kind === "building" || WEAK.has(t.w)) && cur?.kind === "region" && cur.to > cur.from;
+    if (entry && !firstAfterMarker && !inName && (entry.kind === "street" || entry.kind === "complex" || entry.kind === "building" || entry.kind === "dusun" || entry.kind === "region")) {
+      // A level word with no name after it (at the end, before a comma, a number or a street, house,
+      // RT or block word) is a word of the segment before it: `Bandung Kota` may mean Kota Bandung,
+      // some names end with such a word (`Menggala Kota`, `Gg. Ampana Kota No. 60`); the resolver reads both.
       const next = toks[i + 1];
-      if (entry.kind === "region" && (!next || next.sep)) {
+      const nextKind = next ? WORDS[next.w]?.kind : undefined;
+      const nameFollows = next && !next.sep && !isNumber(next) && nextKind !== "house" && nextKind !== "rt" && nextKind !== "rw" && nextKind !== "block" && nextKind !== "street";
+      if (entry.kind === "region" && !nameFollows) {
+        if (cur && cur.to === i) {
+          cur.to = i + 1;
+          i++;
+          continue;
+        }
+        if (!cur && WEAK.has(t.w)) {
+          // Alone in its part (`Dukuh, Kec. Delanggu`): a name (villages are called Dukuh).
+          cur = { kind: "region", marker: null, markerFrom: i, from: i, to: i + 1, part, endedBy: "end" };
+        }
         i++;
         continue;
       }
@@ -411,16 +441,14 @@ export function parseAddress(text: string): ParsedAddress {
       streetOpen = s.endedBy === "sep" || s.endedBy === "end";
     } else if (s.kind === "complex") setOnce("complex", withMarker);
     else if (s.kind === "building") setOnce("building", withMarker);
-    else if (s.kind === "dusun") setOnce("dusun", value);
     else {
-      if (s.marker === "kampung") setOnce("dusun", value);
-      const words = toks
-        .slice(s.from, s.to)
-        .filter((t) => !t.punct)
-        .map((t) => t.w.replace(/^['`\-]+|['`\-]+$/g, ""))
-        .filter(Boolean);
-      if (words.length === 0) continue;
-      regions.push({ text: value, words, marker: s.marker, level: s.marker ? LEVEL_OF[s.marker] : null, raw: withMarker, part: s.part });
+      if (s.marker === "kampung" || s.marker === "dusun") setOnce("dusun", value);
+      const named = toks.slice(s.from, s.to).filter((t) => !t.punct && t.w.replace(/^['`\-]+|['`\-]+$/g, ""));
+      if (named.length === 0) continue;
+      const words = named.map((t) => t.w.replace(/^['`\-]+|['`\-]+$/g, ""));
+      const base = toks[s.from].start;
+      const at = named.map((t): [number, number] => [t.start - base, t.end - base]);
+      regions.push({ text: value, words, at, marker: s.marker, level: s.marker ? LEVEL_OF[s.marker] : null, raw: withMarker, part: s.part });
     }
   }
   if (streets.length) components.street = streets.join(", ");

@@ -1,0 +1,475 @@
+/**
+ * Builds the address quality set (test/fixtures/address-set.json) from the seed, with a fixed random
+ * seed: addresses are drawn from the data by the rules below, never picked by hand. It also checks
+ * the hand-written list of real addresses (test/fixtures/address-real.json) against the same seed.
+ *
+ *   node scripts/boot.mjs node scripts/address-set.ts
+ *   node scripts/boot.mjs node scripts/address-set.ts --seed 7 --out /tmp/held-out.json   (another draw)
+ *
+ * Every address is built around one active kelurahan/desa (the expected answer), drawn uniformly
+ * from the villages whose name has no `,` `(` `)` `;` (those characters cut an address into parts).
+ * Its kecamatan, kabupaten/kota and provinsi are the village's parents in the seed; its postal code
+ * is the village's (seed/sources/wilayah-postal-codes.csv). Street names come from a fixed list of
+ * common Indonesian street names (STREETS) and dusun names from a fixed list of common hamlet names
+ * (HAMLETS): they are made-up parts of made-up addresses, not data. House numbers, RT and RW are
+ * random. Each entry says:
+ * - `kelurahan_id`, `kabupaten_id`: the expected answer;
+ * - `determined`: whether the text determines one village: no other active village fits what the
+ *   text names (complete addresses: the village's, kecamatan's and kabupaten's names, the kabupaten
+ *   by its bare name, so `Madiun` fits Kota and Kabupaten Madiun; village + city: the village's name
+ *   and the kabupaten, by id when written with `Kota`/`Kabupaten`/`Kab.`, else by bare name; postal
+ *   code + village: the village's name and the postal code; names compared after search
+ *   normalisation);
+ * - `names_kabupaten`: whether the text names the kabupaten/kota (only `postal_village` does not);
+ * - `warnings`: the warnings a resolver must give (`typo_corrected`, `former_name`);
+ * - `note`: what was changed (the typo, the former name, the trap).
+ *
+ * Styles (STYLE_SIZE each):
+ * - `ecommerce`: a marketplace form with commas, Google Maps' order: `Jl. X No. n, RT.a/RW.b,
+ *   Village, Kec. Y, Kota Z, Province 12345`. RT/RW in half; `Kec.` or `Kecamatan`; the kabupaten
+ *   as `Kabupaten Z`/`Kota Z` (its name), `Kab. Z`, or its name without the prefix; the province by
+ *   name or short name (`DKI Jakarta`); the postal code in 80%.
+ * - `ktp`: KTP style in capitals: one line without commas (`JL. X NO. n RT 003 RW 002 KEL. V KEC. Y
+ *   KOTA Z JAWA BARAT`) or the card's labelled lines (`Alamat : ...`, `RT/RW : 003/002`,
+ *   `Kel/Desa : V`, `Kecamatan : Y`, with `KABUPATEN Z` and `PROVINSI P` on top, as printed).
+ * - `village_city`: the village and the kabupaten/kota only, in one of five forms (`V, Kota Z`,
+ *   `Kel. V Kab. Z`, `v z` lowercase, `Desa V - Z`, `V, Z`).
+ * - `postal_village`: the village and its postal code only (`V 12345`, `Kel. V, 12345`,
+ *   `12345 V`, `Desa V Kode Pos 12345`); names no kabupaten.
+ * - `lowercase_abbrev`: chat style, all lowercase, markers abbreviated (`jl`, `no`, `rt`, `rw`,
+ *   `kel`/`ds`, `kec`, `kab`/`kota`), the kabupaten/kota by its short form from seed/aliases.csv
+ *   when it has one (`jaksel`, `tangsel`), the province by its short form when it has one (`jabar`,
+ *   `dki`, `diy`), with or without commas.
+ * - `typo`: the ecommerce form with one typo (deletion, insertion, substitution or transposition
+ *   of neighbours, a quarter each) in the longest word (5+ letters) of the village name (60%), the
+ *   kecamatan (25%) or the kabupaten/kota (15%), when the edited word is no word of any indexed name
+ *   (otherwise it is another name, not a typo).
+ * - `street_trap`: a complete address whose street is named after a region: another kecamatan of
+ *   the same kabupaten (40%), another village of the same kecamatan (20%), a random kabupaten/kota
+ *   elsewhere (20%: `Jl. Bandung` in Malang), or a province (20%: `Jl. Sumatera`); with commas or as
+ *   one line with markers.
+ * - `rural`: `Dusun D RT 0a RW 0b Desa V Kecamatan Y Kabupaten Z`, desa (codes x.x.x.2xxx) of
+ *   kabupaten (not kota) only, the dusun name from HAMLETS (many are village names elsewhere).
+ * - `any_order`: the four levels in a random order (province first, village last, mixed), with
+ *   their level words (70%) or without, the street first or last.
+ * - `complex`: a housing complex named after a region (`Perum Griya Cibadak Blok C2 No. 5`: another
+ *   kecamatan of the same kabupaten, or a kabupaten elsewhere) followed by the village, kecamatan and
+ *   kabupaten/kota.
+ * - `former_name`: the ecommerce form with the village's name in the previous edition
+ *   (idn-area-data 3.1.2) where it differs from today's beyond case, spaces and punctuation and is no
+ *   current village name in that kecamatan (about 150 villages qualify).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as previous from "idn-area-data-v3";
+import { normalizeSearchText } from "../src/wilayah/normalize.ts";
+import { nameWords } from "../src/wilayah/search-plan.ts";
+import { buildSeed } from "./build-seed.ts";
+import { isMain, root } from "./lib.ts";
+import { loadAliases } from "./search-index.ts";
+
+export const STYLE_SIZE = 120;
+
+export type AddressCase = {
+  style: string;
+  text: string;
+  kelurahan_id: string;
+  kabupaten_id: string;
+  determined: boolean;
+  names_kabupaten: boolean;
+  warnings?: string[];
+  note?: string;
+};
+
+export type RealAddress = {
+  name: string;
+  text: string;
+  kelurahan_id: string;
+  kecamatan_id: string;
+  kabupaten_id: string;
+  /** The postal code the address gives, and the seed's for that village where they differ. */
+  note?: string;
+};
+
+const STREETS = [
+  "Merdeka", "Jend. Sudirman", "Ahmad Yani", "Diponegoro", "Gatot Subroto", "Pahlawan", "Veteran", "Pemuda",
+  "Gajah Mada", "Hayam Wuruk", "Imam Bonjol", "Kartini", "Mawar", "Melati", "Anggrek", "Kenanga", "Flamboyan",
+  "Raya Pasar", "Masjid", "Sekolah", "Pattimura", "Teuku Umar", "Hasanuddin", "Sisingamangaraja", "Dr. Wahidin",
+  "K.H. Agus Salim", "Cut Nyak Dien", "Letjen Suprapto", "Mangga", "Rambutan", "Nusantara", "Kemuning",
+];
+const HAMLETS = ["Krajan", "Kulon", "Wetan", "Lor", "Kidul", "Tengah", "Karanganyar", "Sukamaju", "Sidomulyo", "Tegalsari", "Ngemplak", "Kebonagung", "Margomulyo", "Cikoneng", "Babakan", "Sumberejo"];
+
+/** mulberry32: a small deterministic PRNG (as scripts/search-queries.ts). */
+function rng(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type SeedRow = Awaited<ReturnType<typeof buildSeed>>["rows"][number];
+
+/** The fixed random seed of the committed set; another one draws a held-out set (`--seed N --out FILE`). */
+export const RANDOM_SEED = 24;
+
+export async function buildAddressSet(seed = RANDOM_SEED): Promise<AddressCase[]> {
+  const { rows } = await buildSeed();
+  const random = rng(seed);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+  const chance = (p: number) => random() < p;
+  const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
+  const pad = (n: number, width: number) => String(n).padStart(width, "0");
+
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const active = rows.filter((r) => r.isActive === 1);
+  const key = (s: string) => normalizeSearchText(s);
+  const villages = active.filter((r) => r.level === "kelurahan" && !/[,();"]/.test(r.name));
+  const childrenOf = new Map<string, SeedRow[]>();
+  for (const r of active) if (r.parentId) childrenOf.set(r.parentId, [...(childrenOf.get(r.parentId) ?? []), r]);
+  const byName = new Map<string, SeedRow[]>();
+  for (const v of active.filter((r) => r.level === "kelurahan")) byName.set(key(v.name), [...(byName.get(key(v.name)) ?? []), v]);
+  /**
+   * How many active villages fit what a text names: the village's name, and where given the
+   * kecamatan's name, the kabupaten (by id when written with its kind, by bare name otherwise: a
+   * bare `Madiun` fits Kota and Kabupaten Madiun) and the postal code.
+   */
+  const fits = (name: string, given: { kec?: string; kabId?: string; kabBare?: string; postal?: string }) =>
+    (byName.get(key(name)) ?? []).filter((v) => {
+      const kec = byId.get(v.parentId!)!;
+      const kab = byId.get(kec.parentId!)!;
+      return (
+        (given.kec === undefined || key(kec.name) === key(given.kec)) &&
+        (given.kabId === undefined || kab.id === given.kabId) &&
+        (given.kabBare === undefined || key(kab.altName) === key(given.kabBare)) &&
+        (given.postal === undefined || v.postalCode === given.postal)
+      );
+    }).length;
+  const vocab = new Set(rows.flatMap((r) => [r.name, r.altName, ...r.aliases].map(key).flatMap(nameWords)));
+  const aliases = loadAliases(new Set(byId.keys()));
+  const shortOf = (id: string) => aliases.find((a) => a.id === id && a.kind === "short")?.alias;
+  const provinces = active.filter((r) => r.level === "provinsi");
+  const kabupatens = active.filter((r) => r.level === "kabupaten");
+
+  const parents = (v: SeedRow) => {
+    const kec = byId.get(v.parentId!)!;
+    const kab = byId.get(kec.parentId!)!;
+    const prov = byId.get(kab.parentId!)!;
+    return { kec, kab, prov };
+  };
+  const isDesa = (v: SeedRow) => v.id.split(".")[3].startsWith("2");
+  const villageWord = (v: SeedRow) => (isDesa(v) ? pick(["Desa", "Ds."]) : pick(["Kel.", "Kelurahan"]));
+  const kabForm = (kab: SeedRow, form: "name" | "abbrev" | "bare") => {
+    if (form === "name") return kab.name;
+    if (form === "bare") return kab.altName;
+    const adm = /Administrasi/.test(kab.name) ? "Adm. " : "";
+    return kab.type === "kota" ? `Kota ${adm}${kab.altName}` : `Kab. ${adm}${kab.altName}`;
+  };
+  const provForm = (prov: SeedRow) => (chance(0.5) ? prov.name : prov.altName);
+  const street = () => `${pick(["Jl.", "Jl.", "Jalan", "Jln."])} ${pick(STREETS)}`;
+  const houseNo = () => String(int(1, 180)) + (chance(0.1) ? pick(["A", "B", "C"]) : "");
+  /** A complete address: the village, its kecamatan and its kabupaten (counted by bare name: the strictest reading). */
+  const completeDetermined = (v: SeedRow, name = v.name) => {
+    const { kec, kab } = parents(v);
+    return fits(name, { kec: kec.name, kabBare: kab.altName }) === 1;
+  };
+
+  const out: AddressCase[] = [];
+  const draw = (style: string, size: number | (() => Omit<AddressCase, "style"> | null), maker?: () => Omit<AddressCase, "style"> | null) => {
+    const n = typeof size === "number" ? size : STYLE_SIZE;
+    const make = typeof size === "number" ? maker! : size;
+    const seen = new Set<string>();
+    for (let tries = 0; seen.size < n && tries < n * 200; tries++) {
+      const c = make();
+      if (c && !seen.has(c.text)) {
+        seen.add(c.text);
+        out.push({ style, ...c });
+      }
+    }
+    if (seen.size < n) throw new Error(`${style}: only ${seen.size} addresses could be drawn`);
+  };
+  const base = (v: SeedRow, text: string, extra: Partial<AddressCase> = {}): Omit<AddressCase, "style"> => ({
+    text,
+    kelurahan_id: v.id,
+    kabupaten_id: v.id.slice(0, 5),
+    determined: completeDetermined(v),
+    names_kabupaten: true,
+    ...extra,
+  });
+  /** The ecommerce form, with the village, kecamatan and kabupaten names given (a typo or a former name goes in). */
+  const ecommerce = (v: SeedRow, names: { village?: string; kec?: string; kab?: string } = {}) => {
+    const { kec, kab, prov } = parents(v);
+    const kabText = names.kab ?? kabForm(kab, pick(["name", "name", "abbrev", "bare"] as const));
+    const parts = [`${street()} No. ${houseNo()}`];
+    if (chance(0.5)) parts.push(`RT.${pad(int(1, 12), pick([1, 2, 3]))}/RW.${pad(int(1, 9), pick([1, 2, 3]))}`);
+    parts.push(names.village ?? v.name, `${pick(["Kec.", "Kecamatan"])} ${names.kec ?? kec.name}`, kabText);
+    let last = provForm(prov);
+    if (chance(0.8)) last += ` ${v.postalCode}`;
+    parts.push(last);
+    return parts.join(", ");
+  };
+
+  draw("ecommerce", () => {
+    const v = pick(villages);
+    return base(v, ecommerce(v));
+  });
+
+  draw("ktp", () => {
+    const v = pick(villages);
+    const { kec, kab, prov } = parents(v);
+    const up = (s: string) => s.toUpperCase();
+    const rt = pad(int(1, 15), 3);
+    const rw = pad(int(1, 9), 3);
+    if (chance(0.6)) {
+      const kabText = kab.type === "kota" ? `KOTA ${up(kab.altName)}` : `${pick(["KAB.", "KABUPATEN"])} ${up(kab.altName)}`;
+      const text = `${up(street())} NO. ${houseNo()} RT ${rt} RW ${rw} ${isDesa(v) ? pick(["DESA", "DS."]) : "KEL."} ${up(v.name)} KEC. ${up(kec.name)} ${kabText}${chance(0.5) ? ` ${up(prov.altName)}` : ""}`;
+      return base(v, text);
+    }
+    const header = `PROVINSI ${up(prov.name)}\n${up(kab.name)}`;
+    const text = `${header}\nAlamat : ${up(street())} NO. ${houseNo()}\nRT/RW : ${rt}/${rw}\nKel/Desa : ${up(v.name)}\nKecamatan : ${up(kec.name)}`;
+    return base(v, text);
+  });
+
+  draw("village_city", () => {
+    const v = pick(villages);
+    const { kab } = parents(v);
+    const form = int(0, 4);
+    const determined = form <= 1 ? fits(v.name, { kabId: kab.id }) === 1 : fits(v.name, { kabBare: kab.altName }) === 1;
+    const text =
+      form === 0
+        ? `${v.name}, ${kab.name}`
+        : form === 1
+          ? `${villageWord(v)} ${v.name} ${kabForm(kab, "abbrev")}`
+          : form === 2
+            ? `${v.name} ${kab.altName}`.toLowerCase()
+            : form === 3
+              ? `Desa ${v.name} - ${kab.altName}`
+              : `${v.name}, ${kab.altName}`;
+    return base(v, text, { determined });
+  });
+
+  draw("postal_village", () => {
+    const v = pick(villages);
+    const form = int(0, 3);
+    const text = form === 0 ? `${v.name} ${v.postalCode}` : form === 1 ? `${villageWord(v)} ${v.name}, ${v.postalCode}` : form === 2 ? `${v.postalCode} ${v.name}` : `Desa ${v.name} Kode Pos ${v.postalCode}`;
+    return base(v, text, { determined: fits(v.name, { postal: v.postalCode! }) === 1, names_kabupaten: false });
+  });
+
+  draw("lowercase_abbrev", () => {
+    const v = pick(villages);
+    const { kec, kab, prov } = parents(v);
+    const kabShort = shortOf(kab.id);
+    const kabText = kabShort ?? `${kab.type === "kota" ? "kota" : "kab"} ${kab.altName}`;
+    const provText = shortOf(prov.id) ?? prov.altName;
+    const words = [
+      `jl ${pick(STREETS)} no ${houseNo()}`,
+      ...(chance(0.5) ? [`rt ${int(1, 12)} rw ${int(1, 9)}`] : []),
+      `${isDesa(v) ? pick(["ds", "desa"]) : "kel"} ${v.name}`,
+      `kec ${kec.name}`,
+      kabText,
+      ...(chance(0.7) ? [provText] : []),
+    ];
+    const text = words.join(chance(0.5) ? ", " : " ").toLowerCase();
+    return base(v, text, kabShort ? { note: `kabupaten as ${kabShort}` } : {});
+  });
+
+  const OPS = ["deletion", "insertion", "substitution", "transposition"] as const;
+  const letters = "abcdefghijklmnopqrstuvwxyz";
+  const typo = (name: string): { text: string; note: string } | null => {
+    const words = name.split(" ");
+    const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
+    const lw = longest.toLowerCase();
+    if (!/^[a-z]{5,}$/.test(lw)) return null;
+    const op = pick(OPS);
+    const i = int(1, lw.length - 1); // the first letter kept: people rarely get it wrong, and it keeps the case
+    const c = letters[int(0, 25)];
+    const edited =
+      op === "deletion"
+        ? lw.slice(0, i) + lw.slice(i + 1)
+        : op === "insertion"
+          ? lw.slice(0, i) + c + lw.slice(i)
+          : op === "substitution"
+            ? lw.slice(0, i) + c + lw.slice(i + 1)
+            : i + 1 < lw.length
+              ? lw.slice(0, i) + lw[i + 1] + lw[i] + lw.slice(i + 2)
+              : null;
+    if (!edited || edited === lw || vocab.has(edited)) return null;
+    const cased = longest[0] + edited.slice(1);
+    return { text: words.map((w) => (w === longest ? cased : w)).join(" "), note: `${op} in ${longest}` };
+  };
+  draw("typo", () => {
+    const v = pick(villages);
+    const { kec, kab } = parents(v);
+    const where = random();
+    if (where < 0.6) {
+      const t = typo(v.name);
+      return t && base(v, ecommerce(v, { village: t.text }), { warnings: ["typo_corrected"], note: `village: ${t.note}` });
+    }
+    if (where < 0.85) {
+      const t = typo(kec.name);
+      return t && base(v, ecommerce(v, { kec: t.text }), { warnings: ["typo_corrected"], note: `kecamatan: ${t.note}` });
+    }
+    const t = typo(kab.altName);
+    const prefix = kab.type === "kota" ? "Kota" : pick(["Kabupaten", "Kab."]);
+    return t && base(v, ecommerce(v, { kab: `${prefix} ${t.text}` }), { warnings: ["typo_corrected"], note: `kabupaten: ${t.note}` });
+  });
+
+  /** A region name that is not the village's own chain: the trap. */
+  const trapName = (v: SeedRow, weights: [number, number, number, number]): { name: string; note: string } | null => {
+    const { kec, kab } = parents(v);
+    const x = random();
+    const [a, b, c] = [weights[0], weights[0] + weights[1], weights[0] + weights[1] + weights[2]];
+    if (x < a) {
+      const other = (childrenOf.get(kab.id) ?? []).filter((k) => k.id !== kec.id && key(k.name) !== key(v.name));
+      return other.length ? { name: pick(other).name, note: "a kecamatan of the same kabupaten" } : null;
+    }
+    if (x < b) {
+      const other = (childrenOf.get(kec.id) ?? []).filter((k) => k.id !== v.id && key(k.name) !== key(v.name) && !/[,();]/.test(k.name));
+      return other.length ? { name: pick(other).name, note: "a village of the same kecamatan" } : null;
+    }
+    if (x < c) {
+      const other = pick(kabupatens);
+      return other.id === kab.id ? null : { name: other.altName, note: "a kabupaten/kota elsewhere" };
+    }
+    const p = pick(provinces);
+    return p.id === v.id.slice(0, 2) ? null : { name: p.name, note: "a province" };
+  };
+
+  draw("street_trap", () => {
+    const v = pick(villages);
+    const { kec, kab, prov } = parents(v);
+    const trap = trapName(v, [0.4, 0.2, 0.2, 0.2]);
+    if (!trap) return null;
+    const st = `${pick(["Jl.", "Jalan", "Jln.", "Gg."])} ${trap.name}`;
+    const text = chance(0.5)
+      ? `${st} No. ${houseNo()}, ${v.name}, ${kec.name}, ${kabForm(kab, pick(["name", "abbrev"] as const))}, ${provForm(prov)}`
+      : `${st} No. ${houseNo()} ${villageWord(v)} ${v.name} Kec. ${kec.name} ${kabForm(kab, "abbrev")}`;
+    return base(v, text, { note: `street: ${trap.note}` });
+  });
+
+  draw("rural", () => {
+    const v = pick(villages);
+    const { kec, kab } = parents(v);
+    if (!isDesa(v) || kab.type !== "kabupaten") return null;
+    const text = `Dusun ${pick(HAMLETS)} RT 0${int(1, 9)} RW 0${int(1, 9)} Desa ${v.name} Kecamatan ${kec.name} Kabupaten ${kab.altName}`;
+    return base(v, text);
+  });
+
+  draw("any_order", () => {
+    const v = pick(villages);
+    const { kec, kab, prov } = parents(v);
+    const marked = chance(0.7);
+    const levels = [
+      marked ? `${villageWord(v)} ${v.name}` : v.name,
+      marked ? `Kec. ${kec.name}` : kec.name,
+      marked ? kabForm(kab, "abbrev") : kabForm(kab, pick(["name", "bare"] as const)),
+      marked ? `Prov. ${prov.altName}` : prov.altName,
+    ];
+    for (let i = levels.length - 1; i > 0; i--) {
+      const j = int(0, i);
+      [levels[i], levels[j]] = [levels[j], levels[i]];
+    }
+    const st = `${street()} No. ${houseNo()}`;
+    return base(v, (chance(0.5) ? [st, ...levels] : [...levels, st]).join(", "));
+  });
+
+  draw("complex", () => {
+    const v = pick(villages);
+    const { kec, kab, prov } = parents(v);
+    const trap = trapName(v, [0.6, 0, 0.4, 0]);
+    if (!trap) return null;
+    const name = pick([`Griya ${trap.name}`, `${trap.name} Indah`, `Bumi ${trap.name}`, `${trap.name} Residence`]);
+    const block = `${pick(["A", "B", "C", "D", "E", "F"])}${int(1, 12)}`;
+    const text = `${pick(["Perum", "Perumahan", "Komplek", "Komp."])} ${name} Blok ${block} No. ${int(1, 40)}, ${villageWord(v)} ${v.name}, Kec. ${kec.name}, ${kabForm(kab, pick(["name", "abbrev"] as const))}, ${provForm(prov)}`;
+    return base(v, text, { note: `complex: ${trap.note}` });
+  });
+
+  const before = await (previous as unknown as { getVillages(): Promise<{ code: string; name: string }[]> }).getVillages();
+  const formerById = new Map(before.map((x) => [x.code, x.name]));
+  const letterKey = (s: string) => key(s).replace(/[^a-z0-9]/g, "");
+  const renamed = villages.filter((v) => {
+    const former = formerById.get(v.id);
+    if (!former || letterKey(former) === letterKey(v.name) || /[,();]/.test(former)) return false;
+    return !(childrenOf.get(v.parentId!) ?? []).some((s) => key(s.name) === key(former));
+  });
+  const title = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/(^|[\s\-.(/])(\p{L})/gu, (_, a: string, b: string) => a + b.toUpperCase())
+      .replace(/\b(i{1,3}|iv|vi{0,3}|ix|xi{0,3})\b/gi, (r) => r.toUpperCase()); // roman numerals
+
+  let formerAt = 0;
+  const formerOrder = [...renamed];
+  for (let i = formerOrder.length - 1; i > 0; i--) {
+    const j = int(0, i);
+    [formerOrder[i], formerOrder[j]] = [formerOrder[j], formerOrder[i]];
+  }
+  draw("former_name", Math.min(STYLE_SIZE, formerOrder.length), () => {
+    const v = formerOrder[formerAt++ % formerOrder.length];
+    const former = title(formerById.get(v.id)!);
+    return base(v, ecommerce(v, { village: former }), {
+      determined: fits(former, { kec: parents(v).kec.name }) === 0 && completeDetermined(v),
+      warnings: ["former_name"],
+      note: `${former} is now ${v.name}`,
+    });
+  });
+  return out;
+}
+
+/**
+ * Checks each real address against the seed: the ids exist and are active, the village is in the
+ * kecamatan, the kecamatan in the kabupaten, and the text holds the village's and the kecamatan's
+ * names (as the seed spells them, case and spaces ignored) unless the entry's note explains why not.
+ */
+export async function checkRealAddresses(list: RealAddress[]): Promise<string[]> {
+  const { rows } = await buildSeed();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const flat = (s: string) => normalizeSearchText(s).replace(/[^a-z0-9]/g, "");
+  const problems: string[] = [];
+  for (const a of list) {
+    const v = byId.get(a.kelurahan_id);
+    const k = byId.get(a.kecamatan_id);
+    const kab = byId.get(a.kabupaten_id);
+    if (!v || v.isActive !== 1 || v.level !== "kelurahan") problems.push(`${a.name}: ${a.kelurahan_id} is no active kelurahan`);
+    else if (v.parentId !== a.kecamatan_id) problems.push(`${a.name}: ${v.name} is in ${v.parentId}, not ${a.kecamatan_id}`);
+    if (!k || k.parentId !== a.kabupaten_id) problems.push(`${a.name}: kecamatan ${a.kecamatan_id} is not in ${a.kabupaten_id}`);
+    if (!kab) problems.push(`${a.name}: no kabupaten ${a.kabupaten_id}`);
+    if (v && k && !a.note) {
+      if (!flat(a.text).includes(flat(v.name))) problems.push(`${a.name}: the text does not name ${v.name}`);
+      if (!flat(a.text).includes(flat(k.name))) problems.push(`${a.name}: the text does not name kecamatan ${k.name}`);
+    }
+  }
+  return problems;
+}
+
+async function main() {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
+  const set = await buildAddressSet(Number(arg("--seed") ?? RANDOM_SEED));
+  const file = arg("--out") ?? join(root, "test", "fixtures", "address-set.json");
+  writeFileSync(file, `${JSON.stringify(set, null, 1)}\n`);
+  const styles = new Map<string, { n: number; determined: number }>();
+  for (const c of set) {
+    const s = styles.get(c.style) ?? { n: 0, determined: 0 };
+    s.n++;
+    if (c.determined) s.determined++;
+    styles.set(c.style, s);
+  }
+  console.log(`${file}: ${set.length} addresses`);
+  for (const [style, s] of styles) console.log(`  ${style.padEnd(18)} ${s.n} (${s.determined} determine one village)`);
+  const real = JSON.parse(readFileSync(join(root, "test", "fixtures", "address-real.json"), "utf8")) as RealAddress[];
+  const problems = await checkRealAddresses(real);
+  if (problems.length) throw new Error(`test/fixtures/address-real.json:\n  ${problems.join("\n  ")}`);
+  console.log(`test/fixtures/address-real.json: ${real.length} real addresses, every code checked against the seed`);
+}
+
+if (isMain(import.meta.url)) {
+  main().catch((e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+}
