@@ -44,8 +44,8 @@ export type Reading = {
   phrase: string;
   /** The level the segment's marker says (only on spans starting at the marker). */
   hint?: Level;
-  /** `kab` written but the phrase is the bare name: a Kota of that name fits with a small cost. */
-  kabWritten?: boolean;
+  /** The kind written before a bare name (`Kab. Bandung` read as `bandung`): the other kind fits at a cost. */
+  kind?: "kota" | "kabupaten";
   /** A dusun or kampung's name read as a region: it names something below a village, at a cost. */
   below?: boolean;
   corrections: { typed: string; matched: string }[];
@@ -94,7 +94,8 @@ export function readingsOf(parsed: ParsedAddress, words: Words): Reading[] {
             const m = s.marker;
             if (m === "kota" || m === "kotamadya") out.push({ ...base, phrase: `kota ${phrase}`, hint: "kabupaten" });
             if (m === "kab") out.push({ ...base, phrase: `kabupaten ${phrase}`, hint: "kabupaten" });
-            out.push({ ...base, phrase, ...(s.level ? { hint: s.level } : {}), ...(m === "kab" ? { kabWritten: true } : {}) });
+            const kind = m === "kab" ? "kabupaten" : m === "kota" || m === "kotamadya" ? "kota" : undefined;
+            out.push({ ...base, phrase, ...(s.level ? { hint: s.level } : {}), ...(kind ? { kind } : {}) });
             // The level word may be the name's own (`Desa Baru`, `Kota Baru`, `Kampung Melayu`).
             const raw = normalizeSearchText(s.raw).split(" ")[0].replace(/[.:]+$/, "");
             const own = WORD_IN_NAME[raw] ?? raw;
@@ -120,15 +121,15 @@ export function readingsOf(parsed: ParsedAddress, words: Words): Reading[] {
 /** Weights of the evidence (docs/address-method.md, "Scoring"); tuned on the generated set. */
 export const W = {
   /** Per word of the text a match explains. */
-  word: 1,
+  word: 1.5,
   /** Once per level of the candidate's chain that the text names. */
   level: { provinsi: 1, kabupaten: 2.5, kecamatan: 2.5, kelurahan: 3 } as Record<Level, number>,
   /** A level word that says another level (`Kec. X` read as a village). */
   hintMismatch: 3.5,
-  /** `Kab. X` read as Kota X. */
+  /** `Kab. X` read as Kota X, or `Kota X` as Kabupaten X. */
   kabAsKota: 0.5,
   /** Per edit of a corrected typo. */
-  correction: 1.5,
+  correction: 1,
   /** A village named by a former spelling. */
   alias: 0.5,
   postalMatch: 3,
@@ -136,14 +137,14 @@ export const W = {
   postalMismatch: 2,
   /** Softmax temperature and the score of "none of these" (calibration). */
   temperature: 1,
-  none: 4,
+  none: 2,
   ambiguousWithin: 1,
   /** Village candidates that get the typo comparison against their chain's names. */
   localTop: 15,
 };
 
 /** A region of a candidate's chain explaining words [from, to) of segment `seg`. */
-type Match = { seg: number; from: number; to: number; phrase: string; hit: RegionHit; level: Level; value: number; fuzzy: boolean; alias: boolean; local: boolean };
+type Match = { seg: number; from: number; to: number; phrase: string; hit: RegionHit; level: Level; value: number; fuzzy: boolean; alias: boolean; local: boolean; kindMismatch?: boolean };
 
 export type Candidate = {
   hit: RegionHit;
@@ -164,6 +165,8 @@ export type Resolution = {
   candidates: Candidate[];
   /** Words of region segments the answer does not explain. */
   unexplained: number;
+  /** What matched which level of the answer: the text as written, the phrase read, how. */
+  matched: Partial<Record<Level, { written: string; read: string; corrected: boolean; former: boolean }>>;
 };
 
 const chainOf = (id: string) => {
@@ -190,27 +193,83 @@ function chainNames(hit: RegionHit): { level: Level; id: string; names: string[]
 function exactMatch(r: Reading, hit: RegionHit): Match {
   let value = W.word * (r.to - r.from) - W.correction * r.corrections.length;
   if ((r.hint && r.hint !== hit.level) || r.below) value -= W.hintMismatch;
-  if (r.kabWritten && hit.level === "kabupaten" && hit.name.startsWith("Kota")) value -= W.kabAsKota;
+  const kindMismatch = !!r.kind && hit.level === "kabupaten" && (hit.name.startsWith("Kota") ? "kota" : "kabupaten") !== r.kind;
+  if (kindMismatch) value -= W.kabAsKota;
   const own = [hit.name, hit.altName].map(normalizeSearchText);
   const bare = r.phrase.replace(/^(kota|kabupaten) /, "");
   const alias = !own.includes(r.phrase) && !own.some((o) => o.replace(KIND_PREFIX, "") === bare);
   if (alias && hit.level === "kelurahan") value -= W.alias;
-  return { seg: r.seg, from: r.from, to: r.to, phrase: r.phrase, hit, level: hit.level, value, fuzzy: r.corrections.length > 0, alias, local: false };
+  return { seg: r.seg, from: r.from, to: r.to, phrase: r.phrase, hit, level: hit.level, value, fuzzy: r.corrections.length > 0, alias, local: false, kindMismatch };
 }
 
-/** Spans within the typo distance of a name of the village's chain (no lookup: the names come with the village). */
-function localMatches(hit: RegionHit, spans: Reading[]): Match[] {
+/** Spans compared for typos, their distinct phrases numbered (distances are kept per phrase and name). */
+type Spans = { list: (Reading & { pi: number })[]; phrases: string[] };
+
+function typoSpans(readings: Reading[]): Spans {
+  const phrases: string[] = [];
+  const index = new Map<string, number>();
+  const seen = new Set<string>();
+  const list: Spans["list"] = [];
+  // As written (no corrected variants), 1-4 words, 4+ characters.
+  for (const r of readings) {
+    if (r.corrections.length || r.to - r.from > 4 || r.phrase.length < 4) continue;
+    const k = `${r.seg}|${r.from}|${r.to}|${r.phrase}|${r.hint ?? ""}|${r.below ? 1 : 0}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    let pi = index.get(r.phrase);
+    if (pi === undefined) {
+      pi = phrases.push(r.phrase) - 1;
+      index.set(r.phrase, pi);
+    }
+    list.push({ ...r, pi });
+  }
+  return { list, phrases };
+}
+
+const chainNameCache = new Map<string, { level: Level; id: string; names: string[] }[]>();
+
+/**
+ * Spans within the typo distance of a name of the village's chain (no lookup: the names come with
+ * the village). `memo` is per address: candidates share their parents, whose matches are computed once.
+ */
+function localMatches(hit: RegionHit, spans: Spans, memo: Map<string, Match[]>): Match[] {
+  let chain = chainNameCache.get(hit.id);
+  if (!chain) {
+    chain = chainNames(hit);
+    if (chainNameCache.size > 50_000) chainNameCache.clear();
+    chainNameCache.set(hit.id, chain);
+  }
   const out: Match[] = [];
-  for (const t of chainNames(hit)) {
-    for (const r of spans) {
-      for (const name of t.names) {
-        const bareLength = name.replace(KIND_PREFIX, "").length;
-        if (Math.abs(name.length - r.phrase.length) > 2 || bareLength < 4) continue;
-        const d = editDistance(r.phrase, name);
-        if (d === 0 || d > Math.min(2, maxEdits(bareLength))) continue;
+  for (const t of chain) {
+    let ms = memo.get(t.id);
+    if (!ms) {
+      ms = memberMatches(hit, t, spans);
+      memo.set(t.id, ms);
+    }
+    out.push(...ms);
+  }
+  return out;
+}
+
+function memberMatches(hit: RegionHit, t: { level: Level; id: string; names: string[] }, spans: Spans): Match[] {
+  const out: Match[] = [];
+  const region: RegionHit = t.id === hit.id ? hit : { ...hit, id: t.id, level: t.level, name: t.names[0], altName: t.names[0], parent: null, postal: null };
+  {
+    for (const name of t.names) {
+      const bareLength = name.replace(KIND_PREFIX, "").length;
+      if (bareLength < 4) continue;
+      const limit = Math.min(2, maxEdits(bareLength));
+      const known = new Int8Array(spans.phrases.length).fill(-1);
+      for (const r of spans.list) {
+        if (Math.abs(name.length - r.phrase.length) > limit) continue;
+        let d = known[r.pi];
+        if (d < 0) {
+          d = Math.min(100, editDistance(r.phrase, name));
+          known[r.pi] = d;
+        }
+        if (d === 0 || d > limit) continue;
         let value = W.word * (r.to - r.from) - W.correction * d;
         if ((r.hint && r.hint !== t.level) || r.below) value -= W.hintMismatch;
-        const region: RegionHit = t.id === hit.id ? hit : { ...hit, id: t.id, level: t.level, name, altName: name, parent: null, postal: null };
         out.push({ seg: r.seg, from: r.from, to: r.to, phrase: r.phrase, hit: region, level: t.level, value, fuzzy: true, alias: false, local: true });
       }
     }
@@ -296,9 +355,6 @@ export function resolve(input: string, parsed: ParsedAddress, readings: Reading[
 
   const segLengths = parsed.regions.map((s) => s.words.length);
   const kabSegs = parsed.regions.flatMap((s, i) => (s.level === "kabupaten" ? [i] : []));
-  // Spans compared for typos: as written (no corrected variants), 1-4 words, 4+ characters.
-  const spans = readings.filter((r) => r.corrections.length === 0 && r.to - r.from <= 4 && r.phrase.length >= 4);
-  const uniqueSpans = [...new Map(spans.map((r) => [`${r.seg}|${r.from}|${r.to}|${r.phrase}|${r.hint ?? ""}`, r])).values()];
 
   const score = (hit: RegionHit, local: Match[]): Candidate | null => {
     const matches = [...chainOf(hit.id).flatMap((id) => byRegion.get(id) ?? []), ...local];
@@ -311,7 +367,8 @@ export function resolve(input: string, parsed: ParsedAddress, readings: Reading[
       else postalState = postalVillages.some((v) => v.id.startsWith(`${hit.id}.`)) ? "near" : "mismatch";
       total += postalState === "match" ? W.postalMatch : postalState === "near" ? W.postalNear : -W.postalMismatch;
     }
-    const kabInconsistent = kabSegs.some((i) => !c.used.some((m) => m.seg === i && m.level === "kabupaten"));
+    // A kabupaten the text names with its level word that this chain does not explain, or not of its kind.
+    const kabInconsistent = kabSegs.some((i) => !c.used.some((m) => m.seg === i)) || c.used.some((m) => m.kindMismatch);
     return { hit, score: total, used: c.used, postal: postalState, kabInconsistent };
   };
 
@@ -322,10 +379,16 @@ export function resolve(input: string, parsed: ParsedAddress, readings: Reading[
   }
   // Typos the vocabulary could not correct: the best villages, and those of the postal code or of
   // round 2, compared against their chain's names.
-  const villages = [...scored.values()].filter((c) => c.hit.level === "kelurahan").sort((a, b) => b.score - a.score);
-  const again = [...villages.slice(0, W.localTop).map((c) => c.hit), ...localOnly.values()];
+  // Only when the best exact reading leaves words unexplained: most addresses need no comparison.
+  const wordCount = segLengths.reduce((a, b) => a + b, 0);
+  const first = [...scored.values()].reduce<Candidate | null>((a, c) => (!a || c.score > a.score ? c : a), null);
+  const explained = first ? first.used.reduce((a, m) => a + m.to - m.from, 0) : 0;
+  const villages = explained < wordCount ? [...scored.values()].filter((c) => c.hit.level === "kelurahan").sort((a, b) => b.score - a.score) : [];
+  const again = explained < wordCount ? [...villages.slice(0, W.localTop).map((c) => c.hit), ...localOnly.values()] : [];
+  const spans = typoSpans(readings);
+  const memo = new Map<string, Match[]>();
   for (const hit of again) {
-    const local = localMatches(hit, uniqueSpans);
+    const local = localMatches(hit, spans, memo);
     if (!local.length) continue;
     const c = score(hit, local);
     if (c && c.score > (scored.get(hit.id)?.score ?? Number.NEGATIVE_INFINITY)) scored.set(hit.id, c);
@@ -334,16 +397,18 @@ export function resolve(input: string, parsed: ParsedAddress, readings: Reading[
   const ranked = [...scored.values()].sort((a, b) => b.score - a.score || LEVELS.indexOf(b.hit.level) - LEVELS.indexOf(a.hit.level) || (a.hit.id < b.hit.id ? -1 : 1));
   const top = ranked[0] ?? null;
   const words = segLengths.reduce((a, b) => a + b, 0);
-  if (!top) return { input, parsed, top: null, confidence: 0, alternatives: [], warnings: [], level: null, candidates: [], unexplained: words };
+  if (!top) return { input, parsed, top: null, confidence: 0, alternatives: [], warnings: [], level: null, candidates: [], unexplained: words, matched: {} };
   // Competing explanations: not the answer's own ancestors (a worse reading of the same place).
   const topChain = new Set(chainOf(top.hit.id));
   const rivals = ranked.slice(1).filter((c) => !topChain.has(c.hit.id));
   const exp = (x: number) => Math.exp((x - top.score) / W.temperature);
   const total = 1 + rivals.reduce((a, c) => a + exp(c.score), 0) + exp(W.none);
+  // Up to 3 other villages, those the scores leave some chance (1% or more).
   const alternatives = rivals
     .filter((c) => c.hit.level === "kelurahan")
     .slice(0, 3)
-    .map((c) => ({ id: c.hit.id, name: c.hit.name, confidence: exp(c.score) / total }));
+    .map((c) => ({ id: c.hit.id, name: c.hit.name, confidence: exp(c.score) / total }))
+    .filter((a) => a.confidence >= 0.01);
   const warnings: string[] = [];
   if (top.postal === "mismatch" || top.postal === "near") warnings.push("postal_code_mismatch");
   if (rivals[0] && top.score - rivals[0].score < W.ambiguousWithin) warnings.push("ambiguous");
@@ -351,7 +416,12 @@ export function resolve(input: string, parsed: ParsedAddress, readings: Reading[
   if (top.used.some((m) => m.alias && m.level === "kelurahan")) warnings.push("former_name");
   if (top.kabInconsistent) warnings.push("kabupaten_inconsistent");
   const unexplained = words - top.used.reduce((a, m) => a + m.to - m.from, 0);
-  return { input, parsed, top, confidence: 1 / total, alternatives, warnings, level: top.hit.level, candidates: ranked, unexplained };
+  const matched: Resolution["matched"] = {};
+  for (const m of top.used) {
+    const seg = parsed.regions[m.seg];
+    matched[m.level] ??= { written: seg.text.slice(seg.at[m.from][0], seg.at[m.to - 1][1]), read: m.phrase, corrected: m.fuzzy, former: m.alias && m.level === "kelurahan" };
+  }
+  return { input, parsed, top, confidence: 1 / total, alternatives, warnings, level: top.hit.level, candidates: ranked, unexplained, matched };
 }
 
 // ---------------------------------------------------------------- SQL (node:sqlite standing in for D1)
@@ -415,14 +485,16 @@ async function loadWords(): Promise<Words> {
 
 export const BATCH = 100;
 
-/** Round 2: the villages of these kecamatan/kabupaten ids (a range of the id index each). */
+/**
+ * Round 2: the villages of these kecamatan/kabupaten ids, a range of the id index each. The areas
+ * are a VALUES list, not a UNION ALL per area: D1 allows few terms per compound SELECT, and SQLite
+ * does not count VALUES rows as such terms.
+ */
 export function villagesSql(areas: string[]): string {
-  return areas
-    .map(
-      (a) => `SELECT ${str(a)} AS q, 2 AS kind, w.id, w.level, w.name, w.alt_name, w.parent, k.postal_code AS postal
-        FROM wilayah_search w JOIN kelurahan k ON k.id = w.id WHERE w.id > ${str(`${a}.`)} AND w.id < ${str(`${a}/`)} AND w.level = 4 AND w.is_active = 1`,
-    )
-    .join(" UNION ALL ");
+  return `WITH areas(a) AS (VALUES ${areas.map((a) => `(${str(a)})`).join(",")})
+    SELECT areas.a AS q, 2 AS kind, w.id, w.level, w.name, w.alt_name, w.parent, k.postal_code AS postal
+    FROM areas JOIN wilayah_search w ON w.id > areas.a || '.' AND w.id < areas.a || '/' JOIN kelurahan k ON k.id = w.id
+    WHERE w.level = 4 AND w.is_active = 1`;
 }
 
 /**
@@ -494,9 +566,12 @@ function explain(r: Resolution) {
     console.log(`  ${c.score.toFixed(2).padStart(6)} ${c.hit.id} ${c.hit.name} (${c.hit.level}) postal=${c.postal} used: ${c.used.map((m) => `${m.phrase}->${m.level}${m.fuzzy ? "~" : ""}${m.alias ? "*" : ""}(${m.value.toFixed(1)})`).join(", ")}`);
   }
   console.log(`  => ${r.top?.hit.id ?? "-"} level=${r.level} confidence=${r.confidence.toFixed(3)} warnings=${r.warnings.join(",")} alternatives=${r.alternatives.map((a) => `${a.id}:${a.confidence.toFixed(2)}`).join(" ")}`);
+  console.log(`     matched: ${JSON.stringify(r.matched)}`);
 }
 
 async function main() {
+  // Weight experiments: ADDRESS_WEIGHTS='{"word":1.5}' overrides W for one run.
+  if (process.env.ADDRESS_WEIGHTS) Object.assign(W, JSON.parse(process.env.ADDRESS_WEIGHTS));
   prepareDb();
   const db = new DatabaseSync(DB_FILE, { readOnly: true });
   const words = await loadWords();
@@ -506,6 +581,7 @@ async function main() {
     for (const r of out) explain(r);
     return;
   }
+  if (process.argv.includes("--stress")) return stress(db, words);
   const setArg = process.argv.indexOf("--set");
   const setFile = setArg > 0 ? process.argv[setArg + 1] : join(root, "test", "fixtures", "address-set.json");
   const set = JSON.parse(readFileSync(setFile, "utf8")) as AddressCase[];
@@ -513,12 +589,24 @@ async function main() {
   const started = performance.now();
   const { out, stats } = await resolveAll(set.map((c) => c.text), db, words);
   const wall = performance.now() - started;
-  const styles = new Map<string, { n: number; ok: number; det: number; detOk: number; kab: number; kabOk: number; top3: number }>();
-  const calib = { hi: 0, hiOk: 0, mid: 0, midOk: 0, lo: 0, loOk: 0, loAlt: 0 };
+  const styles = new Map<string, { n: number; ok: number; det: number; detOk: number; kab: number; kabOk: number; top3: number; warn: number; warnOk: number }>();
+  const falseWarnings = new Map<string, number>();
+  const WARNINGS = ["typo_corrected", "former_name", "postal_code_mismatch", "kabupaten_inconsistent"];
+  const calib = { hi: 0, hiOk: 0, mid: 0, midOk: 0, lo: 0, loOk: 0, loAlt: 0, loWrong: 0, loWrongAlt: 0 };
   const misses: { c: AddressCase; r: Resolution }[] = [];
   out.forEach((r, i) => {
     const c = set[i];
-    const s = styles.get(c.style) ?? { n: 0, ok: 0, det: 0, detOk: 0, kab: 0, kabOk: 0, top3: 0 };
+    const s = styles.get(c.style) ?? { n: 0, ok: 0, det: 0, detOk: 0, kab: 0, kabOk: 0, top3: 0, warn: 0, warnOk: 0 };
+    if (c.warnings?.length) {
+      s.warn++;
+      if (c.warnings.every((w) => r.warnings.includes(w))) s.warnOk++;
+    }
+    for (const w of WARNINGS) {
+      if (r.warnings.includes(w) && !c.warnings?.includes(w)) {
+        falseWarnings.set(w, (falseWarnings.get(w) ?? 0) + 1);
+        if (process.argv.includes("--warnings")) misses.push({ c: { ...c, note: `${c.note ?? ""} unexpected ${w}` }, r });
+      }
+    }
     const ok = r.top?.hit.id === c.kelurahan_id;
     s.n++;
     if (ok) s.ok++;
@@ -543,15 +631,19 @@ async function main() {
       calib.lo++;
       if (ok) calib.loOk++;
       if (ok || r.alternatives.some((a) => a.id === c.kelurahan_id)) calib.loAlt++;
+      if (!ok) {
+        calib.loWrong++;
+        if (r.alternatives.some((a) => a.id === c.kelurahan_id)) calib.loWrongAlt++;
+      }
     }
   });
   const batches = Math.ceil(set.length / BATCH);
   console.log(`address set: ${set.length} addresses in ${batches} batches of ${BATCH}: ${stats.statements} statements (${stats.round2} of them round 2), ${stats.rows} rows, ${stats.phrases} phrases, largest statement ${(stats.maxSqlBytes / 1024).toFixed(1)} KB`);
   console.log(`time: SQL ${stats.sqlMs.toFixed(0)} ms (${(stats.sqlMs / batches).toFixed(1)} ms per batch), JS ${stats.jsMs.toFixed(0)} ms (${(stats.jsMs / set.length).toFixed(2)} ms per address), wall ${wall.toFixed(0)} ms`);
-  console.log(`${"style".padEnd(18)}${"n".padStart(5)}${"top".padStart(8)}${"determ.".padStart(9)}${"top|det".padStart(9)}${"kab".padStart(8)}${"in top4".padStart(9)}`);
+  console.log(`${"style".padEnd(18)}${"n".padStart(5)}${"top".padStart(8)}${"determ.".padStart(9)}${"top|det".padStart(9)}${"kab".padStart(8)}${"in top4".padStart(9)}${"warning".padStart(9)}`);
   const all = { n: 0, det: 0, detOk: 0, kab: 0, kabOk: 0 };
   for (const [style, s] of styles) {
-    console.log(`${style.padEnd(18)}${String(s.n).padStart(5)}${pct(s.ok, s.n).padStart(8)}${String(s.det).padStart(9)}${pct(s.detOk, s.det).padStart(9)}${pct(s.kabOk, s.kab).padStart(8)}${pct(s.top3, s.n).padStart(9)}`);
+    console.log(`${style.padEnd(18)}${String(s.n).padStart(5)}${pct(s.ok, s.n).padStart(8)}${String(s.det).padStart(9)}${pct(s.detOk, s.det).padStart(9)}${pct(s.kabOk, s.kab).padStart(8)}${pct(s.top3, s.n).padStart(9)}${pct(s.warnOk, s.warn).padStart(9)}`);
     all.n += s.n;
     all.det += s.det;
     all.detOk += s.detOk;
@@ -559,8 +651,10 @@ async function main() {
     all.kabOk += s.kabOk;
   }
   console.log(`${"all".padEnd(18)}${String(all.n).padStart(5)}${"".padStart(8)}${String(all.det).padStart(9)}${pct(all.detOk, all.det).padStart(9)}${pct(all.kabOk, all.kab).padStart(8)}`);
-  console.log(`calibration: confidence >= 0.9: ${calib.hi} answers, ${pct(calib.hiOk, calib.hi)} right; 0.5-0.9: ${calib.mid}, ${pct(calib.midOk, calib.mid)} right; < 0.5: ${calib.lo}, ${pct(calib.loOk, calib.lo)} right, right village among answer + alternatives ${pct(calib.loAlt, calib.lo)}`);
+  console.log(`warnings given where the entry expects none: ${WARNINGS.map((w) => `${w} ${falseWarnings.get(w) ?? 0}`).join(", ")} (of ${set.length})`);
+  console.log(`calibration: confidence >= 0.9: ${calib.hi} answers, ${pct(calib.hiOk, calib.hi)} right; 0.5-0.9: ${calib.mid}, ${pct(calib.midOk, calib.mid)} right; < 0.5: ${calib.lo}, ${pct(calib.loOk, calib.lo)} right, right village among answer + alternatives ${pct(calib.loAlt, calib.lo)} (of the ${calib.loWrong} wrong ones, among the alternatives ${pct(calib.loWrongAlt, calib.loWrong)})`);
 
+  console.log(reliability(out.map((r, i) => ({ confidence: r.confidence, ok: r.top?.hit.id === set[i].kelurahan_id }))));
   const { out: realOut } = await resolveAll(real.map((a) => a.text), db, words);
   let realOk = 0;
   realOut.forEach((r, i) => {
@@ -569,12 +663,46 @@ async function main() {
     else misses.push({ c: { style: "real", text: a.text, kelurahan_id: a.kelurahan_id, kabupaten_id: a.kabupaten_id, determined: true, names_kabupaten: true, note: a.name }, r });
   });
   console.log(`real addresses: ${realOk}/${real.length} right (${pct(realOk, real.length)})`);
-  if (process.argv.includes("--misses")) {
+  if (process.argv.includes("--misses") || process.argv.includes("--warnings")) {
     for (const { c, r } of misses) {
       console.log(`\n[${c.style}] expected ${c.kelurahan_id}${c.note ? ` (${c.note})` : ""}`);
       explain(r);
     }
   }
+}
+
+/** Reliability of the confidence: answers grouped by confidence, the share right in each group. */
+function reliability(results: { confidence: number; ok: boolean }[]) {
+  const bins = [0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0001];
+  const rows: string[] = [];
+  for (let i = 0; i + 1 < bins.length; i++) {
+    const inBin = results.filter((r) => r.confidence >= bins[i] && r.confidence < bins[i + 1]);
+    if (!inBin.length) continue;
+    const mean = inBin.reduce((a, r) => a + r.confidence, 0) / inBin.length;
+    rows.push(`  [${bins[i].toFixed(1)}, ${Math.min(1, bins[i + 1]).toFixed(1)}${i + 2 === bins.length ? "]" : ")"}: ${String(inBin.length).padStart(5)} answers, mean confidence ${mean.toFixed(2)}, right ${pct(inBin.filter((r) => r.ok).length, inBin.length)}`);
+  }
+  return rows.join("\n");
+}
+
+/**
+ * `--stress`: the villages of the set's addresses written with less: the name alone, and the name
+ * with its province. Many such texts fit several villages, so the answer is often wrong: what the
+ * confidence says should then be low, as often as it is wrong.
+ */
+async function stress(db: DatabaseSync, words: Words) {
+  const set = JSON.parse(readFileSync(join(root, "test", "fixtures", "address-set.json"), "utf8")) as AddressCase[];
+  const ids = [...new Set(set.map((c) => c.kelurahan_id))];
+  const info = db.prepare(`SELECT id, name, parent FROM wilayah_search WHERE id IN (${ids.map(str).join(",")}) AND level = 4`).all() as { id: string; name: string; parent: string }[];
+  const cases = info.flatMap((v) => [
+    { text: v.name, id: v.id },
+    { text: `${v.name}, ${v.parent.split(", ").at(-1)}`, id: v.id },
+  ]);
+  const { out } = await resolveAll(cases.map((c) => c.text), db, words);
+  const results = out.map((r, i) => ({ confidence: r.confidence, ok: r.top?.hit.id === cases[i].id, listed: r.top?.hit.id === cases[i].id || r.alternatives.some((a) => a.id === cases[i].id) }));
+  console.log(`stress: ${cases.length} texts (village alone; village and province), right ${pct(results.filter((r) => r.ok).length, results.length)}`);
+  console.log(reliability(results));
+  const low = results.filter((r) => r.confidence < 0.5);
+  console.log(`  below 0.5: right village among answer + alternatives ${pct(low.filter((r) => r.listed).length, low.length)}`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -21,7 +21,8 @@
  *   code + village: the village's name and the postal code; names compared after search
  *   normalisation);
  * - `names_kabupaten`: whether the text names the kabupaten/kota (only `postal_village` does not);
- * - `warnings`: the warnings a resolver must give (`typo_corrected`, `former_name`);
+ * - `warnings`: the warnings a resolver must give (`typo_corrected`, `former_name`,
+ *   `postal_code_mismatch`, `kabupaten_inconsistent`);
  * - `note`: what was changed (the typo, the former name, the trap).
  *
  * Styles (STYLE_SIZE each):
@@ -55,6 +56,11 @@
  * - `complex`: a housing complex named after a region (`Perum Griya Cibadak Blok C2 No. 5`: another
  *   kecamatan of the same kabupaten, or a kabupaten elsewhere) followed by the village, kecamatan and
  *   kabupaten/kota.
+ * - `postal_mismatch`: the ecommerce form with the postal code of a village in another kecamatan of
+ *   the same kabupaten (a code the village does not have): the names decide, with a warning.
+ * - `kabupaten_twin`: the village and its kecamatan with the kabupaten written as its namesake of the
+ *   other kind (`Kabupaten Bandung` for a village of Kota Bandung; only where both exist): the
+ *   village and kecamatan decide, with a warning.
  * - `former_name`: the ecommerce form with the village's name in the previous edition
  *   (idn-area-data 3.1.2) where it differs from today's beyond case, spaces and punctuation and is no
  *   current village name in that kecamatan (about 150 villages qualify).
@@ -110,13 +116,14 @@ function rng(seed: number) {
   };
 }
 
-type SeedRow = Awaited<ReturnType<typeof buildSeed>>["rows"][number];
+type Seed = Awaited<ReturnType<typeof buildSeed>>;
+type SeedRow = Seed["rows"][number];
 
 /** The fixed random seed of the committed set; another one draws a held-out set (`--seed N --out FILE`). */
 export const RANDOM_SEED = 24;
 
-export async function buildAddressSet(seed = RANDOM_SEED): Promise<AddressCase[]> {
-  const { rows } = await buildSeed();
+export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise<AddressCase[]> {
+  const { rows } = built ?? (await buildSeed());
   const random = rng(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
   const chance = (p: number) => random() < p;
@@ -415,6 +422,30 @@ export async function buildAddressSet(seed = RANDOM_SEED): Promise<AddressCase[]
       note: `${former} is now ${v.name}`,
     });
   });
+
+  // Warnings the resolver must give while still answering the village the names say.
+  draw("postal_mismatch", () => {
+    const v = pick(villages);
+    const { kec, kab } = parents(v);
+    const others = (childrenOf.get(kab.id) ?? []).filter((k) => k.id !== kec.id).flatMap((k) => childrenOf.get(k.id) ?? []);
+    const wrong = others.filter((o) => o.postalCode !== v.postalCode);
+    if (!wrong.length) return null;
+    const code = pick(wrong).postalCode!;
+    const text = ecommerce(v).replace(/ \d{5}$/, "") + ` ${code}`;
+    return base(v, text, { warnings: ["postal_code_mismatch"], note: `postal code ${code} is another kecamatan's (the village's is ${v.postalCode})` });
+  });
+
+  const twins = new Map<string, SeedRow[]>();
+  for (const k of kabupatens) twins.set(key(k.altName), [...(twins.get(key(k.altName)) ?? []), k]);
+  const twinned = villages.filter((v) => (twins.get(key(parents(v).kab.altName))?.length ?? 0) > 1);
+  draw("kabupaten_twin", () => {
+    const v = pick(twinned);
+    const { kec, kab, prov } = parents(v);
+    const twin = twins.get(key(kab.altName))!.find((k) => k.id !== kab.id)!;
+    const twinText = twin.type === "kota" ? `Kota ${twin.altName}` : pick([`Kabupaten ${twin.altName}`, `Kab. ${twin.altName}`]);
+    const text = `${street()} No. ${houseNo()}, ${villageWord(v)} ${v.name}, Kec. ${kec.name}, ${twinText}, ${provForm(prov)}`;
+    return base(v, text, { warnings: ["kabupaten_inconsistent"], note: `written ${twinText}: the village is in ${kab.name}` });
+  });
   return out;
 }
 
@@ -423,8 +454,8 @@ export async function buildAddressSet(seed = RANDOM_SEED): Promise<AddressCase[]
  * kecamatan, the kecamatan in the kabupaten, and the text holds the village's and the kecamatan's
  * names (as the seed spells them, case and spaces ignored) unless the entry's note explains why not.
  */
-export async function checkRealAddresses(list: RealAddress[]): Promise<string[]> {
-  const { rows } = await buildSeed();
+export async function checkRealAddresses(list: RealAddress[], built?: Seed): Promise<string[]> {
+  const { rows } = built ?? (await buildSeed());
   const byId = new Map(rows.map((r) => [r.id, r]));
   const flat = (s: string) => normalizeSearchText(s).replace(/[^a-z0-9]/g, "");
   const problems: string[] = [];
@@ -449,7 +480,8 @@ async function main() {
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
-  const set = await buildAddressSet(Number(arg("--seed") ?? RANDOM_SEED));
+  const built = await buildSeed();
+  const set = await buildAddressSet(Number(arg("--seed") ?? RANDOM_SEED), built);
   const file = arg("--out") ?? join(root, "test", "fixtures", "address-set.json");
   writeFileSync(file, `${JSON.stringify(set, null, 1)}\n`);
   const styles = new Map<string, { n: number; determined: number }>();
@@ -462,7 +494,7 @@ async function main() {
   console.log(`${file}: ${set.length} addresses`);
   for (const [style, s] of styles) console.log(`  ${style.padEnd(18)} ${s.n} (${s.determined} determine one village)`);
   const real = JSON.parse(readFileSync(join(root, "test", "fixtures", "address-real.json"), "utf8")) as RealAddress[];
-  const problems = await checkRealAddresses(real);
+  const problems = await checkRealAddresses(real, built);
   if (problems.length) throw new Error(`test/fixtures/address-real.json:\n  ${problems.join("\n  ")}`);
   console.log(`test/fixtures/address-real.json: ${real.length} real addresses, every code checked against the seed`);
 }

@@ -81,6 +81,7 @@ describe("address parser: components", () => {
     expect(components("Gedung Sate, Jl. Diponegoro No. 22, Citarum")).toMatchObject({ building: "Gedung Sate", street: "Jl. Diponegoro", house_number: "22" });
     expect(components("Menara BCA Lt. 5, Jl. M.H. Thamrin No. 1")).toMatchObject({ building: "Menara BCA Lt. 5", street: "Jl. M.H. Thamrin", house_number: "1" });
     expect(components("Apartemen Kalibata City Tower A")).toMatchObject({ building: "Apartemen Kalibata City" });
+    expect(components("Perumahan Lima Puluh Kota Indah Blok E8 No. 2")).toMatchObject({ complex: "Perumahan Lima Puluh Kota Indah", block: "E8" });
     // Inside a region segment a building word is a name's (`Belakang Gedung` is a kelurahan).
     expect(regions("kel belakang gedung, kec pasar manna")).toEqual(["kel:belakang gedung", "kec:pasar manna"]);
     expect(parseAddress("kel belakang gedung").components.building).toBe(null);
@@ -235,6 +236,7 @@ describe("address parser: region segments", () => {
     };
     expect(spelled("Ds. Papuyu III Sei. Pudak")).toEqual({ words: ["papuyu", "iii", "sei", "pudak"], spelled: "Papuyu III Sei. Pudak" });
     expect(spelled("KEL/DESA : PA' TERA")).toEqual({ words: ["pa", "tera"], spelled: "PA' TERA" });
+    expect(spelled("Sa'dan Ballo Pasange', Kec. Sa'dan")).toEqual({ words: ["sa'dan", "ballo", "pasange"], spelled: "Sa'dan Ballo Pasange'" });
     expect(spelled("Kel. Kassi - Kassi, Kec. Rappocini")).toEqual({ words: ["kassi", "kassi"], spelled: "Kassi - Kassi" });
     expect(spelled("Barename/Luanggi")).toEqual({ words: ["barename", "luanggi"], spelled: "Barename/Luanggi" });
     expect(spelled("Ps.Baru Rantau")).toEqual({ words: ["ps", "baru", "rantau"], spelled: "Ps.Baru Rantau" });

@@ -93,7 +93,7 @@ type Tok = {
 };
 
 /** Numbers with decimal marks (`Km 5,5`), words (with inner `'` `-`, one trailing `.` or `'`), separators. */
-const TOKEN = /\d+(?:[.,]\d+)+|[\p{L}\p{N}]+(?:['\u2019`\-][\p{L}\p{N}]+)*(?:\.|['\u2019](?=\s|$))?|[,;|()\n\r]|[/:#\-\u2013\u2014]/gu;
+const TOKEN = /\d+(?:[.,]\d+)+|[\p{L}\p{N}]+(?:['\u2019`\-][\p{L}\p{N}]+)*(?:\.|['\u2019](?=[\s,;|)]|$))?|[,;|()\n\r]|[/:#\-\u2013\u2014]/gu;
 
 /** A label glued to its number: `RT003RW002`, `rw02`, `No12A`, `Blok5` (`Km.5`: the `.` split already). */
 const GLUED_RT = /^(rt|rw)(\d+)(.*)$/iu;
@@ -379,7 +379,10 @@ export function parseAddress(text: string): ParsedAddress {
 
     // Building words are common in village names (`Belakang Gedung`, `Gedung Rejo`): inside a
     // region segment they are name words; a building starts a segment of its own.
-    const inName = (entry?.kind === "building" || WEAK.has(t.w)) && cur?.kind === "region" && cur.to > cur.from;
+    // In a complex's or building's name `Kota` is a word of it (`Perum Lima Puluh Kota Indah`).
+    const inName =
+      ((entry?.kind === "building" || WEAK.has(t.w)) && cur?.kind === "region" && cur.to > cur.from) ||
+      (t.w === "kota" && (cur?.kind === "complex" || cur?.kind === "building") && cur.to > cur.from);
     if (entry && !firstAfterMarker && !inName && (entry.kind === "street" || entry.kind === "complex" || entry.kind === "building" || entry.kind === "dusun" || entry.kind === "region")) {
       // A level word with no name after it (at the end, before a comma, a number or a street, house,
       // RT or block word) is a word of the segment before it: `Bandung Kota` may mean Kota Bandung,
