@@ -8,6 +8,7 @@ import { admitCall } from "./account/admission";
 import type { DataEndpoint } from "./data/endpoint";
 import type { Admit } from "./data/run";
 import { weatherEndpoints } from "./weather/endpoints";
+import { addressEndpoints } from "./wilayah/addresses/endpoints";
 import { coverageEndpoint, missingEndpoint } from "./wilayah/coverage/endpoints";
 import { boundaryEndpoint, reverseEndpoint } from "./wilayah/geo/endpoints";
 import { historyEndpoints } from "./wilayah/history/endpoints";
@@ -28,12 +29,12 @@ export const dataEndpoints: readonly DataEndpoint[] = [
   ...nikEndpoints,
   boundaryEndpoint,
   ...historyEndpoints,
-  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /editions, /changes.
   nearbyEndpoint,
   neighborsEndpoint,
   coverageEndpoint,
   missingEndpoint,
-  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /nearby, /coverage.
+  ...addressEndpoints,
+  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /editions, /changes, /nearby, /coverage, /address.
   detailEndpoint,
   ...weatherEndpoints,
 ];

@@ -23,6 +23,7 @@ const DESCRIPTION = `Indonesia's administrative regions (provinsi, kabupaten/kot
 
 const TAGS = [
   { name: "Regions", description: "Provinsi, kabupaten/kota, kecamatan, kelurahan/desa: lists, by id, search. Data: idn-area-data (ODbL)." },
+  { name: "Addresses", description: "Free-text Indonesian addresses to region codes, one or up to 100 at once, with confidence and warnings." },
   { name: "Weather", description: "BMKG forecasts and earthquakes (credit BMKG where you show them)." },
   { name: "Auth", description: "Registration, login, email verification, public configuration." },
   { name: "Keys", description: "Your API keys." },

@@ -70,6 +70,7 @@ describe("MCP tool surface", () => {
       [
         "cuaca",
         "gempa_terkini",
+        "wilayah_address",
         "wilayah_boundary",
         "wilayah_changes",
         "wilayah_convert",
@@ -292,7 +293,7 @@ describe("MCP tool surface", () => {
     const modern = await connectModern(secret);
     expect(modern.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     const { tools } = await modern.listTools();
-    expect(tools.length).toBe(22);
+    expect(tools.length).toBe(23);
     expect(tools.every((t) => t.inputSchema.type === "object" && t.outputSchema?.type === "object")).toBe(true);
     const r = (await modern.callTool({ name: "wilayah_search", arguments: { q: "bandung", per_page: 2 } })) as ToolResult;
     expect(r.structuredContent).toEqual(body.result.structuredContent);

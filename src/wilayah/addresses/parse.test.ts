@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { type AddressComponents, parseAddress } from "./parse.ts";
 
-const EMPTY: AddressComponents = { street: null, house_number: null, rt: null, rw: null, block: null, building: null, complex: null, dusun: null, postal_code: null };
+const EMPTY: AddressComponents = {
+  street: null,
+  house_number: null,
+  rt: null,
+  rw: null,
+  block: null,
+  building: null,
+  complex: null,
+  dusun: null,
+  postal_code: null,
+};
 
 /** The region segments as `marker:text` (`-:Braga` when unmarked). */
 const regions = (text: string) => parseAddress(text).regions.map((r) => `${r.marker ?? "-"}:${r.text}`);
@@ -79,7 +89,11 @@ describe("address parser: components", () => {
     expect(components("Komp. Bumi Asri blok c-2 no 5")).toMatchObject({ complex: "Komp. Bumi Asri", block: "c-2", house_number: "5" });
     expect(components("Perumahan Bandung Indah Blk. D No. 1, Kab. Bandung")).toMatchObject({ complex: "Perumahan Bandung Indah", block: "D" });
     expect(components("Gedung Sate, Jl. Diponegoro No. 22, Citarum")).toMatchObject({ building: "Gedung Sate", street: "Jl. Diponegoro", house_number: "22" });
-    expect(components("Menara BCA Lt. 5, Jl. M.H. Thamrin No. 1")).toMatchObject({ building: "Menara BCA Lt. 5", street: "Jl. M.H. Thamrin", house_number: "1" });
+    expect(components("Menara BCA Lt. 5, Jl. M.H. Thamrin No. 1")).toMatchObject({
+      building: "Menara BCA Lt. 5",
+      street: "Jl. M.H. Thamrin",
+      house_number: "1",
+    });
     expect(components("Apartemen Kalibata City Tower A")).toMatchObject({ building: "Apartemen Kalibata City" });
     expect(components("Perumahan Lima Puluh Kota Indah Blok E8 No. 2")).toMatchObject({ complex: "Perumahan Lima Puluh Kota Indah", block: "E8" });
     // Inside a region segment a building word is a name's (`Belakang Gedung` is a kelurahan).
@@ -91,7 +105,12 @@ describe("address parser: components", () => {
     const p = parseAddress("Dusun Krajan RT 02 RW 01 Desa Sukamaju Kecamatan Cibadak Kabupaten Sukabumi");
     expect(p.components).toEqual({ ...EMPTY, dusun: "Krajan", rt: "02", rw: "01" });
     // The dusun is a region segment too: some villages are named `Dusun ...` (the resolver reads it so only).
-    expect(regions("Dusun Krajan RT 02 RW 01 Desa Sukamaju Kecamatan Cibadak Kabupaten Sukabumi")).toEqual(["dusun:Krajan", "desa:Sukamaju", "kec:Cibadak", "kab:Sukabumi"]);
+    expect(regions("Dusun Krajan RT 02 RW 01 Desa Sukamaju Kecamatan Cibadak Kabupaten Sukabumi")).toEqual([
+      "dusun:Krajan",
+      "desa:Sukamaju",
+      "kec:Cibadak",
+      "kab:Sukabumi",
+    ]);
     expect(regions("Dukuh, Kec. Delanggu")).toEqual(["-:Dukuh", "kec:Delanggu"]);
     expect(regions("Desa Ujong Gampong Kec. Simpang Tiga")).toEqual(["desa:Ujong Gampong", "kec:Simpang Tiga"]);
     expect(components("Dsn. Kulon, Ds. Mojo")).toMatchObject({ dusun: "Kulon" });
@@ -159,7 +178,12 @@ describe("address parser: streets are never regions", () => {
 
 describe("address parser: region segments", () => {
   it("reads every level word, abbreviated or not, any case", () => {
-    expect(regions("Kel. Braga Kec. Sumur Bandung Kota Bandung Prov. Jawa Barat")).toEqual(["kel:Braga", "kec:Sumur Bandung", "kota:Bandung", "prov:Jawa Barat"]);
+    expect(regions("Kel. Braga Kec. Sumur Bandung Kota Bandung Prov. Jawa Barat")).toEqual([
+      "kel:Braga",
+      "kec:Sumur Bandung",
+      "kota:Bandung",
+      "prov:Jawa Barat",
+    ]);
     expect(regions("Kelurahan Braga, Kecamatan Sumur Bandung, Kotamadya Bandung, Provinsi Jawa Barat")).toEqual([
       "kel:Braga",
       "kec:Sumur Bandung",
@@ -240,7 +264,10 @@ describe("address parser: region segments", () => {
     expect(spelled("Kel. Kassi - Kassi, Kec. Rappocini")).toEqual({ words: ["kassi", "kassi"], spelled: "Kassi - Kassi" });
     expect(spelled("Barename/Luanggi")).toEqual({ words: ["barename", "luanggi"], spelled: "Barename/Luanggi" });
     expect(spelled("Ps.Baru Rantau")).toEqual({ words: ["ps", "baru", "rantau"], spelled: "Ps.Baru Rantau" });
-    expect(parseAddress("Kel. Sei. Pudak").regions[0].at).toEqual([[0, 4], [5, 10]]);
+    expect(parseAddress("Kel. Sei. Pudak").regions[0].at).toEqual([
+      [0, 4],
+      [5, 10],
+    ]);
   });
 
   it("reads nothing from empty or marker-only text", () => {

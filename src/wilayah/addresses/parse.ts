@@ -93,11 +93,11 @@ type Tok = {
 };
 
 /** Numbers with decimal marks (`Km 5,5`), words (with inner `'` `-`, one trailing `.` or `'`), separators. */
-const TOKEN = /\d+(?:[.,]\d+)+|[\p{L}\p{N}]+(?:['\u2019`\-][\p{L}\p{N}]+)*(?:\.|['\u2019](?=[\s,;|)]|$))?|[,;|()\n\r]|[/:#\-\u2013\u2014]/gu;
+const TOKEN = /\d+(?:[.,]\d+)+|[\p{L}\p{N}]+(?:['\u2019`-][\p{L}\p{N}]+)*(?:\.|['\u2019](?=[\s,;|)]|$))?|[,;|()\n\r]|[/:#\-\u2013\u2014]/gu;
 
 /** A label glued to its number: `RT003RW002`, `rw02`, `No12A`, `Blok5` (`Km.5`: the `.` split already). */
 const GLUED_RT = /^(rt|rw)(\d+)(.*)$/iu;
-const GLUED = /^(no|nomor|blok|blk|km|kav)(\d[\p{L}\p{N}\-]*)$/iu;
+const GLUED = /^(no|nomor|blok|blk|km|kav)(\d[\p{L}\p{N}-]*)$/iu;
 
 const fold = (s: string) =>
   s
@@ -193,15 +193,33 @@ const ADMINISTRATIVE = new Set(["adm", "administrasi"]);
 const isNumber = (t: Tok | undefined) => !!t && !t.sep && /^\d/.test(t.w) && /\d/.test(t.w);
 const isPostal = (t: Tok | undefined) => !!t && /^[1-9]\d{4}$/.test(t.w);
 /** A house number: digits first (`8`, `12A`, `12-14`), or a letter and digits (`A5`). */
-const isHouseNumber = (t: Tok | undefined) => !!t && !t.sep && !t.punct && /^(\d[\p{L}\p{N}\-]*|\p{L}{1,2}-?\d+[\p{L}\p{N}\-]*)$/u.test(t.w);
+const isHouseNumber = (t: Tok | undefined) => !!t && !t.sep && !t.punct && /^(\d[\p{L}\p{N}-]*|\p{L}{1,2}-?\d+[\p{L}\p{N}-]*)$/u.test(t.w);
 
 // ---------------------------------------------------------------- parser
 
-type Segment = { kind: "street" | "complex" | "building" | "dusun" | "region"; marker: Marker | null; markerFrom: number; from: number; to: number; part: number; endedBy: "sep" | "marker" | "number" | "end" };
+type Segment = {
+  kind: "street" | "complex" | "building" | "dusun" | "region";
+  marker: Marker | null;
+  markerFrom: number;
+  from: number;
+  to: number;
+  part: number;
+  endedBy: "sep" | "marker" | "number" | "end";
+};
 
 export function parseAddress(text: string): ParsedAddress {
   const toks = tokenize(text);
-  const components: AddressComponents = { street: null, house_number: null, rt: null, rw: null, block: null, building: null, complex: null, dusun: null, postal_code: null };
+  const components: AddressComponents = {
+    street: null,
+    house_number: null,
+    rt: null,
+    rw: null,
+    block: null,
+    building: null,
+    complex: null,
+    dusun: null,
+    postal_code: null,
+  };
   const segments: Segment[] = [];
   let part = 0;
   let cur: Segment | null = null;
@@ -383,13 +401,19 @@ export function parseAddress(text: string): ParsedAddress {
     const inName =
       ((entry?.kind === "building" || WEAK.has(t.w)) && cur?.kind === "region" && cur.to > cur.from) ||
       (t.w === "kota" && (cur?.kind === "complex" || cur?.kind === "building") && cur.to > cur.from);
-    if (entry && !firstAfterMarker && !inName && (entry.kind === "street" || entry.kind === "complex" || entry.kind === "building" || entry.kind === "dusun" || entry.kind === "region")) {
+    if (
+      entry &&
+      !firstAfterMarker &&
+      !inName &&
+      (entry.kind === "street" || entry.kind === "complex" || entry.kind === "building" || entry.kind === "dusun" || entry.kind === "region")
+    ) {
       // A level word with no name after it (at the end, before a comma, a number or a street, house,
       // RT or block word) is a word of the segment before it: `Bandung Kota` may mean Kota Bandung,
       // some names end with such a word (`Menggala Kota`, `Gg. Ampana Kota No. 60`); the resolver reads both.
       const next = toks[i + 1];
       const nextKind = next ? WORDS[next.w]?.kind : undefined;
-      const nameFollows = next && !next.sep && !isNumber(next) && nextKind !== "house" && nextKind !== "rt" && nextKind !== "rw" && nextKind !== "block" && nextKind !== "street";
+      const nameFollows =
+        next && !next.sep && !isNumber(next) && nextKind !== "house" && nextKind !== "rt" && nextKind !== "rw" && nextKind !== "block" && nextKind !== "street";
       if (entry.kind === "region" && !nameFollows) {
         if (cur && cur.to === i) {
           cur.to = i + 1;
@@ -407,9 +431,9 @@ export function parseAddress(text: string): ParsedAddress {
       let from = i + 1;
       let marker = entry.marker ?? null;
       // `Kel/Desa`, `Desa/Kel.`, `Kab/Kota`: KTP labels naming either kind.
-      if (entry.kind === "region" && toks[from]?.w === "/" && WORDS[toks[from + 1]?.w]?.kind === "region") {
-        const other = WORDS[toks[from + 1].w].marker!;
-        const pair = [marker, other].sort().join("/");
+      const other = toks[from]?.w === "/" ? WORDS[toks[from + 1]?.w] : undefined;
+      if (entry.kind === "region" && other?.kind === "region" && other.marker) {
+        const pair = [marker, other.marker].sort().join("/");
         marker = pair === "desa/kel" ? "kel/desa" : pair === "kab/kota" ? "kab/kota" : marker;
         from += 2;
       }
@@ -446,9 +470,9 @@ export function parseAddress(text: string): ParsedAddress {
     else if (s.kind === "building") setOnce("building", withMarker);
     else {
       if (s.marker === "kampung" || s.marker === "dusun") setOnce("dusun", value);
-      const named = toks.slice(s.from, s.to).filter((t) => !t.punct && t.w.replace(/^['`\-]+|['`\-]+$/g, ""));
+      const named = toks.slice(s.from, s.to).filter((t) => !t.punct && t.w.replace(/^['`-]+|['`-]+$/g, ""));
       if (named.length === 0) continue;
-      const words = named.map((t) => t.w.replace(/^['`\-]+|['`\-]+$/g, ""));
+      const words = named.map((t) => t.w.replace(/^['`-]+|['`-]+$/g, ""));
       const base = toks[s.from].start;
       const at = named.map((t): [number, number] => [t.start - base, t.end - base]);
       regions.push({ text: value, words, at, marker: s.marker, level: s.marker ? LEVEL_OF[s.marker] : null, raw: withMarker, part: s.part });

@@ -1,0 +1,406 @@
+/**
+ * Which region an address names, from its phrases and the regions they name (docs/address-method.md,
+ * "Scoring" and "The answer"). Pure: the lookup's rows are handed in (queries.ts), so the Worker and
+ * the quality test run the same rules.
+ *
+ * Candidates: every region a phrase names exactly (any level, any spelling the index holds), every
+ * village of the written postal code, and the villages of an area fetched in a second round. A
+ * candidate explains the text through its chain (itself and its parents): its score is the best
+ * cover of the segments' words by non-overlapping matches of chain members (dynamic programming over
+ * word positions and the set of levels used), plus each used level's weight once, plus the postal
+ * code's evidence. When the best exact cover leaves words unexplained, the best villages are also
+ * compared against the words as written (edit distance to their chain's names, no lookup): typos the
+ * vocabulary could not correct.
+ *
+ * Confidence: the answer's share of a softmax over the scores of every rival explanation (the
+ * answer's own parents are no rivals) and a fixed score for "none of these".
+ */
+import { LEVELS, type Level } from "../codes";
+import type { ReadingKind } from "../names/readings";
+import { normalizeSearchText } from "../normalize";
+import { editDistance, maxEdits } from "../search/plan";
+import type { ParsedAddress } from "./parse";
+import { MAX_SEGMENT_WORDS, type Phrase } from "./phrases";
+
+/** A region as the lookup returns it (wilayah_search and, for a village, its postal code). */
+export type RegionHit = { id: string; level: Level; name: string; altName: string; parent: string | null; postal: string | null };
+
+/** The lookup's answer: regions by exact term (`former`: the term is a name of an earlier edition only), villages by postal code. */
+export type Lookup = {
+  byTerm: Map<string, { hit: RegionHit; former: boolean }[]>;
+  byPostal: Map<string, RegionHit[]>;
+};
+
+/** Weights of the evidence (docs/address-method.md, "Scoring"); tuned on the generated set, checked on other draws. */
+export const W = {
+  /** Per word of the text a match explains. */
+  word: 1.5,
+  /** Once per level of the candidate's chain that the text names. */
+  level: { provinsi: 1, kabupaten: 2.5, kecamatan: 2.5, kelurahan: 3 } as Record<Level, number>,
+  /** A level word that says another level (`Kec. X` read as a village), or a dusun's name read as a region. */
+  hintMismatch: 5,
+  /** `Kab. X` read as Kota X, or `Kota X` as Kabupaten X. */
+  kabAsKota: 1.5,
+  /** Per corrected word (vocabulary) or per edit (comparison). */
+  correction: 1,
+  /** A village named by another spelling than its name (an earlier edition's, an alias). */
+  alias: 0.5,
+  /** A span read through a name reading (spacing, old spelling, short form, historic name). */
+  reading: 0.3,
+  postalMatch: 2.5,
+  postalNear: 1,
+  postalMismatch: 1,
+  /** The score of "none of these" in the softmax (temperature 1)... */
+  none: 2,
+  /** ... plus this per word of the region segments the answer leaves unexplained (at most UNEXPLAINED_MAX): words nothing explains make a place not considered likelier (`hello world` is not surely the village Hello). */
+  unexplained: 0.75,
+  /** `ambiguous` when the best rival scores within this of the answer. */
+  ambiguousWithin: 1,
+  /** Village candidates compared against the words as written when words are left unexplained. */
+  localTop: 15,
+};
+
+const UNEXPLAINED_MAX = 4;
+
+export const WARNINGS = ["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "kabupaten_inconsistent"] as const;
+export type Warning = (typeof WARNINGS)[number];
+
+/** How a match read its words: the region's name, another of its spellings, a name of an earlier edition, a name reading, a typo. */
+export type Via = "name" | "alias" | "former_name" | "reading" | "typo";
+
+/** A region of a candidate's chain explaining words [from, to) of segment `seg`. */
+type Match = {
+  seg: number;
+  from: number;
+  to: number;
+  /** What was read (normalised). */
+  phrase: string;
+  id: string;
+  level: Level;
+  value: number;
+  via: Via;
+  reading: ReadingKind | null;
+  kindMismatch: boolean;
+};
+
+type Candidate = {
+  hit: RegionHit;
+  score: number;
+  used: Match[];
+  postal: "match" | "near" | "mismatch" | null;
+  kabInconsistent: boolean;
+};
+
+export type Matched = { level: Level; id: string; text: string; read: string; via: Via | "postal_code"; reading: ReadingKind | null };
+
+export type Resolution = {
+  /** The best candidate; null when nothing in the text names a region. */
+  top: RegionHit | null;
+  confidence: number;
+  alternatives: { hit: RegionHit; confidence: number }[];
+  warnings: Warning[];
+  matched: Matched[];
+  /** Words of region segments the answer does not explain. */
+  unexplained: number;
+  /** A village named by a segment marked as a dusun/kampung (the `dusun` component was its name). */
+  villageFromHamlet: boolean;
+  /** The area whose villages a second round should compare (see `areaToExpand`). */
+  expand: string | null;
+};
+
+const chainOf = (id: string) => {
+  const p = id.split(".");
+  return p.map((_, i) => p.slice(0, i + 1).join("."));
+};
+const LEVEL_BIT: Record<Level, number> = { provinsi: 1, kabupaten: 2, kecamatan: 4, kelurahan: 8 };
+const KIND_PREFIX = /^(kabupaten administrasi|kota administrasi|kabupaten|kota) /;
+
+function exactMatch(p: Phrase, hit: RegionHit, former: boolean): Match {
+  let value = W.word * (p.to - p.from) - W.correction * p.corrections.length;
+  if ((p.hint && p.hint !== hit.level) || p.below) value -= W.hintMismatch;
+  const kindMismatch = !!p.kind && hit.level === "kabupaten" && (hit.name.startsWith("Kota") ? "kota" : "kabupaten") !== p.kind;
+  if (kindMismatch) value -= W.kabAsKota;
+  const own = [hit.name, hit.altName].map(normalizeSearchText);
+  const bare = p.phrase.replace(/^(kota|kabupaten) /, "");
+  const alias = !own.includes(p.phrase) && !own.some((o) => o.replace(KIND_PREFIX, "") === bare);
+  if (alias && hit.level === "kelurahan") value -= W.alias;
+  if (p.reading) value -= W.reading;
+  const via: Via = p.corrections.length ? "typo" : p.reading ? "reading" : former ? "former_name" : alias ? "alias" : "name";
+  return { seg: p.seg, from: p.from, to: p.to, phrase: p.phrase, id: hit.id, level: hit.level, value, via, reading: p.reading, kindMismatch };
+}
+
+// ---------------------------------------------------------------- typos without a lookup
+
+/** Spans compared for typos, their distinct phrases numbered (distances are kept per phrase and name). */
+type Spans = { list: (Phrase & { pi: number })[]; phrases: string[] };
+
+function typoSpans(phrases: Phrase[]): Spans {
+  const texts: string[] = [];
+  const index = new Map<string, number>();
+  const seen = new Set<string>();
+  const list: Spans["list"] = [];
+  // As written (no corrected or read variants), 1-4 words, 4+ characters.
+  for (const p of phrases) {
+    if (p.corrections.length || p.reading || p.to - p.from > 4 || p.phrase.length < 4) continue;
+    const k = `${p.seg}|${p.from}|${p.to}|${p.phrase}|${p.hint ?? ""}|${p.below ? 1 : 0}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    let pi = index.get(p.phrase);
+    if (pi === undefined) {
+      pi = texts.push(p.phrase) - 1;
+      index.set(p.phrase, pi);
+    }
+    list.push({ ...p, pi });
+  }
+  return { list, phrases: texts };
+}
+
+type ChainMember = { level: Level; id: string; names: string[] };
+
+/** The names of a region's chain: its own, then its parents' (from wilayah_search.parent, nearest first). */
+function chainNames(hit: RegionHit): ChainMember[] {
+  const own = { level: hit.level, id: hit.id, names: [...new Set([normalizeSearchText(hit.name), normalizeSearchText(hit.altName)])] };
+  if (!hit.parent) return [own];
+  const ids = chainOf(hit.id).slice(0, -1).reverse();
+  return [
+    own,
+    ...hit.parent.split(", ").map((n, i) => {
+      const norm = normalizeSearchText(n);
+      return { level: LEVELS[ids[i].split(".").length - 1], id: ids[i], names: [...new Set([norm, norm.replace(KIND_PREFIX, "")])] };
+    }),
+  ];
+}
+
+/** Spans within the typo distance of a name of the member (1 edit for 4-7 letters, 2 from 8). */
+function memberMatches(t: ChainMember, spans: Spans): Match[] {
+  const out: Match[] = [];
+  for (const name of t.names) {
+    const bareLength = name.replace(KIND_PREFIX, "").length;
+    if (bareLength < 4) continue;
+    const limit = Math.min(2, maxEdits(bareLength));
+    const known = new Int8Array(spans.phrases.length).fill(-1);
+    for (const p of spans.list) {
+      if (Math.abs(name.length - p.phrase.length) > limit) continue;
+      let d = known[p.pi];
+      if (d < 0) {
+        d = Math.min(100, editDistance(p.phrase, name));
+        known[p.pi] = d;
+      }
+      if (d === 0 || d > limit) continue;
+      let value = W.word * (p.to - p.from) - W.correction * d;
+      if ((p.hint && p.hint !== t.level) || p.below) value -= W.hintMismatch;
+      out.push({ seg: p.seg, from: p.from, to: p.to, phrase: name, id: t.id, level: t.level, value, via: "typo", reading: null, kindMismatch: false });
+    }
+  }
+  return out;
+}
+
+/** A village's typo matches: its chain's members compared once per address (`memo`), shared by the villages of one kecamatan. */
+function localMatches(hit: RegionHit, spans: Spans, memo: Map<string, Match[]>): Match[] {
+  const out: Match[] = [];
+  for (const t of chainNames(hit)) {
+    let ms = memo.get(t.id);
+    if (!ms) {
+      ms = memberMatches(t, spans);
+      memo.set(t.id, ms);
+    }
+    out.push(...ms);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- cover
+
+/**
+ * The best cover of the text by a candidate's chain: non-overlapping matches inside each segment,
+ * each level's weight counted once (dynamic programming over word positions x levels used). A
+ * village candidate must use its own name.
+ */
+function cover(segLengths: number[], matches: Match[], mustUse: number): { value: number; used: Match[] } | null {
+  const offsets: number[] = [];
+  let n = 0;
+  for (const l of segLengths) {
+    offsets.push(n);
+    n += l;
+  }
+  const byStart: Match[][] = Array.from({ length: n }, () => []);
+  for (const m of matches) byStart[offsets[m.seg] + m.from].push(m);
+  const best = Array.from({ length: n + 1 }, () => new Float64Array(16).fill(Number.NEGATIVE_INFINITY));
+  const back: ({ p: number; mask: number; m: Match | null } | undefined)[][] = Array.from({ length: n + 1 }, () => new Array(16));
+  best[0][0] = 0;
+  for (let p = 0; p < n; p++) {
+    for (let mask = 0; mask < 16; mask++) {
+      const v = best[p][mask];
+      if (v === Number.NEGATIVE_INFINITY) continue;
+      if (v > best[p + 1][mask]) {
+        best[p + 1][mask] = v;
+        back[p + 1][mask] = { p, mask, m: null };
+      }
+      for (const m of byStart[p]) {
+        const end = offsets[m.seg] + m.to;
+        const nm = mask | LEVEL_BIT[m.level];
+        if (v + m.value > best[end][nm]) {
+          best[end][nm] = v + m.value;
+          back[end][nm] = { p, mask, m };
+        }
+      }
+    }
+  }
+  let top: { value: number; mask: number } | null = null;
+  for (let mask = 0; mask < 16; mask++) {
+    if ((mask & mustUse) !== mustUse || best[n][mask] === Number.NEGATIVE_INFINITY) continue;
+    let value = best[n][mask];
+    for (const l of LEVELS) if (mask & LEVEL_BIT[l]) value += W.level[l];
+    if (!top || value > top.value) top = { value, mask };
+  }
+  if (!top) return null;
+  const used: Match[] = [];
+  for (let p = n, mask = top.mask; p > 0; ) {
+    const b = back[p][mask];
+    if (!b) break;
+    if (b.m) used.push(b.m);
+    p = b.p;
+    mask = b.mask;
+  }
+  return { value: top.value, used: used.reverse() };
+}
+
+// ---------------------------------------------------------------- resolve
+
+const NOTHING = (words: number): Resolution => ({
+  top: null,
+  confidence: 0,
+  alternatives: [],
+  warnings: [],
+  matched: [],
+  unexplained: words,
+  villageFromHamlet: false,
+  expand: null,
+});
+
+/**
+ * Scores every candidate (see the header) and answers the best, with its confidence, up to three
+ * other villages, its warnings and what matched which level. `extra`: villages of a second round
+ * (the area `expand` named), compared against the words as written.
+ */
+export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup, extra: RegionHit[] = []): Resolution {
+  const byRegion = new Map<string, Match[]>();
+  const hits = new Map<string, RegionHit>();
+  for (const p of phrases) {
+    for (const { hit, former } of found.byTerm.get(p.phrase) ?? []) {
+      const m = exactMatch(p, hit, former);
+      const list = byRegion.get(hit.id);
+      if (list) list.push(m);
+      else byRegion.set(hit.id, [m]);
+      hits.set(hit.id, hit);
+    }
+  }
+  const postal = parsed.components.postal_code;
+  const postalVillages = postal ? (found.byPostal.get(postal) ?? []) : [];
+  const postalIds = new Set(postalVillages.map((v) => v.id));
+  const postalKecs = new Set(postalVillages.map((v) => v.id.slice(0, 8)));
+  const localOnly = new Map<string, RegionHit>();
+  for (const v of [...postalVillages, ...extra]) if (!hits.has(v.id)) localOnly.set(v.id, v);
+
+  const segLengths = parsed.regions.map((s) => Math.min(s.words.length, MAX_SEGMENT_WORDS));
+  const wordCount = segLengths.reduce((a, b) => a + b, 0);
+  const kabSegs = parsed.regions.flatMap((s, i) => (s.level === "kabupaten" ? [i] : []));
+
+  const score = (hit: RegionHit, local: Match[]): Candidate | null => {
+    const matches = [...chainOf(hit.id).flatMap((id) => byRegion.get(id) ?? []), ...local];
+    const c = cover(segLengths, matches, hit.level === "kelurahan" ? LEVEL_BIT.kelurahan : 0);
+    if (!c) return null;
+    let total = c.value;
+    let postalState: Candidate["postal"] = null;
+    if (postal) {
+      if (hit.level === "kelurahan") postalState = postalIds.has(hit.id) ? "match" : postalKecs.has(hit.id.slice(0, 8)) ? "near" : "mismatch";
+      else postalState = postalVillages.some((v) => v.id.startsWith(`${hit.id}.`)) ? "near" : "mismatch";
+      total += postalState === "match" ? W.postalMatch : postalState === "near" ? W.postalNear : -W.postalMismatch;
+    }
+    // A kabupaten the text names with its level word that this chain does not explain, or not of its kind.
+    const kabInconsistent = kabSegs.some((i) => !c.used.some((m) => m.seg === i)) || c.used.some((m) => m.kindMismatch);
+    return { hit, score: total, used: c.used, postal: postalState, kabInconsistent };
+  };
+
+  const scored = new Map<string, Candidate>();
+  for (const hit of hits.values()) {
+    const c = score(hit, []);
+    if (c) scored.set(hit.id, c);
+  }
+  // Typos the vocabulary could not correct, only when the best exact reading leaves words
+  // unexplained: the best villages, those of the postal code and of the second round, compared
+  // against their chain's names.
+  const first = [...scored.values()].reduce<Candidate | null>((a, c) => (!a || c.score > a.score ? c : a), null);
+  const explained = first ? first.used.reduce((a, m) => a + m.to - m.from, 0) : 0;
+  if (explained < wordCount) {
+    const villages = [...scored.values()].filter((c) => c.hit.level === "kelurahan").sort((a, b) => b.score - a.score);
+    const again = [...villages.slice(0, W.localTop).map((c) => c.hit), ...localOnly.values()];
+    const spans = typoSpans(phrases);
+    const memo = new Map<string, Match[]>();
+    for (const hit of again) {
+      const local = localMatches(hit, spans, memo);
+      if (!local.length) continue;
+      const c = score(hit, local);
+      if (c && c.score > (scored.get(hit.id)?.score ?? Number.NEGATIVE_INFINITY)) scored.set(hit.id, c);
+    }
+  }
+
+  const ranked = [...scored.values()].sort(
+    (a, b) => b.score - a.score || LEVELS.indexOf(b.hit.level) - LEVELS.indexOf(a.hit.level) || (a.hit.id < b.hit.id ? -1 : 1),
+  );
+  const top = ranked[0];
+  if (!top) return NOTHING(wordCount);
+  // Rival explanations: not the answer's own parents (a weaker reading of the same place).
+  const topChain = new Set(chainOf(top.hit.id));
+  const rivals = ranked.slice(1).filter((c) => !topChain.has(c.hit.id));
+  const exp = (x: number) => Math.exp(x - top.score);
+  const unexplained = wordCount - top.used.reduce((a, m) => a + m.to - m.from, 0);
+  const none = W.none + W.unexplained * Math.min(unexplained, UNEXPLAINED_MAX);
+  const total = 1 + rivals.reduce((a, c) => a + exp(c.score), 0) + exp(none);
+  const alternatives = rivals
+    .filter((c) => c.hit.level === "kelurahan")
+    .slice(0, 3)
+    .map((c) => ({ hit: c.hit, confidence: exp(c.score) / total }))
+    .filter((a) => a.confidence >= 0.01);
+
+  const warnings: Warning[] = [];
+  if (top.postal === "mismatch" || top.postal === "near") warnings.push("postal_code_mismatch");
+  if (rivals[0] && top.score - rivals[0].score < W.ambiguousWithin) warnings.push("ambiguous");
+  if (top.used.some((m) => m.via === "typo")) warnings.push("typo_corrected");
+  if (top.used.some((m) => m.via === "former_name")) warnings.push("former_name");
+  if (top.kabInconsistent) warnings.push("kabupaten_inconsistent");
+
+  const matched: Matched[] = [];
+  for (const m of top.used) {
+    if (matched.some((x) => x.level === m.level)) continue;
+    const seg = parsed.regions[m.seg];
+    matched.push({ level: m.level, id: m.id, text: seg.text.slice(seg.at[m.from][0], seg.at[m.to - 1][1]), read: m.phrase, via: m.via, reading: m.reading });
+  }
+  if (top.postal === "match" && postal) matched.push({ level: "kelurahan", id: top.hit.id, text: postal, read: postal, via: "postal_code", reading: null });
+  matched.sort((a, b) => LEVELS.indexOf(b.level) - LEVELS.indexOf(a.level));
+
+  const own = top.used.find((m) => m.id === top.hit.id && m.level === "kelurahan");
+  const villageFromHamlet = !!own && (parsed.regions[own.seg].marker === "kampung" || parsed.regions[own.seg].marker === "dusun");
+  return {
+    top: top.hit,
+    confidence: 1 / total,
+    alternatives,
+    warnings,
+    matched,
+    unexplained,
+    villageFromHamlet,
+    expand: areaToExpand(parsed, top, unexplained),
+  };
+}
+
+/**
+ * Whether a second round should fetch an area's villages: the answer is a kecamatan or kabupaten
+ * with words left unexplained (a village name the vocabulary could not correct), or a village with a
+ * whole village-like segment unexplained (then its kecamatan's villages).
+ */
+function areaToExpand(parsed: ParsedAddress, top: Candidate, unexplained: number): string | null {
+  if (top.hit.level === "provinsi" || unexplained === 0) return null;
+  if (top.hit.level !== "kelurahan") return top.hit.id;
+  const silent = parsed.regions.some((s, i) => (s.level === null || s.level === "kelurahan") && !top.used.some((m) => m.seg === i));
+  return silent ? top.hit.id.slice(0, 8) : null;
+}

@@ -1,0 +1,88 @@
+/**
+ * Addresses (docs/api.md, "Addresses"; the method: docs/address-method.md): free text in, region
+ * codes out, one address or a batch. Each address is parsed (parse.ts), its phrases read as search
+ * reads names (phrases.ts), the batch's phrases looked up together in the search index (queries.ts)
+ * and each address scored on its own (resolve.ts). Knows nothing of HTTP.
+ */
+import type { RegionDb } from "../../db/client";
+import type { Level } from "../codes";
+import { nameTable } from "../names/shipped";
+import { vocabulary } from "../search/vocabulary";
+import { type AddressComponents, parseAddress } from "./parse";
+import { phrasesOf } from "./phrases";
+import { lookupPhrases, villagesOf } from "./queries";
+import { type Matched, type RegionHit, type Resolution, resolve, type Warning } from "./resolve";
+
+export { WARNINGS } from "./resolve";
+
+type Ref = { id: string; name: string };
+
+export type AddressAnswer = {
+  input: string;
+  components: AddressComponents;
+  kelurahan: Ref | null;
+  kecamatan: Ref | null;
+  kabupaten: Ref | null;
+  provinsi: Ref | null;
+  postal_code: string | null;
+  level: Level | null;
+  confidence: number;
+  alternatives: { id: string; name: string; parent: string | null; confidence: number }[];
+  warnings: Warning[];
+  matched: Matched[];
+};
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** The region's chain as `{id, name}` per level, from its id and its parents' names (nearest first). */
+function chain(hit: RegionHit): Record<Level, Ref | null> {
+  const out: Record<Level, Ref | null> = { kelurahan: null, kecamatan: null, kabupaten: null, provinsi: null };
+  const levels: Level[] = ["provinsi", "kabupaten", "kecamatan", "kelurahan"];
+  const depth = levels.indexOf(hit.level);
+  const parents = hit.parent ? hit.parent.split(", ") : [];
+  const parts = hit.id.split(".");
+  out[hit.level] = { id: hit.id, name: hit.name };
+  for (let d = depth - 1, i = 0; d >= 0; d--, i++) out[levels[d]] = { id: parts.slice(0, d + 1).join("."), name: parents[i] ?? "" };
+  return out;
+}
+
+function answer(input: string, components: AddressComponents, r: Resolution): AddressAnswer {
+  const levels = r.top ? chain(r.top) : { kelurahan: null, kecamatan: null, kabupaten: null, provinsi: null };
+  return {
+    input,
+    // A dusun/kampung segment that named the village itself is the village, not a hamlet of it.
+    components: r.villageFromHamlet ? { ...components, dusun: null } : components,
+    ...levels,
+    postal_code: r.top?.level === "kelurahan" ? r.top.postal : null,
+    level: r.top?.level ?? null,
+    confidence: round(r.confidence),
+    alternatives: r.alternatives.map((a) => ({ id: a.hit.id, name: a.hit.name, parent: a.hit.parent, confidence: round(a.confidence) })),
+    warnings: r.warnings,
+    matched: r.matched,
+  };
+}
+
+/**
+ * Resolves addresses, answers in the same order. At most two statements whatever their number: the
+ * phrases and postal codes of all of them, then, only if some answer left a village name
+ * unexplained, the villages of those areas (compared in the isolate).
+ */
+export async function resolveAddresses(db: RegionDb, texts: string[]): Promise<AddressAnswer[]> {
+  const ctx = { lexicon: vocabulary(), table: nameTable() };
+  const batch = texts.map((input) => {
+    const parsed = parseAddress(input);
+    return { input, parsed, phrases: phrasesOf(parsed, ctx) };
+  });
+  const phrases = [...new Set(batch.flatMap((b) => b.phrases.map((p) => p.phrase)))];
+  const postals = [...new Set(batch.flatMap((b) => (b.parsed.components.postal_code ? [b.parsed.components.postal_code] : [])))];
+  const found = await lookupPhrases(db, phrases, postals);
+  const results = batch.map((b) => resolve(b.parsed, b.phrases, found));
+  const areas = [...new Set(results.flatMap((r) => (r.expand ? [r.expand] : [])))];
+  if (areas.length) {
+    const villages = await villagesOf(db, areas);
+    results.forEach((r, i) => {
+      if (r.expand) results[i] = resolve(batch[i].parsed, batch[i].phrases, found, villages.get(r.expand) ?? []);
+    });
+  }
+  return results.map((r, i) => answer(batch[i].input, batch[i].parsed.components, r));
+}

@@ -1,0 +1,226 @@
+/**
+ * Addresses through HTTP and MCP (issue 24): GET /wilayah/address?q= and POST /wilayah/address, the
+ * answer's fields, the warnings, batches (order, metering, refused whole), the statements per batch.
+ * The rates over the generated set: test/wilayah/address-quality.test.ts.
+ */
+import { env, exports } from "cloudflare:workers";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { BASE, call, createKey, expectError, json, seedUserWithKey, setPlan, verifiedDeveloper, waitForTotal } from "../helpers";
+
+let key: string;
+beforeAll(async () => {
+  key = (await seedUserWithKey()).secret;
+});
+afterEach(() => vi.restoreAllMocks());
+
+const get = (q: string, k = key) => call(`/api/v1/wilayah/address?q=${encodeURIComponent(q)}`, { key: k });
+const post = (body: unknown, k = key) => call("/api/v1/wilayah/address", { key: k, method: "POST", json: body });
+const one = async (q: string) => {
+  const res = await get(q);
+  expect(res.status, q).toBe(200);
+  return (await json(res)).data;
+};
+
+describe("GET /wilayah/address", () => {
+  it("reads a complete address: components as written, the four levels, the village's postal code, what matched which level", async () => {
+    const a = await one("Jl. Asia Afrika No. 8, Braga, Sumur Bandung, Kota Bandung, Jawa Barat 40111");
+    expect(a).toEqual({
+      input: "Jl. Asia Afrika No. 8, Braga, Sumur Bandung, Kota Bandung, Jawa Barat 40111",
+      components: {
+        street: "Jl. Asia Afrika",
+        house_number: "8",
+        rt: null,
+        rw: null,
+        block: null,
+        building: null,
+        complex: null,
+        dusun: null,
+        postal_code: "40111",
+      },
+      kelurahan: { id: "32.73.19.1001", name: "Braga" },
+      kecamatan: { id: "32.73.19", name: "Sumur Bandung" },
+      kabupaten: { id: "32.73", name: "Kota Bandung" },
+      provinsi: { id: "32", name: "Jawa Barat" },
+      postal_code: "40111",
+      level: "kelurahan",
+      confidence: 1,
+      alternatives: [],
+      warnings: [],
+      matched: [
+        { level: "kelurahan", id: "32.73.19.1001", text: "Braga", read: "braga", via: "name", reading: null },
+        { level: "kelurahan", id: "32.73.19.1001", text: "40111", read: "40111", via: "postal_code", reading: null },
+        { level: "kecamatan", id: "32.73.19", text: "Sumur Bandung", read: "sumur bandung", via: "name", reading: null },
+        { level: "kabupaten", id: "32.73", text: "Bandung", read: "kota bandung", via: "name", reading: null },
+        { level: "provinsi", id: "32", text: "Jawa Barat", read: "jawa barat", via: "name", reading: null },
+      ],
+    });
+  });
+
+  it("reads KTP capitals with RT/RW and a dusun, lowercase chat with short forms, any order", async () => {
+    const ktp = await one("DSN KRAJAN RT 002 RW 001 DESA SUKOREJO KEC. BANGSALSARI KAB. JEMBER");
+    expect(ktp).toMatchObject({ kelurahan: { id: "35.09.09.2006" }, kabupaten: { id: "35.09", name: "Kabupaten Jember" }, level: "kelurahan" });
+    expect(ktp.components).toMatchObject({ rt: "002", rw: "001", dusun: "KRAJAN" });
+    expect(ktp.confidence).toBeGreaterThan(0.9);
+    const chat = await one("kel cihapit kec bandung wetan bdg");
+    expect(chat.kelurahan.id).toBe("32.73.09.1001");
+    expect(chat.matched).toContainEqual({ level: "kabupaten", id: "32.73", text: "bdg", read: "bandung", via: "reading", reading: "abbreviation" });
+    const jaksel = await one("jl kemang raya no 10 rt 03/rw 02 bangka mampang prapatan jaksel");
+    expect(jaksel).toMatchObject({ kelurahan: { name: "Bangka" }, kabupaten: { id: "31.74" }, components: { rt: "03", rw: "02", house_number: "10" } });
+    const reversed = await one("Jawa Barat, Kota Bandung, Kecamatan Sumur Bandung, Kelurahan Braga");
+    expect(reversed.kelurahan.id).toBe("32.73.19.1001");
+  });
+
+  it("a street named after a region is no region (Jl. Bandung in Malang); a housing complex neither", async () => {
+    const a = await one("Jl. Bandung No. 12, Sumbersari, Lowokwaru, Kota Malang");
+    expect(a).toMatchObject({ kelurahan: { id: "35.73.05.1005" }, kabupaten: { id: "35.73" }, components: { street: "Jl. Bandung", house_number: "12" } });
+    const perum = await one("Perum Griya Cimahi Blok C2 No. 5, Cihapit, Bandung Wetan, Kota Bandung");
+    expect(perum).toMatchObject({ kelurahan: { id: "32.73.09.1001" }, components: { complex: "Perum Griya Cimahi", block: "C2", house_number: "5" } });
+  });
+
+  it("warns: typo_corrected, postal_code_mismatch, kabupaten_inconsistent, former_name", async () => {
+    const typo = await one("Jl. Merdeka 5 Cihapitt Bandung Wetan Kota Bandung");
+    expect(typo).toMatchObject({ kelurahan: { id: "32.73.09.1001" }, warnings: ["typo_corrected"] });
+    expect(typo.matched[0]).toMatchObject({ text: "Cihapitt", read: "cihapit", via: "typo" });
+    const postal = await one("Braga, Kota Bandung 40999");
+    expect(postal).toMatchObject({
+      kelurahan: { id: "32.73.19.1001" },
+      postal_code: "40111",
+      components: { postal_code: "40999" },
+      warnings: ["postal_code_mismatch"],
+    });
+    const twin = await one("Cihapit, Bandung Wetan, Kabupaten Bandung");
+    expect(twin).toMatchObject({ kelurahan: { id: "32.73.09.1001" }, kabupaten: { id: "32.73" }, warnings: ["kabupaten_inconsistent"] });
+    // Tamarundung (Wara Barat, Kota Palopo) was Tomarundung in the previous edition
+    const former = await one("Tomarundung, Kec. Wara Barat, Kota Palopo");
+    expect(former.warnings).toContain("former_name");
+    expect(former.kelurahan.name).toBe("Tamarundung");
+    expect(former.matched[0]).toMatchObject({ via: "former_name", read: "tomarundung" });
+  });
+
+  it("a name many villages bear: low confidence, ambiguous, alternatives; village and city settle it", async () => {
+    const alone = await one("Sukamaju");
+    expect(alone.confidence).toBeLessThan(0.5);
+    expect(alone.warnings).toContain("ambiguous");
+    expect(alone.alternatives).toHaveLength(3);
+    for (const alt of alone.alternatives)
+      expect(alt).toEqual({ id: expect.any(String), name: "Sukamaju", parent: expect.any(String), confidence: expect.any(Number) });
+    // Four Sukamaju in Kabupaten Bogor: the kabupaten is sure, the village is not; the kecamatan settles it.
+    const bogor = await one("Sukamaju, Kabupaten Bogor");
+    expect(bogor.kabupaten.id).toBe("32.01");
+    expect(bogor.confidence).toBeLessThan(0.5);
+    expect(bogor.alternatives.every((a: { id: string }) => a.id.startsWith("32.01."))).toBe(true);
+    const settled = await one("Sukamaju, Cibungbulang, Kabupaten Bogor");
+    expect(settled).toMatchObject({ kelurahan: { id: "32.01.16.2013" }, kecamatan: { name: "Cibungbulang" }, warnings: [] });
+    expect(settled.confidence).toBeGreaterThan(0.9);
+  });
+
+  it("answers a kecamatan or kabupaten when no village fits, and nothing when nothing does", async () => {
+    const kec = await one("Kecamatan Bandung Wetan, Kota Bandung");
+    expect(kec).toMatchObject({ level: "kecamatan", kelurahan: null, kecamatan: { id: "32.73.09" }, kabupaten: { id: "32.73" }, postal_code: null });
+    const kab = await one("Kota Malang, Jawa Timur");
+    expect(kab).toMatchObject({ level: "kabupaten", kelurahan: null, kecamatan: null, kabupaten: { id: "35.73" }, provinsi: { id: "35" } });
+    const none = await one("Jl. Merdeka No. 5");
+    expect(none).toMatchObject({
+      level: null,
+      kelurahan: null,
+      kabupaten: null,
+      confidence: 0,
+      alternatives: [],
+      matched: [],
+      components: { street: "Jl. Merdeka" },
+    });
+  });
+
+  it("refuses a missing, empty or too long q (500 characters at most)", async () => {
+    await expectError(await call("/api/v1/wilayah/address", { key }), 400, "INVALID_QUERY");
+    await expectError(await get(""), 400, "INVALID_QUERY");
+    await expectError(await get("x".repeat(501)), 400, "INVALID_QUERY");
+    expect((await get(`Braga, Bandung ${"x".repeat(480)}`)).status).toBe(200);
+  });
+});
+
+describe("POST /wilayah/address", () => {
+  it("answers in the order given, each like GET", async () => {
+    const addresses = ["Braga, Kota Bandung", "Sumbersari, Lowokwaru, Kota Malang", "nothing here at all"];
+    const res = await post({ addresses });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body.data.map((a: { input: string }) => a.input)).toEqual(addresses);
+    expect(body.data[0]).toEqual(await one("Braga, Kota Bandung"));
+    expect(body.data[1].kelurahan.id).toBe("35.73.05.1005");
+    await expectError(await post({ addresses: [] }), 400, "VALIDATION_ERROR");
+    await expectError(await post({ addresses: Array.from({ length: 101 }, () => "Braga") }), 400, "VALIDATION_ERROR");
+    await expectError(await post({ addresses: ["x".repeat(501)] }), 400, "VALIDATION_ERROR");
+    await expectError(await post({ addresses: "Braga" }), 400, "VALIDATION_ERROR");
+  });
+
+  it("reads D1 in at most two statements for 100 addresses, not one per address", async () => {
+    const villages = ["Cipaganti", "Dago", "Lebak Gede", "Lebak Siliwangi", "Sadang Serang", "Sekeloa"]; // Coblong's
+    // Half with a village name nothing reads (answered at kecamatan level): the second round (the villages of an area) runs too.
+    const addresses = Array.from({ length: 100 }, (_, i) =>
+      i < 50 ? `${villages[i % 6]}qxz ${i}, Kec. Coblong, Kota Bandung` : `Jl. Merdeka No. ${i}, ${villages[i % 6]}, Kec. Coblong, Kota Bandung`,
+    );
+    await post({ addresses: ["Braga"] }); // the key is looked up and cached
+    const prepare = vi.spyOn(env.DB, "prepare");
+    const batch = vi.spyOn(env.DB, "batch");
+    const res = await post({ addresses });
+    expect(res.status).toBe(200);
+    const data = (await json(res)).data;
+    expect(data).toHaveLength(100);
+    expect(data[0]).toMatchObject({ level: "kecamatan", kecamatan: { name: "Coblong" } });
+    expect(data[99]).toMatchObject({ level: "kelurahan", kecamatan: { name: "Coblong" } });
+    const regional = prepare.mock.calls.map(([q]) => String(q)).filter((q) => /wilayah_|json_each/.test(q));
+    expect(regional).toHaveLength(2);
+    expect(batch).not.toHaveBeenCalled();
+  });
+
+  it("counts each address as one call, and refuses a batch the quota and credits cannot cover whole (402)", async () => {
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO plans (id, name, price_idr, monthly_quota, rate_limit_per_minute, features, sort, is_public) VALUES ('address10', 'Address test', 0, 10, 30, '[]', 54, 0)",
+    ).run();
+    const dev = await verifiedDeveloper();
+    await setPlan(dev.data.id, "address10");
+    const k = await createKey(dev.token, "addresses");
+    await expectError(await post({ addresses: Array.from({ length: 11 }, (_, i) => `Braga ${i}`) }, k.key), 402, "QUOTA_EXCEEDED");
+    expect((await post({ addresses: ["Braga, Bandung", "Cihapit, Bandung", "Dago, Bandung"] }, k.key)).status).toBe(200);
+    expect((await get("Citarum, Bandung Wetan", k.key)).status).toBe(200);
+    const usage = await waitForTotal(dev.token, 4);
+    expect(usage.by_endpoint).toEqual([{ endpoint: "/wilayah/address", count: 4 }]);
+    await expectError(await post({ addresses: Array.from({ length: 7 }, () => "Braga") }, k.key), 402, "QUOTA_EXCEEDED");
+    expect((await post({ addresses: Array.from({ length: 6 }, () => "Braga") }, k.key)).status).toBe(200);
+  });
+
+  it("caches a batch's answer by its content (x-cache HIT the second time)", async () => {
+    const body = { addresses: ["Lebak Gede, Coblong, Kota Bandung", "Dago, Coblong, Kota Bandung"] };
+    expect((await post(body)).headers.get("x-cache")).toBe("MISS");
+    const again = await post(body);
+    expect(again.headers.get("x-cache")).toBe("HIT");
+    expect((await json(again)).data[1].kelurahan.name).toBe("Dago");
+  });
+});
+
+describe("MCP: wilayah_address (the POST declaration)", () => {
+  it("answers what REST answers", async () => {
+    const res = await exports.default.fetch(
+      new Request(`${BASE}/mcp`, {
+        method: "POST",
+        headers: {
+          host: new URL(BASE).host,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-06-18",
+          "x-api-key": key,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "wilayah_address", arguments: { addresses: ["Braga, Sumur Bandung, Kota Bandung", "Sukamaju"] } },
+        }),
+      }),
+    );
+    const result = (await json(res)).result as { isError?: boolean; structuredContent: any };
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(await json(await post({ addresses: ["Braga, Sumur Bandung, Kota Bandung", "Sukamaju"] })));
+  });
+});
