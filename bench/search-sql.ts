@@ -10,38 +10,13 @@
  *   npm run bench:search-sql -- --runs 5                           (each query's median of 5 timed runs: steadier on a busy machine)
  *   npm run bench:search-sql -- bandung "gambir jakarta" bandng   (only these queries, with their statements)
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { root } from "../scripts/lib.ts";
-import { sqliteDb } from "../scripts/sqlite-d1.ts";
-
-const DB_FILE = join(root, ".wrangler", "search-sql.db");
-const SEED = join(root, "seed", "wilayah.sql");
-
-function prepareDb() {
-  if (existsSync(DB_FILE) && statSync(DB_FILE).mtimeMs > statSync(SEED).mtimeMs) return;
-  mkdirSync(join(root, ".wrangler"), { recursive: true });
-  rmSync(DB_FILE, { force: true });
-  const db = new DatabaseSync(DB_FILE);
-  for (const f of readdirSync(join(root, "migrations"))
-    .filter((f) => f.endsWith(".sql"))
-    .sort())
-    db.exec(readFileSync(join(root, "migrations", f), "utf8"));
-  const started = performance.now();
-  let slowest = { ms: 0, sql: "" };
-  for (const statement of readFileSync(SEED, "utf8").split("\n")) {
-    if (!statement.trim() || statement.startsWith("--")) continue;
-    const t = performance.now();
-    db.exec(statement);
-    const ms = performance.now() - t;
-    if (ms > slowest.ms) slowest = { ms, sql: statement.slice(0, 80) };
-  }
-  console.log(`seed loaded in ${((performance.now() - started) / 1000).toFixed(1)} s; slowest statement ${slowest.ms.toFixed(0)} ms: ${slowest.sql}...`);
-  db.close();
-}
+import { searchSqlDb, sqliteDb } from "../scripts/sqlite-d1.ts";
 
 async function loadService() {
   const out = join(root, ".wrangler", "search-sql-service.mjs");
@@ -57,8 +32,7 @@ async function loadService() {
 }
 
 async function main() {
-  prepareDb();
-  const sqlite = new DatabaseSync(DB_FILE, { readOnly: true });
+  const sqlite = new DatabaseSync(searchSqlDb(), { readOnly: true });
   const timings: number[] = [];
   const db = sqliteDb(sqlite, (run) => timings.push(run.ms));
   const { search } = await loadService();

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type AddressCase, buildAddressSet, checkRealAddresses, type RealAddress } from "./address-set.ts";
-import { buildSeed } from "./build-seed.ts";
 import { root } from "./lib.ts";
+import { buildSeed } from "./seed/build.ts";
 
 const committed = JSON.parse(readFileSync(join(root, "test", "fixtures", "address-set.json"), "utf8")) as AddressCase[];
 const real = JSON.parse(readFileSync(join(root, "test", "fixtures", "address-real.json"), "utf8")) as RealAddress[];
@@ -14,7 +14,7 @@ describe("address quality set", () => {
     built = await buildSeed();
   }, 60_000);
 
-  it("is what the generator writes from the seed (regenerate: node scripts/boot.mjs node scripts/address-set.ts)", async () => {
+  it("is what the generator writes from the seed (regenerate: npm run address:set)", async () => {
     expect(await buildAddressSet(undefined, built)).toEqual(committed);
   }, 60_000);
 

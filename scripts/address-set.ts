@@ -63,16 +63,18 @@
  *   village and kecamatan decide, with a warning.
  * - `former_name`: the ecommerce form with the village's name in the previous edition
  *   (idn-area-data 3.1.2) where it differs from today's beyond case, spaces and punctuation and is no
- *   current village name in that kecamatan (147 villages qualify).
+ *   current village name in that kecamatan (147 villages qualify). It expects `former_name` where the
+ *   seed holds the name as a former one; a name the seed reads as another spelling of today's
+ *   (`Rakateda Satu` for Rakateda I: number words) expects no warning.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as previous from "idn-area-data-v3";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
-import { nameWords } from "../src/wilayah/search-plan.ts";
-import { buildSeed } from "./build-seed.ts";
+import { nameWords } from "../src/wilayah/search/plan.ts";
 import { isMain, root } from "./lib.ts";
-import { loadAliases } from "./search-index.ts";
+import { buildSeed } from "./seed/build.ts";
+import { loadAliases } from "./seed/search-index.ts";
 
 export const STYLE_SIZE = 120;
 
@@ -98,12 +100,63 @@ export type RealAddress = {
 };
 
 const STREETS = [
-  "Merdeka", "Jend. Sudirman", "Ahmad Yani", "Diponegoro", "Gatot Subroto", "Pahlawan", "Veteran", "Pemuda",
-  "Gajah Mada", "Hayam Wuruk", "Imam Bonjol", "Kartini", "Mawar", "Melati", "Anggrek", "Kenanga", "Flamboyan",
-  "Raya Pasar", "Masjid", "Sekolah", "Pattimura", "Teuku Umar", "Hasanuddin", "Sisingamangaraja", "Dr. Wahidin",
-  "K.H. Agus Salim", "Cut Nyak Dien", "Letjen Suprapto", "Mangga", "Rambutan", "Nusantara", "Kemuning",
+  "Merdeka",
+  "Jend. Sudirman",
+  "Ahmad Yani",
+  "Diponegoro",
+  "Gatot Subroto",
+  "Pahlawan",
+  "Veteran",
+  "Pemuda",
+  "Gajah Mada",
+  "Hayam Wuruk",
+  "Imam Bonjol",
+  "Kartini",
+  "Mawar",
+  "Melati",
+  "Anggrek",
+  "Kenanga",
+  "Flamboyan",
+  "Raya Pasar",
+  "Masjid",
+  "Sekolah",
+  "Pattimura",
+  "Teuku Umar",
+  "Hasanuddin",
+  "Sisingamangaraja",
+  "Dr. Wahidin",
+  "K.H. Agus Salim",
+  "Cut Nyak Dien",
+  "Letjen Suprapto",
+  "Mangga",
+  "Rambutan",
+  "Nusantara",
+  "Kemuning",
 ];
-const HAMLETS = ["Krajan", "Kulon", "Wetan", "Lor", "Kidul", "Tengah", "Karanganyar", "Sukamaju", "Sidomulyo", "Tegalsari", "Ngemplak", "Kebonagung", "Margomulyo", "Cikoneng", "Babakan", "Sumberejo"];
+const HAMLETS = [
+  "Krajan",
+  "Kulon",
+  "Wetan",
+  "Lor",
+  "Kidul",
+  "Tengah",
+  "Karanganyar",
+  "Sukamaju",
+  "Sidomulyo",
+  "Tegalsari",
+  "Ngemplak",
+  "Kebonagung",
+  "Margomulyo",
+  "Cikoneng",
+  "Babakan",
+  "Sumberejo",
+];
+
+/** A value the seed guarantees (a parent of an active region, a code drawn from a list that has it). */
+function must<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`address set: no ${what}`);
+  return value;
+}
 
 /** mulberry32: a small deterministic PRNG (as scripts/search-queries.ts). */
 function rng(seed: number) {
@@ -145,8 +198,8 @@ export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise
    */
   const fits = (name: string, given: { kec?: string; kabId?: string; kabBare?: string; postal?: string }) =>
     (byName.get(key(name)) ?? []).filter((v) => {
-      const kec = byId.get(v.parentId!)!;
-      const kab = byId.get(kec.parentId!)!;
+      const kec = must(byId.get(must(v.parentId, "parent")), "kecamatan");
+      const kab = must(byId.get(must(kec.parentId, "parent")), "kabupaten");
       return (
         (given.kec === undefined || key(kec.name) === key(given.kec)) &&
         (given.kabId === undefined || kab.id === given.kabId) &&
@@ -161,9 +214,9 @@ export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise
   const kabupatens = active.filter((r) => r.level === "kabupaten");
 
   const parents = (v: SeedRow) => {
-    const kec = byId.get(v.parentId!)!;
-    const kab = byId.get(kec.parentId!)!;
-    const prov = byId.get(kab.parentId!)!;
+    const kec = must(byId.get(must(v.parentId, "parent")), "kecamatan");
+    const kab = must(byId.get(must(kec.parentId, "parent")), "kabupaten");
+    const prov = must(byId.get(must(kab.parentId, "parent")), "provinsi");
     return { kec, kab, prov };
   };
   const isDesa = (v: SeedRow) => v.id.split(".")[3].startsWith("2");
@@ -186,7 +239,7 @@ export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise
   const out: AddressCase[] = [];
   const draw = (style: string, size: number | (() => Omit<AddressCase, "style"> | null), maker?: () => Omit<AddressCase, "style"> | null) => {
     const n = typeof size === "number" ? size : STYLE_SIZE;
-    const make = typeof size === "number" ? maker! : size;
+    const make = typeof size === "number" ? must(maker, "maker") : size;
     const seen = new Set<string>();
     for (let tries = 0; seen.size < n && tries < n * 200; tries++) {
       const c = make();
@@ -260,8 +313,15 @@ export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise
   draw("postal_village", () => {
     const v = pick(villages);
     const form = int(0, 3);
-    const text = form === 0 ? `${v.name} ${v.postalCode}` : form === 1 ? `${villageWord(v)} ${v.name}, ${v.postalCode}` : form === 2 ? `${v.postalCode} ${v.name}` : `Desa ${v.name} Kode Pos ${v.postalCode}`;
-    return base(v, text, { determined: fits(v.name, { postal: v.postalCode! }) === 1, names_kabupaten: false });
+    const text =
+      form === 0
+        ? `${v.name} ${v.postalCode}`
+        : form === 1
+          ? `${villageWord(v)} ${v.name}, ${v.postalCode}`
+          : form === 2
+            ? `${v.postalCode} ${v.name}`
+            : `Desa ${v.name} Kode Pos ${v.postalCode}`;
+    return base(v, text, { determined: fits(v.name, { postal: must(v.postalCode, "postal code") }) === 1, names_kabupaten: false });
   });
 
   draw("lowercase_abbrev", () => {
@@ -399,7 +459,7 @@ export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise
   const renamed = villages.filter((v) => {
     const former = formerById.get(v.id);
     if (!former || letterKey(former) === letterKey(v.name) || /[,();]/.test(former)) return false;
-    return !(childrenOf.get(v.parentId!) ?? []).some((s) => key(s.name) === key(former));
+    return !(childrenOf.get(must(v.parentId, "parent")) ?? []).some((s) => key(s.name) === key(former));
   });
   const title = (s: string) =>
     s
@@ -415,10 +475,12 @@ export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise
   }
   draw("former_name", Math.min(STYLE_SIZE, formerOrder.length), () => {
     const v = formerOrder[formerAt++ % formerOrder.length];
-    const former = title(formerById.get(v.id)!);
+    const former = title(must(formerById.get(v.id), "former name"));
     return base(v, ecommerce(v, { village: former }), {
       determined: fits(former, { kec: parents(v).kec.name }) === 0 && completeDetermined(v),
-      warnings: ["former_name"],
+      // The seed's judgement: a former name (wilayah_former), or another spelling of today's name
+      // (`Rakateda Satu` for Rakateda I: an alias, read as the current name, no warning).
+      ...(v.former.some((f) => key(f) === key(former)) ? { warnings: ["former_name"] } : {}),
       note: `${former} is now ${v.name}`,
     });
   });
@@ -430,8 +492,8 @@ export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise
     const others = (childrenOf.get(kab.id) ?? []).filter((k) => k.id !== kec.id).flatMap((k) => childrenOf.get(k.id) ?? []);
     const wrong = others.filter((o) => o.postalCode !== v.postalCode);
     if (!wrong.length) return null;
-    const code = pick(wrong).postalCode!;
-    const text = ecommerce(v).replace(/ \d{5}$/, "") + ` ${code}`;
+    const code = must(pick(wrong).postalCode, "postal code");
+    const text = `${ecommerce(v).replace(/ \d{5}$/, "")} ${code}`;
     return base(v, text, { warnings: ["postal_code_mismatch"], note: `postal code ${code} is another kecamatan's (the village's is ${v.postalCode})` });
   });
 
@@ -441,7 +503,10 @@ export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise
   draw("kabupaten_twin", () => {
     const v = pick(twinned);
     const { kec, kab, prov } = parents(v);
-    const twin = twins.get(key(kab.altName))!.find((k) => k.id !== kab.id)!;
+    const twin = must(
+      must(twins.get(key(kab.altName)), "twins").find((k) => k.id !== kab.id),
+      "twin",
+    );
     const twinText = twin.type === "kota" ? `Kota ${twin.altName}` : pick([`Kabupaten ${twin.altName}`, `Kab. ${twin.altName}`]);
     const text = `${street()} No. ${houseNo()}, ${villageWord(v)} ${v.name}, Kec. ${kec.name}, ${twinText}, ${provForm(prov)}`;
     return base(v, text, { warnings: ["kabupaten_inconsistent"], note: `written ${twinText}: the village is in ${kab.name}` });
@@ -466,7 +531,7 @@ export async function checkRealAddresses(list: RealAddress[], built?: Seed): Pro
     const v = byId.get(a.kelurahan_id);
     const k = byId.get(a.kecamatan_id);
     const kab = byId.get(a.kabupaten_id);
-    if (!v || v.isActive !== 1 || v.level !== "kelurahan") problems.push(`${a.name}: ${a.kelurahan_id} is no active kelurahan`);
+    if (v?.isActive !== 1 || v.level !== "kelurahan") problems.push(`${a.name}: ${a.kelurahan_id} is no active kelurahan`);
     else if (v.parentId !== a.kecamatan_id) problems.push(`${a.name}: ${v.name} is in ${v.parentId}, not ${a.kecamatan_id}`);
     if (!k || k.parentId !== a.kabupaten_id) problems.push(`${a.name}: kecamatan ${a.kecamatan_id} is not in ${a.kabupaten_id}`);
     if (!kab) problems.push(`${a.name}: no kabupaten ${a.kabupaten_id}`);

@@ -1,0 +1,89 @@
+/**
+ * The address resolver's quality and cost without the Worker: the real service
+ * (src/wilayah/addresses/service.ts, bundled with esbuild as the Worker is) on a D1 shim over a
+ * node:sqlite copy of the data (scripts/sqlite-d1.ts `searchSqlDb`), over the quality set in batches
+ * of 100 as the API takes them. Prints the report the quality test prints
+ * (test/wilayah/address-quality.test.ts, which runs the same set through HTTP and fails below the
+ * issue's floors), plus the statements per batch and their time.
+ *
+ *   npm run address:quality                      rates per style, calibration, real addresses
+ *   npm run address:quality -- --misses          and every wrong answer, explained
+ *   npm run address:quality -- --set FILE        another draw (npm run address:set -- --seed 7 --out FILE)
+ *   npm run address:quality -- "Braga, Bandung 40111" ...   these addresses' answers, in full
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { belowFloors, formatRates, rateAnswers } from "./address-rates.ts";
+import type { AddressCase, RealAddress } from "./address-set.ts";
+import { isMain, root } from "./lib.ts";
+import { searchSqlDb, sqliteDb } from "./sqlite-d1.ts";
+
+const BATCH = 100;
+
+async function loadService() {
+  const out = join(root, ".wrangler", "address-service.mjs");
+  await build({
+    entryPoints: [join(root, "src", "wilayah", "addresses", "service.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    outfile: out,
+    logLevel: "warning",
+  });
+  return (await import(pathToFileURL(out).href)) as typeof import("../src/wilayah/addresses/service.ts");
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const setAt = args.indexOf("--set");
+  const setFile = setAt >= 0 ? args[setAt + 1] : join(root, "test", "fixtures", "address-set.json");
+  const texts = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--set");
+  const statements: { ms: number; sql: string }[] = [];
+  const db = sqliteDb(new DatabaseSync(searchSqlDb(), { readOnly: true }), (run) => statements.push({ ms: run.ms, sql: run.sql }));
+  const { resolveAddresses } = await loadService();
+  if (texts.length) {
+    for (const a of await resolveAddresses(db, texts)) console.log(JSON.stringify(a, null, 1));
+    return;
+  }
+  const set = JSON.parse(readFileSync(setFile, "utf8")) as AddressCase[];
+  const real = JSON.parse(readFileSync(join(root, "test", "fixtures", "address-real.json"), "utf8")) as RealAddress[];
+  const run = async (list: string[]) => {
+    const out = [];
+    const perBatch: { statements: number; sqlMs: number; ms: number }[] = [];
+    for (let i = 0; i < list.length; i += BATCH) {
+      statements.length = 0;
+      const t = performance.now();
+      out.push(...(await resolveAddresses(db, list.slice(i, i + BATCH))));
+      perBatch.push({ statements: statements.length, sqlMs: statements.reduce((a, s) => a + s.ms, 0), ms: performance.now() - t });
+    }
+    return { out, perBatch };
+  };
+  await resolveAddresses(db, ["warm up: Braga, Sumur Bandung, Kota Bandung"]);
+  const { out, perBatch } = await run(set.map((c) => c.text));
+  const { out: realOut } = await run(real.map((a) => a.text));
+  const rates = rateAnswers(set, out, real, realOut);
+  const sqlMs = perBatch.reduce((a, b) => a + b.sqlMs, 0);
+  const ms = perBatch.reduce((a, b) => a + b.ms, 0);
+  console.log(
+    `${set.length} addresses in ${perBatch.length} batches of ${BATCH}: statements per batch ${Math.min(...perBatch.map((b) => b.statements))}-${Math.max(...perBatch.map((b) => b.statements))}; SQL ${(sqlMs / perBatch.length).toFixed(1)} ms per batch, the rest (parse, readings, scoring) ${((ms - sqlMs) / set.length).toFixed(2)} ms per address`,
+  );
+  console.log(formatRates(rates));
+  const below = belowFloors(rates);
+  console.log(below.length ? `BELOW THE FLOORS:\n  ${below.join("\n  ")}` : "every floor met");
+  if (args.includes("--misses")) {
+    for (const { c, a } of rates.misses) {
+      console.log(`\n[${c.style}] ${c.text}\n  want ${c.kelurahan_id}${c.note ? ` (${c.note})` : ""}`);
+      console.log(`  got ${JSON.stringify(a)}`);
+    }
+  }
+}
+
+if (isMain(import.meta.url)) {
+  main().catch((e: unknown) => {
+    console.error(e instanceof Error ? e.stack : e);
+    process.exit(1);
+  });
+}
