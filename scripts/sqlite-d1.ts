@@ -47,18 +47,19 @@ const SEED = join(root, "seed", "wilayah.sql");
 
 /**
  * A SQLite file migrated like D1 and holding seed/wilayah.sql (the search index included, no village
- * boundaries), built when missing or older than the seed; its path. Shared by `npm run
+ * boundaries), built when missing or older than the seed or a migration; its path. Shared by `npm run
  * bench:search-sql` and scripts/address-quality.ts.
  */
 export function searchSqlDb(): string {
-  if (existsSync(DB_FILE) && statSync(DB_FILE).mtimeMs > statSync(SEED).mtimeMs) return DB_FILE;
+  const migrations = readdirSync(join(root, "migrations"))
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
+  const newest = Math.max(statSync(SEED).mtimeMs, ...migrations.map((f) => statSync(join(root, "migrations", f)).mtimeMs));
+  if (existsSync(DB_FILE) && statSync(DB_FILE).mtimeMs > newest) return DB_FILE;
   mkdirSync(join(root, ".wrangler"), { recursive: true });
   rmSync(DB_FILE, { force: true });
   const db = new DatabaseSync(DB_FILE);
-  for (const f of readdirSync(join(root, "migrations"))
-    .filter((f) => f.endsWith(".sql"))
-    .sort())
-    db.exec(readFileSync(join(root, "migrations", f), "utf8"));
+  for (const f of migrations) db.exec(readFileSync(join(root, "migrations", f), "utf8"));
   const started = performance.now();
   let slowest = { ms: 0, sql: "" };
   for (const statement of readFileSync(SEED, "utf8").split("\n")) {
