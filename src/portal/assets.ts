@@ -26,7 +26,7 @@ h2{font-size:1.15rem;margin:0 0 .75rem}
 .narrow{max-width:440px;margin:1.5rem auto}
 .grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(220px,1fr))}
 label{display:block;font-weight:600;margin:.6rem 0 .25rem}
-input[type=text],input[type=email],input[type=password],input[type=number],input[type=search],select{width:100%;padding:.55rem .6rem;border:1px solid #b9c2cc;border-radius:6px;font:inherit;background:#fff}
+input[type=text],input[type=email],input[type=password],input[type=number],input[type=search],select,textarea{width:100%;padding:.55rem .6rem;border:1px solid #b9c2cc;border-radius:6px;font:inherit;background:#fff}
 .hint{color:var(--muted);font-size:.875rem;margin:.25rem 0 0}
 button,.button{display:inline-block;background:var(--accent);color:var(--accent-fg);border:0;border-radius:6px;padding:.55rem 1rem;font:inherit;font-weight:600;cursor:pointer;text-decoration:none;text-align:center}
 button.secondary,.button.secondary{background:#e8ecf0;color:var(--fg)}
@@ -55,7 +55,11 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;border-radius:999px;padding:.05rem .55rem;font-size:.8rem;font-weight:600;background:#e8ecf0}
 .badge.ok,.badge.PAID,.badge.active{background:var(--ok-bg);color:var(--ok)}
 .badge.err,.badge.FAILED,.badge.EXPIRED,.badge.suspended,.badge.revoked{background:var(--err-bg);color:var(--err)}
-.badge.UNPAID{background:var(--warn-bg);color:var(--warn)}
+.badge.UNPAID,.badge.warn{background:var(--warn-bg);color:var(--warn)}
+textarea{resize:vertical;font-size:.95rem}
+input[type=file]{display:block;max-width:100%;font:inherit}
+table.addresses td{font-size:.9rem;overflow-wrap:anywhere}
+table.addresses td code{font-size:.8rem}
 .big{font-size:2rem;font-weight:700;font-variant-numeric:tabular-nums}
 .muted{color:var(--muted)}
 .oauth{display:grid;gap:.5rem;margin:.5rem 0}

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /**
  * The developer portal: a third surface beside REST and MCP, mounted at /portal. Server-rendered
- * pages (Hono JSX) and HTML forms, one module per page (auth, keys, usage, billing, admin); each
+ * pages (Hono JSX) and HTML forms, one module per page (auth, keys, usage, addresses, billing, admin); each
  * handler parses its form with the API's own rules, calls the same feature service the REST route
  * calls (same verification, key limits, quota, admin check), and renders or redirects. The session
  * is the API's JWT in an HttpOnly cookie (session.ts). This file mounts the pages behind the
@@ -11,6 +11,7 @@ import { Hono } from "hono";
 import { isTransientFailure, serviceUnavailable } from "../lib/dependency";
 import { ApiError, type ErrorCode } from "../lib/errors";
 import { log, errorText as logErrorText } from "../lib/log";
+import { addressPages } from "./addresses";
 import { adminPages } from "./admin";
 import { CSS, JS } from "./assets";
 import { authPages } from "./auth";
@@ -45,6 +46,7 @@ portalRoutes.use("*", async (c, next) => {
 portalRoutes.route("/", authPages);
 portalRoutes.route("/", keyPages);
 portalRoutes.route("/", usagePages);
+portalRoutes.route("/", addressPages);
 portalRoutes.route("/", billingPages);
 portalRoutes.route("/", adminPages);
 portalRoutes.route("/", securityPages);

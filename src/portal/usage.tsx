@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import type { z } from "zod";
 import type { monthUsageSchema } from "../account/schemas";
 import { currentMonth, monthUsage } from "../account/usage";
+import { PORTAL_CALLS_KEY } from "./addresses";
 import { type PortalEnv, page, signedIn } from "./context";
 import { formatNumber, type Lang } from "./i18n";
 import { Layout, type Page } from "./layout";
@@ -109,7 +110,7 @@ export function UsagePage(props: { p: Page; usage: UsageView; months: string[] }
                 {usage.by_key.map((k) => (
                   <tr>
                     <td>
-                      {k.name ?? k.key_id} <span class="muted">{k.prefix ? `${k.prefix}…` : ""}</span>
+                      {k.key_id === PORTAL_CALLS_KEY ? p.t("usage_portal") : (k.name ?? k.key_id)} <span class="muted">{k.prefix ? `${k.prefix}…` : ""}</span>
                     </td>
                     <td class="num">{formatNumber(p.lang, k.count)}</td>
                   </tr>

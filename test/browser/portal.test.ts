@@ -154,6 +154,20 @@ describe("the portal in a browser", () => {
     await shot(page, "05-usage-desktop");
   });
 
+  it("pasted addresses become a table with confidence, downloadable as CSV, counted as calls", async () => {
+    await page.goto(`${ORIGIN}/portal/addresses`);
+    await shot(page, "05-addresses-desktop");
+    await page.fill("#addresses", "Jl. Asia Afrika No. 8, Braga, Sumur Bandung, Kota Bandung 40111\nkel cihapit kec bandung wetan bdg\nSukamaju");
+    await Promise.all([page.waitForLoadState("load"), page.click("[data-testid=address-submit]")]);
+    expect(await page.locator("[data-testid=address-row]").count()).toBe(3);
+    await expect(page.locator("[data-testid=address-results]").textContent()).resolves.toContain("32.73.19.1001");
+    await shot(page, "05-addresses-results-desktop");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=address-download]")]);
+    expect(download.suggestedFilename()).toBe("wilayah-addresses.csv");
+    await page.goto(`${ORIGIN}/portal/usage`);
+    await expect(page.locator("[data-testid=usage-total]").textContent()).resolves.toMatch(/^\s*6\s*$/);
+  });
+
   it("the API reference at /docs loads without errors, and Try it out calls this deployment with the key", async () => {
     const { context: docsContext, page: docs } = await newPage();
     await docs.goto(`${ORIGIN}/docs`);
@@ -235,6 +249,7 @@ describe("the portal in a browser", () => {
     for (const [path, name] of [
       ["/portal/keys", "keys"],
       ["/portal/usage", "usage"],
+      ["/portal/addresses", "addresses"],
       ["/portal/billing", "billing"],
       [`/portal/billing/invoices/${invoiceId}`, "payment"],
     ]) {

@@ -1,63 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BASE, call, createKey, expectError, json, login, makeAdmin, register, uniqueEmail, verifiedDeveloper, verifyLinkFrom } from "../helpers";
-
-/** A browser in miniature: keeps cookies, sends Origin on POST, reads the CSRF token from the last page. */
-class Browser {
-  cookies = new Map<string, string>();
-  csrf = "";
-  last = "";
-
-  async get(path: string, headers: Record<string, string> = {}) {
-    const res = await call(path, { redirect: "manual", headers: { cookie: this.cookieHeader(), ...headers } });
-    return this.keep(res);
-  }
-
-  async post(path: string, fields: Record<string, string>, opts: { origin?: string | null; csrf?: string } = {}) {
-    const body = new URLSearchParams({ csrf: opts.csrf ?? this.csrf, ...fields });
-    const headers: Record<string, string> = { cookie: this.cookieHeader(), "content-type": "application/x-www-form-urlencoded" };
-    if (opts.origin !== null) headers.origin = opts.origin ?? BASE;
-    return this.keep(await call(path, { method: "POST", body: body.toString(), redirect: "manual", headers }));
-  }
-
-  /** Follows same-origin redirects like a browser. */
-  async follow(res: Response): Promise<Response> {
-    let r = res;
-    for (let i = 0; i < 5 && r.status >= 300 && r.status < 400; i++)
-      r = await this.get(new URL(r.headers.get("location")!, BASE).pathname + new URL(r.headers.get("location")!, BASE).search);
-    return r;
-  }
-
-  private cookieHeader() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
-
-  private async keep(res: Response) {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = c.split(";");
-      const [k, v] = pair.split("=");
-      if (attrs.some((a) => /max-age=0/i.test(a.trim())) || v === "") this.cookies.delete(k.trim());
-      else this.cookies.set(k.trim(), v);
-    }
-    const text = await res.clone().text();
-    this.last = text;
-    const m = /name="csrf" value="([^"]+)"/.exec(text);
-    if (m) this.csrf = m[1];
-    return res;
-  }
-}
-
-async function signedUp(b = new Browser()) {
-  await b.get("/portal/signup");
-  const email = uniqueEmail();
-  const log = vi.spyOn(console, "log");
-  const res = await b.post("/portal/signup", { name: "Ani", email, password: "correct horse" });
-  expect(res.status).toBe(303);
-  expect(res.headers.get("location")).toBe("/portal/keys");
-  const link = verifyLinkFrom(log);
-  log.mockRestore();
-  return { b, email, link };
-}
+import { call, createKey, expectError, json, login, makeAdmin, register, uniqueEmail, verifiedDeveloper, verifyLinkFrom } from "../helpers";
+import { Browser, signedUp } from "./browser";
 
 afterEach(() => {
   vi.restoreAllMocks();
