@@ -77,6 +77,19 @@ describe("GET /wilayah/address", () => {
     expect(perum).toMatchObject({ kelurahan: { id: "32.73.09.1001" }, components: { complex: "Perum Griya Cimahi", block: "C2", house_number: "5" } });
   });
 
+  it("reads what people write beyond the generated set: short forms, kampung names, no commas at all, a city alone", async () => {
+    expect((await one("Jl. Diponegoro No.1, Kel. Ps. Baru, Kec. Sawah Besar, Jakpus")).kelurahan).toEqual({ id: "31.71.02.1001", name: "Pasar Baru" });
+    const kampung = await one("Kp. Rambutan, Ciracas, Jaktim");
+    expect(kampung).toMatchObject({ kelurahan: { id: "31.75.09.1005", name: "Rambutan" }, components: { dusun: null } });
+    const chat = await one("jl. raya serang km 12 bitung jaya cikupa tangerang");
+    expect(chat).toMatchObject({ kelurahan: { id: "36.03.18.2009", name: "Bitung Jaya" }, kecamatan: { name: "Cikupa" }, kabupaten: { id: "36.03" } });
+    // A city alone means the city (Kota before Kabupaten on a bare name), not a village called Bandung in Jawa Tengah.
+    const city = await one("Gedung Sate, Bandung");
+    expect(city).toMatchObject({ level: "kabupaten", kabupaten: { id: "32.73" }, components: { building: "Gedung Sate" } });
+    expect(city.confidence).toBeLessThan(0.5);
+    expect((await one("Kota Baru, Pontianak Selatan, Kota Pontianak")).kelurahan).toEqual({ id: "61.71.01.1005", name: "Kotabaru" });
+  });
+
   it("warns: typo_corrected, postal_code_mismatch, kabupaten_inconsistent, former_name", async () => {
     const typo = await one("Jl. Merdeka 5 Cihapitt Bandung Wetan Kota Bandung");
     expect(typo).toMatchObject({ kelurahan: { id: "32.73.09.1001" }, warnings: ["typo_corrected"] });

@@ -174,6 +174,17 @@ describe("address parser: streets are never regions", () => {
     expect(parseAddress("Jl. Merdeka No. 3 Bandung").streetOpen).toBe(false);
     expect(parseAddress("Jl. Merdeka Kel. Braga").streetOpen).toBe(false);
   });
+
+  it("with nothing but a street running to the end, offers its words after the name (after its last number) as a segment", () => {
+    const p = parseAddress("jl. raya serang km 12 bitung jaya cikupa tangerang");
+    expect(p.components.street).toBe("jl. raya serang km 12 bitung jaya cikupa tangerang");
+    expect(p.regions.map((r) => [r.text, r.fromStreet])).toEqual([["bitung jaya cikupa tangerang", true]]);
+    expect(parseAddress("jl merdeka bandung").regions.map((r) => r.words)).toEqual([["bandung"]]);
+    // Other region words, or a street ended by a number or a comma: no tail.
+    expect(parseAddress("Jl. Bandung No. 12 Sukun Malang").regions.every((r) => !r.fromStreet)).toBe(true);
+    expect(parseAddress("Jl. Bandung, Malang").regions.map((r) => [r.text, r.fromStreet])).toEqual([["Malang", undefined]]);
+    expect(parseAddress("Jl. Merdeka").regions).toEqual([]);
+  });
 });
 
 describe("address parser: region segments", () => {

@@ -65,6 +65,8 @@ export type RegionSegment = {
   raw: string;
   /** Which comma-separated part of the address it is in (0-based). */
   part: number;
+  /** The tail of a street that ran to the end of a text with no other region words (see parseAddress). */
+  fromStreet?: true;
 };
 
 export type ParsedAddress = {
@@ -470,14 +472,29 @@ export function parseAddress(text: string): ParsedAddress {
     else if (s.kind === "building") setOnce("building", withMarker);
     else {
       if (s.marker === "kampung" || s.marker === "dusun") setOnce("dusun", value);
-      const named = toks.slice(s.from, s.to).filter((t) => !t.punct && t.w.replace(/^['`-]+|['`-]+$/g, ""));
-      if (named.length === 0) continue;
-      const words = named.map((t) => t.w.replace(/^['`-]+|['`-]+$/g, ""));
-      const base = toks[s.from].start;
-      const at = named.map((t): [number, number] => [t.start - base, t.end - base]);
-      regions.push({ text: value, words, at, marker: s.marker, level: s.marker ? LEVEL_OF[s.marker] : null, raw: withMarker, part: s.part });
+      const region = regionSegment(s.from, s.to, s.marker, withMarker, s.part);
+      if (region) regions.push(region);
     }
+  }
+  // Nothing but a street running to the end (`jl raya serang km 12 bitung jaya cikupa tangerang`):
+  // the words after its name (after its last number, else after its first word) may be the regions
+  // the writer did not set apart. Offered as a segment of their own, marked `fromStreet`.
+  const last = segments.at(-1);
+  if (regions.length === 0 && last?.kind === "street" && last.endedBy === "end") {
+    let start = last.from + 1;
+    for (let k = last.from; k < last.to; k++) if (isNumber(toks[k])) start = k + 1;
+    const tail = start < last.to ? regionSegment(start, last.to, null, slice(start, last.to), last.part) : null;
+    if (tail) regions.push({ ...tail, fromStreet: true });
   }
   if (streets.length) components.street = streets.join(", ");
   return { components, regions, streetOpen: streets.length > 0 && streetOpen };
+
+  function regionSegment(from: number, to: number, marker: Marker | null, raw: string, part: number): RegionSegment | null {
+    const named = toks.slice(from, to).filter((t) => !t.punct && t.w.replace(/^['`-]+|['`-]+$/g, ""));
+    if (named.length === 0) return null;
+    const words = named.map((t) => t.w.replace(/^['`-]+|['`-]+$/g, ""));
+    const base = toks[from].start;
+    const at = named.map((t): [number, number] => [t.start - base, t.end - base]);
+    return { text: slice(from, to).replace(/[.,:;/]+$/, ""), words, at, marker, level: marker ? LEVEL_OF[marker] : null, raw: raw, part };
+  }
 }

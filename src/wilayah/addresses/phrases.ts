@@ -22,6 +22,7 @@
 import type { Level } from "../codes";
 import type { WordCount } from "../names/lexicon";
 import { type NameContext, nameReadings, type ReadingKind } from "../names/readings";
+import { ADMIN_FORMS, LEVEL_WORDS, STREET_WORDS } from "../names/table";
 import { normalizeSearchText } from "../normalize";
 import { editDistance, maxEdits } from "../search/plan";
 import type { ParsedAddress } from "./parse";
@@ -42,6 +43,8 @@ export type Phrase = {
   kind?: "kota" | "kabupaten";
   /** A dusun or kampung's name read as a region: it names something below a village, at a cost. */
   below?: boolean;
+  /** Words of a street's tail (parse.ts `fromStreet`): maybe regions, maybe the street's name, at a cost. */
+  street?: boolean;
   /** Words read as other words of the vocabulary (typos). */
   corrections: { typed: string; matched: string }[];
   /** The name reading that rewrote the span, if any. */
@@ -70,6 +73,21 @@ const WORD_IN_NAME: Record<string, string> = {
   kec: "kecamatan",
 };
 
+const generic = new WeakMap<NameContext["table"], Map<string, string>>();
+/** The table's generic short forms of name words (`tg` Tanjung, `kp` Kampung, `pd` Pondok, `ps` Pasar); not level or street words, which the parser reads. */
+function shortForms(table: NameContext["table"]): Map<string, string> {
+  let map = generic.get(table);
+  if (!map) {
+    map = new Map(
+      table.entries
+        .filter((e) => e.kind === "generic" && !e.typed.includes(" ") && !LEVEL_WORDS.has(e.reads) && !STREET_WORDS.has(e.reads) && !ADMIN_FORMS.has(e.typed))
+        .map((e) => [e.typed, e.reads]),
+    );
+    generic.set(table, map);
+  }
+  return map;
+}
+
 /** Typo candidates of a word no indexed name holds (letters only, 4+, as search): closest, then most used. */
 function corrections(word: string, words: Words): string[] {
   if (!/^[a-z]{4,}$/.test(word) || words.has(word)) return [];
@@ -96,9 +114,9 @@ export function phrasesOf(parsed: ParsedAddress, ctx: { lexicon: Words; table: N
       .replace(/[.:]+$/, "");
     const own = WORD_IN_NAME[rawFirst] ?? rawFirst;
     const kind = s.marker === "kab" ? "kabupaten" : s.marker === "kota" || s.marker === "kotamadya" ? "kota" : undefined;
-    const push = (cls: number, base: Omit<Phrase, "phrase" | "hint" | "kind" | "below">, phrase: string) => {
+    const push = (cls: number, base: Omit<Phrase, "phrase" | "hint" | "kind" | "below" | "street">, phrase: string) => {
       const out = classes[cls];
-      const tagged = hamlet ? { ...base, below: true } : base;
+      const tagged = hamlet ? { ...base, below: true } : s.fromStreet ? { ...base, street: true } : base;
       if (base.from === 0 && s.marker) {
         if (kind === "kota") out.push({ ...tagged, phrase: `kota ${phrase}`, hint: "kabupaten" });
         if (kind === "kabupaten") out.push({ ...tagged, phrase: `kabupaten ${phrase}`, hint: "kabupaten" });
@@ -117,6 +135,14 @@ export function phrasesOf(parsed: ParsedAddress, ctx: { lexicon: Words; table: N
         const spelled = normalizeSearchText(s.text.slice(s.at[from][0], s.at[to - 1][1]));
         if (spelled !== typed) push(0, base, spelled);
         for (const r of nameReadings(typed, ctx, READINGS_PER_SPAN)) push(1, { ...base, reading: r.kind }, r.q);
+        // Short forms of common name words spelled out even where the word is also a name word
+        // (search reads `ps` as typed: Ps. Tebing Tinggi is official); an address's `Ps. Baru` is Pasar Baru.
+        const spelledOut = span.map((x) => shortForms(ctx.table).get(x) ?? x).join(" ");
+        if (spelledOut !== typed) push(1, { ...base, reading: "abbreviation" }, spelledOut);
+        // The marker word as the name's own, read as search reads it (`Kota Baru` is Kotabaru).
+        if (from === 0 && s.marker && /^[a-z]+$/.test(own)) {
+          for (const r of nameReadings(`${own} ${typed}`, ctx, READINGS_PER_SPAN)) classes[1].push({ ...base, reading: r.kind, phrase: r.q });
+        }
         for (let i = from; i < to; i++) {
           for (const f of fixes[i]) {
             const fixed = [...span];

@@ -37,10 +37,18 @@ export const W = {
   word: 1.5,
   /** Once per level of the candidate's chain that the text names. */
   level: { provinsi: 1, kabupaten: 2.5, kecamatan: 2.5, kelurahan: 3 } as Record<Level, number>,
-  /** A level word that says another level (`Kec. X` read as a village), or a dusun's name read as a region. */
+  /** A level word that says another level (`Kec. X` read as a village, `Kab. X` as a village). */
   hintMismatch: 5,
+  /** A dusun's or kampung's name read as a region (`Kp. Rambutan` is Kelurahan Rambutan, `Kp. Melayu` Kampung Melayu; `Dusun Krajan` is a hamlet). */
+  below: 2.5,
+  /** A word of a street's tail read as a region (`jl raya serang km 12 bitung jaya cikupa tangerang`). */
+  street: 1,
   /** `Kab. X` read as Kota X, or `Kota X` as Kabupaten X. */
   kabAsKota: 1.5,
+  /** A village or kecamatan named only by the name of a kabupaten/kota or provinsi, none of its parents written. */
+  cityName: 1.5,
+  /** A kota named by its bare name, no `Kota`/`Kab.` written: `Bandung`, `Malang` alone mean the city more often than the regency. */
+  kotaBare: 0.25,
   /** Per corrected word (vocabulary) or per edit (comparison). */
   correction: 1,
   /** A village named by another spelling than its name (an earlier edition's, an alias). */
@@ -117,9 +125,12 @@ const KIND_PREFIX = /^(kabupaten administrasi|kota administrasi|kabupaten|kota) 
 
 function exactMatch(p: Phrase, hit: RegionHit, former: boolean): Match {
   let value = W.word * (p.to - p.from) - W.correction * p.corrections.length;
-  if ((p.hint && p.hint !== hit.level) || p.below) value -= W.hintMismatch;
+  if (p.hint && p.hint !== hit.level) value -= W.hintMismatch;
+  if (p.below) value -= W.below;
+  if (p.street) value -= W.street;
   const kindMismatch = !!p.kind && hit.level === "kabupaten" && (hit.name.startsWith("Kota") ? "kota" : "kabupaten") !== p.kind;
   if (kindMismatch) value -= W.kabAsKota;
+  if (!p.kind && hit.level === "kabupaten" && hit.name.startsWith("Kota ") && normalizeSearchText(hit.altName) === p.phrase) value += W.kotaBare;
   const own = [hit.name, hit.altName].map(normalizeSearchText);
   const bare = p.phrase.replace(/^(kota|kabupaten) /, "");
   const alias = !own.includes(p.phrase) && !own.some((o) => o.replace(KIND_PREFIX, "") === bare);
@@ -142,7 +153,7 @@ function typoSpans(phrases: Phrase[]): Spans {
   // As written (no corrected or read variants), 1-4 words, 4+ characters.
   for (const p of phrases) {
     if (p.corrections.length || p.reading || p.to - p.from > 4 || p.phrase.length < 4) continue;
-    const k = `${p.seg}|${p.from}|${p.to}|${p.phrase}|${p.hint ?? ""}|${p.below ? 1 : 0}`;
+    const k = `${p.seg}|${p.from}|${p.to}|${p.phrase}|${p.hint ?? ""}|${p.below ? 1 : 0}|${p.street ? 1 : 0}`;
     if (seen.has(k)) continue;
     seen.add(k);
     let pi = index.get(p.phrase);
@@ -188,7 +199,9 @@ function memberMatches(t: ChainMember, spans: Spans): Match[] {
       }
       if (d === 0 || d > limit) continue;
       let value = W.word * (p.to - p.from) - W.correction * d;
-      if ((p.hint && p.hint !== t.level) || p.below) value -= W.hintMismatch;
+      if (p.hint && p.hint !== t.level) value -= W.hintMismatch;
+      if (p.below) value -= W.below;
+      if (p.street) value -= W.street;
       out.push({ seg: p.seg, from: p.from, to: p.to, phrase: name, id: t.id, level: t.level, value, via: "typo", reading: null, kindMismatch: false });
     }
   }
@@ -302,6 +315,7 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
   const localOnly = new Map<string, RegionHit>();
   for (const v of [...postalVillages, ...extra]) if (!hits.has(v.id)) localOnly.set(v.id, v);
 
+  const namesUpper = (phrase: string) => (found.byTerm.get(phrase) ?? []).some((x) => x.hit.level === "kabupaten" || x.hit.level === "provinsi");
   const segLengths = parsed.regions.map((s) => Math.min(s.words.length, MAX_SEGMENT_WORDS));
   const wordCount = segLengths.reduce((a, b) => a + b, 0);
   const kabSegs = parsed.regions.flatMap((s, i) => (s.level === "kabupaten" ? [i] : []));
@@ -311,6 +325,11 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
     const c = cover(segLengths, matches, hit.level === "kelurahan" ? LEVEL_BIT.kelurahan : 0);
     if (!c) return null;
     let total = c.value;
+    // A village or kecamatan named only by a phrase that also names a kabupaten/kota or provinsi, with
+    // none of its parents written (`Gedung Sate, Bandung`): the writer means the city, not one of the
+    // villages or kecamatan that bear its name elsewhere.
+    if ((hit.level === "kelurahan" || hit.level === "kecamatan") && c.used.every((m) => m.level === hit.level) && c.used.some((m) => namesUpper(m.phrase)))
+      total -= W.cityName;
     let postalState: Candidate["postal"] = null;
     if (postal) {
       if (hit.level === "kelurahan") postalState = postalIds.has(hit.id) ? "match" : postalKecs.has(hit.id.slice(0, 8)) ? "near" : "mismatch";
