@@ -8,6 +8,7 @@ import { admitCall } from "./account/admission";
 import type { DataEndpoint } from "./data/endpoint";
 import type { Admit } from "./data/run";
 import { weatherEndpoints } from "./weather/endpoints";
+import { exportEndpoints } from "./wilayah/export/endpoints";
 import { boundaryEndpoint, reverseEndpoint } from "./wilayah/geo/endpoints";
 import { islandEndpoints } from "./wilayah/islands/endpoints";
 import { nikEndpoints } from "./wilayah/nik/endpoints";
@@ -23,7 +24,8 @@ export const dataEndpoints: readonly DataEndpoint[] = [
   ...islandEndpoints,
   ...nikEndpoints,
   boundaryEndpoint,
-  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau.
+  ...exportEndpoints,
+  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /export.
   detailEndpoint,
   ...weatherEndpoints,
 ];
