@@ -4,38 +4,13 @@
  * downloaded as a customer does. The round trip: the downloaded CSV and JSON of kabupaten/kota are
  * the list endpoint's answers, and the GeoJSON holds the same boundaries /wilayah/{id}/boundary answers.
  */
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { exportKey } from "../../src/wilayah/export/files";
 import { CURRENT_EXPORT } from "../../src/wilayah/export/service";
-import kabupatenCsv from "../.generated/exports/kabupaten.csv?raw";
-import kabupatenGeojson from "../.generated/exports/kabupaten.geojson?raw";
-import kabupatenJson from "../.generated/exports/kabupaten.json?raw";
-import license from "../.generated/exports/LICENSE?raw";
-import manifestText from "../.generated/exports/manifest.json?raw";
-import provinsiCsv from "../.generated/exports/provinsi.csv?raw";
-import provinsiGeojson from "../.generated/exports/provinsi.geojson?raw";
-import provinsiJson from "../.generated/exports/provinsi.json?raw";
+import { EXPORT_FILES, exportManifest as manifest, removeExport, uploadExportSubset } from "../export-subset";
 import { call, createKey, expectError, json, seedUserWithKey, setPlan, usageOf, verifiedDeveloper, waitForTotal } from "../helpers";
 
-const FILES: Record<string, string> = {
-  "kabupaten.csv": kabupatenCsv,
-  "kabupaten.json": kabupatenJson,
-  "kabupaten.geojson": kabupatenGeojson,
-  "provinsi.csv": provinsiCsv,
-  "provinsi.json": provinsiJson,
-  "provinsi.geojson": provinsiGeojson,
-  LICENSE: license,
-};
-
-const manifest = JSON.parse(manifestText);
 let paid: string;
 let internal: string;
-
-async function upload() {
-  for (const [name, text] of Object.entries(FILES)) await env.EXPORTS.put(exportKey(CURRENT_EXPORT, name), text);
-  await env.EXPORTS.put(exportKey(CURRENT_EXPORT, "manifest.json"), manifestText);
-}
 
 beforeAll(async () => {
   paid = (await seedUserWithKey({ plan: "starter" })).secret;
@@ -89,6 +64,8 @@ async function listAll(level: string) {
 }
 
 describe("bulk exports before an upload", () => {
+  beforeAll(removeExport);
+
   it("answer 404 NOT_FOUND saying the export of this data is not available yet", async () => {
     const err = await expectError(await download("?level=kabupaten&format=csv"), 404, "NOT_FOUND");
     expect(err.message).toContain(`export ${CURRENT_EXPORT}`);
@@ -98,7 +75,7 @@ describe("bulk exports before an upload", () => {
 });
 
 describe("bulk exports", () => {
-  beforeAll(upload);
+  beforeAll(uploadExportSubset);
 
   it("are for paid plans: the free plan gets 403 PLAN_REQUIRED, before its input is read and without being metered", async () => {
     const dev = await verifiedDeveloper();
@@ -193,7 +170,7 @@ describe("bulk exports", () => {
   it("the manifest lists every file with its size, checksum and download; the license names ODbL and the MIT sources", async () => {
     const m = (await json(await call("/api/v1/wilayah/export/manifest", { key: paid }))).data;
     expect(m.export_id).toBe(CURRENT_EXPORT);
-    expect(m.files.map((f: { name: string }) => f.name).sort()).toEqual(Object.keys(FILES).sort());
+    expect(m.files.map((f: { name: string }) => f.name).sort()).toEqual(Object.keys(EXPORT_FILES).sort());
     const csv = m.files.find((f: { name: string }) => f.name === "kabupaten.csv");
     expect(csv).toMatchObject({ level: "kabupaten", format: "csv", records: 514, download: "/api/v1/wilayah/export?level=kabupaten&format=csv" });
     const res = await call("/api/v1/wilayah/export/license", { key: paid });

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { defineEndpoint, defineFileEndpoint, type FileAnswer } from "../../data/endpoint";
 import { LEVELS } from "../codes";
 import { DATA_VERSION } from "../version";
-import { dataFile, downloadName, EXPORT_FORMAT_NAMES, EXPORT_FORMATS, type ExportFormat, LICENSE_FILE } from "./files";
+import { dataFile, downloadName, EXPORT_FORMAT_NAMES, type ExportFormat, LICENSE_FILE } from "./files";
 import { type ExportFile, exportFile, exportManifest } from "./service";
 
 const formats = EXPORT_FORMAT_NAMES as [ExportFormat, ...ExportFormat[]];
@@ -38,21 +38,17 @@ const PAID = "For paid plans (the free plan answers 403 PLAN_REQUIRED); each req
 export const exportEndpoints = [
   defineFileEndpoint({
     path: "/wilayah/export",
-    description: `Bulk export: every region of one level (active and retired, is_active 0) as one file to load into your own database: CSV, JSON or GeoJSON with each region's boundary (MultiPolygon, as /wilayah/{id}/boundary answers it). Use it instead of paging through the lists when you need the whole dataset; its rows are the list endpoints' records. The answer is streamed, names the data version (x-data-version, and the file name), and carries its SHA-256 (x-checksum-sha256, etag); the licence (ODbL, with MIT sources) is GET /wilayah/export/license, sizes and checksums of every file GET /wilayah/export/manifest. ${PAID}`,
+    description: `Bulk export: every region of one level as one file to load into your own database. CSV, JSON or GeoJSON with each region's boundary (MultiPolygon, as /wilayah/{id}/boundary answers it); active and retired regions (is_active 0). Use it instead of paging through the lists when you need the whole dataset; its rows are the list endpoints' records. The answer is streamed, names the data version (x-data-version, and the file name), and carries its SHA-256 (x-checksum-sha256, etag); the licence (ODbL, with MIT sources) is GET /wilayah/export/license, sizes and checksums of every file GET /wilayah/export/manifest. ${PAID}`,
     tag: "Exports",
     plans: "paid",
     errors: ["NOT_FOUND"],
     input: exportInput,
-    media: Object.fromEntries(
-      Object.entries(EXPORT_FORMATS).map(([format, f]) => [
-        f.mediaType,
-        {
-          csv: "format=csv: a header row, then one region a line",
-          json: "format=json: {meta, data}",
-          geojson: "format=geojson: an RFC 7946 FeatureCollection",
-        }[format as ExportFormat],
-      ]),
-    ),
+    // Media types without parameters, as the API document keys them (the answers say charset=utf-8).
+    media: {
+      "text/csv": "format=csv: a header row, then one region a line (RFC 4180, UTF-8)",
+      "application/json": "format=json: {meta, data}, data being the list answers' records",
+      "application/geo+json": "format=geojson: an RFC 7946 FeatureCollection, each region a Feature with its boundary",
+    },
     version: DATA_VERSION,
     handler: async (q, { env }) => download(await exportFile(env.EXPORTS, dataFile(q.level, q.format))),
   }),
@@ -84,7 +80,7 @@ export const exportEndpoints = [
       }),
     }),
     // Not in the response cache: its key names the data version, which a new seed may keep while the
-    // export id changes. The service keeps the manifest in memory (an uploaded export never changes).
+    // export id changes; the answer is one small R2 read.
     cacheSeconds: 0,
     version: DATA_VERSION,
     handler: async (_q, { env }) => {
@@ -107,7 +103,7 @@ export const exportEndpoints = [
     plans: "paid",
     errors: ["NOT_FOUND"],
     input: z.strictObject({}),
-    media: { "text/plain; charset=utf-8": "The licence terms" },
+    media: { "text/plain": "The licence terms (UTF-8)" },
     version: DATA_VERSION,
     handler: async (_q, { env }) => download(await exportFile(env.EXPORTS, LICENSE_FILE)),
   }),

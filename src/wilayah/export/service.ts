@@ -10,23 +10,17 @@ import { type ExportFileEntry, type ExportManifest, exportId, exportKey, MANIFES
 /** The export of the data this Worker was built with. */
 export const CURRENT_EXPORT = exportId(seed);
 
-/** Manifests read by this isolate: an export's files never change once uploaded (its id names its data). */
-const manifests = new Map<string, ExportManifest>();
-
 const notUploaded = (id: string) =>
   new ApiError(
     "NOT_FOUND",
     `The bulk export of the current data (export ${id}) is not available on this deployment yet: it is uploaded after each data update. Try again later, or contact support if it stays missing.`,
   );
 
+/** The manifest (a few KB), read on every request: one R2 read beside a download of megabytes, and an upload or a removal shows at once. */
 export async function exportManifest(bucket: R2Bucket, id = CURRENT_EXPORT): Promise<ExportManifest> {
-  const known = manifests.get(id);
-  if (known) return known;
   const object = await bucket.get(exportKey(id, MANIFEST_FILE));
   if (!object) throw notUploaded(id);
-  const manifest = (await object.json()) as ExportManifest;
-  manifests.set(id, manifest);
-  return manifest;
+  return (await object.json()) as ExportManifest;
 }
 
 export type ExportFile = { entry: ExportFileEntry; body: ReadableStream; exportId: string };
