@@ -118,6 +118,43 @@ class Client(BaseClient):
             body={"plan_id": plan_id, "months": months},
         ))
 
+    def admin_list_audit(
+        self,
+        *,
+        user_id: str | None = None,
+        event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded"] | None = None,
+        page: int | None = None,
+        per_page: int | None = None,
+    ) -> AdminListAuditResponse:
+        """
+        Newest first, paged. `user_id` keeps the events an account is the subject or the actor of;
+        `event` one kind. Events: logins (succeeded, failed, locked), logouts, password changes,
+        reset requests and resets, takeovers, replaced stale accounts, email verification, keys
+        created and revoked, admins' changes of users, credits and subscriptions, refunds. Each has
+        its time, actor, subject, client IP and request id; never a secret or a password.
+
+        GET /admin/audit
+
+        Args:
+            user_id: Events whose subject or actor is this user
+            event: One kind of event
+            page: Page number, from 1.
+            per_page: Page size, default 20; values above 100 are treated as 100.
+
+        Returns:
+            AdminListAuditResponse: Events.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN
+                (401), ACCOUNT_SUSPENDED (403), FORBIDDEN (403).
+        """
+        return cast("AdminListAuditResponse", self._call(
+            "GET",
+            "/admin/audit",
+            auth="bearer",
+            query={"user_id": user_id, "event": event, "page": page, "per_page": per_page},
+        ))
+
     def admin_list_users(
         self,
         *,
@@ -158,6 +195,8 @@ class Client(BaseClient):
     ) -> AdminUpdateUserResponse:
         """
         Applies at once: a suspended user's keys and sessions stop working on their next request.
+        Suspension and the loss of admin rights end every session of the user (reinstating revives
+        none). The last active admin cannot demote or suspend themselves (409 `LAST_ADMIN`).
 
         PATCH /admin/users/{id}
 
@@ -170,7 +209,7 @@ class Client(BaseClient):
         Raises:
             ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
                 (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), FORBIDDEN (403), NOT_FOUND
-                (404), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415).
+                (404), LAST_ADMIN (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415).
         """
         return cast("AdminUpdateUserResponse", self._call(
             "PATCH",
@@ -178,6 +217,34 @@ class Client(BaseClient):
             auth="bearer",
             path_params={"id": id},
             body={"status": status, "is_admin": is_admin},
+        ))
+
+    def change_password(
+        self,
+        *,
+        current_password: str,
+        new_password: str,
+    ) -> ChangePasswordResponse:
+        """
+        Needs the current password (a wrong one counts toward the login lock of the email). Ends
+        every other session; the answer carries a new token for this client. New passwords found in
+        a breached-password list are refused.
+
+        POST /auth/change-password
+
+        Returns:
+            ChangePasswordResponse: Changed; `token` replaces the one used.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
+                (401), INVALID_TOKEN (401), INVALID_CREDENTIALS (401), ACCOUNT_SUSPENDED (403),
+                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
+        """
+        return cast("ChangePasswordResponse", self._call(
+            "POST",
+            "/auth/change-password",
+            auth="bearer",
+            body={"current_password": current_password, "new_password": new_password},
         ))
 
     def create_key(self, *, name: str) -> CreateKeyResponse:
@@ -316,6 +383,28 @@ class Client(BaseClient):
             path_params={"provider": provider},
             query={"code": code, "state": state},
         )
+
+    def forgot_password(self, *, email: str) -> ForgotPasswordResponse:
+        """
+        Always the same 200 answer, whether an account has the email or not. An account gets at most
+        one message per minute; the link works once, for 30 minutes. Limited to 10 requests per
+        minute per client IP.
+
+        POST /auth/forgot-password
+
+        Returns:
+            ForgotPasswordResponse: Accepted.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), PAYLOAD_TOO_LARGE (413),
+                UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
+        """
+        return cast("ForgotPasswordResponse", self._call(
+            "POST",
+            "/auth/forgot-password",
+            auth="none",
+            body={"email": email},
+        ))
 
     def get_auth_config(self) -> GetAuthConfigResponse:
         """
@@ -1131,7 +1220,10 @@ class Client(BaseClient):
     ) -> LoginResponse:
         """
         Exchanges email and password for a session token (7 days). Unknown email and wrong password
-        give the same answer, in the same time.
+        give the same answer, in the same time. After 5 failed logins for one email within 15
+        minutes the email is locked for 30 seconds, doubling with each further failure up to 15
+        minutes (429 `RATE_LIMITED` with `Retry-After`, the same for an email with no account, and
+        also for the right password); the lock lifts by itself.
 
         POST /auth/login
 
@@ -1152,6 +1244,37 @@ class Client(BaseClient):
             auth="none",
             body={"email": email, "password": password, "challengeToken": challenge_token},
         ))
+
+    def logout(self) -> LogoutResponse:
+        """
+        Ends the session token of this request at once; the account's other sessions go on.
+
+        POST /auth/logout
+
+        Returns:
+            LogoutResponse: Ended.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403).
+        """
+        return cast("LogoutResponse", self._call("POST", "/auth/logout", auth="bearer"))
+
+    def logout_all(self) -> LogoutAllResponse:
+        """
+        Ends every session of the account, this one included (every token issued before now answers
+        401 `INVALID_TOKEN`).
+
+        POST /auth/logout-all
+
+        Returns:
+            LogoutAllResponse: Every session ended.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403).
+        """
+        return cast("LogoutAllResponse", self._call("POST", "/auth/logout-all", auth="bearer"))
 
     def register(
         self,
@@ -1202,6 +1325,29 @@ class Client(BaseClient):
             "POST",
             "/auth/resend-verification",
             auth="bearer",
+        ))
+
+    def reset_password(self, *, token: str, password: str) -> ResetPasswordResponse:
+        """
+        The token from the emailed link (single use, 30 minutes). Every session of the account ends
+        and the email counts as verified. When the account was set up by someone who never proved
+        they own the email (registered with it, verified from another browser), this is a takeover:
+        the keys created before it are revoked too, and `takeover` says so.
+
+        POST /auth/reset-password
+
+        Returns:
+            ResetPasswordResponse: The password is set.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), INVALID_RESET_TOKEN (400),
+                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415).
+        """
+        return cast("ResetPasswordResponse", self._call(
+            "POST",
+            "/auth/reset-password",
+            auth="none",
+            body={"token": token, "password": password},
         ))
 
     def reverse_geocode(self, *, lat: float | str, lng: float | str) -> ReverseGeocodeResponse:
@@ -1366,6 +1512,9 @@ class Client(BaseClient):
         merchant_ref: str,
         status: Literal["PAID", "EXPIRED", "FAILED", "REFUND", "UNPAID"],
         total_amount: int,
+        fee_merchant: int | None = None,
+        fee_customer: int | None = None,
+        amount_received: int | None = None,
     ) -> TripayWebhookResponse:
         """
         For Tripay only. `X-Callback-Signature` must be the hex HMAC-SHA256 of the raw body with the
@@ -1378,7 +1527,12 @@ class Client(BaseClient):
             x_callback_signature: The X-Callback-Signature header
             reference: Tripay's reference
             merchant_ref: Our invoice id
-            total_amount: Must equal the invoice amount
+            total_amount: What the payer paid: the invoice amount, plus the fee when the customer
+                pays it
+            fee_merchant: The fee the merchant pays (0 when the customer pays it)
+            fee_customer: The fee the customer pays (0 when the merchant pays it)
+            amount_received: What the merchant receives: amount_received + fee_merchant must equal
+                the invoice amount
 
         Returns:
             TripayWebhookResponse: Handled.
@@ -1392,7 +1546,7 @@ class Client(BaseClient):
             "/billing/tripay/webhook",
             auth="none",
             headers={"X-Callback-Signature": x_callback_signature, "x-callback-event": x_callback_event},
-            body={"reference": reference, "merchant_ref": merchant_ref, "status": status, "total_amount": total_amount},
+            body={"reference": reference, "merchant_ref": merchant_ref, "status": status, "total_amount": total_amount, "fee_merchant": fee_merchant, "fee_customer": fee_customer, "amount_received": amount_received},
         ))
 
     def verify_email(self, *, token: str) -> httpx.Response:
@@ -1516,6 +1670,43 @@ class AsyncClient(BaseAsyncClient):
             body={"plan_id": plan_id, "months": months},
         ))
 
+    async def admin_list_audit(
+        self,
+        *,
+        user_id: str | None = None,
+        event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded"] | None = None,
+        page: int | None = None,
+        per_page: int | None = None,
+    ) -> AdminListAuditResponse:
+        """
+        Newest first, paged. `user_id` keeps the events an account is the subject or the actor of;
+        `event` one kind. Events: logins (succeeded, failed, locked), logouts, password changes,
+        reset requests and resets, takeovers, replaced stale accounts, email verification, keys
+        created and revoked, admins' changes of users, credits and subscriptions, refunds. Each has
+        its time, actor, subject, client IP and request id; never a secret or a password.
+
+        GET /admin/audit
+
+        Args:
+            user_id: Events whose subject or actor is this user
+            event: One kind of event
+            page: Page number, from 1.
+            per_page: Page size, default 20; values above 100 are treated as 100.
+
+        Returns:
+            AdminListAuditResponse: Events.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN
+                (401), ACCOUNT_SUSPENDED (403), FORBIDDEN (403).
+        """
+        return cast("AdminListAuditResponse", await self._call(
+            "GET",
+            "/admin/audit",
+            auth="bearer",
+            query={"user_id": user_id, "event": event, "page": page, "per_page": per_page},
+        ))
+
     async def admin_list_users(
         self,
         *,
@@ -1556,6 +1747,8 @@ class AsyncClient(BaseAsyncClient):
     ) -> AdminUpdateUserResponse:
         """
         Applies at once: a suspended user's keys and sessions stop working on their next request.
+        Suspension and the loss of admin rights end every session of the user (reinstating revives
+        none). The last active admin cannot demote or suspend themselves (409 `LAST_ADMIN`).
 
         PATCH /admin/users/{id}
 
@@ -1568,7 +1761,7 @@ class AsyncClient(BaseAsyncClient):
         Raises:
             ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
                 (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), FORBIDDEN (403), NOT_FOUND
-                (404), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415).
+                (404), LAST_ADMIN (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415).
         """
         return cast("AdminUpdateUserResponse", await self._call(
             "PATCH",
@@ -1576,6 +1769,34 @@ class AsyncClient(BaseAsyncClient):
             auth="bearer",
             path_params={"id": id},
             body={"status": status, "is_admin": is_admin},
+        ))
+
+    async def change_password(
+        self,
+        *,
+        current_password: str,
+        new_password: str,
+    ) -> ChangePasswordResponse:
+        """
+        Needs the current password (a wrong one counts toward the login lock of the email). Ends
+        every other session; the answer carries a new token for this client. New passwords found in
+        a breached-password list are refused.
+
+        POST /auth/change-password
+
+        Returns:
+            ChangePasswordResponse: Changed; `token` replaces the one used.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
+                (401), INVALID_TOKEN (401), INVALID_CREDENTIALS (401), ACCOUNT_SUSPENDED (403),
+                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
+        """
+        return cast("ChangePasswordResponse", await self._call(
+            "POST",
+            "/auth/change-password",
+            auth="bearer",
+            body={"current_password": current_password, "new_password": new_password},
         ))
 
     async def create_key(self, *, name: str) -> CreateKeyResponse:
@@ -1714,6 +1935,28 @@ class AsyncClient(BaseAsyncClient):
             path_params={"provider": provider},
             query={"code": code, "state": state},
         )
+
+    async def forgot_password(self, *, email: str) -> ForgotPasswordResponse:
+        """
+        Always the same 200 answer, whether an account has the email or not. An account gets at most
+        one message per minute; the link works once, for 30 minutes. Limited to 10 requests per
+        minute per client IP.
+
+        POST /auth/forgot-password
+
+        Returns:
+            ForgotPasswordResponse: Accepted.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), PAYLOAD_TOO_LARGE (413),
+                UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
+        """
+        return cast("ForgotPasswordResponse", await self._call(
+            "POST",
+            "/auth/forgot-password",
+            auth="none",
+            body={"email": email},
+        ))
 
     async def get_auth_config(self) -> GetAuthConfigResponse:
         """
@@ -2543,7 +2786,10 @@ class AsyncClient(BaseAsyncClient):
     ) -> LoginResponse:
         """
         Exchanges email and password for a session token (7 days). Unknown email and wrong password
-        give the same answer, in the same time.
+        give the same answer, in the same time. After 5 failed logins for one email within 15
+        minutes the email is locked for 30 seconds, doubling with each further failure up to 15
+        minutes (429 `RATE_LIMITED` with `Retry-After`, the same for an email with no account, and
+        also for the right password); the lock lifts by itself.
 
         POST /auth/login
 
@@ -2563,6 +2809,41 @@ class AsyncClient(BaseAsyncClient):
             "/auth/login",
             auth="none",
             body={"email": email, "password": password, "challengeToken": challenge_token},
+        ))
+
+    async def logout(self) -> LogoutResponse:
+        """
+        Ends the session token of this request at once; the account's other sessions go on.
+
+        POST /auth/logout
+
+        Returns:
+            LogoutResponse: Ended.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403).
+        """
+        return cast("LogoutResponse", await self._call("POST", "/auth/logout", auth="bearer"))
+
+    async def logout_all(self) -> LogoutAllResponse:
+        """
+        Ends every session of the account, this one included (every token issued before now answers
+        401 `INVALID_TOKEN`).
+
+        POST /auth/logout-all
+
+        Returns:
+            LogoutAllResponse: Every session ended.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403).
+        """
+        return cast("LogoutAllResponse", await self._call(
+            "POST",
+            "/auth/logout-all",
+            auth="bearer",
         ))
 
     async def register(
@@ -2614,6 +2895,29 @@ class AsyncClient(BaseAsyncClient):
             "POST",
             "/auth/resend-verification",
             auth="bearer",
+        ))
+
+    async def reset_password(self, *, token: str, password: str) -> ResetPasswordResponse:
+        """
+        The token from the emailed link (single use, 30 minutes). Every session of the account ends
+        and the email counts as verified. When the account was set up by someone who never proved
+        they own the email (registered with it, verified from another browser), this is a takeover:
+        the keys created before it are revoked too, and `takeover` says so.
+
+        POST /auth/reset-password
+
+        Returns:
+            ResetPasswordResponse: The password is set.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), INVALID_RESET_TOKEN (400),
+                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415).
+        """
+        return cast("ResetPasswordResponse", await self._call(
+            "POST",
+            "/auth/reset-password",
+            auth="none",
+            body={"token": token, "password": password},
         ))
 
     async def reverse_geocode(
@@ -2783,6 +3087,9 @@ class AsyncClient(BaseAsyncClient):
         merchant_ref: str,
         status: Literal["PAID", "EXPIRED", "FAILED", "REFUND", "UNPAID"],
         total_amount: int,
+        fee_merchant: int | None = None,
+        fee_customer: int | None = None,
+        amount_received: int | None = None,
     ) -> TripayWebhookResponse:
         """
         For Tripay only. `X-Callback-Signature` must be the hex HMAC-SHA256 of the raw body with the
@@ -2795,7 +3102,12 @@ class AsyncClient(BaseAsyncClient):
             x_callback_signature: The X-Callback-Signature header
             reference: Tripay's reference
             merchant_ref: Our invoice id
-            total_amount: Must equal the invoice amount
+            total_amount: What the payer paid: the invoice amount, plus the fee when the customer
+                pays it
+            fee_merchant: The fee the merchant pays (0 when the customer pays it)
+            fee_customer: The fee the customer pays (0 when the merchant pays it)
+            amount_received: What the merchant receives: amount_received + fee_merchant must equal
+                the invoice amount
 
         Returns:
             TripayWebhookResponse: Handled.
@@ -2809,7 +3121,7 @@ class AsyncClient(BaseAsyncClient):
             "/billing/tripay/webhook",
             auth="none",
             headers={"X-Callback-Signature": x_callback_signature, "x-callback-event": x_callback_event},
-            body={"reference": reference, "merchant_ref": merchant_ref, "status": status, "total_amount": total_amount},
+            body={"reference": reference, "merchant_ref": merchant_ref, "status": status, "total_amount": total_amount, "fee_merchant": fee_merchant, "fee_customer": fee_customer, "amount_received": amount_received},
         ))
 
     async def verify_email(self, *, token: str) -> httpx.Response:

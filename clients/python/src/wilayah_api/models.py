@@ -85,6 +85,62 @@ class ResendVerificationResponse(TypedDict):
     data: ResendVerificationResponseData
 
 
+class LogoutResponseData(TypedDict):
+    logged_out: Literal[True]
+
+
+class LogoutResponse(TypedDict):
+    data: LogoutResponseData
+
+
+class LogoutAllResponseData(TypedDict):
+    sessions_ended: Literal[True]
+
+
+class LogoutAllResponse(TypedDict):
+    data: LogoutAllResponseData
+
+
+class ChangePasswordResponseData(TypedDict):
+    #: `user_...`
+    id: str
+    email: str
+    name: str
+    #: free, starter, pro, business or internal
+    plan: str
+    status: Literal["active", "suspended"]
+    email_verified: bool
+
+
+class ChangePasswordResponse(TypedDict):
+    data: ChangePasswordResponseData
+    #: Session token (JWT, 7 days)
+    token: str
+
+
+class ForgotPasswordResponseData(TypedDict):
+    message: str
+
+
+class ForgotPasswordResponse(TypedDict):
+    data: ForgotPasswordResponseData
+
+
+class ResetPasswordResponseData(TypedDict):
+    password_reset: Literal[True]
+    sessions_ended: Literal[True]
+    #: The account had been set up by someone who never proved they own the email: its earlier keys
+    #: were revoked
+    takeover: bool
+    #: Keys revoked by the takeover (0 otherwise)
+    keys_revoked: int
+    email: str
+
+
+class ResetPasswordResponse(TypedDict):
+    data: ResetPasswordResponseData
+
+
 class GetAuthConfigResponseData(TypedDict):
     #: Site key for the bot-challenge widget (empty when none)
     challenge_site_key: str
@@ -205,7 +261,8 @@ class CreateTopupResponseData(TypedDict):
     amount: int
     credits: int | None
     plan_id: str | None
-    status: Literal["UNPAID", "PAID", "EXPIRED", "FAILED"]
+    #: REFUNDED: paid, then refunded through Tripay (its credits taken back or its plan ended)
+    status: Literal["UNPAID", "PAID", "EXPIRED", "FAILED", "REFUNDED"]
     #: Tripay's reference; null until Tripay answered
     reference: str | None
     #: The QRIS payload
@@ -230,7 +287,8 @@ class SubscribeResponseData(TypedDict):
     amount: int
     credits: int | None
     plan_id: str | None
-    status: Literal["UNPAID", "PAID", "EXPIRED", "FAILED"]
+    #: REFUNDED: paid, then refunded through Tripay (its credits taken back or its plan ended)
+    status: Literal["UNPAID", "PAID", "EXPIRED", "FAILED", "REFUNDED"]
     #: Tripay's reference; null until Tripay answered
     reference: str | None
     #: The QRIS payload
@@ -258,8 +316,16 @@ class GetBillingStatusResponseDataSubscription(TypedDict):
     period_end: str
 
 
+class GetBillingStatusResponseDataQueuedItem(TypedDict):
+    plan_id: str
+    period_start: str
+    period_end: str
+
+
 class GetBillingStatusResponseData(TypedDict):
     subscription: GetBillingStatusResponseDataSubscription
+    #: Paid subscriptions waiting for the running one to end, in order
+    queued: list[GetBillingStatusResponseDataQueuedItem]
     credits: int
 
 
@@ -302,7 +368,8 @@ class ListInvoicesResponseItem(TypedDict):
     amount: int
     credits: int | None
     plan_id: str | None
-    status: Literal["UNPAID", "PAID", "EXPIRED", "FAILED"]
+    #: REFUNDED: paid, then refunded through Tripay (its credits taken back or its plan ended)
+    status: Literal["UNPAID", "PAID", "EXPIRED", "FAILED", "REFUNDED"]
     #: Tripay's reference; null until Tripay answered
     reference: str | None
     #: The QRIS payload
@@ -327,7 +394,8 @@ class GetInvoiceResponseData(TypedDict):
     amount: int
     credits: int | None
     plan_id: str | None
-    status: Literal["UNPAID", "PAID", "EXPIRED", "FAILED"]
+    #: REFUNDED: paid, then refunded through Tripay (its credits taken back or its plan ended)
+    status: Literal["UNPAID", "PAID", "EXPIRED", "FAILED", "REFUNDED"]
     #: Tripay's reference; null until Tripay answered
     reference: str | None
     #: The QRIS payload
@@ -465,6 +533,25 @@ class AdminGrantSubscriptionResponseData(TypedDict):
 
 class AdminGrantSubscriptionResponse(TypedDict):
     data: AdminGrantSubscriptionResponseData
+
+
+class AdminListAuditResponseItem(TypedDict):
+    id: int
+    #: ISO 8601, UTC
+    at: str
+    event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded"]
+    #: Who acted: the user, an admin; null for the payment provider or an unknown caller
+    actor_id: str | None
+    #: The account it concerns; null when none matched (a login with an unknown email)
+    subject_id: str | None
+    ip: str | None
+    request_id: str | None
+    #: Ids, amounts, reasons: never a secret
+    detail: dict[str, str | float | bool | None]
+
+
+class AdminListAuditResponse(Page[AdminListAuditResponseItem]):
+    pass
 
 
 class ListProvinsiResponseItem(TypedDict):
@@ -999,4 +1086,4 @@ class GetGempaTerkiniResponse(TypedDict):
     data: GetGempaTerkiniResponseData
 
 
-__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetInvoiceResponse", "GetInvoiceResponseData", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKelurahanResponse", "GetKelurahanResponseData", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWilayahResponse", "GetWilayahResponseData", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListPulauResponse", "ListPulauResponseItem", "LoginResponse", "LoginResponseData", "PageMeta", "RegisterResponse", "RegisterResponseData", "ResendVerificationResponse", "ResendVerificationResponseData", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SubscribeResponse", "SubscribeResponseData", "TripayWebhookResponse"]
+__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "ChangePasswordResponse", "ChangePasswordResponseData", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetInvoiceResponse", "GetInvoiceResponseData", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKelurahanResponse", "GetKelurahanResponseData", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWilayahResponse", "GetWilayahResponseData", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListPulauResponse", "ListPulauResponseItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RegisterResponse", "RegisterResponseData", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SubscribeResponse", "SubscribeResponseData", "TripayWebhookResponse"]

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.js';
-import type { AdminGetStatsData, AdminGetStatsErrors, AdminGetStatsResponses, AdminGetUserData, AdminGetUserErrors, AdminGetUserResponses, AdminGrantCreditsData, AdminGrantCreditsErrors, AdminGrantCreditsResponses, AdminGrantSubscriptionData, AdminGrantSubscriptionErrors, AdminGrantSubscriptionResponses, AdminListUsersData, AdminListUsersErrors, AdminListUsersResponses, AdminUpdateUserData, AdminUpdateUserErrors, AdminUpdateUserResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateTopupData, CreateTopupErrors, CreateTopupResponses, DecodeNikData, DecodeNikErrors, DecodeNikResponses, DemoReverseData, DemoReverseErrors, DemoReverseResponses, DemoSearchData, DemoSearchErrors, DemoSearchResponses, FinishOAuthData, FinishOAuthErrors, GetAuthConfigData, GetAuthConfigResponses, GetBillingStatusData, GetBillingStatusErrors, GetBillingStatusResponses, GetBoundaryData, GetBoundaryErrors, GetBoundaryResponses, GetCreditsData, GetCreditsErrors, GetCreditsResponses, GetCuacaData, GetCuacaErrors, GetCuacaResponses, GetExportData, GetExportErrors, GetExportLicenseData, GetExportLicenseErrors, GetExportLicenseResponses, GetExportManifestData, GetExportManifestErrors, GetExportManifestResponses, GetExportResponses, GetGempaTerkiniData, GetGempaTerkiniErrors, GetGempaTerkiniResponses, GetHealthData, GetHealthResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetKabupatenData, GetKabupatenErrors, GetKabupatenResponses, GetKecamatanData, GetKecamatanErrors, GetKecamatanResponses, GetKelurahanData, GetKelurahanErrors, GetKelurahanResponses, GetMeData, GetMeErrors, GetMeResponses, GetNikData, GetNikErrors, GetNikResponses, GetProvinsiData, GetProvinsiErrors, GetProvinsiResponses, GetPulauData, GetPulauErrors, GetPulauResponses, GetStatusData, GetStatusResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWilayahData, GetWilayahErrors, GetWilayahResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListKabupatenData, ListKabupatenErrors, ListKabupatenResponses, ListKecamatanData, ListKecamatanErrors, ListKecamatanResponses, ListKelurahanData, ListKelurahanErrors, ListKelurahanResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListKodeposData, ListKodeposErrors, ListKodeposResponses, ListPlansData, ListPlansResponses, ListProvinsiData, ListProvinsiErrors, ListProvinsiResponses, ListPulauData, ListPulauErrors, ListPulauResponses, LoginData, LoginErrors, LoginResponses, RegisterData, RegisterErrors, RegisterResponses, ResendVerificationData, ResendVerificationErrors, ResendVerificationResponses, ReverseGeocodeData, ReverseGeocodeErrors, ReverseGeocodeResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SearchRegionsData, SearchRegionsErrors, SearchRegionsResponses, StartOAuthData, StartOAuthErrors, SubscribeData, SubscribeErrors, SubscribeResponses, TripayWebhookData, TripayWebhookErrors, TripayWebhookResponses, VerifyEmailData } from './types.gen.js';
+import type { AdminGetStatsData, AdminGetStatsErrors, AdminGetStatsResponses, AdminGetUserData, AdminGetUserErrors, AdminGetUserResponses, AdminGrantCreditsData, AdminGrantCreditsErrors, AdminGrantCreditsResponses, AdminGrantSubscriptionData, AdminGrantSubscriptionErrors, AdminGrantSubscriptionResponses, AdminListAuditData, AdminListAuditErrors, AdminListAuditResponses, AdminListUsersData, AdminListUsersErrors, AdminListUsersResponses, AdminUpdateUserData, AdminUpdateUserErrors, AdminUpdateUserResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateTopupData, CreateTopupErrors, CreateTopupResponses, DecodeNikData, DecodeNikErrors, DecodeNikResponses, DemoReverseData, DemoReverseErrors, DemoReverseResponses, DemoSearchData, DemoSearchErrors, DemoSearchResponses, FinishOAuthData, FinishOAuthErrors, ForgotPasswordData, ForgotPasswordErrors, ForgotPasswordResponses, GetAuthConfigData, GetAuthConfigResponses, GetBillingStatusData, GetBillingStatusErrors, GetBillingStatusResponses, GetBoundaryData, GetBoundaryErrors, GetBoundaryResponses, GetCreditsData, GetCreditsErrors, GetCreditsResponses, GetCuacaData, GetCuacaErrors, GetCuacaResponses, GetExportData, GetExportErrors, GetExportLicenseData, GetExportLicenseErrors, GetExportLicenseResponses, GetExportManifestData, GetExportManifestErrors, GetExportManifestResponses, GetExportResponses, GetGempaTerkiniData, GetGempaTerkiniErrors, GetGempaTerkiniResponses, GetHealthData, GetHealthResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetKabupatenData, GetKabupatenErrors, GetKabupatenResponses, GetKecamatanData, GetKecamatanErrors, GetKecamatanResponses, GetKelurahanData, GetKelurahanErrors, GetKelurahanResponses, GetMeData, GetMeErrors, GetMeResponses, GetNikData, GetNikErrors, GetNikResponses, GetProvinsiData, GetProvinsiErrors, GetProvinsiResponses, GetPulauData, GetPulauErrors, GetPulauResponses, GetStatusData, GetStatusResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWilayahData, GetWilayahErrors, GetWilayahResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListKabupatenData, ListKabupatenErrors, ListKabupatenResponses, ListKecamatanData, ListKecamatanErrors, ListKecamatanResponses, ListKelurahanData, ListKelurahanErrors, ListKelurahanResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListKodeposData, ListKodeposErrors, ListKodeposResponses, ListPlansData, ListPlansResponses, ListProvinsiData, ListProvinsiErrors, ListProvinsiResponses, ListPulauData, ListPulauErrors, ListPulauResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, RegisterData, RegisterErrors, RegisterResponses, ResendVerificationData, ResendVerificationErrors, ResendVerificationResponses, ResetPasswordData, ResetPasswordErrors, ResetPasswordResponses, ReverseGeocodeData, ReverseGeocodeErrors, ReverseGeocodeResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SearchRegionsData, SearchRegionsErrors, SearchRegionsResponses, StartOAuthData, StartOAuthErrors, SubscribeData, SubscribeErrors, SubscribeResponses, TripayWebhookData, TripayWebhookErrors, TripayWebhookResponses, VerifyEmailData } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -54,7 +54,7 @@ export const register = <ThrowOnError extends boolean = true>(options: Options<R
 /**
  * Log in
  *
- * Exchanges email and password for a session token (7 days). Unknown email and wrong password give the same answer, in the same time.
+ * Exchanges email and password for a session token (7 days). Unknown email and wrong password give the same answer, in the same time. After 5 failed logins for one email within 15 minutes the email is locked for 30 seconds, doubling with each further failure up to 15 minutes (429 `RATE_LIMITED` with `Retry-After`, the same for an email with no account, and also for the right password); the lock lifts by itself.
  */
 export const login = <ThrowOnError extends boolean = true>(options: Options<LoginData, ThrowOnError>): RequestResult<LoginResponses, LoginErrors, ThrowOnError> => (options.client ?? client).post<LoginResponses, LoginErrors, ThrowOnError>({
     url: '/auth/login',
@@ -90,6 +90,71 @@ export const resendVerification = <ThrowOnError extends boolean = true>(options?
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/auth/resend-verification',
     ...options
+});
+
+/**
+ * Log out (this session)
+ *
+ * Ends the session token of this request at once; the account's other sessions go on.
+ */
+export const logout = <ThrowOnError extends boolean = true>(options?: Options<LogoutData, ThrowOnError>): RequestResult<LogoutResponses, LogoutErrors, ThrowOnError> => (options?.client ?? client).post<LogoutResponses, LogoutErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/auth/logout',
+    ...options
+});
+
+/**
+ * Log out everywhere
+ *
+ * Ends every session of the account, this one included (every token issued before now answers 401 `INVALID_TOKEN`).
+ */
+export const logoutAll = <ThrowOnError extends boolean = true>(options?: Options<LogoutAllData, ThrowOnError>): RequestResult<LogoutAllResponses, LogoutAllErrors, ThrowOnError> => (options?.client ?? client).post<LogoutAllResponses, LogoutAllErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/auth/logout-all',
+    ...options
+});
+
+/**
+ * Change the password
+ *
+ * Needs the current password (a wrong one counts toward the login lock of the email). Ends every other session; the answer carries a new token for this client. New passwords found in a breached-password list are refused.
+ */
+export const changePassword = <ThrowOnError extends boolean = true>(options: Options<ChangePasswordData, ThrowOnError>): RequestResult<ChangePasswordResponses, ChangePasswordErrors, ThrowOnError> => (options.client ?? client).post<ChangePasswordResponses, ChangePasswordErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/auth/change-password',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Ask for a password-reset link
+ *
+ * Always the same 200 answer, whether an account has the email or not. An account gets at most one message per minute; the link works once, for 30 minutes. Limited to 10 requests per minute per client IP.
+ */
+export const forgotPassword = <ThrowOnError extends boolean = true>(options: Options<ForgotPasswordData, ThrowOnError>): RequestResult<ForgotPasswordResponses, ForgotPasswordErrors, ThrowOnError> => (options.client ?? client).post<ForgotPasswordResponses, ForgotPasswordErrors, ThrowOnError>({
+    url: '/auth/forgot-password',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Set a new password with a reset link's token
+ *
+ * The token from the emailed link (single use, 30 minutes). Every session of the account ends and the email counts as verified. When the account was set up by someone who never proved they own the email (registered with it, verified from another browser), this is a takeover: the keys created before it are revoked too, and `takeover` says so.
+ */
+export const resetPassword = <ThrowOnError extends boolean = true>(options: Options<ResetPasswordData, ThrowOnError>): RequestResult<ResetPasswordResponses, ResetPasswordErrors, ThrowOnError> => (options.client ?? client).post<ResetPasswordResponses, ResetPasswordErrors, ThrowOnError>({
+    url: '/auth/reset-password',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -262,7 +327,7 @@ export const adminGetUser = <ThrowOnError extends boolean = true>(options: Optio
 /**
  * Suspend, reinstate, or change admin rights
  *
- * Applies at once: a suspended user's keys and sessions stop working on their next request.
+ * Applies at once: a suspended user's keys and sessions stop working on their next request. Suspension and the loss of admin rights end every session of the user (reinstating revives none). The last active admin cannot demote or suspend themselves (409 `LAST_ADMIN`).
  */
 export const adminUpdateUser = <ThrowOnError extends boolean = true>(options: Options<AdminUpdateUserData, ThrowOnError>): RequestResult<AdminUpdateUserResponses, AdminUpdateUserErrors, ThrowOnError> => (options.client ?? client).patch<AdminUpdateUserResponses, AdminUpdateUserErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -313,6 +378,17 @@ export const adminGrantSubscription = <ThrowOnError extends boolean = true>(opti
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * The security audit trail
+ *
+ * Newest first, paged. `user_id` keeps the events an account is the subject or the actor of; `event` one kind. Events: logins (succeeded, failed, locked), logouts, password changes, reset requests and resets, takeovers, replaced stale accounts, email verification, keys created and revoked, admins' changes of users, credits and subscriptions, refunds. Each has its time, actor, subject, client IP and request id; never a secret or a password.
+ */
+export const adminListAudit = <ThrowOnError extends boolean = true>(options?: Options<AdminListAuditData, ThrowOnError>): RequestResult<AdminListAuditResponses, AdminListAuditErrors, ThrowOnError> => (options?.client ?? client).get<AdminListAuditResponses, AdminListAuditErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/admin/audit',
+    ...options
 });
 
 /**

@@ -9,7 +9,7 @@ export type Error = {
         /**
          * Stable, machine-readable: branch on this
          */
-        code: 'INVALID_QUERY' | 'INVALID_JSON' | 'VALIDATION_ERROR' | 'CHALLENGE_REQUIRED' | 'MISSING_TOKEN' | 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'QUOTA_EXCEEDED' | 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED' | 'CHALLENGE_FAILED' | 'ACCOUNT_SUSPENDED' | 'PLAN_REQUIRED' | 'NOT_FOUND' | 'NO_SUBSCRIPTION' | 'METHOD_NOT_ALLOWED' | 'EMAIL_TAKEN' | 'ALREADY_VERIFIED' | 'KEY_LIMIT_REACHED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'UPSTREAM_ERROR' | 'PAYMENT_NOT_CONFIGURED' | 'UPSTREAM_TIMEOUT';
+        code: 'INVALID_QUERY' | 'INVALID_JSON' | 'VALIDATION_ERROR' | 'CHALLENGE_REQUIRED' | 'INVALID_RESET_TOKEN' | 'MISSING_TOKEN' | 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'QUOTA_EXCEEDED' | 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED' | 'CHALLENGE_FAILED' | 'ACCOUNT_SUSPENDED' | 'PLAN_REQUIRED' | 'NOT_FOUND' | 'NO_SUBSCRIPTION' | 'METHOD_NOT_ALLOWED' | 'EMAIL_TAKEN' | 'ALREADY_VERIFIED' | 'KEY_LIMIT_REACHED' | 'LAST_ADMIN' | 'TOO_MANY_OPEN_INVOICES' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'UPSTREAM_ERROR' | 'PAYMENT_NOT_CONFIGURED' | 'UPSTREAM_TIMEOUT';
         /**
          * For people: what happened and what to do
          */
@@ -319,6 +319,232 @@ export type ResendVerificationResponses = {
 };
 
 export type ResendVerificationResponse = ResendVerificationResponses[keyof ResendVerificationResponses];
+
+export type LogoutData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/auth/logout';
+};
+
+export type LogoutErrors = {
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+};
+
+export type LogoutError = LogoutErrors[keyof LogoutErrors];
+
+export type LogoutResponses = {
+    /**
+     * Ended
+     */
+    200: {
+        data: {
+            logged_out: true;
+        };
+    };
+};
+
+export type LogoutResponse = LogoutResponses[keyof LogoutResponses];
+
+export type LogoutAllData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/auth/logout-all';
+};
+
+export type LogoutAllErrors = {
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+};
+
+export type LogoutAllError = LogoutAllErrors[keyof LogoutAllErrors];
+
+export type LogoutAllResponses = {
+    /**
+     * Every session ended
+     */
+    200: {
+        data: {
+            sessions_ended: true;
+        };
+    };
+};
+
+export type LogoutAllResponse = LogoutAllResponses[keyof LogoutAllResponses];
+
+export type ChangePasswordData = {
+    body: {
+        current_password: string;
+        new_password: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/auth/change-password';
+};
+
+export type ChangePasswordErrors = {
+    /**
+     * Error: `INVALID_JSON`, `VALIDATION_ERROR`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`, `INVALID_CREDENTIALS`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `PAYLOAD_TOO_LARGE`
+     */
+    413: Error;
+    /**
+     * Error: `UNSUPPORTED_MEDIA_TYPE`
+     */
+    415: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type ChangePasswordError = ChangePasswordErrors[keyof ChangePasswordErrors];
+
+export type ChangePasswordResponses = {
+    /**
+     * Changed; `token` replaces the one used
+     */
+    200: {
+        data: {
+            /**
+             * `user_...`
+             */
+            id: string;
+            email: string;
+            name: string;
+            /**
+             * free, starter, pro, business or internal
+             */
+            plan: string;
+            status: 'active' | 'suspended';
+            email_verified: boolean;
+        };
+        /**
+         * Session token (JWT, 7 days)
+         */
+        token: string;
+    };
+};
+
+export type ChangePasswordResponse = ChangePasswordResponses[keyof ChangePasswordResponses];
+
+export type ForgotPasswordData = {
+    body: {
+        email: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/auth/forgot-password';
+};
+
+export type ForgotPasswordErrors = {
+    /**
+     * Error: `INVALID_JSON`, `VALIDATION_ERROR`
+     */
+    400: Error;
+    /**
+     * Error: `PAYLOAD_TOO_LARGE`
+     */
+    413: Error;
+    /**
+     * Error: `UNSUPPORTED_MEDIA_TYPE`
+     */
+    415: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type ForgotPasswordError = ForgotPasswordErrors[keyof ForgotPasswordErrors];
+
+export type ForgotPasswordResponses = {
+    /**
+     * Accepted
+     */
+    200: {
+        data: {
+            message: string;
+        };
+    };
+};
+
+export type ForgotPasswordResponse = ForgotPasswordResponses[keyof ForgotPasswordResponses];
+
+export type ResetPasswordData = {
+    body: {
+        token: string;
+        password: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/auth/reset-password';
+};
+
+export type ResetPasswordErrors = {
+    /**
+     * Error: `INVALID_JSON`, `VALIDATION_ERROR`, `INVALID_RESET_TOKEN`
+     */
+    400: Error;
+    /**
+     * Error: `PAYLOAD_TOO_LARGE`
+     */
+    413: Error;
+    /**
+     * Error: `UNSUPPORTED_MEDIA_TYPE`
+     */
+    415: Error;
+};
+
+export type ResetPasswordError = ResetPasswordErrors[keyof ResetPasswordErrors];
+
+export type ResetPasswordResponses = {
+    /**
+     * The password is set
+     */
+    200: {
+        data: {
+            password_reset: true;
+            sessions_ended: true;
+            /**
+             * The account had been set up by someone who never proved they own the email: its earlier keys were revoked
+             */
+            takeover: boolean;
+            /**
+             * Keys revoked by the takeover (0 otherwise)
+             */
+            keys_revoked: number;
+            email: string;
+        };
+    };
+};
+
+export type ResetPasswordResponse = ResetPasswordResponses[keyof ResetPasswordResponses];
 
 export type GetAuthConfigData = {
     body?: never;
@@ -684,7 +910,10 @@ export type CreateTopupResponses = {
             amount: number;
             credits: number | null;
             plan_id: string | null;
-            status: 'UNPAID' | 'PAID' | 'EXPIRED' | 'FAILED';
+            /**
+             * REFUNDED: paid, then refunded through Tripay (its credits taken back or its plan ended)
+             */
+            status: 'UNPAID' | 'PAID' | 'EXPIRED' | 'FAILED' | 'REFUNDED';
             /**
              * Tripay's reference; null until Tripay answered
              */
@@ -777,7 +1006,10 @@ export type SubscribeResponses = {
             amount: number;
             credits: number | null;
             plan_id: string | null;
-            status: 'UNPAID' | 'PAID' | 'EXPIRED' | 'FAILED';
+            /**
+             * REFUNDED: paid, then refunded through Tripay (its credits taken back or its plan ended)
+             */
+            status: 'UNPAID' | 'PAID' | 'EXPIRED' | 'FAILED' | 'REFUNDED';
             /**
              * Tripay's reference; null until Tripay answered
              */
@@ -815,9 +1047,21 @@ export type TripayWebhookData = {
         merchant_ref: string;
         status: 'PAID' | 'EXPIRED' | 'FAILED' | 'REFUND' | 'UNPAID';
         /**
-         * Must equal the invoice amount
+         * What the payer paid: the invoice amount, plus the fee when the customer pays it
          */
         total_amount: number;
+        /**
+         * The fee the merchant pays (0 when the customer pays it)
+         */
+        fee_merchant?: number;
+        /**
+         * The fee the customer pays (0 when the merchant pays it)
+         */
+        fee_customer?: number;
+        /**
+         * What the merchant receives: amount_received + fee_merchant must equal the invoice amount
+         */
+        amount_received?: number;
     };
     headers: {
         'x-callback-event': 'payment_status';
@@ -895,6 +1139,14 @@ export type GetBillingStatusResponses = {
                 period_start: string;
                 period_end: string;
             };
+            /**
+             * Paid subscriptions waiting for the running one to end, in order
+             */
+            queued: Array<{
+                plan_id: string;
+                period_start: string;
+                period_end: string;
+            }>;
             credits: number;
         };
     };
@@ -1019,7 +1271,10 @@ export type ListInvoicesResponses = {
             amount: number;
             credits: number | null;
             plan_id: string | null;
-            status: 'UNPAID' | 'PAID' | 'EXPIRED' | 'FAILED';
+            /**
+             * REFUNDED: paid, then refunded through Tripay (its credits taken back or its plan ended)
+             */
+            status: 'UNPAID' | 'PAID' | 'EXPIRED' | 'FAILED' | 'REFUNDED';
             /**
              * Tripay's reference; null until Tripay answered
              */
@@ -1103,7 +1358,10 @@ export type GetInvoiceResponses = {
             amount: number;
             credits: number | null;
             plan_id: string | null;
-            status: 'UNPAID' | 'PAID' | 'EXPIRED' | 'FAILED';
+            /**
+             * REFUNDED: paid, then refunded through Tripay (its credits taken back or its plan ended)
+             */
+            status: 'UNPAID' | 'PAID' | 'EXPIRED' | 'FAILED' | 'REFUNDED';
             /**
              * Tripay's reference; null until Tripay answered
              */
@@ -1337,6 +1595,10 @@ export type AdminUpdateUserErrors = {
      */
     404: Error;
     /**
+     * Error: `LAST_ADMIN`
+     */
+    409: Error;
+    /**
      * Error: `PAYLOAD_TOO_LARGE`
      */
     413: Error;
@@ -1528,6 +1790,96 @@ export type AdminGrantSubscriptionResponses = {
 };
 
 export type AdminGrantSubscriptionResponse = AdminGrantSubscriptionResponses[keyof AdminGrantSubscriptionResponses];
+
+export type AdminListAuditData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Events whose subject or actor is this user
+         */
+        user_id?: string;
+        /**
+         * One kind of event
+         */
+        event?: 'login_succeeded' | 'login_failed' | 'login_locked' | 'logout' | 'logout_all' | 'password_changed' | 'password_reset_requested' | 'password_reset' | 'account_takeover' | 'account_replaced' | 'email_verified' | 'key_created' | 'key_revoked' | 'admin_user_changed' | 'admin_credits_changed' | 'admin_subscription_granted' | 'payment_refunded';
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, default 20; values above 100 are treated as 100.
+         */
+        per_page?: number;
+    };
+    url: '/admin/audit';
+};
+
+export type AdminListAuditErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`, `FORBIDDEN`
+     */
+    403: Error;
+};
+
+export type AdminListAuditError = AdminListAuditErrors[keyof AdminListAuditErrors];
+
+export type AdminListAuditResponses = {
+    /**
+     * Events
+     */
+    200: {
+        data: Array<{
+            id: number;
+            /**
+             * ISO 8601, UTC
+             */
+            at: string;
+            event: 'login_succeeded' | 'login_failed' | 'login_locked' | 'logout' | 'logout_all' | 'password_changed' | 'password_reset_requested' | 'password_reset' | 'account_takeover' | 'account_replaced' | 'email_verified' | 'key_created' | 'key_revoked' | 'admin_user_changed' | 'admin_credits_changed' | 'admin_subscription_granted' | 'payment_refunded';
+            /**
+             * Who acted: the user, an admin; null for the payment provider or an unknown caller
+             */
+            actor_id: string | null;
+            /**
+             * The account it concerns; null when none matched (a login with an unknown email)
+             */
+            subject_id: string | null;
+            ip: string | null;
+            request_id: string | null;
+            /**
+             * Ids, amounts, reasons: never a secret
+             */
+            detail: {
+                [key: string]: string | number | boolean | null;
+            };
+        }>;
+        meta: {
+            /**
+             * Matching records
+             */
+            total: number;
+            page: number;
+            /**
+             * Page size in effect
+             */
+            per_page: number;
+            /**
+             * ceil(total / per_page)
+             */
+            total_pages: number;
+        };
+    };
+};
+
+export type AdminListAuditResponse = AdminListAuditResponses[keyof AdminListAuditResponses];
 
 export type ListProvinsiData = {
     body?: never;
