@@ -43,7 +43,9 @@ let output = "";
 
 async function startWorker(): Promise<ChildProcess> {
   if (await up()) throw new Error(`port ${PORT} is already in use: set CLIENTS_PORT`);
-  const child = spawn(wranglerBin, ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, "--var", "ENVIRONMENT:development"], {
+  // Development (the console mailer prints the verification links), and no breached-password lookup: tests reach no network.
+  const vars = ["--var", "ENVIRONMENT:development", "--var", "BREACHED_PASSWORDS_URL:"];
+  const child = spawn(wranglerBin, ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, ...vars], {
     cwd: root,
     env: { ...toolEnv, X_LOCAL_OBSERVABILITY: "false", X_LOCAL_EXPLORER: "false" },
     stdio: ["ignore", "pipe", "pipe"],
