@@ -9,6 +9,7 @@ import type { DataEndpoint } from "./data/endpoint";
 import type { Admit } from "./data/run";
 import { weatherEndpoints } from "./weather/endpoints";
 import { coverageEndpoint, missingEndpoint } from "./wilayah/coverage/endpoints";
+import { exportEndpoints } from "./wilayah/export/endpoints";
 import { boundaryEndpoint, reverseEndpoint } from "./wilayah/geo/endpoints";
 import { historyEndpoints } from "./wilayah/history/endpoints";
 import { islandEndpoints } from "./wilayah/islands/endpoints";
@@ -28,12 +29,12 @@ export const dataEndpoints: readonly DataEndpoint[] = [
   ...nikEndpoints,
   boundaryEndpoint,
   ...historyEndpoints,
-  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /editions, /changes.
   nearbyEndpoint,
   neighborsEndpoint,
   coverageEndpoint,
   missingEndpoint,
-  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /nearby, /coverage.
+  ...exportEndpoints,
+  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /editions, /changes, /nearby, /coverage, /export.
   detailEndpoint,
   ...weatherEndpoints,
 ];
