@@ -36,7 +36,7 @@ export default defineConfig(async () => {
             name: "worker",
             include: ["test/**/*.test.ts"],
             exclude: ["test/node/**", "test/browser/**"],
-            globalSetup: ["./test/setup/boundaries-subset.ts"],
+            globalSetup: ["./test/setup/boundaries-subset.ts", "./test/setup/exports-subset.ts"],
             setupFiles: ["./test/setup/apply-seed.ts"],
             testTimeout: 30_000,
             hookTimeout: 120_000,

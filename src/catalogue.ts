@@ -10,6 +10,7 @@ import type { Admit } from "./data/run";
 import { weatherEndpoints } from "./weather/endpoints";
 import { addressEndpoints } from "./wilayah/addresses/endpoints";
 import { coverageEndpoint, missingEndpoint } from "./wilayah/coverage/endpoints";
+import { exportEndpoints } from "./wilayah/export/endpoints";
 import { boundaryEndpoint, reverseEndpoint } from "./wilayah/geo/endpoints";
 import { historyEndpoints } from "./wilayah/history/endpoints";
 import { islandEndpoints } from "./wilayah/islands/endpoints";
@@ -34,7 +35,8 @@ export const dataEndpoints: readonly DataEndpoint[] = [
   coverageEndpoint,
   missingEndpoint,
   ...addressEndpoints,
-  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /editions, /changes, /nearby, /coverage, /address.
+  ...exportEndpoints,
+  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /editions, /changes, /nearby, /coverage, /address, /export.
   detailEndpoint,
   ...weatherEndpoints,
 ];

@@ -1,19 +1,19 @@
 /**
  * A data endpoint is declared once: its REST path and method, its input schema (path params + query
- * for GET, path params + the JSON body for POST), its output schema and its handler. `mountDataEndpoints` (rest.ts) turns the declarations into Hono
- * routes and the MCP surface (src/mcp) turns the same declarations into tools, so every data
- * endpoint is a tool by construction. src/catalogue.ts lists every declaration.
+ * for GET, path params + the JSON body for POST), its output schema and its handler. `dataRoutes` (rest.ts) turns the declarations into Hono
+ * routes and the MCP surface (src/mcp) turns the same declarations into tools, so every JSON data
+ * endpoint is a tool by construction. A file endpoint (bulk exports) answers a stream instead of
+ * JSON and is REST only; admission, metering and the key guard are the same. src/catalogue.ts lists every declaration.
  */
 import { z } from "zod";
 import type { ErrorCode } from "../lib/errors";
 import type { DataContext } from "./context";
 
-export type DataEndpoint<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> = {
+/** What every declaration has, whatever it answers. */
+type Declaration<I extends z.ZodObject> = {
   /** Path under /api/v1, Hono syntax (`/wilayah/provinsi/:id`). */
   path: string;
-  /** The MCP tool name, or null for REST-only routes (by-id routes are served by `wilayah_detail`). */
-  tool: string | null;
-  /** One paragraph an agent (and the API docs) can act on. */
+  /** One paragraph an agent (and the API docs) can act on: when to use it, what it returns. */
   description: string;
   /** GET (the default): path params and query params; POST: path params and the JSON body's fields. Validated together; unknown parameters are refused. */
   input: I;
@@ -21,23 +21,64 @@ export type DataEndpoint<I extends z.ZodObject = z.ZodObject, O extends z.ZodTyp
   method?: "GET" | "POST";
   /** How many metered calls one request is (a batch: one per item); default 1. Admission takes them all or refuses the request whole. */
   calls?(input: z.infer<I>): number;
-  output: O;
-  /** Answers are identical for every caller and may be cached for this many seconds. */
-  cacheSeconds: number;
   /** Value of the x-data-version header / cache namespace; changes invalidate the cache. */
   version: string;
-  handler(input: z.infer<I>, ctx: DataContext): Promise<z.infer<O>>;
   /** The API document's grouping (default "Regions"). */
   tag?: string;
   /** Codes this endpoint answers beyond every data call's (key, quota, rate, INVALID_QUERY). */
   errors?: ErrorCode[];
   /** A real request for the API document (query and path parameters, or the body of a POST); its answer is computed from the loaded data when the document is built, so it is never stale. */
   example?: Record<string, unknown>;
+  /**
+   * "paid": callers on the free plan are refused (403 PLAN_REQUIRED) before admission, so the
+   * refusal is neither metered nor rate counted. Default: every plan.
+   */
+  plans?: "paid";
 };
 
-export function defineEndpoint<I extends z.ZodObject, O extends z.ZodType>(e: DataEndpoint<I, O>): DataEndpoint<I, O> {
+/** An endpoint answering JSON (`{data, meta?}`): a REST route and, unless `tool` is null, an MCP tool. */
+export type JsonEndpoint<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> = Declaration<I> & {
+  kind?: "json";
+  /** The MCP tool name, or null for REST-only routes (by-id routes are served by `wilayah_detail`). */
+  tool: string | null;
+  output: O;
+  /** Answers are identical for every caller and may be cached for this many seconds. */
+  cacheSeconds: number;
+  handler(input: z.infer<I>, ctx: DataContext): Promise<z.infer<O>>;
+};
+
+/** A file, streamed to the caller (the REST mount sets its headers): never cached by the runner, never an MCP tool. */
+export type FileAnswer = {
+  body: ReadableStream;
+  /** `content-type` of the answer. */
+  contentType: string;
+  /** Offered to the caller in `content-disposition` (`attachment; filename=...`). */
+  filename: string;
+  size: number;
+  /** More headers of the answer (checksums, etag). */
+  headers?: Record<string, string>;
+};
+
+export type FileEndpoint<I extends z.ZodObject = z.ZodObject> = Declaration<I> & {
+  kind: "file";
+  /** Files are for programs that store them, not for an agent's context: never a tool. */
+  tool: null;
+  /** The answer's media types (for the API document), each with what it holds. */
+  media: Record<string, string>;
+  handler(input: z.infer<I>, ctx: DataContext): Promise<FileAnswer>;
+};
+
+export type DataEndpoint = JsonEndpoint | FileEndpoint;
+
+export function defineEndpoint<I extends z.ZodObject, O extends z.ZodType>(e: JsonEndpoint<I, O>): JsonEndpoint<I, O> {
   return e;
 }
+
+export function defineFileEndpoint<I extends z.ZodObject>(e: Omit<FileEndpoint<I>, "kind" | "tool">): FileEndpoint<I> {
+  return { ...e, kind: "file", tool: null };
+}
+
+export const isFileEndpoint = (ep: DataEndpoint): ep is FileEndpoint => ep.kind === "file";
 
 /** Boolean flag: `1`/`true`/`0`/`false` in a query string, or a JSON boolean. */
 export const flagParam = z

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { operation } from "../http/docs";
 import { toJsonSchema } from "../lib/json-schema";
 import type { DataContext } from "./context";
-import type { DataEndpoint } from "./endpoint";
+import { type DataEndpoint, isFileEndpoint, type JsonEndpoint } from "./endpoint";
 import { parseInput } from "./run";
 
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -21,7 +21,7 @@ function asQueryText(schema: Record<string, unknown>): Record<string, unknown> {
 const firstSentence = (text: string) => text.match(/^.*?[.!?](?=\s+[A-Z(]|$)/)?.[0] ?? text;
 
 /** Each endpoint's example answer, computed by `loadExamples` before the document is generated. */
-const exampleAnswers = new WeakMap<DataEndpoint, unknown>();
+const exampleAnswers = new WeakMap<JsonEndpoint, unknown>();
 
 /**
  * Runs every declared example request against the loaded data (no cache, no metering), so the
@@ -30,7 +30,7 @@ const exampleAnswers = new WeakMap<DataEndpoint, unknown>();
 export async function loadExamples(endpoints: readonly DataEndpoint[], ctx: DataContext): Promise<void> {
   await Promise.all(
     endpoints
-      .filter((ep) => ep.example && !exampleAnswers.has(ep))
+      .filter((ep): ep is JsonEndpoint => !isFileEndpoint(ep) && ep.example !== undefined && !exampleAnswers.has(ep))
       .map(async (ep) => {
         try {
           exampleAnswers.set(ep, await ep.handler(parseInput(ep, ep.example), ctx));
@@ -39,6 +39,40 @@ export async function loadExamples(endpoints: readonly DataEndpoint[], ctx: Data
         }
       }),
   );
+}
+
+/**
+ * Names that read as what the endpoint does, where the rule below would read as its path. Only
+ * actions: resources are named by the rule. Renaming an operation renames an SDK function (a
+ * breaking change for SDK users): test/openapi/openapi.test.ts lists every name.
+ */
+const ACTIONS: Record<string, string> = {
+  "GET /wilayah/search": "searchRegions",
+  "GET /wilayah/reverse": "reverseGeocode",
+  "POST /wilayah/nik": "decodeNik",
+  "POST /wilayah/convert": "convertCodes",
+  "GET /wilayah/address": "resolveAddress",
+  "POST /wilayah/address": "resolveAddresses",
+};
+
+const pascal = (word: string) => word.replace(/(^|[-_])([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+
+/**
+ * The operation's name in the API document (`operationId`), which the SDK generators make the
+ * function's name: the verb, then the path's fixed segments after /api/v1 in PascalCase, without the
+ * leading `wilayah` when another segment follows. The verb is `list` for a GET answering a paged
+ * list (`meta`), `get` for another GET (a file too), `post` for a POST; an action in ACTIONS keeps
+ * its name. `/wilayah/kabupaten` → listKabupaten, `/wilayah/kabupaten/:id` → getKabupaten,
+ * `/wilayah/:id` → getWilayah, `/wilayah/:id/boundary` → getBoundary, `/gempa/terkini` → getGempaTerkini.
+ */
+export function operationId(ep: DataEndpoint): string {
+  const method = ep.method ?? "GET";
+  const action = ACTIONS[`${method} ${ep.path}`];
+  if (action) return action;
+  const words = ep.path.split("/").filter((w) => w !== "" && !w.startsWith(":"));
+  const noun = (words.length > 1 && words[0] === "wilayah" ? words.slice(1) : words).map(pascal).join("");
+  const paged = !isFileEndpoint(ep) && ep.output instanceof z.ZodObject && "meta" in ep.output.shape;
+  return `${method === "POST" ? "post" : paged ? "list" : "get"}${noun}`;
 }
 
 export function endpointOperation(ep: DataEndpoint) {
@@ -61,20 +95,34 @@ export function endpointOperation(ep: DataEndpoint) {
   const body = post
     ? z.strictObject(Object.fromEntries(Object.entries(ep.input.shape as Record<string, z.ZodType>).filter(([name]) => !pathParams.has(name))))
     : undefined;
-  return operation({
+  const common = {
+    operationId: operationId(ep),
     tags: [ep.tag ?? "Regions"],
     summary: firstSentence(ep.description),
     description: `${ep.description}${ep.tool ? `\n\nAlso the MCP tool \`${ep.tool}\`.` : ""}`,
-    caller: "apiKey",
-    input: post ? "json" : "query",
+    caller: "apiKey" as const,
+    input: post ? ("json" as const) : ("query" as const),
     parameters,
     ...(body ? { body: { schema: body, description: "The input, as a JSON object", example: ep.example } } : {}),
+    errors: [...(ep.plans === "paid" ? (["PLAN_REQUIRED"] as const) : []), ...(ep.errors ?? [])],
+  };
+  if (isFileEndpoint(ep)) {
+    return operation({
+      ...common,
+      ok: {
+        description: "The file, streamed (`content-disposition: attachment`, with a file name)",
+        media: ep.media,
+        headers: { "x-data-version": header("DataVersion"), "content-disposition": header("ContentDisposition") },
+      },
+    });
+  }
+  return operation({
+    ...common,
     ok: {
       description: "The answer; `data` (and `meta` for lists)",
       schema: ep.output,
       example: exampleAnswers.get(ep),
       headers: { "x-data-version": header("DataVersion"), "x-cache": header("Cache") },
     },
-    errors: ep.errors,
   });
 }

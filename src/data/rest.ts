@@ -6,23 +6,24 @@ import { queryValues, typedQuery } from "../http/query";
 import { requireJsonContentType } from "../http/validate";
 import { ApiError } from "../lib/errors";
 import type { CallEnv } from "./context";
-import type { DataEndpoint } from "./endpoint";
+import { type DataEndpoint, type FileAnswer, isFileEndpoint } from "./endpoint";
 import { requireApiKey } from "./guard";
 import { endpointOperation } from "./openapi";
-import { type Admit, serveDataCall } from "./run";
+import { type Admit, serveDataCall, serveFileCall } from "./run";
 
 /**
  * REST routes for declared data endpoints (mounted at /api/v1): query + path params in, the
  * endpoint's JSON out; a POST endpoint takes a JSON object body instead of a query string. The
  * API-key guard runs first (per route, so unknown paths are 404 before any key check) and puts the
  * call's context on the request; then `admit` (rate, quota, metering); a call that fails is
- * released, so only successful calls count.
+ * released, so only successful calls count. A file endpoint's answer is streamed as it comes.
  */
 export function dataRoutes(endpoints: readonly DataEndpoint[], admit: Admit): Hono<BaseEnv> {
   const app = new Hono<BaseEnv>();
   for (const ep of endpoints) {
     const documented = describeRoute(lazyOperation(() => endpointOperation(ep)));
     const answer = async (c: Context<CallEnv>, raw: Record<string, unknown>) => {
+      if (isFileEndpoint(ep)) return fileResponse(c, await serveFileCall(ep, raw, c.get("call"), admit), ep.version);
       const result = await serveDataCall(ep, raw, c.get("call"), admit);
       return c.body(result.json, 200, {
         "content-type": "application/json; charset=utf-8",
@@ -43,6 +44,18 @@ export function dataRoutes(endpoints: readonly DataEndpoint[], admit: Admit): Ho
     }
   }
   return app;
+}
+
+/** A file as a download: its type, a file name to save it under, its size and checksums; kept by nobody but the caller. */
+function fileResponse(c: Context<CallEnv>, file: FileAnswer, version: string): Response {
+  return c.body(file.body, 200, {
+    "x-data-version": version,
+    ...file.headers,
+    "content-type": file.contentType,
+    "content-length": String(file.size),
+    "content-disposition": `attachment; filename="${file.filename}"`,
+    "cache-control": "private, no-store",
+  });
 }
 
 /** A POST's body: a JSON object (INVALID_JSON when it is not JSON, VALIDATION_ERROR when it is not an object). */

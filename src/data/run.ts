@@ -9,9 +9,9 @@
  */
 import { LRUCache } from "lru-cache";
 import { sha256Hex } from "../lib/crypto";
-import { validationError } from "../lib/errors";
+import { ApiError, validationError } from "../lib/errors";
 import type { DataContext } from "./context";
-import type { DataEndpoint } from "./endpoint";
+import type { DataEndpoint, FileAnswer, FileEndpoint, JsonEndpoint } from "./endpoint";
 
 export type EndpointResult = { json: string; cache: "HIT" | "MISS" };
 
@@ -20,7 +20,7 @@ const CACHE_ORIGIN = "https://data-cache.wilayah.invalid";
 /** Inputs longer than this (batches) are keyed by their digest, so a key stays a short URL. */
 const KEY_TEXT_MAX = 1_000;
 
-async function cacheKey(ep: DataEndpoint, input: unknown): Promise<string> {
+async function cacheKey(ep: JsonEndpoint, input: unknown): Promise<string> {
   const canonical = JSON.stringify(input, Object.keys(input as object).sort());
   const text = canonical.length > KEY_TEXT_MAX ? `sha256:${await sha256Hex(canonical)}` : canonical;
   return `${CACHE_ORIGIN}/${encodeURIComponent(ep.version)}${ep.path}${ep.method === "POST" ? "@post" : ""}?${encodeURIComponent(text)}`;
@@ -47,7 +47,7 @@ export function parseInput<E extends DataEndpoint>(ep: E, raw: unknown) {
 const MEMORY_BYTES = 16 * 1024 * 1024;
 const memory = new LRUCache<string, string>({ maxSize: MEMORY_BYTES, sizeCalculation: (json, key) => 2 * (json.length + key.length) });
 
-async function runEndpoint(ep: DataEndpoint, input: Record<string, unknown>, ctx: DataContext): Promise<EndpointResult> {
+async function runEndpoint(ep: JsonEndpoint, input: Record<string, unknown>, ctx: DataContext): Promise<EndpointResult> {
   // RESPONSE_CACHE=off (a var) turns the cache off: the benchmark measures the uncached path that way.
   if (ep.cacheSeconds <= 0 || ctx.env.RESPONSE_CACHE === "off") return { json: JSON.stringify(await ep.handler(input, ctx)), cache: "MISS" };
 
@@ -73,18 +73,48 @@ async function runEndpoint(ep: DataEndpoint, input: Record<string, unknown>, ctx
 /** Rate, quota and metering around one request of `calls` calls; `release` gives back calls that were not served. */
 export type Admit = (ctx: DataContext, ep: DataEndpoint, calls: number) => Promise<{ release(): Promise<void> }>;
 
-/**
- * One data request, for either surface: its input validated (a bad one is never metered), then
- * admitted (a batch as its number of calls, whole or not at all), given back if it fails, so only
- * successes are metered.
- */
-export async function serveDataCall(ep: DataEndpoint, raw: unknown, ctx: DataContext, admit: Admit): Promise<EndpointResult> {
-  const input = parseInput(ep, raw);
-  const admitted = await admit(ctx, ep, ep.calls ? ep.calls(input) : 1);
+/** The plan every account starts on (migrations/0005_plans.sql): the one `plans: "paid"` endpoints refuse. */
+const FREE_PLAN = "free";
+
+/** Who may call: a `plans: "paid"` endpoint refuses the free plan (every other plan, and `internal`, may call). */
+function checkPlan(ep: DataEndpoint, ctx: DataContext): void {
+  if (ep.plans === "paid" && ctx.principal.plan === FREE_PLAN) {
+    throw new ApiError(
+      "PLAN_REQUIRED",
+      `${ep.path} is for paid plans; your account is on the free plan. Subscribe to a plan (POST /billing/subscribe) to use it.`,
+    );
+  }
+}
+
+/** Admits a request, runs `serve`, and gives the calls back when it fails: only successes are metered. */
+async function admitted<T>(ep: DataEndpoint, input: Record<string, unknown>, ctx: DataContext, admit: Admit, serve: () => Promise<T>): Promise<T> {
+  const admission = await admit(ctx, ep, ep.calls ? ep.calls(input as never) : 1);
   try {
-    return await runEndpoint(ep, input, ctx);
+    return await serve();
   } catch (e) {
-    await admitted.release();
+    await admission.release();
     throw e;
   }
+}
+
+/**
+ * One data request, for either surface: its plan checked, its input validated (a bad one is never
+ * metered), then admitted (a batch as its number of calls, whole or not at all), given back if it
+ * fails, so only successes are metered.
+ */
+export async function serveDataCall(ep: JsonEndpoint, raw: unknown, ctx: DataContext, admit: Admit): Promise<EndpointResult> {
+  checkPlan(ep, ctx);
+  const input = parseInput(ep, raw);
+  return admitted(ep, input, ctx, admit, () => runEndpoint(ep, input, ctx));
+}
+
+/**
+ * A file request (REST only): checked and admitted like any data call, one call per download. The
+ * stream is handed to the caller as it comes; a failure before it starts (no such file) gives the
+ * call back.
+ */
+export async function serveFileCall(ep: FileEndpoint, raw: unknown, ctx: DataContext, admit: Admit): Promise<FileAnswer> {
+  checkPlan(ep, ctx);
+  const input = parseInput(ep, raw);
+  return admitted(ep, input, ctx, admit, () => ep.handler(input, ctx));
 }

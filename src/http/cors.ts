@@ -23,7 +23,18 @@ function publicCors(opts: { allowMethods: string[]; allowHeaders: string[]; expo
 const PUBLIC_CORS = {
   allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
   allowHeaders: ["x-api-key", "authorization", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id"],
-  exposeHeaders: ["x-request-id", "x-data-version", "x-cache", "retry-after", "mcp-session-id"],
+  // content-disposition, etag and the checksums: bulk exports (a browser may download one too).
+  exposeHeaders: [
+    "x-request-id",
+    "x-data-version",
+    "x-cache",
+    "retry-after",
+    "mcp-session-id",
+    "content-disposition",
+    "etag",
+    "x-checksum-sha256",
+    "x-export-id",
+  ],
   maxAge: 86_400,
 };
 

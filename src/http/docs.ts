@@ -62,11 +62,19 @@ export type SuccessDoc = {
   status?: 200 | 201 | 302 | 303;
   description: string;
   schema?: z.ZodType;
+  /** A file answer instead of JSON: each media type it may have, with what it holds. */
+  media?: Record<string, string>;
   example?: unknown;
   headers?: Record<string, unknown>;
 };
 
 export type DocOptions = {
+  /**
+   * The operation's name in the API document, and so the SDK function's name (camelCase; the
+   * Python SDK turns it into snake_case). Required: a name the generators invent from the path is
+   * unreadable, and renaming later breaks SDK users. docs/api.md "SDKs" gives the naming rule.
+   */
+  operationId: string;
   tags: string[];
   summary: string;
   description?: string;
@@ -81,10 +89,15 @@ export type DocOptions = {
 
 export function operation(o: DocOptions) {
   const status = o.ok.status ?? 200;
-  const content = o.ok.schema
-    ? { "application/json": { schema: toJsonSchema(o.ok.schema, "output") as JsonSchema, ...(o.ok.example !== undefined ? { example: o.ok.example } : {}) } }
-    : undefined;
+  const content = o.ok.media
+    ? Object.fromEntries(
+        Object.entries(o.ok.media).map(([type, about]) => [type, { schema: { type: /[/+]json$/.test(type) ? "object" : "string", description: about } }]),
+      )
+    : o.ok.schema
+      ? { "application/json": { schema: toJsonSchema(o.ok.schema, "output") as JsonSchema, ...(o.ok.example !== undefined ? { example: o.ok.example } : {}) } }
+      : undefined;
   return {
+    operationId: o.operationId,
     tags: o.tags,
     summary: o.summary,
     ...(o.description ? { description: o.description } : {}),

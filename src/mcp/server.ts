@@ -10,7 +10,7 @@
 import { McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import pkg from "../../package.json";
 import type { DataContext } from "../data/context";
-import type { DataEndpoint } from "../data/endpoint";
+import { type DataEndpoint, isFileEndpoint, type JsonEndpoint } from "../data/endpoint";
 import { type Admit, serveDataCall } from "../data/run";
 import { isTransientFailure, serviceUnavailable } from "../lib/dependency";
 import { ApiError, type ErrorCode, errorBody } from "../lib/errors";
@@ -33,7 +33,7 @@ function precomputed(json: Record<string, unknown>): StandardSchemaWithJSON {
 
 type Tool = {
   name: string;
-  ep: DataEndpoint;
+  ep: JsonEndpoint;
   config: {
     title: string;
     description: string;
@@ -50,7 +50,7 @@ export function toolsOf(endpoints: readonly DataEndpoint[]): Tool[] {
   let tools = toolLists.get(endpoints);
   if (!tools) {
     tools = endpoints
-      .filter((ep): ep is DataEndpoint & { tool: string } => ep.tool !== null)
+      .filter((ep): ep is JsonEndpoint & { tool: string } => !isFileEndpoint(ep) && ep.tool !== null)
       .map((ep) => ({
         name: ep.tool,
         ep,

@@ -24,6 +24,7 @@ const DESCRIPTION = `Indonesia's administrative regions (provinsi, kabupaten/kot
 const TAGS = [
   { name: "Regions", description: "Provinsi, kabupaten/kota, kecamatan, kelurahan/desa: lists, by id, search. Data: idn-area-data (ODbL)." },
   { name: "Addresses", description: "Free-text Indonesian addresses to region codes, one or up to 100 at once, with confidence and warnings." },
+  { name: "Exports", description: "Bulk exports for paid plans: a level's whole dataset as CSV, JSON or GeoJSON, with its manifest and licence." },
   { name: "Weather", description: "BMKG forecasts and earthquakes (credit BMKG where you show them)." },
   { name: "Auth", description: "Registration, login, email verification, public configuration." },
   { name: "Keys", description: "Your API keys." },
@@ -69,6 +70,10 @@ export async function apiDocument(app: Hono<BaseEnv>, env: Env, requestOrigin: s
           RetryAfter: { description: "Seconds to wait before trying again.", schema: { type: "integer" } },
           DataVersion: { description: "The regulation (and package) the data follows, or the upstream source.", schema: { type: "string" } },
           Cache: { description: "`HIT` or `MISS` of the edge response cache.", schema: { type: "string", enum: ["HIT", "MISS"] } },
+          ContentDisposition: {
+            description: "`attachment` with the file name to save the download under (it names the level and the data version).",
+            schema: { type: "string" },
+          },
         },
       },
     },

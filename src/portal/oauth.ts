@@ -48,6 +48,7 @@ const providerParam = [{ in: "path", name: "provider", required: true, schema: {
 oauthRoutes.get(
   "/:provider",
   doc({
+    operationId: "startOAuth",
     tags: ["Auth"],
     summary: "Start signing in with Google or GitHub",
     description: "For browsers: redirects to the provider (authorization code flow with state and PKCE). 404 when that provider is not configured here.",
@@ -68,6 +69,7 @@ oauthRoutes.get(
 oauthRoutes.get(
   "/:provider/callback",
   doc({
+    operationId: "finishOAuth",
     tags: ["Auth"],
     summary: "Finish signing in with Google or GitHub",
     description:

@@ -34,6 +34,7 @@ const userId = [{ in: "path", name: "id", required: true, schema: { type: "strin
 adminRoutes.get(
   "/users",
   doc({
+    operationId: "adminListUsers",
     tags,
     summary: "List and search users",
     description: "Oldest first; `q` matches email or name (contains).",
@@ -49,6 +50,7 @@ adminRoutes.get(
 adminRoutes.get(
   "/users/:id",
   doc({
+    operationId: "adminGetUser",
     tags,
     summary: "One user, with keys and this month's usage",
     caller: "admin",
@@ -63,6 +65,7 @@ adminRoutes.get(
 adminRoutes.patch(
   "/users/:id",
   doc({
+    operationId: "adminUpdateUser",
     tags,
     summary: "Suspend, reinstate, or change admin rights",
     description:
@@ -81,6 +84,7 @@ adminRoutes.patch(
 adminRoutes.get(
   "/stats",
   doc({
+    operationId: "adminGetStats",
     tags,
     summary: "Overall numbers",
     description: "Users, active keys and this month's flushed calls.",
@@ -94,6 +98,7 @@ adminRoutes.get(
 adminRoutes.post(
   "/users/:id/credits",
   doc({
+    operationId: "adminGrantCredits",
     tags,
     summary: "Grant or take credits",
     description: "A positive amount grants, a negative one takes (never below a zero balance); the reason goes into the ledger.",
@@ -114,6 +119,7 @@ adminRoutes.post(
 adminRoutes.post(
   "/users/:id/subscription",
   doc({
+    operationId: "adminGrantSubscription",
     tags,
     summary: "Grant a subscription",
     description: "Any plan (including `internal`), for 1 to 36 months from now.",
@@ -134,6 +140,7 @@ adminRoutes.post(
 adminRoutes.get(
   "/audit",
   doc({
+    operationId: "adminListAudit",
     tags,
     summary: "The security audit trail",
     description:

@@ -49,6 +49,7 @@ const tags = ["Auth"];
 authRoutes.post(
   "/register",
   doc({
+    operationId: "register",
     tags,
     summary: "Register",
     description:
@@ -65,6 +66,7 @@ authRoutes.post(
 authRoutes.post(
   "/login",
   doc({
+    operationId: "login",
     tags,
     summary: "Log in",
     description:
@@ -81,13 +83,17 @@ authRoutes.post(
   },
 );
 
-authRoutes.get("/me", doc({ tags, summary: "The current user", caller: "bearer", ok: { description: "The user", schema: meResponse } }), requireUser, (c) =>
-  c.json({ data: publicUser(c.get("user")) }),
+authRoutes.get(
+  "/me",
+  doc({ operationId: "getMe", tags, summary: "The current user", caller: "bearer", ok: { description: "The user", schema: meResponse } }),
+  requireUser,
+  (c) => c.json({ data: publicUser(c.get("user")) }),
 );
 
 authRoutes.get(
   "/verify-email",
   doc({
+    operationId: "verifyEmail",
     tags,
     summary: "Verify an email address",
     description: "The link emailed at registration. Redirects to the dashboard with `?verified=1`, or `?verify_error=invalid|expired`.",
@@ -115,6 +121,7 @@ async function openerOf(c: Context<BaseEnv>): Promise<string | null> {
 authRoutes.post(
   "/resend-verification",
   doc({
+    operationId: "resendVerification",
     tags,
     summary: "Send the verification link again",
     description: "One per minute per user.",
@@ -131,6 +138,7 @@ const sessionErrors = ["INVALID_TOKEN"] as const;
 authRoutes.post(
   "/logout",
   doc({
+    operationId: "logout",
     tags,
     summary: "Log out (this session)",
     description: "Ends the session token of this request at once; the account's other sessions go on.",
@@ -144,6 +152,7 @@ authRoutes.post(
 authRoutes.post(
   "/logout-all",
   doc({
+    operationId: "logoutAll",
     tags,
     summary: "Log out everywhere",
     description: "Ends every session of the account, this one included (every token issued before now answers 401 `INVALID_TOKEN`).",
@@ -157,6 +166,7 @@ authRoutes.post(
 authRoutes.post(
   "/change-password",
   doc({
+    operationId: "changePassword",
     tags,
     summary: "Change the password",
     description:
@@ -177,6 +187,7 @@ authRoutes.post(
 authRoutes.post(
   "/forgot-password",
   doc({
+    operationId: "forgotPassword",
     tags,
     summary: "Ask for a password-reset link",
     description:
@@ -193,6 +204,7 @@ authRoutes.post(
 authRoutes.post(
   "/reset-password",
   doc({
+    operationId: "resetPassword",
     tags,
     summary: "Set a new password with a reset link's token",
     description:
@@ -209,6 +221,7 @@ authRoutes.post(
 authRoutes.get(
   "/config",
   doc({
+    operationId: "getAuthConfig",
     tags,
     summary: "Public configuration",
     description: "Whether the bot challenge is required (and its site key) and which sign-in providers are on.",

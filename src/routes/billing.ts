@@ -25,13 +25,20 @@ const PAYMENT_ERRORS = ["EMAIL_NOT_VERIFIED", "PAYMENT_NOT_CONFIGURED", "UPSTREA
 
 billingRoutes.get(
   "/plans",
-  doc({ tags, summary: "The plan catalog", caller: "none", ok: { description: "Public plans, cheapest first", schema: plansResponse } }),
+  doc({
+    operationId: "listPlans",
+    tags,
+    summary: "The plan catalog",
+    caller: "none",
+    ok: { description: "Public plans, cheapest first", schema: plansResponse },
+  }),
   async (c) => c.json(await listPlans(c.env)),
 );
 
 billingRoutes.post(
   "/topup",
   doc({
+    operationId: "createTopup",
     tags,
     summary: "Buy credits (QRIS invoice)",
     description:
@@ -49,6 +56,7 @@ billingRoutes.post(
 billingRoutes.post(
   "/subscribe",
   doc({
+    operationId: "subscribe",
     tags,
     summary: "Subscribe to a plan (QRIS invoice)",
     description: "Creates a QRIS invoice for one month of a paid plan; the plan is active for a month from the payment.",
@@ -66,6 +74,7 @@ billingRoutes.post(
 billingRoutes.post(
   "/tripay/webhook",
   doc({
+    operationId: "tripayWebhook",
     tags,
     summary: "Tripay payment callback",
     description:
@@ -88,6 +97,7 @@ billingRoutes.post(
 billingRoutes.get(
   "/status",
   doc({
+    operationId: "getBillingStatus",
     tags,
     summary: "Your subscription and credits",
     caller: "bearer",
@@ -101,6 +111,7 @@ billingRoutes.get(
 billingRoutes.get(
   "/credits",
   doc({
+    operationId: "getCredits",
     tags,
     summary: "Your credit balance and ledger",
     description: "The ledger newest first, paged.",
@@ -116,6 +127,7 @@ billingRoutes.get(
 billingRoutes.get(
   "/invoices",
   doc({
+    operationId: "listInvoices",
     tags,
     summary: "Your invoices",
     description: "Newest first, paged: top-ups and subscriptions in every status.",
@@ -131,6 +143,7 @@ billingRoutes.get(
 billingRoutes.get(
   "/invoices/:id",
   doc({
+    operationId: "getInvoice",
     tags,
     summary: "One of your invoices",
     description: "Poll it to see a payment land: `status` turns `PAID` when Tripay reports it. Another user's invoice is 404.",

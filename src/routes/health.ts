@@ -6,6 +6,12 @@ import { doc } from "../http/docs";
 /** GET /health: the Worker answers (no auth, no D1; the benchmark's floor). */
 export const healthRoutes = new Hono<BaseEnv>().get(
   "/health",
-  doc({ tags: ["Health"], summary: "Liveness", caller: "none", ok: { description: "The Worker answers", schema: z.object({ status: z.literal("ok") }) } }),
+  doc({
+    operationId: "getHealth",
+    tags: ["Health"],
+    summary: "Liveness",
+    caller: "none",
+    ok: { description: "The Worker answers", schema: z.object({ status: z.literal("ok") }) },
+  }),
   (c) => c.json({ status: "ok" as const }),
 );

@@ -15,6 +15,7 @@ const tags = ["Keys"];
 keyRoutes.get(
   "/",
   doc({
+    operationId: "listKeys",
     tags,
     summary: "List your API keys",
     description: "Newest first, revoked ones included. Secrets are never shown again.",
@@ -28,6 +29,7 @@ keyRoutes.get(
 keyRoutes.post(
   "/",
   doc({
+    operationId: "createKey",
     tags,
     summary: "Create an API key",
     description: "Needs a verified email. The secret is in this answer only: store it. At most 20 active keys.",
@@ -44,6 +46,7 @@ keyRoutes.post(
 keyRoutes.delete(
   "/:id",
   doc({
+    operationId: "revokeKey",
     tags,
     summary: "Revoke an API key",
     description: "Takes effect on the next request. Revoking an already revoked key changes nothing.",

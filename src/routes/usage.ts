@@ -13,6 +13,7 @@ export const usageRoutes = new Hono<BaseEnv>();
 usageRoutes.get(
   "/",
   doc({
+    operationId: "getUsage",
     tags: ["Usage"],
     summary: "Your usage in a month",
     description:

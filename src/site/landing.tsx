@@ -12,6 +12,7 @@ import type { planSchema } from "../billing/schemas";
 import { formatIdr, formatNumber, type Lang } from "../portal/i18n";
 import type { SiteT } from "./copy";
 import { DEMO_PER_MINUTE, DEMO_RESULTS, type demoReverse, type demoSearch } from "./demo";
+import { examples } from "./examples";
 import map from "./map.json";
 
 type Plan = z.infer<typeof planSchema>;
@@ -157,24 +158,6 @@ function CodeBlock(props: { id: string; f: SiteFrame; code: string; label: strin
       </pre>
     </div>
   );
-}
-
-export function examples(origin: string) {
-  const key = "wk_live_...";
-  return {
-    curl: `curl -H "x-api-key: ${key}" "${origin}/api/v1/wilayah/search?q=gambir%20jakarta"\ncurl -H "x-api-key: ${key}" "${origin}/api/v1/wilayah/reverse?lat=-6.90827&lng=107.626971"`,
-    js: `import { createWilayahClient } from "wilayah-api-client";\n\nconst wilayah = createWilayahClient({ apiKey: process.env.WILAYAH_API_KEY, baseUrl: "${origin}" });\nconst found = await wilayah.search({ q: "gambir jakarta" });\nconsole.log(found.data[0].name, found.data[0].parent);`,
-    python: `from wilayah_api import create_client\n\nwilayah = create_client(api_key=os.environ["WILAYAH_API_KEY"], base_url="${origin}")\nfound = wilayah.search(q="gambir jakarta")\nprint(found.data[0].name, found.data[0].parent)`,
-    mcp: `// Claude Desktop (claude_desktop_config.json), through mcp-remote:
-{ "mcpServers": { "wilayah": { "command": "npx",
-  "args": ["-y", "mcp-remote", "${origin}/mcp", "--header", "x-api-key:${key}"] } } }
-
-// Cursor (~/.cursor/mcp.json):
-{ "mcpServers": { "wilayah": { "url": "${origin}/mcp", "headers": { "x-api-key": "${key}" } } } }
-
-// VS Code (.vscode/mcp.json):
-{ "servers": { "wilayah": { "type": "http", "url": "${origin}/mcp", "headers": { "x-api-key": "${key}" } } } }`,
-  };
 }
 
 export function LandingPage(props: { f: SiteFrame; facts: DataFacts; plans: Plan[]; demo: Demo | null }) {

@@ -52,6 +52,7 @@ const demoResponse = { "cache-control": "private, max-age=60" };
 siteRoutes.get(
   "/demo/search",
   doc({
+    operationId: "demoSearch",
     tags: ["Demo"],
     summary: "Demo search (no key)",
     description:
@@ -71,6 +72,7 @@ siteRoutes.get(
 siteRoutes.get(
   "/demo/reverse",
   doc({
+    operationId: "demoReverse",
     tags: ["Demo"],
     summary: "Demo reverse geocoding (no key)",
     description:
@@ -93,6 +95,7 @@ siteRoutes.get(
 siteRoutes.get(
   "/status",
   doc({
+    operationId: "getStatus",
     tags: ["Health"],
     summary: "The data's status",
     description:

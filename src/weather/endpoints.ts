@@ -37,7 +37,7 @@ export const weatherEndpoints = [
     path: "/cuaca",
     tool: "cuaca",
     description:
-      "BMKG weather forecast for the next 3 days in 3-hour steps, for one kelurahan/desa (adm4) or every location BMKG covers in a kabupaten/kota (kabupaten_id). Give exactly one. Data: BMKG.",
+      "BMKG weather forecast for the next 3 days in 3-hour steps, for one kelurahan/desa (adm4) or every location BMKG covers in a kabupaten/kota (kabupaten_id). Give exactly one. Use it for the weather of a place you know by its code (find the code with search first). Returns the region, its locations (name, lat/lng, time zone), each with its forecast slots (local and UTC time, temperature in C, humidity %, cloud cover %, precipitation mm, weather in Indonesian and English, wind speed km/h and direction, visibility m), when BMKG was asked, and stale when BMKG failed and this is the last good copy. Unknown region: NOT_FOUND; a place BMKG does not cover: UPSTREAM_ERROR. Data: BMKG; credit it.",
     input: cuacaInput,
     output: z.object({
       data: z.object({
@@ -67,7 +67,8 @@ export const weatherEndpoints = [
   defineEndpoint({
     path: "/gempa/terkini",
     tool: "gempa_terkini",
-    description: "The latest significant earthquake in Indonesia reported by BMKG: time, location, magnitude, depth, tsunami potential. Data: BMKG.",
+    description:
+      "The latest significant earthquake in Indonesia reported by BMKG. Use it to answer what the most recent earthquake was; it holds one event, not a history. Returns its time (ISO 8601, and BMKG's local date and time), lat/lng, magnitude, depth in km, the region text, tsunami potential, where it was felt, the shakemap URL, when BMKG was asked, and stale when BMKG failed and this is the last good copy. Data: BMKG; credit it.",
     input: z.strictObject({}),
     output: z.object({
       data: z.object({

@@ -178,7 +178,7 @@ describe("the portal in a browser", () => {
     await docs.locator(".modal-ux input").first().fill(secret);
     await docs.locator(".modal-ux button.authorize").first().click();
     await docs.locator(".modal-ux button.close-modal").click();
-    const op = docs.locator("#operations-Regions-getApiV1WilayahSearch");
+    const op = docs.locator("#operations-Regions-searchRegions");
     await op.locator(".opblock-summary").click();
     await op.locator("button.try-out__btn").click();
     await op.locator('tr[data-param-name="q"] input').fill("bandung wetan");

@@ -11,6 +11,78 @@ import { call, json } from "../helpers";
 // Browser surfaces (pages, their assets, the language toggle) are not API operations.
 const UNDOCUMENTED = [/^\/mcp/, /^\/openapi\.json$/, /^\/docs/, /^\/portal/, /^\/$/, /^\/site\//, /^\/lang\//];
 
+/** Every operation's name, as SDK users call it. A change here is a breaking change of both SDKs. */
+const OPERATION_NAMES: string[] = [
+  "DELETE /user/keys/{id} revokeKey",
+  "GET /admin/audit adminListAudit",
+  "GET /admin/stats adminGetStats",
+  "GET /admin/users adminListUsers",
+  "GET /admin/users/{id} adminGetUser",
+  "GET /api/v1/cuaca getCuaca",
+  "GET /api/v1/gempa/terkini getGempaTerkini",
+  "GET /api/v1/wilayah/address resolveAddress",
+  "GET /api/v1/wilayah/changes listChanges",
+  "GET /api/v1/wilayah/coverage getCoverage",
+  "GET /api/v1/wilayah/coverage/missing listCoverageMissing",
+  "GET /api/v1/wilayah/editions getEditions",
+  "GET /api/v1/wilayah/export getExport",
+  "GET /api/v1/wilayah/export/license getExportLicense",
+  "GET /api/v1/wilayah/export/manifest getExportManifest",
+  "GET /api/v1/wilayah/kabupaten listKabupaten",
+  "GET /api/v1/wilayah/kabupaten/{id} getKabupaten",
+  "GET /api/v1/wilayah/kecamatan listKecamatan",
+  "GET /api/v1/wilayah/kecamatan/{id} getKecamatan",
+  "GET /api/v1/wilayah/kelurahan listKelurahan",
+  "GET /api/v1/wilayah/kelurahan/{id} getKelurahan",
+  "GET /api/v1/wilayah/kodepos/{code} listKodepos",
+  "GET /api/v1/wilayah/nearby listNearby",
+  "GET /api/v1/wilayah/nik/{nik} getNik",
+  "GET /api/v1/wilayah/provinsi listProvinsi",
+  "GET /api/v1/wilayah/provinsi/{id} getProvinsi",
+  "GET /api/v1/wilayah/pulau listPulau",
+  "GET /api/v1/wilayah/pulau/{id} getPulau",
+  "GET /api/v1/wilayah/reverse reverseGeocode",
+  "GET /api/v1/wilayah/search searchRegions",
+  "GET /api/v1/wilayah/{code}/history getHistory",
+  "GET /api/v1/wilayah/{id} getWilayah",
+  "GET /api/v1/wilayah/{id}/boundary getBoundary",
+  "GET /api/v1/wilayah/{id}/neighbors listNeighbors",
+  "GET /auth/config getAuthConfig",
+  "GET /auth/me getMe",
+  "GET /auth/oauth/{provider} startOAuth",
+  "GET /auth/oauth/{provider}/callback finishOAuth",
+  "GET /auth/verify-email verifyEmail",
+  "GET /billing/credits getCredits",
+  "GET /billing/invoices listInvoices",
+  "GET /billing/invoices/{id} getInvoice",
+  "GET /billing/plans listPlans",
+  "GET /billing/status getBillingStatus",
+  "GET /demo/reverse demoReverse",
+  "GET /demo/search demoSearch",
+  "GET /health getHealth",
+  "GET /status getStatus",
+  "GET /user/keys listKeys",
+  "GET /user/usage getUsage",
+  "PATCH /admin/users/{id} adminUpdateUser",
+  "POST /admin/users/{id}/credits adminGrantCredits",
+  "POST /admin/users/{id}/subscription adminGrantSubscription",
+  "POST /api/v1/wilayah/address resolveAddresses",
+  "POST /api/v1/wilayah/convert convertCodes",
+  "POST /api/v1/wilayah/nik decodeNik",
+  "POST /auth/change-password changePassword",
+  "POST /auth/forgot-password forgotPassword",
+  "POST /auth/login login",
+  "POST /auth/logout logout",
+  "POST /auth/logout-all logoutAll",
+  "POST /auth/register register",
+  "POST /auth/resend-verification resendVerification",
+  "POST /auth/reset-password resetPassword",
+  "POST /billing/subscribe subscribe",
+  "POST /billing/topup createTopup",
+  "POST /billing/tripay/webhook tripayWebhook",
+  "POST /user/keys createKey",
+];
+
 const toOpenApiPath = (p: string) => p.replaceAll(/:(\w+)/g, "{$1}");
 
 async function documentFor() {
@@ -45,6 +117,17 @@ describe("the API document", () => {
       [...documented].filter((r) => !served.has(r)),
       "documented but not served",
     ).toEqual([]);
+  });
+
+  it("names every operation (operationId: the SDKs' function names) uniquely, in camelCase, and these names: renaming one breaks SDK users", async () => {
+    const doc = await documentFor();
+    const names: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { operationId?: string }>>))
+      for (const [method, op] of Object.entries(ops)) names.push(`${method.toUpperCase()} ${path} ${op.operationId}`);
+    const ids = names.map((n) => n.split(" ")[2]);
+    expect(new Set(ids).size, "unique").toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+    expect(names.sort()).toEqual(OPERATION_NAMES);
   });
 
   it("each data endpoint's operation says what its MCP tool says", async () => {

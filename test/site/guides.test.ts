@@ -5,10 +5,15 @@
  *   it must answer 2xx, or the status its trailing comment names (`# 401 ...`).
  * - `json answer METHOD /path [body]`: that request's answer must contain the sample (a deep partial match).
  * - `json mcp-config`: a client configuration; it must parse and point at /mcp with the x-api-key header.
- * A sample without one of these fails the test: no sample goes untested.
+ * - `ts sdk` / `python sdk`: an SDK example, type-checked and run against a Worker by that SDK's own
+ *   suite (clients/test.sh: clients/typescript/test/guides.test.ts, clients/python/tests/test_guides.py),
+ *   which needs Node's and Python's tools; here it must at least name the SDK it uses.
+ * A sample without one of these fails the test: no sample goes untested. The bulk export samples
+ * download the small export test/setup/exports-subset.ts builds, put into the test R2 first.
  */
 import { describe, expect, it } from "vitest";
 import guides from "../../src/site/guides.json";
+import { uploadExportSubset } from "../export-subset";
 import { BASE, call, json, seedUserWithKey } from "../helpers";
 
 type Sample = (typeof guides.samples)[number];
@@ -20,7 +25,7 @@ function words(line: string): string[] {
   return out;
 }
 
-/** A `curl` line as a request: -H headers, -X method, -d body, the URL; the expected status from a `# NNN` comment. */
+/** A `curl` line as a request: -H headers, -X method, -d body, the URL (-o, the file it is saved to, is ignored); the expected status from a `# NNN` comment. */
 function curlRequest(line: string, vars: Record<string, string>) {
   const [command, comment] = line.split(/\s#\s?/, 2);
   const expand = (s: string) => s.replace(/\$([A-Z]+)/g, (_, v: string) => vars[v] ?? `$${v}`);
@@ -34,6 +39,8 @@ function curlRequest(line: string, vars: Record<string, string>) {
       const [k, ...v] = w[++i].split(":");
       headers[k.trim().toLowerCase()] = v.join(":").trim();
     } else if (w[i] === "-X") method = w[++i];
+    else if (w[i] === "-o")
+      i++; // skips the file curl saves the answer to (bulk exports)
     else if (w[i] === "-d") {
       body = w[++i];
       if (method === "GET") method = "POST";
@@ -63,8 +70,9 @@ describe("the guides", () => {
 
   it("every code sample says how it is tested, and passes", async () => {
     const { secret } = await seedUserWithKey();
+    await uploadExportSubset();
     const vars = { KEY: secret, API: `${BASE}/api/v1`, BASE };
-    const seen = { run: 0, answer: 0, config: 0 };
+    const seen = { run: 0, answer: 0, config: 0, sdk: 0 };
     for (const s of guides.samples as Sample[]) {
       const what = `${s.page}: ${s.lang} ${s.annotation}`;
       if (s.lang === "sh" && s.annotation === "run") {
@@ -90,12 +98,16 @@ describe("the guides", () => {
         expect(text, what).toContain("/mcp");
         expect(text, what).toContain("x-api-key");
         seen.config++;
+      } else if ((s.lang === "ts" || s.lang === "python") && s.annotation === "sdk") {
+        expect(s.code, what).toContain(s.lang === "ts" ? 'from "wilayah-api-client"' : "from wilayah_api import");
+        seen.sdk++;
       } else {
-        throw new Error(`${what}: a code sample must say how it is tested (sh run, json answer ..., json mcp-config)`);
+        throw new Error(`${what}: a code sample must say how it is tested (sh run, json answer ..., json mcp-config, ts sdk, python sdk)`);
       }
     }
     expect(seen.run).toBeGreaterThanOrEqual(8);
     expect(seen.answer).toBeGreaterThanOrEqual(3);
     expect(seen.config).toBe(3);
+    expect(seen.sdk).toBeGreaterThanOrEqual(2);
   });
 });

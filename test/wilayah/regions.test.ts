@@ -371,7 +371,9 @@ describe("routing", () => {
     expect(answers.map((r) => r.status)).toEqual([200, 401, 404, 403]); // MCP refuses browser origins it does not know (docs/api.md)
     for (const res of answers) {
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
-      expect(res.headers.get("access-control-expose-headers")).toBe("x-request-id,x-data-version,x-cache,retry-after,mcp-session-id");
+      expect(res.headers.get("access-control-expose-headers")).toBe(
+        "x-request-id,x-data-version,x-cache,retry-after,mcp-session-id,content-disposition,etag,x-checksum-sha256,x-export-id",
+      );
       expect(res.headers.get("x-request-id"), `${res.status}`).toBeTruthy();
     }
   });

@@ -25,7 +25,7 @@ export const reverseEndpoint = defineEndpoint({
   example: { lat: -6.9088, lng: 107.6267 },
   tool: "wilayah_reverse",
   description:
-    "Reverse geocoding: the kelurahan/desa containing a point (lat, lng in decimal degrees) with its kecamatan, kabupaten/kota and provinsi (ids, names, postal code). Where no village boundary holds the point but a kecamatan's does, answers that kecamatan and up with the nearest village, marked approximate. At sea or outside Indonesia: NOT_FOUND.",
+    "Reverse geocoding: which kelurahan/desa a point lies in. Use it to turn coordinates (lat, lng in decimal degrees, WGS84) into an administrative address. Returns the kelurahan/desa (id, name, postal code) with its kecamatan, kabupaten/kota and provinsi (ids and names). Where no village boundary holds the point but a kecamatan's does, answers that kecamatan and up with the nearest village, marked approximate. At sea or outside Indonesia: NOT_FOUND.",
   input: reverseInput,
   output: z.object({
     data: z.object({
@@ -50,7 +50,7 @@ export const boundaryEndpoint = defineEndpoint({
   example: { id: "32.73.09.1001", simplify: 0.0005 },
   tool: "wilayah_boundary",
   description:
-    "The boundary of a region of any level as a GeoJSON Feature (MultiPolygon, RFC 7946 winding; properties id, name, level). Optional simplify tolerance in degrees for a lighter shape.",
+    "The boundary of a region of any level (its Kemendagri code, dots optional) as a GeoJSON Feature. Use it to draw a region on a map or to test points against it yourself; to ask which region holds a point, use reverse geocoding. Returns a Feature with bbox [west, south, east, north], properties (id, name, level) and a MultiPolygon in decimal degrees (RFC 7946 winding); simplify (a tolerance in degrees, 0.001 is about 110 m) gives a lighter shape. A region without a known boundary: NOT_FOUND.",
   input: boundaryInput,
   output: z.object({
     data: z.object({

@@ -37,7 +37,7 @@ export const islandEndpoints = [
     example: { kabupaten_id: "11.10", per_page: 2 },
     tool: "wilayah_pulau",
     description:
-      "List Indonesian islands (pulau) ordered by id, paged, optionally filtered by regency/city, province, inhabited, outermost-small, or a name fragment. Coordinates in decimal degrees.",
+      "List Indonesian islands (pulau) ordered by id, paged, optionally filtered by regency/city, province, inhabited, outermost-small, or a name fragment (q). Use it to find the islands of an area, or an island by name. Returns each island's id (code), name, kabupaten_id (null for islands listed under the province), provinsi_id, lat/lng (decimal degrees), is_populated, is_outermost_small, is_active and replaced_by, and meta (total, page, per_page, total_pages).",
     input: pulauInput,
     output: z.object({ data: z.array(pulauRecord), meta: pageMeta }),
     cacheSeconds: DAY,
@@ -58,7 +58,8 @@ export const islandEndpoints = [
     path: "/wilayah/pulau/:id",
     errors: ["NOT_FOUND"],
     tool: "wilayah_pulau_detail",
-    description: "One island by its code (dots optional). Codes retired by Kepmendagri 300.2.2-2430/2025 still answer, with is_active 0 and replaced_by.",
+    description:
+      "One island by its code (dots optional, e.g. 11.10.40081). Use it when you hold an island code. Returns the island's record (name, kabupaten_id, provinsi_id, lat/lng, is_populated, is_outermost_small, is_active, replaced_by); codes retired by Kepmendagri 300.2.2-2430/2025 still answer, with is_active 0 and replaced_by naming the code that replaced them. Unknown code: NOT_FOUND.",
     input: pulauIdInput,
     output: z.object({ data: pulauRecord }),
     cacheSeconds: DAY,

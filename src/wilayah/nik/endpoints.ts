@@ -77,7 +77,11 @@ const nikDeclaration = (path: string, method: "GET" | "POST", tool: string | nul
     },
   });
 
+/** When to use it, and what it cannot tell. */
+const USE =
+  "Use it to read where and when a NIK was registered and the holder's sex, e.g. to prefill or check a form; it does not tell whether the person or the number exists. A malformed NIK is refused with the reason; a region code that names no region: NOT_FOUND.";
+
 export const nikEndpoints = [
-  nikDeclaration("/wilayah/nik", "POST", "wilayah_nik", `${DESCRIPTION} Send it in the JSON body, {"nik": "..."}, so it never appears in a URL.`),
-  nikDeclaration("/wilayah/nik/:nik", "GET", null, `${DESCRIPTION} Prefer POST /wilayah/nik: a URL holding the NIK is recorded by proxies and logs.`),
+  nikDeclaration("/wilayah/nik", "POST", "wilayah_nik", `${DESCRIPTION} ${USE} Send it in the JSON body, {"nik": "..."}, so it never appears in a URL.`),
+  nikDeclaration("/wilayah/nik/:nik", "GET", null, `${DESCRIPTION} ${USE} Prefer POST /wilayah/nik: a URL holding the NIK is recorded by proxies and logs.`),
 ];

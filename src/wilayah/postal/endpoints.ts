@@ -16,7 +16,8 @@ export const postalEndpoint = defineEndpoint({
   errors: ["NOT_FOUND"],
   example: { code: "40114", per_page: 2 },
   tool: "wilayah_kodepos",
-  description: "The kelurahan/desa that share a postal code (kode pos, 5 digits), ordered by id, paged, each with its parents' ids and names.",
+  description:
+    "The kelurahan/desa that share a postal code (kode pos, 5 digits), ordered by id, paged. Use it to turn a postal code into places; a village's own postal code is in its record (postal_code). Returns each village's id, code, name, postal_code, centroid lat/lng, the ids of its kecamatan, kabupaten/kota and provinsi and their names (parent, nearest first), and meta. A postal code no village has: NOT_FOUND.",
   input: postalInput,
   output: z.object({
     data: z.array(

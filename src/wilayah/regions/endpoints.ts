@@ -19,6 +19,14 @@ const PARENT_FILTER: Record<Level, { name: string; about: string } | null> = {
   kelurahan: { name: "kecamatan_id", about: "district id, e.g. 32.73.09" },
 };
 
+/** What a level's records hold beyond every record's id, code, name, alt_name, lat, lng and is_active. */
+const LEVEL_FIELDS: Record<Level, string> = {
+  provinsi: "",
+  kabupaten: ", provinsi_id and type (kabupaten or kota)",
+  kecamatan: ", kabupaten_id",
+  kelurahan: ", kecamatan_id and postal_code",
+};
+
 const LEVEL_WORDS: Record<Level, string> = {
   provinsi: "provinces (provinsi)",
   kabupaten: "regencies and cities (kabupaten/kota)",
@@ -36,7 +44,7 @@ function listEndpoint(level: Level) {
   return defineEndpoint({
     path: `/wilayah/${level}`,
     tool: `wilayah_${level}`,
-    description: `List Indonesian ${LEVEL_WORDS[level]} ordered by id, paged${filter ? `, optionally only those in one ${filter.about}` : ""}.`,
+    description: `List Indonesian ${LEVEL_WORDS[level]} ordered by id, paged${filter ? `, optionally only those in one ${filter.about}` : ""}. Use it to walk a level${filter ? " or the children of one region" : ""}; to find a region by its name, search instead. Returns each region's id (the Kemendagri code), code, name, alt_name, centroid lat/lng (decimal degrees, null when unknown) and is_active${LEVEL_FIELDS[level]}, and meta (total, page, per_page, total_pages). Retired codes only with include_inactive.`,
     example: { ...(filter ? { [filter.name]: LIST_EXAMPLE[level] } : {}), per_page: 2 },
     input,
     output: z.object({ data: z.array(LEVEL_RECORD[level]), meta: pageMeta }),
@@ -57,7 +65,7 @@ function byIdEndpoint(level: Level) {
   return defineEndpoint({
     path: `/wilayah/${level}/:id`,
     tool: null, // agents use wilayah_detail, which takes an id of any level
-    description: `One ${level} by id (dotted or undotted code).`,
+    description: `One ${level} by its id, the Kemendagri code (dotted or undotted, e.g. ${ID_EXAMPLE[level]}). Use it when you hold a ${level} code; GET /wilayah/{id} takes a code of any level. Returns the region's record${LEVEL_FIELDS[level]} and its level; a retired code answers with is_active 0. Unknown id: NOT_FOUND.`,
     errors: ["NOT_FOUND"],
     example: { id: ID_EXAMPLE[level] },
     input,
@@ -75,7 +83,8 @@ const detailInput = z.strictObject({
 export const detailEndpoint = defineEndpoint({
   path: "/wilayah/:id",
   tool: "wilayah_detail",
-  description: "One region of any level by its Kemendagri code (the level is told by the code's length).",
+  description:
+    "One region of any level by its Kemendagri code, dots optional (32, 32.73, 32.73.09, 32.73.09.1001: the level is told by the code's length). Use it to look up a code you already hold; to find a region by its name, search instead. Returns the record (id, code, name, alt_name, centroid lat/lng, is_active), its level, its parent's id, type for a kabupaten/kota and postal_code for a kelurahan/desa; a retired code answers with is_active 0. Unknown code: NOT_FOUND.",
   errors: ["NOT_FOUND"],
   example: { id: "32.73.09.1001" },
   input: detailInput,

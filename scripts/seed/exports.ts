@@ -1,0 +1,347 @@
+/**
+ * Bulk exports (GET /api/v1/wilayah/export): every level as CSV, JSON and GeoJSON (with boundaries),
+ * plus LICENSE and manifest.json (data version, size and sha256 of each file), built from the seed
+ * build's records and the boundary sources, then uploaded to the R2 bucket `EXPORTS` under the
+ * export's id (src/wilayah/export/files.ts). Never committed: the village GeoJSON alone is about
+ * 200 MB. Built files are kept in .wrangler/exports/<layout>/<id>/ and reused until the seed or the layout changes.
+ *
+ *   npm run seed:exports                    # local R2 (npm run dev, the bench, the browser suite do this when needed)
+ *   npm run seed:exports -- --remote        # the deployed bucket (README: "Deploy")
+ *   npm run seed:exports -- --out DIR       # only build, into DIR
+ *
+ * WRANGLER_PERSIST_TO=DIR uploads to that local state instead of .wrangler/state (as scripts/dev.ts).
+ */
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { LEVELS, type Level, undotted } from "../../src/wilayah/codes.ts";
+import {
+  csvColumns,
+  dataFile,
+  EXPORT_COLUMNS,
+  EXPORT_FORMAT_NAMES,
+  EXPORT_FORMATS,
+  type ExportFileEntry,
+  type ExportFormat,
+  type ExportManifest,
+  exportId,
+  exportKey,
+  LAYOUT,
+  LICENSE_FILE,
+  MANIFEST_FILE,
+} from "../../src/wilayah/export/files.ts";
+import { decodeShape, encodeRings, type Ring, toMultiPolygon } from "../../src/wilayah/geo/geometry.ts";
+import { isMain, root, wrangler } from "../lib.ts";
+import { readBoundaries } from "./boundary-sql.ts";
+import { buildSeed } from "./build.ts";
+
+type SeedManifest = { dataVersion: string; checksum: string; boundaries: { kelurahan: { checksum: string } } };
+const seedManifest = (): SeedManifest => JSON.parse(readFileSync(join(root, "seed", "manifest.json"), "utf8"));
+
+/** One region as the API's list answers show it (EXPORT_COLUMNS order). */
+type Population = { male: number; female: number; total: number };
+type ExportRecord = Record<string, string | number | Population | null>;
+
+const PARENT: Record<Level, string | null> = { provinsi: null, kabupaten: "provinsi_id", kecamatan: "kabupaten_id", kelurahan: "kecamatan_id" };
+
+/** Every region of every level, active and retired (is_active 0), ordered by id as the API lists them. */
+async function exportRecords(): Promise<Record<Level, ExportRecord[]>> {
+  const { rows } = await buildSeed();
+  const out = Object.fromEntries(LEVELS.map((l) => [l, [] as ExportRecord[]])) as Record<Level, ExportRecord[]>;
+  for (const r of rows) {
+    const record: ExportRecord = { id: r.id, code: undotted(r.id), name: r.name, alt_name: r.altName, lat: r.lat, lng: r.lng, is_active: r.isActive };
+    const parent = PARENT[r.level];
+    if (parent) record[parent] = r.parentId;
+    if (r.level === "kabupaten") record.type = r.type ?? null;
+    if (r.level === "kelurahan") record.postal_code = r.postalCode;
+    if (r.stats) {
+      // As the API shows them (src/wilayah/regions/service.ts): density to one decimal, null when either is unknown.
+      const { male, female, total, areaKm2 } = r.stats;
+      record.area_km2 = areaKm2;
+      record.population = male == null || female == null || total == null ? null : { male, female, total };
+      record.density_per_km2 = total == null || !areaKm2 ? null : Math.round((total / areaKm2) * 10) / 10;
+    }
+    out[r.level].push(Object.fromEntries(EXPORT_COLUMNS[r.level].map((c) => [c, record[c] ?? null])));
+  }
+  for (const level of LEVELS) out[level].sort((a, b) => ((a.id as string) < (b.id as string) ? -1 : 1));
+  return out;
+}
+
+/** RFC 4180: fields with a comma, a quote or a line break are quoted, quotes doubled; null is an empty field; lines end with CRLF. */
+function csvField(v: string | number | Population | null): string {
+  if (v === null) return "";
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** Writes a file in pieces, hashing as it goes (the village GeoJSON is never one string). */
+class Output {
+  private readonly fd: number;
+  private readonly hash = createHash("sha256");
+  size = 0;
+  constructor(path: string) {
+    this.fd = openSync(path, "w");
+  }
+  write(text: string) {
+    const bytes = Buffer.from(text, "utf8");
+    writeSync(this.fd, bytes);
+    this.hash.update(bytes);
+    this.size += bytes.length;
+  }
+  close(): { size: number; sha256: string } {
+    closeSync(this.fd);
+    return { size: this.size, sha256: this.hash.digest("hex") };
+  }
+}
+
+/** The same GeoJSON geometry /wilayah/{id}/boundary answers: the stored (encoded) rings decoded, holes under their exterior ring. */
+function geometryOf(rings: Ring[]) {
+  let minLng = Infinity;
+  let minLat = Infinity;
+  let maxLng = -Infinity;
+  let maxLat = -Infinity;
+  for (const ring of rings) {
+    for (const [lng, lat] of ring) {
+      if (lng < minLng) minLng = lng;
+      if (lng > maxLng) maxLng = lng;
+      if (lat < minLat) minLat = lat;
+      if (lat > maxLat) maxLat = lat;
+    }
+  }
+  return { bbox: [minLng, minLat, maxLng, maxLat], geometry: { type: "MultiPolygon", coordinates: toMultiPolygon(decodeShape(encodeRings(rings))) } };
+}
+
+const LICENSE_LINE =
+  "ODbL-1.0 (a derivative database of idn-area-data by Fityan Nugroho); coordinates, boundaries and postal codes from cahya dsn's repositories, MIT";
+
+function licenseText(id: string, dataVersion: string): string {
+  return `Wilayah API bulk export ${id}
+Data version: ${dataVersion}
+
+This export is a derivative database of idn-area-data (https://github.com/fityannugroho/idn-area-data,
+npm package idn-area-data 4.0.1, and 3.1.2 for retired codes) by Fityan Nugroho, which is licensed
+under the Open Database License (ODbL) v1.0. The export is made available under the same licence:
+
+  Open Database License (ODbL) v1.0
+  https://opendatacommons.org/licenses/odbl/1-0/
+
+You may use, share and adapt it. If you publicly use it or a database derived from it, attribute
+idn-area-data (and Wilayah API) and keep any adapted database open under the ODbL. The full terms are
+at the address above.
+
+Parts of the records come from cahya dsn's repositories, under the MIT licence below:
+- lat, lng (centroids) and the GeoJSON boundaries: https://github.com/cahyadsn/wilayah_boundaries
+- postal_code (kode pos): https://github.com/cahyadsn/wilayah_kodepos
+
+MIT License
+
+Copyright (c) 2024-2025 cahya dsn
+
+Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
+associated documentation files (the "Software"), to deal in the Software without restriction,
+including without limitation the rights to use, copy, modify, merge, publish, distribute,
+sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all copies or
+substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT
+NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND
+NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM,
+DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT
+OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+
+Weather and earthquake data (BMKG) is not part of this export.
+`;
+}
+
+export type BuildOptions = {
+  /** Only these levels (tests); default all four. */
+  levels?: readonly Level[];
+  /** Only these formats (tests); default all three. */
+  formats?: readonly ExportFormat[];
+  /** Only regions this keeps, per level (tests). A filtered export is marked partial in its manifest's license line. */
+  filter?: (level: Level, id: string) => boolean;
+};
+
+/**
+ * Builds an export into `dir`: the data files, LICENSE, then manifest.json (written last, so a
+ * folder with a manifest is complete). Deterministic: the same seed gives the same bytes.
+ */
+export async function buildExports(dir: string, opts: BuildOptions = {}): Promise<ExportManifest> {
+  const seed = seedManifest();
+  const id = exportId(seed);
+  const levels = opts.levels ?? LEVELS;
+  const formats = opts.formats ?? EXPORT_FORMAT_NAMES;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const all = await exportRecords();
+  const files: ExportFileEntry[] = [];
+  for (const level of levels) {
+    const records = opts.filter ? all[level].filter((r) => opts.filter?.(level, r.id as string)) : all[level];
+    const meta = { level, total: records.length, export_id: id, data_version: seed.dataVersion, license: LICENSE_LINE };
+    for (const format of formats) {
+      const name = dataFile(level, format);
+      const out = new Output(join(dir, name));
+      if (format === "csv") {
+        const header = csvColumns(level);
+        const cell = (r: ExportRecord, c: string) => {
+          if (!c.startsWith("population_")) return r[c];
+          const p = r.population as Population | null;
+          return p ? p[c.slice("population_".length) as keyof Population] : null;
+        };
+        out.write(`${header.join(",")}\r\n`);
+        for (const r of records) out.write(`${header.map((c) => csvField(cell(r, c))).join(",")}\r\n`);
+      } else if (format === "json") {
+        // One record a line: meta first, so a reader knows what follows before the (large) data.
+        out.write(`{"meta":${JSON.stringify(meta)},"data":[\n`);
+        for (const [i, r] of records.entries()) out.write(`${i ? ",\n" : ""}${JSON.stringify(r)}`);
+        out.write("\n]}\n");
+      } else {
+        const shapes = new Map(readBoundaries(level).map((b) => [b.id, b.rings]));
+        // RFC 7946 FeatureCollection; data_version and license are foreign members (section 6.1).
+        out.write(
+          `{"type":"FeatureCollection","export_id":${JSON.stringify(id)},"data_version":${JSON.stringify(seed.dataVersion)},"license":${JSON.stringify(LICENSE_LINE)},"features":[\n`,
+        );
+        for (const [i, r] of records.entries()) {
+          const rings = shapes.get(r.id as string);
+          // A region without a known boundary keeps its record, with a null geometry (RFC 7946 3.2).
+          const shape = rings ? geometryOf(rings) : null;
+          const feature = {
+            type: "Feature",
+            id: r.id,
+            ...(shape ? { bbox: shape.bbox } : {}),
+            properties: { ...r, level },
+            geometry: shape ? shape.geometry : null,
+          };
+          out.write(`${i ? ",\n" : ""}${JSON.stringify(feature)}`);
+        }
+        out.write("\n]}\n");
+      }
+      files.push({ name, level, format, media_type: EXPORT_FORMATS[format].mediaType, records: records.length, ...out.close() });
+    }
+  }
+  const license = Buffer.from(licenseText(id, seed.dataVersion), "utf8");
+  writeFileSync(join(dir, LICENSE_FILE), license);
+  files.push({
+    name: LICENSE_FILE,
+    level: null,
+    format: null,
+    media_type: "text/plain; charset=utf-8",
+    records: null,
+    size: license.length,
+    sha256: createHash("sha256").update(license).digest("hex"),
+  });
+  const manifest: ExportManifest = {
+    export_id: id,
+    data_version: seed.dataVersion,
+    license: opts.filter ? `${LICENSE_LINE} (partial build)` : LICENSE_LINE,
+    files,
+  };
+  writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+/** The full export of the current seed, built once into .wrangler/exports/<layout>/<id>/ and reused while its files are intact. */
+export async function currentExport(): Promise<{ dir: string; manifest: ExportManifest }> {
+  const id = exportId(seedManifest());
+  const dir = join(root, ".wrangler", "exports", LAYOUT, id);
+  const manifestPath = join(dir, MANIFEST_FILE);
+  if (existsSync(manifestPath)) {
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as ExportManifest;
+    if (manifest.files.every((f) => existsSync(join(dir, f.name)) && statSync(join(dir, f.name)).size === f.size)) return { dir, manifest };
+  }
+  console.log(`Building the bulk exports (${id}: 4 levels as CSV, JSON and GeoJSON with boundaries; about a minute)...`);
+  const t0 = Date.now();
+  const manifest = await buildExports(dir);
+  const total = manifest.files.reduce((n, f) => n + f.size, 0);
+  console.log(`Bulk exports built in ${((Date.now() - t0) / 1000).toFixed(1)} s (${(total / 1e6).toFixed(0)} MB in ${dir.slice(root.length + 1)}).`);
+  return { dir, manifest };
+}
+
+/** The bucket bound as EXPORTS in wrangler.toml. */
+function bucketName(): string {
+  const toml = readFileSync(join(root, "wrangler.toml"), "utf8");
+  const m = /\[\[r2_buckets\]\]\s*\nbinding\s*=\s*"EXPORTS"\s*\nbucket_name\s*=\s*"([^"]+)"/.exec(toml);
+  if (!m) throw new Error('wrangler.toml has no [[r2_buckets]] binding "EXPORTS" with a bucket_name');
+  return m[1];
+}
+
+/**
+ * Uploads an export to the local R2 of a state (wrangler dev's `--persist-to` folder, or
+ * .wrangler/state), unless the bucket already holds this manifest; the manifest goes last, so an
+ * upload cut short is redone next time.
+ */
+export async function uploadLocal(dir: string, manifest: ExportManifest, persistTo?: string): Promise<boolean> {
+  const { getPlatformProxy } = await import("wrangler");
+  const statePath = join(persistTo ?? join(root, ".wrangler", "state"), "v3");
+  // A configuration with the bucket alone (local R2 is stored by bucket name, so wrangler dev sees
+  // the same objects): the Worker's own would also start its Durable Object bindings, without the class.
+  const config = join(root, ".wrangler", "tmp", "exports-upload.json");
+  mkdirSync(join(root, ".wrangler", "tmp"), { recursive: true });
+  writeFileSync(
+    config,
+    JSON.stringify({ name: "wilayah-exports-upload", compatibility_date: "2026-08-01", r2_buckets: [{ binding: "EXPORTS", bucket_name: bucketName() }] }),
+  );
+  const proxy = await getPlatformProxy<{ EXPORTS: R2Bucket }>({ configPath: config, persist: { path: statePath }, remoteBindings: false });
+  try {
+    const bucket = proxy.env.EXPORTS;
+    const manifestText = readFileSync(join(dir, MANIFEST_FILE), "utf8");
+    const held = await bucket.get(exportKey(manifest.export_id, MANIFEST_FILE));
+    if (held && (await held.text()) === manifestText) return false;
+    for (const f of manifest.files) {
+      await bucket.put(exportKey(manifest.export_id, f.name), readFileSync(join(dir, f.name)), { httpMetadata: { contentType: f.media_type } });
+    }
+    await bucket.put(exportKey(manifest.export_id, MANIFEST_FILE), manifestText, { httpMetadata: { contentType: "application/json" } });
+    return true;
+  } finally {
+    await proxy.dispose();
+  }
+}
+
+/** Uploads an export to the deployed bucket with `wrangler r2 object put --remote`, manifest last. */
+function uploadRemote(dir: string, manifest: ExportManifest): void {
+  const bucket = bucketName();
+  for (const f of [...manifest.files, { name: MANIFEST_FILE, media_type: "application/json" }]) {
+    console.log(`Uploading ${f.name} to ${bucket}/${exportKey(manifest.export_id, f.name)}`);
+    wrangler(
+      ["r2", "object", "put", `${bucket}/${exportKey(manifest.export_id, f.name)}`, "--remote", "--file", join(dir, f.name), "--content-type", f.media_type],
+      {
+        capture: true,
+      },
+    );
+  }
+}
+
+/** For scripts/dev.ts: the current export in the local R2 of this state (built first when needed). */
+export async function ensureLocalExports(persistTo?: string): Promise<void> {
+  const { dir, manifest } = await currentExport();
+  const t0 = Date.now();
+  if (await uploadLocal(dir, manifest, persistTo)) console.log(`Bulk exports uploaded to the local R2 in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--out");
+  if (at >= 0) {
+    if (!args[at + 1]) throw new Error("--out needs a folder");
+    const manifest = await buildExports(args[at + 1]);
+    console.log(JSON.stringify(manifest, null, 2));
+    return;
+  }
+  if (args.includes("--remote")) {
+    const { dir, manifest } = await currentExport();
+    uploadRemote(dir, manifest);
+    console.log(`Bulk export ${manifest.export_id} uploaded to the bucket ${bucketName()}.`);
+    return;
+  }
+  await ensureLocalExports(process.env.WRANGLER_PERSIST_TO);
+}
+
+if (isMain(import.meta.url)) {
+  main().catch((e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+}

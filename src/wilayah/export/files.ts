@@ -1,0 +1,81 @@
+/**
+ * Bulk exports: the files the seed side builds and uploads to R2 (scripts/seed/exports.ts) and the
+ * Worker streams (./service.ts), named in one place. Imports only codes.ts: Node scripts import this
+ * file directly.
+ */
+import type { Level } from "../codes.ts";
+
+export const EXPORT_FORMATS = {
+  csv: { extension: "csv", mediaType: "text/csv; charset=utf-8" },
+  json: { extension: "json", mediaType: "application/json" },
+  geojson: { extension: "geojson", mediaType: "application/geo+json" },
+} as const;
+export type ExportFormat = keyof typeof EXPORT_FORMATS;
+export const EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMATS) as ExportFormat[];
+
+/**
+ * Each level's columns, in order: the fields of the API's list answers (LEVEL_RECORD in
+ * ../schemas.ts; src/wilayah/export/files.test.ts keeps the two equal), so an export row is what
+ * the list endpoint answers for that region. JSON and GeoJSON hold `population` as the API does
+ * (`{male, female, total}` or null); CSV, being flat, writes it as three columns (csvColumns).
+ */
+const STATS = ["area_km2", "population", "density_per_km2"] as const;
+export const EXPORT_COLUMNS: Record<Level, readonly string[]> = {
+  provinsi: ["id", "code", "name", "alt_name", "lat", "lng", "is_active", ...STATS],
+  kabupaten: ["id", "code", "name", "alt_name", "lat", "lng", "is_active", "provinsi_id", "type", ...STATS],
+  kecamatan: ["id", "code", "name", "alt_name", "lat", "lng", "is_active", "kabupaten_id"],
+  kelurahan: ["id", "code", "name", "alt_name", "lat", "lng", "is_active", "kecamatan_id", "postal_code"],
+};
+
+/** The population's parts, in the order CSV writes them (`population_male`, ...). */
+export const POPULATION_PARTS = ["male", "female", "total"] as const;
+
+/** A level's CSV header: EXPORT_COLUMNS with `population` as population_male, population_female, population_total. */
+export function csvColumns(level: Level): string[] {
+  return EXPORT_COLUMNS[level].flatMap((c) => (c === "population" ? POPULATION_PARTS.map((p) => `population_${p}`) : [c]));
+}
+
+/** Layout of the bucket and the files' columns; a new layout is a new prefix, so a Worker never reads files it does not understand. */
+// v2: provinsi and kabupaten/kota gained population and area (files of v1 lack them).
+export const LAYOUT = "v2";
+
+/**
+ * The export's id: the seed's checksum and the village boundaries' (seed/manifest.json), so new
+ * data is a new folder, and a Worker serves only the export of the data it holds itself.
+ */
+export function exportId(seed: { checksum: string; boundaries: { kelurahan: { checksum: string } } }): string {
+  return `${seed.checksum.slice(0, 8)}${seed.boundaries.kelurahan.checksum.slice(0, 8)}`;
+}
+
+export const LICENSE_FILE = "LICENSE";
+export const MANIFEST_FILE = "manifest.json";
+
+/** The object key of one file of an export. */
+export const exportKey = (id: string, file: string) => `wilayah/${LAYOUT}/${id}/${file}`;
+
+/** A level's file in the bucket. */
+export const dataFile = (level: Level, format: ExportFormat) => `${level}.${EXPORT_FORMATS[format].extension}`;
+
+/** The name a download is saved under: what it holds and the export (data version) it belongs to. */
+export const downloadName = (id: string, file: string) => (file === LICENSE_FILE ? `wilayah-${id}-LICENSE.txt` : `wilayah-${file.replace(".", `-${id}.`)}`);
+
+/** manifest.json: what an export holds. */
+export type ExportManifest = {
+  export_id: string;
+  data_version: string;
+  /** One line; LICENSE has the full terms. */
+  license: string;
+  files: ExportFileEntry[];
+};
+
+export type ExportFileEntry = {
+  /** Its name in the export (`kabupaten.csv`, `LICENSE`). */
+  name: string;
+  level: Level | null;
+  format: ExportFormat | null;
+  media_type: string;
+  /** Regions in it (null for LICENSE). */
+  records: number | null;
+  size: number;
+  sha256: string;
+};

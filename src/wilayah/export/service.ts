@@ -1,0 +1,36 @@
+/**
+ * Bulk exports in R2 (binding EXPORTS): the manifest and the files of the export of the data this
+ * Worker holds (its id comes from the bundled seed/manifest.json, so a Worker never serves another
+ * dataset's files). Knows nothing of HTTP or plans; the declarations (./endpoints.ts) do.
+ */
+import seed from "../../../seed/manifest.json";
+import { ApiError } from "../../lib/errors";
+import { type ExportFileEntry, type ExportManifest, exportId, exportKey, MANIFEST_FILE } from "./files";
+
+/** The export of the data this Worker was built with. */
+export const CURRENT_EXPORT = exportId(seed);
+
+const notUploaded = (id: string) =>
+  new ApiError(
+    "NOT_FOUND",
+    `The bulk export of the current data (export ${id}) is not available on this deployment yet: it is uploaded after each data update. Try again later, or contact support if it stays missing.`,
+  );
+
+/** The manifest (a few KB), read on every request: one R2 read beside a download of megabytes, and an upload or a removal shows at once. */
+export async function exportManifest(bucket: R2Bucket, id = CURRENT_EXPORT): Promise<ExportManifest> {
+  const object = await bucket.get(exportKey(id, MANIFEST_FILE));
+  if (!object) throw notUploaded(id);
+  return (await object.json()) as ExportManifest;
+}
+
+export type ExportFile = { entry: ExportFileEntry; body: ReadableStream; exportId: string };
+
+/** One file of the current export, as a stream, with its manifest entry (size, checksum, media type). */
+export async function exportFile(bucket: R2Bucket, name: string): Promise<ExportFile> {
+  const manifest = await exportManifest(bucket);
+  const entry = manifest.files.find((f) => f.name === name);
+  if (!entry) throw new ApiError("NOT_FOUND", `The bulk export ${manifest.export_id} has no file ${name}.`);
+  const object = await bucket.get(exportKey(manifest.export_id, name));
+  if (!object) throw notUploaded(manifest.export_id);
+  return { entry, body: object.body, exportId: manifest.export_id };
+}

@@ -1,0 +1,38 @@
+/**
+ * The small bulk export test/setup/exports-subset.ts builds (provinsi and kabupaten/kota, every
+ * format, by the real code), put into or taken out of the test R2 as an operator's upload would.
+ */
+import { env } from "cloudflare:workers";
+import { exportKey } from "../src/wilayah/export/files";
+import { CURRENT_EXPORT } from "../src/wilayah/export/service";
+import kabupatenCsv from "./.generated/exports/kabupaten.csv?raw";
+import kabupatenGeojson from "./.generated/exports/kabupaten.geojson?raw";
+import kabupatenJson from "./.generated/exports/kabupaten.json?raw";
+import license from "./.generated/exports/LICENSE?raw";
+import manifestText from "./.generated/exports/manifest.json?raw";
+import provinsiCsv from "./.generated/exports/provinsi.csv?raw";
+import provinsiGeojson from "./.generated/exports/provinsi.geojson?raw";
+import provinsiJson from "./.generated/exports/provinsi.json?raw";
+
+export const EXPORT_FILES: Record<string, string> = {
+  "kabupaten.csv": kabupatenCsv,
+  "kabupaten.json": kabupatenJson,
+  "kabupaten.geojson": kabupatenGeojson,
+  "provinsi.csv": provinsiCsv,
+  "provinsi.json": provinsiJson,
+  "provinsi.geojson": provinsiGeojson,
+  LICENSE: license,
+};
+
+export const exportManifest = JSON.parse(manifestText);
+
+/** Uploads the files, then the manifest (as scripts/seed/exports.ts does). */
+export async function uploadExportSubset(): Promise<void> {
+  for (const [name, text] of Object.entries(EXPORT_FILES)) await env.EXPORTS.put(exportKey(CURRENT_EXPORT, name), text);
+  await env.EXPORTS.put(exportKey(CURRENT_EXPORT, "manifest.json"), manifestText);
+}
+
+/** Removes the export (its manifest first), as before any upload. */
+export async function removeExport(): Promise<void> {
+  await env.EXPORTS.delete([exportKey(CURRENT_EXPORT, "manifest.json"), ...Object.keys(EXPORT_FILES).map((name) => exportKey(CURRENT_EXPORT, name))]);
+}

@@ -1,0 +1,22 @@
+/**
+ * Vitest global setup (node): a small bulk export for the Worker tests (test/wilayah/export.test.ts
+ * puts it into the test R2), built by the same code as the real one (scripts/seed/exports.ts) for
+ * two levels only: provinsi and kabupaten/kota, every format. Rebuilt only when the seed changes.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildExports } from "../../scripts/seed/exports.ts";
+import { exportId, LAYOUT } from "../../src/wilayah/export/files.ts";
+
+export const EXPORT_SUBSET_DIR = join(import.meta.dirname, "..", ".generated", "exports");
+// The layout the files were built in: files of an earlier layout (other columns) are never reused.
+const LAYOUT_STAMP = join(EXPORT_SUBSET_DIR, ".layout");
+
+export default async function setup() {
+  const seed = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "seed", "manifest.json"), "utf8"));
+  const manifest = join(EXPORT_SUBSET_DIR, "manifest.json");
+  const fresh = existsSync(manifest) && existsSync(LAYOUT_STAMP) && readFileSync(LAYOUT_STAMP, "utf8") === LAYOUT;
+  if (fresh && JSON.parse(readFileSync(manifest, "utf8")).export_id === exportId(seed)) return;
+  await buildExports(EXPORT_SUBSET_DIR, { levels: ["provinsi", "kabupaten"] });
+  writeFileSync(LAYOUT_STAMP, LAYOUT);
+}
