@@ -1618,6 +1618,77 @@ class Client(BaseClient):
             body={"token": token, "password": password},
         ))
 
+    def resolve_address(self, *, q: str) -> ResolveAddressResponse:
+        """
+        Free-text Indonesian addresses to Kemendagri region codes: the village (kelurahan/desa),
+        kecamatan, kabupaten/kota and provinsi an address names, with how sure the answer is. Reads
+        any case, with or without commas, the levels in any order, with or without level words
+        (Kel., Ds., Desa, Kec., Kab., Kota, Kotamadya, Prov.), KTP style in capitals, short forms
+        (Jabar, DKI, DIY, Jaksel, Bdg), old spellings, typos, names of earlier editions, and village
+        + city only; the postal code is evidence, never the decider. Street, house number, RT/RW,
+        block, building, housing complex and dusun are set apart as components: a street named after
+        a region (Jl. Bandung in Malang) is not that region. Answers level (the lowest resolved),
+        confidence (0 to 1), up to 3 alternative villages, warnings (postal_code_mismatch,
+        ambiguous, typo_corrected, former_name, kabupaten_inconsistent) and what matched which
+        level. One address; POST /wilayah/address takes up to 100.
+
+        GET /api/v1/wilayah/address
+
+        Args:
+            q: The address, at most 500 characters (Jl. Braga No. 8, Braga, Sumur Bandung, Kota
+                Bandung 40111)
+
+        Returns:
+            ResolveAddressResponse: The answer; `data` (and `meta` for lists).
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
+                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+        """
+        return cast("ResolveAddressResponse", self._call(
+            "GET",
+            "/api/v1/wilayah/address",
+            auth="apiKey",
+            query={"q": q},
+        ))
+
+    def resolve_addresses(self, *, addresses: list[str]) -> ResolveAddressesResponse:
+        """
+        Free-text Indonesian addresses to Kemendagri region codes: the village (kelurahan/desa),
+        kecamatan, kabupaten/kota and provinsi an address names, with how sure the answer is. Reads
+        any case, with or without commas, the levels in any order, with or without level words
+        (Kel., Ds., Desa, Kec., Kab., Kota, Kotamadya, Prov.), KTP style in capitals, short forms
+        (Jabar, DKI, DIY, Jaksel, Bdg), old spellings, typos, names of earlier editions, and village
+        + city only; the postal code is evidence, never the decider. Street, house number, RT/RW,
+        block, building, housing complex and dusun are set apart as components: a street named after
+        a region (Jl. Bandung in Malang) is not that region. Answers level (the lowest resolved),
+        confidence (0 to 1), up to 3 alternative villages, warnings (postal_code_mismatch,
+        ambiguous, typo_corrected, former_name, kabupaten_inconsistent) and what matched which
+        level. 1 to 100 addresses, answered in the same order; each counts as one call, and a
+        request the remaining quota and credits cannot cover whole is refused whole (402).
+
+        Also the MCP tool `wilayah_address`.
+
+        POST /api/v1/wilayah/address
+
+        Args:
+            addresses: 1 to 100 addresses, each at most 500 characters; each counts as one call
+
+        Returns:
+            ResolveAddressesResponse: The answer; `data` (and `meta` for lists).
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_API_KEY (401),
+                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403),
+                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
+        """
+        return cast("ResolveAddressesResponse", self._call(
+            "POST",
+            "/api/v1/wilayah/address",
+            auth="apiKey",
+            body={"addresses": addresses},
+        ))
+
     def reverse_geocode(self, *, lat: float | str, lng: float | str) -> ReverseGeocodeResponse:
         """
         Reverse geocoding: which kelurahan/desa a point lies in. Use it to turn coordinates (lat,
@@ -3461,6 +3532,77 @@ class AsyncClient(BaseAsyncClient):
             "/auth/reset-password",
             auth="none",
             body={"token": token, "password": password},
+        ))
+
+    async def resolve_address(self, *, q: str) -> ResolveAddressResponse:
+        """
+        Free-text Indonesian addresses to Kemendagri region codes: the village (kelurahan/desa),
+        kecamatan, kabupaten/kota and provinsi an address names, with how sure the answer is. Reads
+        any case, with or without commas, the levels in any order, with or without level words
+        (Kel., Ds., Desa, Kec., Kab., Kota, Kotamadya, Prov.), KTP style in capitals, short forms
+        (Jabar, DKI, DIY, Jaksel, Bdg), old spellings, typos, names of earlier editions, and village
+        + city only; the postal code is evidence, never the decider. Street, house number, RT/RW,
+        block, building, housing complex and dusun are set apart as components: a street named after
+        a region (Jl. Bandung in Malang) is not that region. Answers level (the lowest resolved),
+        confidence (0 to 1), up to 3 alternative villages, warnings (postal_code_mismatch,
+        ambiguous, typo_corrected, former_name, kabupaten_inconsistent) and what matched which
+        level. One address; POST /wilayah/address takes up to 100.
+
+        GET /api/v1/wilayah/address
+
+        Args:
+            q: The address, at most 500 characters (Jl. Braga No. 8, Braga, Sumur Bandung, Kota
+                Bandung 40111)
+
+        Returns:
+            ResolveAddressResponse: The answer; `data` (and `meta` for lists).
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
+                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+        """
+        return cast("ResolveAddressResponse", await self._call(
+            "GET",
+            "/api/v1/wilayah/address",
+            auth="apiKey",
+            query={"q": q},
+        ))
+
+    async def resolve_addresses(self, *, addresses: list[str]) -> ResolveAddressesResponse:
+        """
+        Free-text Indonesian addresses to Kemendagri region codes: the village (kelurahan/desa),
+        kecamatan, kabupaten/kota and provinsi an address names, with how sure the answer is. Reads
+        any case, with or without commas, the levels in any order, with or without level words
+        (Kel., Ds., Desa, Kec., Kab., Kota, Kotamadya, Prov.), KTP style in capitals, short forms
+        (Jabar, DKI, DIY, Jaksel, Bdg), old spellings, typos, names of earlier editions, and village
+        + city only; the postal code is evidence, never the decider. Street, house number, RT/RW,
+        block, building, housing complex and dusun are set apart as components: a street named after
+        a region (Jl. Bandung in Malang) is not that region. Answers level (the lowest resolved),
+        confidence (0 to 1), up to 3 alternative villages, warnings (postal_code_mismatch,
+        ambiguous, typo_corrected, former_name, kabupaten_inconsistent) and what matched which
+        level. 1 to 100 addresses, answered in the same order; each counts as one call, and a
+        request the remaining quota and credits cannot cover whole is refused whole (402).
+
+        Also the MCP tool `wilayah_address`.
+
+        POST /api/v1/wilayah/address
+
+        Args:
+            addresses: 1 to 100 addresses, each at most 500 characters; each counts as one call
+
+        Returns:
+            ResolveAddressesResponse: The answer; `data` (and `meta` for lists).
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_API_KEY (401),
+                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403),
+                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
+        """
+        return cast("ResolveAddressesResponse", await self._call(
+            "POST",
+            "/api/v1/wilayah/address",
+            auth="apiKey",
+            body={"addresses": addresses},
         ))
 
     async def reverse_geocode(

@@ -1406,6 +1406,233 @@ class ListCoverageMissingResponse(TypedDict):
     meta: ListCoverageMissingResponseMeta
 
 
+class ResolveAddressResponseDataComponents(TypedDict):
+    """The parts of the text that are not regions, as written (the parser's, not checked against any
+    data)"""
+    #: The street with its word (Jl. Asia Afrika, Gg. Mawar); several street pieces joined by `, `,
+    #: as written; null when absent
+    street: str | None
+    #: The house number (8, 12A, 12-14, Kav. 52 -> 52), as written; null when absent
+    house_number: str | None
+    #: RT (rukun tetangga) number, as written; null when absent
+    rt: str | None
+    #: RW (rukun warga) number, as written; null when absent
+    rw: str | None
+    #: Block (Blok C2 -> C2), as written; null when absent
+    block: str | None
+    #: A building with its word (Gedung Sate, Wisma 46, Menara BCA Lt. 5), as written; null when
+    #: absent
+    building: str | None
+    #: A housing complex with its word (Perum Griya Asri, Komplek Setiabudi), as written; null when
+    #: absent
+    complex: str | None
+    #: A hamlet below the village (Dusun, Kampung, Dukuh, Lingkungan, Jorong); null when that
+    #: segment is the village's own name, as written; null when absent
+    dusun: str | None
+    #: The 5-digit postal code, as written; null when absent
+    postal_code: str | None
+
+
+class ResolveAddressResponseDataKelurahan(TypedDict):
+    id: str
+    name: str
+
+
+class ResolveAddressResponseDataKecamatan(TypedDict):
+    id: str
+    name: str
+
+
+class ResolveAddressResponseDataKabupaten(TypedDict):
+    id: str
+    name: str
+
+
+class ResolveAddressResponseDataProvinsi(TypedDict):
+    id: str
+    name: str
+
+
+class ResolveAddressResponseDataAlternativesItem(TypedDict):
+    id: str
+    name: str
+    #: Parent names, nearest first
+    parent: str | None
+    #: Its share of the same softmax as the answer's confidence
+    confidence: float
+
+
+class ResolveAddressResponseDataMatchedItem(TypedDict):
+    level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"]
+    #: The region of the answer's chain that matched
+    id: str
+    #: The words of the address that matched it, as written
+    text: str
+    #: What they were read as (normalised)
+    read: str
+    #: name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name:
+    #: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil ->
+    #: bukitkecil, soerabaja -> surabaya); typo: a corrected typo; postal_code: the written postal
+    #: code is the village's
+    via: Literal["name", "alias", "former_name", "reading", "typo", "postal_code"]
+    #: The name reading's kind, when via is reading
+    reading: Literal["spacing", "spelling", "abbreviation", "historic"] | None
+
+
+class ResolveAddressResponseData(TypedDict):
+    #: The address as given
+    input: str
+    #: The parts of the text that are not regions, as written (the parser's, not checked against any
+    #: data)
+    components: ResolveAddressResponseDataComponents
+    #: The village (kelurahan/desa); null when the answer is above it
+    kelurahan: ResolveAddressResponseDataKelurahan | None
+    kecamatan: ResolveAddressResponseDataKecamatan | None
+    #: The kabupaten/kota
+    kabupaten: ResolveAddressResponseDataKabupaten | None
+    provinsi: ResolveAddressResponseDataProvinsi | None
+    #: The answer village's own postal code (from the data, not the text); null above village level
+    postal_code: str | None
+    #: The lowest level resolved: kelurahan, or kecamatan/kabupaten/provinsi when no village fits
+    #: the text; null when nothing does
+    level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"] | None
+    #: 0 to 1: the estimated probability that the answer is right at its level, from how much better
+    #: it explains the text than every rival (softmax over the scores, with a fixed score for 'none
+    #: of these'). Measured on the generated quality set: of answers at 0.9 or more, over 99% were
+    #: right; below 0.5, the right village was the answer or among the alternatives in most cases
+    #: (docs/api.md, Addresses)
+    confidence: float
+    #: Up to 3 other candidate villages, best first, those with a confidence of 0.01 or more
+    alternatives: list[ResolveAddressResponseDataAlternativesItem]
+    #: postal_code_mismatch: a postal code was written and it is not the answer village's;
+    #: ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a
+    #: name was read with a typo corrected; former_name: a name was read by the name it had in an
+    #: earlier edition of the code list; kabupaten_inconsistent: the kabupaten/kota written does not
+    #: contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of
+    #: Kota Bandung)
+    warnings: list[Literal["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "kabupaten_inconsistent"]]
+    #: What matched which level of the answer, lowest level first
+    matched: list[ResolveAddressResponseDataMatchedItem]
+
+
+class ResolveAddressResponse(TypedDict):
+    data: ResolveAddressResponseData
+
+
+class ResolveAddressesResponseDataItemComponents(TypedDict):
+    """The parts of the text that are not regions, as written (the parser's, not checked against any
+    data)"""
+    #: The street with its word (Jl. Asia Afrika, Gg. Mawar); several street pieces joined by `, `,
+    #: as written; null when absent
+    street: str | None
+    #: The house number (8, 12A, 12-14, Kav. 52 -> 52), as written; null when absent
+    house_number: str | None
+    #: RT (rukun tetangga) number, as written; null when absent
+    rt: str | None
+    #: RW (rukun warga) number, as written; null when absent
+    rw: str | None
+    #: Block (Blok C2 -> C2), as written; null when absent
+    block: str | None
+    #: A building with its word (Gedung Sate, Wisma 46, Menara BCA Lt. 5), as written; null when
+    #: absent
+    building: str | None
+    #: A housing complex with its word (Perum Griya Asri, Komplek Setiabudi), as written; null when
+    #: absent
+    complex: str | None
+    #: A hamlet below the village (Dusun, Kampung, Dukuh, Lingkungan, Jorong); null when that
+    #: segment is the village's own name, as written; null when absent
+    dusun: str | None
+    #: The 5-digit postal code, as written; null when absent
+    postal_code: str | None
+
+
+class ResolveAddressesResponseDataItemKelurahan(TypedDict):
+    id: str
+    name: str
+
+
+class ResolveAddressesResponseDataItemKecamatan(TypedDict):
+    id: str
+    name: str
+
+
+class ResolveAddressesResponseDataItemKabupaten(TypedDict):
+    id: str
+    name: str
+
+
+class ResolveAddressesResponseDataItemProvinsi(TypedDict):
+    id: str
+    name: str
+
+
+class ResolveAddressesResponseDataItemAlternativesItem(TypedDict):
+    id: str
+    name: str
+    #: Parent names, nearest first
+    parent: str | None
+    #: Its share of the same softmax as the answer's confidence
+    confidence: float
+
+
+class ResolveAddressesResponseDataItemMatchedItem(TypedDict):
+    level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"]
+    #: The region of the answer's chain that matched
+    id: str
+    #: The words of the address that matched it, as written
+    text: str
+    #: What they were read as (normalised)
+    read: str
+    #: name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name:
+    #: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil ->
+    #: bukitkecil, soerabaja -> surabaya); typo: a corrected typo; postal_code: the written postal
+    #: code is the village's
+    via: Literal["name", "alias", "former_name", "reading", "typo", "postal_code"]
+    #: The name reading's kind, when via is reading
+    reading: Literal["spacing", "spelling", "abbreviation", "historic"] | None
+
+
+class ResolveAddressesResponseDataItem(TypedDict):
+    #: The address as given
+    input: str
+    #: The parts of the text that are not regions, as written (the parser's, not checked against any
+    #: data)
+    components: ResolveAddressesResponseDataItemComponents
+    #: The village (kelurahan/desa); null when the answer is above it
+    kelurahan: ResolveAddressesResponseDataItemKelurahan | None
+    kecamatan: ResolveAddressesResponseDataItemKecamatan | None
+    #: The kabupaten/kota
+    kabupaten: ResolveAddressesResponseDataItemKabupaten | None
+    provinsi: ResolveAddressesResponseDataItemProvinsi | None
+    #: The answer village's own postal code (from the data, not the text); null above village level
+    postal_code: str | None
+    #: The lowest level resolved: kelurahan, or kecamatan/kabupaten/provinsi when no village fits
+    #: the text; null when nothing does
+    level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"] | None
+    #: 0 to 1: the estimated probability that the answer is right at its level, from how much better
+    #: it explains the text than every rival (softmax over the scores, with a fixed score for 'none
+    #: of these'). Measured on the generated quality set: of answers at 0.9 or more, over 99% were
+    #: right; below 0.5, the right village was the answer or among the alternatives in most cases
+    #: (docs/api.md, Addresses)
+    confidence: float
+    #: Up to 3 other candidate villages, best first, those with a confidence of 0.01 or more
+    alternatives: list[ResolveAddressesResponseDataItemAlternativesItem]
+    #: postal_code_mismatch: a postal code was written and it is not the answer village's;
+    #: ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a
+    #: name was read with a typo corrected; former_name: a name was read by the name it had in an
+    #: earlier edition of the code list; kabupaten_inconsistent: the kabupaten/kota written does not
+    #: contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of
+    #: Kota Bandung)
+    warnings: list[Literal["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "kabupaten_inconsistent"]]
+    #: What matched which level of the answer, lowest level first
+    matched: list[ResolveAddressesResponseDataItemMatchedItem]
+
+
+class ResolveAddressesResponse(TypedDict):
+    #: One answer per address, in the order given
+    data: list[ResolveAddressesResponseDataItem]
+
+
 class GetExportManifestResponseDataFilesItem(TypedDict):
     name: str
     level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"] | None
@@ -1548,4 +1775,4 @@ class GetGempaTerkiniResponse(TypedDict):
     data: GetGempaTerkiniResponseData
 
 
-__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "ChangePasswordResponse", "ChangePasswordResponseData", "ConvertCodesResponse", "ConvertCodesResponseDataItem", "ConvertCodesResponseDataItemCurrent", "ConvertCodesResponseDataItemSuccessorsItem", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataAsIssued", "DecodeNikResponseDataAsIssuedKabupaten", "DecodeNikResponseDataAsIssuedKecamatan", "DecodeNikResponseDataAsIssuedProvinsi", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetCoverageResponse", "GetCoverageResponseDataItem", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetEditionsResponse", "GetEditionsResponseDataItem", "GetEditionsResponseDataItemCounts", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetHistoryResponse", "GetHistoryResponseData", "GetHistoryResponseDataChangesItem", "GetHistoryResponseDataEditionsItem", "GetHistoryResponseDataPredecessorsItem", "GetHistoryResponseDataSuccessorsItem", "GetHistoryResponseDataWithin", "GetInvoiceResponse", "GetInvoiceResponseData", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKabupatenResponseDataPopulation", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKelurahanResponse", "GetKelurahanResponseData", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataAsIssued", "GetNikResponseDataAsIssuedKabupaten", "GetNikResponseDataAsIssuedKecamatan", "GetNikResponseDataAsIssuedProvinsi", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetProvinsiResponseDataPopulation", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWilayahResponse", "GetWilayahResponseData", "GetWilayahResponseDataPopulation", "ListChangesResponse", "ListChangesResponseDataItem", "ListChangesResponseMeta", "ListCoverageMissingResponse", "ListCoverageMissingResponseDataItem", "ListCoverageMissingResponseMeta", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKabupatenResponseItemPopulation", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListNearbyResponse", "ListNearbyResponseDataItem", "ListNearbyResponseMeta", "ListNearbyResponseMetaContaining", "ListNeighborsResponse", "ListNeighborsResponseDataItem", "ListNeighborsResponseMeta", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListProvinsiResponseItemPopulation", "ListPulauResponse", "ListPulauResponseItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RegisterResponse", "RegisterResponseData", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SearchRegionsResponseItemMatchReading", "SearchRegionsResponseItemMatchReadingRewritesItem", "SubscribeResponse", "SubscribeResponseData", "TripayWebhookResponse"]
+__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "ChangePasswordResponse", "ChangePasswordResponseData", "ConvertCodesResponse", "ConvertCodesResponseDataItem", "ConvertCodesResponseDataItemCurrent", "ConvertCodesResponseDataItemSuccessorsItem", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataAsIssued", "DecodeNikResponseDataAsIssuedKabupaten", "DecodeNikResponseDataAsIssuedKecamatan", "DecodeNikResponseDataAsIssuedProvinsi", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetCoverageResponse", "GetCoverageResponseDataItem", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetEditionsResponse", "GetEditionsResponseDataItem", "GetEditionsResponseDataItemCounts", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetHistoryResponse", "GetHistoryResponseData", "GetHistoryResponseDataChangesItem", "GetHistoryResponseDataEditionsItem", "GetHistoryResponseDataPredecessorsItem", "GetHistoryResponseDataSuccessorsItem", "GetHistoryResponseDataWithin", "GetInvoiceResponse", "GetInvoiceResponseData", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKabupatenResponseDataPopulation", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKelurahanResponse", "GetKelurahanResponseData", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataAsIssued", "GetNikResponseDataAsIssuedKabupaten", "GetNikResponseDataAsIssuedKecamatan", "GetNikResponseDataAsIssuedProvinsi", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetProvinsiResponseDataPopulation", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWilayahResponse", "GetWilayahResponseData", "GetWilayahResponseDataPopulation", "ListChangesResponse", "ListChangesResponseDataItem", "ListChangesResponseMeta", "ListCoverageMissingResponse", "ListCoverageMissingResponseDataItem", "ListCoverageMissingResponseMeta", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKabupatenResponseItemPopulation", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListNearbyResponse", "ListNearbyResponseDataItem", "ListNearbyResponseMeta", "ListNearbyResponseMetaContaining", "ListNeighborsResponse", "ListNeighborsResponseDataItem", "ListNeighborsResponseMeta", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListProvinsiResponseItemPopulation", "ListPulauResponse", "ListPulauResponseItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RegisterResponse", "RegisterResponseData", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ResolveAddressResponse", "ResolveAddressResponseData", "ResolveAddressResponseDataAlternativesItem", "ResolveAddressResponseDataComponents", "ResolveAddressResponseDataKabupaten", "ResolveAddressResponseDataKecamatan", "ResolveAddressResponseDataKelurahan", "ResolveAddressResponseDataMatchedItem", "ResolveAddressResponseDataProvinsi", "ResolveAddressesResponse", "ResolveAddressesResponseDataItem", "ResolveAddressesResponseDataItemAlternativesItem", "ResolveAddressesResponseDataItemComponents", "ResolveAddressesResponseDataItemKabupaten", "ResolveAddressesResponseDataItemKecamatan", "ResolveAddressesResponseDataItemKelurahan", "ResolveAddressesResponseDataItemMatchedItem", "ResolveAddressesResponseDataItemProvinsi", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SearchRegionsResponseItemMatchReading", "SearchRegionsResponseItemMatchReadingRewritesItem", "SubscribeResponse", "SubscribeResponseData", "TripayWebhookResponse"]

@@ -4269,6 +4269,366 @@ export type ListCoverageMissingResponses = {
 
 export type ListCoverageMissingResponse = ListCoverageMissingResponses[keyof ListCoverageMissingResponses];
 
+export type ResolveAddressData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * The address, at most 500 characters (Jl. Braga No. 8, Braga, Sumur Bandung, Kota Bandung 40111)
+         */
+        q: string;
+    };
+    url: '/api/v1/wilayah/address';
+};
+
+export type ResolveAddressErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: Error;
+    /**
+     * Error: `QUOTA_EXCEEDED`
+     */
+    402: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type ResolveAddressError = ResolveAddressErrors[keyof ResolveAddressErrors];
+
+export type ResolveAddressResponses = {
+    /**
+     * The answer; `data` (and `meta` for lists)
+     */
+    200: {
+        data: {
+            /**
+             * The address as given
+             */
+            input: string;
+            /**
+             * The parts of the text that are not regions, as written (the parser's, not checked against any data)
+             */
+            components: {
+                /**
+                 * The street with its word (Jl. Asia Afrika, Gg. Mawar); several street pieces joined by `, `, as written; null when absent
+                 */
+                street: string | null;
+                /**
+                 * The house number (8, 12A, 12-14, Kav. 52 -> 52), as written; null when absent
+                 */
+                house_number: string | null;
+                /**
+                 * RT (rukun tetangga) number, as written; null when absent
+                 */
+                rt: string | null;
+                /**
+                 * RW (rukun warga) number, as written; null when absent
+                 */
+                rw: string | null;
+                /**
+                 * Block (Blok C2 -> C2), as written; null when absent
+                 */
+                block: string | null;
+                /**
+                 * A building with its word (Gedung Sate, Wisma 46, Menara BCA Lt. 5), as written; null when absent
+                 */
+                building: string | null;
+                /**
+                 * A housing complex with its word (Perum Griya Asri, Komplek Setiabudi), as written; null when absent
+                 */
+                complex: string | null;
+                /**
+                 * A hamlet below the village (Dusun, Kampung, Dukuh, Lingkungan, Jorong); null when that segment is the village's own name, as written; null when absent
+                 */
+                dusun: string | null;
+                /**
+                 * The 5-digit postal code, as written; null when absent
+                 */
+                postal_code: string | null;
+            };
+            /**
+             * The village (kelurahan/desa); null when the answer is above it
+             */
+            kelurahan: {
+                id: string;
+                name: string;
+            } | null;
+            kecamatan: {
+                id: string;
+                name: string;
+            } | null;
+            /**
+             * The kabupaten/kota
+             */
+            kabupaten: {
+                id: string;
+                name: string;
+            } | null;
+            provinsi: {
+                id: string;
+                name: string;
+            } | null;
+            /**
+             * The answer village's own postal code (from the data, not the text); null above village level
+             */
+            postal_code: string | null;
+            /**
+             * The lowest level resolved: kelurahan, or kecamatan/kabupaten/provinsi when no village fits the text; null when nothing does
+             */
+            level: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan' | null;
+            /**
+             * 0 to 1: the estimated probability that the answer is right at its level, from how much better it explains the text than every rival (softmax over the scores, with a fixed score for 'none of these'). Measured on the generated quality set: of answers at 0.9 or more, over 99% were right; below 0.5, the right village was the answer or among the alternatives in most cases (docs/api.md, Addresses)
+             */
+            confidence: number;
+            /**
+             * Up to 3 other candidate villages, best first, those with a confidence of 0.01 or more
+             */
+            alternatives: Array<{
+                id: string;
+                name: string;
+                /**
+                 * Parent names, nearest first
+                 */
+                parent: string | null;
+                /**
+                 * Its share of the same softmax as the answer's confidence
+                 */
+                confidence: number;
+            }>;
+            /**
+             * postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung)
+             */
+            warnings: Array<'postal_code_mismatch' | 'ambiguous' | 'typo_corrected' | 'former_name' | 'kabupaten_inconsistent'>;
+            /**
+             * What matched which level of the answer, lowest level first
+             */
+            matched: Array<{
+                level: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan';
+                /**
+                 * The region of the answer's chain that matched
+                 */
+                id: string;
+                /**
+                 * The words of the address that matched it, as written
+                 */
+                text: string;
+                /**
+                 * What they were read as (normalised)
+                 */
+                read: string;
+                /**
+                 * name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil -> bukitkecil, soerabaja -> surabaya); typo: a corrected typo; postal_code: the written postal code is the village's
+                 */
+                via: 'name' | 'alias' | 'former_name' | 'reading' | 'typo' | 'postal_code';
+                /**
+                 * The name reading's kind, when via is reading
+                 */
+                reading: 'spacing' | 'spelling' | 'abbreviation' | 'historic' | null;
+            }>;
+        };
+    };
+};
+
+export type ResolveAddressResponse = ResolveAddressResponses[keyof ResolveAddressResponses];
+
+export type ResolveAddressesData = {
+    /**
+     * The input, as a JSON object
+     */
+    body: {
+        /**
+         * 1 to 100 addresses, each at most 500 characters; each counts as one call
+         */
+        addresses: Array<string>;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/v1/wilayah/address';
+};
+
+export type ResolveAddressesErrors = {
+    /**
+     * Error: `INVALID_JSON`, `VALIDATION_ERROR`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: Error;
+    /**
+     * Error: `QUOTA_EXCEEDED`
+     */
+    402: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `PAYLOAD_TOO_LARGE`
+     */
+    413: Error;
+    /**
+     * Error: `UNSUPPORTED_MEDIA_TYPE`
+     */
+    415: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type ResolveAddressesError = ResolveAddressesErrors[keyof ResolveAddressesErrors];
+
+export type ResolveAddressesResponses = {
+    /**
+     * The answer; `data` (and `meta` for lists)
+     */
+    200: {
+        /**
+         * One answer per address, in the order given
+         */
+        data: Array<{
+            /**
+             * The address as given
+             */
+            input: string;
+            /**
+             * The parts of the text that are not regions, as written (the parser's, not checked against any data)
+             */
+            components: {
+                /**
+                 * The street with its word (Jl. Asia Afrika, Gg. Mawar); several street pieces joined by `, `, as written; null when absent
+                 */
+                street: string | null;
+                /**
+                 * The house number (8, 12A, 12-14, Kav. 52 -> 52), as written; null when absent
+                 */
+                house_number: string | null;
+                /**
+                 * RT (rukun tetangga) number, as written; null when absent
+                 */
+                rt: string | null;
+                /**
+                 * RW (rukun warga) number, as written; null when absent
+                 */
+                rw: string | null;
+                /**
+                 * Block (Blok C2 -> C2), as written; null when absent
+                 */
+                block: string | null;
+                /**
+                 * A building with its word (Gedung Sate, Wisma 46, Menara BCA Lt. 5), as written; null when absent
+                 */
+                building: string | null;
+                /**
+                 * A housing complex with its word (Perum Griya Asri, Komplek Setiabudi), as written; null when absent
+                 */
+                complex: string | null;
+                /**
+                 * A hamlet below the village (Dusun, Kampung, Dukuh, Lingkungan, Jorong); null when that segment is the village's own name, as written; null when absent
+                 */
+                dusun: string | null;
+                /**
+                 * The 5-digit postal code, as written; null when absent
+                 */
+                postal_code: string | null;
+            };
+            /**
+             * The village (kelurahan/desa); null when the answer is above it
+             */
+            kelurahan: {
+                id: string;
+                name: string;
+            } | null;
+            kecamatan: {
+                id: string;
+                name: string;
+            } | null;
+            /**
+             * The kabupaten/kota
+             */
+            kabupaten: {
+                id: string;
+                name: string;
+            } | null;
+            provinsi: {
+                id: string;
+                name: string;
+            } | null;
+            /**
+             * The answer village's own postal code (from the data, not the text); null above village level
+             */
+            postal_code: string | null;
+            /**
+             * The lowest level resolved: kelurahan, or kecamatan/kabupaten/provinsi when no village fits the text; null when nothing does
+             */
+            level: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan' | null;
+            /**
+             * 0 to 1: the estimated probability that the answer is right at its level, from how much better it explains the text than every rival (softmax over the scores, with a fixed score for 'none of these'). Measured on the generated quality set: of answers at 0.9 or more, over 99% were right; below 0.5, the right village was the answer or among the alternatives in most cases (docs/api.md, Addresses)
+             */
+            confidence: number;
+            /**
+             * Up to 3 other candidate villages, best first, those with a confidence of 0.01 or more
+             */
+            alternatives: Array<{
+                id: string;
+                name: string;
+                /**
+                 * Parent names, nearest first
+                 */
+                parent: string | null;
+                /**
+                 * Its share of the same softmax as the answer's confidence
+                 */
+                confidence: number;
+            }>;
+            /**
+             * postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung)
+             */
+            warnings: Array<'postal_code_mismatch' | 'ambiguous' | 'typo_corrected' | 'former_name' | 'kabupaten_inconsistent'>;
+            /**
+             * What matched which level of the answer, lowest level first
+             */
+            matched: Array<{
+                level: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan';
+                /**
+                 * The region of the answer's chain that matched
+                 */
+                id: string;
+                /**
+                 * The words of the address that matched it, as written
+                 */
+                text: string;
+                /**
+                 * What they were read as (normalised)
+                 */
+                read: string;
+                /**
+                 * name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil -> bukitkecil, soerabaja -> surabaya); typo: a corrected typo; postal_code: the written postal code is the village's
+                 */
+                via: 'name' | 'alias' | 'former_name' | 'reading' | 'typo' | 'postal_code';
+                /**
+                 * The name reading's kind, when via is reading
+                 */
+                reading: 'spacing' | 'spelling' | 'abbreviation' | 'historic' | null;
+            }>;
+        }>;
+    };
+};
+
+export type ResolveAddressesResponse = ResolveAddressesResponses[keyof ResolveAddressesResponses];
+
 export type GetExportData = {
     body?: never;
     path?: never;
