@@ -227,7 +227,7 @@ function localMatches(hit: RegionHit, spans: Spans, memo: Map<string, Match[]>):
 /**
  * The best cover of the text by a candidate's chain: non-overlapping matches inside each segment,
  * each level's weight counted once (dynamic programming over word positions x levels used). A
- * village candidate must use its own name.
+ * candidate must use its own name (a kecamatan explained by its kabupaten's name alone is only the kabupaten).
  */
 function cover(segLengths: number[], matches: Match[], mustUse: number): { value: number; used: Match[] } | null {
   const offsets: number[] = [];
@@ -238,42 +238,47 @@ function cover(segLengths: number[], matches: Match[], mustUse: number): { value
   }
   const byStart: Match[][] = Array.from({ length: n }, () => []);
   for (const m of matches) byStart[offsets[m.seg] + m.from].push(m);
-  const best = Array.from({ length: n + 1 }, () => new Float64Array(16).fill(Number.NEGATIVE_INFINITY));
-  const back: ({ p: number; mask: number; m: Match | null } | undefined)[][] = Array.from({ length: n + 1 }, () => new Array(16));
-  best[0][0] = 0;
+  // best[p * 16 + mask]: the best value of words [0, p) using the levels in mask; back*: how it was reached.
+  const size = (n + 1) * 16;
+  const best = new Float64Array(size).fill(Number.NEGATIVE_INFINITY);
+  const backFrom = new Int32Array(size).fill(-1);
+  const backMatch: (Match | null)[] = new Array(size).fill(null);
+  best[0] = 0;
   for (let p = 0; p < n; p++) {
     for (let mask = 0; mask < 16; mask++) {
-      const v = best[p][mask];
+      const at = p * 16 + mask;
+      const v = best[at];
       if (v === Number.NEGATIVE_INFINITY) continue;
-      if (v > best[p + 1][mask]) {
-        best[p + 1][mask] = v;
-        back[p + 1][mask] = { p, mask, m: null };
+      const skip = at + 16;
+      if (v > best[skip]) {
+        best[skip] = v;
+        backFrom[skip] = at;
+        backMatch[skip] = null;
       }
       for (const m of byStart[p]) {
-        const end = offsets[m.seg] + m.to;
-        const nm = mask | LEVEL_BIT[m.level];
-        if (v + m.value > best[end][nm]) {
-          best[end][nm] = v + m.value;
-          back[end][nm] = { p, mask, m };
+        const to = (offsets[m.seg] + m.to) * 16 + (mask | LEVEL_BIT[m.level]);
+        if (v + m.value > best[to]) {
+          best[to] = v + m.value;
+          backFrom[to] = at;
+          backMatch[to] = m;
         }
       }
     }
   }
   let top: { value: number; mask: number } | null = null;
   for (let mask = 0; mask < 16; mask++) {
-    if ((mask & mustUse) !== mustUse || best[n][mask] === Number.NEGATIVE_INFINITY) continue;
-    let value = best[n][mask];
+    const v = best[n * 16 + mask];
+    if ((mask & mustUse) !== mustUse || v === Number.NEGATIVE_INFINITY) continue;
+    let value = v;
     for (const l of LEVELS) if (mask & LEVEL_BIT[l]) value += W.level[l];
     if (!top || value > top.value) top = { value, mask };
   }
   if (!top) return null;
   const used: Match[] = [];
-  for (let p = n, mask = top.mask; p > 0; ) {
-    const b = back[p][mask];
-    if (!b) break;
-    if (b.m) used.push(b.m);
-    p = b.p;
-    mask = b.mask;
+  for (let at = n * 16 + top.mask; at > 15; at = backFrom[at]) {
+    const m = backMatch[at];
+    if (m) used.push(m);
+    if (backFrom[at] < 0) break;
   }
   return { value: top.value, used: used.reverse() };
 }
@@ -322,7 +327,7 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
 
   const score = (hit: RegionHit, local: Match[]): Candidate | null => {
     const matches = [...chainOf(hit.id).flatMap((id) => byRegion.get(id) ?? []), ...local];
-    const c = cover(segLengths, matches, hit.level === "kelurahan" ? LEVEL_BIT.kelurahan : 0);
+    const c = cover(segLengths, matches, LEVEL_BIT[hit.level]);
     if (!c) return null;
     let total = c.value;
     // A village or kecamatan named only by a phrase that also names a kabupaten/kota or provinsi, with
@@ -354,7 +359,9 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
   if (explained < wordCount) {
     const villages = [...scored.values()].filter((c) => c.hit.level === "kelurahan").sort((a, b) => b.score - a.score);
     const again = [...villages.slice(0, W.localTop).map((c) => c.hit), ...localOnly.values()];
-    const spans = typoSpans(phrases);
+    // Only spans holding a word the best exact reading leaves unexplained: a typo is there.
+    const explainedAt = new Set((first?.used ?? []).flatMap((m) => Array.from({ length: m.to - m.from }, (_, k) => `${m.seg}|${m.from + k}`)));
+    const spans = typoSpans(phrases.filter((p) => Array.from({ length: p.to - p.from }, (_, k) => `${p.seg}|${p.from + k}`).some((w) => !explainedAt.has(w))));
     const memo = new Map<string, Match[]>();
     for (const hit of again) {
       const local = localMatches(hit, spans, memo);
