@@ -57,7 +57,7 @@ export function buildGuides(): string {
   md.core.ruler.push("guide_tables", (state) => {
     for (const t of state.tokens) {
       if (t.type === "table_open") t.attrSet("tabindex", "0");
-      const align = /^text-align:(left|center|right)$/.exec(t.attrGet("style") ?? "");
+      const align = /^text-align:(left|center|right)$/.exec(String(t.attrGet("style") ?? ""));
       if ((t.type === "th_open" || t.type === "td_open") && align) {
         t.attrs = (t.attrs ?? []).filter(([name]) => name !== "style");
         t.attrSet("class", `align-${align[1]}`);

@@ -323,7 +323,7 @@ describe("NIK in logs", () => {
       const k = await seedUserWithKey();
       // An error of ours (not a platform failure, which would be a 503 and a KV failure not even
       // that: key lookups fall back to D1): the key lookup's cache misses and its D1 query breaks.
-      vi.spyOn(env.KV, "get").mockResolvedValue(null);
+      vi.spyOn(env.KV, "get").mockResolvedValue(null as never);
       vi.spyOn(env.DB, "prepare").mockImplementation(() => {
         throw new Error("a bug of ours");
       });
