@@ -52,6 +52,18 @@ export function buildGuides(): string {
   // A code block wider than the page scrolls: it takes the keyboard focus, so it can be scrolled without a mouse.
   const fence = md.renderer.rules.fence;
   md.renderer.rules.fence = (tokens, idx, options, env, self) => (fence?.(tokens, idx, options, env, self) ?? "").replace(/^<pre>/, '<pre tabindex="0">');
+  // Tables too (they scroll when wide, so they take the focus); a column's alignment is a class, not
+  // an inline style, which the pages' Content-Security-Policy (style-src 'self') would block.
+  md.core.ruler.push("guide_tables", (state) => {
+    for (const t of state.tokens) {
+      if (t.type === "table_open") t.attrSet("tabindex", "0");
+      const align = /^text-align:(left|center|right)$/.exec(String(t.attrGet("style") ?? ""));
+      if ((t.type === "th_open" || t.type === "td_open") && align) {
+        t.attrs = (t.attrs ?? []).filter(([name]) => name !== "style");
+        t.attrSet("class", `align-${align[1]}`);
+      }
+    }
+  });
   // First pass: which page holds each heading id.
   const pageOfAnchor = new Map<string, string>();
   for (const page of pages) {

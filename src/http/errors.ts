@@ -7,7 +7,7 @@ import type { Context, ErrorHandler, Hono, Env as HonoEnv, MiddlewareHandler, No
 import { HTTPException } from "hono/http-exception";
 import { TrieRouter } from "hono/router/trie-router";
 import { findTargetHandler, isMiddleware } from "hono/utils/handler";
-import { isTransientFailure, serviceUnavailable } from "../lib/dependency";
+import { failureText, isTransientFailure, serviceUnavailable } from "../lib/dependency";
 import { ApiError, ERROR_STATUS, type ErrorCode, errorBody } from "../lib/errors";
 import { errorText, log } from "../lib/log";
 
@@ -29,7 +29,7 @@ export const onError: ErrorHandler = (err, c) => {
     if (err.status === 400) return errorResponse(c, "INVALID_JSON", "The request body is not valid JSON.");
   }
   if (isTransientFailure(err)) {
-    log.warn("dependency_unavailable", { request_id: c.get("requestId"), path: c.req.path, error: errorText(err) });
+    log.warn("dependency_unavailable", { request_id: c.get("requestId"), path: c.req.path, error: failureText(err) });
     const unavailable = serviceUnavailable();
     return errorResponse(c, unavailable.code, unavailable.message, unavailable.extra);
   }

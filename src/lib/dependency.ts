@@ -11,14 +11,28 @@ import { ApiError } from "./errors";
 const TRANSIENT =
   /network connection lost|overloaded|caused object to be reset|transient issue|exceeded timeout|reset because its code was updated|exceeded its memory limit|KV (GET|PUT|DELETE|LIST) failed|internal error in D1|service unavailable|connection reset/i;
 
-export function isTransientFailure(e: unknown): boolean {
+/** The platform's own error in `e`'s cause chain, when it is a transient one. */
+function transientCause(e: unknown): Error | null {
   // Query builders wrap the service's error (drizzle: "Failed query: ...", the original as `cause`).
   for (let err = e, depth = 0; err instanceof Error && depth < 5; err = err.cause, depth++) {
-    if (err instanceof ApiError) return false;
+    if (err instanceof ApiError) return null;
     const flags = err as Error & { retryable?: unknown; overloaded?: unknown };
-    if (flags.retryable === true || flags.overloaded === true || TRANSIENT.test(err.message)) return true;
+    if (flags.retryable === true || flags.overloaded === true || TRANSIENT.test(err.message)) return err;
   }
-  return false;
+  return null;
+}
+
+export function isTransientFailure(e: unknown): boolean {
+  return transientCause(e) !== null;
+}
+
+/**
+ * A transient failure for a log line: the platform's message, not the wrapper's (drizzle's holds the
+ * whole statement, kilobytes of SQL and the query's values), cut to a line.
+ */
+export function failureText(e: unknown): string {
+  const err = transientCause(e) ?? (e instanceof Error ? e : null);
+  return (err ? `${err.name}: ${err.message}` : String(e)).slice(0, 300);
 }
 
 /** How long a caller should wait before trying again after a dependency failed. */

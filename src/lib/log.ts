@@ -28,5 +28,9 @@ export const log = {
   error: (event: string, fields: LogFields = {}) => write("error", event, fields),
 };
 
-/** An unknown thrown value as text for a log line. */
-export const errorText = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+/**
+ * An unknown thrown value as text for a log line. A query builder's error holds the statement's
+ * values (drizzle: "Failed query: ...\nparams: ..."), which may be an email or a hash: they are cut.
+ */
+export const errorText = (e: unknown): string =>
+  (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).replace(/\nparams: [\s\S]*$/, "\nparams: (not logged)").slice(0, 2000);

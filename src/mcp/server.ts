@@ -12,7 +12,7 @@ import pkg from "../../package.json";
 import type { DataContext } from "../data/context";
 import { type DataEndpoint, isFileEndpoint, type JsonEndpoint } from "../data/endpoint";
 import { type Admit, serveDataCall } from "../data/run";
-import { isTransientFailure, serviceUnavailable } from "../lib/dependency";
+import { failureText, isTransientFailure, serviceUnavailable } from "../lib/dependency";
 import { ApiError, type ErrorCode, errorBody } from "../lib/errors";
 import { toJsonSchema } from "../lib/json-schema";
 import { errorText, log } from "../lib/log";
@@ -87,7 +87,7 @@ export function buildServer(endpoints: readonly DataEndpoint[], admit: Admit, ca
       } catch (e) {
         if (e instanceof ApiError) return errorResult(e.code, e.message, call.requestId);
         if (isTransientFailure(e)) {
-          log.warn("dependency_unavailable", { request_id: call.requestId, tool: tool.name, error: errorText(e) });
+          log.warn("dependency_unavailable", { request_id: call.requestId, tool: tool.name, error: failureText(e) });
           const unavailable = serviceUnavailable();
           return errorResult(unavailable.code, unavailable.message, call.requestId);
         }

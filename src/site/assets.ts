@@ -30,6 +30,8 @@ svg.map circle{fill:#f2b705;stroke:#10302a;stroke-width:1}
 .guide pre{background:#0f1720;color:#dfe7ef;padding:.75rem;border-radius:6px;overflow-x:auto;font-size:.85rem}
 .guide code{font-size:.9em}
 .guide table{display:block;overflow-x:auto}
+.guide .align-right{text-align:right}
+.guide .align-center{text-align:center}
 .guide-nav{display:flex;flex-wrap:wrap;gap:.4rem;margin:0 0 1rem}
 .guide-nav a{padding:.3rem .7rem;border-radius:999px;background:#e8ecf0;text-decoration:none;color:var(--fg);font-size:.9rem}
 .guide-nav a[aria-current=page]{background:var(--accent);color:#fff}

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../data/endpoint";
 import { regionDb } from "../../db/client";
-import { isTransientFailure, serviceUnavailable } from "../../lib/dependency";
+import { failureText, isTransientFailure, serviceUnavailable } from "../../lib/dependency";
 import { ApiError } from "../../lib/errors";
 import { errorText, log } from "../../lib/log";
 import { regionRef } from "../schemas";
@@ -67,7 +67,7 @@ const nikDeclaration = (path: string, method: "GET" | "POST", tool: string | nul
         if (e instanceof ApiError) throw e;
         // The error handler would log the path, which may hold the NIK: answered here, logged without it.
         if (isTransientFailure(e)) {
-          log.warn("dependency_unavailable", { endpoint: path, error: errorText(e) });
+          log.warn("dependency_unavailable", { endpoint: path, error: failureText(e) });
           throw serviceUnavailable();
         }
         // The app's error log names the request path, which may hold the NIK: log here without it.
