@@ -234,9 +234,9 @@ export async function countUsers(db: Db): Promise<number> {
   return (await db.select({ n: count() }).from(users))[0]?.n ?? 0;
 }
 
-/** A user's plan set to `planOf` (an SQL expression), as a batch statement. */
-export function setPlanOf(userId: string, planOf: SQL): SQL {
-  return sql`UPDATE users SET plan = ${planOf} WHERE id = ${userId}`;
+/** A user's plan set to `planOf` (an SQL expression), as a batch statement; only while `condition` holds when given. */
+export function setPlanOf(userId: string, planOf: SQL, condition?: SQL): SQL {
+  return condition ? sql`UPDATE users SET plan = ${planOf} WHERE id = ${userId} AND ${condition}` : sql`UPDATE users SET plan = ${planOf} WHERE id = ${userId}`;
 }
 
 /** A user's plan, as a batch statement. */

@@ -2,7 +2,7 @@
 import { renderSVG } from "uqr";
 import { accountChanged, pendingDebits } from "../account/admission";
 import { appendLedger, findPlan, ledgerBalance, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
-import { audit } from "../audit/service";
+import { auditIf } from "../audit/service";
 import { primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { newId } from "../lib/crypto";
@@ -164,12 +164,7 @@ export async function subscribe(env: Env, user: UserRow, planId: string) {
  * invoice by merchant ref and reference, the amount, and the one-way transition. Answers
  * `{success: true}` once handled, also for repeated deliveries, so Tripay stops retrying.
  */
-export async function handleTripayCallback(
-  env: Env,
-  rawBody: string,
-  headers: { signature?: string; event?: string },
-  waitUntil: (p: Promise<unknown>) => void,
-) {
+export async function handleTripayCallback(env: Env, rawBody: string, headers: { signature?: string; event?: string }) {
   const cfg = tripayConfig(env);
   if (!(await verifyCallback(cfg.privateKey, rawBody, headers.signature))) {
     throw new ApiError("INVALID_SIGNATURE", "X-Callback-Signature is missing or does not match the body.");
@@ -206,16 +201,18 @@ export async function handleTripayCallback(
     );
   }
   if (cb.status === "PAID") {
-    const now = Date.now();
-    const { transitioned } = await settlePaid(db, inv, now, addMonth, newId("sub"));
-    if (transitioned) {
-      // The account's cached plan, balance and key lookups change with it.
-      waitUntil(accountChanged(env, inv.userId));
-    }
+    const { transitioned } = await settlePaid(db, inv, Date.now(), addMonth, newId("sub"));
+    // The account's cached plan, balance and key lookups change with it, before the answer: if that
+    // fails, Tripay delivers again, and a delivery for an invoice already paid refreshes them again
+    // (the one that settled it may have failed after committing, its answer never sent).
+    if (transitioned || inv.status === "PAID") await accountChanged(env, inv.userId);
   } else if (cb.status === "EXPIRED" || cb.status === "FAILED") {
     await closeUnpaid(db, inv.id, cb.status, "provider");
   } else if (cb.status === "REFUND" && inv.status === "PAID") {
     await refund(env, inv);
+  } else if (cb.status === "REFUND" && inv.status === "REFUNDED") {
+    // Delivered again: the delivery that refunded it may have failed before the account was refreshed.
+    await accountChanged(env, inv.userId);
   }
   // UNPAID changes nothing; REFUND of an invoice that is not paid has nothing to take back.
   return { success: true };
@@ -244,10 +241,12 @@ async function refund(env: Env, inv: InvoiceRow) {
     entry = { amount: 0, reason: `refund of subscription ${inv.id} (${inv.planId ?? ""}): the plan ends` };
     detail = { invoice_id: inv.id, plan_id: inv.planId ?? "" };
   }
-  if (!(await settleRefund(db, inv, now, entry))) return;
-  if (entry.amount !== 0 || inv.kind === "subscription") await accountChanged(env, inv.userId);
-  if (detail.credits_not_taken) log.warn("refund_credits_short", { invoice: inv.id, user_id: inv.userId, credits: Number(detail.credits_not_taken) });
-  await audit(env, {}, { event: "payment_refunded", subjectId: inv.userId, detail });
+  // The audit event is written in the refund's own batch: a delivery that fails after the refund
+  // committed is answered 503, and the next one finds the invoice REFUNDED and writes nothing more.
+  const refunded = await settleRefund(db, inv, now, entry, (condition) => auditIf({}, { event: "payment_refunded", subjectId: inv.userId, detail }, condition));
+  if (refunded && detail.credits_not_taken)
+    log.warn("refund_credits_short", { invoice: inv.id, user_id: inv.userId, credits: Number(detail.credits_not_taken) });
+  await accountChanged(env, inv.userId);
 }
 
 export async function billingStatus(env: Env, userId: string) {
