@@ -136,11 +136,11 @@ const planNow = (userId: string, now: number, condition: SQL) =>
 
 /**
  * UNPAID -> PAID and its effect (ledger credit, or a subscription and the plan) in one atomic D1
- * batch. The status guard and the unique refs make duplicate, concurrent or late deliveries no-ops.
+ * batch; `adopt`: the paying transaction's reference, for an invoice that had none yet. The status guard and the unique refs make duplicate, concurrent or late deliveries no-ops.
  * A subscription is queued after the user's last one (so a cheaper plan bought while a dearer one
  * runs waits for it); the plan changes now only if it starts now.
  */
-export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodOf: (start: number) => number, subscriptionId: string) {
+export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodOf: (start: number) => number, subscriptionId: string, adopt?: string) {
   const source = `invoice:${inv.id}`;
   const reason = inv.status === "EXPIRED" ? `top-up ${inv.id} (paid after expiry)` : `top-up ${inv.id}`;
   let seenEnd = inv.kind === "subscription" ? await lastPeriodEnd(db, inv.userId) : 0;
@@ -153,7 +153,17 @@ export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodOf:
   const [transition] = await batch(db, [
     db
       .update(invoices)
-      .set({ status: "PAID", paidAt: now, closedBy: "provider" })
+      .set({
+        status: "PAID",
+        paidAt: now,
+        closedBy: "provider",
+        // Never a reference another invoice holds (the unique index would fail the whole settlement).
+        ...(adopt
+          ? {
+              reference: sql`CASE WHEN EXISTS (SELECT 1 FROM invoices o WHERE o.reference = ${adopt} AND o.id <> ${inv.id}) THEN ${invoices.reference} ELSE ${adopt} END`,
+            }
+          : {}),
+      })
       .where(and(eq(invoices.id, inv.id), settleable)),
     ...effects,
   ]);

@@ -184,10 +184,17 @@ export async function handleTripayCallback(env: Env, rawBody: string, headers: {
   const cb = parsed.data;
   const db = primaryDb(env);
   // merchant_ref is our invoice id. An invoice still waiting for the provider's answer (its create
-  // call timed out, or our write after it failed) has no reference yet: the signature vouches.
+  // call timed out, or our write after it failed) has no reference yet: the signature vouches, and
+  // whichever of its transactions is paid becomes its reference.
   const inv = await findInvoiceById(db, cb.merchant_ref);
-  if (!inv || (!isPending(inv) && inv.reference !== cb.reference)) {
-    throw new ApiError("NOT_FOUND", `No invoice with merchant_ref "${cb.merchant_ref}" and reference "${cb.reference}".`);
+  const notFound = () => new ApiError("NOT_FOUND", `No invoice with merchant_ref "${cb.merchant_ref}" and reference "${cb.reference}".`);
+  if (!inv) throw notFound();
+  const pending = isPending(inv);
+  const own = pending || inv.reference === cb.reference;
+  if (!own && (cb.status === "PAID" || cb.status === "REFUND")) {
+    // Money moved on a transaction that is not the one this invoice was settled or shown with: not ours to decide.
+    log.error("payment_reference_mismatch", { invoice: inv.id, reference: cb.reference, invoice_reference: inv.reference, status: cb.status });
+    throw notFound();
   }
   // What the merchant is owed for this payment, whoever pays the fee: with the fee on the customer,
   // total_amount is the invoice amount plus fee_customer and amount_received the invoice amount; with
@@ -200,12 +207,19 @@ export async function handleTripayCallback(env: Env, rawBody: string, headers: {
       `The payment (total ${cb.total_amount}, ${owed} for the merchant before fees) does not match the invoice amount ${inv.amount}; nothing was changed.`,
     );
   }
+  // Another transaction the provider made for this invoice (it received the create request twice)
+  // expiring or failing: the invoice's own transaction decides, so nothing changes.
+  if (!own) return { success: true };
   if (cb.status === "PAID") {
-    const { transitioned } = await settlePaid(db, inv, Date.now(), addMonth, newId("sub"));
+    const { transitioned } = await settlePaid(db, inv, Date.now(), addMonth, newId("sub"), pending ? cb.reference : undefined);
     // The account's cached plan, balance and key lookups change with it, before the answer: if that
     // fails, Tripay delivers again, and a delivery for an invoice already paid refreshes them again
     // (the one that settled it may have failed after committing, its answer never sent).
     if (transitioned || inv.status === "PAID") await accountChanged(env, inv.userId);
+  } else if ((cb.status === "EXPIRED" || cb.status === "FAILED") && pending) {
+    // We never learnt which transaction is the invoice's: if the provider made two, the other may
+    // still be paid. Closed provisionally, as our own expiry is: a signed PAID still settles it.
+    await closeUnpaid(db, inv.id, "EXPIRED", "system");
   } else if (cb.status === "EXPIRED" || cb.status === "FAILED") {
     await closeUnpaid(db, inv.id, cb.status, "provider");
   } else if (cb.status === "REFUND" && inv.status === "PAID") {
