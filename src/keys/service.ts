@@ -7,7 +7,7 @@
  * the deletion. So forgetting also leaves a marker with the time it happened, and a KV lookup read
  * at or before that time is not trusted: it is read again from D1.
  */
-import { audit, type RequestMeta } from "../audit/service";
+import { auditIf, type RequestMeta } from "../audit/service";
 import { primaryDb } from "../db/client";
 import { newId } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
@@ -156,23 +156,53 @@ export async function createKey(env: Env, user: { id: string; emailVerified: boo
     throw new ApiError("EMAIL_NOT_VERIFIED", "Verify your email address before creating API keys (POST /auth/resend-verification sends a new link).");
   const secret = generateKeySecret();
   const row = { id: newId("key"), userId: user.id, name, ...displayParts(secret), keyHash: await hashKeySecret(secret), createdAt: Date.now() };
-  if (!(await insertKeyWithinLimit(primaryDb(env), row, MAX_ACTIVE_KEYS))) {
-    throw new ApiError("KEY_LIMIT_REACHED", `At most ${MAX_ACTIVE_KEYS} active keys per account. Revoke one first.`);
+  const db = primaryDb(env);
+  let created: boolean;
+  try {
+    created = await insertKeyWithinLimit(db, row, MAX_ACTIVE_KEYS, (condition) =>
+      auditIf(meta, { event: "key_created", actorId: user.id, subjectId: user.id, detail: { key_id: row.id, name } }, condition),
+    );
+  } catch (e) {
+    await discardUnshownKey(db, row.id, user.id, meta);
+    throw e;
   }
-  await audit(env, meta, { event: "key_created", actorId: user.id, subjectId: user.id, detail: { key_id: row.id, name } });
+  if (!created) throw new ApiError("KEY_LIMIT_REACHED", `At most ${MAX_ACTIVE_KEYS} active keys per account. Revoke one first.`);
   // The secret is shown here and never again.
   return { data: { ...publicKey({ ...row, lastUsedAt: null, revokedAt: null }), key: secret } };
+}
+
+/**
+ * A key whose creation failed on the way back (the database may have committed it, its answer
+ * lost): its secret was never shown, so nobody can use it, but it would sit among the account's
+ * keys and count against the limit. It is revoked (with its event), if it exists; tried a few
+ * times, and logged if it could not be.
+ */
+async function discardUnshownKey(db: ReturnType<typeof primaryDb>, keyId: string, userId: string, meta: RequestMeta): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await markRevoked(db, keyId, Date.now(), (condition) =>
+        auditIf(meta, { event: "key_revoked", actorId: userId, subjectId: userId, detail: { key_id: keyId, reason: "creation not confirmed" } }, condition),
+      );
+      return;
+    } catch (e) {
+      if (attempt >= 3) {
+        log.error("api_key_discard_failed", { key_id: keyId, user_id: userId, error: errorText(e) });
+        return;
+      }
+    }
+  }
 }
 
 export async function revokeKey(env: Env, userId: string, keyId: string, meta: RequestMeta) {
   const db = primaryDb(env);
   const key = await findKeyOfUser(db, userId, keyId);
   if (!key) throw new ApiError("NOT_FOUND", `No API key "${keyId}" in your account.`);
-  if (key.revokedAt === null) {
-    await markRevoked(db, key.id, Date.now());
-    await forgetKeyHashes(env, [key.keyHash]);
-    await audit(env, meta, { event: "key_revoked", actorId: userId, subjectId: userId, detail: { key_id: key.id } });
-  }
+  // The revocation and its event commit together; the caches are forgotten on every call, so a
+  // revocation that failed after committing (its answer lost) is completed when it is sent again.
+  await markRevoked(db, key.id, Date.now(), (condition) =>
+    auditIf(meta, { event: "key_revoked", actorId: userId, subjectId: userId, detail: { key_id: key.id } }, condition),
+  );
+  await forgetKeyHashes(env, [key.keyHash]);
   const after = await findKeyOfUser(db, userId, keyId);
   return { data: publicKey(after ?? key) };
 }
@@ -188,11 +218,14 @@ export async function revokeKeysCreatedBefore(env: Env, userId: string, before: 
   const keys = await activeKeysCreatedBefore(db, userId, before);
   if (keys.length === 0) return [];
   const now = Date.now();
-  for (const k of keys) await markRevoked(db, k.id, now);
+  for (const k of keys) {
+    await markRevoked(db, k.id, now, (condition) =>
+      auditIf(meta, { event: "key_revoked", actorId: null, subjectId: userId, detail: { key_id: k.id, reason: "takeover" } }, condition),
+    );
+  }
   await forgetKeyHashes(
     env,
     keys.map((k) => k.keyHash),
   );
-  for (const k of keys) await audit(env, meta, { event: "key_revoked", actorId: null, subjectId: userId, detail: { key_id: k.id, reason: "takeover" } });
   return keys.map((k) => k.id);
 }
