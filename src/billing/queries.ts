@@ -246,6 +246,20 @@ export async function reconcilePlans(db: Db, now: number): Promise<string[]> {
   );
 }
 
+/** Users with a subscription that started or ended in (`since`, `now`]: whose plan the job may just have changed. */
+export async function subscriptionBoundariesBetween(db: Db, since: number, now: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ userId: subscriptions.userId })
+    .from(subscriptions)
+    .where(
+      or(
+        and(gt(subscriptions.periodStart, since), lte(subscriptions.periodStart, now)),
+        and(gt(subscriptions.periodEnd, since), lte(subscriptions.periodEnd, now)),
+      ),
+    );
+  return rows.map((r) => r.userId);
+}
+
 /** The subscription running now (the one ending last, if periods overlap), if any. */
 export async function activeSubscription(db: Db, userId: string, now: number) {
   return (

@@ -28,6 +28,7 @@ import {
   reconcilePlans,
   settlePaid,
   settleRefund,
+  subscriptionBoundariesBetween,
 } from "./queries";
 import { TOPUP, tripayCallbackSchema } from "./schemas";
 import { createTransaction, TransactionRefused, tripayConfig, verifyCallback } from "./tripay";
@@ -315,12 +316,24 @@ export async function getInvoice(env: Env, userId: string, id: string) {
   return { data: invoiceView(inv) };
 }
 
-/** Cron: unpaid invoices past expiry become EXPIRED; lapsed subscriptions return users to their current plan. */
+/**
+ * How long after a subscription started or ended the job keeps telling its account (cached key
+ * lookups, the account object) to read the plan again: three runs, so a run that changed the plan
+ * and failed before the account heard of it (or whose list of changes was lost) is completed by the next.
+ */
+const PLAN_REFRESH_WINDOW_MS = 15 * 60 * 1000;
+
+/**
+ * Cron: unpaid invoices past expiry become EXPIRED; lapsed subscriptions return users to their
+ * current plan. Each step converges when run again: an expiry or a plan is set once (the same
+ * statement finds nothing left to do), and the accounts are refreshed again for a while.
+ */
 export async function runScheduledBilling(env: Env, now = Date.now()) {
   const db = primaryDb(env);
   const expired = await expireOverdue(db, now, EXPIRY_MARGIN_MS);
   const changed = await reconcilePlans(db, now);
-  await Promise.all(changed.map((id) => accountChanged(env, id)));
+  const lately = await subscriptionBoundariesBetween(db, now - PLAN_REFRESH_WINDOW_MS, now);
+  await Promise.all([...new Set([...changed, ...lately])].map((id) => accountChanged(env, id)));
   return { expired, plansChanged: changed.length };
 }
 
