@@ -66,7 +66,14 @@ function refuseMissingIp(ip: string | undefined, now: number) {
 
 async function countMiss(env: Env, ip: string | undefined, now: number) {
   if (!ip) return;
-  const { success } = await env.KEY_MISS_LIMITER.limit({ key: `keymiss:${ip}` });
+  let success: boolean;
+  try {
+    ({ success } = await env.KEY_MISS_LIMITER.limit({ key: `keymiss:${ip}` }));
+  } catch (e) {
+    // A throttle fails open (lib/throttle.ts): the unknown key is still refused, as INVALID_API_KEY.
+    log.warn("rate_limiter_failed_open", { key: "keymiss", error: errorText(e) });
+    return;
+  }
   if (success) return;
   if (refusedIps.size > 10_000) refusedIps.clear();
   refusedIps.set(ip, now + MISS_PERIOD_SECONDS * 1000);

@@ -125,6 +125,13 @@ async function run(seed: number) {
     if (cached?.ok) expect(marker !== null && (cached.at ?? 0) <= Number(marker) + 5_000, what(`KV still vouches for ${k.id}`)).toBe(true);
   }
 
+  // The unknown-key throttle fails open like every throttle: a key nobody has is refused as such, never a 503.
+  const limiters = new FaultPlan(seed + 500_000, { rate: 0.5, targets: ["ratelimit"] });
+  for (let n = 0; n < 4; n++) {
+    const res = await callWith(faultyEnv(env, limiters), "/api/v1/wilayah/provinsi/32", { key: `wk_live_${"A".repeat(31)}${n}`, ip: ip() });
+    expect((await json(res)).error.code, what("unknown key while the limiter fails")).toBe("INVALID_API_KEY");
+  }
+
   await faults.calm(drain);
   // No half-created key, and the audit trail has every key's creation and revocation once.
   const discardFailures = logged.mock.calls
@@ -151,7 +158,7 @@ async function run(seed: number) {
     userId,
   );
   expect(events, what("key_created events without a key")).toBe(0);
-  return { injected: faults.injected, unavailable, shown: shown.length };
+  return { injected: faults.injected + limiters.injected, unavailable, shown: shown.length };
 }
 
 describe("sign-up, login, key creation and revocation while D1, KV and the rate limiters fail", () => {
