@@ -34,6 +34,11 @@ export async function audit(env: Env, meta: RequestMeta, entry: AuditEntry): Pro
   await insertAuditEvent(primaryDb(env), row(entry, meta, Date.now())).run();
 }
 
+/** One event as a statement, for the D1 batch of the change it records: both commit or neither. */
+export function auditStatement(env: Env, meta: RequestMeta, entry: AuditEntry) {
+  return insertAuditEvent(primaryDb(env), row(entry, meta, Date.now()));
+}
+
 /**
  * One event as a statement for the D1 batch of the change it records, written only while
  * `condition` (the owner's SQL) holds there: the event and the change commit together or not at all.

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import { batch, type Db } from "../db/client";
 import { apiKeys, users } from "../db/schema";
 
@@ -85,12 +85,12 @@ export async function countActiveKeys(db: Db): Promise<number> {
   return (await db.select({ n: count() }).from(apiKeys).where(isNull(apiKeys.revokedAt)))[0]?.n ?? 0;
 }
 
-/** A user's active keys created before `before` (ms). */
-export async function activeKeysCreatedBefore(db: Db, userId: string, before: number): Promise<KeyRow[]> {
+/** A user's keys created before `before` (ms) that are active, or were revoked at or after `revokedSince`. */
+export async function keysCreatedBefore(db: Db, userId: string, before: number, revokedSince: number): Promise<KeyRow[]> {
   return db
     .select()
     .from(apiKeys)
-    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt), lt(apiKeys.createdAt, before)));
+    .where(and(eq(apiKeys.userId, userId), lt(apiKeys.createdAt, before), or(isNull(apiKeys.revokedAt), gte(apiKeys.revokedAt, revokedSince))));
 }
 
 /** Every key of a user, deleted while `condition` holds (a stale account replaced). For a batch. */

@@ -14,16 +14,7 @@ import { ApiError } from "../lib/errors";
 import { errorText, log } from "../lib/log";
 import { iso } from "../lib/time";
 import { type CachedLookup, LookupCache } from "./lookup-cache";
-import {
-  activeKeysCreatedBefore,
-  findKeyByHash,
-  findKeyOfUser,
-  insertKeyWithinLimit,
-  type KeyRow,
-  keyHashesOfUser,
-  listKeysOfUser,
-  markRevoked,
-} from "./queries";
+import { findKeyByHash, findKeyOfUser, insertKeyWithinLimit, type KeyRow, keyHashesOfUser, keysCreatedBefore, listKeysOfUser, markRevoked } from "./queries";
 import { displayParts, generateKeySecret, hashKeySecret, isWellFormedKey } from "./secret";
 
 /** Who is calling a data endpoint: what an `x-api-key` resolves to (REST and MCP alike). */
@@ -219,13 +210,23 @@ export async function forgetUserKeys(env: Env, userId: string): Promise<void> {
   await forgetKeyHashes(env, await keyHashesOfUser(primaryDb(env), userId));
 }
 
-/** A takeover: every key the account had before `before` (ms) is revoked (their creator may not own the email). Returns their ids. */
+/**
+ * How far back a takeover also takes keys already revoked: an earlier attempt of the same takeover
+ * may have revoked them and failed before the caches and the account object heard of it.
+ */
+const TAKEOVER_RETRY_MS = 60 * 60 * 1000;
+
+/**
+ * A takeover: every key the account had before `before` (ms) is revoked (their creator may not own
+ * the email), with its event. Returns their ids, with those revoked in the hour before (by an earlier
+ * attempt that failed half-way), so that the caches and the account object hear of them too.
+ */
 export async function revokeKeysCreatedBefore(env: Env, userId: string, before: number, meta: RequestMeta): Promise<string[]> {
   const db = primaryDb(env);
-  const keys = await activeKeysCreatedBefore(db, userId, before);
+  const keys = await keysCreatedBefore(db, userId, before, before - TAKEOVER_RETRY_MS);
   if (keys.length === 0) return [];
   const now = Date.now();
-  for (const k of keys) {
+  for (const k of keys.filter((key) => key.revokedAt === null)) {
     await markRevoked(db, k.id, now, (condition) =>
       auditIf(meta, { event: "key_revoked", actorId: null, subjectId: userId, detail: { key_id: k.id, reason: "takeover" } }, condition),
     );

@@ -13,8 +13,9 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { signReset } from "../../src/auth/tokens";
 import { hashKeySecret } from "../../src/keys/secret";
-import { json, uniqueEmail } from "../helpers";
+import { json, seedUserWithKey, uniqueEmail } from "../helpers";
 import { callWith, drain, FaultPlan, faultyEnv, MIN_FAULTS, seeded } from "./inject";
 
 const KEYS = 3;
@@ -161,7 +162,75 @@ async function run(seed: number) {
   return { injected: faults.injected + limiters.injected, unavailable, shown: shown.length };
 }
 
+/**
+ * A takeover by password reset (the account was registered by someone who never proved they own the
+ * email, and has keys): the link is used again after a 503, or a new one asked for once it is used
+ * up. Invariant after every answer: once the account's owner is proven (the reset set the password),
+ * every key made before is revoked and refused; the takeover is recorded once.
+ */
+async function takeover(seed: number) {
+  const faults = new FaultPlan(seed + 2_000_000, { rate: 0.2, targets: ["d1", "kv", "account"] });
+  const faulty = faultyEnv(env, faults);
+  const what = (s: string) => `seed ${seed}: ${s}`;
+  const { userId, secret } = await seedUserWithKey({ plan: "free" });
+  await env.DB.prepare("UPDATE users SET owner_proven = 0 WHERE id = ?").bind(userId).run();
+  const before = (await env.DB.prepare("SELECT id FROM api_keys WHERE user_id = ?").bind(userId).all<{ id: string }>()).results.map((r) => r.id);
+  // The key is in use (cached in KV and in the account object) before the owner takes the account back.
+  const use = await callWith(env, "/api/v1/wilayah/provinsi/32", { key: secret, ip: ip() });
+  expect(use.status).toBe(200);
+  await use.arrayBuffer();
+  const newLink = async () => {
+    const id = crypto.randomUUID();
+    await env.DB.prepare("INSERT INTO password_resets (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
+      .bind(id, userId, Date.now(), Date.now() + 30 * 60_000)
+      .run();
+    return signReset(env, userId, id);
+  };
+  let token = await newLink();
+  let unavailable = 0;
+  for (let attempt = 0; ; attempt++) {
+    expect(attempt, what("reset never answered")).toBeLessThan(30);
+    const res = await callWith(faulty, "/auth/reset-password", { method: "POST", json: { token, password: "the owner's own" }, ip: ip() });
+    const body = await json(res);
+    const proven = await faults.calm(async () => (await one<{ p: number }>("SELECT owner_proven AS p FROM users WHERE id = ?", userId))!.p === 1);
+    if (proven) {
+      const active = await faults.calm(() =>
+        count(`SELECT count(*) AS n FROM api_keys WHERE user_id = ? AND revoked_at IS NULL AND id IN (${before.map(() => "?").join(",")})`, userId, ...before),
+      );
+      expect(active, what(`attempt ${attempt}: the owner is proven, keys made before still active`)).toBe(0);
+    }
+    if (res.status === 200) {
+      expect(body.data.takeover || proven, what("answered")).toBe(true);
+      break;
+    }
+    if (res.status === 400 && body.error.code === "INVALID_RESET_TOKEN") token = await faults.calm(newLink);
+    else {
+      await expectUnavailable(Response.json(body, { status: res.status, headers: res.headers }), what(`reset ${attempt}`));
+      unavailable++;
+    }
+  }
+  await faults.calm(drain);
+  const refused = await callWith(env, "/api/v1/wilayah/provinsi/32", { key: secret, ip: ip() });
+  expect(refused.status, what("a key made before the takeover")).toBe(401);
+  await refused.arrayBuffer();
+  expect(await count("SELECT count(*) AS n FROM audit_events WHERE event = 'account_takeover' AND subject_id = ?", userId), what("takeover events")).toBe(1);
+  return { injected: faults.injected, unavailable };
+}
+
 describe("sign-up, login, key creation and revocation while D1, KV and the rate limiters fail", () => {
+  it(`a takeover by password reset: once the owner is proven, every key made before is revoked, and the takeover recorded once (at least ${MIN_FAULTS} faults)`, async () => {
+    let injected = 0;
+    let unavailable = 0;
+    let schedules = 0;
+    for (let seed = 1; injected < MIN_FAULTS; seed++, schedules++) {
+      const r = await takeover(seed);
+      injected += r.injected;
+      unavailable += r.unavailable;
+    }
+    console.log(`takeover: ${injected} faults injected over ${schedules} schedules, ${unavailable} answers 503`);
+    expect(unavailable).toBeGreaterThan(0);
+  }, 300_000);
+
   it(`no half-created user or key; a shown key works; a revoked key never works again (at least ${MIN_FAULTS} faults)`, async () => {
     let injected = 0;
     let unavailable = 0;
