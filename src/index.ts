@@ -1,10 +1,21 @@
 import { app } from "./app";
 import { pruneAuthState } from "./auth/service";
 import { runScheduledBilling } from "./billing/service";
+import { errorText, log } from "./lib/log";
 
 export { AccountAgent } from "./account/agent";
 
+/**
+ * The cron trigger's jobs, each on its own: one failing (a dependency down half-way) neither stops
+ * the other nor goes unseen (logged); every job converges when run again, which the next trigger
+ * does five minutes later (docs/api.md, "When a dependency fails").
+ */
+async function scheduledJobs(env: Env): Promise<void> {
+  const jobs = { billing: () => runScheduledBilling(env), auth_prune: () => pruneAuthState(env) };
+  await Promise.all(Object.entries(jobs).map(([job, run]) => run().catch((e: unknown) => log.error("scheduled_job_failed", { job, error: errorText(e) }))));
+}
+
 export default {
   fetch: app.fetch,
-  scheduled: (_controller, env, ctx) => ctx.waitUntil(Promise.all([runScheduledBilling(env), pruneAuthState(env)])),
+  scheduled: (_controller, env, ctx) => ctx.waitUntil(scheduledJobs(env)),
 } satisfies ExportedHandler<Env>;

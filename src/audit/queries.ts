@@ -11,6 +11,17 @@ export function insertAuditEvent(db: Db, row: NewAuditRow) {
   return db.insert(auditEvents).values(row);
 }
 
+/**
+ * One event, as a statement written only while `condition` holds when it runs: placed in the batch
+ * of the change it records, it is written with that change or not at all (also when the batch is
+ * sent again).
+ */
+export function insertAuditEventIf(row: NewAuditRow, condition: SQL): SQL {
+  return sql`INSERT INTO audit_events (at, event, actor_id, subject_id, ip, request_id, detail)
+    SELECT ${row.at}, ${row.event}, ${row.actorId ?? null}, ${row.subjectId ?? null}, ${row.ip ?? null}, ${row.requestId ?? null}, ${JSON.stringify(row.detail)}
+    WHERE ${condition}`;
+}
+
 /** Events newest first, filtered by the account they concern (as subject or actor) and the event name. */
 export async function auditPage(db: Db, filter: { userId?: string; event?: string }, limit: number, offset: number) {
   const conditions: SQL[] = [];

@@ -2,10 +2,11 @@
  * The security audit trail: events written to D1 with time, actor, subject, client IP and request
  * id. Callers pass ids, amounts and reasons, never a secret, a password or a token.
  */
+import type { SQL } from "drizzle-orm";
 import { primaryDb } from "../db/client";
 import { type Paging, pageWindow } from "../lib/paging";
 import { iso } from "../lib/time";
-import { type AuditRow, auditPage, insertAuditEvent } from "./queries";
+import { type AuditRow, auditPage, insertAuditEvent, insertAuditEventIf } from "./queries";
 import type { AuditEventName } from "./schemas";
 
 /** Where a request came from, as the audit trail records it. */
@@ -31,6 +32,19 @@ const row = (e: AuditEntry, meta: RequestMeta, at: number) => ({
 /** Records one event. */
 export async function audit(env: Env, meta: RequestMeta, entry: AuditEntry): Promise<void> {
   await insertAuditEvent(primaryDb(env), row(entry, meta, Date.now())).run();
+}
+
+/** One event as a statement, for the D1 batch of the change it records: both commit or neither. */
+export function auditStatement(env: Env, meta: RequestMeta, entry: AuditEntry) {
+  return insertAuditEvent(primaryDb(env), row(entry, meta, Date.now()));
+}
+
+/**
+ * One event as a statement for the D1 batch of the change it records, written only while
+ * `condition` (the owner's SQL) holds there: the event and the change commit together or not at all.
+ */
+export function auditIf(meta: RequestMeta, entry: AuditEntry, condition: SQL): SQL {
+  return insertAuditEventIf(row(entry, meta, Date.now()), condition);
 }
 
 export function publicAuditEvent(r: AuditRow) {

@@ -1,5 +1,5 @@
 import { and, count, eq, getTableColumns, gt, isNull, lt, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { batch, type Db } from "../db/client";
 import { loginFailures, passwordResets, revokedSessions, type UserRow, users } from "../db/schema";
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
@@ -42,16 +42,18 @@ const raisedEpoch = (nowSeconds: number) => sql`max(${users.sessionEpoch}, ${now
  * An identity provider proved the email belongs to whoever signs in: the account becomes verified,
  * a password set before the email was ever verified stops working and every earlier session ends
  * (whoever set them may not own the email: the pre-registration takeover). Only the first claim of
- * a still unverified account changes anything; returns the claimed row, or undefined.
+ * a still unverified account changes anything, and only it writes what `record` builds (the audit
+ * event, in the same batch). True when this call claimed it.
  */
-export async function claimUnverifiedAccount(db: Db, id: string, nowSeconds: number): Promise<UserRow | undefined> {
-  return (
-    await db
+export async function claimUnverifiedAccount(db: Db, id: string, nowSeconds: number, record: (condition: SQL) => SQL): Promise<boolean> {
+  const [, claimed] = await batch(db, [
+    record(sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND email_verified = 0)`),
+    db
       .update(users)
       .set({ emailVerified: true, passwordHash: "!", ownerProven: true, sessionEpoch: raisedEpoch(nowSeconds) })
-      .where(and(eq(users.id, id), eq(users.emailVerified, false)))
-      .returning()
-  )[0];
+      .where(and(eq(users.id, id), eq(users.emailVerified, false))),
+  ]);
+  return claimed.meta.changes === 1;
 }
 
 /** Ends every session of a user (tokens issued before now); returns the new epoch. */
@@ -64,20 +66,29 @@ export async function endSessions(db: Db, id: string, nowSeconds: number): Promi
   return r[0]?.epoch ?? 0;
 }
 
-/** A new password hash; with `endSessions`, every earlier session ends too (returns the row after the change). */
-export async function setPassword(db: Db, id: string, passwordHash: string, opts: { nowSeconds: number; ownerProven?: boolean; verified?: boolean }) {
+/** A new password hash; every earlier session ends too (returns the row after the change). */
+export async function setPassword(db: Db, id: string, passwordHash: string, opts: { nowSeconds: number }) {
   return (
     await db
       .update(users)
-      .set({
-        passwordHash,
-        sessionEpoch: raisedEpoch(opts.nowSeconds),
-        ...(opts.ownerProven ? { ownerProven: true } : {}),
-        ...(opts.verified ? { emailVerified: true } : {}),
-      })
+      .set({ passwordHash, sessionEpoch: raisedEpoch(opts.nowSeconds) })
       .where(eq(users.id, id))
       .returning()
   )[0];
+}
+
+/**
+ * A password reset through an emailed link: the new hash, every earlier session ended, the email
+ * verified and its owner proven, in one batch with `records` (the audit events): all or nothing.
+ */
+export async function resetPasswordOf(db: Db, id: string, passwordHash: string, nowSeconds: number, records: Parameters<typeof batch>[1]): Promise<void> {
+  await batch(db, [
+    ...records,
+    db
+      .update(users)
+      .set({ passwordHash, sessionEpoch: raisedEpoch(nowSeconds), ownerProven: true, emailVerified: true })
+      .where(eq(users.id, id)),
+  ]);
 }
 
 /** A rehash of the same password (new parameters), written only if the hash is still the one that was checked. */
@@ -234,9 +245,9 @@ export async function countUsers(db: Db): Promise<number> {
   return (await db.select({ n: count() }).from(users))[0]?.n ?? 0;
 }
 
-/** A user's plan set to `planOf` (an SQL expression), as a batch statement. */
-export function setPlanOf(userId: string, planOf: SQL): SQL {
-  return sql`UPDATE users SET plan = ${planOf} WHERE id = ${userId}`;
+/** A user's plan set to `planOf` (an SQL expression), as a batch statement; only while `condition` holds when given. */
+export function setPlanOf(userId: string, planOf: SQL, condition?: SQL): SQL {
+  return condition ? sql`UPDATE users SET plan = ${planOf} WHERE id = ${userId} AND ${condition}` : sql`UPDATE users SET plan = ${planOf} WHERE id = ${userId}`;
 }
 
 /** A user's plan, as a batch statement. */

@@ -1,5 +1,5 @@
 /** Accounts: registration, login, sessions, email verification, password recovery. Knows nothing of HTTP. */
-import { type AuditEntry, audit, type RequestMeta } from "../audit/service";
+import { type AuditEntry, audit, auditIf, auditStatement, type RequestMeta } from "../audit/service";
 import { primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { newId, sha256Hex } from "../lib/crypto";
@@ -25,6 +25,7 @@ import {
   markEmailVerified,
   pruneAuthRows,
   replaceHash,
+  resetPasswordOf,
   revokeSessionToken,
   setPassword,
   useReset,
@@ -257,24 +258,32 @@ export async function resetPassword(env: Env, input: { token: string; password: 
   await acceptablePassword(env, input.password);
   const now = Date.now();
   if (!(await useReset(db, claims.resetId, user.id, now))) throw invalid();
-  const after = await setPassword(db, user.id, await hashPassword(input.password), { nowSeconds: nowSeconds(), ownerProven: true, verified: true });
+  const passwordHash = await hashPassword(input.password);
+  // A takeover revokes the keys before the owner is proven (the password set, last): a reset that
+  // fails half-way leaves the account unproven, so the next link (this one is spent) takes it over
+  // again and finishes what the failed one began. The password and its events commit together.
   const takeover = !user.ownerProven;
   const keysRevoked = takeover ? await hooks.revokeKeysBefore(env, user.id, now, origin) : 0;
-  await record(env, origin, { event: "password_reset", actorId: user.id, subjectId: user.id, detail: { takeover } });
-  if (takeover)
-    await record(env, origin, {
-      event: "account_takeover",
-      actorId: user.id,
-      subjectId: user.id,
-      detail: { via: "password_reset", keys_revoked: keysRevoked },
-    });
+  await resetPasswordOf(db, user.id, passwordHash, nowSeconds(), [
+    auditStatement(env, origin, { event: "password_reset", actorId: user.id, subjectId: user.id, detail: { takeover } }),
+    ...(takeover
+      ? [
+          auditStatement(env, origin, {
+            event: "account_takeover",
+            actorId: user.id,
+            subjectId: user.id,
+            detail: { via: "password_reset", keys_revoked: keysRevoked },
+          }),
+        ]
+      : []),
+  ]);
   return {
     data: {
       password_reset: true as const,
       sessions_ended: true as const,
       takeover,
       keys_revoked: keysRevoked,
-      email: after?.email ?? user.email,
+      email: user.email,
     },
   };
 }
@@ -376,16 +385,16 @@ export async function signInWithVerifiedEmail(env: Env, input: { email: string; 
   let claimed = false;
   let keysRevoked = 0;
   if (!user.emailVerified) {
+    // The keys go first, the claim (which makes the account verified) last, with its event: a
+    // sign-in that fails half-way leaves the account unverified, and the next one finishes it.
     const now = Date.now();
-    const after = await claimUnverifiedAccount(db, user.id, Math.floor(now / 1000));
-    if (after) {
-      claimed = true;
-      user = after;
-      keysRevoked = await hooks.revokeKeysBefore(env, user.id, now, origin);
-      await record(env, origin, { event: "account_takeover", actorId: user.id, subjectId: user.id, detail: { via: "oauth", keys_revoked: keysRevoked } });
-    } else {
-      user = (await findUserById(db, user.id)) ?? user;
-    }
+    const id = user.id;
+    keysRevoked = await hooks.revokeKeysBefore(env, id, now, origin);
+    claimed = await claimUnverifiedAccount(db, id, Math.floor(now / 1000), (condition) =>
+      auditIf(origin, { event: "account_takeover", actorId: id, subjectId: id, detail: { via: "oauth", keys_revoked: keysRevoked } }, condition),
+    );
+    if (!claimed) keysRevoked = 0;
+    user = (await findUserById(db, id)) ?? user;
   }
   await record(env, origin, { event: "login_succeeded", actorId: user.id, subjectId: user.id, detail: { via: "oauth" } });
   return { user, token: await session(env, user), claimed, keysRevoked };

@@ -122,45 +122,58 @@ function queuedSubscription(inv: InvoiceRow, subscriptionId: string, now: number
       AND coalesce((SELECT max(period_end) FROM subscriptions WHERE user_id = ${inv.userId}), 0) = ${seenEnd}`;
 }
 
-/** The user's plan once a subscription may have started or ended: the running subscription's, else free. For a batch. */
-const planNow = (userId: string, now: number) =>
+/**
+ * The user's plan once a subscription may have started or ended: the running subscription's, else
+ * free; written only while `condition` holds (the invoice is in the state that changed it), so a
+ * callback that changes nothing (a closed invoice) leaves the plan as it is. For a batch.
+ */
+const planNow = (userId: string, now: number, condition: SQL) =>
   setPlanOf(
     userId,
     sql`coalesce((SELECT s.plan_id FROM subscriptions s WHERE s.user_id = ${userId} AND s.period_start <= ${now} AND s.period_end > ${now} ORDER BY s.period_end DESC LIMIT 1), 'free')`,
+    condition,
   );
 
 /**
  * UNPAID -> PAID and its effect (ledger credit, or a subscription and the plan) in one atomic D1
- * batch. The status guard and the unique refs make duplicate, concurrent or late deliveries no-ops.
+ * batch; `adopt`: the paying transaction's reference, for an invoice that had none yet. The status guard and the unique refs make duplicate, concurrent or late deliveries no-ops.
  * A subscription is queued after the user's last one (so a cheaper plan bought while a dearer one
  * runs waits for it); the plan changes now only if it starts now.
  */
-export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodOf: (start: number) => number, subscriptionId: string) {
+export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodOf: (start: number) => number, subscriptionId: string, adopt?: string) {
   const source = `invoice:${inv.id}`;
   const reason = inv.status === "EXPIRED" ? `top-up ${inv.id} (paid after expiry)` : `top-up ${inv.id}`;
   let seenEnd = inv.kind === "subscription" ? await lastPeriodEnd(db, inv.userId) : 0;
   // Each effect applies only if the invoice is PAID after the guarded transition; `source` is unique.
+  const paid = sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${inv.id} AND status = 'PAID')`;
   const effects =
     inv.kind === "topup"
-      ? [
-          appendLedgerIf(
-            { userId: inv.userId, amount: inv.credits ?? 0, reason, ref: source, createdAt: now },
-            sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${inv.id} AND status = 'PAID')`,
-          ),
-        ]
-      : [queuedSubscription(inv, subscriptionId, now, seenEnd, periodOf), planNow(inv.userId, now)];
+      ? [appendLedgerIf({ userId: inv.userId, amount: inv.credits ?? 0, reason, ref: source, createdAt: now }, paid)]
+      : [queuedSubscription(inv, subscriptionId, now, seenEnd, periodOf), planNow(inv.userId, now, paid)];
   const [transition] = await batch(db, [
     db
       .update(invoices)
-      .set({ status: "PAID", paidAt: now, closedBy: "provider" })
+      .set({
+        status: "PAID",
+        paidAt: now,
+        closedBy: "provider",
+        // Never a reference another invoice holds (the unique index would fail the whole settlement).
+        ...(adopt
+          ? {
+              reference: sql`CASE WHEN EXISTS (SELECT 1 FROM invoices o WHERE o.reference = ${adopt} AND o.id <> ${inv.id}) THEN ${invoices.reference} ELSE ${adopt} END`,
+            }
+          : {}),
+      })
       .where(and(eq(invoices.id, inv.id), settleable)),
     ...effects,
   ]);
   const transitioned = transition.meta.changes === 1;
-  // Another subscription of the user took the slot in between: queue after it (money received is never lost).
-  for (let attempt = 0; inv.kind === "subscription" && attempt < 5 && !(await subscriptionOf(db, source)); attempt++) {
+  // Another subscription of the user took the slot in between: queue after it (money received is
+  // never lost). Only for an invoice that is paid: a PAID for one the provider closed changes nothing.
+  const isPaid = transitioned || inv.status === "PAID";
+  for (let attempt = 0; inv.kind === "subscription" && isPaid && attempt < 5 && !(await subscriptionOf(db, source)); attempt++) {
     seenEnd = await lastPeriodEnd(db, inv.userId);
-    await batch(db, [queuedSubscription(inv, subscriptionId, now, seenEnd, periodOf), planNow(inv.userId, now)]);
+    await batch(db, [queuedSubscription(inv, subscriptionId, now, seenEnd, periodOf), planNow(inv.userId, now, paid)]);
   }
   return { transitioned };
 }
@@ -172,11 +185,13 @@ async function subscriptionOf(db: Db, source: string) {
 /**
  * PAID -> REFUNDED, once, with its effect in the same batch: a top-up's credits taken back (`take`,
  * decided by the caller from the balance, so never below zero), or the subscription ended (a queued
- * one never starts) and the plan set to what runs then. The ledger entry's ref is unique: repeated
- * deliveries change nothing. True when this call refunded it.
+ * one never starts) and the plan set to what runs then, and the audit event `record` builds (first in
+ * the batch, while the invoice is still PAID: written only by the batch that refunds it). The ledger
+ * entry's ref is unique: repeated deliveries change nothing. True when this call refunded it.
  */
-export async function settleRefund(db: Db, inv: InvoiceRow, now: number, entry: { amount: number; reason: string }) {
+export async function settleRefund(db: Db, inv: InvoiceRow, now: number, entry: { amount: number; reason: string }, record: (condition: SQL) => SQL) {
   const refunded = sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${inv.id} AND status = 'REFUNDED')`;
+  const refundable = sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${inv.id} AND status = 'PAID')`;
   const effects =
     inv.kind === "subscription"
       ? [
@@ -184,10 +199,11 @@ export async function settleRefund(db: Db, inv: InvoiceRow, now: number, entry: 
             .update(subscriptions)
             .set({ periodEnd: sql`max(${subscriptions.periodStart}, min(${subscriptions.periodEnd}, ${now}))` })
             .where(and(eq(subscriptions.source, `invoice:${inv.id}`), refunded)),
-          planNow(inv.userId, now),
+          planNow(inv.userId, now, refunded),
         ]
       : [];
-  const [transition] = await batch(db, [
+  const [, transition] = await batch(db, [
+    record(refundable),
     db
       .update(invoices)
       .set({ status: "REFUNDED" })
@@ -228,6 +244,20 @@ export async function reconcilePlans(db: Db, now: number): Promise<string[]> {
     db,
     sql`coalesce((SELECT s.plan_id FROM subscriptions s WHERE s.user_id = users.id AND s.period_start <= ${now} AND s.period_end > ${now} ORDER BY s.period_end DESC LIMIT 1), 'free')`,
   );
+}
+
+/** Users with a subscription that started or ended in (`since`, `now`]: whose plan the job may just have changed. */
+export async function subscriptionBoundariesBetween(db: Db, since: number, now: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ userId: subscriptions.userId })
+    .from(subscriptions)
+    .where(
+      or(
+        and(gt(subscriptions.periodStart, since), lte(subscriptions.periodStart, now)),
+        and(gt(subscriptions.periodEnd, since), lte(subscriptions.periodEnd, now)),
+      ),
+    );
+  return rows.map((r) => r.userId);
 }
 
 /** The subscription running now (the one ending last, if periods overlap), if any. */

@@ -2,7 +2,7 @@
 import { renderSVG } from "uqr";
 import { accountChanged, pendingDebits } from "../account/admission";
 import { appendLedger, findPlan, ledgerBalance, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
-import { audit } from "../audit/service";
+import { auditIf } from "../audit/service";
 import { primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { newId } from "../lib/crypto";
@@ -28,6 +28,7 @@ import {
   reconcilePlans,
   settlePaid,
   settleRefund,
+  subscriptionBoundariesBetween,
 } from "./queries";
 import { TOPUP, tripayCallbackSchema } from "./schemas";
 import { createTransaction, TransactionRefused, tripayConfig, verifyCallback } from "./tripay";
@@ -164,12 +165,7 @@ export async function subscribe(env: Env, user: UserRow, planId: string) {
  * invoice by merchant ref and reference, the amount, and the one-way transition. Answers
  * `{success: true}` once handled, also for repeated deliveries, so Tripay stops retrying.
  */
-export async function handleTripayCallback(
-  env: Env,
-  rawBody: string,
-  headers: { signature?: string; event?: string },
-  waitUntil: (p: Promise<unknown>) => void,
-) {
+export async function handleTripayCallback(env: Env, rawBody: string, headers: { signature?: string; event?: string }) {
   const cfg = tripayConfig(env);
   if (!(await verifyCallback(cfg.privateKey, rawBody, headers.signature))) {
     throw new ApiError("INVALID_SIGNATURE", "X-Callback-Signature is missing or does not match the body.");
@@ -189,10 +185,17 @@ export async function handleTripayCallback(
   const cb = parsed.data;
   const db = primaryDb(env);
   // merchant_ref is our invoice id. An invoice still waiting for the provider's answer (its create
-  // call timed out, or our write after it failed) has no reference yet: the signature vouches.
+  // call timed out, or our write after it failed) has no reference yet: the signature vouches, and
+  // whichever of its transactions is paid becomes its reference.
   const inv = await findInvoiceById(db, cb.merchant_ref);
-  if (!inv || (!isPending(inv) && inv.reference !== cb.reference)) {
-    throw new ApiError("NOT_FOUND", `No invoice with merchant_ref "${cb.merchant_ref}" and reference "${cb.reference}".`);
+  const notFound = () => new ApiError("NOT_FOUND", `No invoice with merchant_ref "${cb.merchant_ref}" and reference "${cb.reference}".`);
+  if (!inv) throw notFound();
+  const pending = isPending(inv);
+  const own = pending || inv.reference === cb.reference;
+  if (!own && (cb.status === "PAID" || cb.status === "REFUND")) {
+    // Money moved on a transaction that is not the one this invoice was settled or shown with: not ours to decide.
+    log.error("payment_reference_mismatch", { invoice: inv.id, reference: cb.reference, invoice_reference: inv.reference, status: cb.status });
+    throw notFound();
   }
   // What the merchant is owed for this payment, whoever pays the fee: with the fee on the customer,
   // total_amount is the invoice amount plus fee_customer and amount_received the invoice amount; with
@@ -205,17 +208,26 @@ export async function handleTripayCallback(
       `The payment (total ${cb.total_amount}, ${owed} for the merchant before fees) does not match the invoice amount ${inv.amount}; nothing was changed.`,
     );
   }
+  // Another transaction the provider made for this invoice (it received the create request twice)
+  // expiring or failing: the invoice's own transaction decides, so nothing changes.
+  if (!own) return { success: true };
   if (cb.status === "PAID") {
-    const now = Date.now();
-    const { transitioned } = await settlePaid(db, inv, now, addMonth, newId("sub"));
-    if (transitioned) {
-      // The account's cached plan, balance and key lookups change with it.
-      waitUntil(accountChanged(env, inv.userId));
-    }
+    const { transitioned } = await settlePaid(db, inv, Date.now(), addMonth, newId("sub"), pending ? cb.reference : undefined);
+    // The account's cached plan, balance and key lookups change with it, before the answer: if that
+    // fails, Tripay delivers again, and a delivery for an invoice already paid refreshes them again
+    // (the one that settled it may have failed after committing, its answer never sent).
+    if (transitioned || inv.status === "PAID") await accountChanged(env, inv.userId);
+  } else if ((cb.status === "EXPIRED" || cb.status === "FAILED") && pending) {
+    // We never learnt which transaction is the invoice's: if the provider made two, the other may
+    // still be paid. Closed provisionally, as our own expiry is: a signed PAID still settles it.
+    await closeUnpaid(db, inv.id, "EXPIRED", "system");
   } else if (cb.status === "EXPIRED" || cb.status === "FAILED") {
     await closeUnpaid(db, inv.id, cb.status, "provider");
   } else if (cb.status === "REFUND" && inv.status === "PAID") {
     await refund(env, inv);
+  } else if (cb.status === "REFUND" && inv.status === "REFUNDED") {
+    // Delivered again: the delivery that refunded it may have failed before the account was refreshed.
+    await accountChanged(env, inv.userId);
   }
   // UNPAID changes nothing; REFUND of an invoice that is not paid has nothing to take back.
   return { success: true };
@@ -244,10 +256,12 @@ async function refund(env: Env, inv: InvoiceRow) {
     entry = { amount: 0, reason: `refund of subscription ${inv.id} (${inv.planId ?? ""}): the plan ends` };
     detail = { invoice_id: inv.id, plan_id: inv.planId ?? "" };
   }
-  if (!(await settleRefund(db, inv, now, entry))) return;
-  if (entry.amount !== 0 || inv.kind === "subscription") await accountChanged(env, inv.userId);
-  if (detail.credits_not_taken) log.warn("refund_credits_short", { invoice: inv.id, user_id: inv.userId, credits: Number(detail.credits_not_taken) });
-  await audit(env, {}, { event: "payment_refunded", subjectId: inv.userId, detail });
+  // The audit event is written in the refund's own batch: a delivery that fails after the refund
+  // committed is answered 503, and the next one finds the invoice REFUNDED and writes nothing more.
+  const refunded = await settleRefund(db, inv, now, entry, (condition) => auditIf({}, { event: "payment_refunded", subjectId: inv.userId, detail }, condition));
+  if (refunded && detail.credits_not_taken)
+    log.warn("refund_credits_short", { invoice: inv.id, user_id: inv.userId, credits: Number(detail.credits_not_taken) });
+  await accountChanged(env, inv.userId);
 }
 
 export async function billingStatus(env: Env, userId: string) {
@@ -302,12 +316,24 @@ export async function getInvoice(env: Env, userId: string, id: string) {
   return { data: invoiceView(inv) };
 }
 
-/** Cron: unpaid invoices past expiry become EXPIRED; lapsed subscriptions return users to their current plan. */
+/**
+ * How long after a subscription started or ended the job keeps telling its account (cached key
+ * lookups, the account object) to read the plan again: three runs, so a run that changed the plan
+ * and failed before the account heard of it (or whose list of changes was lost) is completed by the next.
+ */
+const PLAN_REFRESH_WINDOW_MS = 15 * 60 * 1000;
+
+/**
+ * Cron: unpaid invoices past expiry become EXPIRED; lapsed subscriptions return users to their
+ * current plan. Each step converges when run again: an expiry or a plan is set once (the same
+ * statement finds nothing left to do), and the accounts are refreshed again for a while.
+ */
 export async function runScheduledBilling(env: Env, now = Date.now()) {
   const db = primaryDb(env);
   const expired = await expireOverdue(db, now, EXPIRY_MARGIN_MS);
   const changed = await reconcilePlans(db, now);
-  await Promise.all(changed.map((id) => accountChanged(env, id)));
+  const lately = await subscriptionBoundariesBetween(db, now - PLAN_REFRESH_WINDOW_MS, now);
+  await Promise.all([...new Set([...changed, ...lately])].map((id) => accountChanged(env, id)));
   return { expired, plansChanged: changed.length };
 }
 

@@ -1,5 +1,5 @@
-import { and, count, desc, eq, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { and, count, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { batch, type Db } from "../db/client";
 import { apiKeys, users } from "../db/schema";
 
 export async function findKeyByHash(db: Db, keyHash: string) {
@@ -18,12 +18,24 @@ export async function listKeysOfUser(db: Db, userId: string): Promise<KeyRow[]> 
   return db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
-/** Inserts the key only while the user has fewer than `max` active keys: one statement, so concurrent creates cannot overshoot. */
-export async function insertKeyWithinLimit(db: Db, key: typeof apiKeys.$inferInsert & { createdAt: number }, max: number): Promise<boolean> {
-  const result = await db.run(sql`INSERT INTO api_keys (id, user_id, name, prefix, last4, key_hash, created_at)
+/**
+ * Inserts the key only while the user has fewer than `max` active keys (one statement, so concurrent
+ * creates cannot overshoot), in one batch with what `record` builds (the audit event), written only
+ * if the key was: both or neither. True when inserted.
+ */
+export async function insertKeyWithinLimit(
+  db: Db,
+  key: typeof apiKeys.$inferInsert & { createdAt: number },
+  max: number,
+  record: (condition: SQL) => SQL,
+): Promise<boolean> {
+  const [inserted] = await batch(db, [
+    sql`INSERT INTO api_keys (id, user_id, name, prefix, last4, key_hash, created_at)
     SELECT ${key.id}, ${key.userId}, ${key.name}, ${key.prefix}, ${key.last4}, ${key.keyHash}, ${key.createdAt}
-    WHERE (SELECT count(*) FROM api_keys WHERE user_id = ${key.userId} AND revoked_at IS NULL) < ${max}`);
-  return result.meta.changes === 1;
+    WHERE (SELECT count(*) FROM api_keys WHERE user_id = ${key.userId} AND revoked_at IS NULL) < ${max}`,
+    record(sql`EXISTS (SELECT 1 FROM api_keys WHERE id = ${key.id})`),
+  ]);
+  return inserted.meta.changes === 1;
 }
 
 export async function findKeyOfUser(db: Db, userId: string, keyId: string): Promise<KeyRow | undefined> {
@@ -36,12 +48,20 @@ export async function findKeyOfUser(db: Db, userId: string, keyId: string): Prom
   )[0];
 }
 
-export async function markRevoked(db: Db, keyId: string, at: number): Promise<void> {
-  await db
-    .update(apiKeys)
-    .set({ revokedAt: at })
-    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
-    .run();
+/**
+ * Revokes a key that is not yet revoked, in one batch with what `record` builds (the audit event),
+ * placed first and written only while the key is still active: only the batch that revokes the key
+ * records it, also when a revocation is sent again. True when this call revoked it.
+ */
+export async function markRevoked(db: Db, keyId: string, at: number, record: (condition: SQL) => SQL): Promise<boolean> {
+  const [, revoked] = await batch(db, [
+    record(sql`EXISTS (SELECT 1 FROM api_keys WHERE id = ${keyId} AND revoked_at IS NULL)`),
+    db
+      .update(apiKeys)
+      .set({ revokedAt: at })
+      .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt))),
+  ]);
+  return revoked.meta.changes === 1;
 }
 
 export async function keyHashesOfUser(db: Db, userId: string): Promise<string[]> {
@@ -65,12 +85,12 @@ export async function countActiveKeys(db: Db): Promise<number> {
   return (await db.select({ n: count() }).from(apiKeys).where(isNull(apiKeys.revokedAt)))[0]?.n ?? 0;
 }
 
-/** A user's active keys created before `before` (ms). */
-export async function activeKeysCreatedBefore(db: Db, userId: string, before: number): Promise<KeyRow[]> {
+/** A user's keys created before `before` (ms) that are active, or were revoked at or after `revokedSince`. */
+export async function keysCreatedBefore(db: Db, userId: string, before: number, revokedSince: number): Promise<KeyRow[]> {
   return db
     .select()
     .from(apiKeys)
-    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt), lt(apiKeys.createdAt, before)));
+    .where(and(eq(apiKeys.userId, userId), lt(apiKeys.createdAt, before), or(isNull(apiKeys.revokedAt), gte(apiKeys.revokedAt, revokedSince))));
 }
 
 /** Every key of a user, deleted while `condition` holds (a stale account replaced). For a batch. */

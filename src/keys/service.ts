@@ -7,23 +7,14 @@
  * the deletion. So forgetting also leaves a marker with the time it happened, and a KV lookup read
  * at or before that time is not trusted: it is read again from D1.
  */
-import { audit, type RequestMeta } from "../audit/service";
+import { auditIf, type RequestMeta } from "../audit/service";
 import { primaryDb } from "../db/client";
 import { newId } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { errorText, log } from "../lib/log";
 import { iso } from "../lib/time";
 import { type CachedLookup, LookupCache } from "./lookup-cache";
-import {
-  activeKeysCreatedBefore,
-  findKeyByHash,
-  findKeyOfUser,
-  insertKeyWithinLimit,
-  type KeyRow,
-  keyHashesOfUser,
-  listKeysOfUser,
-  markRevoked,
-} from "./queries";
+import { findKeyByHash, findKeyOfUser, insertKeyWithinLimit, type KeyRow, keyHashesOfUser, keysCreatedBefore, listKeysOfUser, markRevoked } from "./queries";
 import { displayParts, generateKeySecret, hashKeySecret, isWellFormedKey } from "./secret";
 
 /** Who is calling a data endpoint: what an `x-api-key` resolves to (REST and MCP alike). */
@@ -66,7 +57,14 @@ function refuseMissingIp(ip: string | undefined, now: number) {
 
 async function countMiss(env: Env, ip: string | undefined, now: number) {
   if (!ip) return;
-  const { success } = await env.KEY_MISS_LIMITER.limit({ key: `keymiss:${ip}` });
+  let success: boolean;
+  try {
+    ({ success } = await env.KEY_MISS_LIMITER.limit({ key: `keymiss:${ip}` }));
+  } catch (e) {
+    // A throttle fails open (lib/throttle.ts): the unknown key is still refused, as INVALID_API_KEY.
+    log.warn("rate_limiter_failed_open", { key: "keymiss", error: errorText(e) });
+    return;
+  }
   if (success) return;
   if (refusedIps.size > 10_000) refusedIps.clear();
   refusedIps.set(ip, now + MISS_PERIOD_SECONDS * 1000);
@@ -156,23 +154,53 @@ export async function createKey(env: Env, user: { id: string; emailVerified: boo
     throw new ApiError("EMAIL_NOT_VERIFIED", "Verify your email address before creating API keys (POST /auth/resend-verification sends a new link).");
   const secret = generateKeySecret();
   const row = { id: newId("key"), userId: user.id, name, ...displayParts(secret), keyHash: await hashKeySecret(secret), createdAt: Date.now() };
-  if (!(await insertKeyWithinLimit(primaryDb(env), row, MAX_ACTIVE_KEYS))) {
-    throw new ApiError("KEY_LIMIT_REACHED", `At most ${MAX_ACTIVE_KEYS} active keys per account. Revoke one first.`);
+  const db = primaryDb(env);
+  let created: boolean;
+  try {
+    created = await insertKeyWithinLimit(db, row, MAX_ACTIVE_KEYS, (condition) =>
+      auditIf(meta, { event: "key_created", actorId: user.id, subjectId: user.id, detail: { key_id: row.id, name } }, condition),
+    );
+  } catch (e) {
+    await discardUnshownKey(db, row.id, user.id, meta);
+    throw e;
   }
-  await audit(env, meta, { event: "key_created", actorId: user.id, subjectId: user.id, detail: { key_id: row.id, name } });
+  if (!created) throw new ApiError("KEY_LIMIT_REACHED", `At most ${MAX_ACTIVE_KEYS} active keys per account. Revoke one first.`);
   // The secret is shown here and never again.
   return { data: { ...publicKey({ ...row, lastUsedAt: null, revokedAt: null }), key: secret } };
+}
+
+/**
+ * A key whose creation failed on the way back (the database may have committed it, its answer
+ * lost): its secret was never shown, so nobody can use it, but it would sit among the account's
+ * keys and count against the limit. It is revoked (with its event), if it exists; tried a few
+ * times, and logged if it could not be.
+ */
+async function discardUnshownKey(db: ReturnType<typeof primaryDb>, keyId: string, userId: string, meta: RequestMeta): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await markRevoked(db, keyId, Date.now(), (condition) =>
+        auditIf(meta, { event: "key_revoked", actorId: userId, subjectId: userId, detail: { key_id: keyId, reason: "creation not confirmed" } }, condition),
+      );
+      return;
+    } catch (e) {
+      if (attempt >= 3) {
+        log.error("api_key_discard_failed", { key_id: keyId, user_id: userId, error: errorText(e) });
+        return;
+      }
+    }
+  }
 }
 
 export async function revokeKey(env: Env, userId: string, keyId: string, meta: RequestMeta) {
   const db = primaryDb(env);
   const key = await findKeyOfUser(db, userId, keyId);
   if (!key) throw new ApiError("NOT_FOUND", `No API key "${keyId}" in your account.`);
-  if (key.revokedAt === null) {
-    await markRevoked(db, key.id, Date.now());
-    await forgetKeyHashes(env, [key.keyHash]);
-    await audit(env, meta, { event: "key_revoked", actorId: userId, subjectId: userId, detail: { key_id: key.id } });
-  }
+  // The revocation and its event commit together; the caches are forgotten on every call, so a
+  // revocation that failed after committing (its answer lost) is completed when it is sent again.
+  await markRevoked(db, key.id, Date.now(), (condition) =>
+    auditIf(meta, { event: "key_revoked", actorId: userId, subjectId: userId, detail: { key_id: key.id } }, condition),
+  );
+  await forgetKeyHashes(env, [key.keyHash]);
   const after = await findKeyOfUser(db, userId, keyId);
   return { data: publicKey(after ?? key) };
 }
@@ -182,17 +210,30 @@ export async function forgetUserKeys(env: Env, userId: string): Promise<void> {
   await forgetKeyHashes(env, await keyHashesOfUser(primaryDb(env), userId));
 }
 
-/** A takeover: every key the account had before `before` (ms) is revoked (their creator may not own the email). Returns their ids. */
+/**
+ * How far back a takeover also takes keys already revoked: an earlier attempt of the same takeover
+ * may have revoked them and failed before the caches and the account object heard of it.
+ */
+const TAKEOVER_RETRY_MS = 60 * 60 * 1000;
+
+/**
+ * A takeover: every key the account had before `before` (ms) is revoked (their creator may not own
+ * the email), with its event. Returns their ids, with those revoked in the hour before (by an earlier
+ * attempt that failed half-way), so that the caches and the account object hear of them too.
+ */
 export async function revokeKeysCreatedBefore(env: Env, userId: string, before: number, meta: RequestMeta): Promise<string[]> {
   const db = primaryDb(env);
-  const keys = await activeKeysCreatedBefore(db, userId, before);
+  const keys = await keysCreatedBefore(db, userId, before, before - TAKEOVER_RETRY_MS);
   if (keys.length === 0) return [];
   const now = Date.now();
-  for (const k of keys) await markRevoked(db, k.id, now);
+  for (const k of keys.filter((key) => key.revokedAt === null)) {
+    await markRevoked(db, k.id, now, (condition) =>
+      auditIf(meta, { event: "key_revoked", actorId: null, subjectId: userId, detail: { key_id: k.id, reason: "takeover" } }, condition),
+    );
+  }
   await forgetKeyHashes(
     env,
     keys.map((k) => k.keyHash),
   );
-  for (const k of keys) await audit(env, meta, { event: "key_revoked", actorId: null, subjectId: userId, detail: { key_id: k.id, reason: "takeover" } });
   return keys.map((k) => k.id);
 }

@@ -18,6 +18,7 @@ const DESCRIPTION = `Indonesia's administrative regions (provinsi, kabupaten/kot
 - Account routes take the session token from \`/auth/login\` as \`Authorization: Bearer <token>\`.
 - Every response carries \`x-request-id\`; every error is \`{"error": {"code", "message", "request_id", "details"?}}\` with a stable \`code\`.
 - Paging: \`page\` from 1, \`per_page\` default 20, above 100 served as 100; both plain decimal integers. A parameter given twice, or one the endpoint does not know, is 400 \`INVALID_QUERY\`.
+- Any route that needs the database, a cache or the account's counter may answer 503 \`SERVICE_UNAVAILABLE\` with \`Retry-After: 2\` when one fails for a moment: nothing was counted or left half-done; send it again (guide: "When a dependency fails").
 - Any route may also answer 500 \`INTERNAL_ERROR\` (our fault: quote \`request_id\`), 405 \`METHOD_NOT_ALLOWED\` for a method it does not serve (with \`Allow\`), and 404 \`NOT_FOUND\` for an unknown path.
 - Guides (the rules behind the fields: errors, paging, search, billing, history, MCP): /docs/guide on this deployment.`;
 

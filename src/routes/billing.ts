@@ -87,9 +87,7 @@ billingRoutes.post(
   }),
   async (c) => {
     const raw = await c.req.text();
-    const answer = await handleTripayCallback(c.env, raw, { signature: c.req.header("x-callback-signature"), event: c.req.header("x-callback-event") }, (p) =>
-      c.executionCtx.waitUntil(p),
-    );
+    const answer = await handleTripayCallback(c.env, raw, { signature: c.req.header("x-callback-signature"), event: c.req.header("x-callback-event") });
     return c.json(answer);
   },
 );

@@ -8,6 +8,7 @@
 import { LRUCache } from "lru-cache";
 import { regionDb } from "../db/client";
 import { ApiError } from "../lib/errors";
+import { errorText, log } from "../lib/log";
 import { iso } from "../lib/time";
 import { getRegion } from "../wilayah/regions/service";
 import { BMKG_SOURCE, fetchForecast, fetchLatestQuake } from "./bmkg";
@@ -27,21 +28,29 @@ async function upstreamCached<T>(env: Env, key: string, freshMs: number, load: (
   const now = Date.now();
   const held = inMemory ? (fresh.get(key) as Cached<T> | undefined) : undefined;
   if (held && now - held.fetchedAt < freshMs) return { ...held, stale: false };
-  const hit = await env.KV.get<Cached<T>>(key, "json");
+  // KV is only a cache here: when it fails, BMKG is asked (and its answer served unkept), so a KV
+  // outage costs BMKG requests, never an answer (docs/api.md, "When a dependency fails").
+  const hit = await env.KV.get<Cached<T>>(key, "json").catch((e: unknown) => {
+    log.warn("kv_read_failed", { what: "bmkg cache", error: errorText(e) });
+    return null;
+  });
   const keep = (c: Cached<T>) => inMemory && fresh.set(key, c, { ttl: Math.max(1, c.fetchedAt + freshMs - now) });
   if (hit && now - hit.fetchedAt < freshMs) {
     keep(hit);
     return { ...hit, stale: false };
   }
+  let payload: T;
   try {
-    const payload = await load();
-    await env.KV.put(key, JSON.stringify({ fetchedAt: now, payload } satisfies Cached<T>), { expirationTtl: KEEP_SECONDS });
-    keep({ fetchedAt: now, payload });
-    return { fetchedAt: now, payload, stale: false };
+    payload = await load();
   } catch (e) {
     if (hit && e instanceof ApiError) return { ...hit, stale: true };
     throw e;
   }
+  await env.KV.put(key, JSON.stringify({ fetchedAt: now, payload } satisfies Cached<T>), { expirationTtl: KEEP_SECONDS }).catch((e: unknown) =>
+    log.warn("kv_write_failed", { what: "bmkg cache", error: errorText(e) }),
+  );
+  keep({ fetchedAt: now, payload });
+  return { fetchedAt: now, payload, stale: false };
 }
 
 export async function forecast(env: Env, q: { adm4?: string; kabupaten_id?: string }) {

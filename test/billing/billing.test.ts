@@ -264,6 +264,35 @@ describe("webhook", () => {
     expect(await balanceOf(dev.token)).toBe(25_000);
   });
 
+  it("another transaction Tripay made for the invoice (a create request it got twice): its EXPIRED changes nothing (200); a PAID on it is refused 404 and logged", async () => {
+    const dev = await verifiedDeveloper();
+    const inv = await topupInvoice(dev.token);
+    const twin = { ...inv, reference: "DEV-T0001TWIN" };
+    expect(await json(await deliver(paid(twin, "EXPIRED")))).toEqual({ success: true });
+    expect((await env.DB.prepare("SELECT status FROM invoices WHERE id = ?").bind(inv.id).first<{ status: string }>())!.status).toBe("UNPAID");
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    await expectError(await deliver(paid(twin)), 404, "NOT_FOUND");
+    expect(log.mock.calls.flat().join(" ")).toContain("payment_reference_mismatch");
+    expect(await json(await deliver(paid(inv)))).toEqual({ success: true });
+    expect(await balanceOf(dev.token)).toBe(10_000);
+  });
+
+  it("an invoice whose create call never answered: Tripay's EXPIRED of one transaction is provisional, and the paid one settles it and becomes its reference", async () => {
+    const dev = await verifiedDeveloper();
+    tripayAnswers({ fail: "timeout" });
+    await expectError(await call("/billing/topup", { method: "POST", token: dev.token, json: { amount: 20_000 } }), 504, "UPSTREAM_TIMEOUT");
+    vi.restoreAllMocks();
+    const row = (await env.DB.prepare("SELECT id, amount FROM invoices WHERE user_id = ?").bind(dev.data.id).first<{ id: string; amount: number }>())!;
+    expect(await json(await deliver(paid({ id: row.id, reference: "DEV-T0001ONE", amount: row.amount }, "EXPIRED")))).toEqual({ success: true });
+    expect(await json(await deliver(paid({ id: row.id, reference: "DEV-T0001TWO", amount: row.amount })))).toEqual({ success: true });
+    const after = await env.DB.prepare("SELECT status, reference FROM invoices WHERE id = ?").bind(row.id).first();
+    expect(after).toEqual({ status: "PAID", reference: "DEV-T0001TWO" });
+    expect(await balanceOf(dev.token)).toBe(10_000);
+    // The other one's late EXPIRED changes nothing now.
+    expect(await json(await deliver(paid({ id: row.id, reference: "DEV-T0001ONE", amount: row.amount }, "EXPIRED")))).toEqual({ success: true });
+    expect((await env.DB.prepare("SELECT status FROM invoices WHERE id = ?").bind(row.id).first<{ status: string }>())!.status).toBe("PAID");
+  });
+
   it("FAILED then PAID: the invoice stays FAILED and credits nothing", async () => {
     const dev = await verifiedDeveloper();
     const inv = await topupInvoice(dev.token);

@@ -7,18 +7,37 @@
  * - `lost`: the call happens (a write commits), then its answer is lost and the caller sees a failure.
  * The errors look like the platform's own (D1's and KV's messages, the Durable Object's `retryable`
  * flag), so the Worker meets them as it would in production. `callWith` sends a request to the app
- * with such an env. Outbound fetch (Tripay) is intercepted by each scenario with vi.spyOn.
+ * with such an env.
+ *
+ * `faultyFetch(plan, upstream)` does the same for outbound fetch (Tripay, BMKG, mail): the test plays
+ * the upstream (a function from request to answer, which may act: create a transaction), and the
+ * plan fails a request on its way:
+ * - `throw`: the request never leaves (fetch rejects; the upstream saw nothing);
+ * - `timeout`: the upstream acts, its answer comes too late (rejects as AbortSignal.timeout does);
+ * - `error`: a gateway answers 502 with an HTML page (the upstream saw nothing);
+ * - `twice`: the request reaches the upstream twice (a duplicated request: it may act twice); the
+ *   caller gets the second answer.
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env as globalEnv } from "cloudflare:workers";
+import { vi } from "vitest";
 import { app } from "../../src/app";
 import { BASE } from "../helpers";
 
-export type Target = "d1" | "kv" | "account" | "ratelimit";
-export type FaultKind = "throw" | "timeout" | "lost";
+export type Target = "d1" | "kv" | "account" | "ratelimit" | "fetch";
+export type FaultKind = "throw" | "timeout" | "lost" | "error" | "twice";
 
-/** mulberry32: small, seeded, the same sequence on every run. */
-function seeded(seed: number) {
+/** The ways each target can fail (a binding's call, or an outbound request). */
+const KINDS: Record<Target, FaultKind[]> = {
+  d1: ["throw", "timeout", "lost"],
+  kv: ["throw", "timeout", "lost"],
+  account: ["throw", "timeout", "lost"],
+  ratelimit: ["throw", "timeout", "lost"],
+  fetch: ["throw", "timeout", "error", "twice"],
+};
+
+/** mulberry32: small, seeded, the same sequence on every run (also for a scenario's own choices). */
+export function seeded(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -56,8 +75,8 @@ export class FaultPlan {
   decide(target: Target, operation: string): FaultKind | null {
     if (this.#paused || !this.options.targets.includes(target)) return null;
     if (this.options.only && !this.options.only(target, operation)) return null;
-    if (this.#random() >= this.options.rate) return null;
-    const kinds = this.options.kinds ?? ["throw", "timeout", "lost"];
+    const kinds = (this.options.kinds ?? KINDS[target]).filter((k) => KINDS[target].includes(k));
+    if (kinds.length === 0 || this.#random() >= this.options.rate) return null;
     const kind = kinds[Math.floor(this.#random() * kinds.length)];
     this.injected++;
     const key = `${target}.${operation}`;
@@ -173,6 +192,27 @@ export function faultyEnv(env: Env, plan: FaultPlan): Env {
       out[name] = faultyLimiter(binding as RateLimit, plan);
   }
   return out as unknown as Env;
+}
+
+/** An upstream as a test plays it: answers a request as the real service would, and may act on it. */
+export type Upstream = (request: Request) => Promise<Response>;
+
+/**
+ * Outbound fetch through the plan (see the top of this file for the kinds); every request the
+ * Worker sends goes to `upstream`, none to the network. Restore with `vi.restoreAllMocks()`.
+ */
+export function faultyFetch(plan: FaultPlan, upstream: Upstream) {
+  return vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    const kind = plan.decide("fetch", `${url.host}${url.pathname}`);
+    if (kind === "throw") throw new TypeError("fetch failed");
+    if (kind === "error") return new Response("<html><body><h1>502 Bad Gateway</h1></body></html>", { status: 502, headers: { "content-type": "text/html" } });
+    if (kind === "twice") await upstream(request.clone());
+    const answer = await upstream(request);
+    if (kind === "timeout") throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
+    return answer;
+  });
 }
 
 type CallInit = RequestInit & { key?: string; token?: string; json?: unknown; ip?: string };
