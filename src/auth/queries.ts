@@ -39,19 +39,20 @@ export async function markEmailVerified(db: Db, id: string, ownerProven: boolean
 const raisedEpoch = (nowSeconds: number) => sql`max(${users.sessionEpoch}, ${nowSeconds}) + 1`;
 
 /**
- * An identity provider proved the email belongs to whoever signs in: the account becomes verified,
- * a password set before the email was ever verified stops working and every earlier session ends
+ * An identity provider proved the email belongs to whoever signs in: the account becomes verified
+ * and its owner proven, a password set before that stops working and every earlier session ends
  * (whoever set them may not own the email: the pre-registration takeover). Only the first claim of
- * a still unverified account changes anything, and only it writes what `record` builds (the audit
- * event, in the same batch). True when this call claimed it.
+ * an account whose owner was never proven (unverified, or verified by a link opened elsewhere)
+ * changes anything, and only it writes what `record` builds (the audit event, in the same batch).
+ * True when this call claimed it.
  */
 export async function claimUnverifiedAccount(db: Db, id: string, nowSeconds: number, record: (condition: SQL) => SQL): Promise<boolean> {
   const [, claimed] = await batch(db, [
-    record(sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND email_verified = 0)`),
+    record(sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND owner_proven = 0)`),
     db
       .update(users)
       .set({ emailVerified: true, passwordHash: "!", ownerProven: true, sessionEpoch: raisedEpoch(nowSeconds) })
-      .where(and(eq(users.id, id), eq(users.emailVerified, false))),
+      .where(and(eq(users.id, id), eq(users.ownerProven, false))),
   ]);
   return claimed.meta.changes === 1;
 }

@@ -361,8 +361,10 @@ export async function userFromSession(env: Env, token: string): Promise<UserRow>
  * Sign-in with an external identity provider (Google, GitHub) whose answer said the email is
  * verified (the caller checks that; an unverified email never reaches here). Signs in the user
  * who has the email, or creates one with email_verified true and no usable password. An account
- * registered with the email but never verified is taken over (`claimed`): its password stops
- * working, every earlier session ends and the keys made before are revoked.
+ * registered with the email by someone who never proved they own it (users.owner_proven false:
+ * never verified, or verified by a link opened without that account's session, as the real owner
+ * opening a link that arrived unasked) is taken over (`claimed`), as a password reset does: its
+ * password stops working, every earlier session ends and the keys made before are revoked.
  */
 export async function signInWithVerifiedEmail(env: Env, input: { email: string; name: string }, origin: RequestMeta, hooks: AccountHooks) {
   const db = primaryDb(env);
@@ -375,6 +377,7 @@ export async function signInWithVerifiedEmail(env: Env, input: { email: string; 
       name: input.name.trim().slice(0, 100) || email.split("@")[0],
       passwordHash: "!",
       emailVerified: true,
+      ownerProven: true,
       createdAt: Date.now(),
     };
     if (!(await insertUser(db, row))) user = await findUserByEmail(db, email);
@@ -384,9 +387,9 @@ export async function signInWithVerifiedEmail(env: Env, input: { email: string; 
   if (user.status === "suspended") throw new ApiError("ACCOUNT_SUSPENDED", "This account is suspended. Contact support.");
   let claimed = false;
   let keysRevoked = 0;
-  if (!user.emailVerified) {
-    // The keys go first, the claim (which makes the account verified) last, with its event: a
-    // sign-in that fails half-way leaves the account unverified, and the next one finishes it.
+  if (!user.ownerProven) {
+    // The keys go first, the claim (which makes the owner proven) last, with its event: a sign-in
+    // that fails half-way leaves the owner unproven, and the next one finishes it.
     const now = Date.now();
     const id = user.id;
     keysRevoked = await hooks.revokeKeysBefore(env, id, now, origin);

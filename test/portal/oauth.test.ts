@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { call, json, login, register, uniqueEmail, verifiedDeveloper } from "../helpers";
+import { call, createKey, json, login, register, uniqueEmail, verifiedDeveloper, verifyLinkFrom } from "../helpers";
 
 const CLIENTS = {
   GOOGLE_CLIENT_ID: "g-client.apps.googleusercontent.com",
@@ -111,6 +111,8 @@ describe("Google sign-in (OIDC, PKCE, nonce, verified email)", () => {
 
   it("an existing user with that email is signed in (same account)", async () => {
     const dev = await verifiedDeveloper();
+    // The owner proved the email (the link opened in their own session): nothing to take over.
+    await env.DB.prepare("UPDATE users SET owner_proven = 1 WHERE id = ?").bind(dev.data.id).run();
     const { url, cookie } = await start("google");
     google(
       (nonce) => ({ email: dev.data.email.toUpperCase(), email_verified: true, nonce }),
@@ -154,6 +156,43 @@ describe("Google sign-in (OIDC, PKCE, nonce, verified email)", () => {
     expect(key!.revoked_at).toEqual(expect.any(Number));
     const page = await call("/portal/keys?msg=account_claimed", { headers: { cookie: `__Host-wl_session=${sessionFrom(res)}`, "accept-language": "en" } });
     expect(await page.text()).toContain("registered with your email before you proved it");
+  });
+
+  it("an account verified by a link opened elsewhere (owner never proven) is claimed: the squatter's password, sessions and keys end", async () => {
+    const log = vi.spyOn(console, "log");
+    const squatter = await register({ password: "squatter pass" });
+    const link = verifyLinkFrom(log);
+    log.mockRestore();
+    // The real owner opens the link that arrived unasked (no session of this account in that browser).
+    await call(link.pathname + link.search, { redirect: "manual" });
+    const key = await createKey(squatter.token); // possible now: the account is verified
+    expect((await call("/api/v1/wilayah/provinsi/32", { key: key.key })).status).toBe(200);
+    const { url, cookie } = await start("google");
+    google(
+      (nonce) => ({ email: squatter.data.email, email_verified: true, nonce }),
+      () => url.searchParams.get("nonce")!,
+    );
+    const res = await callback("google", cookie, { code: "4/code-proven", state: url.searchParams.get("state")! });
+    vi.restoreAllMocks();
+    expect(res.headers.get("location")).toBe("/portal/keys?msg=account_claimed");
+    expect((await json(await call("/auth/me", { token: sessionFrom(res)! }))).data).toMatchObject({ id: squatter.data.id, email_verified: true });
+    expect((await call("/auth/me", { token: squatter.token })).status).toBe(401);
+    expect((await call("/api/v1/wilayah/provinsi/32", { key: key.key })).status).toBe(401);
+    expect((await login(squatter.data.email, "squatter pass")).status).toBe(401);
+    const events = await env.DB.prepare("SELECT count(*) AS n FROM audit_events WHERE event = 'account_takeover' AND subject_id = ?")
+      .bind(squatter.data.id)
+      .first<{ n: number }>();
+    expect(events!.n).toBe(1);
+    // The owner is proven now: a second sign-in claims nothing.
+    const again = await start("google");
+    google(
+      (nonce) => ({ email: squatter.data.email, email_verified: true, nonce }),
+      () => again.url.searchParams.get("nonce")!,
+    );
+    const second = await callback("google", again.cookie, { code: "4/code-proven-2", state: again.url.searchParams.get("state")! });
+    vi.restoreAllMocks();
+    expect(second.headers.get("location")).toBe("/portal/keys");
+    expect((await call("/auth/me", { token: sessionFrom(res)! })).status).toBe(200);
   });
 
   it("an unverified email never signs in nor takes over an account", async () => {
