@@ -150,7 +150,7 @@ export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodOf:
     inv.kind === "topup"
       ? [appendLedgerIf({ userId: inv.userId, amount: inv.credits ?? 0, reason, ref: source, createdAt: now }, paid)]
       : [queuedSubscription(inv, subscriptionId, now, seenEnd, periodOf), planNow(inv.userId, now, paid)];
-  const [transition] = await batch(db, [
+  const [transition, effect] = await batch(db, [
     db
       .update(invoices)
       .set({
@@ -170,12 +170,19 @@ export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodOf:
   const transitioned = transition.meta.changes === 1;
   // Another subscription of the user took the slot in between: queue after it (money received is
   // never lost). Only for an invoice that is paid: a PAID for one the provider closed changes nothing.
+  // `unqueued`: still no subscription after a few tries; the caller must not answer success (the
+  // provider delivers again, and a delivery for an invoice already PAID queues it then).
   const isPaid = transitioned || inv.status === "PAID";
-  for (let attempt = 0; inv.kind === "subscription" && isPaid && attempt < 5 && !(await subscriptionOf(db, source)); attempt++) {
+  if (inv.kind !== "subscription" || !isPaid) return { transitioned, unqueued: false };
+  // The first batch's insert wrote the subscription: nothing to look up.
+  let queued = effect.meta.changes === 1;
+  for (let attempt = 0; !queued && attempt < 5; attempt++) {
+    if (await subscriptionOf(db, source)) return { transitioned, unqueued: false };
     seenEnd = await lastPeriodEnd(db, inv.userId);
-    await batch(db, [queuedSubscription(inv, subscriptionId, now, seenEnd, periodOf), planNow(inv.userId, now, paid)]);
+    const [insert] = await batch(db, [queuedSubscription(inv, subscriptionId, now, seenEnd, periodOf), planNow(inv.userId, now, paid)]);
+    queued = insert.meta.changes === 1;
   }
-  return { transitioned };
+  return { transitioned, unqueued: !queued && !(await subscriptionOf(db, source)) };
 }
 
 async function subscriptionOf(db: Db, source: string) {

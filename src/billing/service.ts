@@ -6,6 +6,7 @@ import { auditIf } from "../audit/service";
 import { primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { newId } from "../lib/crypto";
+import { serviceUnavailable } from "../lib/dependency";
 import { ApiError, issuesToDetails } from "../lib/errors";
 import { log } from "../lib/log";
 import { type Paging, pageWindow } from "../lib/paging";
@@ -212,7 +213,13 @@ export async function handleTripayCallback(env: Env, rawBody: string, headers: {
   // expiring or failing: the invoice's own transaction decides, so nothing changes.
   if (!own) return { success: true };
   if (cb.status === "PAID") {
-    const { transitioned } = await settlePaid(db, inv, Date.now(), addMonth, newId("sub"), pending ? cb.reference : undefined);
+    const { transitioned, unqueued } = await settlePaid(db, inv, Date.now(), addMonth, newId("sub"), pending ? cb.reference : undefined);
+    if (unqueued) {
+      // Paid, but its subscription could not be queued (other subscriptions of the user kept taking
+      // the slot): a 503 makes Tripay deliver again, and that delivery queues it.
+      log.error("subscription_not_queued", { invoice: inv.id, user: inv.userId });
+      throw serviceUnavailable();
+    }
     // The account's cached plan, balance and key lookups change with it, before the answer: if that
     // fails, Tripay delivers again, and a delivery for an invoice already paid refreshes them again
     // (the one that settled it may have failed after committing, its answer never sent).

@@ -515,6 +515,28 @@ describe("issue 22: fees, refunds, invoice throttles, queued subscriptions", () 
     expect(await invoicesOf(dev.data.id)).toBe(5);
   });
 
+  it("a paid subscription that cannot be queued is not acknowledged: 503, and the next delivery queues it", async () => {
+    const dev = await verifiedDeveloper();
+    tripayAnswers();
+    const inv = (await json(await call("/billing/subscribe", { method: "POST", token: dev.token, json: { plan_id: "pro" } }))).data;
+    vi.restoreAllMocks();
+    // Every attempt to write this invoice's subscription is skipped (as when other subscriptions of the user keep taking its slot).
+    await env.DB.prepare(
+      `CREATE TRIGGER "skip_sub_${inv.id}" BEFORE INSERT ON subscriptions WHEN NEW.source = 'invoice:${inv.id}' BEGIN SELECT RAISE(IGNORE); END`,
+    ).run();
+    try {
+      const res = await deliver(paid(inv));
+      await expectError(res, 503, "SERVICE_UNAVAILABLE");
+      expect(res.headers.get("retry-after")).toBeTruthy();
+    } finally {
+      await env.DB.prepare(`DROP TRIGGER "skip_sub_${inv.id}"`).run();
+    }
+    expect((await json(await deliver(paid(inv)))).success).toBe(true);
+    const subs = await env.DB.prepare("SELECT plan_id FROM subscriptions WHERE source = ?").bind(`invoice:${inv.id}`).all<{ plan_id: string }>();
+    expect(subs.results).toEqual([{ plan_id: "pro" }]);
+    expect((await json(await call("/auth/me", { token: dev.token }))).data.plan).toBe("pro");
+  });
+
   it("a cheaper plan bought while a dearer one runs is queued after it, not a downgrade", async () => {
     const dev = await verifiedDeveloper();
     const buy = async (plan_id: string) => {
