@@ -3,7 +3,7 @@
 import { accountChanged } from "../account/admission";
 import { callsInMonth } from "../account/queries";
 import { currentMonth, monthUsage } from "../account/usage";
-import { audit, type RequestMeta } from "../audit/service";
+import { audit, auditStatement, type RequestMeta } from "../audit/service";
 import { countUsers, findUserById, searchUsers, updateUser } from "../auth/queries";
 import { publicUser } from "../auth/users";
 import { grantCredits, grantSubscription } from "../billing/service";
@@ -79,7 +79,8 @@ export async function adminGrantCredits(env: Env, id: string, amount: number, re
 
 export async function adminGrantSubscription(env: Env, id: string, planId: string, months: number, actor: AdminActor) {
   await mustExist(env, id);
-  const answer = await grantSubscription(env, id, planId, months);
-  await audit(env, actor, { event: "admin_subscription_granted", actorId: actor.id, subjectId: id, detail: { plan_id: planId, months } });
-  return answer;
+  // The event commits with the subscription, or neither does.
+  return grantSubscription(env, id, planId, months, [
+    auditStatement(env, actor, { event: "admin_subscription_granted", actorId: actor.id, subjectId: id, detail: { plan_id: planId, months } }),
+  ]);
 }

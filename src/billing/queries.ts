@@ -288,8 +288,9 @@ export async function queuedSubscriptions(db: Db, userId: string, now: number) {
     .orderBy(subscriptions.periodStart);
 }
 
-export async function insertSubscription(db: Db, sub: typeof subscriptions.$inferInsert) {
-  await db.batch([db.insert(subscriptions).values(sub), setPlan(db, sub.userId, sub.planId)]);
+/** A subscription that starts now and the user's plan, in one batch with `records` (the audit events): all or nothing. */
+export async function insertSubscription(db: Db, sub: typeof subscriptions.$inferInsert, records: Parameters<typeof batch>[1] = []) {
+  await batch(db, [...records, db.insert(subscriptions).values(sub), setPlan(db, sub.userId, sub.planId)]);
 }
 
 /** A user's invoices and subscriptions, deleted while `condition` holds (a stale unverified account replaced). For a batch. */

@@ -358,13 +358,18 @@ export async function grantCredits(env: Env, userId: string, amount: number, rea
   return { data: { balance: await creditBalance(env, userId) } };
 }
 
-export async function grantSubscription(env: Env, userId: string, planId: string, months: number) {
+/** `records`: the audit events of the grant, written in the same batch as the subscription. */
+export async function grantSubscription(env: Env, userId: string, planId: string, months: number, records: Parameters<typeof insertSubscription>[2] = []) {
   const db = primaryDb(env);
   const plan = await findPlan(db, planId);
   if (!plan) throw new ApiError("NOT_FOUND", `No plan "${planId}".`);
   const now = Date.now();
   const end = addMonths(now, months);
-  await insertSubscription(db, { id: newId("sub"), userId, planId, source: `admin:${crypto.randomUUID()}`, periodStart: now, periodEnd: end, createdAt: now });
+  await insertSubscription(
+    db,
+    { id: newId("sub"), userId, planId, source: `admin:${crypto.randomUUID()}`, periodStart: now, periodEnd: end, createdAt: now },
+    records,
+  );
   await accountChanged(env, userId);
   return { data: { plan_id: planId, period_start: iso(now), period_end: iso(end) } };
 }
