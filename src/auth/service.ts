@@ -1,5 +1,5 @@
 /** Accounts: registration, login, sessions, email verification, password recovery. Knows nothing of HTTP. */
-import { type AuditEntry, audit, auditIf, auditStatement, type RequestMeta } from "../audit/service";
+import { audit, auditIf, auditStatement, type RequestMeta } from "../audit/service";
 import { primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { newId, sha256Hex } from "../lib/crypto";
@@ -42,7 +42,7 @@ export type Origin = RequestMeta & { apiBaseUrl: string };
 /**
  * What the auth service needs done to an account it does not own: revoking the keys created before
  * a takeover, and replacing a stale unverified account (its rows in other features' tables). The
- * surfaces pass it in (src/routes/account-hooks.ts), so auth never imports the features above it.
+ * surfaces pass in the one src/admin/lifecycle.ts makes, so auth never imports the features above it.
  */
 export type AccountHooks = {
   revokeKeysBefore(env: Env, userId: string, before: number, meta: RequestMeta): Promise<number>;
@@ -64,7 +64,6 @@ export function publicConfig(env: Env) {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const session = (env: Env, u: UserRow) => signSession(env, { id: u.id, email: u.email, is_admin: u.isAdmin }, u.sessionEpoch);
-const record = (env: Env, origin: RequestMeta, entry: AuditEntry) => audit(env, origin, entry);
 
 /** A new password: the length rules are the input schema's; here, the breached-password list. */
 async function acceptablePassword(env: Env, password: string): Promise<void> {
@@ -113,7 +112,7 @@ export async function register(
     if (!stale || !(await hooks.replaceStaleAccount(env, existing.id, before, user))) {
       throw new ApiError("EMAIL_TAKEN", "An account with this email already exists. Log in instead.");
     }
-    await record(env, origin, { event: "account_replaced", actorId: user.id, subjectId: user.id, detail: { replaced_user_id: existing.id } });
+    await audit(env, origin, { event: "account_replaced", actorId: user.id, subjectId: user.id, detail: { replaced_user_id: existing.id } });
   }
   // A failed send never fails registration; the user can ask for another message.
   const sent = await sendVerification(env, user, origin.apiBaseUrl).catch(() => false);
@@ -135,7 +134,7 @@ async function refuseIfLocked(env: Env, key: string, origin: RequestMeta, subjec
   const lock = await loginLock(primaryDb(env), key);
   const wait = lock ? Math.ceil((lock.lockedUntil - Date.now()) / 1000) : 0;
   if (wait > 0) {
-    await record(env, origin, { event: "login_locked", subjectId, detail: { email, retry_after: wait } });
+    await audit(env, origin, { event: "login_locked", subjectId, detail: { email, retry_after: wait } });
     throw new ApiError("RATE_LIMITED", `Too many failed logins for this email. Try again in ${wait} seconds.`, { headers: { "retry-after": String(wait) } });
   }
   return lock !== undefined;
@@ -150,7 +149,7 @@ async function checkPassword(env: Env, user: UserRow | undefined, email: string,
   const ok = await verifyPassword(password, user?.passwordHash);
   if (!user || !ok) {
     await countLoginFailure(db, key, Date.now(), LOCK);
-    await record(env, origin, { event: "login_failed", actorId: user?.id ?? null, subjectId: user?.id ?? null, detail: { email } });
+    await audit(env, origin, { event: "login_failed", actorId: user?.id ?? null, subjectId: user?.id ?? null, detail: { email } });
     return false;
   }
   if (counted) await clearLoginFailures(db, key);
@@ -165,7 +164,7 @@ export async function login(env: Env, input: { email: string; password: string; 
   const user = await findUserByEmail(primaryDb(env), email);
   if (!(await checkPassword(env, user, email, input.password, origin)) || !user) throw new ApiError("INVALID_CREDENTIALS", "Email or password is wrong.");
   if (user.status === "suspended") throw new ApiError("ACCOUNT_SUSPENDED", "This account is suspended. Contact support.");
-  await record(env, origin, { event: "login_succeeded", actorId: user.id, subjectId: user.id });
+  await audit(env, origin, { event: "login_succeeded", actorId: user.id, subjectId: user.id });
   return { user, token: await session(env, user) };
 }
 
@@ -175,14 +174,14 @@ export async function login(env: Env, input: { email: string; password: string; 
 export async function logout(env: Env, user: UserRow, token: string, origin: RequestMeta) {
   const claims = await verifySession(env, token);
   await revokeSessionToken(primaryDb(env), { tokenHash: await sha256Hex(token), userId: user.id, expiresAt: claims.exp * 1000 });
-  await record(env, origin, { event: "logout", actorId: user.id, subjectId: user.id });
+  await audit(env, origin, { event: "logout", actorId: user.id, subjectId: user.id });
   return { data: { logged_out: true as const } };
 }
 
 /** Ends every session of the user, this one included. */
 export async function logoutEverywhere(env: Env, user: UserRow, origin: RequestMeta) {
   await endSessions(primaryDb(env), user.id, nowSeconds());
-  await record(env, origin, { event: "logout_all", actorId: user.id, subjectId: user.id });
+  await audit(env, origin, { event: "logout_all", actorId: user.id, subjectId: user.id });
   return { data: { sessions_ended: true as const } };
 }
 
@@ -197,7 +196,7 @@ export async function changePassword(env: Env, user: UserRow, input: { current_p
   await acceptablePassword(env, input.new_password);
   const after = await setPassword(primaryDb(env), user.id, await hashPassword(input.new_password), { nowSeconds: nowSeconds() });
   if (!after) throw new ApiError("INVALID_TOKEN", "The account of this token no longer exists.");
-  await record(env, origin, { event: "password_changed", actorId: user.id, subjectId: user.id });
+  await audit(env, origin, { event: "password_changed", actorId: user.id, subjectId: user.id });
   return { user: after, token: await session(env, after) };
 }
 
@@ -236,7 +235,7 @@ export async function forgotPassword(env: Env, input: { email: string }, origin:
           text: `Open this link to choose a new password (it works once, for 30 minutes):\n\n${base}/reset?token=${encodeURIComponent(token)}\n\nSetting a new password ends every session of the account. If you did not ask for this, ignore this message: your password stays as it is.`,
         })
         .catch(() => false);
-      await record(env, origin, { event: "password_reset_requested", subjectId: user.id, detail: { sent } });
+      await audit(env, origin, { event: "password_reset_requested", subjectId: user.id, detail: { sent } });
     }
   }
   return FORGOT_ANSWER;
@@ -305,7 +304,7 @@ export async function verifyEmail(env: Env, token: string | undefined, openerId:
   const proven = openerId === user.id;
   if (!user.emailVerified || (proven && !user.ownerProven)) {
     await markEmailVerified(db, user.id, proven);
-    if (!user.emailVerified) await record(env, origin, { event: "email_verified", actorId: openerId, subjectId: user.id, detail: { same_browser: proven } });
+    if (!user.emailVerified) await audit(env, origin, { event: "email_verified", actorId: openerId, subjectId: user.id, detail: { same_browser: proven } });
   }
   return `${base}/?verified=1`;
 }
@@ -399,7 +398,7 @@ export async function signInWithVerifiedEmail(env: Env, input: { email: string; 
     if (!claimed) keysRevoked = 0;
     user = (await findUserById(db, id)) ?? user;
   }
-  await record(env, origin, { event: "login_succeeded", actorId: user.id, subjectId: user.id, detail: { via: "oauth" } });
+  await audit(env, origin, { event: "login_succeeded", actorId: user.id, subjectId: user.id, detail: { via: "oauth" } });
   return { user, token: await session(env, user), claimed, keysRevoked };
 }
 

@@ -10,6 +10,7 @@ import type { z } from "zod";
 import type { UserVariables } from "../auth/guards";
 import { publicConfig } from "../auth/service";
 import type { UserRow } from "../db/schema";
+import { requestMeta } from "../http/context";
 import { ApiError, issuesToDetails } from "../lib/errors";
 import { errorText, type Lang, pickLang, translator } from "./i18n";
 import type { Notice, Page } from "./layout";
@@ -65,11 +66,7 @@ export async function form<T extends z.ZodType, E extends PortalEnv>(c: PortalCo
 }
 
 /** Where a request comes from, as the auth service wants it (throttles, the challenge, the audit trail, links in emails). */
-export const origin = <E extends PortalEnv>(c: PortalContext<E>) => ({
-  ip: c.req.header("cf-connecting-ip"),
-  requestId: c.get("requestId"),
-  apiBaseUrl: new URL(c.req.url).origin,
-});
+export const origin = <E extends PortalEnv>(c: PortalContext<E>) => ({ ...requestMeta(c), apiBaseUrl: new URL(c.req.url).origin });
 
 /** A short message key carried across a redirect (never free text: nothing a link can inject). */
 const FLASH = {

@@ -1,6 +1,4 @@
-import type { Context } from "hono";
 import { Hono } from "hono";
-import { getCookie } from "hono/cookie";
 import { z } from "zod";
 import { accountHooks } from "../admin/lifecycle";
 import { requireUser } from "../auth/guards";
@@ -27,14 +25,13 @@ import {
   register,
   resendVerification,
   resetPassword,
-  userFromSession,
   verifyEmail,
 } from "../auth/service";
-import { SESSION_COOKIE } from "../auth/tokens";
 import { publicUser } from "../auth/users";
 import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";
 import { jsonBody } from "../http/validate";
+import { sessionUser } from "../portal/session";
 
 export const authRoutes = new Hono<BaseEnv>();
 
@@ -105,18 +102,9 @@ authRoutes.get(
       headers: { location: { schema: { type: "string" }, description: "`{DASHBOARD_URL}/?verified=1` or `?verify_error=invalid|expired`" } },
     },
   }),
-  async (c) => c.redirect(await verifyEmail(c.env, c.req.query("token"), await openerOf(c), requestMeta(c)), 302),
+  // The opener: the account whose portal session the browser opening the link carries, if any.
+  async (c) => c.redirect(await verifyEmail(c.env, c.req.query("token"), (await sessionUser(c))?.id ?? null, requestMeta(c)), 302),
 );
-
-/** The account whose portal session the browser opening a verification link carries, if any. */
-async function openerOf(c: Context<BaseEnv>): Promise<string | null> {
-  const token = getCookie(c, SESSION_COOKIE);
-  if (!token) return null;
-  return userFromSession(c.env, token).then(
-    (u) => u.id,
-    () => null,
-  );
-}
 
 authRoutes.post(
   "/resend-verification",

@@ -178,6 +178,23 @@ describe("pre-registered account taken over by the email's owner", () => {
     expect((await login(squatter.data.email, "squatter pass")).status).toBe(401);
   });
 
+  it("a verify link opened in a browser with this account's portal session proves the owner; another account's session does not", async () => {
+    const owner = async (id: string) => (await env.DB.prepare("SELECT owner_proven AS p FROM users WHERE id = ?").bind(id).first<{ p: number }>())!.p;
+    const other = await verifiedDeveloper();
+    for (const [cookieOf, proven] of [
+      [() => other.token, 0],
+      [(r: { token: string }) => r.token, 1],
+    ] as const) {
+      const log = vi.spyOn(console, "log");
+      const r = await register();
+      const link = verifyLinkFrom(log);
+      log.mockRestore();
+      const res = await call(link.pathname + link.search, { redirect: "manual", headers: { cookie: `__Host-wl_session=${cookieOf(r)}` } });
+      expect(res.headers.get("location")).toMatch(/verified=1$/);
+      expect(await owner(r.data.id)).toBe(proven);
+    }
+  });
+
   it("a reset of an account whose owner was proven keeps its keys", async () => {
     const dev = await verifiedDeveloper();
     await env.DB.prepare("UPDATE users SET owner_proven = 1 WHERE id = ?").bind(dev.data.id).run();
