@@ -45,8 +45,7 @@ type Admitted = { release(): Promise<void> };
  * all; the per-minute rate counts requests, the quota counts items.
  */
 export async function admitCall(env: Env, principal: Principal, endpoint: string, waitUntil: (p: Promise<unknown>) => void, calls = 1): Promise<Admitted> {
-  const limiter = limiterFor(env, principal.plan);
-  if (limiter) await throttle(limiter, `account:${principal.userId}`, RATE_PERIOD_SECONDS);
+  await countRequest(env, principal);
   const { userId, keyId } = principal;
   const now = Date.now();
 
@@ -55,12 +54,16 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
   if (lease) {
     const giveBack = lease.take(keyId, endpoint, now);
     if (lease.exhausted) waitUntil(settleLease(env, lease));
-    const ticket = crypto.randomUUID();
+    let ticket: string | undefined; // made only when needed: most calls under a lease are never given back
     return {
       release: async () => {
         if (giveBack()) return;
-        // The lease was settled with this call in it: the object gives it back, once, however often asked.
-        await withRetries(async () => (await account(env, userId)).release(keyId, endpoint, utcDay(now), false, 1, 0, ticket), "release");
+        // The lease was settled with this call in it. Its settle must land first (calls on different
+        // stubs are not ordered), then the object gives the call back, once, however often asked.
+        await lease.settled;
+        ticket ??= crypto.randomUUID();
+        const id = ticket;
+        await withRetries(async () => (await account(env, userId)).release(keyId, endpoint, utcDay(now), false, 1, 0, id), "release");
       },
     };
   }
@@ -75,7 +78,7 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
     admission = await agent.admit(userId, keyId, endpoint, now, calls, ticket);
   } catch (e) {
     // It may have counted the call before its answer was lost: give it back (a no-op if it did not).
-    waitUntil(withRetries(() => agent.cancel(ticket), "cancel"));
+    waitUntil(cancel(env, userId, ticket));
     throw e;
   }
   if (!admission.ok) {
@@ -95,8 +98,11 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
     const ms = holdLease(granted, at) ? admission.lease.ms : 0;
     waitUntil(new Promise((r) => setTimeout(r, ms)).then(() => settleLease(env, granted)));
   }
-  return { release: () => withRetries(() => agent.cancel(ticket), "cancel") };
+  return { release: () => cancel(env, userId, ticket) };
 }
+
+/** Gives back an admission by its ticket, each attempt on a new stub (a stub that threw stays broken). */
+const cancel = (env: Env, userId: string, ticket: string) => withRetries(async () => (await account(env, userId)).cancel(ticket), "cancel");
 
 /**
  * A give-back to the account object, tried a few times (it is idempotent by ticket): a call that was

@@ -17,7 +17,7 @@ const BALANCE_TTL_MS = 5_000;
  * settles the lease (its counts, once) when it is used up or its time is over. Leases never cover
  * calls beyond the quota: every credit is spent by an exact `admit`.
  */
-const LEASE_MAX_CALLS = 100;
+export const LEASE_MAX_CALLS = 100;
 /** A lease takes at most this share of what is left of the quota, so the last calls are admitted one by one. */
 const LEASE_SHARE = 20;
 const LEASE_MIN_CALLS = 5;
@@ -76,7 +76,6 @@ export class AccountAgent extends Agent<Env> {
    * a retried release or settle applies once, also across a restart of the object.
    */
   #remember(ticket: string, e: { keyId: string; endpoint: string; day: string; calls: number; credits: number; done: boolean }, now: number) {
-    this.sql`DELETE FROM tickets WHERE at < ${now - TICKET_MS}`;
     this
       .sql`INSERT OR REPLACE INTO tickets (id, key_id, endpoint, day, calls, credits, done, at) VALUES (${ticket}, ${e.keyId}, ${e.endpoint}, ${e.day}, ${e.calls}, ${e.credits}, ${e.done ? 1 : 0}, ${now})`;
   }
@@ -318,6 +317,8 @@ export class AccountAgent extends Agent<Env> {
   async flush(): Promise<void> {
     this.#ensureTables();
     this.sql`DELETE FROM account_meta WHERE k = 'flush_pending'`;
+    // Old tickets go here, not on every call (every admission schedules a flush).
+    this.sql`DELETE FROM tickets WHERE at < ${Date.now() - TICKET_MS}`;
     this.#flushScheduled = false;
     const userId = this.#meta("user_id");
     if (!userId) return;

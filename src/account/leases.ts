@@ -58,6 +58,11 @@ export class HeldLease {
   }
 
   /** Settles once: later calls return the same promise. */
+  /** The settle in flight or done (undefined while the lease is held). */
+  get settled(): Promise<void> | undefined {
+    return this.#settling;
+  }
+
   settle(send: (counts: LeaseCounts) => Promise<void>): Promise<void> {
     this.#settling ??= send([...this.#rows.values()].filter((r) => r.count > 0));
     return this.#settling;
