@@ -12,6 +12,7 @@ import { primaryDb } from "../db/client";
 import { newId } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { errorText, log } from "../lib/log";
+import { throttle } from "../lib/throttle";
 import { iso } from "../lib/time";
 import { type CachedLookup, LookupCache } from "./lookup-cache";
 import { findKeyByHash, findKeyOfUser, insertKeyWithinLimit, type KeyRow, keyHashesOfUser, keysCreatedBefore, listKeysOfUser, markRevoked } from "./queries";
@@ -35,7 +36,7 @@ const memory = new LookupCache();
 /**
  * Unknown keys cost us KV and D1 reads, so each client IP has a budget of them (KEY_MISS_LIMITER,
  * per Cloudflare location). An IP past it is remembered here until its window is over and refused
- * before any lookup; the binding's no is what puts it here, so each isolate pays at most one lookup
+ * before D1 is read; the binding's no is what puts it here, so each isolate pays at most one lookup
  * for an IP the location already refuses.
  */
 const MISS_PERIOD_SECONDS = 60;
@@ -57,25 +58,24 @@ function refuseMissingIp(ip: string | undefined, now: number) {
 
 async function countMiss(env: Env, ip: string | undefined, now: number) {
   if (!ip) return;
-  let success: boolean;
   try {
-    ({ success } = await env.KEY_MISS_LIMITER.limit({ key: `keymiss:${ip}` }));
+    // Fails open like every throttle: the unknown key is still refused, as INVALID_API_KEY.
+    await throttle(env.KEY_MISS_LIMITER, `keymiss:${ip}`, MISS_PERIOD_SECONDS);
   } catch (e) {
-    // A throttle fails open (lib/throttle.ts): the unknown key is still refused, as INVALID_API_KEY.
-    log.warn("rate_limiter_failed_open", { key: "keymiss", error: errorText(e) });
-    return;
+    if (refusedIps.size > 10_000) refusedIps.clear();
+    refusedIps.set(ip, now + MISS_PERIOD_SECONDS * 1000);
+    refuseMissingIp(ip, now);
+    throw e;
   }
-  if (success) return;
-  if (refusedIps.size > 10_000) refusedIps.clear();
-  refusedIps.set(ip, now + MISS_PERIOD_SECONDS * 1000);
-  refuseMissingIp(ip, now);
 }
 
 /**
  * The location's cached lookup (KV), or D1's answer, which is then cached. KV is only a cache: when it
- * fails, D1 answers (and nothing is written back), so a KV outage costs speed, never a request.
+ * fails, D1 answers (and nothing is written back), so a KV outage costs speed, never a request. An IP
+ * past its budget of unknown keys is refused before D1 is read; a key KV knows still works from it
+ * (many clients share an address behind carrier NAT).
  */
-async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<unknown>) => void): Promise<CachedLookup> {
+async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<unknown>) => void, clientIp: string | undefined): Promise<CachedLookup> {
   let cached: CachedLookup | null = null;
   let forgottenAt: string | null = null;
   let kvUp = true;
@@ -87,6 +87,7 @@ async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<un
   }
   if (cached && !(forgottenAt !== null && (cached.at ?? 0) <= Number(forgottenAt) + CLOCK_MARGIN_MS)) return cached;
   const at = Date.now();
+  refuseMissingIp(clientIp, at);
   const row = await findKeyByHash(primaryDb(env), keyHash);
   const lookup: CachedLookup =
     row && row.revokedAt === null
@@ -98,7 +99,7 @@ async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<un
 
 /**
  * The principal of an `x-api-key`. `clientIp` (CF-Connecting-IP) pays for unknown keys: past its
- * budget, 429 RATE_LIMITED before any KV or D1 read.
+ * budget, 429 RATE_LIMITED for any key not already known here or in KV, before any D1 read.
  */
 export async function resolveApiKey(env: Env, secret: string | undefined, waitUntil: (p: Promise<unknown>) => void, clientIp?: string): Promise<Principal> {
   if (!secret) throw new ApiError("MISSING_API_KEY", "Send your API key in the x-api-key header. Create keys at POST /user/keys.");
@@ -108,8 +109,7 @@ export async function resolveApiKey(env: Env, secret: string | undefined, waitUn
   let lookup = memory.get(keyHash);
   if (!lookup) {
     const now = Date.now();
-    refuseMissingIp(clientIp, now);
-    lookup = await sharedLookup(env, keyHash, waitUntil);
+    lookup = await sharedLookup(env, keyHash, waitUntil, clientIp);
     memory.set(keyHash, lookup);
     if (!lookup.ok) await countMiss(env, clientIp, now);
   }
