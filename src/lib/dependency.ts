@@ -7,6 +7,7 @@
  * error, a bug) is not one of them and stays a 500 that is logged.
  */
 import { ApiError } from "./errors";
+import { errorText } from "./log";
 
 const TRANSIENT =
   /network connection lost|overloaded|caused object to be reset|transient issue|exceeded timeout|reset because its code was updated|exceeded its memory limit|KV (GET|PUT|DELETE|LIST) failed|internal error in D1|service unavailable|connection reset/i;
@@ -31,8 +32,7 @@ export function isTransientFailure(e: unknown): boolean {
  * whole statement, kilobytes of SQL and the query's values), cut to a line.
  */
 export function failureText(e: unknown): string {
-  const err = transientCause(e) ?? (e instanceof Error ? e : null);
-  return (err ? `${err.name}: ${err.message}` : String(e)).slice(0, 300);
+  return errorText(transientCause(e) ?? e).slice(0, 300);
 }
 
 /** How long a caller should wait before trying again after a dependency failed. */

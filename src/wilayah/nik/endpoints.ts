@@ -2,9 +2,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../data/endpoint";
 import { regionDb } from "../../db/client";
-import { failureText, isTransientFailure, serviceUnavailable } from "../../lib/dependency";
 import { ApiError } from "../../lib/errors";
-import { errorText, log } from "../../lib/log";
 import { regionRef } from "../schemas";
 import { DATA_VERSION } from "../version";
 import { nikRegion } from "./service";
@@ -62,17 +60,10 @@ const nikDeclaration = (path: string, method: "GET" | "POST", tool: string | nul
       try {
         return await nikRegion(regionDb(env), q.nik);
       } catch (e) {
-        // A NIK that is no valid number: in a body that is a malformed field (VALIDATION_ERROR), in a path INVALID_QUERY.
+        // A NIK that is no valid number: in a body that is a malformed field (VALIDATION_ERROR), in a path
+        // INVALID_QUERY. Anything else goes to the error handler, whose log masks NIK-like digits.
         if (e instanceof ApiError && method === "POST" && e.code === "INVALID_QUERY") throw new ApiError("VALIDATION_ERROR", e.message, e.extra);
-        if (e instanceof ApiError) throw e;
-        // The error handler would log the path, which may hold the NIK: answered here, logged without it.
-        if (isTransientFailure(e)) {
-          log.warn("dependency_unavailable", { endpoint: path, error: failureText(e) });
-          throw serviceUnavailable();
-        }
-        // The app's error log names the request path, which may hold the NIK: log here without it.
-        log.error("nik_error", { endpoint: path, error: errorText(e) });
-        throw new ApiError("INTERNAL_ERROR", "Something went wrong on our side. Quote the request id when you contact support.");
+        throw e;
       }
     },
   });
