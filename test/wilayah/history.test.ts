@@ -184,6 +184,10 @@ describe("by id, a code of any edition", () => {
       is_active: 0,
       provinsi_id: "92",
       type: "kota",
+      // the kabupaten record's fields, unknown for a code of an earlier edition
+      area_km2: null,
+      population: null,
+      density_per_km2: null,
       level: "kabupaten",
       replaced_by: ["96.71"],
     });

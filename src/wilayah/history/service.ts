@@ -225,12 +225,15 @@ export async function retiredRecord(db: RegionDb, id: string, level: Level) {
   const name = nameIn(history, lastOrd(history.editions)) ?? "";
   const parent = id.slice(0, id.lastIndexOf("."));
   const base = { id, code: undotted(id), name, alt_name: name, lat: null, lng: null, is_active: 0 };
+  // Population and area are not known for a code of an earlier edition (the list records carry them as null).
+  const stats = { area_km2: null, population: null, density_per_km2: null };
   const record =
     level === "provinsi"
-      ? base
+      ? { ...base, ...stats }
       : level === "kabupaten"
         ? {
             ...base,
+            ...stats,
             alt_name: name.replace(KABUPATEN_PREFIX, ""),
             provinsi_id: parent,
             type: /^kota\b/i.test(name) ? ("kota" as const) : ("kabupaten" as const),
