@@ -70,6 +70,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as previous from "idn-area-data-v3";
+import { seeded } from "../src/lib/random.ts";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import { nameWords } from "../src/wilayah/search/plan.ts";
 import { isMain, root } from "./lib.ts";
@@ -158,17 +159,6 @@ function must<T>(value: T | null | undefined, what: string): T {
   return value;
 }
 
-/** mulberry32: a small deterministic PRNG (as scripts/search-queries.ts). */
-function rng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type Seed = Awaited<ReturnType<typeof buildSeed>>;
 type SeedRow = Seed["rows"][number];
 
@@ -177,7 +167,7 @@ export const RANDOM_SEED = 24;
 
 export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise<AddressCase[]> {
   const { rows } = built ?? (await buildSeed());
-  const random = rng(seed);
+  const random = seeded(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
   const chance = (p: number) => random() < p;
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));

@@ -26,6 +26,8 @@
  *   kota with `kodya` / `kotamadya` before it.
  * - historic: every historic entry of seed/name-table.csv (`buitenzorg` -> Kota Bogor).
  */
+
+import { seeded } from "../src/lib/random.ts";
 import { parseVocabulary, WordList } from "../src/wilayah/names/lexicon.ts";
 import { oldSpellingOf } from "../src/wilayah/names/spelling.ts";
 import { ADMIN_FORMS, STREET_WORDS } from "../src/wilayah/names/table.ts";
@@ -42,23 +44,12 @@ const COMPOUND_USES = 10;
 const PER_LEVEL = 20;
 const GENERIC_DRAWS = 5;
 
-/** mulberry32, as scripts/search-queries.ts. */
-function rng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type SeedRow = SeedResult["rows"][number];
 const LEVEL_NO = { provinsi: 1, kabupaten: 2, kecamatan: 3, kelurahan: 4 } as const;
 
 /** The groups, from the seed build's rows and vocabulary (scripts/seed/build.ts buildSeed). */
 export function buildNameGroups({ rows, vocabulary }: Pick<SeedResult, "rows" | "vocabulary">): QualityQuery[] {
-  const random = rng(28);
+  const random = seeded(28);
   const lexicon = new WordList(parseVocabulary(JSON.parse(vocabulary).text));
   const active = rows.filter((r) => r.isActive === 1);
   const byId = new Map(rows.map((r) => [r.id, r]));

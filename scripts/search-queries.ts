@@ -24,6 +24,7 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { seeded } from "../src/lib/random.ts";
 import { undotted } from "../src/wilayah/codes.ts";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import { nameWords } from "../src/wilayah/search/plan.ts";
@@ -33,21 +34,10 @@ import { loadAliases, loadPostalCodes } from "./seed/search-index.ts";
 
 export type QualityQuery = { group: string; q: string; expected: string; all?: string[]; note?: string };
 
-/** mulberry32: a small deterministic PRNG. */
-function rng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export async function buildQualitySet(): Promise<QualityQuery[]> {
   const seed = await buildSeed();
   const { rows } = seed;
-  const random = rng(15);
+  const random = seeded(15);
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
   const active = rows.filter((r) => r.isActive === 1);
   const byId = new Map(rows.map((r) => [r.id, r]));

@@ -25,6 +25,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { seeded } from "../../src/lib/random.ts";
 import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
 import { GRID_CELL, GRID_SQL } from "../../src/wilayah/geo/geometry.ts";
 import { POINT_FANOUT, POINT_TOP, POINT_CELL as PYRAMID_CELL } from "../../src/wilayah/nearby/grid.ts";
@@ -117,18 +118,6 @@ export function nearby(fetch: Fetch, level: Level, cell: number, lat: number, ln
 }
 
 // ---------------------------------------------------------------- the experiment
-
-/** mulberry32, as in the quality tests. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function loadDatabase(): DatabaseSync {
   const db = new DatabaseSync(":memory:");

@@ -9,15 +9,13 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { AccountAgent } from "../../src/account/agent";
-import { monthUsage } from "../../src/account/usage";
+import { LEASE_MAX_CALLS } from "../../src/account/agent";
+import { currentMonth, monthUsage } from "../../src/account/usage";
 import { credits } from "../../src/billing/service";
 import { json, seedUserWithKey } from "../helpers";
 import { callWith, drain, FaultPlan, faultyEnv, MIN_FAULTS } from "./inject";
 
 const CALLS = 60;
-/** At most this many calls a lease carries (src/account/agent.ts LEASE_MAX_CALLS). */
-const LEASE_MAX_CALLS = 100;
-const month = () => new Date().toISOString().slice(0, 7);
 
 async function run(seed: number, plan: "internal" | "business", startCredits: number) {
   const { userId, secret } = await seedUserWithKey({ plan });
@@ -55,7 +53,7 @@ async function run(seed: number, plan: "internal" | "business", startCredits: nu
   }
   const usage = await faults.calm(async () => {
     await drain();
-    return monthUsage(env, userId, month());
+    return monthUsage(env, userId, currentMonth());
   });
   const giveBackFailures = logged.mock.calls
     .flat()

@@ -15,8 +15,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { signReset } from "../../src/auth/tokens";
 import { hashKeySecret } from "../../src/keys/secret";
+import { seeded } from "../../src/lib/random";
 import { json, seedUserWithKey, uniqueEmail } from "../helpers";
-import { callWith, drain, FaultPlan, faultyEnv, MIN_FAULTS, seeded } from "./inject";
+import { callWith, drain, FaultPlan, faultyEnv, MIN_FAULTS } from "./inject";
 
 const KEYS = 3;
 let ipSeq = 0;

@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { monthUsage } from "../../src/account/usage";
+import { currentMonth, monthUsage } from "../../src/account/usage";
 import { credits } from "../../src/billing/service";
 import { json, seedUserWithKey } from "../helpers";
 import { callWith, drain, FaultPlan, faultyEnv, MIN_FAULTS } from "./inject";
@@ -21,7 +21,6 @@ const PATHS = [
   "/api/v1/wilayah/kodepos/40114",
 ];
 const CALLS = 60;
-const month = () => new Date().toISOString().slice(0, 7);
 
 /** One account, one schedule: a plan's quota (with or without leases), some credits, CALLS calls through faults. */
 async function run(seed: number, plan: "internal" | "business", startCredits: number) {
@@ -63,7 +62,7 @@ async function run(seed: number, plan: "internal" | "business", startCredits: nu
   }
   const usage = await faults.calm(async () => {
     await drain();
-    return monthUsage(env, userId, month());
+    return monthUsage(env, userId, currentMonth());
   });
   const quota = (await env.DB.prepare("SELECT monthly_quota AS q FROM plans WHERE id = ?").bind(plan).first<{ q: number }>())?.q ?? 0;
   const balance = (await faults.calm(() => credits(env, userId, { page: 1, per_page: 1 }))).data.balance;

@@ -22,6 +22,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env as globalEnv } from "cloudflare:workers";
 import { vi } from "vitest";
 import { app } from "../../src/app";
+import { seeded } from "../../src/lib/random";
 import { BASE } from "../helpers";
 
 export type Target = "d1" | "kv" | "account" | "ratelimit" | "fetch";
@@ -35,18 +36,6 @@ const KINDS: Record<Target, FaultKind[]> = {
   ratelimit: ["throw", "timeout", "lost"],
   fetch: ["throw", "timeout", "error", "twice"],
 };
-
-/** mulberry32: small, seeded, the same sequence on every run (also for a scenario's own choices). */
-export function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export class FaultPlan {
   readonly #random: () => number;

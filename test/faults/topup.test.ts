@@ -13,8 +13,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { signSession } from "../../src/auth/tokens";
 import { runScheduledBilling } from "../../src/billing/service";
+import { seeded } from "../../src/lib/random";
 import { json, seedUserWithKey } from "../helpers";
-import { callWith, drain, FaultPlan, faultyEnv, faultyFetch, MIN_FAULTS, seeded } from "./inject";
+import { callWith, drain, FaultPlan, faultyEnv, faultyFetch, MIN_FAULTS } from "./inject";
 import { callbackBody, deliverWith, FakeTripay, TRIPAY, type Transaction } from "./tripay";
 
 const REQUESTS = 3;

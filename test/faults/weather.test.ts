@@ -7,13 +7,12 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { monthUsage } from "../../src/account/usage";
+import { currentMonth, monthUsage } from "../../src/account/usage";
 import { forecastBody, quakeBody } from "../fixtures/bmkg";
 import { json, seedUserWithKey } from "../helpers";
 import { callWith, drain, FaultPlan, faultyEnv, faultyFetch, MIN_FAULTS } from "./inject";
 
 const CALLS = 30;
-const month = () => new Date().toISOString().slice(0, 7);
 
 /** BMKG as the fixture plays it. */
 const bmkg = async (request: Request) => {
@@ -44,7 +43,7 @@ async function run(seed: number, villages: string[]) {
   }
   const usage = await faults.calm(async () => {
     await drain();
-    return monthUsage(env, userId, month());
+    return monthUsage(env, userId, currentMonth());
   });
   expect(usage.total, `seed ${seed}: usage = calls answered 200`).toBe(ok);
   vi.restoreAllMocks();

@@ -15,8 +15,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AccountAgent } from "../../src/account/agent";
 import { signSession } from "../../src/auth/tokens";
 import { runScheduledBilling } from "../../src/billing/service";
+import { seeded } from "../../src/lib/random";
 import { json, seedUserWithKey } from "../helpers";
-import { callWith, drain, FaultPlan, faultyEnv, faultyFetch, MIN_FAULTS, seeded } from "./inject";
+import { callWith, drain, FaultPlan, faultyEnv, faultyFetch, MIN_FAULTS } from "./inject";
 import { type CallbackStatus, callbackBody, deliverWith, FakeTripay, TRIPAY } from "./tripay";
 
 type Status = "UNPAID" | "PAID" | "EXPIRED" | "FAILED" | "REFUNDED";

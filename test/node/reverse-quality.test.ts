@@ -14,22 +14,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { kelurahanBoundarySql } from "../../scripts/seed/boundaries";
 import { type StatementRun, sqliteDb } from "../../scripts/sqlite-d1";
 import type { RegionDb } from "../../src/db/client";
+import { seeded } from "../../src/lib/random";
 import { reverseGeocode } from "../../src/wilayah/geo/service";
 
 const root = join(import.meta.dirname, "..", "..");
 const SAMPLE = Number(process.env.REVERSE_SAMPLE ?? 10_000);
-
-/** mulberry32: a small seeded generator, so the sample is the same on every run. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let db: DatabaseSync;
 let runner: RegionDb;

@@ -18,6 +18,7 @@ import { boundarySource } from "../../scripts/seed/boundary-sql";
 import { MIN_SHARED_M, VILLAGE_TOLERANCE_M } from "../../scripts/seed/neighbours";
 import { sqliteDb } from "../../scripts/sqlite-d1";
 import type { RegionDb } from "../../src/db/client";
+import { seeded } from "../../src/lib/random";
 import { LEVELS, type Level } from "../../src/wilayah/codes";
 import { getCoverage } from "../../src/wilayah/coverage/service";
 import { nearestSql } from "../../src/wilayah/nearby/queries";
@@ -26,18 +27,6 @@ import { getNeighbors } from "../../src/wilayah/neighbors/service";
 
 const root = join(import.meta.dirname, "..", "..");
 const manifest = JSON.parse(readFileSync(join(root, "seed", "manifest.json"), "utf8"));
-
-/** mulberry32: a small seeded generator, so the samples are the same on every run. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Great-circle km (haversine, mean Earth radius), written here apart from the API's SQL. */
 function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
