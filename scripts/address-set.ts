@@ -66,6 +66,12 @@
  *   current village name in that kecamatan (147 villages qualify). It expects `former_name` where the
  *   seed holds the name as a former one; a name the seed reads as another spelling of today's
  *   (`Rakateda Satu` for Rakateda I: number words) expects no warning.
+ * - `former_code`: a village's code of an earlier edition (2015 to 2023), as a database keyed on it
+ *   holds it, dotted (60%) or as ten digits, in one of four forms (`V, code`, `code V` in capitals,
+ *   a street and `Kode Wilayah code` with no name at all, `Desa V (code), Kec. Y, Kab. Z`): codes
+ *   that are no code today and have exactly one successor in the seed's region history
+ *   (scripts/seed/history.ts), the expected village. Expects `former_code`; the code determines
+ *   the village, and the kabupaten counts as named only in the last form.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,6 +81,7 @@ import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import { nameWords } from "../src/wilayah/search/plan.ts";
 import { isMain, root } from "./lib.ts";
 import { buildSeed } from "./seed/build.ts";
+import { buildHistory, readCurated, readEditions } from "./seed/history.ts";
 import { loadAliases } from "./seed/search-index.ts";
 
 export const STYLE_SIZE = 120;
@@ -500,6 +507,29 @@ export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise
     const twinText = twin.type === "kota" ? `Kota ${twin.altName}` : pick([`Kabupaten ${twin.altName}`, `Kab. ${twin.altName}`]);
     const text = `${street()} No. ${houseNo()}, ${villageWord(v)} ${v.name}, Kec. ${kec.name}, ${twinText}, ${provForm(prov)}`;
     return base(v, text, { warnings: ["kabupaten_inconsistent"], note: `written ${twinText}: the village is in ${kab.name}` });
+  });
+
+  // Codes of earlier editions, as a database keyed on them holds them: the villages whose code of an
+  // earlier edition is no code today and has exactly one successor in the seed's history.
+  const history = buildHistory(readEditions(), readCurated());
+  const formerCodes = [...history.successors]
+    .filter(([old, next]) => old.length === 13 && !history.codes.get(old)?.current && !byId.get(old)?.isActive && next.length === 1)
+    .map(([old, next]) => ({ old, v: byId.get(next[0].code) }))
+    .filter((x): x is { old: string; v: SeedRow } => !!x.v && x.v.isActive === 1 && villages.includes(x.v));
+  draw("former_code", () => {
+    const { old, v } = pick(formerCodes);
+    const { kec, kab } = parents(v);
+    const written = chance(0.6) ? old : old.replaceAll(".", "");
+    const form = int(0, 3);
+    const text =
+      form === 0
+        ? `${v.name}, ${written}`
+        : form === 1
+          ? `${written} ${v.name.toUpperCase()}`
+          : form === 2
+            ? `${street()} No. ${houseNo()}, ${pick(["Kode Wilayah", "kode wilayah:", "Kode Kemendagri"])} ${written}`
+            : `${villageWord(v)} ${v.name} (${written}), Kec. ${kec.name}, ${kabForm(kab, "abbrev")}`;
+    return base(v, text, { determined: true, names_kabupaten: form === 3, warnings: ["former_code"], note: `${old} is now ${v.id}` });
   });
   return out;
 }

@@ -227,6 +227,8 @@ const en = {
   warning_typo_corrected: "A name was read with a typo corrected.",
   warning_former_name: "A name was read by its name in an earlier edition of the code list.",
   warning_kabupaten_inconsistent: "The kabupaten/kota written does not contain this village.",
+  warning_former_code: "A region code written is of an earlier edition; read as its current successor.",
+  warning_kecamatan_inconsistent: "The kecamatan written is not this village's.",
   usage_portal: "Portal (address page)",
 } as const;
 
@@ -454,6 +456,8 @@ const id: Record<Key, string> = {
   warning_typo_corrected: "Sebuah nama dibaca dengan salah ketik yang dikoreksi.",
   warning_former_name: "Sebuah nama dibaca dari namanya di edisi daftar kode sebelumnya.",
   warning_kabupaten_inconsistent: "Kabupaten/kota yang ditulis tidak memuat desa ini.",
+  warning_former_code: "Kode wilayah yang ditulis dari edisi sebelumnya; dibaca sebagai penggantinya sekarang.",
+  warning_kecamatan_inconsistent: "Kecamatan yang ditulis bukan kecamatan desa ini.",
   usage_portal: "Portal (halaman alamat)",
 };
 

@@ -157,15 +157,22 @@ describe("the portal in a browser", () => {
   it("pasted addresses become a table with confidence, downloadable as CSV, counted as calls", async () => {
     await page.goto(`${ORIGIN}/portal/addresses`);
     await shot(page, "05-addresses-desktop");
-    await page.fill("#addresses", "Jl. Asia Afrika No. 8, Braga, Sumur Bandung, Kota Bandung 40111\nkel cihapit kec bandung wetan bdg\nSukamaju");
+    await page.fill(
+      "#addresses",
+      "Jl. Asia Afrika No. 8, Braga, Sumur Bandung, Kota Bandung 40111\nkel cihapit kec bandung wetan bdg\nSukamaju\nDesa Yowied (9101152001), Kec. Tubang, Kab. Merauke",
+    );
     await Promise.all([page.waitForLoadState("load"), page.click("[data-testid=address-submit]")]);
-    expect(await page.locator("[data-testid=address-row]").count()).toBe(3);
-    await expect(page.locator("[data-testid=address-results]").textContent()).resolves.toContain("32.73.19.1001");
+    expect(await page.locator("[data-testid=address-row]").count()).toBe(4);
+    const results = await page.locator("[data-testid=address-results]").textContent();
+    expect(results).toContain("32.73.19.1001");
+    // A code of an earlier edition, read as its successor, with the warning in words
+    expect(results).toContain("93.01.15.2001");
+    expect(results).toContain("A region code written is of an earlier edition");
     await shot(page, "05-addresses-results-desktop");
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=address-download]")]);
     expect(download.suggestedFilename()).toBe("wilayah-addresses.csv");
     await page.goto(`${ORIGIN}/portal/usage`);
-    await expect(page.locator("[data-testid=usage-total]").textContent()).resolves.toMatch(/^\s*6\s*$/);
+    await expect(page.locator("[data-testid=usage-total]").textContent()).resolves.toMatch(/^\s*7\s*$/);
   });
 
   it("the API reference at /docs loads without errors, and Try it out calls this deployment with the key", async () => {

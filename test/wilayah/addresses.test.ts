@@ -110,6 +110,33 @@ describe("GET /wilayah/address", () => {
     expect(former.matched[0]).toMatchObject({ via: "former_name", read: "tomarundung" });
   });
 
+  it("reads region codes written in the address: a current one, one of an earlier edition (former_code), one alone with no name", async () => {
+    const current = await one("Braga 3273191001");
+    expect(current).toMatchObject({ kelurahan: { id: "32.73.19.1001", name: "Braga" }, warnings: [] });
+    expect(current.matched).toContainEqual({ level: "kelurahan", id: "32.73.19.1001", text: "3273191001", read: "32.73.19.1001", via: "code", reading: null });
+    // Yowied, Tubang, Merauke: 91.01.15.2001 until Papua Selatan (93) was formed in 2022
+    const recoded = await one("Desa Yowied (9101152001), Kec. Tubang, Kab. Merauke");
+    expect(recoded).toMatchObject({ kelurahan: { id: "93.01.15.2001", name: "Yowied" }, kabupaten: { id: "93.01" }, warnings: ["former_code"] });
+    expect(recoded.confidence).toBeGreaterThan(0.9);
+    expect(recoded.matched).toContainEqual(expect.objectContaining({ via: "former_code", text: "9101152001", read: "91.01.15.2001", id: "93.01.15.2001" }));
+    const alone = await one("Jl. Raya Mandala No. 3, Kode Wilayah: 91.01.15.2001");
+    expect(alone).toMatchObject({ kelurahan: { id: "93.01.15.2001" }, level: "kelurahan", warnings: ["former_code"] });
+    expect(alone.components.street).toBe("Jl. Raya Mandala");
+    // A kabupaten code of an earlier edition: 91.01 was Merauke's
+    const kabupaten = await one("Merauke, 91.01");
+    expect(kabupaten).toMatchObject({ kabupaten: { id: "93.01" } });
+    expect(kabupaten.warnings).toContain("former_code");
+    // Not a code of any edition: no evidence, the names decide
+    expect(await one("Braga, Kota Bandung, 32.73.99.1999")).toMatchObject({ kelurahan: { id: "32.73.19.1001" }, warnings: [] });
+  });
+
+  it("warns kecamatan_inconsistent when the kecamatan written with its level word is not the answer's", async () => {
+    const r = await one("Braga, Kec. Coblong, Kota Bandung");
+    expect(r).toMatchObject({ kelurahan: { id: "32.73.19.1001" } });
+    expect(r.warnings).toContain("kecamatan_inconsistent");
+    expect((await one("Braga, Kec. Sumur Bandung, Kota Bandung")).warnings).toEqual([]);
+  });
+
   it("a name many villages bear: low confidence, ambiguous, alternatives; village and city settle it", async () => {
     const alone = await one("Sukamaju");
     expect(alone.confidence).toBeLessThan(0.5);
@@ -167,7 +194,7 @@ describe("POST /wilayah/address", () => {
     await expectError(await post({ addresses: "Braga" }), 400, "VALIDATION_ERROR");
   });
 
-  it("reads D1 in at most two statements for 100 addresses, not one per address", async () => {
+  it("reads D1 in at most two statements for 100 addresses (three with region codes), not one per address", async () => {
     const villages = ["Cipaganti", "Dago", "Lebak Gede", "Lebak Siliwangi", "Sadang Serang", "Sekeloa"]; // Coblong's
     // Half with a village name nothing reads (answered at kecamatan level): the second round (the villages of an area) runs too.
     const addresses = Array.from({ length: 100 }, (_, i) =>
@@ -185,6 +212,12 @@ describe("POST /wilayah/address", () => {
     const regional = prepare.mock.calls.map(([q]) => String(q)).filter((q) => /wilayah_|json_each/.test(q));
     expect(regional).toHaveLength(2);
     expect(batch).not.toHaveBeenCalled();
+    // Region codes in every address add one statement for the whole batch (what they stand for today).
+    prepare.mockClear();
+    const coded = await post({ addresses: addresses.map((a, i) => `${a}, ${i % 2 ? "3273021001" : "32.73.02.1002"}`) });
+    expect(coded.status).toBe(200);
+    expect((await json(coded)).data).toHaveLength(100);
+    expect(prepare.mock.calls.map(([q]) => String(q)).filter((q) => /wilayah_|json_each/.test(q))).toHaveLength(3);
   });
 
   it("counts each address as one call, and refuses a batch the quota and credits cannot cover whole (402)", async () => {

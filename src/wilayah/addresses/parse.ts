@@ -69,9 +69,14 @@ export type RegionSegment = {
   fromStreet?: true;
 };
 
+/** A region code written in the address (`32.73.01.1001`, `3273011001`): of any edition, read through the region history. */
+export type WrittenCode = { text: string; id: string };
+
 export type ParsedAddress = {
   components: AddressComponents;
   regions: RegionSegment[];
+  /** Region codes written in the text, in order (at most MAX_CODES). */
+  codes: WrittenCode[];
   /**
    * The last street piece ended at a comma or the end of the text, not at a number or a marker: with
    * no commas (`jl merdeka bandung`) its last words may be a region the writer did not set apart.
@@ -192,6 +197,25 @@ const WEAK = new Set(["kampung", "kp", "kmp", "dukuh", "dk", "lingkungan", "ling
 /** Words after `Kota`/`Kab.` that say "administrative city/regency" (Jakarta's cities, Kepulauan Seribu). */
 const ADMINISTRATIVE = new Set(["adm", "administrasi"]);
 
+/**
+ * A Kemendagri region code as people copy it from a database: dotted `32.73`, `32.73.01`,
+ * `32.73.01.1001`, or a village's ten digits `3273011001`. The village part starts with 1
+ * (kelurahan) or 2 (desa), which tells ten digits from a phone number (`0812...` has 11+ digits
+ * and a leading 0) and from BPS's village codes (`3273010001`). Bare `32` or `327301` are not
+ * read: a house number and a NIK's first digits look the same.
+ */
+const CODE_DOTTED = /^[1-9]\d\.\d{2}(?:\.\d{2}(?:\.[12]\d{3})?)?$/;
+const CODE_TEN = /^([1-9]\d)(\d{2})(\d{2})([12]\d{3})$/;
+function regionCode(w: string): string | null {
+  if (CODE_DOTTED.test(w)) return w;
+  const ten = CODE_TEN.exec(w);
+  return ten ? ten.slice(1).join(".") : null;
+}
+/** Codes read from one address: more is a list pasted into one line, not an address. */
+export const MAX_CODES = 4;
+/** Words that label a code (`Kode Wilayah: 32.73.01.1001`, `kode kemendagri`), dropped before it. */
+const CODE_LABELS = new Set(["kode", "kd", "wilayah", "kemendagri", "kemdagri", "desa", "kelurahan", "kel"]);
+
 const isNumber = (t: Tok | undefined) => !!t && !t.sep && /^\d/.test(t.w) && /\d/.test(t.w);
 const isPostal = (t: Tok | undefined) => !!t && /^[1-9]\d{4}$/.test(t.w);
 /** A house number: digits first (`8`, `12A`, `12-14`), or a letter and digits (`A5`). */
@@ -223,6 +247,7 @@ export function parseAddress(text: string): ParsedAddress {
     postal_code: null,
   };
   const segments: Segment[] = [];
+  const codes: WrittenCode[] = [];
   let part = 0;
   let cur: Segment | null = null;
   const close = (endedBy: Segment["endedBy"]) => {
@@ -376,6 +401,19 @@ export function parseAddress(text: string): ParsedAddress {
     }
 
     if (isNumber(t) && !firstAfterMarker) {
+      const code = regionCode(t.w);
+      if (code) {
+        // Its label words (`Kode Wilayah`) are no region: they leave the segment before it.
+        if (cur?.kind === "region") {
+          let to = cur.to;
+          while (to > cur.from && (toks[to - 1].punct || (CODE_LABELS.has(toks[to - 1].w) && (to - 1 > cur.from || cur.marker === null)))) to--;
+          cur.to = to;
+        }
+        close("number");
+        if (codes.length < MAX_CODES && !codes.some((c) => c.id === code)) codes.push({ text: t.raw, id: code });
+        i++;
+        continue;
+      }
       if (isPostal(t)) {
         close("number");
         setOnce("postal_code", t.raw);
@@ -487,7 +525,7 @@ export function parseAddress(text: string): ParsedAddress {
     if (tail) regions.push({ ...tail, fromStreet: true });
   }
   if (streets.length) components.street = streets.join(", ");
-  return { components, regions, streetOpen: streets.length > 0 && streetOpen };
+  return { components, regions, codes, streetOpen: streets.length > 0 && streetOpen };
 
   function regionSegment(from: number, to: number, marker: Marker | null, raw: string, part: number): RegionSegment | null {
     const named = toks.slice(from, to).filter((t) => !t.punct && t.w.replace(/^['`-]+|['`-]+$/g, ""));

@@ -32,13 +32,20 @@ const hitOf = (r: Row): RegionHit => ({ id: r.id, level: LEVELS[r.level - 1], na
 
 /**
  * Every active region one of `phrases` names exactly (with `former`: the phrase is only a name of an
- * earlier edition of that region, wilayah_former), and every active village of `postals`, with what
- * the scoring needs (parents' names, the village's postal code). One statement.
+ * earlier edition of that region, wilayah_former), every active village of `postals`, and the
+ * active regions of `ids` (the current regions of codes written in the addresses), with what the
+ * scoring needs (parents' names, the village's postal code). One statement.
  */
-export async function lookupPhrases(db: RegionDb, phrases: string[], postals: string[]): Promise<Lookup> {
+export async function lookupPhrases(
+  db: RegionDb,
+  phrases: string[],
+  postals: string[],
+  ids: string[] = [],
+): Promise<Omit<Lookup, "byCode"> & { byId: Map<string, RegionHit> }> {
   const byTerm: Lookup["byTerm"] = new Map();
   const byPostal: Lookup["byPostal"] = new Map();
-  if (phrases.length === 0 && postals.length === 0) return { byTerm, byPostal };
+  const byId = new Map<string, RegionHit>();
+  if (phrases.length === 0 && postals.length === 0 && ids.length === 0) return { byTerm, byPostal, byId };
   const rows = await db.all<Row>(sql`
     SELECT t.value AS q, 0 AS kind, w.id, w.level, w.name, w.alt_name, w.parent, k.postal_code AS postal,
       (f.terms IS NOT NULL AND instr(f.terms, char(31) || t.value || char(31)) > 0) AS former
@@ -52,6 +59,12 @@ export async function lookupPhrases(db: RegionDb, phrases: string[], postals: st
     FROM json_each(${JSON.stringify(postals)}) j
     CROSS JOIN wilayah_postal p ON p.postal = j.value
     JOIN wilayah_search w ON w.ord = p.r
+    WHERE w.is_active = 1
+    UNION ALL
+    SELECT i.value, 3, w.id, w.level, w.name, w.alt_name, w.parent, k.postal_code, 0
+    FROM json_each(${JSON.stringify(ids)}) i
+    CROSS JOIN wilayah_search w ON w.id = i.value
+    LEFT JOIN kelurahan k ON k.id = w.id AND w.level = 4
     WHERE w.is_active = 1`);
   for (const r of rows) {
     const hit = hitOf(r);
@@ -60,13 +73,15 @@ export async function lookupPhrases(db: RegionDb, phrases: string[], postals: st
       const entry = { hit, former: r.former === 1 };
       if (list) list.push(entry);
       else byTerm.set(r.q, [entry]);
+    } else if (r.kind === 3) {
+      byId.set(r.id, hit);
     } else {
       const list = byPostal.get(r.q);
       if (list) list.push(hit);
       else byPostal.set(r.q, [hit]);
     }
   }
-  return { byTerm, byPostal };
+  return { byTerm, byPostal, byId };
 }
 
 /** The active villages of each area (a kecamatan or kabupaten id), by area: one statement, a range of the id index per area. */

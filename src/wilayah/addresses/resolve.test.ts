@@ -23,18 +23,19 @@ const world = [
   region("32.04", "Kabupaten Bandung", "Jawa Barat"),
   region("32.73.02", "Coblong", "Kota Bandung, Jawa Barat"),
   region("32.73.03", "Cidadap", "Kota Bandung, Jawa Barat"),
+  region("32.04.01", "Sukasari", "Kabupaten Bandung, Jawa Barat"),
   region("32.73.02.1001", "Sukamaju", "Coblong, Kota Bandung, Jawa Barat", "40132"),
   region("32.73.03.1001", "Sukamaju", "Cidadap, Kota Bandung, Jawa Barat", "40141"),
 ];
 /** The lookup a database holding `world` answers: each region by its name and its bare kabupaten name. */
-function lookup(): Lookup {
+function lookup(byCode: Lookup["byCode"] = new Map()): Lookup {
   const byTerm: Lookup["byTerm"] = new Map();
   for (const hit of world) {
     for (const term of new Set([hit.name, hit.altName].map(normalizeSearchText))) byTerm.set(term, [...(byTerm.get(term) ?? []), { hit, former: false }]);
   }
   const byPostal: Lookup["byPostal"] = new Map();
   for (const hit of world) if (hit.postal) byPostal.set(hit.postal, [...(byPostal.get(hit.postal) ?? []), hit]);
-  return { byTerm, byPostal };
+  return { byTerm, byPostal, byCode };
 }
 const ctx = { lexicon: vocabulary(), table: nameTable() };
 const answer = (text: string) => {
@@ -84,5 +85,68 @@ describe("address resolution (src/wilayah/addresses/resolve.ts)", () => {
     const r = resolve(parsed, phrasesOf(parsed, ctx), lookup(), [world[5], world[6]]);
     expect(r.top?.id).toBe("32.73.02.1001");
     expect(r.warnings).toContain("typo_corrected");
+  });
+
+  it("reads a kecamatan written with its level word that is another kecamatan than the answer's as kecamatan_inconsistent", () => {
+    const r = answer("Kel. Sukamaju, Kec. Sukasari, Kota Bandung");
+    expect(r.top?.level).toBe("kelurahan");
+    expect(r.warnings).toContain("kecamatan_inconsistent");
+    expect(answer("Sukamaju, Kec. Coblong, Kota Bandung").warnings).not.toContain("kecamatan_inconsistent");
+    // A kecamatan segment that names no kecamatan at all is unknown, not inconsistent.
+    expect(answer("Kel. Sukamaju, Kec. Xyzzyq, Kota Bandung").warnings).not.toContain("kecamatan_inconsistent");
+  });
+
+  describe("region codes written in the address", () => {
+    const at = (id: string) => world.find((w) => w.id === id) as RegionHit;
+    // 32.73.09.1001: a code of an earlier edition, now 32.73.02.1001; 32.73.10.1001 was split into both villages.
+    const byCode: Lookup["byCode"] = new Map([
+      ["32.73.03.1001", [{ hit: at("32.73.03.1001"), former: false, several: false }]],
+      ["32.73.09.1001", [{ hit: at("32.73.02.1001"), former: true, several: false }]],
+      [
+        "32.73.10.1001",
+        [
+          { hit: at("32.73.02.1001"), former: true, several: true },
+          { hit: at("32.73.03.1001"), former: true, several: true },
+        ],
+      ],
+      ["32.73.02", [{ hit: at("32.73.02"), former: false, several: false }]],
+    ]);
+    const withCodes = (text: string) => {
+      const parsed = parseAddress(text);
+      return resolve(parsed, phrasesOf(parsed, ctx), lookup(byCode));
+    };
+
+    it("a current code picks the village a name alone cannot, and shows in matched", () => {
+      const r = withCodes("Sukamaju, Kota Bandung, 32.73.03.1001");
+      expect(r.top?.id).toBe("32.73.03.1001");
+      expect(r.confidence).toBeGreaterThan(0.9);
+      expect(r.warnings).toEqual([]);
+      expect(r.matched).toContainEqual({ level: "kelurahan", id: "32.73.03.1001", text: "32.73.03.1001", read: "32.73.03.1001", via: "code", reading: null });
+      expect(r.matched).toContainEqual(expect.objectContaining({ level: "kelurahan", via: "name", text: "Sukamaju" }));
+    });
+
+    it("a code of an earlier edition, dotted or as ten digits, is read through its successor with former_code", () => {
+      for (const text of ["Sukamaju 3273091001", "Kode wilayah: 32.73.09.1001", "3273091001"]) {
+        const r = withCodes(text);
+        expect(r.top?.id, text).toBe("32.73.02.1001");
+        expect(r.warnings, text).toContain("former_code");
+        expect(r.confidence, text).toBeGreaterThan(0.9);
+        expect(r.matched, text).toContainEqual(expect.objectContaining({ via: "former_code", read: "32.73.09.1001" }));
+      }
+    });
+
+    it("a split code leaves the choice to the names; a kecamatan code narrows a village name", () => {
+      expect(withCodes("Sukamaju, Kec. Cidadap, 32.73.10.1001").top?.id).toBe("32.73.03.1001");
+      const split = withCodes("32.73.10.1001");
+      expect(split.warnings).toContain("ambiguous");
+      expect(split.confidence).toBeLessThan(0.5);
+      expect(withCodes("Sukamaju 32.73.02").top?.id).toBe("32.73.02.1001");
+    });
+
+    it("a number that is no code of any edition is no evidence", () => {
+      const r = withCodes("Sukamaju, Coblong, Kota Bandung, 32.73.99.1001");
+      expect(r.top?.id).toBe("32.73.02.1001");
+      expect(r.confidence).toBeGreaterThan(0.9);
+    });
   });
 });

@@ -4,7 +4,8 @@
  * the quality test run the same rules.
  *
  * Candidates: every region a phrase names exactly (any level, any spelling the index holds), every
- * village of the written postal code, and the villages of an area fetched in a second round. A
+ * region a written code stands for today (its own, or a code of an earlier edition's successors),
+ * every village of the written postal code, and the villages of an area fetched in a second round. A
  * candidate explains the text through its chain (itself and its parents): its score is the best
  * cover of the segments' words by non-overlapping matches of chain members (dynamic programming over
  * word positions and the set of levels used), plus each used level's weight once, plus the postal
@@ -25,10 +26,14 @@ import { MAX_SEGMENT_WORDS, type Phrase } from "./phrases";
 /** A region as the lookup returns it (wilayah_search and, for a village, its postal code). */
 export type RegionHit = { id: string; level: Level; name: string; altName: string; parent: string | null; postal: string | null };
 
-/** The lookup's answer: regions by exact term (`former`: the term is a name of an earlier edition only), villages by postal code. */
+/** What a written region code stands for today: the region itself, or (`former`) a successor of a code of an earlier edition (`several`: one of the regions it was split into). */
+export type CodeTarget = { hit: RegionHit; former: boolean; several: boolean };
+
+/** The lookup's answer: regions by exact term (`former`: the term is a name of an earlier edition only), villages by postal code, the current regions of written codes (by dotted code). */
 export type Lookup = {
   byTerm: Map<string, { hit: RegionHit; former: boolean }[]>;
   byPostal: Map<string, RegionHit[]>;
+  byCode: Map<string, CodeTarget[]>;
 };
 
 /** Weights of the evidence (docs/address-method.md, "Scoring"); tuned on the generated set, checked on other draws. */
@@ -56,6 +61,12 @@ export const W = {
   /** A span read through a name reading (spacing, old spelling, short form, historic name). */
   reading: 0.3,
   postalMatch: 2.5,
+  /** A region code written in the text (`32.73.01.1001`) that is the candidate's or one of its parents': a code says which region exactly, so it outweighs a name. */
+  code: 4,
+  /** ... a code of an earlier edition, read through its successor (the link the history drew may be a judgement: docs/history-method.md). */
+  formerCode: 0.5,
+  /** ... one of several successors (the region was split): the names written decide between them. */
+  split: 2,
   postalNear: 1,
   postalMismatch: 1,
   /** The score of "none of these" in the softmax (temperature 1)... */
@@ -70,11 +81,19 @@ export const W = {
 
 const UNEXPLAINED_MAX = 4;
 
-export const WARNINGS = ["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "kabupaten_inconsistent"] as const;
+export const WARNINGS = [
+  "postal_code_mismatch",
+  "ambiguous",
+  "typo_corrected",
+  "former_name",
+  "former_code",
+  "kabupaten_inconsistent",
+  "kecamatan_inconsistent",
+] as const;
 export type Warning = (typeof WARNINGS)[number];
 
 /** How a match read its words: the region's name, another of its spellings, a name of an earlier edition, a name reading, a typo. */
-export type Via = "name" | "alias" | "former_name" | "reading" | "typo";
+export type Via = "name" | "alias" | "former_name" | "reading" | "typo" | "code" | "former_code";
 
 /** A region of a candidate's chain explaining words [from, to) of segment `seg`. */
 type Match = {
@@ -97,6 +116,7 @@ type Candidate = {
   used: Match[];
   postal: "match" | "near" | "mismatch" | null;
   kabInconsistent: boolean;
+  kecInconsistent: boolean;
 };
 
 export type Matched = { level: Level; id: string; text: string; read: string; via: Via | "postal_code"; reading: ReadingKind | null };
@@ -321,9 +341,39 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
   for (const v of [...postalVillages, ...extra]) if (!hits.has(v.id)) localOnly.set(v.id, v);
 
   const namesUpper = (phrase: string) => (found.byTerm.get(phrase) ?? []).some((x) => x.hit.level === "kabupaten" || x.hit.level === "provinsi");
-  const segLengths = parsed.regions.map((s) => Math.min(s.words.length, MAX_SEGMENT_WORDS));
+  // Each written code that names a region (of any edition) is a segment of one word after the
+  // text's, matched by the regions it stands for today; a code no edition holds is no evidence.
+  const codes = parsed.codes.filter((c) => found.byCode.has(c.id));
+  const codeSeg = parsed.regions.length;
+  codes.forEach((c, k) => {
+    for (const { hit, former, several } of found.byCode.get(c.id) ?? []) {
+      const value = W.code - (former ? W.formerCode : 0) - (several ? W.split : 0);
+      const m: Match = {
+        seg: codeSeg + k,
+        from: 0,
+        to: 1,
+        phrase: c.id,
+        id: hit.id,
+        level: hit.level,
+        value,
+        via: former ? "former_code" : "code",
+        reading: null,
+        kindMismatch: false,
+      };
+      const list = byRegion.get(hit.id);
+      if (list) list.push(m);
+      else byRegion.set(hit.id, [m]);
+      hits.set(hit.id, hit);
+    }
+  });
+  const segLengths = [...parsed.regions.map((s) => Math.min(s.words.length, MAX_SEGMENT_WORDS)), ...codes.map(() => 1)];
   const wordCount = segLengths.reduce((a, b) => a + b, 0);
   const kabSegs = parsed.regions.flatMap((s, i) => (s.level === "kabupaten" ? [i] : []));
+  // Segments marked as a kecamatan that name some kecamatan: one the answer's chain does not explain
+  // is another kecamatan than the answer's. (A segment that names none is unknown, not inconsistent:
+  // a typo nothing corrected, or a name the parser cut at a level word, `Kec. Samarinda Kota`.)
+  const namesKecamatan = new Set(phrases.filter((p) => (found.byTerm.get(p.phrase) ?? []).some((x) => x.hit.level === "kecamatan")).map((p) => p.seg));
+  const kecSegs = parsed.regions.flatMap((s, i) => (s.level === "kecamatan" && namesKecamatan.has(i) ? [i] : []));
 
   const score = (hit: RegionHit, local: Match[]): Candidate | null => {
     const matches = [...chainOf(hit.id).flatMap((id) => byRegion.get(id) ?? []), ...local];
@@ -343,7 +393,9 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
     }
     // A kabupaten the text names with its level word that this chain does not explain, or not of its kind.
     const kabInconsistent = kabSegs.some((i) => !c.used.some((m) => m.seg === i)) || c.used.some((m) => m.kindMismatch);
-    return { hit, score: total, used: c.used, postal: postalState, kabInconsistent };
+    // A kecamatan the text names with its level word that this village's or kecamatan's chain does not explain.
+    const kecInconsistent = (hit.level === "kelurahan" || hit.level === "kecamatan") && kecSegs.some((i) => !c.used.some((m) => m.seg === i));
+    return { hit, score: total, used: c.used, postal: postalState, kabInconsistent, kecInconsistent };
   };
 
   const scored = new Map<string, Candidate>();
@@ -394,19 +446,25 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
   if (rivals[0] && top.score - rivals[0].score < W.ambiguousWithin) warnings.push("ambiguous");
   if (top.used.some((m) => m.via === "typo")) warnings.push("typo_corrected");
   if (top.used.some((m) => m.via === "former_name")) warnings.push("former_name");
+  if (top.used.some((m) => m.via === "former_code")) warnings.push("former_code");
   if (top.kabInconsistent) warnings.push("kabupaten_inconsistent");
+  if (top.kecInconsistent) warnings.push("kecamatan_inconsistent");
 
   const matched: Matched[] = [];
   for (const m of top.used) {
-    if (matched.some((x) => x.level === m.level)) continue;
+    // One entry per level for the words, one for a written code (both when both name it).
+    const isCode = (v: Matched["via"]) => v === "code" || v === "former_code";
+    if (matched.some((x) => x.level === m.level && isCode(x.via) === isCode(m.via))) continue;
     const seg = parsed.regions[m.seg];
-    matched.push({ level: m.level, id: m.id, text: seg.text.slice(seg.at[m.from][0], seg.at[m.to - 1][1]), read: m.phrase, via: m.via, reading: m.reading });
+    const text = seg ? seg.text.slice(seg.at[m.from][0], seg.at[m.to - 1][1]) : codes[m.seg - codeSeg].text;
+    matched.push({ level: m.level, id: m.id, text, read: m.phrase, via: m.via, reading: m.reading });
   }
   if (top.postal === "match" && postal) matched.push({ level: "kelurahan", id: top.hit.id, text: postal, read: postal, via: "postal_code", reading: null });
   matched.sort((a, b) => LEVELS.indexOf(b.level) - LEVELS.indexOf(a.level));
 
   const own = top.used.find((m) => m.id === top.hit.id && m.level === "kelurahan");
-  const villageFromHamlet = !!own && (parsed.regions[own.seg].marker === "kampung" || parsed.regions[own.seg].marker === "dusun");
+  const ownSeg = own ? parsed.regions[own.seg] : undefined;
+  const villageFromHamlet = ownSeg?.marker === "kampung" || ownSeg?.marker === "dusun";
   return {
     top: top.hit,
     confidence: 1 / total,

@@ -6,12 +6,13 @@
  */
 import type { RegionDb } from "../../db/client";
 import type { Level } from "../codes";
+import { convert } from "../history/service";
 import { nameTable } from "../names/shipped";
 import { vocabulary } from "../search/vocabulary";
 import { type AddressComponents, parseAddress } from "./parse";
 import { phrasesOf } from "./phrases";
 import { lookupPhrases, villagesOf } from "./queries";
-import { type Matched, type RegionHit, type Resolution, resolve, type Warning } from "./resolve";
+import { type CodeTarget, type Matched, type RegionHit, type Resolution, resolve, type Warning } from "./resolve";
 
 export { WARNINGS } from "./resolve";
 
@@ -63,9 +64,30 @@ function answer(input: string, components: AddressComponents, r: Resolution): Ad
 }
 
 /**
- * Resolves addresses, answers in the same order. At most two statements whatever their number: the
- * phrases and postal codes of all of them, then, only if some answer left a village name
- * unexplained, the villages of those areas (compared in the isolate).
+ * What each written code stands for today (the history's /convert, one statement for the whole
+ * batch): a current code itself; a code of an earlier edition its successors, marked `former`
+ * (several: the region was split, the text decides between them). A code no edition holds: nothing.
+ */
+async function convertCodes(db: RegionDb, ids: string[]): Promise<Map<string, { id: string; former: boolean; several: boolean }[]>> {
+  const out = new Map<string, { id: string; former: boolean; several: boolean }[]>();
+  if (ids.length === 0) return out;
+  const { data } = await convert(db, ids);
+  data.forEach((c, i) => {
+    if (c.status === "current" && c.current) out.set(ids[i], [{ id: c.current.id, former: false, several: false }]);
+    else if (c.status === "retired")
+      out.set(
+        ids[i],
+        c.successors.map((s) => ({ id: s.id, former: true, several: c.successors.length > 1 })),
+      );
+  });
+  return out;
+}
+
+/**
+ * Resolves addresses, answers in the same order. At most three statements whatever their number:
+ * only if some address holds a region code, the codes' current regions (region history); the
+ * phrases, postal codes and those regions of all of them; then, only if some answer left a village
+ * name unexplained, the villages of those areas (compared in the isolate).
  */
 export async function resolveAddresses(db: RegionDb, texts: string[]): Promise<AddressAnswer[]> {
   const ctx = { lexicon: vocabulary(), table: nameTable() };
@@ -75,7 +97,18 @@ export async function resolveAddresses(db: RegionDb, texts: string[]): Promise<A
   });
   const phrases = [...new Set(batch.flatMap((b) => b.phrases.map((p) => p.phrase)))];
   const postals = [...new Set(batch.flatMap((b) => (b.parsed.components.postal_code ? [b.parsed.components.postal_code] : [])))];
-  const found = await lookupPhrases(db, phrases, postals);
+  const codes = await convertCodes(db, [...new Set(batch.flatMap((b) => b.parsed.codes.map((c) => c.id)))]);
+  const targets = [...new Set([...codes.values()].flatMap((list) => list.map((t) => t.id)))];
+  const { byId, ...rest } = await lookupPhrases(db, phrases, postals, targets);
+  const byCode = new Map<string, CodeTarget[]>();
+  for (const [code, list] of codes) {
+    const hits = list.flatMap((t) => {
+      const hit = byId.get(t.id);
+      return hit ? [{ hit, former: t.former, several: t.several }] : [];
+    });
+    if (hits.length) byCode.set(code, hits);
+  }
+  const found = { ...rest, byCode };
   const results = batch.map((b) => resolve(b.parsed, b.phrases, found));
   const areas = [...new Set(results.flatMap((r) => (r.expand ? [r.expand] : [])))];
   if (areas.length) {

@@ -1624,13 +1624,15 @@ class Client(BaseClient):
         kecamatan, kabupaten/kota and provinsi an address names, with how sure the answer is. Reads
         any case, with or without commas, the levels in any order, with or without level words
         (Kel., Ds., Desa, Kec., Kab., Kota, Kotamadya, Prov.), KTP style in capitals, short forms
-        (Jabar, DKI, DIY, Jaksel, Bdg), old spellings, typos, names of earlier editions, and village
-        + city only; the postal code is evidence, never the decider. Street, house number, RT/RW,
-        block, building, housing complex and dusun are set apart as components: a street named after
-        a region (Jl. Bandung in Malang) is not that region. Answers level (the lowest resolved),
-        confidence (0 to 1), up to 3 alternative villages, warnings (postal_code_mismatch,
-        ambiguous, typo_corrected, former_name, kabupaten_inconsistent) and what matched which
-        level. One address; POST /wilayah/address takes up to 100.
+        (Jabar, DKI, DIY, Jaksel, Bdg), old spellings, typos, names of earlier editions, region
+        codes of any edition since 2015 written in the text (32.73.01.1001 or 3273011001, read
+        through the region history: a database keyed on old codes), and village + city only; the
+        postal code is evidence, never the decider. Street, house number, RT/RW, block, building,
+        housing complex and dusun are set apart as components: a street named after a region (Jl.
+        Bandung in Malang) is not that region. Answers level (the lowest resolved), confidence (0 to
+        1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected,
+        former_name, former_code, kabupaten_inconsistent, kecamatan_inconsistent) and what matched
+        which level. One address; POST /wilayah/address takes up to 100.
 
         GET /api/v1/wilayah/address
 
@@ -1658,13 +1660,15 @@ class Client(BaseClient):
         kecamatan, kabupaten/kota and provinsi an address names, with how sure the answer is. Reads
         any case, with or without commas, the levels in any order, with or without level words
         (Kel., Ds., Desa, Kec., Kab., Kota, Kotamadya, Prov.), KTP style in capitals, short forms
-        (Jabar, DKI, DIY, Jaksel, Bdg), old spellings, typos, names of earlier editions, and village
-        + city only; the postal code is evidence, never the decider. Street, house number, RT/RW,
-        block, building, housing complex and dusun are set apart as components: a street named after
-        a region (Jl. Bandung in Malang) is not that region. Answers level (the lowest resolved),
-        confidence (0 to 1), up to 3 alternative villages, warnings (postal_code_mismatch,
-        ambiguous, typo_corrected, former_name, kabupaten_inconsistent) and what matched which
-        level. 1 to 100 addresses, answered in the same order; each counts as one call, and a
+        (Jabar, DKI, DIY, Jaksel, Bdg), old spellings, typos, names of earlier editions, region
+        codes of any edition since 2015 written in the text (32.73.01.1001 or 3273011001, read
+        through the region history: a database keyed on old codes), and village + city only; the
+        postal code is evidence, never the decider. Street, house number, RT/RW, block, building,
+        housing complex and dusun are set apart as components: a street named after a region (Jl.
+        Bandung in Malang) is not that region. Answers level (the lowest resolved), confidence (0 to
+        1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected,
+        former_name, former_code, kabupaten_inconsistent, kecamatan_inconsistent) and what matched
+        which level. 1 to 100 addresses, answered in the same order; each counts as one call, and a
         request the remaining quota and credits cannot cover whole is refused whole (402).
 
         Also the MCP tool `wilayah_address`.
@@ -3540,13 +3544,15 @@ class AsyncClient(BaseAsyncClient):
         kecamatan, kabupaten/kota and provinsi an address names, with how sure the answer is. Reads
         any case, with or without commas, the levels in any order, with or without level words
         (Kel., Ds., Desa, Kec., Kab., Kota, Kotamadya, Prov.), KTP style in capitals, short forms
-        (Jabar, DKI, DIY, Jaksel, Bdg), old spellings, typos, names of earlier editions, and village
-        + city only; the postal code is evidence, never the decider. Street, house number, RT/RW,
-        block, building, housing complex and dusun are set apart as components: a street named after
-        a region (Jl. Bandung in Malang) is not that region. Answers level (the lowest resolved),
-        confidence (0 to 1), up to 3 alternative villages, warnings (postal_code_mismatch,
-        ambiguous, typo_corrected, former_name, kabupaten_inconsistent) and what matched which
-        level. One address; POST /wilayah/address takes up to 100.
+        (Jabar, DKI, DIY, Jaksel, Bdg), old spellings, typos, names of earlier editions, region
+        codes of any edition since 2015 written in the text (32.73.01.1001 or 3273011001, read
+        through the region history: a database keyed on old codes), and village + city only; the
+        postal code is evidence, never the decider. Street, house number, RT/RW, block, building,
+        housing complex and dusun are set apart as components: a street named after a region (Jl.
+        Bandung in Malang) is not that region. Answers level (the lowest resolved), confidence (0 to
+        1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected,
+        former_name, former_code, kabupaten_inconsistent, kecamatan_inconsistent) and what matched
+        which level. One address; POST /wilayah/address takes up to 100.
 
         GET /api/v1/wilayah/address
 
@@ -3574,13 +3580,15 @@ class AsyncClient(BaseAsyncClient):
         kecamatan, kabupaten/kota and provinsi an address names, with how sure the answer is. Reads
         any case, with or without commas, the levels in any order, with or without level words
         (Kel., Ds., Desa, Kec., Kab., Kota, Kotamadya, Prov.), KTP style in capitals, short forms
-        (Jabar, DKI, DIY, Jaksel, Bdg), old spellings, typos, names of earlier editions, and village
-        + city only; the postal code is evidence, never the decider. Street, house number, RT/RW,
-        block, building, housing complex and dusun are set apart as components: a street named after
-        a region (Jl. Bandung in Malang) is not that region. Answers level (the lowest resolved),
-        confidence (0 to 1), up to 3 alternative villages, warnings (postal_code_mismatch,
-        ambiguous, typo_corrected, former_name, kabupaten_inconsistent) and what matched which
-        level. 1 to 100 addresses, answered in the same order; each counts as one call, and a
+        (Jabar, DKI, DIY, Jaksel, Bdg), old spellings, typos, names of earlier editions, region
+        codes of any edition since 2015 written in the text (32.73.01.1001 or 3273011001, read
+        through the region history: a database keyed on old codes), and village + city only; the
+        postal code is evidence, never the decider. Street, house number, RT/RW, block, building,
+        housing complex and dusun are set apart as components: a street named after a region (Jl.
+        Bandung in Malang) is not that region. Answers level (the lowest resolved), confidence (0 to
+        1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected,
+        former_name, former_code, kabupaten_inconsistent, kecamatan_inconsistent) and what matched
+        which level. 1 to 100 addresses, answered in the same order; each counts as one call, and a
         request the remaining quota and credits cannot cover whole is refused whole (402).
 
         Also the MCP tool `wilayah_address`.

@@ -1468,13 +1468,15 @@ class ResolveAddressResponseDataMatchedItem(TypedDict):
     id: str
     #: The words of the address that matched it, as written
     text: str
-    #: What they were read as (normalised)
+    #: What they were read as (normalised; a code in its dotted form)
     read: str
     #: name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name:
     #: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil ->
-    #: bukitkecil, soerabaja -> surabaya); typo: a corrected typo; postal_code: the written postal
-    #: code is the village's
-    via: Literal["name", "alias", "former_name", "reading", "typo", "postal_code"]
+    #: bukitkecil, soerabaja -> surabaya); typo: a corrected typo; code: a region code written in
+    #: the address (32.73.01.1001 or 3273011001) is this region's or a parent's; former_code: a code
+    #: of an earlier edition whose successor this is; postal_code: the written postal code is the
+    #: village's
+    via: Literal["name", "alias", "former_name", "reading", "typo", "code", "former_code", "postal_code"]
     #: The name reading's kind, when via is reading
     reading: Literal["spacing", "spelling", "abbreviation", "historic"] | None
 
@@ -1507,10 +1509,12 @@ class ResolveAddressResponseData(TypedDict):
     #: postal_code_mismatch: a postal code was written and it is not the answer village's;
     #: ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a
     #: name was read with a typo corrected; former_name: a name was read by the name it had in an
-    #: earlier edition of the code list; kabupaten_inconsistent: the kabupaten/kota written does not
-    #: contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of
-    #: Kota Bandung)
-    warnings: list[Literal["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "kabupaten_inconsistent"]]
+    #: earlier edition of the code list; former_code: a region code written in the address is of an
+    #: earlier edition and was read as its current successor (see matched); kabupaten_inconsistent:
+    #: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind:
+    #: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written
+    #: with its level word (Kec., Kecamatan) names another kecamatan than the answer's
+    warnings: list[Literal["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "former_code", "kabupaten_inconsistent", "kecamatan_inconsistent"]]
     #: What matched which level of the answer, lowest level first
     matched: list[ResolveAddressResponseDataMatchedItem]
 
@@ -1581,13 +1585,15 @@ class ResolveAddressesResponseDataItemMatchedItem(TypedDict):
     id: str
     #: The words of the address that matched it, as written
     text: str
-    #: What they were read as (normalised)
+    #: What they were read as (normalised; a code in its dotted form)
     read: str
     #: name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name:
     #: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil ->
-    #: bukitkecil, soerabaja -> surabaya); typo: a corrected typo; postal_code: the written postal
-    #: code is the village's
-    via: Literal["name", "alias", "former_name", "reading", "typo", "postal_code"]
+    #: bukitkecil, soerabaja -> surabaya); typo: a corrected typo; code: a region code written in
+    #: the address (32.73.01.1001 or 3273011001) is this region's or a parent's; former_code: a code
+    #: of an earlier edition whose successor this is; postal_code: the written postal code is the
+    #: village's
+    via: Literal["name", "alias", "former_name", "reading", "typo", "code", "former_code", "postal_code"]
     #: The name reading's kind, when via is reading
     reading: Literal["spacing", "spelling", "abbreviation", "historic"] | None
 
@@ -1620,10 +1626,12 @@ class ResolveAddressesResponseDataItem(TypedDict):
     #: postal_code_mismatch: a postal code was written and it is not the answer village's;
     #: ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a
     #: name was read with a typo corrected; former_name: a name was read by the name it had in an
-    #: earlier edition of the code list; kabupaten_inconsistent: the kabupaten/kota written does not
-    #: contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of
-    #: Kota Bandung)
-    warnings: list[Literal["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "kabupaten_inconsistent"]]
+    #: earlier edition of the code list; former_code: a region code written in the address is of an
+    #: earlier edition and was read as its current successor (see matched); kabupaten_inconsistent:
+    #: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind:
+    #: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written
+    #: with its level word (Kec., Kecamatan) names another kecamatan than the answer's
+    warnings: list[Literal["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "former_code", "kabupaten_inconsistent", "kecamatan_inconsistent"]]
     #: What matched which level of the answer, lowest level first
     matched: list[ResolveAddressesResponseDataItemMatchedItem]
 

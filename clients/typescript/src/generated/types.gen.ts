@@ -4407,9 +4407,9 @@ export type ResolveAddressResponses = {
                 confidence: number;
             }>;
             /**
-             * postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung)
+             * postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; former_code: a region code written in the address is of an earlier edition and was read as its current successor (see matched); kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan) names another kecamatan than the answer's
              */
-            warnings: Array<'postal_code_mismatch' | 'ambiguous' | 'typo_corrected' | 'former_name' | 'kabupaten_inconsistent'>;
+            warnings: Array<'postal_code_mismatch' | 'ambiguous' | 'typo_corrected' | 'former_name' | 'former_code' | 'kabupaten_inconsistent' | 'kecamatan_inconsistent'>;
             /**
              * What matched which level of the answer, lowest level first
              */
@@ -4424,13 +4424,13 @@ export type ResolveAddressResponses = {
                  */
                 text: string;
                 /**
-                 * What they were read as (normalised)
+                 * What they were read as (normalised; a code in its dotted form)
                  */
                 read: string;
                 /**
-                 * name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil -> bukitkecil, soerabaja -> surabaya); typo: a corrected typo; postal_code: the written postal code is the village's
+                 * name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil -> bukitkecil, soerabaja -> surabaya); typo: a corrected typo; code: a region code written in the address (32.73.01.1001 or 3273011001) is this region's or a parent's; former_code: a code of an earlier edition whose successor this is; postal_code: the written postal code is the village's
                  */
-                via: 'name' | 'alias' | 'former_name' | 'reading' | 'typo' | 'postal_code';
+                via: 'name' | 'alias' | 'former_name' | 'reading' | 'typo' | 'code' | 'former_code' | 'postal_code';
                 /**
                  * The name reading's kind, when via is reading
                  */
@@ -4594,9 +4594,9 @@ export type ResolveAddressesResponses = {
                 confidence: number;
             }>;
             /**
-             * postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung)
+             * postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; former_code: a region code written in the address is of an earlier edition and was read as its current successor (see matched); kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan) names another kecamatan than the answer's
              */
-            warnings: Array<'postal_code_mismatch' | 'ambiguous' | 'typo_corrected' | 'former_name' | 'kabupaten_inconsistent'>;
+            warnings: Array<'postal_code_mismatch' | 'ambiguous' | 'typo_corrected' | 'former_name' | 'former_code' | 'kabupaten_inconsistent' | 'kecamatan_inconsistent'>;
             /**
              * What matched which level of the answer, lowest level first
              */
@@ -4611,13 +4611,13 @@ export type ResolveAddressesResponses = {
                  */
                 text: string;
                 /**
-                 * What they were read as (normalised)
+                 * What they were read as (normalised; a code in its dotted form)
                  */
                 read: string;
                 /**
-                 * name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil -> bukitkecil, soerabaja -> surabaya); typo: a corrected typo; postal_code: the written postal code is the village's
+                 * name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil -> bukitkecil, soerabaja -> surabaya); typo: a corrected typo; code: a region code written in the address (32.73.01.1001 or 3273011001) is this region's or a parent's; former_code: a code of an earlier edition whose successor this is; postal_code: the written postal code is the village's
                  */
-                via: 'name' | 'alias' | 'former_name' | 'reading' | 'typo' | 'postal_code';
+                via: 'name' | 'alias' | 'former_name' | 'reading' | 'typo' | 'code' | 'former_code' | 'postal_code';
                 /**
                  * The name reading's kind, when via is reading
                  */
