@@ -31,7 +31,15 @@ export const HIGH_CONFIDENCE_FLOOR = 0.99;
 export const LOW_CONFIDENCE_FLOOR = 0.8;
 
 /** Warnings the set expects where they apply (`ambiguous` is never expected nor counted as wrong). */
-const CHECKED_WARNINGS = ["typo_corrected", "former_name", "former_code", "postal_code_mismatch", "kabupaten_inconsistent", "kecamatan_inconsistent"];
+const CHECKED_WARNINGS = [
+  "typo_corrected",
+  "former_name",
+  "former_code",
+  "unknown_code",
+  "postal_code_mismatch",
+  "kabupaten_inconsistent",
+  "kecamatan_inconsistent",
+];
 
 type StyleRate = {
   n: number;

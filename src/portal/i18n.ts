@@ -228,6 +228,7 @@ const en = {
   warning_former_name: "A name was read by its name in an earlier edition of the code list.",
   warning_kabupaten_inconsistent: "The kabupaten/kota written does not contain this village.",
   warning_former_code: "A region code written is of an earlier edition; read as its current successor.",
+  warning_unknown_code: "A village code written is no code of any edition since 2015; it was ignored.",
   warning_kecamatan_inconsistent: "The kecamatan written is not this village's.",
   usage_portal: "Portal (address page)",
 } as const;
@@ -457,6 +458,7 @@ const id: Record<Key, string> = {
   warning_former_name: "Sebuah nama dibaca dari namanya di edisi daftar kode sebelumnya.",
   warning_kabupaten_inconsistent: "Kabupaten/kota yang ditulis tidak memuat desa ini.",
   warning_former_code: "Kode wilayah yang ditulis dari edisi sebelumnya; dibaca sebagai penggantinya sekarang.",
+  warning_unknown_code: "Kode desa yang ditulis tidak ada di edisi mana pun sejak 2015; diabaikan.",
   warning_kecamatan_inconsistent: "Kecamatan yang ditulis bukan kecamatan desa ini.",
   usage_portal: "Portal (halaman alamat)",
 };

@@ -126,8 +126,8 @@ describe("GET /wilayah/address", () => {
     const kabupaten = await one("Merauke, 91.01");
     expect(kabupaten).toMatchObject({ kabupaten: { id: "93.01" } });
     expect(kabupaten.warnings).toContain("former_code");
-    // Not a code of any edition: no evidence, the names decide
-    expect(await one("Braga, Kota Bandung, 32.73.99.1999")).toMatchObject({ kelurahan: { id: "32.73.19.1001" }, warnings: [] });
+    // Not a code of any edition: no evidence, the names decide, and the answer says so
+    expect(await one("Braga, Kota Bandung, 32.73.99.1999")).toMatchObject({ kelurahan: { id: "32.73.19.1001" }, warnings: ["unknown_code"] });
   });
 
   it("warns kecamatan_inconsistent when the kecamatan written with its level word is not the answer's", async () => {

@@ -58,7 +58,7 @@ const answer = z.object({
   warnings: z
     .array(z.enum(WARNINGS))
     .describe(
-      "postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; former_code: a region code written in the address is of an earlier edition and was read as its current successor (see matched); kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan) names another kecamatan than the answer's",
+      "postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; former_code: a region code written in the address is of an earlier edition and was read as its current successor (see matched); unknown_code: a village code written (32.73.19.1001 or ten digits) is no code of any edition since 2015, so it was ignored (a typo in it?); kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan) names another kecamatan than the answer's",
     ),
   matched: z
     .array(
@@ -82,7 +82,7 @@ const DESCRIPTION = [
   "Free-text Indonesian addresses to Kemendagri region codes: the village (kelurahan/desa), kecamatan, kabupaten/kota and provinsi an address names, with how sure the answer is.",
   "Reads any case, with or without commas, the levels in any order, with or without level words (Kel., Ds., Desa, Kec., Kab., Kota, Kotamadya, Prov.), KTP style in capitals, short forms (Jabar, DKI, DIY, Jaksel, Bdg), old spellings, typos, names of earlier editions, region codes of any edition since 2015 written in the text (32.73.01.1001 or 3273011001, read through the region history: a database keyed on old codes), and village + city only; the postal code is evidence, never the decider.",
   "Street, house number, RT/RW, block, building, housing complex and dusun are set apart as components: a street named after a region (Jl. Bandung in Malang) is not that region.",
-  "Answers level (the lowest resolved), confidence (0 to 1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected, former_name, former_code, kabupaten_inconsistent, kecamatan_inconsistent) and what matched which level.",
+  "Answers level (the lowest resolved), confidence (0 to 1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected, former_name, former_code, unknown_code, kabupaten_inconsistent, kecamatan_inconsistent) and what matched which level.",
 ].join(" ");
 
 export const addressEndpoint = defineEndpoint({

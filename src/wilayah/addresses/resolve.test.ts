@@ -143,10 +143,15 @@ describe("address resolution (src/wilayah/addresses/resolve.ts)", () => {
       expect(withCodes("Sukamaju 32.73.02").top?.id).toBe("32.73.02.1001");
     });
 
-    it("a number that is no code of any edition is no evidence", () => {
-      const r = withCodes("Sukamaju, Coblong, Kota Bandung, 32.73.99.1001");
+    it("a number that is no code of any edition is no evidence; a village code of that kind warns unknown_code", () => {
+      const parsed = parseAddress("Sukamaju, Coblong, Kota Bandung, 32.73.99.1001");
+      const r = resolve(parsed, phrasesOf(parsed, ctx), { ...lookup(byCode), unknownCodes: new Set(["32.73.99.1001"]) });
       expect(r.top?.id).toBe("32.73.02.1001");
       expect(r.confidence).toBeGreaterThan(0.9);
+      expect(r.warnings).toEqual(["unknown_code"]);
+      // `12.50` has a kabupaten code's shape and is no code either: no evidence, and no warning (prices and decimals look so)
+      const short = parseAddress("Sukamaju, Coblong, Kota Bandung, 12.50");
+      expect(resolve(short, phrasesOf(short, ctx), { ...lookup(byCode), unknownCodes: new Set(["12.50"]) }).warnings).toEqual([]);
     });
   });
 });

@@ -66,21 +66,23 @@ function answer(input: string, components: AddressComponents, r: Resolution): Ad
 /**
  * What each written code stands for today (the history's /convert, one statement for the whole
  * batch): a current code itself; a code of an earlier edition its successors, marked `former`
- * (several: the region was split, the text decides between them). A code no edition holds: nothing.
+ * (several: the region was split, the text decides between them). A code no edition holds: `unknown`.
  */
-async function convertCodes(db: RegionDb, ids: string[]): Promise<Map<string, { id: string; former: boolean; several: boolean }[]>> {
-  const out = new Map<string, { id: string; former: boolean; several: boolean }[]>();
-  if (ids.length === 0) return out;
+async function convertCodes(db: RegionDb, ids: string[]) {
+  const targets = new Map<string, { id: string; former: boolean; several: boolean }[]>();
+  const unknown = new Set<string>();
+  if (ids.length === 0) return { targets, unknown };
   const { data } = await convert(db, ids);
   data.forEach((c, i) => {
-    if (c.status === "current" && c.current) out.set(ids[i], [{ id: c.current.id, former: false, several: false }]);
+    if (c.status === "current" && c.current) targets.set(ids[i], [{ id: c.current.id, former: false, several: false }]);
     else if (c.status === "retired")
-      out.set(
+      targets.set(
         ids[i],
         c.successors.map((s) => ({ id: s.id, former: true, several: c.successors.length > 1 })),
       );
+    else unknown.add(ids[i]);
   });
-  return out;
+  return { targets, unknown };
 }
 
 /**
@@ -97,7 +99,7 @@ export async function resolveAddresses(db: RegionDb, texts: string[]): Promise<A
   });
   const phrases = [...new Set(batch.flatMap((b) => b.phrases.map((p) => p.phrase)))];
   const postals = [...new Set(batch.flatMap((b) => (b.parsed.components.postal_code ? [b.parsed.components.postal_code] : [])))];
-  const codes = await convertCodes(db, [...new Set(batch.flatMap((b) => b.parsed.codes.map((c) => c.id)))]);
+  const { targets: codes, unknown } = await convertCodes(db, [...new Set(batch.flatMap((b) => b.parsed.codes.map((c) => c.id)))]);
   const targets = [...new Set([...codes.values()].flatMap((list) => list.map((t) => t.id)))];
   const { byId, ...rest } = await lookupPhrases(db, phrases, postals, targets);
   const byCode = new Map<string, CodeTarget[]>();
@@ -108,7 +110,7 @@ export async function resolveAddresses(db: RegionDb, texts: string[]): Promise<A
     });
     if (hits.length) byCode.set(code, hits);
   }
-  const found = { ...rest, byCode };
+  const found = { ...rest, byCode, unknownCodes: unknown };
   const results = batch.map((b) => resolve(b.parsed, b.phrases, found));
   const areas = [...new Set(results.flatMap((r) => (r.expand ? [r.expand] : [])))];
   if (areas.length) {

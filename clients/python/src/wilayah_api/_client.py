@@ -1631,8 +1631,8 @@ class Client(BaseClient):
         housing complex and dusun are set apart as components: a street named after a region (Jl.
         Bandung in Malang) is not that region. Answers level (the lowest resolved), confidence (0 to
         1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected,
-        former_name, former_code, kabupaten_inconsistent, kecamatan_inconsistent) and what matched
-        which level. One address; POST /wilayah/address takes up to 100.
+        former_name, former_code, unknown_code, kabupaten_inconsistent, kecamatan_inconsistent) and
+        what matched which level. One address; POST /wilayah/address takes up to 100.
 
         GET /api/v1/wilayah/address
 
@@ -1667,9 +1667,10 @@ class Client(BaseClient):
         housing complex and dusun are set apart as components: a street named after a region (Jl.
         Bandung in Malang) is not that region. Answers level (the lowest resolved), confidence (0 to
         1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected,
-        former_name, former_code, kabupaten_inconsistent, kecamatan_inconsistent) and what matched
-        which level. 1 to 100 addresses, answered in the same order; each counts as one call, and a
-        request the remaining quota and credits cannot cover whole is refused whole (402).
+        former_name, former_code, unknown_code, kabupaten_inconsistent, kecamatan_inconsistent) and
+        what matched which level. 1 to 100 addresses, answered in the same order; each counts as one
+        call, and a request the remaining quota and credits cannot cover whole is refused whole
+        (402).
 
         Also the MCP tool `wilayah_address`.
 
@@ -3551,8 +3552,8 @@ class AsyncClient(BaseAsyncClient):
         housing complex and dusun are set apart as components: a street named after a region (Jl.
         Bandung in Malang) is not that region. Answers level (the lowest resolved), confidence (0 to
         1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected,
-        former_name, former_code, kabupaten_inconsistent, kecamatan_inconsistent) and what matched
-        which level. One address; POST /wilayah/address takes up to 100.
+        former_name, former_code, unknown_code, kabupaten_inconsistent, kecamatan_inconsistent) and
+        what matched which level. One address; POST /wilayah/address takes up to 100.
 
         GET /api/v1/wilayah/address
 
@@ -3587,9 +3588,10 @@ class AsyncClient(BaseAsyncClient):
         housing complex and dusun are set apart as components: a street named after a region (Jl.
         Bandung in Malang) is not that region. Answers level (the lowest resolved), confidence (0 to
         1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected,
-        former_name, former_code, kabupaten_inconsistent, kecamatan_inconsistent) and what matched
-        which level. 1 to 100 addresses, answered in the same order; each counts as one call, and a
-        request the remaining quota and credits cannot cover whole is refused whole (402).
+        former_name, former_code, unknown_code, kabupaten_inconsistent, kecamatan_inconsistent) and
+        what matched which level. 1 to 100 addresses, answered in the same order; each counts as one
+        call, and a request the remaining quota and credits cannot cover whole is refused whole
+        (402).
 
         Also the MCP tool `wilayah_address`.
 

@@ -4407,9 +4407,9 @@ export type ResolveAddressResponses = {
                 confidence: number;
             }>;
             /**
-             * postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; former_code: a region code written in the address is of an earlier edition and was read as its current successor (see matched); kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan) names another kecamatan than the answer's
+             * postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; former_code: a region code written in the address is of an earlier edition and was read as its current successor (see matched); unknown_code: a village code written (32.73.19.1001 or ten digits) is no code of any edition since 2015, so it was ignored (a typo in it?); kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan) names another kecamatan than the answer's
              */
-            warnings: Array<'postal_code_mismatch' | 'ambiguous' | 'typo_corrected' | 'former_name' | 'former_code' | 'kabupaten_inconsistent' | 'kecamatan_inconsistent'>;
+            warnings: Array<'postal_code_mismatch' | 'ambiguous' | 'typo_corrected' | 'former_name' | 'former_code' | 'unknown_code' | 'kabupaten_inconsistent' | 'kecamatan_inconsistent'>;
             /**
              * What matched which level of the answer, lowest level first
              */
@@ -4594,9 +4594,9 @@ export type ResolveAddressesResponses = {
                 confidence: number;
             }>;
             /**
-             * postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; former_code: a region code written in the address is of an earlier edition and was read as its current successor (see matched); kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan) names another kecamatan than the answer's
+             * postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; former_code: a region code written in the address is of an earlier edition and was read as its current successor (see matched); unknown_code: a village code written (32.73.19.1001 or ten digits) is no code of any edition since 2015, so it was ignored (a typo in it?); kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan) names another kecamatan than the answer's
              */
-            warnings: Array<'postal_code_mismatch' | 'ambiguous' | 'typo_corrected' | 'former_name' | 'former_code' | 'kabupaten_inconsistent' | 'kecamatan_inconsistent'>;
+            warnings: Array<'postal_code_mismatch' | 'ambiguous' | 'typo_corrected' | 'former_name' | 'former_code' | 'unknown_code' | 'kabupaten_inconsistent' | 'kecamatan_inconsistent'>;
             /**
              * What matched which level of the answer, lowest level first
              */
