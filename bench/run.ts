@@ -164,17 +164,20 @@ const MCP_SEARCH: Route = {
 };
 
 /**
- * Addresses (issue 24): one address complete, one with a typo in the village name, a mix of the
- * quality set's addresses one per request (every 8th of test/fixtures/address-set.json, all 13
- * styles), and a batch of 100 of them (every 15th) in one POST. `--route address` runs them alone.
+ * Addresses (issue 24): one address complete, one with a typo in the village name, one holding a
+ * code of an earlier edition (read through the region history: one statement more), a mix of the
+ * quality set's addresses one per request (every 8th of test/fixtures/address-set.json, every
+ * style; until the former_code style was added, 195 of 13 styles), and a batch of 100 of them
+ * (every 15th) in one POST. `--route address` runs them alone.
  */
 const ADDRESS_SET: { text: string }[] = JSON.parse(readFileSync(join(root, "test", "fixtures", "address-set.json"), "utf8"));
 const addressPath = (q: string) => `/api/v1/wilayah/address?q=${encodeURIComponent(q)}`;
 const ADDRESS_ROUTES: Route[] = [
   { name: "address (complete)", path: addressPath("Jl. Asia Afrika No. 8, Braga, Sumur Bandung, Kota Bandung, Jawa Barat 40111") },
   { name: "address (typo)", path: addressPath("Jl. Sekolah No. 103, Sngai Tabuk Kota, Kec. Sungai Tabuk, Banjar, Kalimantan Selatan 70653") },
+  { name: "address (code of 2022)", path: addressPath("Desa Yowied (9101152001), Kec. Tubang, Kab. Merauke") },
   {
-    name: "address mix (195 of the set)",
+    name: `address mix (${ADDRESS_SET.filter((_, i) => i % 8 === 0).length} of the set)`,
     path: addressPath(ADDRESS_SET[0].text),
     paths: ADDRESS_SET.filter((_, i) => i % 8 === 0).map((c) => addressPath(c.text)),
   },
