@@ -51,11 +51,7 @@ export async function ledgerPage(db: Db, userId: string, limit: number, offset: 
   return { total: Number(totals[0]?.n ?? 0), rows };
 }
 
-export async function appendLedger(db: Db, entry: typeof creditLedger.$inferInsert) {
-  await db.insert(creditLedger).values(entry);
-}
-
-/** A ledger entry under a ref that may already be written (a retried flush): written at most once. For a batch. */
+/** A ledger entry under a ref that may already be written (a retried flush, a fresh admin ref): written at most once. For a batch. */
 export function appendLedgerOnce(db: Db, entry: typeof creditLedger.$inferInsert) {
   return db.insert(creditLedger).values(entry).onConflictDoNothing();
 }

@@ -72,9 +72,10 @@ async function mustExist(env: Env, id: string) {
 
 export async function adminGrantCredits(env: Env, id: string, amount: number, reason: string, actor: AdminActor) {
   await mustExist(env, id);
-  const answer = await grantCredits(env, id, amount, reason, actor.id);
-  await audit(env, actor, { event: "admin_credits_changed", actorId: actor.id, subjectId: id, detail: { amount, reason } });
-  return answer;
+  // The event commits with the ledger entry, or neither does.
+  return grantCredits(env, id, amount, reason, actor.id, [
+    auditStatement(env, actor, { event: "admin_credits_changed", actorId: actor.id, subjectId: id, detail: { amount, reason } }),
+  ]);
 }
 
 export async function adminGrantSubscription(env: Env, id: string, planId: string, months: number, actor: AdminActor) {

@@ -1,9 +1,9 @@
 /** Billing rules: plans, invoices through Tripay, the payment webhook, credits and subscriptions. */
 import { renderSVG } from "uqr";
 import { accountChanged, pendingDebits } from "../account/admission";
-import { appendLedger, findPlan, ledgerBalance, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
+import { appendLedgerOnce, findPlan, ledgerBalance, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
 import { auditIf } from "../audit/service";
-import { primaryDb } from "../db/client";
+import { batch, primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { newId } from "../lib/crypto";
 import { serviceUnavailable } from "../lib/dependency";
@@ -346,14 +346,16 @@ export async function runScheduledBilling(env: Env, now = Date.now()) {
 
 // ---------------------------------------------------------------- admin
 
-export async function grantCredits(env: Env, userId: string, amount: number, reason: string, adminId: string) {
+/** `records`: the audit events of the grant, written in the same batch as the ledger entry (both or neither). */
+export async function grantCredits(env: Env, userId: string, amount: number, reason: string, adminId: string, records: Parameters<typeof batch>[1] = []) {
   const db = primaryDb(env);
   if (amount < 0 && (await creditBalance(env, userId)) + amount < 0) {
     throw new ApiError("VALIDATION_ERROR", "Taking that many credits would make the balance negative.", {
       details: [{ path: "amount", message: "exceeds the balance" }],
     });
   }
-  await appendLedger(db, { userId, amount, reason: `${reason} (admin ${adminId})`, ref: `admin:${crypto.randomUUID()}`, createdAt: Date.now() });
+  const entry = { userId, amount, reason: `${reason} (admin ${adminId})`, ref: `admin:${crypto.randomUUID()}`, createdAt: Date.now() };
+  await batch(db, [...records, appendLedgerOnce(db, entry)]);
   await accountChanged(env, userId);
   return { data: { balance: await creditBalance(env, userId) } };
 }

@@ -93,6 +93,27 @@ describe("admin", () => {
     expect(await count("SELECT count(*) AS n FROM audit_events WHERE event = 'admin_subscription_granted' AND subject_id = ?")).toBe(1);
   });
 
+  it("a credit grant and its audit event commit together: when the event cannot be written, no ledger entry either", async () => {
+    const admin = await makeAdmin();
+    const dev = await verifiedDeveloper();
+    const grant = () => call(`/admin/users/${dev.data.id}/credits`, { method: "POST", token: admin.token, json: { amount: 9, reason: "goodwill" } });
+    const count = async (sql: string) => (await env.DB.prepare(sql).bind(dev.data.id).first<{ n: number }>())!.n;
+    await env.DB.prepare(
+      `CREATE TRIGGER "no_audit_${dev.data.id}" BEFORE INSERT ON audit_events WHEN NEW.subject_id = '${dev.data.id}' BEGIN SELECT RAISE(ABORT, 'audit refused'); END`,
+    ).run();
+    try {
+      expect((await grant()).status).toBe(500);
+    } finally {
+      await env.DB.prepare(`DROP TRIGGER "no_audit_${dev.data.id}"`).run();
+    }
+    expect(await count("SELECT count(*) AS n FROM credit_ledger WHERE user_id = ?")).toBe(0);
+    const ok = await grant();
+    expect(ok.status).toBe(201);
+    expect((await json(ok)).data.balance).toBe(9);
+    expect(await count("SELECT count(*) AS n FROM credit_ledger WHERE user_id = ?")).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM audit_events WHERE event = 'admin_credits_changed' AND subject_id = ?")).toBe(1);
+  });
+
   it("stats: users, active keys, calls this month (flushed)", async () => {
     const admin = await makeAdmin();
     const s = (await json(await call("/admin/stats", { token: admin.token }))).data;
