@@ -73,19 +73,25 @@ describe("admin", () => {
     }
   });
 
+  /** `fn` run while D1 refuses every audit event about `subjectId` (a trigger), so the change it records must fail with it. */
+  const auditRefused = async <T>(subjectId: string, fn: () => Promise<T>): Promise<T> => {
+    await env.DB.prepare(
+      `CREATE TRIGGER "no_audit_${subjectId}" BEFORE INSERT ON audit_events WHEN NEW.subject_id = '${subjectId}' BEGIN SELECT RAISE(ABORT, 'audit refused'); END`,
+    ).run();
+    try {
+      return await fn();
+    } finally {
+      await env.DB.prepare(`DROP TRIGGER "no_audit_${subjectId}"`).run();
+    }
+  };
+  const countOf = async (sql: string, userId: string) => (await env.DB.prepare(sql).bind(userId).first<{ n: number }>())!.n;
+
   it("a subscription grant and its audit event commit together: when the event cannot be written, no subscription either", async () => {
     const admin = await makeAdmin();
     const dev = await verifiedDeveloper();
     const grant = () => call(`/admin/users/${dev.data.id}/subscription`, { method: "POST", token: admin.token, json: { plan_id: "pro", months: 1 } });
-    const count = async (sql: string) => (await env.DB.prepare(sql).bind(dev.data.id).first<{ n: number }>())!.n;
-    await env.DB.prepare(
-      `CREATE TRIGGER "no_audit_${dev.data.id}" BEFORE INSERT ON audit_events WHEN NEW.subject_id = '${dev.data.id}' BEGIN SELECT RAISE(ABORT, 'audit refused'); END`,
-    ).run();
-    try {
-      expect((await grant()).status).toBe(500);
-    } finally {
-      await env.DB.prepare(`DROP TRIGGER "no_audit_${dev.data.id}"`).run();
-    }
+    const count = (sql: string) => countOf(sql, dev.data.id);
+    expect((await auditRefused(dev.data.id, grant)).status).toBe(500);
     expect(await count("SELECT count(*) AS n FROM subscriptions WHERE user_id = ?")).toBe(0);
     expect((await json(await call("/auth/me", { token: dev.token }))).data.plan).toBe("free");
     expect((await grant()).status).toBe(201);
@@ -97,15 +103,8 @@ describe("admin", () => {
     const admin = await makeAdmin();
     const dev = await verifiedDeveloper();
     const grant = () => call(`/admin/users/${dev.data.id}/credits`, { method: "POST", token: admin.token, json: { amount: 9, reason: "goodwill" } });
-    const count = async (sql: string) => (await env.DB.prepare(sql).bind(dev.data.id).first<{ n: number }>())!.n;
-    await env.DB.prepare(
-      `CREATE TRIGGER "no_audit_${dev.data.id}" BEFORE INSERT ON audit_events WHEN NEW.subject_id = '${dev.data.id}' BEGIN SELECT RAISE(ABORT, 'audit refused'); END`,
-    ).run();
-    try {
-      expect((await grant()).status).toBe(500);
-    } finally {
-      await env.DB.prepare(`DROP TRIGGER "no_audit_${dev.data.id}"`).run();
-    }
+    const count = (sql: string) => countOf(sql, dev.data.id);
+    expect((await auditRefused(dev.data.id, grant)).status).toBe(500);
     expect(await count("SELECT count(*) AS n FROM credit_ledger WHERE user_id = ?")).toBe(0);
     const ok = await grant();
     expect(ok.status).toBe(201);
