@@ -13,23 +13,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { importBundled } from "../scripts/bundle.ts";
 import { root } from "../scripts/lib.ts";
 import { searchSqlDb, sqliteDb } from "../scripts/sqlite-d1.ts";
 
-async function loadService() {
-  const out = join(root, ".wrangler", "search-sql-service.mjs");
-  await build({
-    entryPoints: [join(root, "src", "wilayah", "search", "service.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    outfile: out,
-    logLevel: "warning",
-  });
-  return (await import(pathToFileURL(out).href)) as typeof import("../src/wilayah/search/service.ts");
-}
+const loadService = () => importBundled<typeof import("../src/wilayah/search/service.ts")>("src/wilayah/search/service.ts", "search-sql-service");
 
 async function main() {
   const sqlite = new DatabaseSync(searchSqlDb(), { readOnly: true });

@@ -14,27 +14,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
 import { belowFloors, formatRates, rateAnswers } from "./address-rates.ts";
 import type { AddressCase, RealAddress } from "./address-set.ts";
+import { importBundled } from "./bundle.ts";
 import { isMain, root } from "./lib.ts";
 import { searchSqlDb, sqliteDb } from "./sqlite-d1.ts";
 
 const BATCH = 100;
 
-async function loadService() {
-  const out = join(root, ".wrangler", "address-service.mjs");
-  await build({
-    entryPoints: [join(root, "src", "wilayah", "addresses", "service.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    outfile: out,
-    logLevel: "warning",
-  });
-  return (await import(pathToFileURL(out).href)) as typeof import("../src/wilayah/addresses/service.ts");
-}
+const loadService = () => importBundled<typeof import("../src/wilayah/addresses/service.ts")>("src/wilayah/addresses/service.ts", "address-service");
 
 async function main() {
   const args = process.argv.slice(2);

@@ -79,7 +79,7 @@ import * as previous from "idn-area-data-v3";
 import { seeded } from "../src/lib/random.ts";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import { nameWords } from "../src/wilayah/search/plan.ts";
-import { isMain, root } from "./lib.ts";
+import { isMain, LETTERS, root, TYPO_OPS, typoOf } from "./lib.ts";
 import { buildSeed } from "./seed/build.ts";
 import { buildHistory, readCurated, readEditions } from "./seed/history.ts";
 import { loadAliases } from "./seed/search-index.ts";
@@ -339,26 +339,14 @@ export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise
     return base(v, text, kabShort ? { note: `kabupaten as ${kabShort}` } : {});
   });
 
-  const OPS = ["deletion", "insertion", "substitution", "transposition"] as const;
-  const letters = "abcdefghijklmnopqrstuvwxyz";
   const typo = (name: string): { text: string; note: string } | null => {
     const words = name.split(" ");
     const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
     const lw = longest.toLowerCase();
     if (!/^[a-z]{5,}$/.test(lw)) return null;
-    const op = pick(OPS);
+    const op = pick(TYPO_OPS);
     const i = int(1, lw.length - 1); // the first letter kept: people rarely get it wrong, and it keeps the case
-    const c = letters[int(0, 25)];
-    const edited =
-      op === "deletion"
-        ? lw.slice(0, i) + lw.slice(i + 1)
-        : op === "insertion"
-          ? lw.slice(0, i) + c + lw.slice(i)
-          : op === "substitution"
-            ? lw.slice(0, i) + c + lw.slice(i + 1)
-            : i + 1 < lw.length
-              ? lw.slice(0, i) + lw[i + 1] + lw[i] + lw.slice(i + 2)
-              : null;
+    const edited = typoOf(lw, op, i, LETTERS[int(0, 25)]);
     if (!edited || edited === lw || vocab.has(edited)) return null;
     const cased = longest[0] + edited.slice(1);
     return { text: words.map((w) => (w === longest ? cased : w)).join(" "), note: `${op} in ${longest}` };

@@ -74,3 +74,15 @@ export function insertStatements(table: string, columns: string, tuples: Iterabl
   flush();
   return out;
 }
+
+/** The four one-letter typos the quality sets draw, a quarter each (search queries, addresses). */
+export const TYPO_OPS = ["deletion", "insertion", "substitution", "transposition"] as const;
+export const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+
+/** `word` with one typo `op` at position `i` (`c`: the letter inserted or substituted); null: a transposition at the last letter. */
+export function typoOf(word: string, op: (typeof TYPO_OPS)[number], i: number, c: string): string | null {
+  if (op === "deletion") return word.slice(0, i) + word.slice(i + 1);
+  if (op === "insertion") return word.slice(0, i) + c + word.slice(i);
+  if (op === "substitution") return word.slice(0, i) + c + word.slice(i + 1);
+  return i + 1 < word.length ? word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2) : null;
+}

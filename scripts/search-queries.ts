@@ -28,6 +28,7 @@ import { seeded } from "../src/lib/random.ts";
 import { undotted } from "../src/wilayah/codes.ts";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import { nameWords } from "../src/wilayah/search/plan.ts";
+import { LETTERS, TYPO_OPS, typoOf } from "./lib.ts";
 import { buildNameGroups } from "./search-queries-names.ts";
 import { buildSeed } from "./seed/build.ts";
 import { loadAliases, loadPostalCodes } from "./seed/search-index.ts";
@@ -125,9 +126,7 @@ export async function buildQualitySet(): Promise<QualityQuery[]> {
   for (const a of loadAliases(new Set(byId.keys()))) out.push({ group: "alias", q: a.alias, expected: a.id });
 
   // typo
-  const OPS = ["deletion", "insertion", "substitution", "transposition"] as const;
-  const letters = "abcdefghijklmnopqrstuvwxyz";
-  for (const op of OPS) {
+  for (const op of TYPO_OPS) {
     draw("typo", 12, () => {
       const r = pick(unique.filter((x) => x.level !== "provinsi"));
       const name = normalizeSearchText(r.level === "kabupaten" ? r.altName : r.name);
@@ -135,17 +134,7 @@ export async function buildQualitySet(): Promise<QualityQuery[]> {
       const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
       if (!/^[a-z]{5,}$/.test(longest)) return null;
       const i = Math.floor(random() * longest.length);
-      const c = letters[Math.floor(random() * 26)];
-      const w =
-        op === "deletion"
-          ? longest.slice(0, i) + longest.slice(i + 1)
-          : op === "insertion"
-            ? longest.slice(0, i) + c + longest.slice(i)
-            : op === "substitution"
-              ? longest.slice(0, i) + c + longest.slice(i + 1)
-              : i + 1 < longest.length
-                ? longest.slice(0, i) + longest[i + 1] + longest[i] + longest.slice(i + 2)
-                : null;
+      const w = typoOf(longest, op, i, LETTERS[Math.floor(random() * 26)]);
       if (!w || w === longest || vocab.has(w) || startsAWord(w)) return null;
       return { group: "typo", q: words.map((x) => (x === longest ? w : x)).join(" "), expected: r.id, note: `${op} in ${longest}` };
     });

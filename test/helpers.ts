@@ -61,6 +61,24 @@ export async function createKey(token: string, name = "test key"): Promise<{ id:
   return (await json(res)).data;
 }
 
+/** One MCP `tools/call` with an API key, as a 2025-era client sends it over plain JSON-RPC; its result. */
+export async function mcpTool(key: string, name: string, args: Record<string, unknown>) {
+  const res = await exports.default.fetch(
+    new Request(`${BASE}/mcp`, {
+      method: "POST",
+      headers: {
+        host: new URL(BASE).host,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-06-18",
+        "x-api-key": key,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+    }),
+  );
+  return (await json(res)).result as { isError?: boolean; structuredContent: any };
+}
+
 export async function json<T = any>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }

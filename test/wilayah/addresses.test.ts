@@ -3,9 +3,9 @@
  * answer's fields, the warnings, batches (order, metering, refused whole), the statements per batch.
  * The rates over the generated set: test/wilayah/address-quality.test.ts.
  */
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { BASE, call, createKey, expectError, json, seedUserWithKey, setPlan, verifiedDeveloper, waitForTotal } from "../helpers";
+import { call, createKey, expectError, json, mcpTool, seedUserWithKey, setPlan, verifiedDeveloper, waitForTotal } from "../helpers";
 
 let key: string;
 beforeAll(async () => {
@@ -247,25 +247,7 @@ describe("POST /wilayah/address", () => {
 
 describe("MCP: wilayah_address (the POST declaration)", () => {
   it("answers what REST answers", async () => {
-    const res = await exports.default.fetch(
-      new Request(`${BASE}/mcp`, {
-        method: "POST",
-        headers: {
-          host: new URL(BASE).host,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2025-06-18",
-          "x-api-key": key,
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "wilayah_address", arguments: { addresses: ["Braga, Sumur Bandung, Kota Bandung", "Sukamaju"] } },
-        }),
-      }),
-    );
-    const result = (await json(res)).result as { isError?: boolean; structuredContent: any };
+    const result = await mcpTool(key, "wilayah_address", { addresses: ["Braga, Sumur Bandung, Kota Bandung", "Sukamaju"] });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(await json(await post({ addresses: ["Braga, Sumur Bandung, Kota Bandung", "Sukamaju"] })));
   });

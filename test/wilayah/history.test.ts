@@ -3,9 +3,9 @@
  * of a code of any edition, search by former names, NIKs issued under an earlier edition's code.
  * Every code of every edition is checked node-side (test/node/history.test.ts).
  */
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { BASE, call, createKey, expectError, json, seedUserWithKey, setPlan, verifiedDeveloper, waitForTotal } from "../helpers";
+import { call, createKey, expectError, json, mcpTool, seedUserWithKey, setPlan, verifiedDeveloper, waitForTotal } from "../helpers";
 
 let key: string;
 beforeAll(async () => {
@@ -247,22 +247,7 @@ describe("NIK issued under an earlier edition's code", () => {
 });
 
 describe("MCP tools (the same declarations)", () => {
-  const tool = async (name: string, args: Record<string, unknown>) => {
-    const res = await exports.default.fetch(
-      new Request(`${BASE}/mcp`, {
-        method: "POST",
-        headers: {
-          host: new URL(BASE).host,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2025-06-18",
-          "x-api-key": key,
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
-      }),
-    );
-    return (await json(res)).result as { isError?: boolean; structuredContent: any };
-  };
+  const tool = (name: string, args: Record<string, unknown>) => mcpTool(key, name, args);
 
   it("wilayah_editions, wilayah_history, wilayah_changes and wilayah_convert answer what REST answers", async () => {
     expect((await tool("wilayah_editions", {})).structuredContent).toEqual(await json(await get("/editions")));

@@ -358,19 +358,10 @@ export function parseAddress(text: string): ParsedAddress {
         continue;
       }
     }
-    // `Kode Pos 40111`, `Kodepos: 40111`, `Kd. Pos 40111`.
-    if ((t.w === "kode" || t.w === "kd") && toks[i + 1]?.w === "pos") {
-      let j = i + 2;
-      while (toks[j]?.punct) j++;
-      if (isPostal(toks[j])) {
-        close("number");
-        setOnce("postal_code", toks[j].raw);
-        i = j + 1;
-        continue;
-      }
-    }
-    if (entry?.kind === "postal") {
-      let j = i + 1;
+    // `Kode Pos 40111`, `Kd. Pos 40111` (a label of two words), `Kodepos: 40111` (of one).
+    const postalLabel = (t.w === "kode" || t.w === "kd") && toks[i + 1]?.w === "pos" ? 2 : entry?.kind === "postal" ? 1 : 0;
+    if (postalLabel) {
+      let j = i + postalLabel;
       while (toks[j]?.punct) j++;
       if (isPostal(toks[j])) {
         close("number");

@@ -41,7 +41,7 @@ export async function lookupPhrases(
   phrases: string[],
   postals: string[],
   ids: string[] = [],
-): Promise<Omit<Lookup, "byCode"> & { byId: Map<string, RegionHit> }> {
+): Promise<Pick<Lookup, "byTerm" | "byPostal"> & { byId: Map<string, RegionHit> }> {
   const byTerm: Lookup["byTerm"] = new Map();
   const byPostal: Lookup["byPostal"] = new Map();
   const byId = new Map<string, RegionHit>();

@@ -35,7 +35,7 @@ function lookup(byCode: Lookup["byCode"] = new Map()): Lookup {
   }
   const byPostal: Lookup["byPostal"] = new Map();
   for (const hit of world) if (hit.postal) byPostal.set(hit.postal, [...(byPostal.get(hit.postal) ?? []), hit]);
-  return { byTerm, byPostal, byCode };
+  return { byTerm, byPostal, byCode, unknownCodes: new Set() };
 }
 const ctx = { lexicon: vocabulary(), table: nameTable() };
 const answer = (text: string) => {

@@ -35,7 +35,7 @@ export type Lookup = {
   byPostal: Map<string, RegionHit[]>;
   byCode: Map<string, CodeTarget[]>;
   /** Written codes (dotted) that no edition since 2015 holds. */
-  unknownCodes?: Set<string>;
+  unknownCodes: Set<string>;
 };
 
 /** Weights of the evidence (docs/address-method.md, "Scoring"); tuned on the generated set, checked on other draws. */
@@ -450,7 +450,7 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
   if (top.used.some((m) => m.via === "typo")) warnings.push("typo_corrected");
   if (top.used.some((m) => m.via === "former_name")) warnings.push("former_name");
   if (top.used.some((m) => m.via === "former_code")) warnings.push("former_code");
-  if (parsed.codes.some((c) => c.id.length === 13 && found.unknownCodes?.has(c.id))) warnings.push("unknown_code");
+  if (parsed.codes.some((c) => c.id.length === 13 && found.unknownCodes.has(c.id))) warnings.push("unknown_code");
   if (top.kabInconsistent) warnings.push("kabupaten_inconsistent");
   if (top.kecInconsistent) warnings.push("kecamatan_inconsistent");
 
