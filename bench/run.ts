@@ -19,7 +19,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { root, targetArgs, wrangler } from "../scripts/lib.ts";
-import { readEditions } from "../scripts/seed/history.ts";
+import { readEditions } from "../scripts/seed/history-editions.ts";
 import { cpuMs, prepareState, STATE, startWorker, stopWorker, URL_BASE, workerdPids } from "./worker.ts";
 
 const text = (name: string) => {

@@ -81,7 +81,8 @@ import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import { nameWords } from "../src/wilayah/search/plan.ts";
 import { isMain, LETTERS, root, TYPO_OPS, typoOf } from "./lib.ts";
 import { buildSeed } from "./seed/build.ts";
-import { buildHistory, readCurated, readEditions } from "./seed/history.ts";
+import { buildHistory } from "./seed/history.ts";
+import { readCurated, readEditions } from "./seed/history-editions.ts";
 import { loadAliases } from "./seed/search-index.ts";
 
 export const STYLE_SIZE = 120;

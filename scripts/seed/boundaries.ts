@@ -16,8 +16,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isMain, root, type Target, targetArgs, wrangler } from "../lib.ts";
+import { neighbourSql } from "./borders.ts";
 import { boundarySql, kelurahanBoundariesChecksum, readBoundaries } from "./boundary-sql.ts";
-import { neighbourSql } from "./neighbours.ts";
 import { coverageSql, readKelurahanNeighbours } from "./space-sql.ts";
 
 export const KELURAHAN_MARKER = "boundaries-kelurahan";

@@ -3,9 +3,10 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildSeed, parseCoords, parsePostalCodes, parseStats, type SeedResult } from "./build";
+import { buildSeed, type SeedResult } from "./build";
 import { renderReport } from "./history";
 import { buildNeighbours, type NeighbourResult } from "./neighbours";
+import { parseCoords, parsePostalCodes, parseStats } from "./region-sources";
 
 const root = join(import.meta.dirname, "..", "..");
 const require = createRequire(import.meta.url);

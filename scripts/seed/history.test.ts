@@ -2,27 +2,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  ALL_EDITIONS_MASK,
-  buildHistory,
-  csvFields,
-  EDITIONS,
-  type EditionId,
-  editionsFromRows,
-  formerNames,
-  type History,
-  type HistoryRows,
-  historyRows,
-  historySql,
-  nameKey,
-  parseCurated,
-  partDistance,
-  readCurated,
-  readCurrentNames,
-  readEditions,
-  resolveTransition,
-  similarity,
-} from "./history.ts";
+import { buildHistory, readCurrentNames } from "./history.ts";
+import { ALL_EDITIONS_MASK, csvFields, EDITIONS, type EditionId, parseCurated, readCurated, readEditions } from "./history-editions.ts";
+import { nameKey, partDistance, similarity } from "./history-names.ts";
+import { editionsFromRows, formerNames, type HistoryRows, historyRows, historySql } from "./history-storage.ts";
+import { type History, resolveTransition } from "./history-transition.ts";
 
 /** seed/sources/README.md (from ../shared/data/README.md): codes per level in each edition. */
 const README_COUNTS: Record<EditionId, [number, number, number, number]> = {

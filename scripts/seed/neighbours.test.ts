@@ -9,8 +9,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { MIN_SHARED_M, neighbourSql } from "./borders.ts";
 import { readBoundaries } from "./boundary-sql.ts";
-import { capsuleInterval, MIN_SHARED_M, neighbourSql, readLevelShapes } from "./neighbours.ts";
+import { readLevelShapes } from "./neighbours.ts";
+import { capsuleInterval } from "./shared-borders.ts";
 import { neighboursCsv, readKelurahanNeighbours } from "./space-sql.ts";
 
 const writeTemp = (content: Buffer) => {

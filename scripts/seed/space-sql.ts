@@ -11,7 +11,7 @@ import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
 import { COVERAGE_FIELDS, type CoverageField, FIELD_LEVELS } from "../../src/wilayah/coverage/fields.ts";
 import { POINT_CELL, POINT_FANOUT, POINT_ORIGIN, POINT_TOP } from "../../src/wilayah/nearby/grid.ts";
 import { root } from "../lib.ts";
-import type { NeighbourRow } from "./neighbours.ts";
+import type { NeighbourRow } from "./borders.ts";
 
 const levelNumber = (level: Level) => LEVELS.indexOf(level) + 1;
 

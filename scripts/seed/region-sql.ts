@@ -1,0 +1,169 @@
+/** The region rows as SQL: the tables, the search index's grams and short answers, islands (moved from build.ts). */
+import { LEVELS, type Level, undotted } from "../../src/wilayah/codes.ts";
+import { normalizeSearchText, TERM_SEPARATOR } from "../../src/wilayah/normalize.ts";
+import { insertStatements } from "../lib.ts";
+import type { IslandRow, RegionStats } from "./region-sources.ts";
+import { SEARCH_INDEX_TABLES, searchIndexSql, vocabularyJson } from "./search-index.ts";
+
+export type Row = {
+  id: string;
+  level: Level;
+  name: string;
+  altName: string;
+  parentId: string | null;
+  type?: "kabupaten" | "kota";
+  isActive: 0 | 1;
+  /** Search-only spellings: abbreviations, other spellings of the current name. */
+  aliases: string[];
+  /** Search-only: names of earlier editions (the previous list, the editions of 2015-2022b, curated former names), marked `former` when they match. */
+  former: string[];
+  lat: number | null;
+  lng: number | null;
+  postalCode: string | null;
+  /** provinsi and kabupaten/kota: seed/sources/wilayah-population.csv and wilayah-area.csv */
+  stats?: RegionStats;
+};
+
+// ---------------------------------------------------------------- SQL rendering
+
+export function lit(v: string | number | null | undefined): string {
+  if (v === null || v === undefined) return "NULL";
+  if (typeof v === "number") return String(v);
+  return `'${v.replaceAll("'", "''")}'`;
+}
+
+/** D1 caps one statement at 100 KB: multi-row INSERTs are cut well below that. */
+const MAX_STATEMENT_BYTES = 60_000;
+
+const inserts = (table: string, columns: string[], tuples: string[]) => insertStatements(table, columns.join(", "), tuples, MAX_STATEMENT_BYTES);
+
+const PARENT_COLUMN: Record<Level, string | null> = {
+  provinsi: null,
+  kabupaten: "provinsi_id",
+  kecamatan: "kabupaten_id",
+  kelurahan: "kecamatan_id",
+};
+
+/** SQLite's BINARY order (UTF-8 bytes, i.e. code points), which JavaScript's `<` is not for all text. */
+const binary = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** Search rows per statement that fills `wilayah_grams`: about 90k suffix rows each, well inside D1's per-query limits. */
+const GRAMS_CHUNK = 10_000;
+
+/** SQL: the character `c` ends a word (an ASCII character other than a-z 0-9; normalised text has no capitals). */
+const endsWord = (c: string) => `(unicode(${c}) < 128 AND ${c} NOT GLOB '[a-z0-9]')`;
+
+/**
+ * `wilayah_grams` from `wilayah_search` (migrations/0006_wilayah_grams.sql says what the columns
+ * mean): every position of `terms` that is not a space or a separator, its suffix up to and
+ * including the end of its term, and the kind of position. Generated in SQL so the dump stays small.
+ */
+function gramsSql(from: number, to: number): string {
+  const sep = `char(${TERM_SEPARATOR.codePointAt(0)})`;
+  return `INSERT INTO wilayah_grams (s, r, k, level, is_active)
+WITH RECURSIVE pos(r, terms, i, level, is_active) AS (
+SELECT ord, terms, 2, level, is_active FROM wilayah_search WHERE ord BETWEEN ${from} AND ${to}
+UNION ALL SELECT r, terms, i + 1, level, is_active FROM pos WHERE i < length(terms) - 1)
+SELECT substr(terms, i, instr(substr(terms, i), ${sep})), r,
+CASE WHEN substr(terms, i - 1, 1) = ${sep} THEN 0 WHEN ${endsWord("substr(terms, i - 1, 1)")} THEN 1 ELSE 2 END,
+level, is_active FROM pos WHERE substr(terms, i, 1) NOT IN (' ', ${sep})
+ON CONFLICT (s, r) DO UPDATE SET k = min(k, excluded.k);`.replaceAll("\n", " ");
+}
+
+/**
+ * `wilayah_short` from `wilayah_grams` (`s` ends with the separator, so `length(s) = n + 1` is a whole
+ * term of n characters): the first two characters of every word start when both are letters or
+ * digits, and every 3-character substring.
+ */
+function shortAnswersSql(): string[] {
+  return [
+    `INSERT INTO wilayah_short (p, tier, r, level, is_active)
+SELECT substr(s, 1, 2), min(CASE WHEN k = 0 AND length(s) = 3 THEN 0 WHEN k = 0 THEN 1 ELSE 2 END), r, level, is_active
+FROM wilayah_grams WHERE k < 2 AND NOT ${endsWord("substr(s, 1, 1)")} AND NOT ${endsWord("substr(s, 2, 1)")}
+GROUP BY substr(s, 1, 2), r;`,
+    `INSERT INTO wilayah_short (p, tier, r, level, is_active)
+SELECT substr(s, 1, 3), min(CASE WHEN k = 0 AND length(s) = 4 THEN 0 WHEN k = 0 THEN 1 WHEN k = 1 THEN 2 ELSE 3 END), r, level, is_active
+FROM wilayah_grams WHERE length(s) >= 4 GROUP BY substr(s, 1, 3), r;`,
+  ].map((q) => q.replaceAll("\n", " "));
+}
+
+/** A region's search spellings, normalised: its current ones, then the former ones that are not also current. */
+function searchTerms(r: Row): { current: string[]; former: string[] } {
+  const current = [...new Set([r.name, r.altName, ...r.aliases].map(normalizeSearchText))];
+  const now = new Set(current);
+  return { current, former: [...new Set(r.former.map(normalizeSearchText))].filter((t) => !now.has(t)) };
+}
+
+export function renderSql(rows: Row[], byId: Map<string, Row>): { sql: string; vocabulary: string; formerTerms: number } {
+  let sql = "-- Generated by scripts/seed/build.ts from idn-area-data (ODbL) and seed/sources/ (MIT, (c) 2024-2025 cahya dsn). Do not edit.\n";
+  for (const table of SEARCH_INDEX_TABLES) sql += `DELETE FROM ${table};\n`;
+  sql += "DELETE FROM wilayah_former;\n";
+  sql += "DELETE FROM pulau;\n";
+  sql += "DELETE FROM wilayah_short;\n";
+  sql += "DELETE FROM wilayah_grams;\n";
+  sql += "DELETE FROM wilayah_search;\n";
+  for (const level of [...LEVELS].reverse()) sql += `DELETE FROM ${level};\n`;
+  for (const level of LEVELS) {
+    const parent = PARENT_COLUMN[level];
+    const columns = [
+      "id",
+      "code",
+      "name",
+      "alt_name",
+      "lat",
+      "lng",
+      "is_active",
+      ...(parent ? [parent] : []),
+      ...(level === "kabupaten" ? ["type"] : []),
+      ...(level === "kelurahan" ? ["postal_code"] : []),
+      ...(level === "provinsi" || level === "kabupaten" ? ["population_male", "population_female", "population_total", "area_km2"] : []),
+    ];
+    const tuples = rows
+      .filter((r) => r.level === level)
+      .map((r) => {
+        const values = [lit(r.id), lit(undotted(r.id)), lit(r.name), lit(r.altName), lit(r.lat), lit(r.lng), String(r.isActive)];
+        if (parent) values.push(lit(r.parentId));
+        if (level === "kabupaten") values.push(lit(r.type));
+        if (level === "kelurahan") values.push(lit(r.postalCode));
+        if (level === "provinsi" || level === "kabupaten") values.push(lit(r.stats?.male), lit(r.stats?.female), lit(r.stats?.total), lit(r.stats?.areaKm2));
+        return `(${values.join(",")})`;
+      });
+    sql += inserts(level, columns, tuples);
+  }
+  // Search rows in ranking-tie order (current regions first, then the higher level, then name, then id): `ord` is that place.
+  const ranked = [...rows].sort(
+    (a, b) => b.isActive - a.isActive || LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || binary(a.name, b.name) || binary(a.id, b.id),
+  );
+  const spellings = ranked.map(searchTerms);
+  const searchTuples = ranked.map((r, i) => {
+    const parents: string[] = [];
+    for (let p = r.parentId ? byId.get(r.parentId) : undefined; p; p = p.parentId ? byId.get(p.parentId) : undefined) parents.push(p.name);
+    const terms = [...spellings[i].current, ...spellings[i].former];
+    // Delimited so "exact" and "prefix" can be told per term; normalised queries never contain the separator.
+    const termText = TERM_SEPARATOR + terms.join(TERM_SEPARATOR) + TERM_SEPARATOR;
+    return `(${[i + 1, lit(r.id), LEVELS.indexOf(r.level) + 1, lit(r.name), lit(r.altName), lit(parents.join(", ") || null), r.isActive, lit(termText)].join(",")})`;
+  });
+  sql += inserts("wilayah_search", ["ord", "id", "level", "name", "alt_name", "parent", "is_active", "terms"], searchTuples);
+  const formerTuples = spellings.flatMap((t, i) =>
+    t.former.length ? [`(${i + 1},${lit(TERM_SEPARATOR + t.former.join(TERM_SEPARATOR) + TERM_SEPARATOR)})`] : [],
+  );
+  sql += inserts("wilayah_former", ["r", "terms"], formerTuples);
+  for (let from = 1; from <= ranked.length; from += GRAMS_CHUNK) sql += `${gramsSql(from, from + GRAMS_CHUNK - 1)}\n`;
+  for (const statement of shortAnswersSql()) sql += `${statement}\n`;
+  const indexed = ranked.map((r, i) => ({ ord: i + 1, id: r.id, level: r.level, terms: [...spellings[i].current, ...spellings[i].former] }));
+  // The villages' postal codes (seed/sources/wilayah-postal-codes.csv, read once by buildSeed).
+  sql += searchIndexSql(indexed, new Map(rows.filter((r) => r.postalCode !== null).map((r) => [r.id, r.postalCode as string])));
+  return { sql, vocabulary: vocabularyJson(indexed), formerTerms: spellings.reduce((n, t) => n + t.former.length, 0) };
+}
+
+export function renderIslands(islands: IslandRow[]): string {
+  const tuples = islands.map(
+    (i) =>
+      `(${[lit(i.id), lit(undotted(i.id)), lit(i.name), lit(normalizeSearchText(i.name)), lit(i.kabupatenId), lit(i.provinsiId), lit(i.lat), lit(i.lng), i.isPopulated, i.isOutermostSmall, i.isActive, lit(i.replacedBy)].join(",")})`,
+  );
+  return inserts(
+    "pulau",
+    ["id", "code", "name", "name_search", "kabupaten_id", "provinsi_id", "lat", "lng", "is_populated", "is_outermost_small", "is_active", "replaced_by"],
+    tuples,
+  );
+}
