@@ -2,7 +2,8 @@
  * The architecture as rules (`npm run lint` runs them; CI too). One direction of flow:
  * request -> src/app.ts -> a surface (routes, data, mcp, openapi, portal) -> a feature's service ->
  * its queries -> src/db. The bottom (lib, http) imports no feature. Unit tests (*.test.ts) are not
- * cruised: a test may import whatever it checks.
+ * cruised: a test may import whatever it checks. The tools (scripts/, bench/) are cruised too: the
+ * app never imports them, the scripts never import the benchmark, and no module of either is in a circle.
  */
 module.exports = {
   forbidden: [
@@ -80,15 +81,29 @@ module.exports = {
     },
     {
       name: "no-circular",
-      comment: "No cycle between modules.",
+      comment: "No cycle between modules (the app's, the scripts' and the benchmark's).",
+      severity: "error",
+      from: { path: "^(src|scripts|bench)/" },
+      to: { circular: true },
+    },
+    {
+      name: "app-imports-no-tools",
+      comment: "The Worker never imports the node-side tools (seed build, generators, benchmark): they import the app, not the reverse.",
       severity: "error",
       from: { path: "^src/" },
-      to: { circular: true },
+      to: { path: "^(scripts|bench)/" },
+    },
+    {
+      name: "scripts-below-bench",
+      comment: "The benchmark may use the scripts (seed readers, the D1 shim); the scripts never import the benchmark.",
+      severity: "error",
+      from: { path: "^scripts/" },
+      to: { path: "^bench/" },
     },
     {
       name: "not-to-unresolvable",
       severity: "error",
-      from: { path: "^src/" },
+      from: { path: "^(src|scripts|bench)/" },
       to: { couldNotResolve: true },
     },
   ],

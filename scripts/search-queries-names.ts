@@ -33,10 +33,12 @@ import { oldSpellingOf } from "../src/wilayah/names/spelling.ts";
 import { ADMIN_FORMS, STREET_WORDS } from "../src/wilayah/names/table.ts";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import { nameWords } from "../src/wilayah/search/plan.ts";
-import type { QualityQuery } from "./search-queries.ts";
 import type { SeedResult } from "./seed/build.ts";
 import { loadNameTable, spellingsOf } from "./seed/name-table.ts";
 import { loadAliases } from "./seed/search-index.ts";
+
+/** One query of the search quality set (here, below search-queries.ts, so the two do not import each other). */
+export type QualityQuery = { group: string; q: string; expected: string; all?: string[]; note?: string };
 
 export const NAME_GROUPS = ["spacing", "spelling", "short-form", "historic"] as const;
 const COMPOUND_PART = 4;

@@ -29,11 +29,9 @@ import { undotted } from "../src/wilayah/codes.ts";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import { nameWords } from "../src/wilayah/search/plan.ts";
 import { LETTERS, TYPO_OPS, typoOf } from "./lib.ts";
-import { buildNameGroups } from "./search-queries-names.ts";
+import { buildNameGroups, type QualityQuery } from "./search-queries-names.ts";
 import { buildSeed } from "./seed/build.ts";
 import { loadAliases, loadPostalCodes } from "./seed/search-index.ts";
-
-export type QualityQuery = { group: string; q: string; expected: string; all?: string[]; note?: string };
 
 export async function buildQualitySet(): Promise<QualityQuery[]> {
   const seed = await buildSeed();
