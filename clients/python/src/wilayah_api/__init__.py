@@ -21,7 +21,8 @@ from typing import Any, TypeVar
 from . import models
 from ._base import Download
 from ._client import AsyncClient, Client
-from ._retry import RetryPolicy, parse_retry_after
+from ._retry import RetryPolicy
+from ._retry_after import parse_retry_after
 from .errors import ApiError, ChecksumError
 from .models import Page, PageMeta
 

@@ -15,27 +15,15 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from email.utils import parsedate_to_datetime
 
 import anyio
 import httpx
 
+from ._retry_after import parse_retry_after
+from .errors import ApiError
+
 IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 RETRIED_5XX = frozenset({500, 502, 503, 504})
-
-
-def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    """``Retry-After`` in seconds (delta-seconds or an HTTP date); None when absent or unreadable."""
-    if value is None:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        at = parsedate_to_datetime(value).timestamp()
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, at - (time.time() if now is None else now))
 
 
 @dataclass(frozen=True)
@@ -146,6 +134,4 @@ class WilayahTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
 
 
 def _api_error(response: httpx.Response) -> Exception:
-    from .errors import ApiError  # errors.py imports parse_retry_after from here
-
     return ApiError.from_response(response)

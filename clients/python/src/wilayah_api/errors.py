@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from ._retry import parse_retry_after
+from ._retry_after import parse_retry_after
 
 
 class ApiError(Exception):
