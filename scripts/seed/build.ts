@@ -36,8 +36,14 @@ import { lit, type Row, renderIslands, renderSql } from "./region-sql.ts";
 import { kindSpellings, loadAliases } from "./search-index.ts";
 import { coverageSql, KELURAHAN_NEIGHBOURS, neighboursCsv, pointSql } from "./space-sql.ts";
 
-/** The 2430/2025 amendment changes no region code; it moves four islands (seed/sources/wilayah-2430-island-moves.csv). */
-export const DATA_VERSION = "Kepmendagri 300.2.2-2138/2025 as amended by 300.2.2-2430/2025 (idn-area-data 4.0.1)";
+/**
+ * The regulation the data follows, in parts: the pages say it in the reader's language ("as amended
+ * by" / "sebagaimana diubah dengan"), while DATA_VERSION, the API's `x-data-version`, stays one
+ * string. The 2430/2025 amendment changes no region code; it moves four islands
+ * (seed/sources/wilayah-2430-island-moves.csv).
+ */
+const REGULATION = { decree: "Kepmendagri 300.2.2-2138/2025", amendments: ["300.2.2-2430/2025"], source: "idn-area-data 4.0.1" };
+export const DATA_VERSION = `${REGULATION.decree} as amended by ${REGULATION.amendments.join(", ")} (${REGULATION.source})`;
 
 /** Names people also use for provinces: the short forms in everyday writing. */
 const PROVINCE_ALT: Record<string, { alt?: string; aliases: string[] }> = {
@@ -113,6 +119,8 @@ export type SeedResult = {
   nameTable: string;
   manifest: {
     dataVersion: string;
+    /** DATA_VERSION in parts, for the pages (src/site/routes.tsx). */
+    regulation: { decree: string; amendments: string[]; source: string };
     checksum: string;
     counts: Record<Level, { active: number; inactive: number }>;
     renamed: number;
@@ -283,6 +291,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
     kelurahanNeighboursCsv,
     manifest: {
       dataVersion: DATA_VERSION,
+      regulation: REGULATION,
       checksum,
       counts,
       renamed,

@@ -9,6 +9,7 @@ import { ApiError } from "../lib/errors";
 import { errorNotice, flash, form, formInteger, lang, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatDate, formatIdr, formatNumber } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, Pager, VerifyFirst } from "./layout";
+import { planFeatures } from "./plan-copy";
 
 export type PlanView = z.infer<typeof planSchema>;
 type InvoiceView = z.infer<typeof invoiceSchema>;
@@ -165,7 +166,7 @@ function BillingPage(props: {
               </div>
             ) : null}
             <ul>
-              {pl.features.map((f) => (
+              {planFeatures(p.lang, pl).map((f) => (
                 <li>{f}</li>
               ))}
             </ul>

@@ -28,7 +28,8 @@ const en = {
   demo_approximate: "approximate: no village boundary holds the point; nearest village of the kecamatan",
   demo_map_label: "Map of Indonesia's provinces: click a point to look it up",
   data_title: "The data",
-  data_regulation: "Follows {regulation}.",
+  data_regulation: "Follows {decree} ({source}).",
+  data_regulation_amended: "Follows {decree} as amended by {amendments} ({source}).",
   data_counts: "Regions",
   data_level_provinsi: "provinsi",
   data_level_kabupaten: "kabupaten/kota",
@@ -56,6 +57,10 @@ const en = {
   mcp_note: "Claude Desktop and Cursor read mcpServers; VS Code reads servers in .vscode/mcp.json. Replace the key with yours.",
   copy: "Copy",
   copied: "Copied",
+  guides_title: "Wilayah API guides",
+  guides_english: "The guides are written in English.",
+  guides_fields: "Field by field:",
+  guides_reference: "the API reference",
 } as const;
 
 export type SiteKey = keyof typeof en;
@@ -87,7 +92,8 @@ const id: Record<SiteKey, string> = {
   demo_approximate: "perkiraan: titik tidak berada di batas desa mana pun; desa terdekat di kecamatan itu",
   demo_map_label: "Peta provinsi Indonesia: klik sebuah titik untuk mencarinya",
   data_title: "Datanya",
-  data_regulation: "Mengikuti {regulation}.",
+  data_regulation: "Mengikuti {decree} ({source}).",
+  data_regulation_amended: "Mengikuti {decree} sebagaimana diubah dengan {amendments} ({source}).",
   data_counts: "Wilayah",
   data_level_provinsi: "provinsi",
   data_level_kabupaten: "kabupaten/kota",
@@ -115,6 +121,10 @@ const id: Record<SiteKey, string> = {
   mcp_note: "Claude Desktop dan Cursor membaca mcpServers; VS Code membaca servers di .vscode/mcp.json. Ganti kuncinya dengan milik Anda.",
   copy: "Salin",
   copied: "Tersalin",
+  guides_title: "Panduan Wilayah API",
+  guides_english: "Panduan ditulis dalam bahasa Inggris.",
+  guides_fields: "Rincian tiap kolom:",
+  guides_reference: "referensi API",
 };
 
 export type SiteT = (key: SiteKey, vars?: Record<string, string | number>) => string;

@@ -17,11 +17,12 @@ import { type SiteFrame, SiteLayout } from "./landing";
 
 const bySlug = new Map(guides.pages.map((p) => [p.slug, p]));
 
-function GuideNav(props: { current: string | null }) {
+/** The guides themselves (docs/*.md) are English only: their text carries `lang="en"`, the chrome around it the page's language. */
+function GuideNav(props: { f: SiteFrame; current: string | null }) {
   return (
-    <nav class="guide-nav" aria-label="Guides">
+    <nav class="guide-nav" aria-label={props.f.t("nav_docs")}>
       {guides.pages.map((p) => (
-        <a href={`/docs/guide/${p.slug}`} aria-current={p.slug === props.current ? "page" : undefined}>
+        <a href={`/docs/guide/${p.slug}`} lang="en" aria-current={p.slug === props.current ? "page" : undefined}>
           {p.title.split(" (")[0]}
         </a>
       ))}
@@ -40,12 +41,13 @@ const frameOf = (c: { req: { header(n: string): string | undefined; url: string;
 guideRoutes.get("/", (c) => {
   const f = frameOf(c, getCookie(c, LANG_COOKIE));
   return c.html(
-    <SiteLayout f={f} title="Wilayah API guides">
+    <SiteLayout f={f} title={f.t("guides_title")}>
       <div class="guide">
-        <h1>Wilayah API guides</h1>
-        <GuideNav current={null} />
-        {raw(guides.intro)}
-        <ul>
+        <h1>{f.t("guides_title")}</h1>
+        <GuideNav f={f} current={null} />
+        {f.lang === "en" ? null : <p class="muted">{f.t("guides_english")}</p>}
+        <div lang="en">{raw(guides.intro)}</div>
+        <ul lang="en">
           {guides.pages.map((p) => (
             <li>
               <a href={`/docs/guide/${p.slug}`}>{p.title}</a>
@@ -53,7 +55,7 @@ guideRoutes.get("/", (c) => {
           ))}
         </ul>
         <p>
-          Field-by-field: <a href="/docs">the API reference</a> (<a href="/openapi.json">OpenAPI 3.1</a>).
+          {f.t("guides_fields")} <a href="/docs">{f.t("guides_reference")}</a> (<a href="/openapi.json">OpenAPI 3.1</a>).
         </p>
       </div>
     </SiteLayout>,
@@ -65,10 +67,10 @@ guideRoutes.get("/:slug", (c) => {
   if (!page) throw new ApiError("NOT_FOUND", `No guide "${c.req.param("slug").slice(0, 40)}". The guides are listed at /docs/guide.`);
   const f = frameOf(c, getCookie(c, LANG_COOKIE));
   return c.html(
-    <SiteLayout f={f} title={`${page.title} · Wilayah API guides`}>
+    <SiteLayout f={f} title={`${page.title} · ${f.t("guides_title")}`}>
       <div class="guide">
-        <GuideNav current={page.slug} />
-        {raw(page.html)}
+        <GuideNav f={f} current={page.slug} />
+        <article lang="en">{raw(page.html)}</article>
       </div>
     </SiteLayout>,
   );

@@ -10,6 +10,7 @@ import type { Child } from "hono/jsx";
 import type { z } from "zod";
 import type { planSchema } from "../billing/schemas";
 import { formatIdr, formatNumber, type Lang } from "../portal/i18n";
+import { planFeatures } from "../portal/plan-copy";
 import type { SiteT } from "./copy";
 import { DEMO_PER_MINUTE, DEMO_RESULTS, type demoReverse, type demoSearch } from "./demo";
 import { examples } from "./examples";
@@ -160,7 +161,10 @@ function CodeBlock(props: { id: string; f: SiteFrame; code: string; label: strin
   );
 }
 
-export function LandingPage(props: { f: SiteFrame; facts: DataFacts; plans: Plan[]; demo: Demo | null }) {
+/** The regulation the data follows, in parts (seed/manifest.json `regulation`): the line is said in the page's language. */
+export type Regulation = { decree: string; amendments: string[]; source: string };
+
+export function LandingPage(props: { f: SiteFrame; facts: DataFacts; regulation: Regulation; plans: Plan[]; demo: Demo | null }) {
   const { f, facts } = props;
   const ex = examples(f.origin);
   const search = props.demo?.kind === "search" ? props.demo : null;
@@ -243,7 +247,12 @@ export function LandingPage(props: { f: SiteFrame; facts: DataFacts; plans: Plan
 
       <section class="card" aria-labelledby="data-title">
         <h2 id="data-title">{f.t("data_title")}</h2>
-        <p>{f.t("data_regulation", { regulation: facts.regulation })}</p>
+        <p>
+          {f.t(props.regulation.amendments.length ? "data_regulation_amended" : "data_regulation", {
+            ...props.regulation,
+            amendments: props.regulation.amendments.join(", "),
+          })}
+        </p>
         <div class="grid facts">
           {levels.map((l) => (
             <div>
@@ -292,7 +301,7 @@ export function LandingPage(props: { f: SiteFrame; facts: DataFacts; plans: Plan
                 </div>
               ) : null}
               <ul>
-                {pl.features.map((x) => (
+                {planFeatures(f.lang, pl).map((x) => (
                   <li>{x}</li>
                 ))}
               </ul>

@@ -143,5 +143,5 @@ siteRoutes.get("/", async (c) => {
     }
   }
   const plans = (await listPlans(c.env)).data;
-  return c.html(<LandingPage f={f} facts={dataFacts()} plans={plans} demo={demo} />);
+  return c.html(<LandingPage f={f} facts={dataFacts()} regulation={manifest.regulation} plans={plans} demo={demo} />);
 });
