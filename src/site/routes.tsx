@@ -11,7 +11,7 @@ import { listPlans } from "../billing/service";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
 import { ApiError } from "../lib/errors";
-import { pickLang } from "../portal/i18n";
+import { errorText, pickLang } from "../portal/i18n";
 import { cookieOptions, LANG_COOKIE, securityHeaders } from "../portal/session";
 import { DATA_VERSION } from "../wilayah/version";
 import { SITE_CSS, SITE_JS } from "./assets";
@@ -139,7 +139,15 @@ siteRoutes.get("/", async (c) => {
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       // Shown on the page (200): a form answered with the reason, like the API's error message.
-      demo = kind === "search" ? { kind, q: q ?? "", error: e.message } : { kind, lat: lat ?? "", lng: lng ?? "", error: e.message };
+      // In English the API's own message; in Indonesian the portal's words for the code (a validation
+      // error: what to check in this form), so the page stays in one language.
+      const error =
+        f.lang === "en"
+          ? e.message
+          : e.code === "INVALID_QUERY" || e.code === "VALIDATION_ERROR"
+            ? f.t(kind === "search" ? "demo_invalid_search" : "demo_invalid_reverse")
+            : errorText(f.lang, e.code, e.message);
+      demo = kind === "search" ? { kind, q: q ?? "", error } : { kind, lat: lat ?? "", lng: lng ?? "", error };
     }
   }
   const plans = (await listPlans(c.env)).data;

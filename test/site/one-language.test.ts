@@ -71,7 +71,8 @@ describe("one language per page", () => {
 
   it("landing page and guides' chrome", async () => {
     const found: string[] = [];
-    for (const lang of LANGS) for (const path of ["/", "/docs/guide", "/docs/guide/quick-start"]) found.push(...(await check(null, path, lang)));
+    for (const lang of LANGS)
+      for (const path of ["/", "/?q=a", "/?lat=91&lng=0", "/docs/guide", "/docs/guide/quick-start"]) found.push(...(await check(null, path, lang)));
     expect(found).toEqual([]);
   });
 
