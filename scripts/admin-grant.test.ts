@@ -11,9 +11,12 @@ afterAll(() => rmSync(state, { recursive: true, force: true }));
 it("admin:grant makes an admin in the state WRANGLER_PERSIST_TO names (the one npm run dev serves), not in .wrangler/state", () => {
   wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { capture: true });
   const email = "second-state@example.test";
-  d1(`INSERT INTO users (id, email, name, password_hash, email_verified, plan, created_at) VALUES ('user_state2', ${sqlString(email)}, 'x', '!', 1, 'free', 0)`, {
-    persistTo: state,
-  });
+  d1(
+    `INSERT INTO users (id, email, name, password_hash, email_verified, plan, created_at) VALUES ('user_state2', ${sqlString(email)}, 'x', '!', 1, 'free', 0)`,
+    {
+      persistTo: state,
+    },
+  );
   // The script as a developer runs it (npm run admin:grant), with only the variable to say where.
   const r = spawnSync(process.execPath, [join(root, "scripts", "admin-grant.ts"), email], {
     cwd: root,

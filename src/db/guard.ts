@@ -74,7 +74,7 @@ function tokens(sql: string): Token[] {
 }
 
 /** The byte length of each LIKE/GLOB pattern the guard can read (see the module comment). */
-export function patternLengths(sql: string, params: unknown[]): number[] {
+function patternLengths(sql: string, params: unknown[]): number[] {
   const ts = tokens(sql);
   const lengths: number[] = [];
   ts.forEach((t, i) => {
@@ -101,7 +101,7 @@ function d1Error(message: string): Error {
 }
 
 /** Why production would refuse this statement, or null. */
-export function statementBreach({ sql, params }: Source): string | null {
+function statementBreach({ sql, params }: Source): string | null {
   if (params.length > D1_LIMITS.params) return `too many SQL variables (${params.length} bound, the limit is ${D1_LIMITS.params}): SQLITE_ERROR`;
   const size = bytes(sql);
   if (size > D1_LIMITS.statementBytes) return `statement too long (${size} bytes, the limit is ${D1_LIMITS.statementBytes}): SQLITE_TOOBIG`;
@@ -172,7 +172,7 @@ export function guardD1(db: D1Database, limit: number = D1_LIMITS.queries): D1Da
 }
 
 /** Whether this Worker runs with the guard: development with D1_GUARD = "on" only. */
-export function d1GuardOn(env: Env): boolean {
+function d1GuardOn(env: Env): boolean {
   return env.ENVIRONMENT === "development" && env.D1_GUARD === "on";
 }
 

@@ -16,8 +16,18 @@ describe("D1 guard (src/db/guard.ts): production's limits in development", () =>
 
   it("more than 100 bound parameters in a statement", async () => {
     const db = guardD1(env.DB);
-    expect(await db.prepare(selectOf(100)).bind(...values(100)).first("s")).toBe(4950);
-    await expect(db.prepare(selectOf(101)).bind(...values(101)).first()).rejects.toThrow(/^D1_ERROR: too many SQL variables/);
+    expect(
+      await db
+        .prepare(selectOf(100))
+        .bind(...values(100))
+        .first("s"),
+    ).toBe(4950);
+    await expect(
+      db
+        .prepare(selectOf(101))
+        .bind(...values(101))
+        .first(),
+    ).rejects.toThrow(/^D1_ERROR: too many SQL variables/);
     // In a batch too; nothing of the batch runs.
     await expect(db.batch([db.prepare("SELECT 1"), db.prepare(selectOf(101)).bind(...values(101))])).rejects.toThrow(/too many SQL variables/);
     expect(D1_LIMITS.params).toBe(100);
@@ -45,7 +55,12 @@ describe("D1 guard (src/db/guard.ts): production's limits in development", () =>
     await expect(db.prepare(`SELECT 1 WHERE 'x' GLOB '${"*".repeat(51)}'`).raw()).rejects.toThrow(/LIKE or GLOB pattern too complex/);
     await expect(db.prepare("SELECT 1 WHERE 'x' like ? || '%'").bind("a".repeat(50)).raw()).rejects.toThrow(/LIKE or GLOB pattern too complex/);
     // "like" inside a string or a quoted name is no operator; a pattern that is a column is not read.
-    expect(await db.prepare(`SELECT '${"like ".repeat(20)}' AS "like" WHERE 'x' LIKE ?`).bind("x").first("like")).toBe("like ".repeat(20));
+    expect(
+      await db
+        .prepare(`SELECT '${"like ".repeat(20)}' AS "like" WHERE 'x' LIKE ?`)
+        .bind("x")
+        .first("like"),
+    ).toBe("like ".repeat(20));
     expect(await db.prepare("SELECT count(*) AS n FROM users WHERE email LIKE email").first("n")).toEqual(expect.any(Number));
   });
 
