@@ -203,5 +203,5 @@ describe("usage", () => {
     expect(u.total).toBe(105);
     expect(u.by_key).toHaveLength(105);
     expect(u.by_key).toEqual(expect.arrayContaining(made.map((k) => ({ key_id: k.id, name: k.name, prefix: k.prefix, count: 1 }))));
-  });
+  }, 240_000); // 315 requests (create, call, revoke per key): about 20 s on a quiet machine
 });
