@@ -28,6 +28,8 @@ export default defineConfig(async () => {
                   // wrangler.toml says production; the tests run as development (the console mailer) and reach no network.
                   ENVIRONMENT: "development",
                   BREACHED_PASSWORDS_URL: "",
+                  // D1's production limits, which local D1 does not enforce (src/db/guard.ts): a breach fails the test.
+                  D1_GUARD: "on",
                 },
               },
             }),

@@ -34,7 +34,8 @@ export async function startWorker(vars: string[], onOutput?: (text: string) => v
   );
   if (taken) throw new Error(`port ${PORT} is already in use: pass --port N`);
   // Development (wrangler.toml says production) and no breached-password lookups: the benchmark reaches no network.
-  const all = ["ENVIRONMENT:development", "BREACHED_PASSWORDS_URL:", ...vars];
+  // D1_GUARD: D1's production limits (src/db/guard.ts), so a route the bench drives cannot pass here and fail there.
+  const all = ["ENVIRONMENT:development", "BREACHED_PASSWORDS_URL:", "D1_GUARD:on", ...vars];
   const child = spawn(wranglerBin, ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, ...all.flatMap((v) => ["--var", v])], {
     cwd: root,
     // Wrangler's local trace store (on by default) writes every request and subrequest into a SQLite

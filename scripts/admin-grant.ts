@@ -4,6 +4,8 @@
  *   npm run admin:grant -- someone@example.com            # local (wrangler dev's D1)
  *   npm run admin:grant -- someone@example.com --remote   # production D1
  *   npm run admin:grant -- someone@example.com --revoke   # take the rights away
+ *
+ * Locally it writes the state `npm run dev` serves: WRANGLER_PERSIST_TO when set (scripts/lib.ts).
  */
 import { d1, sqlString } from "./lib.ts";
 

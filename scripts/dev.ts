@@ -115,7 +115,8 @@ async function main() {
   if (args.includes("--no-serve")) return;
   const persist = persistTo ? ["--persist-to", persistTo] : [];
   // wrangler.toml says production (what every deploy must be); this local Worker is development: the console mailer prints links.
-  const development = ["--var", "ENVIRONMENT:development"];
+  // D1_GUARD: D1's production limits enforced locally (src/db/guard.ts).
+  const development = ["--var", "ENVIRONMENT:development", "--var", "D1_GUARD:on"];
   const child = spawn(wranglerBin, ["dev", "--port", "8787", ...persist, ...development, ...optionalSecretArgs(), ...args], {
     cwd: root,
     env: toolEnv,

@@ -36,12 +36,18 @@ export function wrangler(args: string[], opts: { capture?: boolean } = {}): stri
   return r.stdout ?? "";
 }
 
-/** Where local state lives: wrangler's default, or a folder of its own (`--persist-to`). */
+/**
+ * Where local state lives: a folder of its own (`--persist-to`), else WRANGLER_PERSIST_TO (the state
+ * `npm run dev` serves), else wrangler's default (.wrangler/state). Every local command (admin grant,
+ * payment simulator, seed loads, exports) goes through here, so all of them use the state the
+ * developer's `npm run dev` uses.
+ */
 export type Target = { remote?: boolean; persistTo?: string };
 
 export function targetArgs(t: Target = {}): string[] {
   if (t.remote) return ["--remote"];
-  return ["--local", ...(t.persistTo ? ["--persist-to", t.persistTo] : [])];
+  const persistTo = t.persistTo ?? (process.env.WRANGLER_PERSIST_TO || undefined);
+  return ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
 }
 
 /** One SQL command on the D1 binding `DB`; the rows it returned. */

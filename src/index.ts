@@ -1,6 +1,7 @@
 import { app } from "./app";
 import { pruneAuthState } from "./auth/service";
 import { runScheduledBilling } from "./billing/service";
+import { guardedEnv } from "./db/guard";
 import { errorText, log } from "./lib/log";
 
 export { AccountAgent } from "./account/agent";
@@ -16,6 +17,7 @@ async function scheduledJobs(env: Env): Promise<void> {
 }
 
 export default {
-  fetch: app.fetch,
-  scheduled: (_controller, env, ctx) => ctx.waitUntil(scheduledJobs(env)),
+  // guardedEnv: D1's production limits in development (src/db/guard.ts), one query budget per invocation.
+  fetch: (request, env, ctx) => app.fetch(request, guardedEnv(env), ctx),
+  scheduled: (_controller, env, ctx) => ctx.waitUntil(scheduledJobs(guardedEnv(env))),
 } satisfies ExportedHandler<Env>;

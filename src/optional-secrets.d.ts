@@ -12,6 +12,8 @@ interface OptionalSecrets {
   TRIPAY_MERCHANT_CODE?: string;
   GOOGLE_CLIENT_SECRET?: string;
   GITHUB_CLIENT_SECRET?: string;
+  /** Development only, never in wrangler.toml: "on" enforces D1's production limits locally (src/db/guard.ts). */
+  D1_GUARD?: string;
 }
 interface Env extends OptionalSecrets {}
 declare namespace Cloudflare {

@@ -1,6 +1,7 @@
 import { Agent } from "agents";
 import { findUserById } from "../auth/queries";
 import { batch, primaryDb } from "../db/client";
+import { guardedEnv } from "../db/guard";
 import { touchLastUsed } from "../keys/queries";
 import { utcDay } from "../lib/time";
 import { appendLedgerOnce, findPlan, ledgerBalance, upsertDailyCount } from "./queries";
@@ -133,7 +134,7 @@ export class AccountAgent extends Agent<Env> {
   /** The plan's quota and whether the account is suspended (read again after `refresh`, or a minute later). */
   async #account(userId: string, now: number): Promise<{ quota: number; suspended: boolean }> {
     if (!this.#plan || now - this.#plan.at > PLAN_TTL_MS) {
-      const db = primaryDb(this.env);
+      const db = primaryDb(guardedEnv(this.env));
       const user = await findUserById(db, userId);
       const plan = user ? await findPlan(db, user.plan) : undefined;
       this.#plan = { quota: plan?.monthlyQuota ?? 0, suspended: user?.status === "suspended", at: now };
@@ -169,7 +170,7 @@ export class AccountAgent extends Agent<Env> {
 
   async #ledgerBalance(userId: string, now: number, fresh: boolean): Promise<number> {
     if (fresh || !this.#balance || now - this.#balance.at > BALANCE_TTL_MS) {
-      this.#balance = { value: await ledgerBalance(primaryDb(this.env), userId), at: now };
+      this.#balance = { value: await ledgerBalance(primaryDb(guardedEnv(this.env)), userId), at: now };
     }
     return this.#balance.value;
   }
@@ -333,7 +334,7 @@ export class AccountAgent extends Agent<Env> {
     }
     const d = debit ? (JSON.parse(debit) as { amount: number; ref: string }) : undefined;
     if (counts.length === 0 && used.length === 0 && !d) return;
-    const db = primaryDb(this.env);
+    const db = primaryDb(guardedEnv(this.env));
     const now = Date.now();
     // One D1 batch (one transaction); each table is written by its owner's query.
     await batch(db, [

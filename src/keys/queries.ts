@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import { batch, type Db } from "../db/client";
 import { apiKeys, users } from "../db/schema";
 
@@ -76,9 +76,16 @@ export function touchLastUsed(db: Db, keyId: string, at: number) {
     .where(eq(apiKeys.id, keyId));
 }
 
+/**
+ * The ids travel as one JSON parameter (json_each), not one bound parameter each (`inArray`): a month's
+ * usage may span any number of keys (revoked ones too), and D1 refuses a statement with more than 100.
+ */
 export async function keyLabels(db: Db, ids: string[]): Promise<{ id: string; name: string; prefix: string }[]> {
   if (ids.length === 0) return [];
-  return db.select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix }).from(apiKeys).where(inArray(apiKeys.id, ids));
+  return db
+    .select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix })
+    .from(apiKeys)
+    .where(sql`${apiKeys.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
 }
 
 export async function countActiveKeys(db: Db): Promise<number> {

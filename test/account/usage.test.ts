@@ -181,4 +181,27 @@ describe("usage", () => {
     for (const m of ["2026-13", "2026-1", "abc"]) await expectError(await call(`/user/usage?month=${m}`, { token: dev.token }), 400, "INVALID_QUERY");
     await expectError(await call("/user/usage"), 401, "MISSING_TOKEN");
   });
+
+  it("a month whose usage spans more than 100 keys (revoked ones too) is read, each key with its name (D1: 100 bound parameters per statement)", async () => {
+    const dev = await verifiedDeveloper();
+    await setPlan(dev.data.id, "internal");
+    const made: { id: string; name: string; prefix: string }[] = [];
+    // 105 keys, each used once then revoked, fifteen at a time (at most 20 are active at once).
+    for (let round = 0; round < 105 / 15; round++) {
+      const group = await Promise.all(
+        Array.from({ length: 15 }, async (_, i) => {
+          const name = `k${round * 15 + i}`;
+          const k = await createKey(dev.token, name);
+          expect((await call("/api/v1/wilayah/provinsi/32", { key: k.key })).status).toBe(200);
+          expect((await call(`/user/keys/${k.id}`, { method: "DELETE", token: dev.token })).status).toBe(200);
+          return { id: k.id, name, prefix: k.key.slice(0, 12) };
+        }),
+      );
+      made.push(...group);
+    }
+    const u = await waitForTotal(dev.token, 105);
+    expect(u.total).toBe(105);
+    expect(u.by_key).toHaveLength(105);
+    expect(u.by_key).toEqual(expect.arrayContaining(made.map((k) => ({ key_id: k.id, name: k.name, prefix: k.prefix, count: 1 }))));
+  }, 240_000); // 315 requests (create, call, revoke per key): about 20 s on a quiet machine
 });

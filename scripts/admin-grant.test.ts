@@ -1,0 +1,30 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { d1, root, sqlString, toolEnv, wrangler } from "./lib.ts";
+
+const state = mkdtempSync(join(tmpdir(), "wilayah-state-"));
+afterAll(() => rmSync(state, { recursive: true, force: true }));
+
+it("admin:grant makes an admin in the state WRANGLER_PERSIST_TO names (the one npm run dev serves), not in .wrangler/state", () => {
+  wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { capture: true });
+  const email = "second-state@example.test";
+  d1(
+    `INSERT INTO users (id, email, name, password_hash, email_verified, plan, created_at) VALUES ('user_state2', ${sqlString(email)}, 'x', '!', 1, 'free', 0)`,
+    {
+      persistTo: state,
+    },
+  );
+  // The script as a developer runs it (npm run admin:grant), with only the variable to say where.
+  const r = spawnSync(process.execPath, [join(root, "scripts", "admin-grant.ts"), email], {
+    cwd: root,
+    env: { ...toolEnv, WRANGLER_PERSIST_TO: state },
+    encoding: "utf8",
+  });
+  expect(r.stderr).not.toMatch(/No user/);
+  expect(r.status).toBe(0);
+  expect(r.stdout).toMatch(/now an administrator \(local\)/);
+  expect(d1(`SELECT is_admin FROM users WHERE email = ${sqlString(email)}`, { persistTo: state })).toEqual([{ is_admin: 1 }]);
+}, 300_000); // four wrangler starts, each several seconds (tens on a busy machine)
