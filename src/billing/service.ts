@@ -2,7 +2,7 @@
 import { renderSVG } from "uqr";
 import { accountChanged, pendingDebits } from "../account/admission";
 import { appendLedgerOnce, findPlan, ledgerBalance, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
-import { auditIf } from "../audit/service";
+import { audit, auditIf } from "../audit/service";
 import { batch, primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { newId } from "../lib/crypto";
@@ -198,15 +198,28 @@ export async function handleTripayCallback(env: Env, rawBody: string, headers: {
     log.error("payment_reference_mismatch", { invoice: inv.id, reference: cb.reference, invoice_reference: inv.reference, status: cb.status });
     throw notFound();
   }
-  // What the merchant is owed for this payment, whoever pays the fee: with the fee on the customer,
-  // total_amount is the invoice amount plus fee_customer and amount_received the invoice amount; with
-  // the fee on the merchant, total_amount is the invoice amount and amount_received that minus fee_merchant.
-  const owed =
-    cb.amount_received !== undefined && cb.fee_merchant !== undefined ? cb.amount_received + cb.fee_merchant : cb.total_amount - (cb.fee_customer ?? 0);
-  if (owed !== inv.amount) {
+  // Every figure must agree with the invoice, whoever pays the fee (merchant, customer or split):
+  // total_amount is the invoice amount plus fee_customer, and amount_received is the invoice amount
+  // minus fee_merchant. One pair agreeing is not enough: the callback is signed, so figures that
+  // disagree mean a provider-side error that a person must look at, never a credit.
+  const fromTotal = cb.total_amount - (cb.fee_customer ?? 0);
+  const fromReceived = cb.amount_received !== undefined ? cb.amount_received + (cb.fee_merchant ?? 0) : undefined;
+  if (fromTotal !== inv.amount || (fromReceived !== undefined && fromReceived !== inv.amount)) {
+    const detail = {
+      invoice_id: inv.id,
+      reference: cb.reference,
+      status: cb.status,
+      invoice_amount: inv.amount,
+      total_amount: cb.total_amount,
+      fee_customer: cb.fee_customer ?? null,
+      fee_merchant: cb.fee_merchant ?? null,
+      amount_received: cb.amount_received ?? null,
+    };
+    log.error("payment_amount_mismatch", detail);
+    await audit(env, {}, { event: "payment_amount_mismatch", subjectId: inv.userId, detail });
     throw new ApiError(
-      "VALIDATION_ERROR",
-      `The payment (total ${cb.total_amount}, ${owed} for the merchant before fees) does not match the invoice amount ${inv.amount}; nothing was changed.`,
+      "PAYMENT_AMOUNT_MISMATCH",
+      `The payment's figures (total ${cb.total_amount}, fee_customer ${cb.fee_customer ?? 0}, amount_received ${cb.amount_received ?? "absent"}, fee_merchant ${cb.fee_merchant ?? 0}) do not all agree with the invoice amount ${inv.amount}; nothing was changed, kept for manual review.`,
     );
   }
   // Another transaction the provider made for this invoice (it received the create request twice)
