@@ -1,7 +1,7 @@
 /** Billing rules: plans, invoices through Tripay, the payment webhook, credits and subscriptions. */
 import { renderSVG } from "uqr";
 import { accountChanged, pendingDebits } from "../account/admission";
-import { appendLedgerOnce, findPlan, ledgerBalance, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
+import { appendLedgerOnce, findPlan, ledgerBalance, ledgerEntryAmount, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
 import { audit, auditIf } from "../audit/service";
 import { batch, primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
@@ -255,32 +255,30 @@ export async function handleTripayCallback(env: Env, rawBody: string, headers: {
 
 /**
  * A paid invoice refunded through Tripay: a top-up's credits are taken back as far as the balance
- * allows (never below zero; the ledger entry says how many could not be), a subscription ends (a
- * queued one never starts) and the plan follows. Once per invoice.
+ * allows (clamped in the statement that writes the entry, so never below zero even when refunds or
+ * spending race it; the ledger entry says how many could not be), a subscription ends (a queued one
+ * never starts) and the plan follows. Once per invoice.
  */
 async function refund(env: Env, inv: InvoiceRow) {
   const db = primaryDb(env);
   const now = Date.now();
-  let entry: { amount: number; reason: string };
-  let detail: Record<string, number | string>;
-  if (inv.kind === "topup") {
-    const credits = inv.credits ?? 0;
-    const take = Math.max(0, Math.min(credits, await creditBalance(env, inv.userId)));
-    const missing = credits - take;
-    entry = {
-      amount: -take,
-      reason: `refund of top-up ${inv.id}: ${take.toLocaleString("en")} credits taken back${missing > 0 ? `; ${missing.toLocaleString("en")} could not be (already spent)` : ""}`,
-    };
-    detail = { invoice_id: inv.id, credits_taken: take, credits_not_taken: missing };
-  } else {
-    entry = { amount: 0, reason: `refund of subscription ${inv.id} (${inv.planId ?? ""}): the plan ends` };
-    detail = { invoice_id: inv.id, plan_id: inv.planId ?? "" };
-  }
+  const ref = `refund:${inv.id}`;
+  const effect =
+    inv.kind === "topup"
+      ? { take: { credits: inv.credits ?? 0, pending: await pendingDebits(env, inv.userId), what: `refund of top-up ${inv.id}` } }
+      : { note: `refund of subscription ${inv.id} (${inv.planId ?? ""}): the plan ends` };
+  const detail: Record<string, number | string> =
+    inv.kind === "topup" ? { invoice_id: inv.id, credits: inv.credits ?? 0 } : { invoice_id: inv.id, plan_id: inv.planId ?? "" };
   // The audit event is written in the refund's own batch: a delivery that fails after the refund
   // committed is answered 503, and the next one finds the invoice REFUNDED and writes nothing more.
-  const refunded = await settleRefund(db, inv, now, entry, (condition) => auditIf({}, { event: "payment_refunded", subjectId: inv.userId, detail }, condition));
-  if (refunded && detail.credits_not_taken)
-    log.warn("refund_credits_short", { invoice: inv.id, user_id: inv.userId, credits: Number(detail.credits_not_taken) });
+  const refunded = await settleRefund(db, inv, now, effect, (condition) =>
+    auditIf({}, { event: "payment_refunded", subjectId: inv.userId, detail }, condition),
+  );
+  if (refunded && inv.kind === "topup") {
+    const taken = -((await ledgerEntryAmount(db, ref)) ?? 0);
+    const short = (inv.credits ?? 0) - taken;
+    if (short > 0) log.warn("refund_credits_short", { invoice: inv.id, user_id: inv.userId, credits: short });
+  }
   await accountChanged(env, inv.userId);
 }
 

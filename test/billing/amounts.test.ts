@@ -77,3 +77,26 @@ it("without amount_received: total_amount - fee_customer decides", async () => {
   expect(await json(await deliver(body))).toEqual({ success: true });
   expect((await state(dev.token, inv.id, dev.data.id)).balance).toBe(AMOUNT / 2);
 });
+
+describe("refunds never take the balance below zero (issue 33, section 7)", () => {
+  it("two refunds at once, with part of the credits spent: together they take back what is left, no more", async () => {
+    const dev = await verifiedDeveloper();
+    const first = await topupInvoice(dev.token, AMOUNT);
+    const second = await topupInvoice(dev.token, AMOUNT);
+    await deliver(paid(first));
+    await deliver(paid(second));
+    // 20,000 credits bought, 15,000 spent: 5,000 left.
+    await env.DB.prepare("INSERT INTO credit_ledger (user_id, amount, reason, ref, created_at) VALUES (?, -15000, 'spent', ?, ?)")
+      .bind(dev.data.id, `spent:${first.id}`, Date.now())
+      .run();
+    const answers = await Promise.all([deliver(paid(first, "REFUND")), deliver(paid(second, "REFUND"))]);
+    for (const a of answers) expect(await json(a)).toEqual({ success: true });
+    const { balance, ledger } = (await json(await call("/billing/credits?per_page=100", { token: dev.token }))).data;
+    expect(balance).toBe(0);
+    const refunds = ledger.filter((e: { reason: string }) => e.reason.startsWith("refund of top-up"));
+    expect(refunds).toHaveLength(2);
+    expect(refunds.reduce((n: number, e: { amount: number }) => n + e.amount, 0)).toBe(-5_000);
+    // Each entry says how many it could not take back.
+    expect(refunds.map((e: { reason: string }) => e.reason).join(" ")).toContain("could not be (already spent)");
+  });
+});
