@@ -65,6 +65,31 @@ export function appendLedgerIf(entry: { userId: string; amount: number; reason: 
     SELECT ${entry.userId}, ${entry.amount}, ${entry.reason}, ${entry.ref}, ${entry.createdAt} WHERE ${condition}`;
 }
 
+/**
+ * A refund's take-back: up to `credits`, clamped when the statement runs to what the balance holds
+ * then (the ledger's sum there minus `pending`, the debits the account object has not written), so
+ * a refund racing another refund or spending never takes the balance below zero. The reason says
+ * how many were taken and how many could not be. Written only while `condition` holds, once per ref. For a batch.
+ */
+export function appendTakeBackIf(
+  entry: { userId: string; credits: number; pending: number; what: string; ref: string; createdAt: number },
+  condition: SQL,
+): SQL {
+  return sql`WITH t(take) AS (SELECT max(0, min(${entry.credits}, (SELECT coalesce(sum(amount), 0) FROM credit_ledger WHERE user_id = ${entry.userId}) - ${entry.pending})))
+    INSERT OR IGNORE INTO credit_ledger (user_id, amount, reason, ref, created_at)
+    SELECT ${entry.userId}, -take,
+      ${entry.what} || ': ' || printf('%,d', take) || ' credits taken back'
+        || CASE WHEN ${entry.credits} - take > 0 THEN '; ' || printf('%,d', ${entry.credits} - take) || ' could not be (already spent)' ELSE '' END,
+      ${entry.ref}, ${entry.createdAt}
+    FROM t WHERE ${condition}`;
+}
+
+/** The amount of the ledger entry under `ref`, if written. */
+export async function ledgerEntryAmount(db: Db, ref: string): Promise<number | undefined> {
+  const r = await db.select({ amount: creditLedger.amount }).from(creditLedger).where(eq(creditLedger.ref, ref)).limit(1);
+  return r[0]?.amount;
+}
+
 /** A user's usage and ledger rows, deleted while `condition` holds (a stale unverified account replaced). For a batch. */
 export function deleteAccountRowsIf(db: Db, userId: string, condition: SQL) {
   return [

@@ -20,6 +20,7 @@ export const AUDIT_EVENTS = [
   "admin_credits_changed",
   "admin_subscription_granted",
   "payment_refunded",
+  "payment_amount_mismatch",
 ] as const;
 export type AuditEventName = (typeof AUDIT_EVENTS)[number];
 

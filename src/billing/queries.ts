@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, lt, lte, ne, or, type SQL, sql } from "drizzle-orm";
-import { appendLedgerIf } from "../account/queries";
+import { appendLedgerIf, appendTakeBackIf } from "../account/queries";
 import { reconcileUserPlans, setPlan, setPlanOf } from "../auth/queries";
 import { batch, type Db } from "../db/client";
 import { invoices, subscriptions } from "../db/schema";
@@ -190,13 +190,20 @@ async function subscriptionOf(db: Db, source: string) {
 }
 
 /**
- * PAID -> REFUNDED, once, with its effect in the same batch: a top-up's credits taken back (`take`,
- * decided by the caller from the balance, so never below zero), or the subscription ended (a queued
- * one never starts) and the plan set to what runs then, and the audit event `record` builds (first in
- * the batch, while the invoice is still PAID: written only by the batch that refunds it). The ledger
- * entry's ref is unique: repeated deliveries change nothing. True when this call refunded it.
+ * PAID -> REFUNDED, once, with its effect in the same batch: a top-up's credits taken back (as many
+ * as the balance holds when the batch runs, never below zero: `take`), or the subscription ended (a
+ * queued one never starts) and the plan set to what runs then, with a ledger entry of 0 saying so
+ * (`note`), and the audit event `record` builds (first in the batch, while the invoice is still
+ * PAID: written only by the batch that refunds it). The ledger entry's ref is unique: repeated
+ * deliveries change nothing. True when this call refunded it.
  */
-export async function settleRefund(db: Db, inv: InvoiceRow, now: number, entry: { amount: number; reason: string }, record: (condition: SQL) => SQL) {
+export async function settleRefund(
+  db: Db,
+  inv: InvoiceRow,
+  now: number,
+  effect: { take: { credits: number; pending: number; what: string } } | { note: string },
+  record: (condition: SQL) => SQL,
+) {
   const refunded = sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${inv.id} AND status = 'REFUNDED')`;
   const refundable = sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${inv.id} AND status = 'PAID')`;
   const effects =
@@ -209,6 +216,7 @@ export async function settleRefund(db: Db, inv: InvoiceRow, now: number, entry: 
           planNow(inv.userId, now, refunded),
         ]
       : [];
+  const ref = `refund:${inv.id}`;
   const [, transition] = await batch(db, [
     record(refundable),
     db
@@ -216,7 +224,9 @@ export async function settleRefund(db: Db, inv: InvoiceRow, now: number, entry: 
       .set({ status: "REFUNDED" })
       .where(and(eq(invoices.id, inv.id), eq(invoices.status, "PAID"))),
     ...effects,
-    appendLedgerIf({ userId: inv.userId, amount: entry.amount, reason: entry.reason, ref: `refund:${inv.id}`, createdAt: now }, refunded),
+    "take" in effect
+      ? appendTakeBackIf({ userId: inv.userId, ...effect.take, ref, createdAt: now }, refunded)
+      : appendLedgerIf({ userId: inv.userId, amount: 0, reason: effect.note, ref, createdAt: now }, refunded),
   ]);
   return transition.meta.changes === 1;
 }

@@ -1,8 +1,8 @@
 /** Billing rules: plans, invoices through Tripay, the payment webhook, credits and subscriptions. */
 import { renderSVG } from "uqr";
 import { accountChanged, pendingDebits } from "../account/admission";
-import { appendLedgerOnce, findPlan, ledgerBalance, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
-import { auditIf } from "../audit/service";
+import { appendLedgerOnce, findPlan, ledgerBalance, ledgerEntryAmount, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
+import { audit, auditIf } from "../audit/service";
 import { batch, primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { newId } from "../lib/crypto";
@@ -198,15 +198,28 @@ export async function handleTripayCallback(env: Env, rawBody: string, headers: {
     log.error("payment_reference_mismatch", { invoice: inv.id, reference: cb.reference, invoice_reference: inv.reference, status: cb.status });
     throw notFound();
   }
-  // What the merchant is owed for this payment, whoever pays the fee: with the fee on the customer,
-  // total_amount is the invoice amount plus fee_customer and amount_received the invoice amount; with
-  // the fee on the merchant, total_amount is the invoice amount and amount_received that minus fee_merchant.
-  const owed =
-    cb.amount_received !== undefined && cb.fee_merchant !== undefined ? cb.amount_received + cb.fee_merchant : cb.total_amount - (cb.fee_customer ?? 0);
-  if (owed !== inv.amount) {
+  // Every figure must agree with the invoice, whoever pays the fee (merchant, customer or split):
+  // total_amount is the invoice amount plus fee_customer, and amount_received is the invoice amount
+  // minus fee_merchant. One pair agreeing is not enough: the callback is signed, so figures that
+  // disagree mean a provider-side error that a person must look at, never a credit.
+  const fromTotal = cb.total_amount - (cb.fee_customer ?? 0);
+  const fromReceived = cb.amount_received !== undefined ? cb.amount_received + (cb.fee_merchant ?? 0) : undefined;
+  if (fromTotal !== inv.amount || (fromReceived !== undefined && fromReceived !== inv.amount)) {
+    const detail = {
+      invoice_id: inv.id,
+      reference: cb.reference,
+      status: cb.status,
+      invoice_amount: inv.amount,
+      total_amount: cb.total_amount,
+      fee_customer: cb.fee_customer ?? null,
+      fee_merchant: cb.fee_merchant ?? null,
+      amount_received: cb.amount_received ?? null,
+    };
+    log.error("payment_amount_mismatch", detail);
+    await audit(env, {}, { event: "payment_amount_mismatch", subjectId: inv.userId, detail });
     throw new ApiError(
-      "VALIDATION_ERROR",
-      `The payment (total ${cb.total_amount}, ${owed} for the merchant before fees) does not match the invoice amount ${inv.amount}; nothing was changed.`,
+      "PAYMENT_AMOUNT_MISMATCH",
+      `The payment's figures (total ${cb.total_amount}, fee_customer ${cb.fee_customer ?? 0}, amount_received ${cb.amount_received ?? "absent"}, fee_merchant ${cb.fee_merchant ?? 0}) do not all agree with the invoice amount ${inv.amount}; nothing was changed, kept for manual review.`,
     );
   }
   // Another transaction the provider made for this invoice (it received the create request twice)
@@ -242,32 +255,30 @@ export async function handleTripayCallback(env: Env, rawBody: string, headers: {
 
 /**
  * A paid invoice refunded through Tripay: a top-up's credits are taken back as far as the balance
- * allows (never below zero; the ledger entry says how many could not be), a subscription ends (a
- * queued one never starts) and the plan follows. Once per invoice.
+ * allows (clamped in the statement that writes the entry, so never below zero even when refunds or
+ * spending race it; the ledger entry says how many could not be), a subscription ends (a queued one
+ * never starts) and the plan follows. Once per invoice.
  */
 async function refund(env: Env, inv: InvoiceRow) {
   const db = primaryDb(env);
   const now = Date.now();
-  let entry: { amount: number; reason: string };
-  let detail: Record<string, number | string>;
-  if (inv.kind === "topup") {
-    const credits = inv.credits ?? 0;
-    const take = Math.max(0, Math.min(credits, await creditBalance(env, inv.userId)));
-    const missing = credits - take;
-    entry = {
-      amount: -take,
-      reason: `refund of top-up ${inv.id}: ${take.toLocaleString("en")} credits taken back${missing > 0 ? `; ${missing.toLocaleString("en")} could not be (already spent)` : ""}`,
-    };
-    detail = { invoice_id: inv.id, credits_taken: take, credits_not_taken: missing };
-  } else {
-    entry = { amount: 0, reason: `refund of subscription ${inv.id} (${inv.planId ?? ""}): the plan ends` };
-    detail = { invoice_id: inv.id, plan_id: inv.planId ?? "" };
-  }
+  const ref = `refund:${inv.id}`;
+  const effect =
+    inv.kind === "topup"
+      ? { take: { credits: inv.credits ?? 0, pending: await pendingDebits(env, inv.userId), what: `refund of top-up ${inv.id}` } }
+      : { note: `refund of subscription ${inv.id} (${inv.planId ?? ""}): the plan ends` };
+  const detail: Record<string, number | string> =
+    inv.kind === "topup" ? { invoice_id: inv.id, credits: inv.credits ?? 0 } : { invoice_id: inv.id, plan_id: inv.planId ?? "" };
   // The audit event is written in the refund's own batch: a delivery that fails after the refund
   // committed is answered 503, and the next one finds the invoice REFUNDED and writes nothing more.
-  const refunded = await settleRefund(db, inv, now, entry, (condition) => auditIf({}, { event: "payment_refunded", subjectId: inv.userId, detail }, condition));
-  if (refunded && detail.credits_not_taken)
-    log.warn("refund_credits_short", { invoice: inv.id, user_id: inv.userId, credits: Number(detail.credits_not_taken) });
+  const refunded = await settleRefund(db, inv, now, effect, (condition) =>
+    auditIf({}, { event: "payment_refunded", subjectId: inv.userId, detail }, condition),
+  );
+  if (refunded && inv.kind === "topup") {
+    const taken = -((await ledgerEntryAmount(db, ref)) ?? 0);
+    const short = (inv.credits ?? 0) - taken;
+    if (short > 0) log.warn("refund_credits_short", { invoice: inv.id, user_id: inv.userId, credits: short });
+  }
   await accountChanged(env, inv.userId);
 }
 

@@ -35,47 +35,80 @@ const memory = new LookupCache();
 
 /**
  * Unknown keys cost us KV and D1 reads, so each client IP has a budget of them (KEY_MISS_LIMITER,
- * per Cloudflare location). An IP past it is remembered here until its window is over and refused
- * before D1 is read; the binding's no is what puts it here, so each isolate pays at most one lookup
- * for an IP the location already refuses.
+ * per Cloudflare location). An IP past it is remembered here until its window is over; the binding's
+ * no is what puts it here, so each isolate pays at most one lookup for an IP the location refuses.
+ *
+ * Many clients share an address behind carrier NAT, so a refused IP is not refused outright: a key
+ * KV does not know (its entry expired) is still read from D1, and only a key D1 does not know
+ * either spends the address's second, smaller budget (KEY_RECHECK_LIMITER) and is answered 429.
+ * Valid keys cost one D1 read each per KV lifetime (their lookup is then cached), so the D1 reads
+ * an address can cause stay bounded; once the second budget is spent too, the address is closed
+ * here until its window is over: 429 before D1 for any key KV does not know.
  */
 const MISS_PERIOD_SECONDS = 60;
 const refusedIps = new Map<string, number>();
+const closedIps = new Map<string, number>();
 
-function refuseMissingIp(ip: string | undefined, now: number) {
-  if (!ip) return;
-  const until = refusedIps.get(ip);
-  if (until === undefined) return;
-  if (until <= now) {
-    refusedIps.delete(ip);
-    return;
-  }
-  const wait = Math.ceil((until - now) / 1000);
-  throw new ApiError("RATE_LIMITED", `Too many unknown API keys from this address. Try again in ${wait} seconds.`, {
+/** When the address's refusal (in `map`) ends, if it is still on; forgets ended ones. */
+function refusedUntil(map: Map<string, number>, ip: string, now: number): number | undefined {
+  const until = map.get(ip);
+  if (until === undefined) return undefined;
+  if (until > now) return until;
+  map.delete(ip);
+  return undefined;
+}
+
+function remember(map: Map<string, number>, ip: string, until: number) {
+  if (map.size > 10_000) map.clear();
+  map.set(ip, until);
+}
+
+function tooManyUnknownKeys(until: number, now: number): ApiError {
+  const wait = Math.max(1, Math.ceil((until - now) / 1000));
+  return new ApiError("RATE_LIMITED", `Too many unknown API keys from this address. Try again in ${wait} seconds.`, {
     headers: { "retry-after": String(wait) },
   });
 }
 
-async function countMiss(env: Env, ip: string | undefined, now: number) {
+/**
+ * Before D1 is read for a key KV does not know: a closed address is refused (429); a refused one
+ * may read D1, and the answer says so (its miss then spends the second budget).
+ */
+function admitD1Read(ip: string | undefined, now: number): { refusedUntil?: number } {
+  if (!ip) return {};
+  const closed = refusedUntil(closedIps, ip, now);
+  if (closed !== undefined) throw tooManyUnknownKeys(closed, now);
+  return { refusedUntil: refusedUntil(refusedIps, ip, now) };
+}
+
+/** A key neither KV nor D1 knows, from `ip`: spends its budget, or (refused already) its second one; past them, 429. */
+async function countMiss(env: Env, ip: string | undefined, now: number, refused: number | undefined) {
   if (!ip) return;
+  if (refused !== undefined) {
+    try {
+      await throttle(env.KEY_RECHECK_LIMITER, `keyrecheck:${ip}`, MISS_PERIOD_SECONDS);
+    } catch {
+      remember(closedIps, ip, refused);
+    }
+    // Past its first budget an address gets 429 for unknown keys, as before: no answer tells an
+    // enumerator more than that.
+    throw tooManyUnknownKeys(refused, now);
+  }
   try {
     // Fails open like every throttle: the unknown key is still refused, as INVALID_API_KEY.
     await throttle(env.KEY_MISS_LIMITER, `keymiss:${ip}`, MISS_PERIOD_SECONDS);
-  } catch (e) {
-    if (refusedIps.size > 10_000) refusedIps.clear();
-    refusedIps.set(ip, now + MISS_PERIOD_SECONDS * 1000);
-    refuseMissingIp(ip, now);
-    throw e;
+  } catch {
+    remember(refusedIps, ip, now + MISS_PERIOD_SECONDS * 1000);
+    throw tooManyUnknownKeys(now + MISS_PERIOD_SECONDS * 1000, now);
   }
 }
 
 /**
  * The location's cached lookup (KV), or D1's answer, which is then cached. KV is only a cache: when it
- * fails, D1 answers (and nothing is written back), so a KV outage costs speed, never a request. An IP
- * past its budget of unknown keys is refused before D1 is read; a key KV knows still works from it
- * (many clients share an address behind carrier NAT).
+ * fails, D1 answers (and nothing is written back), so a KV outage costs speed, never a request.
+ * `beforeD1` may refuse the read (an address past both of its budgets of unknown keys).
  */
-async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<unknown>) => void, clientIp: string | undefined): Promise<CachedLookup> {
+async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<unknown>) => void, beforeD1: () => void): Promise<CachedLookup> {
   let cached: CachedLookup | null = null;
   let forgottenAt: string | null = null;
   let kvUp = true;
@@ -86,8 +119,8 @@ async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<un
     log.warn("kv_read_failed", { what: "api key lookup", error: errorText(e) });
   }
   if (cached && !(forgottenAt !== null && (cached.at ?? 0) <= Number(forgottenAt) + CLOCK_MARGIN_MS)) return cached;
+  beforeD1();
   const at = Date.now();
-  refuseMissingIp(clientIp, at);
   const row = await findKeyByHash(primaryDb(env), keyHash);
   const lookup: CachedLookup =
     row && row.revokedAt === null
@@ -99,7 +132,8 @@ async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<un
 
 /**
  * The principal of an `x-api-key`. `clientIp` (CF-Connecting-IP) pays for unknown keys: past its
- * budget, 429 RATE_LIMITED for any key not already known here or in KV, before any D1 read.
+ * budget, 429 RATE_LIMITED for any key neither KV nor D1 knows; past its second budget as well, 429
+ * for any key not known here or in KV, before any D1 read.
  */
 export async function resolveApiKey(env: Env, secret: string | undefined, waitUntil: (p: Promise<unknown>) => void, clientIp?: string): Promise<Principal> {
   if (!secret) throw new ApiError("MISSING_API_KEY", "Send your API key in the x-api-key header. Create keys at POST /user/keys.");
@@ -109,13 +143,35 @@ export async function resolveApiKey(env: Env, secret: string | undefined, waitUn
   let lookup = memory.get(keyHash);
   if (!lookup) {
     const now = Date.now();
-    lookup = await sharedLookup(env, keyHash, waitUntil, clientIp);
+    let refused: number | undefined;
+    lookup = await sharedLookup(env, keyHash, waitUntil, () => {
+      refused = admitD1Read(clientIp, now).refusedUntil;
+    });
     memory.set(keyHash, lookup);
-    if (!lookup.ok) await countMiss(env, clientIp, now);
+    if (!lookup.ok) await countMiss(env, clientIp, now, refused);
   }
   if (!lookup.ok) throw new ApiError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
   if (lookup.suspended) throw new ApiError("ACCOUNT_SUSPENDED", "The account that owns this API key is suspended.");
   return { keyId: lookup.keyId, userId: lookup.userId, plan: lookup.plan };
+}
+
+/**
+ * A key just created (or otherwise made usable) is cached in KV at once (write-through), so its
+ * first call, even from an address refused for unknown keys, is served from KV. The lookup is read
+ * from D1 after the key was committed, as a request would: a plan change or suspension racing it
+ * leaves a forget marker newer than the lookup, which is then not trusted. KV is only a cache: a
+ * failure here costs one D1 read later, never the creation.
+ */
+async function rememberNewKey(env: Env, keyHash: string): Promise<void> {
+  try {
+    const at = Date.now();
+    const row = await findKeyByHash(primaryDb(env), keyHash);
+    if (!row || row.revokedAt !== null) return;
+    const lookup: CachedLookup = { ok: true, keyId: row.keyId, userId: row.userId, plan: row.plan, suspended: row.userStatus === "suspended", at };
+    await env.KV.put(kvKey(keyHash), JSON.stringify(lookup), { expirationTtl: KNOWN_TTL });
+  } catch (e) {
+    log.warn("api_key_write_through_failed", { error: errorText(e) });
+  }
 }
 
 /**
@@ -149,9 +205,24 @@ export async function listKeys(env: Env, userId: string) {
   return { data: (await listKeysOfUser(primaryDb(env), userId)).map(publicKey) };
 }
 
+/** Key creations and revocations a user may make per minute (KEY_CHANGE_LIMITER; each writes D1, KV and the audit trail). */
+export const KEY_CHANGES_PER_MINUTE = 30;
+
+async function throttleKeyChanges(env: Env, userId: string): Promise<void> {
+  try {
+    await throttle(env.KEY_CHANGE_LIMITER, `keychange:${userId}`, 60);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    throw new ApiError("RATE_LIMITED", `At most ${KEY_CHANGES_PER_MINUTE} API key creations and revocations per minute. Try again in 60 seconds.`, {
+      headers: { "retry-after": "60" },
+    });
+  }
+}
+
 export async function createKey(env: Env, user: { id: string; emailVerified: boolean }, name: string, meta: RequestMeta) {
   if (!user.emailVerified)
     throw new ApiError("EMAIL_NOT_VERIFIED", "Verify your email address before creating API keys (POST /auth/resend-verification sends a new link).");
+  await throttleKeyChanges(env, user.id);
   const secret = generateKeySecret();
   const row = { id: newId("key"), userId: user.id, name, ...displayParts(secret), keyHash: await hashKeySecret(secret), createdAt: Date.now() };
   const db = primaryDb(env);
@@ -165,6 +236,7 @@ export async function createKey(env: Env, user: { id: string; emailVerified: boo
     throw e;
   }
   if (!created) throw new ApiError("KEY_LIMIT_REACHED", `At most ${MAX_ACTIVE_KEYS} active keys per account. Revoke one first.`);
+  await rememberNewKey(env, row.keyHash);
   // The secret is shown here and never again.
   return { data: { ...publicKey({ ...row, lastUsedAt: null, revokedAt: null }), key: secret } };
 }
@@ -192,6 +264,7 @@ async function discardUnshownKey(db: ReturnType<typeof primaryDb>, keyId: string
 }
 
 export async function revokeKey(env: Env, userId: string, keyId: string, meta: RequestMeta) {
+  await throttleKeyChanges(env, userId);
   const db = primaryDb(env);
   const key = await findKeyOfUser(db, userId, keyId);
   if (!key) throw new ApiError("NOT_FOUND", `No API key "${keyId}" in your account.`);

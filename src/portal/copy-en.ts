@@ -17,6 +17,7 @@ export const en = {
   event_admin_credits_changed: "Credits changed by an administrator",
   event_admin_subscription_granted: "Subscription granted by an administrator",
   event_payment_refunded: "Payment refunded",
+  event_payment_amount_mismatch: "Payment figures did not match the invoice (under review)",
   status_active: "active",
   status_suspended: "suspended",
   amount_rp: "Amount (Rp)",

@@ -19,6 +19,7 @@ export const id: Record<Key, string> = {
   event_admin_credits_changed: "Kredit diubah oleh administrator",
   event_admin_subscription_granted: "Langganan diberikan oleh administrator",
   event_payment_refunded: "Pembayaran dikembalikan",
+  event_payment_amount_mismatch: "Angka pembayaran tidak sesuai tagihan (sedang ditinjau)",
   status_active: "aktif",
   status_suspended: "ditangguhkan",
   amount_rp: "Jumlah (Rp)",

@@ -83,7 +83,7 @@ billingRoutes.post(
     body: { schema: tripayCallbackSchema, description: "Tripay's payment_status payload" },
     parameters: [{ in: "header", name: "x-callback-event", required: true, schema: { type: "string", enum: ["payment_status"] } }],
     ok: { description: "Handled", schema: webhookResponse },
-    errors: ["INVALID_JSON", "VALIDATION_ERROR", "NOT_FOUND", "PAYMENT_NOT_CONFIGURED"],
+    errors: ["INVALID_JSON", "VALIDATION_ERROR", "NOT_FOUND", "PAYMENT_AMOUNT_MISMATCH", "PAYMENT_NOT_CONFIGURED"],
   }),
   async (c) => {
     const raw = await c.req.text();

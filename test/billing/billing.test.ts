@@ -1,69 +1,13 @@
 import { createExecutionContext, createScheduledController, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { AccountAgent } from "../../src/account/agent";
 import { callbackSignature, transactionSignature } from "../../src/billing/signature";
 import worker from "../../src/index";
 import { call, createKey, expectError, json, setPlan, verifiedDeveloper } from "../helpers";
+import { deliver, paid, TRIPAY, topupInvoice, tripayAnswers, withTripay } from "./tripay-helpers";
 
-const TRIPAY = { TRIPAY_API_KEY: "DEV-test-api-key", TRIPAY_PRIVATE_KEY: "test-private-key-123", TRIPAY_MERCHANT_CODE: "T0001" };
-
-beforeEach(() => Object.assign(env, TRIPAY));
-afterEach(() => {
-  vi.restoreAllMocks();
-  for (const k of Object.keys(TRIPAY)) delete (env as any)[k];
-});
-
-let refSeq = 0;
-/** Tripay's transaction-create, intercepted: answers like the sandbox and remembers the request. */
-function tripayAnswers(opts: { expiredTime?: number; fail?: "timeout" | "error" | "refused"; reference?: string } = {}) {
-  return vi.spyOn(globalThis, "fetch").mockImplementation(async (_input, init) => {
-    if (opts.fail === "timeout") throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
-    if (opts.fail === "error") throw new TypeError("fetch failed");
-    if (opts.fail === "refused") return Response.json({ success: false, message: "Invalid signature" }, { status: 400 });
-    const body = JSON.parse(String(init?.body));
-    return Response.json({
-      success: true,
-      data: {
-        reference: opts.reference ?? `DEV-T0001${++refSeq}ABCDE`,
-        merchant_ref: body.merchant_ref,
-        amount: body.amount,
-        qr_string: "SANDBOX MODE",
-        qr_url: "https://tripay.co.id/qr/DEV",
-        expired_time: opts.expiredTime ?? body.expired_time,
-        status: "UNPAID",
-      },
-    });
-  });
-}
-
-async function deliver(body: object | string, opts: { signature?: string | null; event?: string } = {}) {
-  const raw = typeof body === "string" ? body : JSON.stringify(body);
-  const headers: Record<string, string> = { "content-type": "application/json", "x-callback-event": opts.event ?? "payment_status" };
-  const sig = opts.signature === undefined ? await callbackSignature(TRIPAY.TRIPAY_PRIVATE_KEY, raw) : opts.signature;
-  if (sig !== null) headers["x-callback-signature"] = sig;
-  return call("/billing/tripay/webhook", { method: "POST", body: raw, headers });
-}
-
-const paid = (inv: { id: string; reference: string; amount: number }, status = "PAID", amount = inv.amount) => ({
-  reference: inv.reference,
-  merchant_ref: inv.id,
-  payment_method_code: "QRIS",
-  total_amount: amount,
-  fee_merchant: 750,
-  amount_received: amount - 750,
-  is_closed_payment: 1,
-  status,
-  paid_at: Math.floor(Date.now() / 1000),
-});
-
-async function topupInvoice(token: string, amount = 20_000) {
-  tripayAnswers();
-  const res = await call("/billing/topup", { method: "POST", token, json: { amount } });
-  vi.restoreAllMocks();
-  expect(res.status).toBe(201);
-  return (await json(res)).data;
-}
+withTripay();
 
 const balanceOf = async (token: string) => (await json(await call("/billing/credits", { token }))).data.balance;
 const invoicesOf = async (userId: string) =>
@@ -232,7 +176,7 @@ describe("webhook", () => {
   it("wrong amount (400), unknown reference (404), malformed JSON (400), other event (400): nothing changes", async () => {
     const dev = await verifiedDeveloper();
     const inv = await topupInvoice(dev.token);
-    await expectError(await deliver(paid(inv, "PAID", 10_000)), 400, "VALIDATION_ERROR");
+    await expectError(await deliver(paid(inv, "PAID", 10_000)), 409, "PAYMENT_AMOUNT_MISMATCH");
     await expectError(await deliver({ ...paid(inv), reference: "DEV-NOPE" }), 404, "NOT_FOUND");
     await expectError(await deliver("{not json"), 400, "INVALID_JSON");
     await expectError(await deliver({ hello: "world" }), 400, "VALIDATION_ERROR");
@@ -465,7 +409,7 @@ describe("issue 22: fees, refunds, invoice throttles, queued subscriptions", () 
     // A payment short of the invoice is still refused, whoever pays the fee.
     const other = await topupInvoice(dev.token, 20_000);
     const short = { ...paid(other), total_amount: 19_750, fee_merchant: 0, fee_customer: 750, amount_received: 19_000 };
-    await expectError(await deliver(short), 400, "VALIDATION_ERROR");
+    await expectError(await deliver(short), 409, "PAYMENT_AMOUNT_MISMATCH");
   });
 
   it("REFUND of a top-up takes its credits back, never below zero, and records what could not be taken", async () => {
