@@ -131,15 +131,34 @@ export class AccountAgent extends Agent<Env> {
     return Number(this.#meta("pending_debit") ?? 0);
   }
 
-  /** The plan's quota and whether the account is suspended (read again after `refresh`, or a minute later). */
-  async #account(userId: string, now: number): Promise<{ quota: number; suspended: boolean }> {
-    if (!this.#plan || now - this.#plan.at > PLAN_TTL_MS) {
-      const db = primaryDb(guardedEnv(this.env));
-      const user = await findUserById(db, userId);
-      const plan = user ? await findPlan(db, user.plan) : undefined;
-      this.#plan = { quota: plan?.monthlyQuota ?? 0, suspended: user?.status === "suspended", at: now };
-    }
-    return this.#plan;
+  /**
+   * Bumped by `refresh` and by a flush's debit: a D1 read started before it answers with values older
+   * than what the object now knows, so its answer is dropped instead of cached.
+   */
+  #generation = 0;
+  /** The plan read under way, shared by every admission that needs it (one D1 read at a time). */
+  #planLoad: Promise<void> | undefined;
+  #balanceLoad: Promise<void> | undefined;
+
+  /** The plan's quota and whether the account is suspended, if known and less than a minute old. */
+  #account(now: number): { quota: number; suspended: boolean } | undefined {
+    return this.#plan && now - this.#plan.at <= PLAN_TTL_MS ? this.#plan : undefined;
+  }
+
+  /** Reads plan and status again (after `refresh`, or a minute later); a read overtaken by `refresh` is dropped. */
+  #loadAccount(userId: string, now: number): Promise<void> {
+    this.#planLoad ??= (async () => {
+      const generation = this.#generation;
+      try {
+        const db = primaryDb(guardedEnv(this.env));
+        const user = await findUserById(db, userId);
+        const plan = user ? await findPlan(db, user.plan) : undefined;
+        if (generation === this.#generation) this.#plan = { quota: plan?.monthlyQuota ?? 0, suspended: user?.status === "suspended", at: now };
+      } finally {
+        this.#planLoad = undefined;
+      }
+    })();
+    return this.#planLoad;
   }
 
   /** The keys revoked within REVOKED_MEMORY_MS (older ones are forgotten here). */
@@ -168,11 +187,24 @@ export class AccountAgent extends Agent<Env> {
     }
   }
 
-  async #ledgerBalance(userId: string, now: number, fresh: boolean): Promise<number> {
-    if (fresh || !this.#balance || now - this.#balance.at > BALANCE_TTL_MS) {
-      this.#balance = { value: await ledgerBalance(primaryDb(guardedEnv(this.env)), userId), at: now };
-    }
-    return this.#balance.value;
+  /** The D1 credit balance, if read less than BALANCE_TTL_MS ago (or since `since`). */
+  #ledgerBalance(now: number, since?: number): number | undefined {
+    const b = this.#balance;
+    return b && now - b.at <= BALANCE_TTL_MS && (since === undefined || b.at >= since) ? b.value : undefined;
+  }
+
+  /** Reads the D1 credit balance again; a read overtaken by `refresh` or a flush's debit is dropped. */
+  #loadBalance(userId: string, now: number): Promise<void> {
+    this.#balanceLoad ??= (async () => {
+      const generation = this.#generation;
+      try {
+        const value = await ledgerBalance(primaryDb(guardedEnv(this.env)), userId);
+        if (generation === this.#generation) this.#balance = { value, at: now };
+      } finally {
+        this.#balanceLoad = undefined;
+      }
+    })();
+    return this.#balanceLoad;
   }
 
   /** Calls promised to unsettled leases; leases past their grace end here, uncounted. */
@@ -204,32 +236,57 @@ export class AccountAgent extends Agent<Env> {
   async admit(userId: string, keyId: string, endpoint: string, now: number = Date.now(), calls = 1, ticket?: string): Promise<Admission> {
     this.#ensureTables();
     const day = utcDay(now);
-    const used = this.#monthUsed(day.slice(0, 7));
-    const reserved = this.#reserved(now);
-    if (this.#recentlyRevoked(now).has(keyId)) return { ok: false, reason: "revoked" };
-    const { quota, suspended } = await this.#account(userId, now);
-    if (suspended) return { ok: false, reason: "suspended" };
-    // Free: what is left of the quota after leases' reservations; the rest spends credits.
-    const free = Math.min(calls, Math.max(0, quota - used - reserved));
-    const credits = calls - free;
-    if (credits > 0) {
-      let available = (await this.#ledgerBalance(userId, now, false)) - this.#pending();
-      if (available < credits) available = (await this.#ledgerBalance(userId, now, true)) - this.#pending();
-      if (available < credits) return { ok: false };
-      this.#setMeta("pending_debit", this.#pending() + credits);
-      // Spent only because of leases' reservations (free without them): owed back if they end unused.
-      const owed = Math.min(credits, Math.min(calls, Math.max(0, quota - used)) - free);
-      if (owed > 0) this.#setMeta("reservation_debits", Number(this.#meta("reservation_debits") ?? 0) + owed);
+    // Set when the balance was too low: decide once more on a balance read after this moment.
+    let balanceSince: number | undefined;
+    // Every await is before the decision: other requests enter the object while one waits on D1, so
+    // the counts are read, the decision made and the calls counted in one synchronous stretch, and
+    // after any wait everything is read again.
+    for (;;) {
+      if (this.#recentlyRevoked(now).has(keyId)) return { ok: false, reason: "revoked" };
+      const account = this.#account(now);
+      if (!account) {
+        await this.#loadAccount(userId, now);
+        continue;
+      }
+      const { quota, suspended } = account;
+      if (suspended) return { ok: false, reason: "suspended" };
+      const used = this.#monthUsed(day.slice(0, 7));
+      const reserved = this.#reserved(now);
+      // Free: what is left of the quota after leases' reservations; the rest spends credits.
+      const free = Math.min(calls, Math.max(0, quota - used - reserved));
+      const credits = calls - free;
+      if (credits > 0) {
+        const balance = this.#ledgerBalance(now, balanceSince);
+        if (balance === undefined) {
+          await this.#loadBalance(userId, balanceSince ?? now);
+          continue;
+        }
+        if (balance - this.#pending() < credits) {
+          if (balanceSince !== undefined) return { ok: false };
+          // Not enough by the cached balance: read it once more (a payment may have landed), then decide again.
+          balanceSince = Date.now();
+          await this.#loadBalance(userId, balanceSince);
+          continue;
+        }
+        this.#setMeta("pending_debit", this.#pending() + credits);
+        // Spent only because of leases' reservations (free without them): owed back if they end unused.
+        const owed = Math.min(credits, Math.min(calls, Math.max(0, quota - used)) - free);
+        if (owed > 0) this.#setMeta("reservation_debits", Number(this.#meta("reservation_debits") ?? 0) + owed);
+      }
+      this.#count(keyId, endpoint, day, calls, now);
+      if (ticket) this.#remember(ticket, { keyId, endpoint, day, calls, credits, done: false }, now);
+      if (this.#month) this.#month.used += calls;
+      const admission = this.#answer(day, now, calls, credits, quota - used - reserved);
+      await this.#scheduleFlush(userId);
+      return admission;
     }
-    this.#count(keyId, endpoint, day, calls, now);
-    if (ticket) this.#remember(ticket, { keyId, endpoint, day, calls, credits, done: false }, now);
-    // A settle or release while this call awaited its plan or balance clears the cached month: it is then
-    // read again, with this call, from storage.
-    if (this.#month) this.#month.used += calls;
-    await this.#scheduleFlush(userId);
+  }
+
+  /** The answer to an admission just counted; a lease (sized on the counts it was decided on) is reserved here. */
+  #answer(day: string, now: number, calls: number, credits: number, left: number): Admission {
     if (credits > 0) return { ok: true, charged: true, credits, day };
     if (calls > 1) return { ok: true, charged: false, day };
-    const leaseCalls = Math.min(LEASE_MAX_CALLS, Math.floor((quota - used - 1 - reserved) / LEASE_SHARE));
+    const leaseCalls = Math.min(LEASE_MAX_CALLS, Math.floor((left - 1) / LEASE_SHARE));
     if (leaseCalls < LEASE_MIN_CALLS) return { ok: true, charged: false, day };
     const lease = { id: crypto.randomUUID(), calls: leaseCalls, ms: LEASE_MS, revoked: [...this.#recentlyRevoked(now).keys()] };
     this.sql`INSERT INTO leases (id, calls, expires_at) VALUES (${lease.id}, ${leaseCalls}, ${now + LEASE_MS + LEASE_GRACE_MS})`;
@@ -289,6 +346,7 @@ export class AccountAgent extends Agent<Env> {
 
   /** Forget cached plan, status and balance (after a payment, a grant, a plan change, a suspension or reinstatement). */
   async refresh(): Promise<void> {
+    this.#generation++;
     this.#plan = undefined;
     this.#balance = undefined;
   }
@@ -358,6 +416,8 @@ export class AccountAgent extends Agent<Env> {
     if (d) {
       this.#setMeta("pending_debit", this.#pending() - d.amount);
       this.sql`DELETE FROM account_meta WHERE k = 'flush_debit'`;
+      // A balance read during the batch may predate the debit, which is no longer pending: drop it.
+      this.#generation++;
       this.#balance = undefined;
     }
     const left = this.sql<{ n: number }>`SELECT count(*) AS n FROM usage_counts WHERE dirty = 1`[0].n;

@@ -181,23 +181,30 @@ export async function loginLock(db: Db, emailHash: string): Promise<{ failures: 
 }
 
 /**
- * Counts one failed login (the count restarts after `windowMs` without failures) and, from
- * `threshold` failures on, locks the address for `baseMs` doubled per further failure, at most `maxMs`.
- * One statement, so concurrent failures all count.
+ * Counts one login attempt against the address before its password is checked (a success then
+ * clears the count): the count restarts after `windowMs` without attempts and, from `threshold`
+ * attempts on, the address is locked for `baseMs` doubled per further attempt, at most `maxMs`.
+ * One statement that counts only when the address is not locked, so parallel attempts cannot all
+ * pass a lock read before any of them was counted. Answers false when the address is locked (the
+ * attempt was not counted: the row is left as it was, so no row comes back).
  */
-export async function countLoginFailure(
+export async function countLoginAttempt(
   db: Db,
   emailHash: string,
   now: number,
   rule: { windowMs: number; threshold: number; baseMs: number; maxMs: number },
-): Promise<void> {
+): Promise<boolean> {
   const failures = sql`CASE WHEN login_failures.last_at < ${now - rule.windowMs} THEN 1 ELSE login_failures.failures + 1 END`;
-  await db.run(sql`INSERT INTO login_failures (email_hash, failures, locked_until, last_at) VALUES (${emailHash}, 1, ${rule.threshold <= 1 ? now + rule.baseMs : 0}, ${now})
+  const counted =
+    await db.all(sql`INSERT INTO login_failures (email_hash, failures, locked_until, last_at) VALUES (${emailHash}, 1, ${rule.threshold <= 1 ? now + rule.baseMs : 0}, ${now})
     ON CONFLICT (email_hash) DO UPDATE SET
       failures = ${failures},
       locked_until = CASE WHEN ${failures} >= ${rule.threshold}
         THEN ${now} + min(${rule.maxMs}, ${rule.baseMs} << min(20, ${failures} - ${rule.threshold})) ELSE 0 END,
-      last_at = ${now}`);
+      last_at = ${now}
+    WHERE login_failures.locked_until <= ${now}
+    RETURNING failures`);
+  return counted.length > 0;
 }
 
 export async function clearLoginFailures(db: Db, emailHash: string): Promise<void> {

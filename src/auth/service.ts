@@ -14,7 +14,7 @@ import {
   claimUnverifiedAccount,
   claimVerificationSend,
   clearLoginFailures,
-  countLoginFailure,
+  countLoginAttempt,
   endSessions,
   findSessionUser,
   findUserByEmail,
@@ -127,32 +127,32 @@ const LOCK = { windowMs: 15 * 60 * 1000, threshold: 5, baseMs: 30_000, maxMs: 15
 const emailKey = (email: string) => sha256Hex(`login:${email}`);
 
 /**
- * Refuses a login to an address that is locked: the same answer whether an account has it or not
- * (the lock is kept per address), and also when the password would be right.
+ * Counts the attempt against the address first, then refuses it if the address is locked: the same
+ * answer whether an account has it or not (the lock is kept per address), and also when the
+ * password would be right. Counting before the (slow) password check is what keeps parallel
+ * guesses within the lock's allowance.
  */
-async function refuseIfLocked(env: Env, key: string, origin: RequestMeta, subjectId: string | null, email: string): Promise<boolean> {
-  const lock = await loginLock(primaryDb(env), key);
-  const wait = lock ? Math.ceil((lock.lockedUntil - Date.now()) / 1000) : 0;
-  if (wait > 0) {
-    await audit(env, origin, { event: "login_locked", subjectId, detail: { email, retry_after: wait } });
-    throw new ApiError("RATE_LIMITED", `Too many failed logins for this email. Try again in ${wait} seconds.`, { headers: { "retry-after": String(wait) } });
-  }
-  return lock !== undefined;
+async function countAttempt(env: Env, key: string, origin: RequestMeta, subjectId: string | null, email: string): Promise<void> {
+  const db = primaryDb(env);
+  if (await countLoginAttempt(db, key, Date.now(), LOCK)) return;
+  const lock = await loginLock(db, key);
+  const wait = Math.max(1, lock ? Math.ceil((lock.lockedUntil - Date.now()) / 1000) : 1);
+  await audit(env, origin, { event: "login_locked", subjectId, detail: { email, retry_after: wait } });
+  throw new ApiError("RATE_LIMITED", `Too many failed logins for this email. Try again in ${wait} seconds.`, { headers: { "retry-after": String(wait) } });
 }
 
-/** Checks a user's password, counting a failure against the address's back-off; rehashes on success when the parameters changed. */
+/** Checks a user's password, the attempt counted against the address's back-off first; rehashes on success when the parameters changed. */
 async function checkPassword(env: Env, user: UserRow | undefined, email: string, password: string, origin: RequestMeta): Promise<boolean> {
   const db = primaryDb(env);
   const key = await emailKey(email);
-  const counted = await refuseIfLocked(env, key, origin, user?.id ?? null, email);
+  await countAttempt(env, key, origin, user?.id ?? null, email);
   // Unknown email and wrong password take the same path and the same time.
   const ok = await verifyPassword(password, user?.passwordHash);
   if (!user || !ok) {
-    await countLoginFailure(db, key, Date.now(), LOCK);
     await audit(env, origin, { event: "login_failed", actorId: user?.id ?? null, subjectId: user?.id ?? null, detail: { email } });
     return false;
   }
-  if (counted) await clearLoginFailures(db, key);
+  await clearLoginFailures(db, key);
   if (needsRehash(user.passwordHash)) await replaceHash(db, user.id, user.passwordHash, await hashPassword(password));
   return true;
 }

@@ -224,6 +224,25 @@ describe("failed logins per account", () => {
     vi.useFakeTimers({ now: Date.now() + 31_000, toFake: ["Date"] });
     expect((await login(r.data.email, "correct horse")).status).toBe(200);
   });
+
+  it("parallel guesses get no more tries than sequential ones: at most 5 are checked per lock window, for login and change-password", async () => {
+    const r = await register();
+    // From 20 addresses, so the per-IP limit is not what stops them.
+    const guesses = await Promise.all(Array.from({ length: 20 }, (_, i) => login(r.data.email, `wrong horse ${i}`, `198.18.1.${i + 1}`)));
+    const statuses = guesses.map((g) => g.status);
+    expect(statuses.filter((s) => s === 401).length, statuses.join(",")).toBe(5);
+    expect(statuses.filter((s) => s === 429).length).toBe(15);
+
+    const other = await register();
+    const changes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call("/auth/change-password", { method: "POST", token: other.token, json: { current_password: `wrong horse ${i}`, new_password: "a new password" } }),
+      ),
+    );
+    const changed = changes.map((c) => c.status);
+    expect(changed.filter((s) => s === 401).length, changed.join(",")).toBe(5);
+    expect(changed.filter((s) => s === 429).length).toBe(15);
+  });
 });
 
 describe("resend verification", () => {

@@ -4,7 +4,9 @@
  * bindings; `plan` decides, call by call and from a seed, whether a call fails and how:
  * - `throw`: fails before anything happens (a refused connection);
  * - `timeout`: fails the way a timed-out or reset service reports it, before anything happens;
- * - `lost`: the call happens (a write commits), then its answer is lost and the caller sees a failure.
+ * - `lost`: the call happens (a write commits), then its answer is lost and the caller sees a failure;
+ * - `slow` (only when asked for in `kinds`, D1 and KV): the call happens, its answer arrives `slowMs`
+ *   milliseconds later, as production D1 answers in milliseconds where local D1 answers within the same tick.
  * The errors look like the platform's own (D1's and KV's messages, the Durable Object's `retryable`
  * flag), so the Worker meets them as it would in production. `callWith` sends a request to the app
  * with such an env.
@@ -18,7 +20,7 @@
  * - `twice`: the request reaches the upstream twice (a duplicated request: it may act twice); the
  *   caller gets the second answer.
  */
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env as globalEnv } from "cloudflare:workers";
 import { vi } from "vitest";
 import { app } from "../../src/app";
@@ -26,7 +28,7 @@ import { seeded } from "../../src/lib/random";
 import { BASE } from "../helpers";
 
 export type Target = "d1" | "kv" | "account" | "ratelimit" | "fetch";
-export type FaultKind = "throw" | "timeout" | "lost" | "error" | "twice";
+export type FaultKind = "throw" | "timeout" | "lost" | "error" | "twice" | "slow";
 
 /** The ways each target can fail (a binding's call, or an outbound request). */
 const KINDS: Record<Target, FaultKind[]> = {
@@ -36,6 +38,8 @@ const KINDS: Record<Target, FaultKind[]> = {
   ratelimit: ["throw", "timeout", "lost"],
   fetch: ["throw", "timeout", "error", "twice"],
 };
+/** Kinds a target takes only when a plan names them (so the existing schedules stay as they are). */
+const OPT_IN: Partial<Record<Target, FaultKind[]>> = { d1: ["slow"], kv: ["slow"] };
 
 export class FaultPlan {
   readonly #random: () => number;
@@ -46,7 +50,14 @@ export class FaultPlan {
 
   constructor(
     seed: number,
-    readonly options: { rate: number; targets: Target[]; kinds?: FaultKind[]; only?: (target: Target, operation: string) => boolean },
+    readonly options: {
+      rate: number;
+      targets: Target[];
+      kinds?: FaultKind[];
+      only?: (target: Target, operation: string) => boolean;
+      /** How late a `slow` call's answer arrives. */
+      slowMs?: number;
+    },
   ) {
     this.#random = seeded(seed);
   }
@@ -64,7 +75,8 @@ export class FaultPlan {
   decide(target: Target, operation: string): FaultKind | null {
     if (this.#paused || !this.options.targets.includes(target)) return null;
     if (this.options.only && !this.options.only(target, operation)) return null;
-    const kinds = (this.options.kinds ?? KINDS[target]).filter((k) => KINDS[target].includes(k));
+    const allowed = [...KINDS[target], ...(OPT_IN[target] ?? [])];
+    const kinds = (this.options.kinds ?? KINDS[target]).filter((k) => allowed.includes(k));
     if (kinds.length === 0 || this.#random() >= this.options.rate) return null;
     const kind = kinds[Math.floor(this.#random() * kinds.length)];
     this.injected++;
@@ -97,6 +109,8 @@ async function guarded<T>(plan: FaultPlan, target: Target, operation: string, op
   const kind = plan.decide(target, operation);
   if (kind === "throw" || kind === "timeout") throw failure(target, kind);
   const result = await op();
+  // The read is done; its answer is on the way (what it read may change meanwhile).
+  if (kind === "slow") await new Promise((r) => setTimeout(r, plan.options.slowMs ?? 20));
   if (kind === "lost") throw failure(target, kind);
   return result;
 }
@@ -233,3 +247,16 @@ export async function drain(): Promise<void> {
 
 /** How many faults a scenario injects at the least: 200, times FAULTS_SCALE (an environment variable, for longer runs). */
 export const MIN_FAULTS = 200 * Number((globalEnv as unknown as { FAULTS_SCALE?: string }).FAULTS_SCALE ?? 1);
+
+/**
+ * Makes the account object of `userId` meet its own D1 (plan, status, balance reads; flushes) through
+ * `plan`, until it restarts. The object is woken first; restart it before to start from cold.
+ */
+export async function faultyAccountObject(userId: string, plan: FaultPlan): Promise<void> {
+  const stub = globalEnv.ACCOUNT.get(globalEnv.ACCOUNT.idFromName(userId));
+  await runInDurableObject(stub, (agent: object) => {
+    // `env` is protected on the class: the object's own bindings, swapped here as the runtime holds them.
+    const own = Reflect.get(agent, "env") as Env;
+    Object.defineProperty(agent, "env", { value: faultyEnv(own, plan), configurable: true, writable: true });
+  });
+}
