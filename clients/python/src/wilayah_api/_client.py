@@ -122,7 +122,7 @@ class Client(BaseClient):
         self,
         *,
         user_id: str | None = None,
-        event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded"] | None = None,
+        event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch"] | None = None,
         page: int | None = None,
         per_page: int | None = None,
     ) -> AdminListAuditResponse:
@@ -281,7 +281,9 @@ class Client(BaseClient):
 
     def create_key(self, *, name: str) -> CreateKeyResponse:
         """
-        Needs a verified email. The secret is in this answer only: store it. At most 20 active keys.
+        Needs a verified email. The secret is in this answer only: store it. At most 20 active keys,
+        and at most 30 key creations and revocations a minute (429 `RATE_LIMITED` with
+        `Retry-After`).
 
         POST /user/keys
 
@@ -291,7 +293,8 @@ class Client(BaseClient):
         Raises:
             ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
                 (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), EMAIL_NOT_VERIFIED (403),
-                KEY_LIMIT_REACHED (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415).
+                KEY_LIMIT_REACHED (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
         """
         return cast("CreateKeyResponse", self._call(
             "POST",
@@ -1726,7 +1729,8 @@ class Client(BaseClient):
 
     def revoke_key(self, id: str) -> RevokeKeyResponse:
         """
-        Takes effect on the next request. Revoking an already revoked key changes nothing.
+        Takes effect on the next request. Revoking an already revoked key changes nothing. At most
+        30 key creations and revocations a minute (429 `RATE_LIMITED` with `Retry-After`).
 
         DELETE /user/keys/{id}
 
@@ -1738,7 +1742,7 @@ class Client(BaseClient):
 
         Raises:
             ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
-                ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return cast("RevokeKeyResponse", self._call(
             "DELETE",
@@ -1890,7 +1894,7 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), INVALID_SIGNATURE (401), NOT_FOUND
-                (404), PAYMENT_NOT_CONFIGURED (503).
+                (404), PAYMENT_AMOUNT_MISMATCH (409), PAYMENT_NOT_CONFIGURED (503).
         """
         return cast("TripayWebhookResponse", self._call(
             "POST",
@@ -2025,7 +2029,7 @@ class AsyncClient(BaseAsyncClient):
         self,
         *,
         user_id: str | None = None,
-        event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded"] | None = None,
+        event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch"] | None = None,
         page: int | None = None,
         per_page: int | None = None,
     ) -> AdminListAuditResponse:
@@ -2184,7 +2188,9 @@ class AsyncClient(BaseAsyncClient):
 
     async def create_key(self, *, name: str) -> CreateKeyResponse:
         """
-        Needs a verified email. The secret is in this answer only: store it. At most 20 active keys.
+        Needs a verified email. The secret is in this answer only: store it. At most 20 active keys,
+        and at most 30 key creations and revocations a minute (429 `RATE_LIMITED` with
+        `Retry-After`).
 
         POST /user/keys
 
@@ -2194,7 +2200,8 @@ class AsyncClient(BaseAsyncClient):
         Raises:
             ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
                 (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), EMAIL_NOT_VERIFIED (403),
-                KEY_LIMIT_REACHED (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415).
+                KEY_LIMIT_REACHED (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
         """
         return cast("CreateKeyResponse", await self._call(
             "POST",
@@ -3652,7 +3659,8 @@ class AsyncClient(BaseAsyncClient):
 
     async def revoke_key(self, id: str) -> RevokeKeyResponse:
         """
-        Takes effect on the next request. Revoking an already revoked key changes nothing.
+        Takes effect on the next request. Revoking an already revoked key changes nothing. At most
+        30 key creations and revocations a minute (429 `RATE_LIMITED` with `Retry-After`).
 
         DELETE /user/keys/{id}
 
@@ -3664,7 +3672,7 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
-                ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return cast("RevokeKeyResponse", await self._call(
             "DELETE",
@@ -3816,7 +3824,7 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), INVALID_SIGNATURE (401), NOT_FOUND
-                (404), PAYMENT_NOT_CONFIGURED (503).
+                (404), PAYMENT_AMOUNT_MISMATCH (409), PAYMENT_NOT_CONFIGURED (503).
         """
         return cast("TripayWebhookResponse", await self._call(
             "POST",

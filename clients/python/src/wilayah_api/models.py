@@ -539,7 +539,7 @@ class AdminListAuditResponseItem(TypedDict):
     id: int
     #: ISO 8601, UTC
     at: str
-    event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded"]
+    event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch"]
     #: Who acted: the user, an admin; null for the payment provider or an unknown caller
     actor_id: str | None
     #: The account it concerns; null when none matched (a login with an unknown email)

@@ -178,7 +178,7 @@ export const listKeys = <ThrowOnError extends boolean = true>(options?: Options<
 /**
  * Create an API key
  *
- * Needs a verified email. The secret is in this answer only: store it. At most 20 active keys.
+ * Needs a verified email. The secret is in this answer only: store it. At most 20 active keys, and at most 30 key creations and revocations a minute (429 `RATE_LIMITED` with `Retry-After`).
  */
 export const createKey = <ThrowOnError extends boolean = true>(options: Options<CreateKeyData, ThrowOnError>): RequestResult<CreateKeyResponses, CreateKeyErrors, ThrowOnError> => (options.client ?? client).post<CreateKeyResponses, CreateKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -193,7 +193,7 @@ export const createKey = <ThrowOnError extends boolean = true>(options: Options<
 /**
  * Revoke an API key
  *
- * Takes effect on the next request. Revoking an already revoked key changes nothing.
+ * Takes effect on the next request. Revoking an already revoked key changes nothing. At most 30 key creations and revocations a minute (429 `RATE_LIMITED` with `Retry-After`).
  */
 export const revokeKey = <ThrowOnError extends boolean = true>(options: Options<RevokeKeyData, ThrowOnError>): RequestResult<RevokeKeyResponses, RevokeKeyErrors, ThrowOnError> => (options.client ?? client).delete<RevokeKeyResponses, RevokeKeyErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

@@ -9,7 +9,7 @@ export type Error = {
         /**
          * Stable, machine-readable: branch on this
          */
-        code: 'INVALID_QUERY' | 'INVALID_JSON' | 'VALIDATION_ERROR' | 'CHALLENGE_REQUIRED' | 'INVALID_RESET_TOKEN' | 'MISSING_TOKEN' | 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'QUOTA_EXCEEDED' | 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED' | 'CHALLENGE_FAILED' | 'ACCOUNT_SUSPENDED' | 'PLAN_REQUIRED' | 'NOT_FOUND' | 'NO_SUBSCRIPTION' | 'METHOD_NOT_ALLOWED' | 'EMAIL_TAKEN' | 'ALREADY_VERIFIED' | 'KEY_LIMIT_REACHED' | 'LAST_ADMIN' | 'TOO_MANY_OPEN_INVOICES' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'UPSTREAM_ERROR' | 'PAYMENT_NOT_CONFIGURED' | 'SERVICE_UNAVAILABLE' | 'UPSTREAM_TIMEOUT';
+        code: 'INVALID_QUERY' | 'INVALID_JSON' | 'VALIDATION_ERROR' | 'CHALLENGE_REQUIRED' | 'INVALID_RESET_TOKEN' | 'MISSING_TOKEN' | 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'QUOTA_EXCEEDED' | 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED' | 'CHALLENGE_FAILED' | 'ACCOUNT_SUSPENDED' | 'PLAN_REQUIRED' | 'NOT_FOUND' | 'NO_SUBSCRIPTION' | 'METHOD_NOT_ALLOWED' | 'EMAIL_TAKEN' | 'ALREADY_VERIFIED' | 'KEY_LIMIT_REACHED' | 'LAST_ADMIN' | 'TOO_MANY_OPEN_INVOICES' | 'PAYMENT_AMOUNT_MISMATCH' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'UPSTREAM_ERROR' | 'PAYMENT_NOT_CONFIGURED' | 'SERVICE_UNAVAILABLE' | 'UPSTREAM_TIMEOUT';
         /**
          * For people: what happened and what to do
          */
@@ -654,6 +654,10 @@ export type CreateKeyErrors = {
      * Error: `UNSUPPORTED_MEDIA_TYPE`
      */
     415: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
 };
 
 export type CreateKeyError = CreateKeyErrors[keyof CreateKeyErrors];
@@ -715,6 +719,10 @@ export type RevokeKeyErrors = {
      * Error: `NOT_FOUND`
      */
     404: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
 };
 
 export type RevokeKeyError = RevokeKeyErrors[keyof RevokeKeyErrors];
@@ -1084,6 +1092,10 @@ export type TripayWebhookErrors = {
      * Error: `NOT_FOUND`
      */
     404: Error;
+    /**
+     * Error: `PAYMENT_AMOUNT_MISMATCH`
+     */
+    409: Error;
     /**
      * Error: `PAYMENT_NOT_CONFIGURED`
      */
@@ -1802,7 +1814,7 @@ export type AdminListAuditData = {
         /**
          * One kind of event
          */
-        event?: 'login_succeeded' | 'login_failed' | 'login_locked' | 'logout' | 'logout_all' | 'password_changed' | 'password_reset_requested' | 'password_reset' | 'account_takeover' | 'account_replaced' | 'email_verified' | 'key_created' | 'key_revoked' | 'admin_user_changed' | 'admin_credits_changed' | 'admin_subscription_granted' | 'payment_refunded';
+        event?: 'login_succeeded' | 'login_failed' | 'login_locked' | 'logout' | 'logout_all' | 'password_changed' | 'password_reset_requested' | 'password_reset' | 'account_takeover' | 'account_replaced' | 'email_verified' | 'key_created' | 'key_revoked' | 'admin_user_changed' | 'admin_credits_changed' | 'admin_subscription_granted' | 'payment_refunded' | 'payment_amount_mismatch';
         /**
          * Page number, from 1.
          */
@@ -1843,7 +1855,7 @@ export type AdminListAuditResponses = {
              * ISO 8601, UTC
              */
             at: string;
-            event: 'login_succeeded' | 'login_failed' | 'login_locked' | 'logout' | 'logout_all' | 'password_changed' | 'password_reset_requested' | 'password_reset' | 'account_takeover' | 'account_replaced' | 'email_verified' | 'key_created' | 'key_revoked' | 'admin_user_changed' | 'admin_credits_changed' | 'admin_subscription_granted' | 'payment_refunded';
+            event: 'login_succeeded' | 'login_failed' | 'login_locked' | 'logout' | 'logout_all' | 'password_changed' | 'password_reset_requested' | 'password_reset' | 'account_takeover' | 'account_replaced' | 'email_verified' | 'key_created' | 'key_revoked' | 'admin_user_changed' | 'admin_credits_changed' | 'admin_subscription_granted' | 'payment_refunded' | 'payment_amount_mismatch';
             /**
              * Who acted: the user, an admin; null for the payment provider or an unknown caller
              */
