@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { displayParts, generateKeySecret, hashKeySecret } from "../src/keys/secret";
+import { forgetUserKeys } from "../src/keys/service";
 import { newId } from "../src/lib/crypto";
 
 export const BASE = "https://api.wilayah.test";
@@ -40,6 +41,19 @@ export function verifyLinkFrom(log: { mock: { calls: unknown[][] } }): URL {
   const links = [...text.matchAll(/https?:\/\/\S+\/auth\/verify-email\?token=\S+/g)];
   if (!links.length) throw new Error("no verification link was printed");
   return new URL(links.at(-1)![0]);
+}
+
+/**
+ * Waits (up to 3 s) until the console mailer has printed `count` messages matching `pattern`: some
+ * mails (password resets) are sent after the answer, in the request's background work.
+ */
+export async function printed(log: { mock: { calls: unknown[][] } }, pattern: RegExp, count = 1): Promise<string[]> {
+  const re = new RegExp(pattern.source, "g");
+  for (let i = 0; ; i++) {
+    const found = [...log.mock.calls.flat().map(String).join("\n").matchAll(re)].map((m) => m[0]);
+    if (found.length >= count || i >= 60) return found;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** A registered, email-verified developer with a session token (verified through the emailed link). */
@@ -108,8 +122,10 @@ export async function expectError(res: Response, status: number, code: string) {
 }
 
 /** Puts a user on a plan directly in D1 (before their keys are first used, so no cached lookup is stale). */
+/** The plan written to D1, and the user's keys' cached lookups dropped, as the real plan changes do. */
 export async function setPlan(userId: string, plan: string) {
   await env.DB.prepare("UPDATE users SET plan = ? WHERE id = ?").bind(plan, userId).run();
+  await forgetUserKeys(env, userId);
 }
 
 export async function usageOf(token: string, month?: string) {

@@ -64,10 +64,13 @@ describe("a shared address past its budget of unknown keys (issue 33)", () => {
     // The enumerator behind it: 429 every time; D1 is read for at most 11 of its keys (10 within the
     // second budget, and the one that finds it spent), then never.
     const probes = [];
+    const window = () => Math.floor(Date.now() / 60_000); // the limiters count per minute
+    const first = window();
     for (let i = 0; i < 15; i++) probes.push(await probe(ip));
     for (const p of probes) await expectError(p.res, 429, "RATE_LIMITED");
-    expect(probes.filter((p) => p.readD1).length).toBeLessThanOrEqual(11);
-    expect(probes.at(-1)!.readD1).toBe(false);
+    // On a busy machine the probes may straddle a minute: the next minute brings its budget of 10.
+    expect(probes.filter((p) => p.readD1).length).toBeLessThanOrEqual(11 + 10 * (window() - first));
+    if (window() === first) expect(probes.at(-1)!.readD1).toBe(false);
     // Another address is not affected.
     await expectError(await data(random(), "192.0.2.212"), 401, "INVALID_API_KEY");
   });
