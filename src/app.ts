@@ -4,13 +4,13 @@
  * document and the portal. Errors and unknown routes are answered by src/http/errors.ts.
  */
 import { Hono } from "hono";
-import { requestId } from "hono/request-id";
 import { admitDataCall, dataEndpoints } from "./catalogue";
 import { dataRoutes } from "./data/rest";
 import type { BaseEnv } from "./http/context";
 import { accountCors, dataCors, mcpCors } from "./http/cors";
 import { d1Stats } from "./http/d1-stats";
 import { onError, unknownRoutes } from "./http/errors";
+import { serverRequestId } from "./http/request-id";
 import { bodySizeLimit } from "./http/validate";
 import { mcpRoutes } from "./mcp/routes";
 import { apiDocRoutes } from "./openapi/routes";
@@ -28,7 +28,7 @@ import { siteRoutes } from "./site/routes";
 export const app = new Hono<BaseEnv>();
 const unknown = unknownRoutes(app);
 
-app.use("*", requestId({ headerName: "x-request-id" }));
+app.use("*", serverRequestId);
 app.use("*", d1Stats);
 app.use("*", unknown.preflight);
 app.use("/api/v1/*", dataCors);

@@ -57,3 +57,25 @@ export async function listAuditEvents(env: Env, filter: { userId?: string; event
   const page = await auditPage(primaryDb(env), filter, w.limit, w.offset);
   return { data: page.rows.map(publicAuditEvent), meta: w.meta(page.total) };
 }
+
+/**
+ * Events a user did themselves, with their own session or password: only these show the client IP
+ * on the user's own security page. Others (an admin's change, a failed login, a reset asked for, a
+ * verification link opened) may come from someone else, such as the real owner of an email a
+ * squatter registered, whose address is not the account holder's to see.
+ */
+const DONE_BY_THE_USER = new Set<AuditEventName>([
+  "login_succeeded",
+  "logout",
+  "logout_all",
+  "password_changed",
+  "key_created",
+  "key_revoked",
+  "account_replaced",
+]);
+
+/** The user's recent events for their own security page: the IP only where the user did it (see DONE_BY_THE_USER). */
+export async function ownSecurityEvents(env: Env, userId: string, paging: Paging) {
+  const page = await listAuditEvents(env, { userId }, paging);
+  return { ...page, data: page.data.map((e) => (e.actor_id === userId && DONE_BY_THE_USER.has(e.event as AuditEventName) ? e : { ...e, ip: null })) };
+}

@@ -151,10 +151,15 @@ export function deleteAuthRowsOf(db: Db, userId: string, condition: SQL) {
 // ---------------------------------------------------------------- password resets
 
 /** Records a reset unless one was made for the user less than `minGapMs` ago (one message per address per minute). True when recorded. */
-export async function insertResetIfQuiet(db: Db, row: { id: string; userId: string; createdAt: number; expiresAt: number }, minGapMs: number) {
+export async function insertResetIfQuiet(
+  db: Db,
+  row: { id: string; userId: string; createdAt: number; expiresAt: number },
+  rule: { minGapMs: number; perDay: number },
+) {
   const r = await db.run(sql`INSERT INTO password_resets (id, user_id, created_at, expires_at)
     SELECT ${row.id}, ${row.userId}, ${row.createdAt}, ${row.expiresAt}
-    WHERE NOT EXISTS (SELECT 1 FROM password_resets WHERE user_id = ${row.userId} AND created_at > ${row.createdAt - minGapMs})`);
+    WHERE NOT EXISTS (SELECT 1 FROM password_resets WHERE user_id = ${row.userId} AND created_at > ${row.createdAt - rule.minGapMs})
+      AND (SELECT count(*) FROM password_resets WHERE user_id = ${row.userId} AND created_at > ${row.createdAt - 24 * 3600 * 1000}) < ${rule.perDay}`);
   return r.meta.changes === 1;
 }
 

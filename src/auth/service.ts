@@ -4,9 +4,12 @@ import { primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { newId, sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
+import { errorText, log } from "../lib/log";
+import { toDisplayText } from "../lib/text";
 import { throttle } from "../lib/throttle";
 import { isBreachedPassword } from "./breached";
 import { challengeRequired, checkChallenge } from "./challenge";
+import { NAME_MAX } from "./inputs";
 import { mailerFor } from "./mailer";
 import { providerEnabled } from "./oauth";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords";
@@ -208,37 +211,41 @@ export function dashboardBase(env: Env): string {
   return env.DASHBOARD_URL.replace(/\/$/, "") || PORTAL_PATH;
 }
 
-const RESET_GAP_MS = 60_000;
+/** Reset mails to one account: at most one a minute and RESET_PER_DAY in 24 hours (a mailbox is not a target). */
+const RESET_RULE = { minGapMs: 60_000, perDay: 5 };
 export const FORGOT_ANSWER = {
   data: { message: "If an account has this email, a link to reset its password is on its way. It works once, for 30 minutes." },
 };
 
 /**
- * Sends a reset link when an account has the email, at most once a minute per address. Always the
- * same answer, so it tells nobody which emails have accounts.
+ * Sends a reset link when an account has the email (see RESET_RULE). Always the same answer, given
+ * before the account is even looked up (the lookup and the mail run in `defer`, after the answer),
+ * so neither its words nor its time tell which emails have accounts.
  */
-export async function forgotPassword(env: Env, input: { email: string }, origin: Origin) {
+export async function forgotPassword(env: Env, input: { email: string; challengeToken?: string }, origin: Origin, defer: (work: Promise<unknown>) => void) {
   await throttle(env.AUTH_LIMITER, `forgot:${origin.ip ?? "unknown"}`, AUTH_PERIOD_SECONDS);
+  await checkChallenge(env, input.challengeToken, origin.ip, new URL(origin.apiBaseUrl).hostname);
   const email = normalizeEmail(input.email);
+  defer(sendReset(env, email, origin, Date.now()).catch((e) => log.error("password_reset_failed", { error: errorText(e) })));
+  return FORGOT_ANSWER;
+}
+
+async function sendReset(env: Env, email: string, origin: Origin, now: number) {
   const db = primaryDb(env);
   const user = await findUserByEmail(db, email);
-  if (user) {
-    const now = Date.now();
-    const reset = { id: crypto.randomUUID(), userId: user.id, createdAt: now, expiresAt: now + RESET_TTL_SECONDS * 1000 };
-    if (await insertResetIfQuiet(db, reset, RESET_GAP_MS)) {
-      const token = await signReset(env, user.id, reset.id);
-      const base = env.DASHBOARD_URL.replace(/\/$/, "") || `${origin.apiBaseUrl}${PORTAL_PATH}`;
-      const sent = await mailerFor(env)
-        .send({
-          to: user.email,
-          subject: "Reset your Wilayah API password",
-          text: `Open this link to choose a new password (it works once, for 30 minutes):\n\n${base}/reset?token=${encodeURIComponent(token)}\n\nSetting a new password ends every session of the account. If you did not ask for this, ignore this message: your password stays as it is.`,
-        })
-        .catch(() => false);
-      await audit(env, origin, { event: "password_reset_requested", subjectId: user.id, detail: { sent } });
-    }
-  }
-  return FORGOT_ANSWER;
+  if (!user) return;
+  const reset = { id: crypto.randomUUID(), userId: user.id, createdAt: now, expiresAt: now + RESET_TTL_SECONDS * 1000 };
+  if (!(await insertResetIfQuiet(db, reset, RESET_RULE))) return;
+  const token = await signReset(env, user.id, reset.id);
+  const base = env.DASHBOARD_URL.replace(/\/$/, "") || `${origin.apiBaseUrl}${PORTAL_PATH}`;
+  const sent = await mailerFor(env)
+    .send({
+      to: user.email,
+      subject: "Reset your Wilayah API password",
+      text: `Open this link to choose a new password (it works once, for 30 minutes):\n\n${base}/reset?token=${encodeURIComponent(token)}\n\nSetting a new password ends every session of the account. If you did not ask for this, ignore this message: your password stays as it is.`,
+    })
+    .catch(() => false);
+  await audit(env, origin, { event: "password_reset_requested", subjectId: user.id, detail: { sent } });
 }
 
 /**
@@ -373,7 +380,7 @@ export async function signInWithVerifiedEmail(env: Env, input: { email: string; 
     const row = {
       id: newId("user"),
       email,
-      name: input.name.trim().slice(0, 100) || email.split("@")[0],
+      name: toDisplayText(input.name, NAME_MAX, email.split("@")[0]),
       passwordHash: "!",
       emailVerified: true,
       ownerProven: true,

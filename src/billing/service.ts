@@ -50,8 +50,18 @@ export function publicPlan(p: PlanRow) {
   return { id: p.id, name: p.name, price_idr: p.priceIdr, monthly_quota: p.monthlyQuota, rate_limit_per_minute: p.rateLimitPerMinute, features: p.features };
 }
 
+/**
+ * Public plans change only with a migration: each isolate keeps the list a minute, so the landing
+ * page and GET /billing/plans (both open to anyone, so anyone could make us read D1 at will) read D1
+ * about once a minute per isolate, not once per request.
+ */
+const PLANS_TTL_MS = 60_000;
+let plansCache: { at: number; data: ReturnType<typeof publicPlan>[] } | undefined;
+
 export async function listPlans(env: Env) {
-  return { data: (await publicPlans(primaryDb(env))).map(publicPlan) };
+  const now = Date.now();
+  if (!plansCache || now - plansCache.at >= PLANS_TTL_MS) plansCache = { at: now, data: (await publicPlans(primaryDb(env))).map(publicPlan) };
+  return { data: plansCache.data };
 }
 
 export function invoiceView(inv: InvoiceRow) {

@@ -44,6 +44,13 @@ export type JsonEndpoint<I extends z.ZodObject = z.ZodObject, O extends z.ZodTyp
   output: O;
   /** Answers are identical for every caller and may be cached for this many seconds. */
   cacheSeconds: number;
+  /**
+   * "account": the input is the caller's own text (addresses, which name people's homes): cached
+   * answers are kept per account and keyed by a digest, never by the text, so neither a cache key
+   * holds the address nor an `x-cache: HIT` tells one customer that another asked the same. Default:
+   * shared by every caller.
+   */
+  cacheScope?: "account";
   handler(input: z.infer<I>, ctx: DataContext): Promise<z.infer<O>>;
 };
 

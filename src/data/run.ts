@@ -1,7 +1,7 @@
 /**
  * Runs a declared data endpoint for either surface (REST or MCP): validates the input, admits the
  * call (or the batch's calls), answers from cache when it can (keyed by endpoint, validated input
- * and data version, never by caller), otherwise calls the handler and stores its answer.
+ * and data version; by caller too for `cacheScope: "account"`), otherwise calls the handler and stores its answer.
  *
  * Two cache layers: this isolate's memory (hot answers cost no subrequest at all), then the
  * location's Cache API (shared by the isolates of one Cloudflare location). Both expire after the
@@ -20,9 +20,14 @@ const CACHE_ORIGIN = "https://data-cache.wilayah.invalid";
 /** Inputs longer than this (batches) are keyed by their digest, so a key stays a short URL. */
 const KEY_TEXT_MAX = 1_000;
 
-async function cacheKey(ep: JsonEndpoint, input: unknown): Promise<string> {
+async function cacheKey(ep: JsonEndpoint, input: unknown, ctx: DataContext): Promise<string> {
   const canonical = JSON.stringify(input, Object.keys(input as object).sort());
-  const text = canonical.length > KEY_TEXT_MAX ? `sha256:${await sha256Hex(canonical)}` : canonical;
+  const text =
+    ep.cacheScope === "account"
+      ? `account:${await sha256Hex(`${ctx.principal.userId}\n${canonical}`)}`
+      : canonical.length > KEY_TEXT_MAX
+        ? `sha256:${await sha256Hex(canonical)}`
+        : canonical;
   return `${CACHE_ORIGIN}/${encodeURIComponent(ep.version)}${ep.path}${ep.method === "POST" ? "@post" : ""}?${encodeURIComponent(text)}`;
 }
 
@@ -51,7 +56,7 @@ async function runEndpoint(ep: JsonEndpoint, input: Record<string, unknown>, ctx
   // RESPONSE_CACHE=off (a var) turns the cache off: the benchmark measures the uncached path that way.
   if (ep.cacheSeconds <= 0 || ctx.env.RESPONSE_CACHE === "off") return { json: JSON.stringify(await ep.handler(input, ctx)), cache: "MISS" };
 
-  const keyUrl = await cacheKey(ep, input);
+  const keyUrl = await cacheKey(ep, input, ctx);
   const inMemory = memory.get(keyUrl);
   if (inMemory !== undefined) return { json: inMemory, cache: "HIT" };
 

@@ -15,3 +15,19 @@ export const displayText = (min: number, max: number) =>
     .min(min, `${min} to ${max} characters`)
     .max(max, `${min} to ${max} characters`)
     .refine((s) => !UNSAFE_TEXT.test(s), "must not contain control characters or bidirectional overrides");
+
+const UNSAFE_TEXT_ALL = new RegExp(UNSAFE_TEXT.source, "gu");
+
+/**
+ * Text we did not ask the person for (a name from a Google or GitHub profile) made to follow
+ * `displayText(1, max)`: what it forbids removed, spaces joined, cut to `max` characters as that
+ * rule counts them (UTF-16 units), never inside a character; `fallback` when nothing is left.
+ */
+export function toDisplayText(raw: string, max: number, fallback: string): string {
+  let out = "";
+  for (const ch of raw.replace(UNSAFE_TEXT_ALL, " ").replace(/\s+/g, " ").trim()) {
+    if (out.length + ch.length > max) break;
+    out += ch;
+  }
+  return out.trim() || fallback;
+}

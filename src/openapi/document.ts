@@ -70,7 +70,11 @@ export async function apiDocument(app: Hono<BaseEnv>, env: Env, requestOrigin: s
           RequestId: { description: "The request's id; error bodies repeat it as `error.request_id`.", schema: { type: "string" } },
           RetryAfter: { description: "Seconds to wait before trying again.", schema: { type: "integer" } },
           DataVersion: { description: "The regulation (and package) the data follows, or the upstream source.", schema: { type: "string" } },
-          Cache: { description: "`HIT` or `MISS` of the edge response cache.", schema: { type: "string", enum: ["HIT", "MISS"] } },
+          Cache: {
+            description:
+              "`HIT` or `MISS` of the edge response cache. Shared by every caller, except for the address endpoints: their answers are cached per account (keyed by a digest of the text), so a `HIT` there only means your own account asked the same before.",
+            schema: { type: "string", enum: ["HIT", "MISS"] },
+          },
           ContentDisposition: {
             description: "`attachment` with the file name to save the download under (it names the level and the data version).",
             schema: { type: "string" },

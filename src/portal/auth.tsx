@@ -105,17 +105,20 @@ authPages.post("/logout", async (c) => {
 
 // ---------------------------------------------------------------- recovery
 
-authPages.get("/forgot", (c) => c.html(<ForgotPage p={page(c)} notice={null} challengeSiteKey={null} />));
+authPages.get("/forgot", (c) => c.html(<ForgotPage p={page(c)} notice={null} challengeSiteKey={challengeKey(c)} />));
 
 authPages.post("/forgot", async (c) => {
   const body = await c.req.parseBody();
   const email = typeof body.email === "string" ? body.email : "";
   try {
-    const input = await form(c, z.object({ email: emailInput }));
-    await forgotPassword(c.env, input, origin(c));
-    return c.html(<ForgotPage p={page(c)} notice={{ kind: "ok", text: page(c).t("forgot_sent") }} email={email} challengeSiteKey={null} />);
+    const input = await form(c, z.object({ email: emailInput, "cf-turnstile-response": challengeToken }));
+    await forgotPassword(c.env, { email: input.email, challengeToken: input["cf-turnstile-response"] }, origin(c), (work) => c.executionCtx.waitUntil(work));
+    return c.html(<ForgotPage p={page(c)} notice={{ kind: "ok", text: page(c).t("forgot_sent") }} email={email} challengeSiteKey={challengeKey(c)} />);
   } catch (e) {
-    return c.html(<ForgotPage p={page(c)} notice={errorNotice(c, e)} email={email} challengeSiteKey={null} />, e instanceof ApiError ? e.status : 500);
+    return c.html(
+      <ForgotPage p={page(c)} notice={errorNotice(c, e)} email={email} challengeSiteKey={challengeKey(c)} />,
+      e instanceof ApiError ? e.status : 500,
+    );
   }
 });
 
@@ -283,7 +286,7 @@ function oauthMessage(t: Page["t"], code: string): string {
 export function ForgotPage(props: AuthForm) {
   const { p } = props;
   return (
-    <Layout p={p} title={p.t("forgot_title")}>
+    <Layout p={p} title={p.t("forgot_title")} challenge={Boolean(props.challengeSiteKey)}>
       <div class="card narrow">
         <h1>{p.t("forgot_title")}</h1>
         <p class="muted">{p.t("forgot_intro")}</p>
@@ -294,6 +297,7 @@ export function ForgotPage(props: AuthForm) {
             <label for="email">{p.t("email")}</label>
             <input id="email" name="email" type="email" autocomplete="email" required value={props.email ?? ""} />
           </div>
+          <Challenge p={p} siteKey={props.challengeSiteKey} />
           <button type="submit" class="full">
             {p.t("forgot_button")}
           </button>

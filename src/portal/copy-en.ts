@@ -178,6 +178,8 @@ export const en = {
   logout_all_confirm: "Log out on every device, this one included?",
   security_events: "Recent security events",
   no_events: "No events yet.",
+  security_ip_hint:
+    "The IP address is shown for what you did yourself; for other events (an administrator's change, a failed sign-in, a reset link asked for) it is not.",
   event: "Event",
   ip_address: "IP address",
   logged_out_everywhere: "Every session of your account has ended. Log in again.",

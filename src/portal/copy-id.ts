@@ -180,6 +180,8 @@ export const id: Record<Key, string> = {
   logout_all_confirm: "Keluar dari semua perangkat, termasuk yang ini?",
   security_events: "Peristiwa keamanan terbaru",
   no_events: "Belum ada peristiwa.",
+  security_ip_hint:
+    "Alamat IP ditampilkan untuk tindakan Anda sendiri; untuk peristiwa lain (perubahan oleh administrator, gagal masuk, permintaan tautan atur ulang) tidak ditampilkan.",
   event: "Peristiwa",
   ip_address: "Alamat IP",
   logged_out_everywhere: "Semua sesi akun Anda telah berakhir. Silakan masuk lagi.",

@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { auditEventSchema } from "../audit/schemas";
-import { listAuditEvents } from "../audit/service";
+import { ownSecurityEvents } from "../audit/service";
 import { loginPasswordInput, passwordInput } from "../auth/inputs";
 import { changePassword, logoutEverywhere } from "../auth/service";
 import { ApiError } from "../lib/errors";
@@ -19,7 +19,7 @@ export const securityPages = new Hono<PortalEnv>();
 const RECENT = 20;
 
 async function securityPage(c: PortalContext<SignedInEnv>, notice: Notice, status: 200 | 400 | 401 | 429 = 200) {
-  const { data } = await listAuditEvents(c.env, { userId: c.get("user").id }, { page: 1, per_page: RECENT });
+  const { data } = await ownSecurityEvents(c.env, c.get("user").id, { page: 1, per_page: RECENT });
   return c.html(<SecurityPage p={page(c)} notice={notice} events={data as EventView[]} />, status);
 }
 
@@ -82,6 +82,7 @@ function SecurityPage(props: { p: Page; notice: Notice; events: EventView[] }) {
       </div>
       <div class="card">
         <h2>{p.t("security_events")}</h2>
+        <p class="hint">{p.t("security_ip_hint")}</p>
         {props.events.length === 0 ? (
           <p class="muted">{p.t("no_events")}</p>
         ) : (
@@ -100,7 +101,7 @@ function SecurityPage(props: { p: Page; notice: Notice; events: EventView[] }) {
                   <td data-label={p.t("event")}>
                     {p.t(`event_${e.event}`)} <code class="muted">{e.event}</code>
                   </td>
-                  <td data-label={p.t("ip_address")}>{e.ip ?? ""}</td>
+                  <td data-label={p.t("ip_address")}>{e.ip ?? "—"}</td>
                 </tr>
               ))}
             </tbody>

@@ -179,14 +179,14 @@ authRoutes.post(
     tags,
     summary: "Ask for a password-reset link",
     description:
-      "Always the same 200 answer, whether an account has the email or not. An account gets at most one message per minute; the link works once, for 30 minutes. Limited to 10 requests per minute per client IP.",
+      "Always the same 200 answer, in the same time, whether an account has the email or not (the message is sent after the answer). An account gets at most one message per minute and 5 per 24 hours; the link works once, for 30 minutes. Limited to 10 requests per minute per client IP. Needs the bot challenge's token when `challenge_required`.",
     caller: "none",
     input: "json",
     ok: { description: "Accepted", schema: forgotResponse },
-    errors: ["RATE_LIMITED"],
+    errors: ["CHALLENGE_REQUIRED", "CHALLENGE_FAILED", "RATE_LIMITED"],
   }),
-  ...jsonBody(z.object({ email })),
-  async (c) => c.json(await forgotPassword(c.env, c.req.valid("json"), origin(c))),
+  ...jsonBody(z.object({ email, challengeToken })),
+  async (c) => c.json(await forgotPassword(c.env, c.req.valid("json"), origin(c), (work) => c.executionCtx.waitUntil(work))),
 );
 
 authRoutes.post(

@@ -63,6 +63,22 @@ describe("audit trail", () => {
     for (const secret of ["correct horse", "wrong horse", "a new password", key.key, session]) expect(all).not.toContain(secret);
   });
 
+  it("a client's own x-request-id is not adopted: the answer and the audit row carry an id this API made", async () => {
+    const admin = await makeAdmin();
+    const dev = await verifiedDeveloper();
+    const forged = "forged-request-id-0001";
+    const ok = await call("/auth/login", { method: "POST", json: { email: dev.data.email, password: "correct horse" }, headers: { "x-request-id": forged } });
+    expect(ok.status).toBe(200);
+    const issued = ok.headers.get("x-request-id")!;
+    expect(issued).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    const bad = await call("/auth/login", { method: "POST", json: { email: dev.data.email, password: "wrong horse" }, headers: { "x-request-id": forged } });
+    await expectError(bad, 401, "INVALID_CREDENTIALS"); // its body's request_id is the header's
+    expect(bad.headers.get("x-request-id")).not.toBe(forged);
+    const events = await eventsOf(admin.token, `user_id=${dev.data.id}&per_page=100`);
+    expect(events.some((e) => e.request_id === forged)).toBe(false);
+    expect(events.find((e) => e.event === "login_succeeded")?.request_id).toBe(issued);
+  });
+
   it("GET /admin/audit is paged and filters by user and event; a failed login of an unknown email is recorded too", async () => {
     const admin = await makeAdmin();
     const r = await register();

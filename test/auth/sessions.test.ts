@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call, createKey, expectError, json, login, makeAdmin, register, uniqueEmail, verifiedDeveloper, verifyLinkFrom } from "../helpers";
+import { call, createKey, expectError, json, login, makeAdmin, printed, register, uniqueEmail, verifiedDeveloper, verifyLinkFrom } from "../helpers";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -13,25 +13,25 @@ afterEach(() => {
   (env as any).TURNSTILE_SITE_KEY = "";
   (env as any).BREACHED_PASSWORDS_URL = "";
   delete (env as any).TURNSTILE_SECRET;
+  delete (env as any).RESEND_API_KEY;
   (env as any).CHALLENGE_HOSTNAMES = "";
 });
 
 const me = (token: string) => call("/auth/me", { token });
-const post = (path: string, token?: string, body?: unknown) => call(path, { method: "POST", token, json: body });
+const post = (path: string, token?: string, body?: unknown, ip?: string) => call(path, { method: "POST", token, json: body, ip });
 
-/** The last password-reset link the console mailer printed. */
-function resetLinkFrom(log: { mock: { calls: unknown[][] } }): URL {
-  const text = log.mock.calls.flat().map(String).join("\n");
-  const links = [...text.matchAll(/https?:\/\/\S+\/reset\?token=\S+/g)];
+/** The last password-reset link the console mailer printed (it is sent after the answer). */
+async function resetLinkFrom(log: { mock: { calls: unknown[][] } }): Promise<URL> {
+  const links = await printed(log, /https?:\/\/\S+\/reset\?token=\S+/);
   if (!links.length) throw new Error("no reset link was printed");
-  return new URL(links.at(-1)![0]);
+  return new URL(links.at(-1)!);
 }
 
 async function resetToken(email: string): Promise<string> {
   const log = vi.spyOn(console, "log");
   const res = await post("/auth/forgot-password", undefined, { email });
   expect(res.status).toBe(200);
-  const link = resetLinkFrom(log);
+  const link = await resetLinkFrom(log);
   log.mockRestore();
   return link.searchParams.get("token")!;
 }
@@ -103,13 +103,47 @@ describe("recovery", () => {
     expect(await json(known)).toEqual(await json(unknown));
     const again = await Promise.all([1, 2, 3].map(() => post("/auth/forgot-password", undefined, { email: r.data.email })));
     expect(again.map((a) => a.status)).toEqual([200, 200, 200]);
-    const sent =
-      log.mock.calls
-        .flat()
-        .map(String)
-        .join("\n")
-        .match(/\/reset\?token=/g) ?? [];
-    expect(sent).toHaveLength(1);
+    expect(await printed(log, /\/reset\?token=/, 2)).toHaveLength(1);
+  });
+
+  it("forgot-password: at most 5 links a day to one address, a minute apart", async () => {
+    const r = await register();
+    const log = vi.spyOn(console, "log");
+    const start = Date.now();
+    for (let i = 0; i < 8; i++) {
+      vi.useFakeTimers({ now: start + i * 61_000, toFake: ["Date"] });
+      expect((await post("/auth/forgot-password", undefined, { email: r.data.email }, `198.18.2.${i + 1}`)).status).toBe(200);
+    }
+    expect(await printed(log, /\/reset\?token=/, 6)).toHaveLength(5);
+    vi.useFakeTimers({ now: start + 25 * 3600_000, toFake: ["Date"] });
+    await post("/auth/forgot-password", undefined, { email: r.data.email });
+    expect(await printed(log, /\/reset\?token=/, 6)).toHaveLength(6);
+  });
+
+  it("forgot-password answers a known email without waiting for its mail (the same time as an unknown one)", async () => {
+    const r = await register();
+    (env as any).RESEND_API_KEY = "re_test";
+    let mailed = 0;
+    // The mail provider takes a second to answer.
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
+      await new Promise((done) => setTimeout(done, 1_000));
+      mailed++;
+      return Response.json({ id: "m" });
+    });
+    const t0 = Date.now();
+    expect((await post("/auth/forgot-password", undefined, { email: r.data.email })).status).toBe(200);
+    expect(Date.now() - t0).toBeLessThan(500);
+    expect(mailed).toBe(0);
+    for (let i = 0; i < 40 && mailed === 0; i++) await new Promise((done) => setTimeout(done, 50));
+    expect(mailed).toBe(1);
+  });
+
+  it("forgot-password asks the bot challenge when one is configured", async () => {
+    (env as any).TURNSTILE_SITE_KEY = "1x00000000000000000000AA";
+    (env as any).TURNSTILE_SECRET = "1x0000000000000000000000000000000AA";
+    await expectError(await post("/auth/forgot-password", undefined, { email: uniqueEmail() }), 400, "CHALLENGE_REQUIRED");
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => Response.json({ success: true, action: "challenge-spin-v2", hostname: "api.wilayah.test" }));
+    expect((await post("/auth/forgot-password", undefined, { email: uniqueEmail(), challengeToken: "tok" })).status).toBe(200);
   });
 
   it("reset-password: single use, its own purpose key, 30 minutes; ends every session", async () => {

@@ -18,7 +18,12 @@ afterEach(() => {
   delete (env as any).GITHUB_CLIENT_SECRET;
 });
 
-const b64url = (o: unknown) => btoa(JSON.stringify(o)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+// UTF-8 first, as a JWT's JSON is encoded (btoa alone takes Latin-1 only).
+const b64url = (o: unknown) =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(JSON.stringify(o))))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 
 /** An id_token as Google's token endpoint returns it (the signature is not checked: it came over TLS from the token endpoint, OIDC Core 3.1.3.7). */
 function idToken(claims: Record<string, unknown>) {
@@ -107,6 +112,27 @@ describe("Google sign-in (OIDC, PKCE, nonce, verified email)", () => {
     expect(me).toMatchObject({ email, name: "Gita", email_verified: true });
     // No password was set: a password login with anything fails.
     expect((await login(email, "anything at all")).status).toBe(401);
+  });
+
+  it("a profile name follows the display-name rules: control and direction characters gone, at most 100 characters (as sign-up counts them), else the email's name", async () => {
+    for (const [name, expected] of [
+      ["Gita\u202Egpj.exe\u0000\nAdmin", "Gita gpj.exe Admin"],
+      ["😀".repeat(150), "😀".repeat(50)], // 100 UTF-16 units, as the sign-up form counts
+      [`${"a".repeat(99)}😀`, "a".repeat(99)], // never half a character
+      ["\u202E\u2066 \t", null],
+    ] as const) {
+      const email = uniqueEmail();
+      const { url, cookie } = await start("google");
+      const p = google(
+        (nonce) => ({ email, email_verified: true, name, nonce }),
+        () => url.searchParams.get("nonce")!,
+      );
+      const res = await callback("google", cookie, { code: "4/code-names", state: url.searchParams.get("state")! });
+      p.spy.mockRestore();
+      expect(res.status).toBe(303);
+      const me = (await json(await call("/auth/me", { token: sessionFrom(res)! }))).data;
+      expect(me.name).toBe(expected ?? email.split("@")[0]);
+    }
   });
 
   it("an existing user with that email is signed in (same account)", async () => {

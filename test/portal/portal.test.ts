@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call, createKey, expectError, json, login, makeAdmin, register, uniqueEmail, verifiedDeveloper, verifyLinkFrom } from "../helpers";
+import { call, createKey, expectError, json, login, makeAdmin, printed, register, uniqueEmail, verifiedDeveloper, verifyLinkFrom } from "../helpers";
 import { Browser, signedUp } from "./browser";
 
 afterEach(() => {
@@ -168,9 +168,9 @@ describe("sessions, recovery and security events in the portal", () => {
     let res = await other.post("/portal/forgot", { email });
     expect(res.status).toBe(200);
     expect(other.last).toContain("If an account has this email");
-    const text = log.mock.calls.flat().map(String).join("\n");
+    const [printedLink] = await printed(log, /https?:\/\/\S+\/portal\/reset\?token=\S+/);
     log.mockRestore();
-    const link = new URL(/https?:\/\/\S+\/portal\/reset\?token=\S+/.exec(text)![0]);
+    const link = new URL(printedLink);
     expect((await other.get(link.pathname + link.search)).status).toBe(200);
     expect(other.last).toContain('name="token"');
     res = await other.post("/portal/reset", { token: link.searchParams.get("token")!, password: "brand new password" });
@@ -199,6 +199,25 @@ describe("sessions, recovery and security events in the portal", () => {
     expect((await b.get("/portal/keys")).headers.get("location")).toBe("/portal/login");
   });
 
+  it("the security page shows the IP only of what the user did: not an admin's, not a reset asked for by someone else", async () => {
+    const admin = await makeAdmin();
+    const { b, email } = await signedUp();
+    const me = (await json(await login(email, "correct horse", "203.0.113.11"))).data;
+    await call(`/admin/users/${me.id}/credits`, { method: "POST", token: admin.token, json: { amount: 3, reason: "goodwill" }, ip: "203.0.113.9" });
+    const log = vi.spyOn(console, "log");
+    await call("/auth/forgot-password", { method: "POST", json: { email }, ip: "203.0.113.10" });
+    await printed(log, /\/reset\?token=/);
+    log.mockRestore();
+    await login(email, "not my password", "203.0.113.12");
+    const page = await (await b.get("/portal/security")).text();
+    for (const event of ["login_succeeded", "admin_credits_changed", "password_reset_requested", "login_failed"]) expect(page).toContain(event);
+    expect(page).toContain("203.0.113.11");
+    for (const other of ["203.0.113.9", "203.0.113.10", "203.0.113.12"]) expect(page).not.toContain(other);
+    // The admin's own trail keeps every address.
+    const trail = JSON.stringify((await json(await call(`/admin/audit?user_id=${me.id}&per_page=100`, { token: admin.token }))).data);
+    for (const ip of ["203.0.113.9", "203.0.113.10", "203.0.113.11", "203.0.113.12"]) expect(trail).toContain(ip);
+  });
+
   it("verifying in the browser that signed up proves the owner: a later reset keeps the keys", async () => {
     const { b, link, email } = await signedUp();
     await b.get(link.pathname + link.search);
@@ -206,7 +225,7 @@ describe("sessions, recovery and security events in the portal", () => {
     const key = await createKey(token);
     const log = vi.spyOn(console, "log");
     await call("/auth/forgot-password", { method: "POST", json: { email } });
-    const reset = new URL(/https?:\/\/\S+\/portal\/reset\?token=\S+/.exec(log.mock.calls.flat().map(String).join("\n"))![0]);
+    const reset = new URL((await printed(log, /https?:\/\/\S+\/portal\/reset\?token=\S+/))[0]);
     log.mockRestore();
     const res = await call("/auth/reset-password", { method: "POST", json: { token: reset.searchParams.get("token"), password: "brand new password" } });
     expect((await json(res)).data).toMatchObject({ takeover: false, keys_revoked: 0 });

@@ -243,6 +243,24 @@ describe("POST /wilayah/address", () => {
     expect(again.headers.get("x-cache")).toBe("HIT");
     expect((await json(again)).data[1].kelurahan.name).toBe("Dago");
   });
+
+  it("caches per account: another customer's first ask of the same addresses is a MISS (a HIT would tell them someone asked)", async () => {
+    const other = (await seedUserWithKey()).secret;
+    const body = { addresses: ["Jl. Cihapit No. 12, Cihapit, Bandung Wetan, Kota Bandung"] };
+    const q = "Jl. Cihapit No. 14, Cihapit, Bandung Wetan, Kota Bandung";
+    expect((await post(body)).headers.get("x-cache")).toBe("MISS");
+    expect((await get(q)).headers.get("x-cache")).toBe("MISS");
+    expect((await post(body)).headers.get("x-cache")).toBe("HIT");
+    expect((await get(q)).headers.get("x-cache")).toBe("HIT");
+    const theirs = await post(body, other);
+    expect(theirs.headers.get("x-cache")).toBe("MISS");
+    expect((await get(q, other)).headers.get("x-cache")).toBe("MISS");
+    // the same answer, computed for them
+    expect((await json(theirs)).data).toEqual((await json(await post(body))).data);
+    // Region data stays shared: one account's ask warms it for every caller.
+    expect((await call("/api/v1/wilayah/search?q=cihapit%20bandung%20wetan", { key })).headers.get("x-cache")).toBe("MISS");
+    expect((await call("/api/v1/wilayah/search?q=cihapit%20bandung%20wetan", { key: other })).headers.get("x-cache")).toBe("HIT");
+  });
 });
 
 describe("MCP: wilayah_address (the POST declaration)", () => {

@@ -422,26 +422,36 @@ class Client(BaseClient):
             query={"code": code, "state": state},
         )
 
-    def forgot_password(self, *, email: str) -> ForgotPasswordResponse:
+    def forgot_password(
+        self,
+        *,
+        email: str,
+        challenge_token: str | None = None,
+    ) -> ForgotPasswordResponse:
         """
-        Always the same 200 answer, whether an account has the email or not. An account gets at most
-        one message per minute; the link works once, for 30 minutes. Limited to 10 requests per
-        minute per client IP.
+        Always the same 200 answer, in the same time, whether an account has the email or not (the
+        message is sent after the answer). An account gets at most one message per minute and 5 per
+        24 hours; the link works once, for 30 minutes. Limited to 10 requests per minute per client
+        IP. Needs the bot challenge's token when `challenge_required`.
 
         POST /auth/forgot-password
+
+        Args:
+            challenge_token: The bot-challenge widget's token, when `challenge_required`
 
         Returns:
             ForgotPasswordResponse: Accepted.
 
         Raises:
-            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), PAYLOAD_TOO_LARGE (413),
-                UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), CHALLENGE_REQUIRED (400),
+                CHALLENGE_FAILED (403), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
         """
         return cast("ForgotPasswordResponse", self._call(
             "POST",
             "/auth/forgot-password",
             auth="none",
-            body={"email": email},
+            body={"email": email, "challengeToken": challenge_token},
         ))
 
     def get_auth_config(self) -> GetAuthConfigResponse:
@@ -2329,26 +2339,36 @@ class AsyncClient(BaseAsyncClient):
             query={"code": code, "state": state},
         )
 
-    async def forgot_password(self, *, email: str) -> ForgotPasswordResponse:
+    async def forgot_password(
+        self,
+        *,
+        email: str,
+        challenge_token: str | None = None,
+    ) -> ForgotPasswordResponse:
         """
-        Always the same 200 answer, whether an account has the email or not. An account gets at most
-        one message per minute; the link works once, for 30 minutes. Limited to 10 requests per
-        minute per client IP.
+        Always the same 200 answer, in the same time, whether an account has the email or not (the
+        message is sent after the answer). An account gets at most one message per minute and 5 per
+        24 hours; the link works once, for 30 minutes. Limited to 10 requests per minute per client
+        IP. Needs the bot challenge's token when `challenge_required`.
 
         POST /auth/forgot-password
+
+        Args:
+            challenge_token: The bot-challenge widget's token, when `challenge_required`
 
         Returns:
             ForgotPasswordResponse: Accepted.
 
         Raises:
-            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), PAYLOAD_TOO_LARGE (413),
-                UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), CHALLENGE_REQUIRED (400),
+                CHALLENGE_FAILED (403), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
         """
         return cast("ForgotPasswordResponse", await self._call(
             "POST",
             "/auth/forgot-password",
             auth="none",
-            body={"email": email},
+            body={"email": email, "challengeToken": challenge_token},
         ))
 
     async def get_auth_config(self) -> GetAuthConfigResponse:

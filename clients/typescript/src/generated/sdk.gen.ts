@@ -132,7 +132,7 @@ export const changePassword = <ThrowOnError extends boolean = true>(options: Opt
 /**
  * Ask for a password-reset link
  *
- * Always the same 200 answer, whether an account has the email or not. An account gets at most one message per minute; the link works once, for 30 minutes. Limited to 10 requests per minute per client IP.
+ * Always the same 200 answer, in the same time, whether an account has the email or not (the message is sent after the answer). An account gets at most one message per minute and 5 per 24 hours; the link works once, for 30 minutes. Limited to 10 requests per minute per client IP. Needs the bot challenge's token when `challenge_required`.
  */
 export const forgotPassword = <ThrowOnError extends boolean = true>(options: Options<ForgotPasswordData, ThrowOnError>): RequestResult<ForgotPasswordResponses, ForgotPasswordErrors, ThrowOnError> => (options.client ?? client).post<ForgotPasswordResponses, ForgotPasswordErrors, ThrowOnError>({
     url: '/auth/forgot-password',

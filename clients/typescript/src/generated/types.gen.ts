@@ -456,6 +456,10 @@ export type ChangePasswordResponse = ChangePasswordResponses[keyof ChangePasswor
 export type ForgotPasswordData = {
     body: {
         email: string;
+        /**
+         * The bot-challenge widget's token, when `challenge_required`
+         */
+        challengeToken?: string;
     };
     path?: never;
     query?: never;
@@ -464,9 +468,13 @@ export type ForgotPasswordData = {
 
 export type ForgotPasswordErrors = {
     /**
-     * Error: `INVALID_JSON`, `VALIDATION_ERROR`
+     * Error: `INVALID_JSON`, `VALIDATION_ERROR`, `CHALLENGE_REQUIRED`
      */
     400: Error;
+    /**
+     * Error: `CHALLENGE_FAILED`
+     */
+    403: Error;
     /**
      * Error: `PAYLOAD_TOO_LARGE`
      */
