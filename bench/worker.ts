@@ -26,7 +26,7 @@ export function prepareState(): string {
 }
 
 /** Starts `wrangler dev` with extra `--var`s; `onOutput` sees its stdout (e.g. the console mailer's links). */
-export async function startWorker(vars: string[], onOutput?: (text: string) => void): Promise<ChildProcess> {
+export async function startWorker(vars: string[], onOutput?: (text: string) => void, extraArgs: string[] = []): Promise<ChildProcess> {
   // The floor would be another Worker's if the port were taken: refuse rather than measure it.
   const taken = await fetch(`${URL_BASE}/health`).then(
     () => true,
@@ -36,14 +36,18 @@ export async function startWorker(vars: string[], onOutput?: (text: string) => v
   // Development (wrangler.toml says production) and no breached-password lookups: the benchmark reaches no network.
   // D1_GUARD: D1's production limits (src/db/guard.ts), so a route the bench drives cannot pass here and fail there.
   const all = ["ENVIRONMENT:development", "BREACHED_PASSWORDS_URL:", "D1_GUARD:on", ...vars];
-  const child = spawn(wranglerBin, ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, ...all.flatMap((v) => ["--var", v])], {
-    cwd: root,
-    // Wrangler's local trace store (on by default) writes every request and subrequest into a SQLite
-    // file under .wrangler/: a cost of the dev tool that a deployed Worker does not pay. Off here.
-    env: { ...toolEnv, X_LOCAL_OBSERVABILITY: "false", X_LOCAL_EXPLORER: "false" },
-    stdio: ["ignore", onOutput ? "pipe" : "ignore", "inherit"],
-    detached: true,
-  });
+  const child = spawn(
+    wranglerBin,
+    ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, ...all.flatMap((v) => ["--var", v]), ...extraArgs],
+    {
+      cwd: root,
+      // Wrangler's local trace store (on by default) writes every request and subrequest into a SQLite
+      // file under .wrangler/: a cost of the dev tool that a deployed Worker does not pay. Off here.
+      env: { ...toolEnv, X_LOCAL_OBSERVABILITY: "false", X_LOCAL_EXPLORER: "false" },
+      stdio: ["ignore", onOutput ? "pipe" : "ignore", "inherit"],
+      detached: true,
+    },
+  );
   if (onOutput) child.stdout?.on("data", (chunk: Buffer) => onOutput(chunk.toString()));
   for (let i = 0; i < 120; i++) {
     await new Promise((r) => setTimeout(r, 500));
