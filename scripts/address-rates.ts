@@ -5,7 +5,8 @@
  * (no Node API): the Worker test (test/wilayah/address-quality.test.ts) and the node-side script
  * (scripts/address-quality.ts) print the same report.
  */
-import type { AddressCase, RealAddress } from "./address-set.ts";
+import type { RealAddress } from "./address-real.ts";
+import type { AddressCase } from "./address-set.ts";
 
 /** What the rates read of an answer (the API's per-address answer). */
 export type RatedAnswer = {

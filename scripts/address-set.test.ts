@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type AddressCase, buildAddressSet, checkRealAddresses, type RealAddress } from "./address-set.ts";
+import { checkRealAddresses, type RealAddress } from "./address-real.ts";
+import { type AddressCase, buildAddressSet } from "./address-set.ts";
 import { root } from "./lib.ts";
 import { buildSeed } from "./seed/build.ts";
 

@@ -11,7 +11,8 @@
  */
 import { beforeAll, expect, it } from "vitest";
 import { belowFloors, formatRates, type RatedAnswer, rateAnswers } from "../../scripts/address-rates";
-import type { AddressCase, RealAddress } from "../../scripts/address-set";
+import type { RealAddress } from "../../scripts/address-real";
+import type { AddressCase } from "../../scripts/address-set";
 import real from "../fixtures/address-real.json";
 import set from "../fixtures/address-set.json";
 import { call, json, seedUserWithKey } from "../helpers";
