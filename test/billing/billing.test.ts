@@ -13,38 +13,6 @@ const balanceOf = async (token: string) => (await json(await call("/billing/cred
 const invoicesOf = async (userId: string) =>
   (await env.DB.prepare("SELECT count(*) AS n FROM invoices WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n;
 
-describe("plans", () => {
-  it("lists the public catalog with prices, quotas, rates and features", async () => {
-    const { data } = await json(await call("/billing/plans"));
-    expect(data.map((p: { id: string }) => p.id)).toEqual(["free", "starter", "pro", "business"]);
-    expect(data[0]).toEqual({ id: "free", name: "Free", price_idr: 0, monthly_quota: 1000, rate_limit_per_minute: 30, features: expect.any(Array) });
-    expect(data[2]).toMatchObject({ id: "pro", price_idr: 199000, monthly_quota: 500000, rate_limit_per_minute: 600 });
-  });
-
-  it("the plans (here and on the landing page) are read from D1 about once a minute per isolate, not per request", async () => {
-    Object.assign(env, { D1_STATS: "on" });
-    try {
-      const queries = async (path: string) => {
-        const res = await call(path);
-        expect(res.status).toBe(200);
-        await res.text();
-        return Number(res.headers.get("x-d1-queries"));
-      };
-      const start = Date.now() + 120_000; // past whatever an earlier test left cached
-      vi.useFakeTimers({ now: start, toFake: ["Date"] });
-      expect(await queries("/billing/plans")).toBe(1);
-      expect(await queries("/billing/plans")).toBe(0);
-      expect(await queries("/")).toBe(0);
-      vi.setSystemTime(start + 61_000);
-      expect(await queries("/")).toBe(1);
-      expect(await queries("/billing/plans")).toBe(0);
-    } finally {
-      vi.useRealTimers();
-      Object.assign(env, { D1_STATS: "off" });
-    }
-  });
-});
-
 describe("top-up and subscribe", () => {
   it("without Tripay configuration: 503 PAYMENT_NOT_CONFIGURED and nothing written", async () => {
     for (const k of Object.keys(TRIPAY)) delete (env as any)[k];
