@@ -4,11 +4,17 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const wranglerBin = join(root, "node_modules", ".bin", "wrangler");
+/**
+ * The seed's directory: its inputs (sources/, the editions, curated files) and what the build writes.
+ * WILAYAH_SEED_DIR points the seed scripts at a copy (the edition tests take in a synthetic edition
+ * in a copy, never in the repository's seed/).
+ */
+export const seedDir = process.env.WILAYAH_SEED_DIR ? resolve(process.env.WILAYAH_SEED_DIR) : join(root, "seed");
 /** The environment every wrangler call gets: no usage metrics sent. */
 export const toolEnv = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 

@@ -13,10 +13,10 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
 import { encodeRings, GRID_CELL, GRID_SQL, type Ring } from "../../src/wilayah/geo/geometry.ts";
-import { insertStatements, root } from "../lib.ts";
+import { insertStatements, seedDir } from "../lib.ts";
 import { KELURAHAN_NEIGHBOURS } from "./space-sql.ts";
 
-export const SOURCES = join(root, "seed", "sources");
+export const SOURCES = join(seedDir, "sources");
 export const boundarySource = (level: Level) => join(SOURCES, `wilayah-boundaries-${level}.csv.gz`);
 
 /** Format version of the stored boundaries: part of the load marker, so a new format reloads. */

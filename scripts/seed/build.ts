@@ -21,11 +21,11 @@ import * as current from "idn-area-data";
 import * as previous from "idn-area-data-v3";
 import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
 import { normalizeSearchText } from "../../src/wilayah/normalize.ts";
-import { isMain, root } from "../lib.ts";
+import { isMain, seedDir } from "../lib.ts";
 import { neighbourSql } from "./borders.ts";
 import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
 import { buildHistory, renderReport } from "./history.ts";
-import { readCurated, readEditions } from "./history-editions.ts";
+import { CURRENT, EDITIONS, type Edition, levelOfCode, parentOf, readCurated, readEditions } from "./history-editions.ts";
 import { nameKey } from "./history-names.ts";
 import { formerNames, historyRows, historySql, orphanSuccessors } from "./history-storage.ts";
 import type { Report } from "./history-transition.ts";
@@ -39,11 +39,18 @@ import { coverageSql, KELURAHAN_NEIGHBOURS, neighboursCsv, pointSql } from "./sp
 /**
  * The regulation the data follows, in parts: the pages say it in the reader's language ("as amended
  * by" / "sebagaimana diubah dengan"), while DATA_VERSION, the API's `x-data-version`, stays one
- * string. The 2430/2025 amendment changes no region code; it moves four islands
+ * string. It is the current edition's (seed/editions.json). Edition 2025's region names come from
+ * idn-area-data 4.0.1 (its `regions`); an edition taken in with `npm run edition:add` brings its
+ * own. The 2430/2025 amendment changes no region code; it moves four islands
  * (seed/sources/wilayah-2430-island-moves.csv).
  */
-const REGULATION = { decree: "Kepmendagri 300.2.2-2138/2025", amendments: ["300.2.2-2430/2025"], source: "idn-area-data 4.0.1" };
-export const DATA_VERSION = `${REGULATION.decree} as amended by ${REGULATION.amendments.join(", ")} (${REGULATION.source})`;
+function regulationOf(e: Edition): { decree: string; amendments: string[]; source: string } {
+  return { decree: e.decree ?? e.regulation, amendments: e.amendments ?? [], source: e.regions ?? `Wilayah API edition ${e.id}` };
+}
+const REGULATION = regulationOf(EDITIONS[CURRENT]);
+export const DATA_VERSION = REGULATION.amendments.length
+  ? `${REGULATION.decree} as amended by ${REGULATION.amendments.join(", ")} (${REGULATION.source})`
+  : `${REGULATION.decree} (${REGULATION.source})`;
 
 /** Names people also use for provinces: the short forms in everyday writing. */
 const PROVINCE_ALT: Record<string, { alt?: string; aliases: string[] }> = {
@@ -101,14 +108,46 @@ type Source = {
   getVillages(): Promise<{ code: string; district_code: string; name: string }[]>;
 };
 
-async function load(src: Source) {
+type Lists = Record<Level, { id: string; name: string; parentId: string | null }[]>;
+
+async function load(src: Source): Promise<Lists> {
   const [p, r, d, v] = await Promise.all([src.getProvinces(), src.getRegencies(), src.getDistricts(), src.getVillages()]);
   return {
     provinsi: p.map((x) => ({ id: x.code, name: x.name, parentId: null })),
     kabupaten: r.map((x) => ({ id: x.code, name: x.name, parentId: x.province_code })),
     kecamatan: d.map((x) => ({ id: x.code, name: x.name, parentId: x.regency_code })),
     kelurahan: v.map((x) => ({ id: x.code, name: x.name, parentId: x.district_code })),
-  } satisfies Record<Level, { id: string; name: string; parentId: string | null }[]>;
+  };
+}
+
+/** An edition's list (code -> name, dotted codes) as region lists: each code's parent is its prefix. */
+function fromEdition(list: Map<string, string>): Lists {
+  const out: Lists = { provinsi: [], kabupaten: [], kecamatan: [], kelurahan: [] };
+  for (const [id, name] of [...list].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    out[LEVELS[levelOfCode(id) - 1]].push({ id, name, parentId: parentOf(id) });
+  return out;
+}
+
+/**
+ * The region tables' lists: the current one, and the earlier ones whose codes the tables keep as
+ * retired (is_active 0), oldest first. Edition 2025 current: idn-area-data 4.0.1, and 3.1.2 before
+ * it. A later edition current: its own list, and both releases before it.
+ */
+async function regionLists(editions: Map<string, Map<string, string>>): Promise<{ now: Lists; earlier: Lists[] }> {
+  const [pkgNow, pkgBefore] = [await load(current as Source), await load(previous as Source)];
+  const base = EDITIONS.findLastIndex((e) => e.regions);
+  if (base === CURRENT) return { now: pkgNow, earlier: [pkgBefore] };
+  // A name a later decree did not change keeps the spelling the API served (idn-area-data writes 10
+  // names of edition 2025 differently: a customer sees no change the changes feed does not list).
+  let served = new Map(LEVELS.flatMap((l) => pkgNow[l].map((x) => [x.id, x.name] as const)));
+  const lists: Lists[] = [];
+  for (let i = base + 1; i <= CURRENT; i++) {
+    const before = editions.get(EDITIONS[i - 1].id) ?? new Map<string, string>();
+    const list = editions.get(EDITIONS[i].id) ?? new Map<string, string>();
+    served = new Map([...list].map(([code, name]) => [code, before.get(code) === name ? (served.get(code) ?? name) : name]));
+    lists.push(fromEdition(served));
+  }
+  return { now: lists[lists.length - 1], earlier: [pkgBefore, pkgNow, ...lists.slice(0, -1)] };
 }
 
 export type SeedResult = {
@@ -151,8 +190,8 @@ export type SeedResult = {
 
 /** `neighbours`: an already computed result (tests build the seed twice from one computation); computed when absent. */
 export async function buildSeed(opts: { coordsCsv?: string; neighbours?: NeighbourResult } = {}): Promise<SeedResult> {
-  const now = await load(current as Source);
-  const before = await load(previous as Source);
+  const editionLists = readEditions();
+  const { now, earlier } = await regionLists(editionLists);
   const coords = parseCoords(opts.coordsCsv ?? readSource("wilayah-centroids.csv"));
   const postal = parsePostalCodes(readSource("wilayah-postal-codes.csv"));
   const moves = parseIslandMoves(readSource("wilayah-2430-island-moves.csv"));
@@ -164,8 +203,11 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
   let renamed = 0;
   for (const level of LEVELS) {
     const currentIds = new Set(now[level].map((x) => x.id));
-    const formerById = new Map(before[level].map((x) => [x.id, x.name]));
-    const retired = before[level].filter((x) => !currentIds.has(x.id));
+    const formerById = new Map(earlier[earlier.length - 1][level].map((x) => [x.id, x.name]));
+    // retired: every earlier list's codes not current, as the latest list holding them had them
+    const retiredById = new Map<string, Lists[Level][number]>();
+    for (const list of earlier) for (const x of list[level]) if (!currentIds.has(x.id)) retiredById.set(x.id, x);
+    const retired = [...retiredById.values()];
     for (const [entries, isActive] of [
       [now[level], 1],
       [retired, 0],
@@ -228,7 +270,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
 
   // Region history (scripts/seed/history.ts; docs/history-method.md): the six editions of the code
   // list, each code's successors, the changes. The region tables' names are the current names.
-  const history = buildHistory(readEditions(), readCurated());
+  const history = buildHistory(editionLists, readCurated());
   const active = rows.filter((r) => r.isActive === 1);
   const currentNames = new Map(active.map((r) => [r.id, r.name]));
   const historyTables = historyRows(history, currentNames);
@@ -325,7 +367,7 @@ async function main() {
   const at = args.indexOf("--coords");
   const coordsFile = at >= 0 ? args[at + 1] : undefined;
   if (at >= 0 && !coordsFile) throw new Error("--coords needs a file path");
-  const outDir = join(root, "seed");
+  const outDir = seedDir;
   const { sql, manifest, vocabulary, history, orphans, kelurahanNeighboursCsv, nameTable } = await buildSeed({
     coordsCsv: coordsFile ? readFileSync(coordsFile, "utf8") : undefined,
   });

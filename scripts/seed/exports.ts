@@ -31,12 +31,12 @@ import {
   MANIFEST_FILE,
 } from "../../src/wilayah/export/files.ts";
 import { decodeShape, encodeRings, type Ring, toMultiPolygon } from "../../src/wilayah/geo/geometry.ts";
-import { isMain, root, wrangler } from "../lib.ts";
+import { isMain, root, seedDir, wrangler } from "../lib.ts";
 import { readBoundaries } from "./boundary-sql.ts";
 import { buildSeed } from "./build.ts";
 
 type SeedManifest = { dataVersion: string; checksum: string; boundaries: { kelurahan: { checksum: string } } };
-const seedManifest = (): SeedManifest => JSON.parse(readFileSync(join(root, "seed", "manifest.json"), "utf8"));
+const seedManifest = (): SeedManifest => JSON.parse(readFileSync(join(seedDir, "manifest.json"), "utf8"));
 
 /** One region as the API's list answers show it (EXPORT_COLUMNS order). */
 type Population = { male: number; female: number; total: number };

@@ -2,25 +2,39 @@
  * The region history's inputs (moved from history.ts): the six editions, code levels, and the
  * parsing of the editions file and the curated links.
  */
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { seedDir } from "../lib.ts";
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const EDITIONS_FILE = join(ROOT, "seed", "sources", "wilayah-editions.csv.gz");
-export const CURATED_FILE = join(ROOT, "seed", "history-curated.csv");
+export const EDITIONS_FILE = join(seedDir, "sources", "wilayah-editions.csv.gz");
+export const CURATED_FILE = join(seedDir, "history-curated.csv");
+/** The editions the API knows, oldest first (seed/editions.json): `npm run edition:add` appends to it. */
+export const REGISTRY_FILE = join(seedDir, "editions.json");
 
-/** The six editions, oldest first; the regulation of each as the source repository states it. */
-export const EDITIONS = [
-  { id: "2015", regulation: "Permendagri 56/2015" },
-  { id: "2017", regulation: "Permendagri 137/2017" },
-  { id: "2020", regulation: "Permendagri 72/2019 as revised by Kepmendagri 146.1-4717/2020" },
-  { id: "2022", regulation: "Permendagri 58/2021 as revised by Kepmendagri 050-145/2022" },
-  { id: "2022b", regulation: "Kepmendagri 100.1.1-6117/2022" },
-  { id: "2025", regulation: "Kepmendagri 300.2.2-2138/2025 as amended by 300.2.2-2430/2025" },
-] as const;
-export type EditionId = (typeof EDITIONS)[number]["id"];
+export type Edition = {
+  id: string;
+  /** The regulation that published it, as its source states it. */
+  regulation: string;
+  /** The decree's date (YYYY-MM-DD), for editions taken in with edition:add. */
+  date?: string;
+  /** The decree and its amendments, when the pages name them in parts. */
+  decree?: string;
+  amendments?: string[];
+  /** Its list (`code,name`, gzip), relative to the seed directory; absent: sources/wilayah-editions.csv.gz. */
+  file?: string;
+  /** Where the region tables' names come from while it is current (a package release); absent: its own list. */
+  regions?: string;
+  /** When edition:add took it in (YYYY-MM-DD). */
+  added?: string;
+};
+export type Registry = { about: string; editions: Edition[] };
+
+export const readRegistry = (file = REGISTRY_FILE): Registry => JSON.parse(readFileSync(file, "utf8")) as Registry;
+
+/** The editions, oldest first; the last is current. */
+export const EDITIONS: readonly Edition[] = readRegistry().editions;
+export type EditionId = string;
 export const EDITION_INDEX = new Map<string, number>(EDITIONS.map((e, i) => [e.id, i]));
 export const CURRENT = EDITIONS.length - 1;
 /** Bit i of an edition mask is EDITIONS[i]. */
@@ -85,14 +99,14 @@ export function csvFields(line: string): string[] {
 const CODE = /^\d{2}(\.\d{2}(\.\d{2}(\.\d{4})?)?)?$/;
 
 /** edition -> code -> name, from the `edition,code,name` CSV. Throws naming the line on anything malformed or repeated. */
-export function parseEditions(csv: string): Map<EditionId, Map<string, string>> {
+export function parseEditions(csv: string, editions: readonly Edition[] = EDITIONS): Map<EditionId, Map<string, string>> {
   const lines = csv.split(/\r?\n/);
   if (lines[0] !== "edition,code,name") throw new Error(`editions CSV: line 1 must be "edition,code,name", got "${lines[0]}"`);
-  const out = new Map<EditionId, Map<string, string>>(EDITIONS.map((e) => [e.id, new Map()]));
+  const out = new Map<EditionId, Map<string, string>>(editions.filter((e) => !e.file).map((e) => [e.id, new Map()]));
   for (let i = 1; i < lines.length; i++) {
     if (lines[i] === "") continue;
     const f = csvFields(lines[i]);
-    const list = out.get(f[0] as EditionId);
+    const list = out.get(f[0]);
     if (f.length !== 3 || !list || !CODE.test(f[1]) || f[2].trim() === "") throw new Error(`editions CSV: line ${i + 1} rejected: ${lines[i]}`);
     if (list.has(f[1])) throw new Error(`editions CSV: line ${i + 1}: ${f[1]} repeated in edition ${f[0]}`);
     list.set(f[1], f[2]);
@@ -100,7 +114,31 @@ export function parseEditions(csv: string): Map<EditionId, Map<string, string>> 
   return out;
 }
 
-export const readEditions = (file = EDITIONS_FILE) => parseEditions(gunzipSync(readFileSync(file)).toString("utf8"));
+/** An added edition's list as edition:add writes it: `code,name`, dotted codes, names as stored. */
+export function parseEditionList(csv: string, label: string): Map<string, string> {
+  const lines = csv.split(/\r?\n/);
+  if (lines[0] !== "code,name") throw new Error(`${label}: line 1 must be "code,name"`);
+  const out = new Map<string, string>();
+  for (let i = 1; i < lines.length; i++) {
+    if (lines[i] === "") continue;
+    const f = csvFields(lines[i]);
+    if (f.length !== 2 || !CODE.test(f[0]) || f[1].trim() === "" || out.has(f[0])) throw new Error(`${label}: line ${i + 1} rejected: ${lines[i]}`);
+    out.set(f[0], f[1]);
+  }
+  return out;
+}
+
+/** Every edition's list: the six of the sources file, then each added edition's own file. */
+export function readEditions(file = EDITIONS_FILE, editions: readonly Edition[] = EDITIONS, dir = seedDir): Map<EditionId, Map<string, string>> {
+  const out = parseEditions(gunzipSync(readFileSync(file)).toString("utf8"), editions);
+  for (const e of editions) {
+    if (!e.file) continue;
+    const path = join(dir, e.file);
+    if (!existsSync(path)) throw new Error(`edition ${e.id}: ${path} is missing (seed/editions.json names it)`);
+    out.set(e.id, parseEditionList(gunzipSync(readFileSync(path)).toString("utf8"), e.file));
+  }
+  return new Map(editions.map((e) => [e.id, out.get(e.id) ?? new Map()]));
+}
 
 /**
  * A row of seed/history-curated.csv. `successor`: old_code left the list in `edition` and its region

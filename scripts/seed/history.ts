@@ -37,7 +37,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isMain } from "../lib.ts";
+import { isMain, root } from "../lib.ts";
 import {
   type Basis,
   CHANGES,
@@ -51,7 +51,6 @@ import {
   LEVEL_NAMES,
   levelOfCode,
   parentOf,
-  ROOT,
   readCurated,
   readEditions,
 } from "./history-editions.ts";
@@ -303,7 +302,7 @@ export function renderReport(r: Report): string {
 export function readCurrentNames(): Map<string, string> {
   const out = new Map<string, string>();
   for (const f of ["provinces", "regencies", "districts", "villages"]) {
-    const lines = readFileSync(join(ROOT, "node_modules", "idn-area-data", "data", `${f}.csv`), "utf8").split(/\r?\n/);
+    const lines = readFileSync(join(root, "node_modules", "idn-area-data", "data", `${f}.csv`), "utf8").split(/\r?\n/);
     const header = csvFields(lines[0]);
     const [ci, ni] = [header.indexOf("code"), header.indexOf("name")];
     for (const line of lines.slice(1)) {

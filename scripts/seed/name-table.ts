@@ -14,10 +14,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { NAME_KINDS, type NameEntry, type NameTableJson } from "../../src/wilayah/names/table.ts";
 import { normalizeSearchText } from "../../src/wilayah/normalize.ts";
-import { root } from "../lib.ts";
+import { seedDir } from "../lib.ts";
 import { csvFields } from "./search-index.ts";
 
-const NAME_TABLE_CSV = join(root, "seed", "name-table.csv");
+const NAME_TABLE_CSV = join(seedDir, "name-table.csv");
 
 export type NameTableRow = NameEntry & { source: string };
 

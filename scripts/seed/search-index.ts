@@ -8,9 +8,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Level } from "../../src/wilayah/codes.ts";
 import { nameWords } from "../../src/wilayah/search/plan.ts";
-import { root } from "../lib.ts";
+import { seedDir } from "../lib.ts";
 
-const SEED_DIR = join(root, "seed");
+const SEED_DIR = seedDir;
 
 export const ALIAS_KINDS = ["short", "popular", "former", "spelling"] as const;
 export type Alias = { id: string; alias: string; kind: (typeof ALIAS_KINDS)[number]; source: string };

@@ -10,7 +10,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
 import { COVERAGE_FIELDS, type CoverageField, FIELD_LEVELS } from "../../src/wilayah/coverage/fields.ts";
 import { POINT_CELL, POINT_FANOUT, POINT_ORIGIN, POINT_TOP } from "../../src/wilayah/nearby/grid.ts";
-import { root } from "../lib.ts";
+import { seedDir } from "../lib.ts";
 import type { NeighbourRow } from "./borders.ts";
 
 const levelNumber = (level: Level) => LEVELS.indexOf(level) + 1;
@@ -61,7 +61,7 @@ export function coverageSql(pairs: [CoverageField, Level][] = ALL_COVERAGE): str
 }
 
 /** The kelurahan/desa neighbours, written by the seed build and loaded with the village boundaries. */
-export const KELURAHAN_NEIGHBOURS = join(root, "seed", "neighbours-kelurahan.csv.gz");
+export const KELURAHAN_NEIGHBOURS = join(seedDir, "neighbours-kelurahan.csv.gz");
 
 const HEADER = "id,neighbor_id,shared_border_km";
 

@@ -1,0 +1,147 @@
+/**
+ * A synthetic next edition, built from today's list, for the edition tests and the runbook's dry
+ * run: written the way a decree's annex is (capitals, `KAB.`/`KOTA` prefixes, codes without dots),
+ * in Windows-1252, with five kinds of change (and the curated links its law would give, as
+ * seed/history-curated.csv has them for Papua in 2022):
+ *  - a province split off (as Papua in 2022): two kabupaten of 94 go to a new province 97 and
+ *    are recoded there (97.01, 97.02) with all their kecamatan and villages;
+ *  - a kabupaten renamed (11.01);
+ *  - a kecamatan split: half the villages of one kecamatan go to a new kecamatan beside it;
+ *  - two villages recoded (new numbers in the same kecamatan);
+ *  - two villages merged into a new one named after both.
+ *
+ *   node scripts/edition/synthetic.ts OUT.csv CURATED.csv [EXPECTED.json]
+ */
+import { writeFileSync } from "node:fs";
+import { isMain } from "../lib.ts";
+import { readEditions } from "../seed/history-editions.ts";
+
+export const SYNTHETIC = {
+  id: "2026",
+  decree: "Kepmendagri 100.1.1-0001/2026 (synthetic test edition)",
+  date: "2026-03-01",
+  newProvince: { code: "97", name: "PAPUA CENDERAWASIH" },
+  movedKabupaten: ["94.01", "94.02"],
+  renamed: { code: "11.01", name: "KAB. ACEH SELATAN RAYA" },
+};
+
+/** The links the law forming the new province states (seed/history-curated.csv format). */
+export const syntheticCurated = () =>
+  `edition,old_code,new_code,relation,source\n${SYNTHETIC.movedKabupaten
+    .map((k, i) => `${SYNTHETIC.id},${k},${SYNTHETIC.newProvince.code}.0${i + 1},successor,synthetic test law`)
+    .join("\n")}\n${SYNTHETIC.id},94,${SYNTHETIC.newProvince.code},part,synthetic test law\n`;
+
+export type Expected = {
+  created: string[];
+  retired: string[];
+  renamed: { code: string; name: string }[];
+  recoded: [string, string][];
+  split: { from: string; to: string };
+  merged: { from: [string, string]; to: string; name: string };
+};
+
+const annex = (code: string, name: string) => {
+  const upper = name.toUpperCase();
+  if (code.length === 5)
+    return upper
+      .replace(/^KABUPATEN ADMINISTRASI /, "KAB. ADM. ")
+      .replace(/^KOTA ADMINISTRASI /, "KOTA ADM. ")
+      .replace(/^KABUPATEN /, "KAB. ");
+  return upper;
+};
+
+export function syntheticEdition(): { csv: Buffer; expected: Expected; list: Map<string, string> } {
+  // The official spelling of today's list: the current edition as the editions file has it.
+  const lists = readEditions();
+  const today = [...lists.values()].at(-1) as Map<string, string>;
+  const next = new Map(today);
+  const expected: Expected = { created: [], retired: [], renamed: [], recoded: [], split: { from: "", to: "" }, merged: { from: ["", ""], to: "", name: "" } };
+  const childrenOf = (code: string) => [...next.keys()].filter((c) => c.startsWith(`${code}.`)).sort();
+  const free = (parent: string, width: number, from: number) => {
+    for (let n = from; ; n++) {
+      const c = `${parent}.${String(n).padStart(width, "0")}`;
+      if (!next.has(c) && !today.has(c)) return c;
+    }
+  };
+
+  // A province split off: 94.01 -> 97.01, 94.02 -> 97.02, every code below them recoded.
+  const p = SYNTHETIC.newProvince;
+  next.set(p.code, p.name);
+  expected.created.push(p.code);
+  SYNTHETIC.movedKabupaten.forEach((kab, i) => {
+    const to = `${p.code}.${String(i + 1).padStart(2, "0")}`;
+    for (const code of [kab, ...childrenOf(kab)]) {
+      const moved = to + code.slice(kab.length);
+      next.set(moved, next.get(code) as string);
+      next.delete(code);
+      expected.recoded.push([code, moved]);
+    }
+  });
+
+  // A kabupaten renamed.
+  next.set(SYNTHETIC.renamed.code, SYNTHETIC.renamed.name);
+  expected.renamed.push({ code: SYNTHETIC.renamed.code, name: "Kabupaten Aceh Selatan Raya" });
+
+  // A kecamatan split: the second half of 32.04.05's villages go to a new kecamatan beside it.
+  const kec = "32.04.05";
+  const villages = childrenOf(kec);
+  const newKec = free("32.04", 2, 50);
+  next.set(newKec, `${(next.get(kec) as string).toUpperCase()} UTARA`);
+  expected.split = { from: kec, to: newKec };
+  villages.slice(Math.ceil(villages.length / 2)).forEach((v, i) => {
+    const moved = `${newKec}.${v.slice(-4, -3)}${String(i + 1).padStart(3, "0")}`;
+    next.set(moved, next.get(v) as string);
+    next.delete(v);
+    expected.recoded.push([v, moved]);
+  });
+
+  // Two villages recoded within their kecamatan (same name, new number).
+  for (const v of childrenOf("33.74.01").slice(0, 2)) {
+    const moved = free("33.74.01", 4, Number(v.slice(-4)) + 90);
+    next.set(moved, next.get(v) as string);
+    next.delete(v);
+    expected.recoded.push([v, moved]);
+  }
+
+  // Two villages merged into a new one named after both.
+  const [a, b] = childrenOf("35.15.01").slice(0, 2);
+  const merged = free("35.15.01", 4, Number(a.slice(-4)) + 80);
+  const name = `${next.get(a)} ${next.get(b)}`;
+  next.set(merged, name.toUpperCase());
+  next.delete(a);
+  next.delete(b);
+  expected.merged = { from: [a, b], to: merged, name };
+  expected.created.push(merged);
+
+  const lines = ["code,name"];
+  for (const [code, nm] of [...next].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
+    const field = annex(code, nm);
+    lines.push(`${code.replace(/\./g, "")},${/[",]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field}`);
+  }
+  // Windows-1252, as spreadsheet exports of annexes often are (every character of the list fits).
+  const text = `${lines.join("\r\n")}\r\n`;
+  const bytes = Buffer.from([...text].map((ch) => WINDOWS_1252.get(ch) ?? ch.charCodeAt(0)));
+  return { csv: bytes, expected, list: next };
+}
+
+/** The characters of Windows-1252 outside Latin-1 that names use (the rest map to their code). */
+const WINDOWS_1252 = new Map([
+  ["\u2019", 0x92],
+  ["\u2018", 0x91],
+  ["\u201c", 0x93],
+  ["\u201d", 0x94],
+  ["\u2013", 0x96],
+]);
+
+if (isMain(import.meta.url)) {
+  const [out, curatedOut, expectedOut] = process.argv.slice(2);
+  if (!out || !curatedOut) {
+    console.error("usage: node scripts/edition/synthetic.ts OUT.csv CURATED.csv [EXPECTED.json]");
+    process.exit(1);
+  }
+  const { csv, expected } = syntheticEdition();
+  writeFileSync(out, csv);
+  writeFileSync(curatedOut, syntheticCurated());
+  if (expectedOut) writeFileSync(expectedOut, `${JSON.stringify(expected, null, 2)}\n`);
+  console.log(`${out}: ${csv.length} bytes`);
+}
