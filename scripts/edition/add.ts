@@ -16,12 +16,12 @@
  * docs/api.md, "A new decree is out".
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { isMain, root, seedDir } from "../lib.ts";
-import { CURATED_FILE, csvFields, type Edition, REGISTRY_FILE, type Registry, readEditions, readRegistry } from "../seed/history-editions.ts";
+import { CURATED_FILE, csvFields, type Edition, type Registry, readEditions, readRegistry } from "../seed/history-editions.ts";
 import { checkEdition, decodeList, largeDrops, type Problem, readList } from "./input.ts";
 import type { ReviewCounts } from "./review.ts";
 
@@ -88,7 +88,8 @@ const csvField = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}
 /** A seed directory where the registry has the new edition last: links to everything else of `seedDir`. */
 function stagingDir(registry: Registry, edition: Edition, listGz: Buffer, curated: string): string {
   const dir = mkdtempSync(join(tmpdir(), "wilayah-edition-"));
-  const own = ["editions.json", "editions", "history-curated.csv"];
+  // its own inputs, and the build's outputs (a link would write through to the real seed)
+  const own = ["editions.json", "editions", "history-curated.csv", ...BUILD_OUTPUTS];
   for (const entry of readdirSync(seedDir)) if (!own.includes(entry)) symlinkSync(join(seedDir, entry), join(dir, entry));
   writeFileSync(join(dir, "history-curated.csv"), curated);
   mkdirSync(join(dir, "editions"));
@@ -97,6 +98,9 @@ function stagingDir(registry: Registry, edition: Edition, listGz: Buffer, curate
   writeFileSync(join(dir, "editions.json"), registryJson({ ...registry, editions: [...registry.editions, edition] }));
   return dir;
 }
+
+/** What scripts/seed/build.ts writes into the seed directory. */
+const BUILD_OUTPUTS = ["wilayah.sql", "manifest.json", "vocabulary.json", "name-table.json", "neighbours-kelurahan.csv.gz"];
 
 const registryJson = (r: Registry) => `${JSON.stringify(r, null, 2)}\n`;
 
@@ -148,25 +152,24 @@ export function addEdition(o: AddOptions): AddResult {
     .join("\n")}\n`;
   const listGz = gzipSync(listCsv, { level: 9 });
   const dir = stagingDir(registry, edition, listGz, curatedCsv);
-  let review: { markdown: string; counts: ReviewCounts };
   try {
-    review = JSON.parse(runChild("edition/review.ts", dir, true)) as typeof review;
+    const review = JSON.parse(runChild("edition/review.ts", dir, true)) as { markdown: string; counts: ReviewCounts };
+    // The whole seed from the new registry (regions, history, search index, name table, manifest),
+    // built beside the real one: a failure leaves the seed directory as it was.
+    if (o.write) runChild("seed/build.ts", dir, false);
+    const markdown = `${review.markdown}\nRead as ${encoding}; ${entries.length} codes.\n`;
+    const reportFile = o.report ?? (o.write ? join(dir, "editions", `${o.id}.review.md`) : join(root, ".wrangler", `edition-${o.id}-review.md`));
+    mkdirSync(dirname(reportFile), { recursive: true });
+    writeFileSync(reportFile, markdown);
+    if (o.write) {
+      mkdirSync(join(seedDir, "editions"), { recursive: true });
+      for (const f of [...BUILD_OUTPUTS, "history-curated.csv", edition.file as string, `editions/${o.id}.review.md`, "editions.json"])
+        copyFileSync(join(dir, f), join(seedDir, f));
+    }
+    return { problems, report: markdown, counts: review.counts, written: o.write };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const markdown = `${review.markdown}\nRead as ${encoding}; ${entries.length} codes.\n`;
-  const reportFile = o.report ?? (o.write ? join(seedDir, "editions", `${o.id}.review.md`) : join(root, ".wrangler", `edition-${o.id}-review.md`));
-  mkdirSync(dirname(reportFile), { recursive: true });
-  writeFileSync(reportFile, markdown);
-  if (o.write) {
-    mkdirSync(join(seedDir, "editions"), { recursive: true });
-    writeFileSync(join(seedDir, edition.file as string), listGz);
-    writeFileSync(CURATED_FILE, curatedCsv);
-    writeFileSync(REGISTRY_FILE, registryJson({ ...registry, editions: [...registry.editions, edition] }));
-    // The whole seed from the new registry: regions, history, search index, name table, manifest.
-    runChild("seed/build.ts", seedDir, false);
-  }
-  return { problems, report: markdown, counts: review.counts, written: o.write };
 }
 
 function main() {

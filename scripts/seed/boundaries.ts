@@ -18,6 +18,7 @@ import { dirname, join } from "node:path";
 import { isMain, root, type Target, targetArgs, wrangler } from "../lib.ts";
 import { neighbourSql } from "./borders.ts";
 import { boundarySql, kelurahanBoundariesChecksum, readBoundaries } from "./boundary-sql.ts";
+import { currentListCodes } from "./history-editions.ts";
 import { coverageSql, readKelurahanNeighbours } from "./space-sql.ts";
 
 export const KELURAHAN_MARKER = "boundaries-kelurahan";
@@ -27,7 +28,9 @@ export const KELURAHAN_MARKER = "boundaries-kelurahan";
  * villages (tests): their boundaries, and the borders that touch one of them (both directions).
  */
 export function kelurahanBoundarySql(filter?: (id: string) => boolean): string {
-  const all = readBoundaries("kelurahan");
+  // A later edition's list (edition:add): the villages it no longer has keep no boundary (reverse geocoding answers current codes).
+  const listed = currentListCodes();
+  const all = readBoundaries("kelurahan").filter((b) => !listed || listed.has(b.id));
   const list = filter ? all.filter((b) => filter(b.id)) : all;
   const neighbours = readKelurahanNeighbours().filter((r) => !filter || filter(r.id) || filter(r.neighborId));
   return `${boundarySql("kelurahan", list)}${neighbourSql("kelurahan", neighbours)}${coverageSql([["boundary", "kelurahan"]])}INSERT OR REPLACE INTO dataset (id, version, checksum) VALUES ('${KELURAHAN_MARKER}', 'wilayah_boundaries kelurahan', '${filter ? "partial" : kelurahanBoundariesChecksum()}');\n`;

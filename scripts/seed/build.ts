@@ -133,10 +133,12 @@ function fromEdition(list: Map<string, string>): Lists {
  * retired (is_active 0), oldest first. Edition 2025 current: idn-area-data 4.0.1, and 3.1.2 before
  * it. A later edition current: its own list, and both releases before it.
  */
-async function regionLists(editions: Map<string, Map<string, string>>): Promise<{ now: Lists; earlier: Lists[] }> {
+async function regionLists(editions: Map<string, Map<string, string>>): Promise<{ now: Lists; earlier: Lists[]; sourceCodes: Set<string> }> {
   const [pkgNow, pkgBefore] = [await load(current as Source), await load(previous as Source)];
   const base = EDITIONS.findLastIndex((e) => e.regions);
-  if (base === CURRENT) return { now: pkgNow, earlier: [pkgBefore] };
+  // the codes seed/sources/ describes: edition 2025's (idn-area-data 4.0.1 has exactly its codes)
+  const sourceCodes = new Set(LEVELS.flatMap((l) => pkgNow[l].map((x) => x.id)));
+  if (base === CURRENT) return { now: pkgNow, earlier: [pkgBefore], sourceCodes };
   // A name a later decree did not change keeps the spelling the API served (idn-area-data writes 10
   // names of edition 2025 differently: a customer sees no change the changes feed does not list).
   let served = new Map(LEVELS.flatMap((l) => pkgNow[l].map((x) => [x.id, x.name] as const)));
@@ -147,7 +149,7 @@ async function regionLists(editions: Map<string, Map<string, string>>): Promise<
     served = new Map([...list].map(([code, name]) => [code, before.get(code) === name ? (served.get(code) ?? name) : name]));
     lists.push(fromEdition(served));
   }
-  return { now: lists[lists.length - 1], earlier: [pkgBefore, pkgNow, ...lists.slice(0, -1)] };
+  return { now: lists[lists.length - 1], earlier: [pkgBefore, pkgNow, ...lists.slice(0, -1)], sourceCodes };
 }
 
 export type SeedResult = {
@@ -191,7 +193,7 @@ export type SeedResult = {
 /** `neighbours`: an already computed result (tests build the seed twice from one computation); computed when absent. */
 export async function buildSeed(opts: { coordsCsv?: string; neighbours?: NeighbourResult } = {}): Promise<SeedResult> {
   const editionLists = readEditions();
-  const { now, earlier } = await regionLists(editionLists);
+  const { now, earlier, sourceCodes } = await regionLists(editionLists);
   const coords = parseCoords(opts.coordsCsv ?? readSource("wilayah-centroids.csv"));
   const postal = parsePostalCodes(readSource("wilayah-postal-codes.csv"));
   const moves = parseIslandMoves(readSource("wilayah-2430-island-moves.csv"));
@@ -293,12 +295,23 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
     const now = spelledOut(r.name);
     r.former.push(...names.filter((n) => spelledOut(n) !== now).flatMap((n) => olderSpellings(r.level, n)));
   }
+  // The sources (postal codes, figures, boundaries, neighbours) describe edition 2025's list: what they
+  // say of a code a later edition retired is left out (the edition's review report lists it), never
+  // moved to its successor. With edition 2025 current this leaves nothing out.
+  const stale = (id: string) => byId.get(id)?.isActive === 0 && sourceCodes.has(id);
+  for (const m of [stats, postal] as Map<string, unknown>[]) for (const k of [...m.keys()]) if (stale(k)) m.delete(k);
   const unknownStats = [...stats.keys()].filter((k) => byId.get(k)?.isActive !== 1 || !byId.get(k)?.stats);
   if (unknownStats.length)
     throw new Error(`population/area CSV: ${unknownStats.length} codes are no current provinsi or kabupaten/kota, e.g. ${unknownStats[0]}`);
   const unknownPostal = [...postal.keys()].filter((k) => byId.get(k)?.isActive !== 1);
   if (unknownPostal.length) throw new Error(`postal codes CSV: ${unknownPostal.length} codes are no current village, e.g. ${unknownPostal[0]}`);
-  const shapes = { provinsi: readBoundaries("provinsi"), kabupaten: readBoundaries("kabupaten"), kecamatan: readBoundaries("kecamatan") };
+  const current = (b: { id: string }) => !stale(b.id);
+  const shapes = {
+    provinsi: readBoundaries("provinsi").filter(current),
+    kabupaten: readBoundaries("kabupaten").filter(current),
+    kecamatan: readBoundaries("kecamatan").filter(current),
+  };
+  for (const level of LEVELS) neighbours[level].rows = neighbours[level].rows.filter((r) => !stale(r.id) && !stale(r.neighborId));
   for (const [level, list] of Object.entries(shapes)) {
     const unknown = list.find((b) => byId.get(b.id)?.level !== level);
     if (unknown) throw new Error(`${level} boundaries: ${unknown.id} is no ${level} of the list`);

@@ -140,6 +140,12 @@ export function readEditions(file = EDITIONS_FILE, editions: readonly Edition[] 
   return new Map(editions.map((e) => [e.id, out.get(e.id) ?? new Map()]));
 }
 
+/** The current edition's codes when it brings its own list (edition:add); null for edition 2025 (the package release). */
+export function currentListCodes(): Set<string> | null {
+  const cur = EDITIONS[CURRENT];
+  return cur.file ? new Set(parseEditionList(gunzipSync(readFileSync(join(seedDir, cur.file))).toString("utf8"), cur.file).keys()) : null;
+}
+
 /**
  * A row of seed/history-curated.csv. `successor`: old_code left the list in `edition` and its region
  * is new_code from then on. `part`: new_code first appears in `edition`, formed from part of old_code,

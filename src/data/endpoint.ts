@@ -9,6 +9,16 @@ import { z } from "zod";
 import type { ErrorCode } from "../lib/errors";
 import type { DataContext } from "./context";
 
+/**
+ * Where an answer's data version comes from: a fixed string, or data a seed apply swaps in D1
+ * (`read` gives the loaded version and checksum; `fallback` names it where no request is at hand:
+ * the API document, file downloads built with the bundle).
+ */
+export type DataVersion = string | { fallback: string; read(env: Env): Promise<{ version: string; checksum: string }> };
+
+/** The version's name without reading anything. */
+export const versionLabel = (v: DataVersion) => (typeof v === "string" ? v : v.fallback);
+
 /** What every declaration has, whatever it answers. */
 type Declaration<I extends z.ZodObject> = {
   /** Path under /api/v1, Hono syntax (`/wilayah/provinsi/:id`). */
@@ -21,8 +31,8 @@ type Declaration<I extends z.ZodObject> = {
   method?: "GET" | "POST";
   /** How many metered calls one request is (a batch: one per item); default 1. Admission takes them all or refuses the request whole. */
   calls?(input: z.infer<I>): number;
-  /** Value of the x-data-version header / cache namespace; changes invalidate the cache. */
-  version: string;
+  /** The x-data-version header and the cache namespace: a new version is a new cache key. */
+  version: DataVersion;
   /** The API document's grouping (default "Regions"). */
   tag?: string;
   /** Codes this endpoint answers beyond every data call's (key, quota, rate, INVALID_QUERY). */

@@ -6,7 +6,7 @@ import { queryValues, typedQuery } from "../http/query";
 import { requireJsonContentType } from "../http/validate";
 import { ApiError } from "../lib/errors";
 import type { CallEnv } from "./context";
-import { type DataEndpoint, type FileAnswer, isFileEndpoint } from "./endpoint";
+import { type DataEndpoint, type FileAnswer, isFileEndpoint, versionLabel } from "./endpoint";
 import { requireApiKey } from "./guard";
 import { endpointOperation } from "./openapi";
 import { type Admit, serveDataCall, serveFileCall } from "./run";
@@ -23,11 +23,11 @@ export function dataRoutes(endpoints: readonly DataEndpoint[], admit: Admit): Ho
   for (const ep of endpoints) {
     const documented = describeRoute(lazyOperation(() => endpointOperation(ep)));
     const answer = async (c: Context<CallEnv>, raw: Record<string, unknown>) => {
-      if (isFileEndpoint(ep)) return fileResponse(c, await serveFileCall(ep, raw, c.get("call"), admit), ep.version);
+      if (isFileEndpoint(ep)) return fileResponse(c, await serveFileCall(ep, raw, c.get("call"), admit), versionLabel(ep.version));
       const result = await serveDataCall(ep, raw, c.get("call"), admit);
       return c.body(result.json, 200, {
         "content-type": "application/json; charset=utf-8",
-        "x-data-version": ep.version,
+        "x-data-version": result.version,
         "x-cache": result.cache,
         // Same for every caller, but only after the key check: let browsers keep it, not shared caches.
         // Answers never cached (weather: fresh upstream data; NIK: personal) are not kept anywhere.

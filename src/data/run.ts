@@ -5,22 +5,28 @@
  *
  * Two cache layers: this isolate's memory (hot answers cost no subrequest at all), then the
  * location's Cache API (shared by the isolates of one Cloudflare location). Both expire after the
- * endpoint's `cacheSeconds`; a new data version is a new key, so neither serves an old dataset's answer.
+ * endpoint's `cacheSeconds`; a new data version is a new key. Every answer names the version of the
+ * data it was read from (x-data-version): a seed apply swaps the data in one transaction, and a
+ * handler whose reads straddled a swap runs again (`consistent`).
  */
 import { LRUCache } from "lru-cache";
+import { withRegionSession } from "../db/client";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError, validationError } from "../lib/errors";
 import type { DataContext } from "./context";
-import type { DataEndpoint, FileAnswer, FileEndpoint, JsonEndpoint } from "./endpoint";
+import type { DataEndpoint, DataVersion, FileAnswer, FileEndpoint, JsonEndpoint } from "./endpoint";
 
-export type EndpointResult = { json: string; cache: "HIT" | "MISS" };
+export type EndpointResult = { json: string; cache: "HIT" | "MISS"; version: string };
 
 const CACHE_ORIGIN = "https://data-cache.wilayah.invalid";
 
 /** Inputs longer than this (batches) are keyed by their digest, so a key stays a short URL. */
 const KEY_TEXT_MAX = 1_000;
 
-async function cacheKey(ep: JsonEndpoint, input: unknown, ctx: DataContext): Promise<string> {
+/** The data an answer is read from: its version (the header) and checksum (in cache keys: a reloaded seed of the same version is new data). */
+type Loaded = { version: string; checksum: string };
+
+async function cacheKey(ep: JsonEndpoint, input: unknown, ctx: DataContext, loaded: Loaded): Promise<string> {
   const canonical = JSON.stringify(input, Object.keys(input as object).sort());
   const text =
     ep.cacheScope === "account"
@@ -28,7 +34,7 @@ async function cacheKey(ep: JsonEndpoint, input: unknown, ctx: DataContext): Pro
       : canonical.length > KEY_TEXT_MAX
         ? `sha256:${await sha256Hex(canonical)}`
         : canonical;
-  return `${CACHE_ORIGIN}/${encodeURIComponent(ep.version)}${ep.path}${ep.method === "POST" ? "@post" : ""}?${encodeURIComponent(text)}`;
+  return `${CACHE_ORIGIN}/${encodeURIComponent(`${loaded.version}@${loaded.checksum}`)}${ep.path}${ep.method === "POST" ? "@post" : ""}?${encodeURIComponent(text)}`;
 }
 
 /** How much longer a Cache API answer is good for: its max-age minus its age (the Cache API sets `age` on a hit). */
@@ -50,29 +56,86 @@ export function parseInput<E extends DataEndpoint>(ep: E, raw: unknown) {
 
 /** Answers kept in this isolate: bounded by size (Workers give an isolate 128 MB), least recently used go first. */
 const MEMORY_BYTES = 16 * 1024 * 1024;
-const memory = new LRUCache<string, string>({ maxSize: MEMORY_BYTES, sizeCalculation: (json, key) => 2 * (json.length + key.length) });
+const memory = new LRUCache<string, { json: string; version: string }>({
+  maxSize: MEMORY_BYTES,
+  sizeCalculation: (v, key) => 2 * (v.json.length + v.version.length + key.length),
+});
 
-async function runEndpoint(ep: JsonEndpoint, input: Record<string, unknown>, ctx: DataContext): Promise<EndpointResult> {
+/**
+ * The loaded version as this isolate last saw it, for cache keys: read again after LOADED_TTL_MS.
+ * Until then a cached answer of the data before a swap may still be served, under its own version
+ * (never a mixture); every answer computed reads the version itself.
+ */
+const LOADED_TTL_MS = 5_000;
+const lastSeen = new WeakMap<object, { loaded: Loaded; at: number }>();
+
+async function loadedFor(version: DataVersion, env: Env): Promise<Loaded> {
+  if (typeof version === "string") return { version, checksum: "" };
+  const seen = lastSeen.get(version);
+  if (seen && Date.now() - seen.at < LOADED_TTL_MS) return seen.loaded;
+  const loaded = await version.read(env);
+  lastSeen.set(version, { loaded, at: Date.now() });
+  return loaded;
+}
+
+/** Reads the version around the handler's reads: equal before and after, every read saw the same data (a swap is one transaction); otherwise read again. */
+const CONSISTENT_TRIES = 3;
+
+async function consistent<T>(version: DataVersion, env: Env, run: () => Promise<T>): Promise<{ value: T; loaded: Loaded }> {
+  if (typeof version === "string") return { value: await run(), loaded: { version, checksum: "" } };
+  for (let i = 0; i < CONSISTENT_TRIES; i++) {
+    const before = await version.read(env);
+    const value = await run();
+    const after = await version.read(env);
+    if (before.checksum === after.checksum) {
+      lastSeen.set(version, { loaded: after, at: Date.now() });
+      return { value, loaded: after };
+    }
+  }
+  throw new ApiError("SERVICE_UNAVAILABLE", "The data was being replaced while this request read it; try again in a moment.", {
+    headers: { "retry-after": "1" },
+  });
+}
+
+async function runEndpoint(ep: JsonEndpoint, input: Record<string, unknown>, call: DataContext): Promise<EndpointResult> {
+  // every region read of this answer, the data version's included, through one D1 session
+  const ctx = { ...call, env: withRegionSession(call.env) };
+  const compute = async () => {
+    const { value, loaded } = await consistent(ep.version, ctx.env, () => ep.handler(input, ctx));
+    return { json: JSON.stringify(value), loaded };
+  };
   // RESPONSE_CACHE=off (a var) turns the cache off: the benchmark measures the uncached path that way.
-  if (ep.cacheSeconds <= 0 || ctx.env.RESPONSE_CACHE === "off") return { json: JSON.stringify(await ep.handler(input, ctx)), cache: "MISS" };
-
-  const keyUrl = await cacheKey(ep, input, ctx);
-  const inMemory = memory.get(keyUrl);
-  if (inMemory !== undefined) return { json: inMemory, cache: "HIT" };
-
-  const cache = (caches as unknown as { default: Cache }).default;
-  const key = new Request(keyUrl);
-  const hit = await cache.match(key);
-  if (hit) {
-    const json = await hit.text();
-    memory.set(keyUrl, json, { ttl: remainingMs(hit, ep.cacheSeconds) });
-    return { json, cache: "HIT" };
+  if (ep.cacheSeconds <= 0 || ctx.env.RESPONSE_CACHE === "off") {
+    const { json, loaded } = await compute();
+    return { json, cache: "MISS", version: loaded.version };
   }
 
-  const json = JSON.stringify(await ep.handler(input, ctx));
-  memory.set(keyUrl, json, { ttl: ep.cacheSeconds * 1000 });
-  ctx.waitUntil(cache.put(key, new Response(json, { headers: { "content-type": "application/json", "cache-control": `public, max-age=${ep.cacheSeconds}` } })));
-  return { json, cache: "MISS" };
+  const seen = await loadedFor(ep.version, ctx.env);
+  const keyUrl = await cacheKey(ep, input, ctx, seen);
+  const inMemory = memory.get(keyUrl);
+  if (inMemory !== undefined) return { ...inMemory, cache: "HIT" };
+
+  const cache = (caches as unknown as { default: Cache }).default;
+  const hit = await cache.match(new Request(keyUrl));
+  if (hit) {
+    const entry = { json: await hit.text(), version: hit.headers.get("x-data-version") ?? seen.version };
+    memory.set(keyUrl, entry, { ttl: remainingMs(hit, ep.cacheSeconds) });
+    return { ...entry, cache: "HIT" };
+  }
+
+  const { json, loaded } = await compute();
+  // Stored under the version it was read from (a swap since `seen` makes it a key of the new data).
+  const storeKey = loaded.checksum === seen.checksum && loaded.version === seen.version ? keyUrl : await cacheKey(ep, input, ctx, loaded);
+  memory.set(storeKey, { json, version: loaded.version }, { ttl: ep.cacheSeconds * 1000 });
+  ctx.waitUntil(
+    cache.put(
+      new Request(storeKey),
+      new Response(json, {
+        headers: { "content-type": "application/json", "cache-control": `public, max-age=${ep.cacheSeconds}`, "x-data-version": loaded.version },
+      }),
+    ),
+  );
+  return { json, cache: "MISS", version: loaded.version };
 }
 
 /** Rate, quota and metering around one request of `calls` calls; `release` gives back calls that were not served. */

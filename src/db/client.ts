@@ -22,7 +22,24 @@ export function primaryDb(env: Env) {
  * CPU on every call and buys nothing without replicas (docs/performance.md, "Worker CPU").
  */
 export function regionReads(env: Env): D1Database | D1DatabaseSession {
+  const pinned = (env as PinnedEnv)[SESSION];
+  if (pinned) return pinned;
   return env.D1_READ_REPLICATION === "auto" ? env.DB.withSession("first-unconstrained") : env.DB;
+}
+
+const SESSION = Symbol("region reads session");
+type PinnedEnv = Env & { [SESSION]?: D1DatabaseSession };
+
+/**
+ * `env` with one D1 session for all the region reads made with it (read replication on): the
+ * reads of one answer, and the data version read around them, are one sequence a replica serves in
+ * order, so an answer reads one version of the data (src/data/run.ts). Without replication: `env`.
+ */
+export function withRegionSession(env: Env): Env {
+  if (env.D1_READ_REPLICATION !== "auto") return env;
+  const pinned = Object.create(env) as PinnedEnv;
+  pinned[SESSION] = env.DB.withSession("first-unconstrained");
+  return pinned;
 }
 
 /** The handle every regional-data query takes: drizzle over regionReads. */

@@ -13,6 +13,7 @@ import { doc } from "../http/docs";
 import { ApiError } from "../lib/errors";
 import { errorText, pickLang } from "../portal/i18n";
 import { cookieOptions, LANG_COOKIE, securityHeaders } from "../portal/session";
+import { readLoadedDataset } from "../wilayah/dataset/queries";
 import { DATA_VERSION } from "../wilayah/version";
 import { SITE_CSS, SITE_JS } from "./assets";
 import { siteCopy } from "./copy";
@@ -104,9 +105,16 @@ siteRoutes.get(
     ok: { description: "The data's status" },
   }),
   async (c) => {
-    const loaded = await c.env.DB.prepare("SELECT checksum FROM dataset WHERE id = 'wilayah'").first<{ checksum: string }>();
+    const loaded = await readLoadedDataset(c.env);
     return c.json(
-      { data: { data_version: DATA_VERSION, seed: { checksum: manifest.checksum, loaded: loaded?.checksum === manifest.checksum }, ...dataFacts() } },
+      // data_version: what D1 serves (a seed apply changes it before the Worker bundling that seed is deployed)
+      {
+        data: {
+          data_version: loaded?.version ?? DATA_VERSION,
+          seed: { checksum: manifest.checksum, loaded: loaded?.checksum === manifest.checksum },
+          ...dataFacts(),
+        },
+      },
       200,
       { "cache-control": "public, max-age=60" },
     );

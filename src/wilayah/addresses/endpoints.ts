@@ -4,7 +4,7 @@ import { defineEndpoint } from "../../data/endpoint";
 import { regionDb } from "../../db/client";
 import { LEVELS } from "../codes";
 import { DAY, regionRef } from "../schemas";
-import { DATA_VERSION } from "../version";
+import { WILAYAH_DATA } from "../version";
 import { resolveAddresses, WARNINGS } from "./service";
 
 /** Characters of one address. */
@@ -96,7 +96,7 @@ export const addressEndpoint = defineEndpoint({
   output: z.object({ data: answer }),
   cacheSeconds: DAY,
   cacheScope: "account",
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   tag: "Addresses",
   handler: async (q, { env }) => ({ data: (await resolveAddresses(regionDb(env), [q.q]))[0] }),
 });
@@ -124,7 +124,7 @@ export const addressBatchEndpoint = defineEndpoint({
   output: z.object({ data: z.array(answer).describe("One answer per address, in the order given") }),
   cacheSeconds: DAY,
   cacheScope: "account",
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   tag: "Addresses",
   handler: async (q, { env }) => ({ data: await resolveAddresses(regionDb(env), q.addresses) }),
 });

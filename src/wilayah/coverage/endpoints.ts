@@ -5,7 +5,7 @@ import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { LEVELS } from "../codes";
 import { DAY } from "../schemas";
-import { DATA_VERSION } from "../version";
+import { WILAYAH_DATA } from "../version";
 import { COVERAGE_FIELDS } from "./fields";
 import { getCoverage, getMissing } from "./service";
 
@@ -32,7 +32,7 @@ export const coverageEndpoint = defineEndpoint({
     ),
   }),
   cacheSeconds: DAY,
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   handler: (_q, { env }) => getCoverage(regionDb(env)),
 });
 
@@ -54,6 +54,6 @@ export const missingEndpoint = defineEndpoint({
     meta: pageMeta.extend({ field: z.enum(COVERAGE_FIELDS), levels: z.array(z.enum(LEVELS)) }),
   }),
   cacheSeconds: DAY,
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   handler: (q, { env }) => getMissing(regionDb(env), q.field, q.level, { page: q.page, per_page: q.per_page }),
 });

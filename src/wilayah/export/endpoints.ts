@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { defineEndpoint, defineFileEndpoint, type FileAnswer } from "../../data/endpoint";
 import { LEVELS } from "../codes";
-import { DATA_VERSION } from "../version";
+import { WILAYAH_DATA } from "../version";
 import { dataFile, downloadName, EXPORT_FORMAT_NAMES, type ExportFormat, LICENSE_FILE } from "./files";
 import { type ExportFile, exportFile, exportManifest } from "./service";
 
@@ -49,7 +49,7 @@ export const exportEndpoints = [
       "application/json": "format=json: {meta, data}, data being the list answers' records",
       "application/geo+json": "format=geojson: an RFC 7946 FeatureCollection, each region a Feature with its boundary",
     },
-    version: DATA_VERSION,
+    version: WILAYAH_DATA,
     handler: async (q, { env }) => download(await exportFile(env.EXPORTS, dataFile(q.level, q.format))),
   }),
   defineEndpoint({
@@ -82,7 +82,7 @@ export const exportEndpoints = [
     // Not in the response cache: its key names the data version, which a new seed may keep while the
     // export id changes; the answer is one small R2 read.
     cacheSeconds: 0,
-    version: DATA_VERSION,
+    version: WILAYAH_DATA,
     handler: async (_q, { env }) => {
       const m = await exportManifest(env.EXPORTS);
       return {
@@ -104,7 +104,7 @@ export const exportEndpoints = [
     errors: ["NOT_FOUND"],
     input: z.strictObject({}),
     media: { "text/plain": "The licence terms (UTF-8)" },
-    version: DATA_VERSION,
+    version: WILAYAH_DATA,
     handler: async (_q, { env }) => download(await exportFile(env.EXPORTS, LICENSE_FILE)),
   }),
 ];

@@ -4,7 +4,7 @@ import { defineEndpoint } from "../../data/endpoint";
 import { regionDb } from "../../db/client";
 import { LEVELS } from "../codes";
 import { DAY, decimal, regionRef } from "../schemas";
-import { DATA_VERSION } from "../version";
+import { WILAYAH_DATA } from "../version";
 import { getBoundary, reverseGeocode } from "./service";
 
 const boundaryInput = z.strictObject({
@@ -39,7 +39,7 @@ export const reverseEndpoint = defineEndpoint({
     }),
   }),
   cacheSeconds: DAY,
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   handler: (q, { env }) => reverseGeocode(regionDb(env), q.lat, q.lng),
 });
 
@@ -61,6 +61,6 @@ export const boundaryEndpoint = defineEndpoint({
     }),
   }),
   cacheSeconds: DAY,
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   handler: (q, { env }) => getBoundary(regionDb(env), q.id, q.simplify ?? 0) as never,
 });

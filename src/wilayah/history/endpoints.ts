@@ -5,7 +5,7 @@ import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { LEVELS } from "../codes";
 import { DAY } from "../schemas";
-import { DATA_VERSION } from "../version";
+import { WILAYAH_DATA } from "../version";
 import { BASES, CHANGES, convert, listChanges, listEditions, regionHistory } from "./service";
 
 const EDITION_IDS = "2015, 2017, 2020, 2022, 2022b, 2025";
@@ -37,7 +37,7 @@ export const editionsEndpoint = defineEndpoint({
   input: z.strictObject({}),
   output: editionsOutput,
   cacheSeconds: DAY,
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   handler: (_q, { env }) => listEditions(regionDb(env)),
 });
 
@@ -114,7 +114,7 @@ export const historyEndpoint = defineEndpoint({
     }),
   }),
   cacheSeconds: DAY,
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   handler: (q, { env }) => regionHistory(regionDb(env), q.code),
 });
 
@@ -138,7 +138,7 @@ export const changesEndpoint = defineEndpoint({
     meta: pageMeta.extend({ from: z.string().describe("The editions compared"), to: z.string() }),
   }),
   cacheSeconds: DAY,
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   handler: (q, { env }) => listChanges(regionDb(env), q),
 });
 
@@ -180,7 +180,7 @@ export const convertEndpoint = defineEndpoint({
     ),
   }),
   cacheSeconds: DAY,
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   handler: (q, { env }) => convert(regionDb(env), q.codes),
 });
 

@@ -4,10 +4,12 @@
  * any edition to current ones, and the record of a code of an earlier edition as last published.
  * Knows nothing of HTTP.
  */
+
 import type { RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { type Paging, pageWindow } from "../../lib/paging";
 import { LEVELS, type Level, levelOf, toDottedId, undotted } from "../codes";
+import { loadedDataset } from "../dataset/queries";
 import {
   type ChangeRow,
   changesBySeq,
@@ -27,14 +29,16 @@ export const BASES = ["curated", "same_name", "same_name_elsewhere", "children",
 export type Basis = (typeof BASES)[number];
 
 /**
- * The editions and the runs of their changes change only with a seed, which ships with the code (the
- * data version), so they are read once per isolate. An empty table (no seed loaded yet) is not kept.
+ * The editions and the runs of their changes change only with the loaded data (a seed apply swaps
+ * them, before the Worker is deployed again), so they are kept per isolate for the loaded data's
+ * checksum, checked with one point read. An empty table (no seed loaded yet) is not kept.
  */
-let memo: { editions: EditionRow[]; runs: RunRow[] } | undefined;
+let memo: { key: string; editions: EditionRow[]; runs: RunRow[] } | undefined;
 async function reference(db: RegionDb) {
-  if (memo) return memo;
+  const key = (await loadedDataset(db))?.checksum ?? "";
+  if (memo?.key === key) return memo;
   const rows = await editionRows(db);
-  if (rows.editions.length) memo = rows;
+  if (rows.editions.length) memo = { key, ...rows };
   return rows;
 }
 export const editionList = async (db: RegionDb): Promise<EditionRow[]> => (await reference(db)).editions;

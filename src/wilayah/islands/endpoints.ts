@@ -4,7 +4,7 @@ import { defineEndpoint } from "../../data/endpoint";
 import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { DAY, includeInactive, optionalFlag } from "../schemas";
-import { DATA_VERSION } from "../version";
+import { WILAYAH_DATA } from "../version";
 import { getIsland, listIslands } from "./service";
 
 const pulauRecord = z.object({
@@ -41,7 +41,7 @@ export const islandEndpoints = [
     input: pulauInput,
     output: z.object({ data: z.array(pulauRecord), meta: pageMeta }),
     cacheSeconds: DAY,
-    version: DATA_VERSION,
+    version: WILAYAH_DATA,
     handler: (q, { env }) =>
       listIslands(regionDb(env), {
         page: q.page,
@@ -63,7 +63,7 @@ export const islandEndpoints = [
     input: pulauIdInput,
     output: z.object({ data: pulauRecord }),
     cacheSeconds: DAY,
-    version: DATA_VERSION,
+    version: WILAYAH_DATA,
     handler: (q, { env }) => getIsland(regionDb(env), q.id),
   }),
 ];

@@ -4,7 +4,7 @@ import { defineEndpoint } from "../../data/endpoint";
 import { regionDb } from "../../db/client";
 import { LEVELS } from "../codes";
 import { DAY, decimal, regionRef } from "../schemas";
-import { DATA_VERSION } from "../version";
+import { WILAYAH_DATA } from "../version";
 import { nearby } from "./service";
 
 /** The area nearby answers: Indonesia and well around it (the walk's distance bound assumes the point is within 90° of longitude of every cell). */
@@ -53,6 +53,6 @@ export const nearbyEndpoint = defineEndpoint({
     }),
   }),
   cacheSeconds: DAY,
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   handler: (q, { env }) => nearby(regionDb(env), { lat: q.lat, lng: q.lng, level: q.level, limit: q.limit, radiusKm: q.radius_km }),
 });

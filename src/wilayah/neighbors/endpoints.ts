@@ -4,7 +4,7 @@ import { defineEndpoint } from "../../data/endpoint";
 import { regionDb } from "../../db/client";
 import { LEVELS } from "../codes";
 import { DAY } from "../schemas";
-import { DATA_VERSION } from "../version";
+import { WILAYAH_DATA } from "../version";
 import { getNeighbors } from "./service";
 
 /** `/wilayah/:id/neighbors`: two segments after /wilayah, so the by-id route never takes it. */
@@ -31,6 +31,6 @@ export const neighborsEndpoint = defineEndpoint({
     }),
   }),
   cacheSeconds: DAY,
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   handler: (q, { env }) => getNeighbors(regionDb(env), q.id),
 });

@@ -4,7 +4,7 @@ import { defineEndpoint } from "../../data/endpoint";
 import { regionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { regionRef } from "../schemas";
-import { DATA_VERSION } from "../version";
+import { WILAYAH_DATA } from "../version";
 import { nikRegion } from "./service";
 
 const nikInput = z.strictObject({ nik: z.string().max(40).describe("A 16-digit NIK (Nomor Induk Kependudukan)") });
@@ -55,7 +55,7 @@ const nikDeclaration = (path: string, method: "GET" | "POST", tool: string | nul
     }),
     // Never cached: a cache key would hold the NIK.
     cacheSeconds: 0,
-    version: DATA_VERSION,
+    version: WILAYAH_DATA,
     handler: async (q, { env }) => {
       try {
         return await nikRegion(regionDb(env), q.nik);

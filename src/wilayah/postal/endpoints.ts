@@ -4,7 +4,7 @@ import { defineEndpoint } from "../../data/endpoint";
 import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { DAY } from "../schemas";
-import { DATA_VERSION } from "../version";
+import { WILAYAH_DATA } from "../version";
 import { villagesOfPostalCode } from "./service";
 
 const postalInput = z.strictObject({
@@ -37,6 +37,6 @@ export const postalEndpoint = defineEndpoint({
     meta: pageMeta,
   }),
   cacheSeconds: DAY,
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   handler: (q, { env }) => villagesOfPostalCode(regionDb(env), q.code, q),
 });

@@ -5,7 +5,7 @@ import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { LEVELS, type Level } from "../codes";
 import { DAY, includeInactive, LEVEL_RECORD, regionFields, statsFields } from "../schemas";
-import { DATA_VERSION } from "../version";
+import { WILAYAH_DATA } from "../version";
 import { getRegion, listLevel } from "./service";
 
 /** Examples for the API document: Kelurahan Cihapit, Bandung Wetan, Kota Bandung, Jawa Barat, and its parents. */
@@ -49,7 +49,7 @@ function listEndpoint(level: Level) {
     input,
     output: z.object({ data: z.array(LEVEL_RECORD[level]), meta: pageMeta }),
     cacheSeconds: DAY,
-    version: DATA_VERSION,
+    version: WILAYAH_DATA,
     handler: (q: z.infer<typeof input>, { env }) =>
       listLevel(regionDb(env), level, {
         page: q.page,
@@ -71,7 +71,7 @@ function byIdEndpoint(level: Level) {
     input,
     output: z.object({ data: LEVEL_RECORD[level].extend({ level: z.literal(level) }) }),
     cacheSeconds: DAY,
-    version: DATA_VERSION,
+    version: WILAYAH_DATA,
     handler: (q: z.infer<typeof input>, { env }) => getRegion(regionDb(env), q.id, level) as never,
   });
 }
@@ -103,7 +103,7 @@ export const detailEndpoint = defineEndpoint({
     }),
   }),
   cacheSeconds: DAY,
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   handler: (q, { env }) => getRegion(regionDb(env), q.id),
 });
 

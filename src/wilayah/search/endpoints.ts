@@ -5,7 +5,7 @@ import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { LEVELS } from "../codes";
 import { DAY, includeInactive } from "../schemas";
-import { DATA_VERSION } from "../version";
+import { WILAYAH_DATA } from "../version";
 import { search } from "./service";
 
 const SEARCH_DESCRIPTION = [
@@ -83,6 +83,6 @@ export const searchEndpoint = defineEndpoint({
     meta: pageMeta,
   }),
   cacheSeconds: DAY,
-  version: DATA_VERSION,
+  version: WILAYAH_DATA,
   handler: (q, { env }) => search(regionDb(env), { q: q.q, level: q.level, includeInactive: q.include_inactive, page: q.page, per_page: q.per_page }),
 });
