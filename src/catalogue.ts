@@ -10,7 +10,7 @@ import type { Admit } from "./data/run";
 import { weatherEndpoints } from "./weather/endpoints";
 import { addressEndpoints } from "./wilayah/addresses/endpoints";
 import { coverageEndpoint, missingEndpoint } from "./wilayah/coverage/endpoints";
-import { exportEndpoints } from "./wilayah/export/endpoints";
+import { exportEndpoints, mappingEndpoint } from "./wilayah/export/endpoints";
 import { boundaryEndpoint, reverseEndpoint } from "./wilayah/geo/endpoints";
 import { historyEndpoints } from "./wilayah/history/endpoints";
 import { islandEndpoints } from "./wilayah/islands/endpoints";
@@ -36,7 +36,9 @@ export const dataEndpoints: readonly DataEndpoint[] = [
   missingEndpoint,
   ...addressEndpoints,
   ...exportEndpoints,
-  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /editions, /changes, /nearby, /coverage, /address, /export.
+  mappingEndpoint,
+  // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /editions, /changes, /nearby, /coverage, /address, /export
+  // (two-segment paths such as /wilayah/changes/mapping and /wilayah/export/manifest are before it too, beside `/wilayah/:id/boundary` and the like).
   detailEndpoint,
   ...weatherEndpoints,
 ];

@@ -27,7 +27,7 @@ import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } fro
 import { buildHistory, renderReport } from "./history.ts";
 import { CURRENT, EDITIONS, type Edition, levelOfCode, parentOf, readCurated, readEditions } from "./history-editions.ts";
 import { nameKey } from "./history-names.ts";
-import { formerNames, historyRows, historySql, orphanSuccessors } from "./history-storage.ts";
+import { formerNames, type HistoryRows, historyRows, historySql, orphanSuccessors } from "./history-storage.ts";
 import type { Report } from "./history-transition.ts";
 import { loadNameTable, nameTableJson, spellingsOf } from "./name-table.ts";
 import { buildNeighbours, type NeighbourResult } from "./neighbours.ts";
@@ -182,6 +182,8 @@ export type SeedResult = {
   islands: IslandRow[];
   /** The resolution report of the region history (renderReport prints it). */
   history: Report;
+  /** The region history tables' rows, as loaded into D1 (the code mapping files are built from them: scripts/seed/mapping.ts). */
+  historyTables: HistoryRows;
   /** Retired codes of the region tables that no edition holds, and how many got a successor by name. */
   orphans: { codes: string[]; resolved: number };
   /** Every level's neighbours (the village rows go to seed/neighbours-kelurahan.csv.gz). */
@@ -341,6 +343,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
     rows,
     islands,
     history: history.report,
+    historyTables,
     orphans: { codes: orphans.map((r) => r.id), resolved: orphanLinks.length },
     neighbours,
     kelurahanNeighboursCsv,

@@ -1,6 +1,7 @@
 /**
  * Bulk exports (GET /api/v1/wilayah/export): every level as CSV, JSON and GeoJSON (with boundaries),
- * plus LICENSE and manifest.json (data version, size and sha256 of each file), built from the seed
+ * the code mapping of every earlier edition as CSV, JSON and SQL (GET /api/v1/wilayah/changes/mapping,
+ * ./mapping.ts), plus LICENSE and manifest.json (data version, size and sha256 of each file), built from the seed
  * build's records and the boundary sources, then uploaded to the R2 bucket `EXPORTS` under the
  * export's id (src/wilayah/export/files.ts). Never committed: the village GeoJSON alone is about
  * 200 MB. Built files are kept in .wrangler/exports/<layout>/<id>/ and reused until the seed or the layout changes.
@@ -29,11 +30,17 @@ import {
   LAYOUT,
   LICENSE_FILE,
   MANIFEST_FILE,
+  MAPPING_FORMAT_NAMES,
+  MAPPING_FORMATS,
+  type MappingFileEntry,
+  manifestObjects,
+  mappingFile,
 } from "../../src/wilayah/export/files.ts";
 import { decodeShape, encodeRings, type Ring, toMultiPolygon } from "../../src/wilayah/geo/geometry.ts";
 import { isMain, root, seedDir, wrangler } from "../lib.ts";
 import { readBoundaries } from "./boundary-sql.ts";
-import { buildSeed } from "./build.ts";
+import { buildSeed, type SeedResult } from "./build.ts";
+import { currentEdition, mappingEditions, mappingRows, renderMapping } from "./mapping.ts";
 
 type SeedManifest = { dataVersion: string; checksum: string; boundaries: { kelurahan: { checksum: string } } };
 const seedManifest = (): SeedManifest => JSON.parse(readFileSync(join(seedDir, "manifest.json"), "utf8"));
@@ -45,8 +52,7 @@ type ExportRecord = Record<string, string | number | Population | null>;
 const PARENT: Record<Level, string | null> = { provinsi: null, kabupaten: "provinsi_id", kecamatan: "kabupaten_id", kelurahan: "kecamatan_id" };
 
 /** Every region of every level, active and retired (is_active 0), ordered by id as the API lists them. */
-async function exportRecords(): Promise<Record<Level, ExportRecord[]>> {
-  const { rows } = await buildSeed();
+function exportRecords(rows: SeedResult["rows"]): Record<Level, ExportRecord[]> {
   const out = Object.fromEntries(LEVELS.map((l) => [l, [] as ExportRecord[]])) as Record<Level, ExportRecord[]>;
   for (const r of rows) {
     const record: ExportRecord = { id: r.id, code: undotted(r.id), name: r.name, alt_name: r.altName, lat: r.lat, lng: r.lng, is_active: r.isActive };
@@ -132,6 +138,8 @@ at the address above.
 Parts of the records come from cahya dsn's repositories, under the MIT licence below:
 - lat, lng (centroids) and the GeoJSON boundaries: https://github.com/cahyadsn/wilayah_boundaries
 - postal_code (kode pos): https://github.com/cahyadsn/wilayah_kodepos
+- the code mapping files (mapping-<edition>.csv, .json, .sql): the editions of the code list since
+  2015, https://github.com/cahyadsn/wilayah (MIT, copyright (c) 2017-2025 Cahya DSN)
 
 MIT License
 
@@ -163,6 +171,10 @@ export type BuildOptions = {
   formats?: readonly ExportFormat[];
   /** Only regions this keeps, per level (tests). A filtered export is marked partial in its manifest's license line. */
   filter?: (level: Level, id: string) => boolean;
+  /** Code mapping files of these editions only (tests); default every edition of the region history but the current one. */
+  mappingEditions?: readonly string[];
+  /** Only the codes this keeps in the mapping files (tests); marks the export partial as `filter` does. */
+  mappingFilter?: (oldCode: string) => boolean;
 };
 
 /**
@@ -176,7 +188,8 @@ export async function buildExports(dir: string, opts: BuildOptions = {}): Promis
   const formats = opts.formats ?? EXPORT_FORMAT_NAMES;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const all = await exportRecords();
+  const built = await buildSeed();
+  const all = exportRecords(built.rows);
   const files: ExportFileEntry[] = [];
   for (const level of levels) {
     const records = opts.filter ? all[level].filter((r) => opts.filter?.(level, r.id as string)) : all[level];
@@ -222,6 +235,8 @@ export async function buildExports(dir: string, opts: BuildOptions = {}): Promis
       files.push({ name, level, format, media_type: EXPORT_FORMATS[format].mediaType, records: records.length, ...out.close() });
     }
   }
+  const mappingLicense = `${LICENSE_LINE}; the earlier editions' codes and names from cahya dsn's wilayah repository, MIT`;
+  const mappings = writeMappings(dir, built, { export_id: id, data_version: seed.dataVersion, license: mappingLicense }, opts);
   const license = Buffer.from(licenseText(id, seed.dataVersion), "utf8");
   writeFileSync(join(dir, LICENSE_FILE), license);
   files.push({
@@ -236,11 +251,47 @@ export async function buildExports(dir: string, opts: BuildOptions = {}): Promis
   const manifest: ExportManifest = {
     export_id: id,
     data_version: seed.dataVersion,
-    license: opts.filter ? `${LICENSE_LINE} (partial build)` : LICENSE_LINE,
+    license: opts.filter || opts.mappingFilter ? `${LICENSE_LINE} (partial build)` : LICENSE_LINE,
     files,
+    mappings,
   };
   writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
+}
+
+/**
+ * The code mapping files: for each earlier edition of the region history (the seed's
+ * wilayah_edition rows, so a new edition gets its files when the export is rebuilt), its codes and
+ * their current codes as CSV, JSON and SQL (./mapping.ts).
+ */
+function writeMappings(
+  dir: string,
+  built: Pick<SeedResult, "rows" | "historyTables">,
+  meta: { export_id: string; data_version: string; license: string },
+  opts: BuildOptions,
+): MappingFileEntry[] {
+  const currentNames = new Map(built.rows.filter((r) => r.isActive === 1).map((r) => [r.id, r.name]));
+  const to = currentEdition(built.historyTables);
+  const out: MappingFileEntry[] = [];
+  for (const from of opts.mappingEditions ?? mappingEditions(built.historyTables)) {
+    const rows = mappingRows(built.historyTables, currentNames, from).filter((r) => !opts.mappingFilter || opts.mappingFilter(r.old_code));
+    for (const format of MAPPING_FORMAT_NAMES) {
+      const name = mappingFile(from, format);
+      const bytes = Buffer.from(renderMapping(rows, format, { ...meta, from, to }), "utf8");
+      writeFileSync(join(dir, name), bytes);
+      out.push({
+        name,
+        from,
+        to,
+        format,
+        media_type: MAPPING_FORMATS[format].mediaType,
+        records: rows.length,
+        size: bytes.length,
+        sha256: createHash("sha256").update(bytes).digest("hex"),
+      });
+    }
+  }
+  return out;
 }
 
 /** The full export of the current seed, built once into .wrangler/exports/<layout>/<id>/ and reused while its files are intact. */
@@ -250,12 +301,14 @@ export async function currentExport(): Promise<{ dir: string; manifest: ExportMa
   const manifestPath = join(dir, MANIFEST_FILE);
   if (existsSync(manifestPath)) {
     const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as ExportManifest;
-    if (manifest.files.every((f) => existsSync(join(dir, f.name)) && statSync(join(dir, f.name)).size === f.size)) return { dir, manifest };
+    // An export built before the mapping files existed has no `mappings`: it is built again.
+    const intact = manifestObjects(manifest).every((f) => existsSync(join(dir, f.name)) && statSync(join(dir, f.name)).size === f.size);
+    if (manifest.mappings && intact) return { dir, manifest };
   }
-  console.log(`Building the bulk exports (${id}: 4 levels as CSV, JSON and GeoJSON with boundaries; about a minute)...`);
+  console.log(`Building the bulk exports (${id}: 4 levels as CSV, JSON and GeoJSON with boundaries, the code mapping files; about a minute)...`);
   const t0 = Date.now();
   const manifest = await buildExports(dir);
-  const total = manifest.files.reduce((n, f) => n + f.size, 0);
+  const total = manifestObjects(manifest).reduce((n, f) => n + f.size, 0);
   console.log(`Bulk exports built in ${((Date.now() - t0) / 1000).toFixed(1)} s (${(total / 1e6).toFixed(0)} MB in ${dir.slice(root.length + 1)}).`);
   return { dir, manifest };
 }
@@ -290,7 +343,7 @@ export async function uploadLocal(dir: string, manifest: ExportManifest, persist
     const manifestText = readFileSync(join(dir, MANIFEST_FILE), "utf8");
     const held = await bucket.get(exportKey(manifest.export_id, MANIFEST_FILE));
     if (held && (await held.text()) === manifestText) return false;
-    for (const f of manifest.files) {
+    for (const f of manifestObjects(manifest)) {
       await bucket.put(exportKey(manifest.export_id, f.name), readFileSync(join(dir, f.name)), { httpMetadata: { contentType: f.media_type } });
     }
     await bucket.put(exportKey(manifest.export_id, MANIFEST_FILE), manifestText, { httpMetadata: { contentType: "application/json" } });
@@ -303,7 +356,7 @@ export async function uploadLocal(dir: string, manifest: ExportManifest, persist
 /** Uploads an export to the deployed bucket with `wrangler r2 object put --remote`, manifest last. */
 function uploadRemote(dir: string, manifest: ExportManifest): void {
   const bucket = bucketName();
-  for (const f of [...manifest.files, { name: MANIFEST_FILE, media_type: "application/json" }]) {
+  for (const f of [...manifestObjects(manifest), { name: MANIFEST_FILE, media_type: "application/json" }]) {
     console.log(`Uploading ${f.name} to ${bucket}/${exportKey(manifest.export_id, f.name)}`);
     wrangler(
       ["r2", "object", "put", `${bucket}/${exportKey(manifest.export_id, f.name)}`, "--remote", "--file", join(dir, f.name), "--content-type", f.media_type],

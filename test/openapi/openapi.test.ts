@@ -22,6 +22,7 @@ const OPERATION_NAMES: string[] = [
   "GET /api/v1/gempa/terkini getGempaTerkini",
   "GET /api/v1/wilayah/address resolveAddress",
   "GET /api/v1/wilayah/changes listChanges",
+  "GET /api/v1/wilayah/changes/mapping getChangesMapping",
   "GET /api/v1/wilayah/coverage getCoverage",
   "GET /api/v1/wilayah/coverage/missing listCoverageMissing",
   "GET /api/v1/wilayah/editions getEditions",

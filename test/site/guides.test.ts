@@ -8,6 +8,9 @@
  * - `ts sdk` / `python sdk`: an SDK example, type-checked and run against a Worker by that SDK's own
  *   suite (clients/test.sh: clients/typescript/test/guides.test.ts, clients/python/tests/test_guides.py),
  *   which needs Node's and Python's tools; here it must at least name the SDK it uses.
+ * - `sql <dialects>` (sqlite, postgres, mysql): a statement on the code mapping table; those naming
+ *   sqlite are run on a real mapping file in SQLite by test/node/mapping-sql.test.ts (PostgreSQL and
+ *   MySQL are not run anywhere); here it must name the mapping table.
  * A sample without one of these fails the test: no sample goes untested. The bulk export samples
  * download the small export test/setup/exports-subset.ts builds, put into the test R2 first.
  */
@@ -72,7 +75,7 @@ describe("the guides", () => {
     const { secret } = await seedUserWithKey();
     await uploadExportSubset();
     const vars = { KEY: secret, API: `${BASE}/api/v1`, BASE };
-    const seen = { run: 0, answer: 0, config: 0, sdk: 0 };
+    const seen = { run: 0, answer: 0, config: 0, sdk: 0, sql: 0 };
     for (const s of guides.samples as Sample[]) {
       const what = `${s.page}: ${s.lang} ${s.annotation}`;
       if (s.lang === "sh" && s.annotation === "run") {
@@ -101,13 +104,17 @@ describe("the guides", () => {
       } else if ((s.lang === "ts" || s.lang === "python") && s.annotation === "sdk") {
         expect(s.code, what).toContain(s.lang === "ts" ? 'from "wilayah-api-client"' : "from wilayah_api import");
         seen.sdk++;
+      } else if (s.lang === "sql" && s.annotation !== "" && s.annotation.split(" ").every((d) => ["sqlite", "postgres", "mysql"].includes(d))) {
+        expect(s.code, what).toContain("wilayah_code_map");
+        seen.sql++;
       } else {
-        throw new Error(`${what}: a code sample must say how it is tested (sh run, json answer ..., json mcp-config, ts sdk, python sdk)`);
+        throw new Error(`${what}: a code sample must say how it is tested (sh run, json answer ..., json mcp-config, ts sdk, python sdk, sql <dialects>)`);
       }
     }
     expect(seen.run).toBeGreaterThanOrEqual(8);
     expect(seen.answer).toBeGreaterThanOrEqual(3);
     expect(seen.config).toBe(3);
     expect(seen.sdk).toBeGreaterThanOrEqual(2);
+    expect(seen.sql).toBeGreaterThanOrEqual(3);
   });
 });

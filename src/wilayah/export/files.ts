@@ -66,6 +66,8 @@ export type ExportManifest = {
   /** One line; LICENSE has the full terms. */
   license: string;
   files: ExportFileEntry[];
+  /** The code mapping files (absent from exports built before they existed: then none is served). */
+  mappings?: MappingFileEntry[];
 };
 
 export type ExportFileEntry = {
@@ -79,3 +81,56 @@ export type ExportFileEntry = {
   size: number;
   sha256: string;
 };
+
+// ---------------------------------------------------------------- code mapping files
+
+/**
+ * The code mapping of an edition (GET /wilayah/changes/mapping): every code of that edition of the
+ * code list with its code today, one file per earlier edition and format, built with the export
+ * from the seed's region history (scripts/seed/mapping.ts) and stored beside its files.
+ */
+export const MAPPING_FORMATS = {
+  csv: { extension: "csv", mediaType: "text/csv; charset=utf-8" },
+  json: { extension: "json", mediaType: "application/json" },
+  sql: { extension: "sql", mediaType: "application/sql; charset=utf-8" },
+} as const;
+export type MappingFormat = keyof typeof MAPPING_FORMATS;
+export const MAPPING_FORMAT_NAMES = Object.keys(MAPPING_FORMATS) as MappingFormat[];
+
+/**
+ * What became of a code of an earlier edition (docs/api.md, "Migrate your database"): `same` and
+ * `renamed` keep their code; `recoded` (one successor, its own) and `merged` (one successor that
+ * other codes of that edition also went to, or that already existed) have one new code; `split` and
+ * `ambiguous` (several candidates nothing tells apart) have one row per successor; `retired` none.
+ */
+export const MAPPING_STATUSES = ["same", "renamed", "recoded", "merged", "split", "ambiguous", "retired"] as const;
+export type MappingStatus = (typeof MAPPING_STATUSES)[number];
+
+/** The columns of the CSV and JSON files, in order; the SQL file's table has MAPPING_SQL_COLUMNS. */
+export const MAPPING_COLUMNS = ["old_code", "old_name", "level", "status", "new_code", "new_name", "basis", "confidence"] as const;
+export const MAPPING_SQL_TABLE = "wilayah_code_map";
+export const MAPPING_SQL_COLUMNS = ["old_code", "new_code", "status", "basis", "confidence"] as const;
+
+/** The mapping file of an edition in the bucket. */
+export const mappingFile = (from: string, format: MappingFormat) => `mapping-${from}.${MAPPING_FORMATS[format].extension}`;
+
+/** The name a mapping download is saved under: the editions it maps between and the export (data version) it belongs to. */
+export const mappingDownloadName = (id: string, entry: Pick<MappingFileEntry, "from" | "to" | "format">) =>
+  `wilayah-mapping-${entry.from}-to-${entry.to}-${id}.${MAPPING_FORMATS[entry.format].extension}`;
+
+export type MappingFileEntry = {
+  /** Its name in the export (`mapping-2022.csv`). */
+  name: string;
+  /** The edition whose codes it maps, and the current edition they are mapped to. */
+  from: string;
+  to: string;
+  format: MappingFormat;
+  media_type: string;
+  /** Rows (a code with several successors has one row each). */
+  records: number;
+  size: number;
+  sha256: string;
+};
+
+/** Every object of an export but the manifest: its files, then its mapping files. */
+export const manifestObjects = (m: ExportManifest): { name: string; media_type: string; size: number }[] => [...m.files, ...(m.mappings ?? [])];

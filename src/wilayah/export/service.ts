@@ -4,8 +4,10 @@
  * dataset's files). Knows nothing of HTTP or plans; the declarations (./endpoints.ts) do.
  */
 import seed from "../../../seed/manifest.json";
+import type { RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
-import { type ExportFileEntry, type ExportManifest, exportId, exportKey, MANIFEST_FILE } from "./files";
+import { checkMappingEdition } from "../history/service";
+import { type ExportFileEntry, type ExportManifest, exportId, exportKey, MANIFEST_FILE, type MappingFileEntry, type MappingFormat, mappingFile } from "./files";
 
 /** The export of the data this Worker was built with. */
 export const CURRENT_EXPORT = exportId(seed);
@@ -30,6 +32,30 @@ export async function exportFile(bucket: R2Bucket, name: string): Promise<Export
   const manifest = await exportManifest(bucket);
   const entry = manifest.files.find((f) => f.name === name);
   if (!entry) throw new ApiError("NOT_FOUND", `The bulk export ${manifest.export_id} has no file ${name}.`);
+  const object = await bucket.get(exportKey(manifest.export_id, name));
+  if (!object) throw notUploaded(manifest.export_id);
+  return { entry, body: object.body, exportId: manifest.export_id };
+}
+
+export type MappingDownload = { entry: MappingFileEntry; body: ReadableStream; exportId: string };
+
+/**
+ * The code mapping file of an earlier edition (`from`, checked against the region history's
+ * editions: INVALID_QUERY for an unknown or the current edition), as a stream, with its manifest
+ * entry. NOT_FOUND when the current export has no such file (not uploaded yet, or built before
+ * that edition was known).
+ */
+export async function mappingDownload(bucket: R2Bucket, db: RegionDb, from: string, format: MappingFormat): Promise<MappingDownload> {
+  await checkMappingEdition(db, from);
+  const manifest = await exportManifest(bucket);
+  const name = mappingFile(from, format);
+  const entry = manifest.mappings?.find((f) => f.name === name);
+  if (!entry) {
+    throw new ApiError(
+      "NOT_FOUND",
+      `The bulk export ${manifest.export_id} has no code mapping file ${name} yet: it is built with the export after each data update. Try again later, or contact support if it stays missing.`,
+    );
+  }
   const object = await bucket.get(exportKey(manifest.export_id, name));
   if (!object) throw notUploaded(manifest.export_id);
   return { entry, body: object.body, exportId: manifest.export_id };

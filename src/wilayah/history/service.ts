@@ -143,6 +143,29 @@ const badEdition = (param: "from" | "to", value: string, editions: EditionRow[])
   });
 };
 
+/**
+ * Checks the edition a code mapping file maps from (GET /changes/mapping): an edition of
+ * wilayah_edition but the current one (its codes are today's). INVALID_QUERY naming the editions otherwise.
+ */
+export async function checkMappingEdition(db: RegionDb, from: string): Promise<void> {
+  const editions = await editionList(db);
+  const current = editions.find((e) => e.is_current === 1);
+  if (!current) throw new ApiError("INTERNAL_ERROR", "The region history is not loaded.");
+  const earlier = editions.filter((e) => e.is_current !== 1).map((e) => e.id);
+  if (from === current.id) {
+    throw new ApiError(
+      "INVALID_QUERY",
+      `Edition ${from} is the current one: its codes are today's codes, there is nothing to map. Give the edition your codes come from: ${earlier.join(", ")}.`,
+      { details: [{ path: "from", message: `one of ${earlier.join(", ")}` }] },
+    );
+  }
+  if (!earlier.includes(from)) {
+    throw new ApiError("INVALID_QUERY", `Unknown edition "${from.slice(0, 20)}" for from; the earlier editions are ${earlier.join(", ")}.`, {
+      details: [{ path: "from", message: `one of ${earlier.join(", ")}` }],
+    });
+  }
+}
+
 /** GET /changes: the changes between two editions (default: the previous one to the current one), paged in order. */
 export async function listChanges(db: RegionDb, opts: Paging & { from?: string; to?: string; level?: Level; change?: ChangeKind }) {
   const { editions, runs } = await reference(db);

@@ -513,6 +513,51 @@ class Client(BaseClient):
             query={"simplify": simplify},
         ))
 
+    def get_changes_mapping(
+        self,
+        *,
+        from_: str,
+        format: Literal["csv", "json", "sql"],
+        to: Destination,
+    ) -> Download:
+        """
+        Migrate a database keyed on old region codes: every code of an earlier edition of the code
+        list (all four levels) with its code today, as one file: old_code, status (same, renamed,
+        recoded, merged, split, ambiguous, retired), new_code, basis and confidence (the answers
+        /wilayah/convert gives), plus the names and level in CSV and JSON. A code with several
+        successors (split, ambiguous) has one row each; a retired code has no new_code. format=sql
+        is a script creating the table wilayah_code_map(old_code, new_code, status, basis,
+        confidence) for PostgreSQL, MySQL or SQLite; docs/api.md "Migrate your database" has the one
+        UPDATE that migrates your table. The editions: GET /wilayah/editions (the current one has
+        nothing to map: 400). Streamed, with the data version (x-data-version, the file name) and
+        its SHA-256 (x-checksum-sha256, etag); sizes and checksums in GET /wilayah/export/manifest.
+        For paid plans (the free plan answers 403 PLAN_REQUIRED); each request counts as one call.
+
+        GET /api/v1/wilayah/changes/mapping
+
+        Args:
+            from_: The edition your codes come from (GET /wilayah/editions lists them); not the
+                current one
+            format: csv (RFC 4180, a header row, UTF-8), json ({meta, data}: one object a row) or
+                sql (CREATE TABLE wilayah_code_map and multi-row INSERTs, for PostgreSQL, MySQL and
+                SQLite)
+            to: Where the file goes: a path, or a binary file object
+
+        Returns:
+            Download: the file's name, media type, size, checksum (checked) and data version.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
+                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), PLAN_REQUIRED (403), NOT_FOUND (404),
+                RATE_LIMITED (429).
+        """
+        return self._download(
+            "/api/v1/wilayah/changes/mapping",
+            auth="apiKey",
+            query={"from": from_, "format": format},
+            to=to,
+        )
+
     def get_coverage(self) -> GetCoverageResponse:
         """
         What the data holds, per level: how many current regions there are and how many have
@@ -2438,6 +2483,51 @@ class AsyncClient(BaseAsyncClient):
             path_params={"id": id},
             query={"simplify": simplify},
         ))
+
+    async def get_changes_mapping(
+        self,
+        *,
+        from_: str,
+        format: Literal["csv", "json", "sql"],
+        to: Destination,
+    ) -> Download:
+        """
+        Migrate a database keyed on old region codes: every code of an earlier edition of the code
+        list (all four levels) with its code today, as one file: old_code, status (same, renamed,
+        recoded, merged, split, ambiguous, retired), new_code, basis and confidence (the answers
+        /wilayah/convert gives), plus the names and level in CSV and JSON. A code with several
+        successors (split, ambiguous) has one row each; a retired code has no new_code. format=sql
+        is a script creating the table wilayah_code_map(old_code, new_code, status, basis,
+        confidence) for PostgreSQL, MySQL or SQLite; docs/api.md "Migrate your database" has the one
+        UPDATE that migrates your table. The editions: GET /wilayah/editions (the current one has
+        nothing to map: 400). Streamed, with the data version (x-data-version, the file name) and
+        its SHA-256 (x-checksum-sha256, etag); sizes and checksums in GET /wilayah/export/manifest.
+        For paid plans (the free plan answers 403 PLAN_REQUIRED); each request counts as one call.
+
+        GET /api/v1/wilayah/changes/mapping
+
+        Args:
+            from_: The edition your codes come from (GET /wilayah/editions lists them); not the
+                current one
+            format: csv (RFC 4180, a header row, UTF-8), json ({meta, data}: one object a row) or
+                sql (CREATE TABLE wilayah_code_map and multi-row INSERTs, for PostgreSQL, MySQL and
+                SQLite)
+            to: Where the file goes: a path, or a binary file object
+
+        Returns:
+            Download: the file's name, media type, size, checksum (checked) and data version.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
+                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), PLAN_REQUIRED (403), NOT_FOUND (404),
+                RATE_LIMITED (429).
+        """
+        return await self._download(
+            "/api/v1/wilayah/changes/mapping",
+            auth="apiKey",
+            query={"from": from_, "format": format},
+            to=to,
+        )
 
     async def get_coverage(self) -> GetCoverageResponse:
         """

@@ -4775,6 +4775,38 @@ export type GetExportManifestResponses = {
                  */
                 download: string;
             }>;
+            /**
+             * The code mapping files (GET /wilayah/changes/mapping), one per earlier edition and format
+             */
+            mappings: Array<{
+                name: string;
+                /**
+                 * The edition whose codes it maps
+                 */
+                from: string;
+                /**
+                 * The current edition it maps them to
+                 */
+                to: string;
+                format: 'csv' | 'json' | 'sql';
+                media_type: string;
+                /**
+                 * Rows (a code with several successors has one row each)
+                 */
+                records: number;
+                /**
+                 * Bytes
+                 */
+                size: number;
+                /**
+                 * Hex SHA-256 of the file's bytes, also its etag
+                 */
+                sha256: string;
+                /**
+                 * The request that downloads it
+                 */
+                download: string;
+            }>;
         };
     };
 };
@@ -4825,6 +4857,62 @@ export type GetExportLicenseResponses = {
 };
 
 export type GetExportLicenseResponse = GetExportLicenseResponses[keyof GetExportLicenseResponses];
+
+export type GetChangesMappingData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * The edition your codes come from (GET /wilayah/editions lists them); not the current one
+         */
+        from: string;
+        /**
+         * csv (RFC 4180, a header row, UTF-8), json ({meta, data}: one object a row) or sql (CREATE TABLE wilayah_code_map and multi-row INSERTs, for PostgreSQL, MySQL and SQLite)
+         */
+        format: 'csv' | 'json' | 'sql';
+    };
+    url: '/api/v1/wilayah/changes/mapping';
+};
+
+export type GetChangesMappingErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: Error;
+    /**
+     * Error: `QUOTA_EXCEEDED`
+     */
+    402: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`, `PLAN_REQUIRED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type GetChangesMappingError = GetChangesMappingErrors[keyof GetChangesMappingErrors];
+
+export type GetChangesMappingResponses = {
+    /**
+     * format=json: {meta: {from, to, export_id, data_version, license, total}, data: [the rows, as the CSV's columns]}
+     */
+    200: {
+        [key: string]: unknown;
+    };
+};
+
+export type GetChangesMappingResponse = GetChangesMappingResponses[keyof GetChangesMappingResponses];
 
 export type GetWilayahData = {
     body?: never;
