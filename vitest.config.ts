@@ -4,9 +4,10 @@ import { defineConfig } from "vitest/config";
 import { copyDocsAssets } from "./scripts/docs-assets.ts";
 
 /**
- * Three projects: `worker` runs the Worker in workerd (miniflare) with D1 holding the real seed and
+ * Four projects: `worker` runs the Worker in workerd (miniflare) with D1 holding the real seed and
  * drives it through HTTP and MCP; `node` tests the build scripts (seed build, coordinates import);
- * `browser` walks the portal in Chromium against `wrangler dev` (test/browser/).
+ * `browser` walks the portal in Chromium against `wrangler dev` (test/browser/); `edition`
+ * takes in a synthetic edition and applies it under load against `wrangler dev` (test/edition/).
  */
 export default defineConfig(async () => {
   copyDocsAssets(); // the [assets] folder the Worker config names must exist
@@ -49,7 +50,7 @@ export default defineConfig(async () => {
             // its own users, keys and client IPs (test/helpers.ts), so none needs an empty database.
             isolate: false,
             include: ["test/**/*.test.ts"],
-            exclude: ["test/node/**", "test/browser/**"],
+            exclude: ["test/node/**", "test/browser/**", "test/edition/**"],
             globalSetup: ["./test/setup/boundaries-subset.ts", "./test/setup/exports-subset.ts"],
             setupFiles: ["./test/setup/apply-seed.ts"],
             testTimeout: 30_000,
@@ -63,6 +64,16 @@ export default defineConfig(async () => {
             include: ["test/node/**/*.test.ts", "src/**/*.test.ts", "scripts/**/*.test.ts"],
             environment: "node",
             testTimeout: 60_000,
+          },
+        },
+        {
+          test: {
+            // A new edition end to end (issue 34): edition:add, seed:apply under load, against wrangler dev.
+            name: "edition",
+            include: ["test/edition/**/*.test.ts"],
+            environment: "node",
+            testTimeout: 120_000,
+            hookTimeout: 900_000,
           },
         },
         {

@@ -24,15 +24,29 @@ const persistTo = process.env.WRANGLER_PERSIST_TO;
 const target: Target = { persistTo };
 const keyFile = persistTo ? join(persistTo, "dev-key") : join(root, ".dev-key");
 
+/**
+ * The development user's `internal` plan, as an admin grants it: a subscription (here until 2100),
+ * so the cron's billing run (which sets every plan from the running subscription) keeps it.
+ */
+function ensureInternalPlan(userId: string) {
+  const until = Date.UTC(2100, 0, 1);
+  d1(
+    `INSERT OR IGNORE INTO subscriptions (id, user_id, plan_id, source, period_start, period_end, created_at) VALUES (${sqlString(`sub_dev_${userId}`)}, ${sqlString(userId)}, 'internal', ${sqlString(`admin:development-${userId}`)}, 0, ${until}, ${Date.now()})`,
+    target,
+  );
+  d1(`UPDATE users SET plan = 'internal' WHERE id = ${sqlString(userId)} AND plan <> 'internal'`, target);
+}
+
 async function ensureDevKey(): Promise<string> {
   const email = "dev@localhost";
-  d1(`UPDATE users SET plan = 'internal' WHERE email = ${sqlString(email)} AND plan <> 'internal'`, target);
+  const existing = d1(`SELECT id FROM users WHERE email = ${sqlString(email)}`, target)[0]?.id as string | undefined;
+  if (existing) ensureInternalPlan(existing);
   if (existsSync(keyFile)) {
     const secret = readFileSync(keyFile, "utf8").trim();
     const hash = await hashKeySecret(secret);
     if (d1(`SELECT id FROM api_keys WHERE key_hash = ${sqlString(hash)} AND revoked_at IS NULL`, target).length > 0) return secret;
   }
-  let userId = d1(`SELECT id FROM users WHERE email = ${sqlString(email)}`, target)[0]?.id as string | undefined;
+  let userId = existing;
   if (!userId) {
     userId = newId("user");
     // "!" is no valid password hash: the development user cannot log in, it only owns the key. It is on
@@ -41,6 +55,7 @@ async function ensureDevKey(): Promise<string> {
       `INSERT INTO users (id, email, name, password_hash, email_verified, plan, created_at) VALUES (${sqlString(userId)}, ${sqlString(email)}, 'Local developer', '!', 1, 'internal', ${Date.now()})`,
       target,
     );
+    ensureInternalPlan(userId);
   }
   const secret = generateKeySecret();
   const { prefix, last4 } = displayParts(secret);

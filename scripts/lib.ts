@@ -36,8 +36,10 @@ export function readDevVars(file = join(root, ".dev.vars")): Record<string, stri
 export function wrangler(args: string[], opts: { capture?: boolean } = {}): string {
   const r = spawnSync(wranglerBin, args, { cwd: root, env: toolEnv, encoding: "utf8", stdio: opts.capture ? ["ignore", "pipe", "pipe"] : "inherit" });
   if (r.status !== 0) {
-    if (opts.capture) process.stderr.write(`${r.stdout ?? ""}${r.stderr ?? ""}`);
-    throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed (exit ${r.status})`);
+    const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
+    if (opts.capture) process.stderr.write(output);
+    // the end of what it said, so a caller can tell a passing condition (a locked local database) from a real failure
+    throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed (exit ${r.status})${opts.capture ? `: ${output.slice(-600)}` : ""}`);
   }
   return r.stdout ?? "";
 }

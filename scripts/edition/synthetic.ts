@@ -31,13 +31,14 @@ export const syntheticCurated = () =>
     .map((k, i) => `${SYNTHETIC.id},${k},${SYNTHETIC.newProvince.code}.0${i + 1},successor,synthetic test law`)
     .join("\n")}\n${SYNTHETIC.id},94,${SYNTHETIC.newProvince.code},part,synthetic test law\n`;
 
+/** The changes /wilayah/changes lists from 2025 to the synthetic edition, as [code_before, code_after] per kind (the history rules' kinds: a kecamatan split off one that stays is `created` from it). */
 export type Expected = {
-  created: string[];
-  retired: string[];
-  renamed: { code: string; name: string }[];
+  created: [string | null, string][];
+  renamed: [string, string][];
   recoded: [string, string][];
-  split: { from: string; to: string };
-  merged: { from: [string, string]; to: string; name: string };
+  merged: [string, string][];
+  /** The merged village's code and name. */
+  mergedInto: { code: string; name: string };
 };
 
 const annex = (code: string, name: string) => {
@@ -55,7 +56,7 @@ export function syntheticEdition(): { csv: Buffer; expected: Expected; list: Map
   const lists = readEditions();
   const today = [...lists.values()].at(-1) as Map<string, string>;
   const next = new Map(today);
-  const expected: Expected = { created: [], retired: [], renamed: [], recoded: [], split: { from: "", to: "" }, merged: { from: ["", ""], to: "", name: "" } };
+  const expected: Expected = { created: [], renamed: [], recoded: [], merged: [], mergedInto: { code: "", name: "" } };
   const childrenOf = (code: string) => [...next.keys()].filter((c) => c.startsWith(`${code}.`)).sort();
   const free = (parent: string, width: number, from: number) => {
     for (let n = from; ; n++) {
@@ -67,7 +68,7 @@ export function syntheticEdition(): { csv: Buffer; expected: Expected; list: Map
   // A province split off: 94.01 -> 97.01, 94.02 -> 97.02, every code below them recoded.
   const p = SYNTHETIC.newProvince;
   next.set(p.code, p.name);
-  expected.created.push(p.code);
+  expected.created.push(["94", p.code]);
   SYNTHETIC.movedKabupaten.forEach((kab, i) => {
     const to = `${p.code}.${String(i + 1).padStart(2, "0")}`;
     for (const code of [kab, ...childrenOf(kab)]) {
@@ -80,14 +81,14 @@ export function syntheticEdition(): { csv: Buffer; expected: Expected; list: Map
 
   // A kabupaten renamed.
   next.set(SYNTHETIC.renamed.code, SYNTHETIC.renamed.name);
-  expected.renamed.push({ code: SYNTHETIC.renamed.code, name: "Kabupaten Aceh Selatan Raya" });
+  expected.renamed.push([SYNTHETIC.renamed.code, SYNTHETIC.renamed.code]);
 
   // A kecamatan split: the second half of 32.04.05's villages go to a new kecamatan beside it.
   const kec = "32.04.05";
   const villages = childrenOf(kec);
   const newKec = free("32.04", 2, 50);
   next.set(newKec, `${(next.get(kec) as string).toUpperCase()} UTARA`);
-  expected.split = { from: kec, to: newKec };
+  expected.created.push([kec, newKec]);
   villages.slice(Math.ceil(villages.length / 2)).forEach((v, i) => {
     const moved = `${newKec}.${v.slice(-4, -3)}${String(i + 1).padStart(3, "0")}`;
     next.set(moved, next.get(v) as string);
@@ -110,8 +111,8 @@ export function syntheticEdition(): { csv: Buffer; expected: Expected; list: Map
   next.set(merged, name.toUpperCase());
   next.delete(a);
   next.delete(b);
-  expected.merged = { from: [a, b], to: merged, name };
-  expected.created.push(merged);
+  expected.merged.push([a, merged], [b, merged]);
+  expected.mergedInto = { code: merged, name };
 
   const lines = ["code,name"];
   for (const [code, nm] of [...next].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {

@@ -157,6 +157,25 @@ export function swapSql(tables: string[], indexes: SchemaRow[], markers: string[
   return out.join("\n");
 }
 
+/**
+ * `wrangler d1 execute` again when the local database was locked by `wrangler dev` writing to the
+ * same SQLite file (SQLITE_BUSY; D1 itself has no such state). Safe: a locked command changed
+ * nothing (the swap is one transaction), and the staging starts by dropping what an earlier try left.
+ */
+function execute(t: Target, args: string[]): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      wrangler(["d1", "execute", "DB", ...targetArgs(t), ...args, ...(t.remote ? ["--yes"] : [])], { capture: true });
+      return;
+    } catch (e) {
+      const busy = /SQLITE_BUSY|database is locked/.test(e instanceof Error ? e.message : "");
+      if (!busy || t.remote || attempt === 5) throw e;
+      console.log(`seed:apply: the local database is locked by another process; trying again (${attempt}/4)...`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_000 * attempt);
+    }
+  }
+}
+
 function loadedChecksums(t: Target): Map<string, string> {
   return new Map(d1(`SELECT id, checksum FROM dataset WHERE id IN ('wilayah', '${KELURAHAN_MARKER}')`, t).map((r) => [r.id as string, r.checksum as string]));
 }
@@ -194,7 +213,7 @@ export async function applySeed(t: Target, opts: { force?: boolean; notify?: str
   const statements = staging.split("\n").filter((l) => l.trim() && !l.startsWith("--")).length;
   console.log(`seed:apply: staging ${manifest.dataVersion} beside the loaded data (${tables.length} tables, ${statements} statements)...`);
   const t0 = Date.now();
-  wrangler(["d1", "execute", "DB", ...targetArgs(t), "--file", file, ...(t.remote ? ["--yes"] : [])], { capture: true });
+  execute(t, ["--file", file]);
   const t1 = Date.now();
   const previous = d1("SELECT version, checksum FROM dataset WHERE id = 'wilayah'", t)[0] as { version: string; checksum: string } | undefined;
   const markers = [
@@ -209,7 +228,7 @@ export async function applySeed(t: Target, opts: { force?: boolean; notify?: str
     schema.filter((r) => r.type === "index"),
     markers,
   );
-  wrangler(["d1", "execute", "DB", ...targetArgs(t), "--command", swap, ...(t.remote ? ["--yes"] : [])], { capture: true });
+  execute(t, ["--command", swap]);
   const t2 = Date.now();
   console.log(`seed:apply: ${manifest.dataVersion} is live (staged in ${((t1 - t0) / 1000).toFixed(1)} s, swapped in ${((t2 - t1) / 1000).toFixed(1)} s).`);
   if (opts.notify) await notify(opts.notify);
@@ -225,32 +244,13 @@ export function rollbackSeed(t: Target): void {
   if (!previous || parked.length !== tables.length) throw new Error("seed:apply --rollback: there is no earlier data to go back to (no apply kept one)");
   const current = d1("SELECT version, checksum FROM dataset WHERE id = 'wilayah'", t)[0] as { version: string; checksum: string };
   const indexes = schemaOf(tables, t).filter((r) => r.type === "index");
-  const swap = swapSql(
-    tables,
-    indexes,
-    [
-      `INSERT OR REPLACE INTO dataset (id, version, checksum) VALUES ('wilayah', ${sqlString(previous.version)}, ${sqlString(previous.checksum)});`,
-      `INSERT OR REPLACE INTO dataset (id, version, checksum) VALUES ('wilayah-previous', ${sqlString(current.version)}, ${sqlString(current.checksum)});`,
-    ],
-    OLD,
-    NEXT,
-  );
-  // the live tables are parked as __next, the __old ones go live: one transaction again; then __next is renamed __old for a roll forward
-  wrangler(["d1", "execute", "DB", ...targetArgs(t), "--command", swap, ...(t.remote ? ["--yes"] : [])], { capture: true });
-  wrangler(
-    [
-      "d1",
-      "execute",
-      "DB",
-      ...targetArgs(t),
-      "--command",
-      tables.map((x) => `ALTER TABLE ${x}${NEXT} RENAME TO ${x}${OLD};`).join("\n"),
-      ...(t.remote ? ["--yes"] : []),
-    ],
-    {
-      capture: true,
-    },
-  );
+  const markers = [
+    `INSERT OR REPLACE INTO dataset (id, version, checksum) VALUES ('wilayah', ${sqlString(previous.version)}, ${sqlString(previous.checksum)});`,
+    `INSERT OR REPLACE INTO dataset (id, version, checksum) VALUES ('wilayah-previous', ${sqlString(current.version)}, ${sqlString(current.checksum)});`,
+  ];
+  // One transaction again: the live tables go to __swap, the __old ones go live, __swap becomes __old (a second rollback goes forward).
+  const swap = swapSql(tables, indexes, [...tables.map((x) => `ALTER TABLE ${x}__swap RENAME TO ${x}${OLD};`), ...markers], OLD, "__swap");
+  execute(t, ["--command", swap]);
   console.log(`seed:apply --rollback: ${previous.version} is live again.`);
 }
 

@@ -89,13 +89,17 @@ export async function startTripay(): Promise<{ server: Server; transactions: Map
 }
 
 /** `wrangler dev` on loopback with the suite's state and vars; `output` collects its stdout (the console mailer). */
-export async function startWorker(output: { text: string }): Promise<ChildProcess> {
+export async function startWorker(
+  output: { text: string },
+  at: { port: number; state: string; args?: string[] } = { port: WORKER_PORT, state: STATE },
+): Promise<ChildProcess> {
+  const origin = `http://127.0.0.1:${at.port}`;
   // Something already answering on the port (a Worker left from an interrupted run) would be tested instead.
-  const busy = await fetch(`${ORIGIN}/health`).then(
+  const busy = await fetch(`${origin}/health`).then(
     () => true,
     () => false,
   );
-  if (busy) throw new Error(`port ${WORKER_PORT} is already in use: stop what listens there (a wrangler dev left from an earlier run?) and run again`);
+  if (busy) throw new Error(`port ${at.port} is already in use: stop what listens there (a wrangler dev left from an earlier run?) and run again`);
   const vars = {
     ...TRIPAY,
     TRIPAY_BASE_URL: `http://127.0.0.1:${TRIPAY_PORT}`,
@@ -107,12 +111,13 @@ export async function startWorker(output: { text: string }): Promise<ChildProces
   const args = [
     "dev",
     "--port",
-    String(WORKER_PORT),
+    String(at.port),
     "--ip",
     "127.0.0.1",
     "--persist-to",
-    STATE,
+    at.state,
     ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+    ...(at.args ?? []),
   ];
   const child = spawn(wranglerBin, args, {
     cwd: root,
@@ -134,7 +139,7 @@ export async function startWorker(output: { text: string }): Promise<ChildProces
     await new Promise((r) => setTimeout(r, 500));
     if (child.exitCode !== null) break;
     try {
-      if ((await fetch(`${ORIGIN}/health`)).ok) return child;
+      if ((await fetch(`${origin}/health`)).ok) return child;
     } catch {
       // not up yet
     }

@@ -1,5 +1,7 @@
 /** Region history: the editions of the code list, a code's history, the changes between editions; declared once for REST and MCP. */
+
 import { z } from "zod";
+import registry from "../../../seed/editions.json";
 import { defineEndpoint } from "../../data/endpoint";
 import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
@@ -8,7 +10,8 @@ import { DAY } from "../schemas";
 import { WILAYAH_DATA } from "../version";
 import { BASES, CHANGES, convert, listChanges, listEditions, regionHistory } from "./service";
 
-const EDITION_IDS = "2015, 2017, 2020, 2022, 2022b, 2025";
+/** The editions this Worker's seed knows (seed/editions.json; `npm run edition:add` appends to it), for the descriptions. */
+const EDITION_IDS = registry.editions.map((e) => e.id).join(", ");
 
 const basis = z
   .enum(BASES)
