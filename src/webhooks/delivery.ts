@@ -9,15 +9,15 @@
  * days without a success is disabled and its owner told by email.
  */
 import { Webhook } from "standardwebhooks";
-import { findUserById } from "../auth/queries";
 import { mailerFor } from "../auth/mailer";
+import { findUserById } from "../auth/queries";
 import { primaryDb } from "../db/client";
 import { errorText, log } from "../lib/log";
 import { disableForFailures, findDelivery, findEndpoint, finishAttempt, markDead, noteFailure, noteSuccess, startAttempt } from "./queries";
 import { DISABLE_AFTER_MS, MAX_ATTEMPTS, retryDelaySeconds } from "./schedule";
+import { TEST_EVENT } from "./schemas";
 import { openSecret } from "./secret";
 import type { DeliveryMessage } from "./service";
-import { TEST_EVENT } from "./schemas";
 import { refusedTarget } from "./target";
 
 export const TIMEOUT_MS = 10_000;
@@ -35,7 +35,12 @@ async function post(url: string, headers: Record<string, string>, body: string):
     return { ok, statusCode: res.status, error: ok ? null : `HTTP ${res.status}`, latencyMs: Date.now() - started };
   } catch (e) {
     const timedOut = e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError");
-    return { ok: false, statusCode: null, error: timedOut ? `no answer within ${TIMEOUT_MS / 1000} s` : errorText(e).slice(0, 300), latencyMs: Date.now() - started };
+    return {
+      ok: false,
+      statusCode: null,
+      error: timedOut ? `no answer within ${TIMEOUT_MS / 1000} s` : errorText(e).slice(0, 300),
+      latencyMs: Date.now() - started,
+    };
   }
 }
 
@@ -58,7 +63,7 @@ export async function deliverMessage(env: Env, message: Message<DeliveryMessage>
   const db = primaryDb(env);
   const d = await findDelivery(db, message.body.delivery);
   // Unknown (the endpoint was deleted), or settled already (a duplicate message): nothing to send.
-  if (!d || d.status !== "pending") return message.ack();
+  if (d?.status !== "pending") return message.ack();
   const endpoint = await findEndpoint(db, d.endpointId);
   if (!endpoint) {
     await markDead(db, d.id, "the endpoint was deleted", now);

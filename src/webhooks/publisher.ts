@@ -47,13 +47,19 @@ export async function announceEdition(env: Env, editionId: string, now = Date.no
 
   const deliveries: { id: string; endpointId: string; eventType: string; eventKey: string; payload: string; status: "pending"; createdAt: number }[] = [];
   const add = (endpointId: string, payload: WebhookPayload) =>
-    deliveries.push({ id: newId("msg"), endpointId, eventType: payload.type, eventKey: key, payload: JSON.stringify(payload), status: "pending", createdAt: now });
+    deliveries.push({
+      id: newId("msg"),
+      endpointId,
+      eventType: payload.type,
+      eventKey: key,
+      payload: JSON.stringify(payload),
+      status: "pending",
+      createdAt: now,
+    });
 
   const published = await subscribers(db, "edition.published", now);
   if (published.length) {
-    const firstPage = edition.previous
-      ? (await listChanges(regions, { from: edition.previous, to: edition.id, page: 1, per_page: FIRST_PAGE })).data
-      : [];
+    const firstPage = edition.previous ? (await listChanges(regions, { from: edition.previous, to: edition.id, page: 1, per_page: FIRST_PAGE })).data : [];
     const data = {
       edition: edition.id,
       regulation: edition.regulation,
@@ -70,9 +76,7 @@ export async function announceEdition(env: Env, editionId: string, now = Date.no
     const all = await changesOfEdition(regions, edition.id);
     for (const e of changed) {
       const prefixes = JSON.parse(e.regions) as string[];
-      const matching = prefixes.length
-        ? all.filter((c) => prefixes.some((p) => within(c.code_before, p) || within(c.code_after, p)))
-        : all;
+      const matching = prefixes.length ? all.filter((c) => prefixes.some((p) => within(c.code_before, p) || within(c.code_after, p))) : all;
       if (matching.length === 0) continue;
       add(e.id, {
         type: "regions.changed",

@@ -81,11 +81,6 @@ export async function recordEvent(db: Db, event: typeof webhookEvents.$inferInse
   ]);
 }
 
-/** Forgets an announced event (tests restore the shared database with it). */
-export async function deleteEvent(db: Db, key: string): Promise<void> {
-  await db.delete(webhookEvents).where(eq(webhookEvents.key, key));
-}
-
 // ---------------------------------------------------------------- deliveries
 
 export async function insertDelivery(db: Db, d: typeof webhookDeliveries.$inferInsert): Promise<void> {

@@ -27,7 +27,9 @@ const regions = z
   .array(regionPrefix)
   .max(MAX_REGIONS, `at most ${MAX_REGIONS} region prefixes`)
   .refine((r) => new Set(r).size === r.length, "each region once")
-  .describe("regions.changed only: the region code prefixes you care about (a change matches when code_before or code_after starts with one). Empty: every region.");
+  .describe(
+    "regions.changed only: the region code prefixes you care about (a change matches when code_before or code_after starts with one). Empty: every region.",
+  );
 
 export const createEndpointInput = z.strictObject({ url, events, regions: regions.default([]), enabled: z.boolean().default(true) });
 export const updateEndpointInput = z

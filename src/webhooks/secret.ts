@@ -26,13 +26,10 @@ async function sealingKey(env: SecretEnv, source: KeySource): Promise<CryptoKey>
   const material = source === "w" ? env.WEBHOOK_SECRET_KEY : env.JWT_SECRET;
   if (!material) throw new Error(`webhook secrets: ${source === "w" ? "WEBHOOK_SECRET_KEY" : "JWT_SECRET"} is not set`);
   const ikm = await crypto.subtle.importKey("raw", enc.encode(material), "HKDF", false, ["deriveKey"]);
-  return crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt: SALT, info: enc.encode(INFO[source]) },
-    ikm,
-    { name: "AES-GCM", length: 256 },
-    false,
-    ["encrypt", "decrypt"],
-  );
+  return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt: SALT, info: enc.encode(INFO[source]) }, ikm, { name: "AES-GCM", length: 256 }, false, [
+    "encrypt",
+    "decrypt",
+  ]);
 }
 
 /** The stored form of a signing secret; `aad` (the endpoint's id) binds it to its row. */

@@ -160,7 +160,15 @@ export async function listDeliveries(env: Env, userId: string, id: string, pagin
     db,
     rows.map((r) => r.id),
   );
-  return { data: rows.map((r) => publicDelivery(r, attempts.filter((a) => a.deliveryId === r.id))), meta: w.meta(total) };
+  return {
+    data: rows.map((r) =>
+      publicDelivery(
+        r,
+        attempts.filter((a) => a.deliveryId === r.id),
+      ),
+    ),
+    meta: w.meta(total),
+  };
 }
 
 async function oneDelivery(env: Env, deliveryId: string) {

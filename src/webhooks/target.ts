@@ -64,8 +64,7 @@ export function refusedTarget(raw: string, environment: string): string | null {
     return "not a URL";
   }
   const development = environment === "development";
-  if (url.protocol !== "https:" && !(development && url.protocol === "http:"))
-    return development ? "must be an http or https URL" : "must be an https URL";
+  if (url.protocol !== "https:" && !(development && url.protocol === "http:")) return development ? "must be an http or https URL" : "must be an https URL";
   if (url.username || url.password) return "must not contain a user name or password";
   if (url.hash) return "must not contain a fragment (#...)";
   if (development) return null;

@@ -61,7 +61,11 @@ describe("webhook endpoints over HTTP (/user/webhooks)", () => {
     await expectError(await call("/user/webhooks"), 401, "MISSING_TOKEN");
     await expectError(await call("/user/webhooks", { token: "nope" }), 401, "INVALID_TOKEN");
     const r = await register();
-    await expectError(await call("/user/webhooks", { method: "POST", token: r.token, json: { url: HOOK_URL, events: ["edition.published"] } }), 403, "EMAIL_NOT_VERIFIED");
+    await expectError(
+      await call("/user/webhooks", { method: "POST", token: r.token, json: { url: HOOK_URL, events: ["edition.published"] } }),
+      403,
+      "EMAIL_NOT_VERIFIED",
+    );
   });
 
   it("another user's endpoint is 404 for every operation, and stays as it was", async () => {
@@ -85,7 +89,9 @@ describe("webhook endpoints over HTTP (/user/webhooks)", () => {
   it("at most 10 endpoints per account, also under concurrency: 409 WEBHOOK_LIMIT_REACHED", async () => {
     const dev = await verifiedDeveloper();
     const results = await Promise.all(
-      Array.from({ length: 13 }, (_, i) => call("/user/webhooks", { method: "POST", token: dev.token, json: { url: `${HOOK_URL}/${i}`, events: ["edition.published"] } })),
+      Array.from({ length: 13 }, (_, i) =>
+        call("/user/webhooks", { method: "POST", token: dev.token, json: { url: `${HOOK_URL}/${i}`, events: ["edition.published"] } }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
     for (const r of results.filter((r) => r.status !== 201)) await expectError(r, 409, "WEBHOOK_LIMIT_REACHED");
@@ -110,7 +116,10 @@ describe("webhook endpoints over HTTP (/user/webhooks)", () => {
     ];
     for (const [body, path] of bad) {
       const e = await expectError(await call("/user/webhooks", { method: "POST", token: dev.token, json: body }), 400, "VALIDATION_ERROR");
-      expect(e.details?.map((d) => d.path), JSON.stringify(body)).toContain(path);
+      expect(
+        e.details?.map((d) => d.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     const hook = await createHook(dev.token);
     await expectError(await call(`/user/webhooks/${hook.id}`, { method: "PATCH", token: dev.token, json: {} }), 400, "VALIDATION_ERROR");
@@ -154,13 +163,19 @@ describe("webhook endpoints over HTTP (/user/webhooks)", () => {
     expect((await create("https://93.184.215.14/hook")).status).toBe(201);
     expect((await create("https://hooks.example.com/x")).status).toBe(201);
     // The tests' own environment is development: http and localhost are allowed there.
-    expect((await call("/user/webhooks", { method: "POST", token: dev.token, json: { url: "http://localhost:9000/hook", events: ["edition.published"] } })).status).toBe(201);
+    expect(
+      (await call("/user/webhooks", { method: "POST", token: dev.token, json: { url: "http://localhost:9000/hook", events: ["edition.published"] } })).status,
+    ).toBe(201);
   });
 
   it("unknown paths and methods answer the contract's errors", async () => {
     const dev = await verifiedDeveloper();
     const res = await exports.default.fetch(new Request(`${BASE}/user/webhooks`, { method: "PUT", headers: { authorization: `Bearer ${dev.token}` } }));
     await expectError(res, 405, "METHOD_NOT_ALLOWED");
-    await expectError(await call("/user/webhooks", { method: "POST", token: dev.token, body: "{", headers: { "content-type": "application/json" } }), 400, "INVALID_JSON");
+    await expectError(
+      await call("/user/webhooks", { method: "POST", token: dev.token, body: "{", headers: { "content-type": "application/json" } }),
+      400,
+      "INVALID_JSON",
+    );
   });
 });

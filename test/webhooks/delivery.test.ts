@@ -4,12 +4,12 @@
  * Webhook.verify, and one end-to-end run through the real queue (POST /test).
  */
 import { env } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/d1";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { newId } from "../../src/lib/crypto";
 import { deliverMessage } from "../../src/webhooks/delivery";
 import { insertDelivery } from "../../src/webhooks/queries";
-import { drizzle } from "drizzle-orm/d1";
-import { newId } from "../../src/lib/crypto";
 import { MAX_ATTEMPTS, retryDelaySeconds, scheduleSpanSeconds } from "../../src/webhooks/schedule";
 import { call, json, printed, verifiedDeveloper } from "../helpers";
 import { createHook, fakeMessage, type Received, receiver, waitFor } from "./helpers";
@@ -120,8 +120,7 @@ describe("delivering a message", () => {
       DB: new Proxy(env.DB, {
         get(target, prop) {
           if (prop === "batch")
-            return (stmts: D1PreparedStatement[]) =>
-              ++batches === 2 ? Promise.reject(new Error("D1_ERROR: Network connection lost.")) : realBatch(stmts);
+            return (stmts: D1PreparedStatement[]) => (++batches === 2 ? Promise.reject(new Error("D1_ERROR: Network connection lost.")) : realBatch(stmts));
           const v = Reflect.get(target, prop);
           return typeof v === "function" ? v.bind(target) : v;
         },

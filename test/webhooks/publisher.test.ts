@@ -46,7 +46,9 @@ describe("announcing an edition", () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     const late = await createHook(dev.token, { url: url("late"), events: ["edition.published"] });
     // created after the event: a creation time after `at`
-    await env.DB.prepare("UPDATE webhook_endpoints SET created_at = ? WHERE id = ?").bind(at + 1000, late.id).run();
+    await env.DB.prepare("UPDATE webhook_endpoints SET created_at = ? WHERE id = ?")
+      .bind(at + 1000, late.id)
+      .run();
 
     const result = await announceEdition(env, EDITION, at);
     expect(result.announced).toBe(true);
@@ -83,7 +85,13 @@ describe("announcing an edition", () => {
 
     const changed = new Webhook(both.secret).verify(byPath("both", "regions.changed").body, byPath("both", "regions.changed").headers) as any;
     const matching = all.filter((c) => within(c.code_before, busy) || within(c.code_after, busy));
-    expect(changed.data).toMatchObject({ edition: EDITION, previous_edition: "2022", regions: [busy], total: matching.length, truncated: matching.length > 200 });
+    expect(changed.data).toMatchObject({
+      edition: EDITION,
+      previous_edition: "2022",
+      regions: [busy],
+      total: matching.length,
+      truncated: matching.length > 200,
+    });
     expect(changed.data.changes).toEqual(matching.slice(0, 200));
     for (const c of changed.data.changes) expect(within(c.code_before, busy) || within(c.code_after, busy)).toBe(true);
 
