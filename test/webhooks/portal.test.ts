@@ -35,7 +35,8 @@ describe("portal: /portal/webhooks", () => {
     const html = await created.text();
     const secret = /id="webhook-secret-value">(whsec_[^<]+)</.exec(html)?.[1];
     expect(secret).toMatch(/^whsec_/);
-    const id = /data-webhook-id="(wh_[^"]+)"/.exec(html)?.[1]!;
+    const id = /data-webhook-id="(wh_[^"]+)"/.exec(html)?.[1] ?? "";
+    expect(id).toMatch(/^wh_/);
     expect(html).toContain("edition.published, regions.changed (91, 92.01)");
 
     const listed = await (await b.get("/portal/webhooks")).text();
