@@ -9,8 +9,8 @@ import type { DeliveryMessage } from "./webhooks/service";
 
 export { AccountAgent } from "./account/agent";
 
-/** The every-minute trigger (wrangler.toml [triggers]): the webhook publisher. `wrangler dev --test-scheduled` runs it on GET /__scheduled?cron=*+*+*+*+*. */
-export const EVERY_MINUTE = "* * * * *";
+/** The every-minute trigger (wrangler.toml [triggers]): the webhook publisher (not exported: the main module exports handlers only). `wrangler dev --test-scheduled` runs it on GET /__scheduled?cron=*+*+*+*+*. */
+const EVERY_MINUTE = "* * * * *";
 
 /**
  * The cron triggers' jobs, chosen by the trigger's cron string, each on its own: one failing (a
