@@ -14,7 +14,7 @@ import { newId } from "../lib/crypto";
 import { changesOfEdition, currentEdition, type EditionSummary, editionSummary, listChanges } from "../wilayah/history/service";
 import { anyEventRecorded, findEvent, recordEvent, subscribers } from "./queries";
 import type { WebhookPayload } from "./schemas";
-import { enqueue, enqueueStranded } from "./service";
+import { deadLetterStale, enqueue, enqueueStranded } from "./service";
 
 /** Changes in an `edition.published` payload; the rest are a link away. */
 export const FIRST_PAGE = 50;
@@ -105,8 +105,11 @@ export async function announceEdition(env: Env, editionId: string, now = Date.no
 /** A code lies within a prefix when it is the prefix or starts with it and a dot (92.01 holds 92.01.05, not 92.010). */
 const within = (code: string | null, prefix: string) => code !== null && (code === prefix || code.startsWith(`${prefix}.`));
 
-/** The cron's job: the baseline on the very first run, else the current edition if it is new; then any stranded deliveries. */
-export async function runPublisher(env: Env, now = Date.now()): Promise<Announced & { stranded: number }> {
+/**
+ * The cron's job: the baseline on the very first run, else the current edition if it is new; then
+ * any stranded deliveries are queued and those the queue gave up on become dead letters.
+ */
+export async function runPublisher(env: Env, now = Date.now()): Promise<Announced & { stranded: number; stale: number }> {
   const db = primaryDb(env);
   const current = await currentEdition(regionDb(env));
   let result: Announced = { announced: false, deliveries: [] };
@@ -118,5 +121,5 @@ export async function runPublisher(env: Env, now = Date.now()): Promise<Announce
       result = await announceEdition(env, current.id, now);
     }
   }
-  return { ...result, stranded: await enqueueStranded(env, now) };
+  return { ...result, stranded: await enqueueStranded(env, now), stale: await deadLetterStale(env, now) };
 }

@@ -109,6 +109,20 @@ export async function markEnqueued(db: Db, ids: string[], at: number): Promise<v
     .where(sql`${webhookDeliveries.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
 }
 
+/** Pending deliveries whose last activity (attempt, queuing, creation) is before `before`: dead, with the reason. How many. */
+export async function markStaleDead(db: Db, before: number, reason: string, at: number): Promise<number> {
+  const res = await db
+    .update(webhookDeliveries)
+    .set({ status: "dead", lastError: reason, finishedAt: at })
+    .where(
+      and(
+        eq(webhookDeliveries.status, "pending"),
+        sql`max(coalesce(${webhookDeliveries.lastAttemptAt}, 0), coalesce(${webhookDeliveries.enqueuedAt}, 0), ${webhookDeliveries.createdAt}) < ${before}`,
+      ),
+    );
+  return res.meta.changes;
+}
+
 /** Back to pending for a redelivery (its attempts kept). */
 export async function reopenDelivery(db: Db, id: string, at: number): Promise<void> {
   await db.update(webhookDeliveries).set({ status: "pending", finishedAt: null, enqueuedAt: at }).where(eq(webhookDeliveries.id, id));

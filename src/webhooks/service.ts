@@ -9,6 +9,7 @@ import { newId } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { errorText, log } from "../lib/log";
 import { type Paging, pageWindow } from "../lib/paging";
+import { throttle } from "../lib/throttle";
 import { iso } from "../lib/time";
 import {
   type AttemptRow,
@@ -23,6 +24,7 @@ import {
   insertEndpointWithinLimit,
   listEndpointsOfUser,
   markEnqueued,
+  markStaleDead,
   reopenDelivery,
   unqueuedDeliveries,
   updateEndpoint,
@@ -33,6 +35,22 @@ import { generateSigningSecret, sealSecret } from "./secret";
 import { refusedTarget } from "./target";
 
 export const MAX_ENDPOINTS = 10;
+
+/** Creations, secret rolls, test events and redeliveries a user may ask for per minute (WEBHOOK_LIMITER). */
+export const WEBHOOK_ACTIONS_PER_MINUTE = 30;
+
+async function throttleActions(env: Env, userId: string): Promise<void> {
+  try {
+    await throttle(env.WEBHOOK_LIMITER, `webhook:${userId}`, 60);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    throw new ApiError(
+      "RATE_LIMITED",
+      `At most ${WEBHOOK_ACTIONS_PER_MINUTE} webhook creations, secret rolls, test events and redeliveries per minute. Try again in 60 seconds.`,
+      { headers: { "retry-after": "60" } },
+    );
+  }
+}
 
 /** The queue message: which delivery; `manual` (a test event or a redelivery) is sent even to a disabled endpoint. */
 export type DeliveryMessage = { delivery: string; manual?: boolean };
@@ -98,6 +116,7 @@ export async function createEndpoint(env: Env, user: { id: string; emailVerified
   if (!user.emailVerified)
     throw new ApiError("EMAIL_NOT_VERIFIED", "Verify your email address before adding webhooks (POST /auth/resend-verification sends a new link).");
   checkUrl(env, input.url);
+  await throttleActions(env, user.id);
   const id = newId("wh");
   const secret = generateSigningSecret();
   const now = Date.now();
@@ -144,6 +163,7 @@ export async function removeEndpoint(env: Env, userId: string, id: string) {
 /** A new signing secret, effective for the next attempt; shown once. */
 export async function rollSecret(env: Env, userId: string, id: string) {
   const e = await ownEndpoint(env, userId, id);
+  await throttleActions(env, userId);
   const secret = generateSigningSecret();
   await updateEndpoint(primaryDb(env), e.id, { secret: await sealSecret(env, secret, e.id), updatedAt: Date.now() });
   return { data: { ...(await getEndpoint(env, userId, id)).data, secret } };
@@ -201,9 +221,21 @@ export async function enqueueStranded(env: Env, now = Date.now()): Promise<numbe
   return rows.length;
 }
 
+/**
+ * A pending delivery with no activity (no attempt, not queued) for 48 hours: its queue message is
+ * gone (the queue gave up after consumers that crashed each time), since the schedule never waits
+ * more than 12 hours between attempts. It becomes a dead letter, which can be redelivered.
+ */
+export const STALE_AFTER_MS = 48 * 60 * 60 * 1000;
+
+export async function deadLetterStale(env: Env, now = Date.now()): Promise<number> {
+  return markStaleDead(primaryDb(env), now - STALE_AFTER_MS, "no attempt for 48 hours: the queue gave up on the message", now);
+}
+
 /** Sends a delivery again (the same message: the same webhook-id), with a fresh retry schedule. */
 export async function redeliver(env: Env, userId: string, id: string, deliveryId: string) {
   const e = await ownEndpoint(env, userId, id);
+  await throttleActions(env, userId);
   const db = primaryDb(env);
   const d = await findDelivery(db, deliveryId);
   if (!d || d.endpointId !== e.id) throw new ApiError("NOT_FOUND", `No delivery "${deliveryId.slice(0, 40)}" for this endpoint.`);
@@ -215,6 +247,7 @@ export async function redeliver(env: Env, userId: string, id: string, deliveryId
 /** A `webhook.test` event to this endpoint (also when it is disabled), through the queue like any other. */
 export async function sendTestEvent(env: Env, userId: string, id: string) {
   const e = await ownEndpoint(env, userId, id);
+  await throttleActions(env, userId);
   const now = Date.now();
   const delivery = {
     id: newId("msg"),

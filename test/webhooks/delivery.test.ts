@@ -11,7 +11,8 @@ import { newId } from "../../src/lib/crypto";
 import { deliverMessage } from "../../src/webhooks/delivery";
 import { insertDelivery } from "../../src/webhooks/queries";
 import { MAX_ATTEMPTS, retryDelaySeconds, scheduleSpanSeconds } from "../../src/webhooks/schedule";
-import { call, json, printed, verifiedDeveloper } from "../helpers";
+import { deadLetterStale, STALE_AFTER_MS } from "../../src/webhooks/service";
+import { call, expectError, json, printed, verifiedDeveloper } from "../helpers";
 import { createHook, fakeMessage, type Received, receiver, waitFor } from "./helpers";
 
 let restore: (() => void) | undefined;
@@ -225,7 +226,34 @@ describe("delivering a message", () => {
   });
 });
 
+describe("deliveries the queue gave up on", () => {
+  it("a pending delivery without any activity for 48 hours becomes a dead letter; a recent one is left", async () => {
+    const dev = await verifiedDeveloper();
+    const hook = await createHook(dev.token);
+    const old = await pendingDelivery(hook.id);
+    const recent = await pendingDelivery(hook.id);
+    await env.DB.prepare("UPDATE webhook_deliveries SET created_at = ?, last_attempt_at = ? WHERE id = ?")
+      .bind(Date.now() - STALE_AFTER_MS - 60_000, Date.now() - STALE_AFTER_MS - 1000, old.id)
+      .run();
+    expect(await deadLetterStale(env)).toBeGreaterThanOrEqual(1);
+    const log = await deliveries(dev.token, hook.id);
+    expect(log.find((d: { id: string }) => d.id === old.id)).toMatchObject({ status: "dead", last_error: expect.stringContaining("48 hours") });
+    expect(log.find((d: { id: string }) => d.id === recent.id)).toMatchObject({ status: "pending" });
+  });
+});
+
 describe("test events and redelivery, through the real queue", () => {
+  it("at most 30 webhook actions a minute per user: then 429 RATE_LIMITED with Retry-After", async () => {
+    const dev = await verifiedDeveloper();
+    const hook = await createHook(dev.token);
+    const answers = [];
+    for (let i = 0; i < 31; i++) answers.push(await call(`/user/webhooks/${hook.id}/roll-secret`, { method: "POST", token: dev.token }));
+    expect(answers.filter((r) => r.status === 200).length).toBe(29); // the creation was the first action
+    const last = answers.at(-1)!;
+    expect(last.headers.get("retry-after")).toBe("60");
+    await expectError(last, 429, "RATE_LIMITED");
+  });
+
   it("POST /test queues a webhook.test the receiver can verify; redeliver sends the same message (same webhook-id) again", async () => {
     const r = ownReceiver();
     const dev = await verifiedDeveloper();
