@@ -370,7 +370,8 @@ class Client(BaseClient):
         Raises:
             ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
                 (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), EMAIL_NOT_VERIFIED (403),
-                WEBHOOK_LIMIT_REACHED (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415).
+                WEBHOOK_LIMIT_REACHED (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
         """
         return cast("CreateWebhookResponse", self._call(
             "POST",
@@ -1716,7 +1717,7 @@ class Client(BaseClient):
 
         Raises:
             ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
-                ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return cast("RedeliverWebhookResponse", self._call(
             "POST",
@@ -1944,7 +1945,7 @@ class Client(BaseClient):
 
         Raises:
             ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
-                ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return cast("RollWebhookSecretResponse", self._call(
             "POST",
@@ -2075,7 +2076,7 @@ class Client(BaseClient):
 
         Raises:
             ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
-                ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return cast("TestWebhookResponse", self._call(
             "POST",
@@ -2542,7 +2543,8 @@ class AsyncClient(BaseAsyncClient):
         Raises:
             ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
                 (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), EMAIL_NOT_VERIFIED (403),
-                WEBHOOK_LIMIT_REACHED (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415).
+                WEBHOOK_LIMIT_REACHED (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
         """
         return cast("CreateWebhookResponse", await self._call(
             "POST",
@@ -3910,7 +3912,7 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
-                ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return cast("RedeliverWebhookResponse", await self._call(
             "POST",
@@ -4143,7 +4145,7 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
-                ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return cast("RollWebhookSecretResponse", await self._call(
             "POST",
@@ -4274,7 +4276,7 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
-                ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return cast("TestWebhookResponse", await self._call(
             "POST",

@@ -1017,6 +1017,10 @@ export type CreateWebhookErrors = {
      * Error: `UNSUPPORTED_MEDIA_TYPE`
      */
     415: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
 };
 
 export type CreateWebhookError = CreateWebhookErrors[keyof CreateWebhookErrors];
@@ -1295,6 +1299,10 @@ export type RollWebhookSecretErrors = {
      * Error: `NOT_FOUND`
      */
     404: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
 };
 
 export type RollWebhookSecretError = RollWebhookSecretErrors[keyof RollWebhookSecretErrors];
@@ -1361,6 +1369,10 @@ export type TestWebhookErrors = {
      * Error: `NOT_FOUND`
      */
     404: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
 };
 
 export type TestWebhookError = TestWebhookErrors[keyof TestWebhookErrors];
@@ -1545,6 +1557,10 @@ export type RedeliverWebhookErrors = {
      * Error: `NOT_FOUND`
      */
     404: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
 };
 
 export type RedeliverWebhookError = RedeliverWebhookErrors[keyof RedeliverWebhookErrors];
