@@ -26,7 +26,7 @@ module.exports = {
       comment:
         "Guards live with their owners and services know nothing of HTTP: auth and keys import nothing from src/http (and http nothing from them, above).",
       severity: "error",
-      from: { path: "^src/(auth|keys)/" },
+      from: { path: "^src/(auth|keys|webhooks)/" },
       to: { path: "^src/http/" },
     },
     {
@@ -34,7 +34,7 @@ module.exports = {
       comment: "The regional-data domains (wilayah, weather) never import accounts, keys, billing, admin or the surfaces above them.",
       severity: "error",
       from: { path: "^src/(wilayah|weather)/" },
-      to: { path: "^src/(auth|keys|account|billing|admin|routes|mcp|openapi|portal)/|^src/(app|catalogue|index)\\.ts$" },
+      to: { path: "^src/(auth|keys|account|billing|admin|webhooks|routes|mcp|openapi|portal)/|^src/(app|catalogue|index)\\.ts$" },
     },
     {
       name: "billing-above-account",
@@ -47,7 +47,7 @@ module.exports = {
       name: "features-below-surfaces",
       comment: "Services and queries never reach up into a surface (REST routes, MCP, the API document, the portal) or the app's composition.",
       severity: "error",
-      from: { path: "^src/(auth|keys|account|billing|admin|wilayah|weather|db)/" },
+      from: { path: "^src/(auth|keys|account|billing|admin|webhooks|wilayah|weather|db)/" },
       to: { path: "^src/(routes|mcp|openapi|portal)/|^src/(app|catalogue|index)\\.ts$" },
     },
     {

@@ -82,6 +82,7 @@ function optionalSecretArgs(): string[] {
     "TRIPAY_MERCHANT_CODE",
     "GOOGLE_CLIENT_SECRET",
     "GITHUB_CLIENT_SECRET",
+    "WEBHOOK_SECRET_KEY",
   ];
   return Object.entries(readDevVars())
     .filter(([k, v]) => optional.includes(k) && v !== "")
@@ -132,7 +133,9 @@ async function main() {
   // wrangler.toml says production (what every deploy must be); this local Worker is development: the console mailer prints links.
   // D1_GUARD: D1's production limits enforced locally (src/db/guard.ts).
   const development = ["--var", "ENVIRONMENT:development", "--var", "D1_GUARD:on"];
-  const child = spawn(wranglerBin, ["dev", "--port", "8787", ...persist, ...development, ...optionalSecretArgs(), ...args], {
+  // --test-scheduled: GET /__scheduled?cron=*+*+*+*+* runs the every-minute job (the webhook publisher)
+  // at once, e.g. after loading a new edition locally; cron=*/5+*+*+*+* the five-minute jobs.
+  const child = spawn(wranglerBin, ["dev", "--port", "8787", "--test-scheduled", ...persist, ...development, ...optionalSecretArgs(), ...args], {
     cwd: root,
     env: toolEnv,
     stdio: "inherit",

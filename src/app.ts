@@ -22,8 +22,10 @@ import { billingRoutes } from "./routes/billing";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
 import { usageRoutes } from "./routes/usage";
+import { webhookRoutes } from "./routes/webhooks";
 import { guideRoutes } from "./site/guides";
 import { siteRoutes } from "./site/routes";
+import { feedRoutes } from "./wilayah/history/feed";
 
 export const app = new Hono<BaseEnv>();
 const unknown = unknownRoutes(app);
@@ -42,8 +44,11 @@ app.route("/auth/oauth", oauthRoutes);
 app.route("/auth", authRoutes);
 app.route("/user/keys", keyRoutes);
 app.route("/user/usage", usageRoutes);
+app.route("/user/webhooks", webhookRoutes);
 app.route("/billing", billingRoutes);
 app.route("/admin", adminRoutes);
+// The Atom feed of editions (/wilayah/changes.atom): public, not a metered data call.
+app.route("/", feedRoutes);
 app.route("/api/v1", dataRoutes(dataEndpoints, admitDataCall));
 app.route("/mcp", mcpRoutes);
 app.route("/docs/guide", guideRoutes);

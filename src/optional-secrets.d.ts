@@ -12,6 +12,8 @@ interface OptionalSecrets {
   TRIPAY_MERCHANT_CODE?: string;
   GOOGLE_CLIENT_SECRET?: string;
   GITHUB_CLIENT_SECRET?: string;
+  /** The key webhook signing secrets are encrypted under at rest (src/webhooks/secret.ts); unset: derived from JWT_SECRET. */
+  WEBHOOK_SECRET_KEY?: string;
   /** Development only, never in wrangler.toml: "on" enforces D1's production limits locally (src/db/guard.ts). */
   D1_GUARD?: string;
 }

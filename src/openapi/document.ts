@@ -11,6 +11,7 @@ import { loadExamples } from "../data/openapi";
 import type { BaseEnv } from "../http/context";
 import { errorBodySchema } from "../lib/errors";
 import { toJsonSchema } from "../lib/json-schema";
+import { webhookPayload } from "../webhooks/schemas";
 
 const DESCRIPTION = `Indonesia's administrative regions (provinsi, kabupaten/kota, kecamatan, kelurahan/desa; Kepmendagri 300.2.2-2138/2025), BMKG weather and earthquakes, accounts, API keys, usage and QRIS billing.
 
@@ -30,10 +31,39 @@ const TAGS = [
   { name: "Auth", description: "Registration, login, email verification, public configuration." },
   { name: "Keys", description: "Your API keys." },
   { name: "Usage", description: "Your metered calls." },
+  {
+    name: "Webhooks",
+    description:
+      "Your webhook endpoints: edition.published and regions.changed, signed the Standard Webhooks way (headers webhook-id, webhook-timestamp, webhook-signature; payload: the WebhookPayload schema and the `webhooks` section of this document).",
+  },
   { name: "Billing", description: "Plans, QRIS top-up and subscriptions (Tripay), credits." },
   { name: "Admin", description: "For administrators." },
   { name: "Health", description: "Liveness." },
 ];
+
+/** What we POST to your webhook endpoints (OpenAPI 3.1 `webhooks`): one entry per event type, the same body and headers. */
+const WEBHOOKS = Object.fromEntries(
+  [
+    ["edition.published", "A new edition of the region code list is current: its counts of changes, the first 50, and a link to the rest."],
+    ["regions.changed", "The changes of a new edition within your endpoint's region prefixes (sent only when some match)."],
+    ["webhook.test", "Sent by POST /user/webhooks/{id}/test."],
+  ].map(([event, description]) => [
+    event,
+    {
+      post: {
+        summary: event,
+        description: `${description} Answer 2xx within 10 s; anything else is retried for about 35 hours (docs/api.md, Webhooks).`,
+        parameters: [
+          { in: "header", name: "webhook-id", required: true, schema: { type: "string" }, description: "The same on every retry: dedupe on it" },
+          { in: "header", name: "webhook-timestamp", required: true, schema: { type: "string" }, description: "Unix seconds" },
+          { in: "header", name: "webhook-signature", required: true, schema: { type: "string" }, description: "`v1,<base64 HMAC-SHA256>`" },
+        ],
+        requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/WebhookPayload" } } } },
+        responses: { "200": { description: "Received (any 2xx)" } },
+      },
+    },
+  ]),
+);
 
 let cached: { key: string; doc: unknown } | undefined;
 
@@ -47,14 +77,17 @@ export async function apiDocument(app: Hono<BaseEnv>, env: Env, requestOrigin: s
   if (!deployed.startsWith("http://localhost:8787")) servers.push({ url: "http://localhost:8787", description: "Local (npm run dev)" });
   const doc = await generateSpecs(app, {
     defaultValidationErrorResponse: false,
-    exclude: ["/openapi.json", "/docs", /^\/docs\//],
+    exclude: ["/openapi.json", "/docs", /^\/docs\//, /^\/(site|portal)\/assets\//],
+    // The Atom feed's path ends in ".atom": documented (hono-openapi would take it for a static file).
+    excludeStaticFile: false,
     documentation: {
       openapi: "3.1.0",
       info: { title: "Wilayah API", version: pkg.version, description: DESCRIPTION },
       servers,
       tags: TAGS,
+      webhooks: WEBHOOKS as never,
       components: {
-        schemas: { Error: toJsonSchema(errorBodySchema, "output") as never },
+        schemas: { Error: toJsonSchema(errorBodySchema, "output") as never, WebhookPayload: toJsonSchema(webhookPayload, "output") as never },
         securitySchemes: {
           apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "An API key (`wk_live_...`) from POST /user/keys." },
           bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "The session token from POST /auth/login or /auth/register (7 days)." },
@@ -74,6 +107,19 @@ export async function apiDocument(app: Hono<BaseEnv>, env: Env, requestOrigin: s
             description:
               "`HIT` or `MISS` of the edge response cache. Shared by every caller, except for the address endpoints: their answers are cached per account (keyed by a digest of the text), so a `HIT` there only means your own account asked the same before.",
             schema: { type: "string", enum: ["HIT", "MISS"] },
+          },
+          WebhookId: {
+            description: "Webhooks we send: the message id (`msg_...`), the same on every retry and redelivery of one message: dedupe on it.",
+            schema: { type: "string" },
+          },
+          WebhookTimestamp: {
+            description: "Webhooks we send: when this attempt was signed (Unix seconds); refuse old ones (Standard Webhooks: 5 minutes).",
+            schema: { type: "string" },
+          },
+          WebhookSignature: {
+            description:
+              "Webhooks we send: `v1,` and the base64 HMAC-SHA256, keyed with the base64-decoded part of your `whsec_` secret, of `{webhook-id}.{webhook-timestamp}.{body}`. Verify with the `standardwebhooks` package (docs/api.md, Webhooks).",
+            schema: { type: "string" },
           },
           ContentDisposition: {
             description: "`attachment` with the file name to save the download under (it names the level and the data version).",

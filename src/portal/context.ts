@@ -78,6 +78,9 @@ const FLASH = {
   password_reset: "ok",
   password_changed: "ok",
   account_claimed: "warn",
+  webhook_deleted: "ok",
+  webhook_test_sent: "ok",
+  webhook_redelivered: "ok",
 } as const;
 export function flash<E extends PortalEnv>(c: PortalContext<E>): Notice {
   const f = c.req.query("msg");

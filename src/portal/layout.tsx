@@ -53,6 +53,7 @@ export function Layout(props: { p: Page; title: string; children?: Child; challe
                   <>
                     {nav("/portal/keys", p.t("nav_keys"))}
                     {nav("/portal/usage", p.t("nav_usage"))}
+                    {nav("/portal/webhooks", p.t("nav_webhooks"))}
                     {nav("/portal/addresses", p.t("nav_addresses"))}
                     {nav("/portal/billing", p.t("nav_billing"))}
                     {nav("/portal/security", p.t("nav_security"))}

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /**
  * The developer portal: a third surface beside REST and MCP, mounted at /portal. Server-rendered
- * pages (Hono JSX) and HTML forms, one module per page (auth, keys, usage, addresses, billing, admin); each
+ * pages (Hono JSX) and HTML forms, one module per page (auth, keys, usage, webhooks, addresses, billing, admin); each
  * handler parses its form with the API's own rules, calls the same feature service the REST route
  * calls (same verification, key limits, quota, admin check), and renders or redirects. The session
  * is the API's JWT in an HttpOnly cookie (session.ts). This file mounts the pages behind the
@@ -23,6 +23,7 @@ import { ErrorPage, type Page } from "./layout";
 import { securityPages } from "./security";
 import { checkCsrf, securityHeaders, sessionUser } from "./session";
 import { usagePages } from "./usage";
+import { webhookPages } from "./webhooks";
 
 export const portalRoutes = new Hono<PortalEnv>();
 
@@ -50,6 +51,7 @@ portalRoutes.route("/", addressPages);
 portalRoutes.route("/", billingPages);
 portalRoutes.route("/", adminPages);
 portalRoutes.route("/", securityPages);
+portalRoutes.route("/", webhookPages);
 
 /** Portal pages answer errors as pages, not JSON. */
 portalRoutes.onError((caught, c) => {

@@ -8,9 +8,10 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib.ts";
 import { callbackSignature } from "../../src/billing/signature.ts";
@@ -28,6 +29,7 @@ import {
   TRIPAY,
   type Transaction,
   verificationLink,
+  WORKER_PORT,
 } from "./local.ts";
 
 const SHOTS = join(root, "test", "browser", "screenshots");
@@ -146,6 +148,61 @@ describe("the portal in a browser", () => {
     await shot(page, "04-keys-desktop");
   });
 
+  it("webhooks: add an endpoint (secret shown once), send a test event that arrives signed, see it delivered, redeliver, disable, delete", async () => {
+    // A receiver on this machine (a development Worker may post to http://127.0.0.1).
+    const received: { headers: Record<string, string>; body: string }[] = [];
+    const hooks = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        received.push({ headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body });
+        res.writeHead(204).end();
+      });
+    });
+    const port = WORKER_PORT + 2;
+    await new Promise<void>((r) => hooks.listen(port, "127.0.0.1", r));
+    try {
+      await page.goto(`${ORIGIN}/portal/webhooks`);
+      await page.fill("#webhook-url", `http://127.0.0.1:${port}/hook`);
+      await page.check("input[name=events][value='regions.changed']");
+      await page.fill("#webhook-regions", "91, 92.01");
+      await Promise.all([page.waitForLoadState("load"), page.click("form[action='/portal/webhooks'] button[type=submit]")]);
+      const hookSecret = (await page.locator("#webhook-secret-value").textContent())!.trim();
+      expect(hookSecret).toMatch(/^whsec_/);
+      await shot(page, "05-webhooks-created-desktop");
+      await page.goto(`${ORIGIN}/portal/webhooks`);
+      expect(await page.content()).not.toContain(hookSecret);
+      await expect(page.locator("[data-webhook-id]").count()).resolves.toBe(1);
+
+      await Promise.all([page.waitForURL(/msg=webhook_test_sent/), page.click("form[action$='/test'] button")]);
+      await expect.poll(() => received.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+      const event = new Webhook(hookSecret).verify(received[0].body, received[0].headers) as { type: string };
+      expect(event.type).toBe("webhook.test");
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            return page.locator("[data-status=delivered]").count();
+          },
+          { timeout: 20_000 },
+        )
+        .toBe(1);
+      await shot(page, "05-webhook-deliveries-desktop");
+
+      await Promise.all([page.waitForURL(/msg=webhook_redelivered/), page.click("form[action$='/redeliver'] button")]);
+      await expect.poll(() => received.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+      expect(received[1].headers["webhook-id"]).toBe(received[0].headers["webhook-id"]);
+
+      await page.goto(`${ORIGIN}/portal/webhooks`);
+      await Promise.all([page.waitForURL(/msg=saved/), page.click("form[action$='/enabled'] button")]);
+      await expect(page.locator("[data-webhook-id] .badge.revoked").count()).resolves.toBe(1);
+      await Promise.all([page.waitForURL(/msg=webhook_deleted/), page.click("form[action$='/delete'] button")]);
+      await expect(page.locator("[data-webhook-id]").count()).resolves.toBe(0);
+    } finally {
+      await new Promise((r) => hooks.close(r));
+    }
+  });
+
   it("calls with the key move the usage", async () => {
     for (const path of ["/wilayah/provinsi", "/wilayah/provinsi/32", "/wilayah/search?q=bandung"]) expect((await api(path, secret)).status).toBe(200);
     await page.goto(`${ORIGIN}/portal/usage`);
@@ -256,6 +313,7 @@ describe("the portal in a browser", () => {
     for (const [path, name] of [
       ["/portal/keys", "keys"],
       ["/portal/usage", "usage"],
+      ["/portal/webhooks", "webhooks"],
       ["/portal/addresses", "addresses"],
       ["/portal/billing", "billing"],
       [`/portal/billing/invoices/${invoiceId}`, "payment"],

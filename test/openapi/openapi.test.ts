@@ -14,6 +14,7 @@ const UNDOCUMENTED = [/^\/mcp/, /^\/openapi\.json$/, /^\/docs/, /^\/portal/, /^\
 /** Every operation's name, as SDK users call it. A change here is a breaking change of both SDKs. */
 const OPERATION_NAMES: string[] = [
   "DELETE /user/keys/{id} revokeKey",
+  "DELETE /user/webhooks/{id} deleteWebhook",
   "GET /admin/audit adminListAudit",
   "GET /admin/stats adminGetStats",
   "GET /admin/users adminListUsers",
@@ -64,7 +65,12 @@ const OPERATION_NAMES: string[] = [
   "GET /status getStatus",
   "GET /user/keys listKeys",
   "GET /user/usage getUsage",
+  "GET /user/webhooks listWebhooks",
+  "GET /user/webhooks/{id} getWebhook",
+  "GET /user/webhooks/{id}/deliveries listWebhookDeliveries",
+  "GET /wilayah/changes.atom changesFeed",
   "PATCH /admin/users/{id} adminUpdateUser",
+  "PATCH /user/webhooks/{id} updateWebhook",
   "POST /admin/users/{id}/credits adminGrantCredits",
   "POST /admin/users/{id}/subscription adminGrantSubscription",
   "POST /api/v1/wilayah/address resolveAddresses",
@@ -82,6 +88,10 @@ const OPERATION_NAMES: string[] = [
   "POST /billing/topup createTopup",
   "POST /billing/tripay/webhook tripayWebhook",
   "POST /user/keys createKey",
+  "POST /user/webhooks createWebhook",
+  "POST /user/webhooks/{id}/deliveries/{deliveryId}/redeliver redeliverWebhook",
+  "POST /user/webhooks/{id}/roll-secret rollWebhookSecret",
+  "POST /user/webhooks/{id}/test testWebhook",
 ];
 
 const toOpenApiPath = (p: string) => p.replaceAll(/:(\w+)/g, "{$1}");

@@ -11,11 +11,18 @@
  * - `sql <dialects>` (sqlite, postgres, mysql): a statement on the code mapping table; those naming
  *   sqlite are run on a real mapping file in SQLite by test/node/mapping-sql.test.ts (PostgreSQL and
  *   MySQL are not run anywhere); here it must name the mapping table.
+ * - `json webhook-payload`: a webhook body; it must pass the payload schema and carry that edition's
+ *   real counts and first changes. `js webhook-receiver` is run by test/node/webhook-samples.test.ts
+ *   (Node); `python webhook-receiver` mirrors it and must at least import standardwebhooks and verify.
  * A sample without one of these fails the test: no sample goes untested. The bulk export samples
  * download the small export test/setup/exports-subset.ts builds, put into the test R2 first.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { regionDb } from "../../src/db/client";
 import guides from "../../src/site/guides.json";
+import { webhookPayload } from "../../src/webhooks/schemas";
+import { editionSummary, listChanges } from "../../src/wilayah/history/service";
 import { uploadExportSubset } from "../export-subset";
 import { BASE, call, json, seedUserWithKey } from "../helpers";
 
@@ -75,7 +82,7 @@ describe("the guides", () => {
     const { secret } = await seedUserWithKey();
     await uploadExportSubset();
     const vars = { KEY: secret, API: `${BASE}/api/v1`, BASE };
-    const seen = { run: 0, answer: 0, config: 0, sdk: 0, sql: 0 };
+    const seen = { run: 0, answer: 0, config: 0, sdk: 0, sql: 0, webhook: 0 };
     for (const s of guides.samples as Sample[]) {
       const what = `${s.page}: ${s.lang} ${s.annotation}`;
       if (s.lang === "sh" && s.annotation === "run") {
@@ -107,8 +114,26 @@ describe("the guides", () => {
       } else if (s.lang === "sql" && s.annotation !== "" && s.annotation.split(" ").every((d) => ["sqlite", "postgres", "mysql"].includes(d))) {
         expect(s.code, what).toContain("wilayah_code_map");
         seen.sql++;
+      } else if (s.lang === "json" && s.annotation === "webhook-payload") {
+        // What the publisher sends for that edition: the schema, its counts, its first changes.
+        const payload = webhookPayload.parse(JSON.parse(s.code));
+        const data = payload.data as { edition: string; previous_edition: string; counts: unknown; changes: unknown[]; changes_url: string };
+        const edition = await editionSummary(regionDb(env), data.edition);
+        expect(data.counts, what).toEqual(edition?.counts);
+        expect(data.previous_edition, what).toBe(edition?.previous);
+        const first = await listChanges(regionDb(env), { from: data.previous_edition, to: data.edition, page: 1, per_page: data.changes.length });
+        expect(data.changes, what).toEqual(first.data);
+        expect(data.changes_url, what).toBe(`/api/v1/wilayah/changes?from=${data.previous_edition}&to=${data.edition}`);
+        seen.webhook++;
+      } else if ((s.lang === "js" || s.lang === "python") && s.annotation === "webhook-receiver") {
+        // The JS receiver is run (signed deliveries, a retry, a forgery) by test/node/webhook-samples.test.ts; the Python one mirrors it.
+        expect(s.code, what).toMatch(s.lang === "js" ? /from "standardwebhooks"/ : /from standardwebhooks\.webhooks import Webhook/);
+        expect(s.code, what).toContain("verify(");
+        seen.webhook++;
       } else {
-        throw new Error(`${what}: a code sample must say how it is tested (sh run, json answer ..., json mcp-config, ts sdk, python sdk, sql <dialects>)`);
+        throw new Error(
+          `${what}: a code sample must say how it is tested (sh run, json answer ..., json mcp-config, ts sdk, python sdk, sql <dialects>, json webhook-payload, js/python webhook-receiver)`,
+        );
       }
     }
     expect(seen.run).toBeGreaterThanOrEqual(8);
@@ -116,5 +141,6 @@ describe("the guides", () => {
     expect(seen.config).toBe(3);
     expect(seen.sdk).toBeGreaterThanOrEqual(2);
     expect(seen.sql).toBeGreaterThanOrEqual(3);
+    expect(seen.webhook).toBe(3);
   });
 });

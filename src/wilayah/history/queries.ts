@@ -157,3 +157,8 @@ export const historyRowsStatement = (ids: string[]) =>
     ids.map((id) => sql`${id}`),
     sql`, `,
   )})`;
+
+/** The changes with `seq` from `first` to `last` (one edition's changes are one such range), in order; read by rowid. */
+export async function changesInSeqRange(db: RegionDb, first: number, last: number): Promise<ChangeRow[]> {
+  return db.all<ChangeRow>(sql`SELECT ${CHANGE_COLUMNS} FROM wilayah_change WHERE seq BETWEEN ${first} AND ${last} ORDER BY seq`);
+}

@@ -13,6 +13,7 @@ import { loadedDataset } from "../dataset/queries";
 import {
   type ChangeRow,
   changesBySeq,
+  changesInSeqRange,
   codeHistory,
   convertCodes,
   type EditionRow,
@@ -273,3 +274,55 @@ export async function retiredRecord(db: RegionDb, id: string, level: Level) {
 
 /** The successors' ids of a retired code (`replaced_by` of a retired row of the region tables). */
 export const replacedBy = (db: RegionDb, id: string) => successorIds(db, id);
+
+// ---------------------------------------------------------------- one edition (webhooks, the Atom feed)
+
+export type EditionSummary = {
+  id: string;
+  regulation: string;
+  current: boolean;
+  previous: string | null;
+  counts: { total: number; by_change: Partial<Record<ChangeKind, number>>; by_level: Partial<Record<Level, number>> };
+};
+
+function summarise(e: EditionRow, editions: EditionRow[], runs: RunRow[]): EditionSummary {
+  const by_change: Partial<Record<ChangeKind, number>> = {};
+  const by_level: Partial<Record<Level, number>> = {};
+  let total = 0;
+  for (const r of runs) {
+    if (r.edition !== e.ord) continue;
+    total += r.n;
+    by_change[r.change as ChangeKind] = (by_change[r.change as ChangeKind] ?? 0) + r.n;
+    const level = levelName(r.level);
+    by_level[level] = (by_level[level] ?? 0) + r.n;
+  }
+  return { id: e.id, regulation: e.regulation, current: e.is_current === 1, previous: editions[e.ord - 1]?.id ?? null, counts: { total, by_change, by_level } };
+}
+
+/** Every edition with its counts of changes (by kind and by level), newest first; reads nothing past the memo. */
+export async function editionSummaries(db: RegionDb): Promise<EditionSummary[]> {
+  const { editions, runs } = await reference(db);
+  return editions.map((e) => summarise(e, editions, runs)).reverse();
+}
+
+/** The edition the API serves (is_current = 1), summarised; undefined when no history is loaded. */
+export async function currentEdition(db: RegionDb): Promise<EditionSummary | undefined> {
+  return (await editionSummaries(db)).find((e) => e.current);
+}
+
+/** One edition, summarised; undefined for an unknown id. */
+export async function editionSummary(db: RegionDb, id: string): Promise<EditionSummary | undefined> {
+  return (await editionSummaries(db)).find((e) => e.id === id);
+}
+
+/** Every change that shows in one edition (since the edition before it), in the order of /changes: one range of seq, read by rowid. */
+export async function changesOfEdition(db: RegionDb, id: string) {
+  const { editions, runs } = await reference(db);
+  const e = editions.find((x) => x.id === id);
+  if (!e) return [];
+  const own = runs.filter((r) => r.edition === e.ord);
+  if (own.length === 0) return [];
+  const first = Math.min(...own.map((r) => r.first));
+  const last = Math.max(...own.map((r) => r.first + r.n - 1));
+  return (await changesInSeqRange(db, first, last)).map((c) => changeItem(c, editions));
+}

@@ -247,6 +247,19 @@ class Client(BaseClient):
             body={"current_password": current_password, "new_password": new_password},
         ))
 
+    def changes_feed(self) -> httpx.Response:
+        """
+        Public (no API key, not metered). One entry per edition of the code list, newest first, with
+        its counts of changes by kind and level and a link to the paged changes. Cached for an hour;
+        `x-data-version` names the data.
+
+        GET /wilayah/changes.atom
+
+        Returns:
+            The httpx.Response (HTTP 200).
+        """
+        return self._send("GET", "/wilayah/changes.atom", auth="none")
+
     def convert_codes(self, *, codes: list[str]) -> ConvertCodesResponse:
         """
         Convert region codes of any edition since 2015 and any level to today's codes, 1000 at a
@@ -329,6 +342,44 @@ class Client(BaseClient):
             body={"amount": amount},
         ))
 
+    def create_webhook(
+        self,
+        *,
+        url: str,
+        events: list[Literal["edition.published", "regions.changed"]],
+        regions: list[str] | None = None,
+        enabled: bool | None = None,
+    ) -> CreateWebhookResponse:
+        """
+        Needs a verified email. The signing secret (`whsec_...`) is in this answer only. At most 10
+        endpoints per account. The URL must be https and must not name a private, loopback or
+        link-local address.
+
+        POST /user/webhooks
+
+        Args:
+            url: Where to POST: https (http only on a development deployment); not a private address
+            events: edition.published (a new edition of the code list), regions.changed (its changes
+                in your regions)
+            regions: regions.changed only: the region code prefixes you care about (a change matches
+                when code_before or code_after starts with one). Empty: every region.
+
+        Returns:
+            CreateWebhookResponse: Created; `secret` signs its deliveries.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
+                (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), EMAIL_NOT_VERIFIED (403),
+                WEBHOOK_LIMIT_REACHED (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
+        """
+        return cast("CreateWebhookResponse", self._call(
+            "POST",
+            "/user/webhooks",
+            auth="bearer",
+            body={"url": url, "events": events, "regions": regions, "enabled": enabled},
+        ))
+
     def decode_nik(self, *, nik: str) -> DecodeNikResponse:
         """
         The region, date of birth and sex encoded in a 16-digit Indonesian ID number (NIK): its
@@ -361,6 +412,29 @@ class Client(BaseClient):
             "/api/v1/wilayah/nik",
             auth="apiKey",
             body={"nik": nik},
+        ))
+
+    def delete_webhook(self, id: str) -> DeleteWebhookResponse:
+        """
+        With its delivery log; deliveries still queued are dropped.
+
+        DELETE /user/webhooks/{id}
+
+        Args:
+            id: The endpoint's id (`wh_...`)
+
+        Returns:
+            DeleteWebhookResponse: The deleted endpoint.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+        """
+        return cast("DeleteWebhookResponse", self._call(
+            "DELETE",
+            "/user/webhooks/{id}",
+            auth="bearer",
+            path_params={"id": id},
         ))
 
     def demo_reverse(self, *, lat: str, lng: str) -> httpx.Response:
@@ -1055,6 +1129,29 @@ class Client(BaseClient):
             query={"month": month},
         ))
 
+    def get_webhook(self, id: str) -> GetWebhookResponse:
+        """
+        One webhook endpoint
+
+        GET /user/webhooks/{id}
+
+        Args:
+            id: The endpoint's id (`wh_...`)
+
+        Returns:
+            GetWebhookResponse: The endpoint.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+        """
+        return cast("GetWebhookResponse", self._call(
+            "GET",
+            "/user/webhooks/{id}",
+            auth="bearer",
+            path_params={"id": id},
+        ))
+
     def get_wilayah(self, id: str) -> GetWilayahResponse:
         """
         One region of any level by its Kemendagri code, dots optional (32, 32.73, 32.73.09,
@@ -1537,6 +1634,53 @@ class Client(BaseClient):
             query={"kabupaten_id": kabupaten_id, "provinsi_id": provinsi_id, "is_populated": is_populated, "is_outermost_small": is_outermost_small, "q": q, "include_inactive": include_inactive, "page": page, "per_page": per_page},
         ))
 
+    def list_webhook_deliveries(
+        self,
+        id: str,
+        *,
+        page: int | None = None,
+        per_page: int | None = None,
+    ) -> ListWebhookDeliveriesResponse:
+        """
+        Newest first, paged, each delivery with every attempt (time, status code or error, latency).
+
+        GET /user/webhooks/{id}/deliveries
+
+        Args:
+            id: The endpoint's id (`wh_...`)
+            page: Page number, from 1.
+            per_page: Page size, default 20; values above 100 are treated as 100.
+
+        Returns:
+            ListWebhookDeliveriesResponse: Deliveries.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN
+                (401), ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+        """
+        return cast("ListWebhookDeliveriesResponse", self._call(
+            "GET",
+            "/user/webhooks/{id}/deliveries",
+            auth="bearer",
+            path_params={"id": id},
+            query={"page": page, "per_page": per_page},
+        ))
+
+    def list_webhooks(self) -> ListWebhooksResponse:
+        """
+        Newest first. Signing secrets are never shown again.
+
+        GET /user/webhooks
+
+        Returns:
+            ListWebhooksResponse: Your endpoints.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403).
+        """
+        return cast("ListWebhooksResponse", self._call("GET", "/user/webhooks", auth="bearer"))
+
     def login(
         self,
         *,
@@ -1601,6 +1745,31 @@ class Client(BaseClient):
                 ACCOUNT_SUSPENDED (403).
         """
         return cast("LogoutAllResponse", self._call("POST", "/auth/logout-all", auth="bearer"))
+
+    def redeliver_webhook(self, id: str, delivery_id: str) -> RedeliverWebhookResponse:
+        """
+        The same message (the same `webhook-id`), queued again with a fresh retry schedule, also to
+        a disabled endpoint.
+
+        POST /user/webhooks/{id}/deliveries/{deliveryId}/redeliver
+
+        Args:
+            id: The endpoint's id (`wh_...`)
+            delivery_id: The delivery's id (`msg_...`)
+
+        Returns:
+            RedeliverWebhookResponse: The delivery, queued again.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+        """
+        return cast("RedeliverWebhookResponse", self._call(
+            "POST",
+            "/user/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+            auth="bearer",
+            path_params={"id": id, "deliveryId": delivery_id},
+        ))
 
     def register(
         self,
@@ -1806,6 +1975,30 @@ class Client(BaseClient):
             path_params={"id": id},
         ))
 
+    def roll_webhook_secret(self, id: str) -> RollWebhookSecretResponse:
+        """
+        The new secret is in this answer only and signs every attempt from now on (retries of
+        earlier messages too).
+
+        POST /user/webhooks/{id}/roll-secret
+
+        Args:
+            id: The endpoint's id (`wh_...`)
+
+        Returns:
+            RollWebhookSecretResponse: The endpoint with its new `secret`.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+        """
+        return cast("RollWebhookSecretResponse", self._call(
+            "POST",
+            "/user/webhooks/{id}/roll-secret",
+            auth="bearer",
+            path_params={"id": id},
+        ))
+
     def search_regions(
         self,
         *,
@@ -1913,6 +2106,30 @@ class Client(BaseClient):
             body={"plan_id": plan_id},
         ))
 
+    def test_webhook(self, id: str) -> TestWebhookResponse:
+        """
+        Queues a `webhook.test` delivery (also to a disabled endpoint); follow it in the delivery
+        log.
+
+        POST /user/webhooks/{id}/test
+
+        Args:
+            id: The endpoint's id (`wh_...`)
+
+        Returns:
+            TestWebhookResponse: The queued delivery.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+        """
+        return cast("TestWebhookResponse", self._call(
+            "POST",
+            "/user/webhooks/{id}/test",
+            auth="bearer",
+            path_params={"id": id},
+        ))
+
     def tripay_webhook(
         self,
         *,
@@ -1957,6 +2174,45 @@ class Client(BaseClient):
             auth="none",
             headers={"X-Callback-Signature": x_callback_signature, "x-callback-event": x_callback_event},
             body={"reference": reference, "merchant_ref": merchant_ref, "status": status, "total_amount": total_amount, "fee_merchant": fee_merchant, "fee_customer": fee_customer, "amount_received": amount_received},
+        ))
+
+    def update_webhook(
+        self,
+        id: str,
+        *,
+        url: str | None = None,
+        events: list[Literal["edition.published", "regions.changed"]] | None = None,
+        regions: list[str] | None = None,
+        enabled: bool | None = None,
+    ) -> UpdateWebhookResponse:
+        """
+        Any of url, events, regions, enabled. Enabling an endpoint we disabled clears its reason and
+        its run of failures.
+
+        PATCH /user/webhooks/{id}
+
+        Args:
+            id: The endpoint's id (`wh_...`)
+            url: Where to POST: https (http only on a development deployment); not a private address
+            events: edition.published (a new edition of the code list), regions.changed (its changes
+                in your regions)
+            regions: regions.changed only: the region code prefixes you care about (a change matches
+                when code_before or code_after starts with one). Empty: every region.
+
+        Returns:
+            UpdateWebhookResponse: The endpoint as changed.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
+                (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), NOT_FOUND (404),
+                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415).
+        """
+        return cast("UpdateWebhookResponse", self._call(
+            "PATCH",
+            "/user/webhooks/{id}",
+            auth="bearer",
+            path_params={"id": id},
+            body={"url": url, "events": events, "regions": regions, "enabled": enabled},
         ))
 
     def verify_email(self, *, token: str) -> httpx.Response:
@@ -2209,6 +2465,19 @@ class AsyncClient(BaseAsyncClient):
             body={"current_password": current_password, "new_password": new_password},
         ))
 
+    async def changes_feed(self) -> httpx.Response:
+        """
+        Public (no API key, not metered). One entry per edition of the code list, newest first, with
+        its counts of changes by kind and level and a link to the paged changes. Cached for an hour;
+        `x-data-version` names the data.
+
+        GET /wilayah/changes.atom
+
+        Returns:
+            The httpx.Response (HTTP 200).
+        """
+        return await self._send("GET", "/wilayah/changes.atom", auth="none")
+
     async def convert_codes(self, *, codes: list[str]) -> ConvertCodesResponse:
         """
         Convert region codes of any edition since 2015 and any level to today's codes, 1000 at a
@@ -2291,6 +2560,44 @@ class AsyncClient(BaseAsyncClient):
             body={"amount": amount},
         ))
 
+    async def create_webhook(
+        self,
+        *,
+        url: str,
+        events: list[Literal["edition.published", "regions.changed"]],
+        regions: list[str] | None = None,
+        enabled: bool | None = None,
+    ) -> CreateWebhookResponse:
+        """
+        Needs a verified email. The signing secret (`whsec_...`) is in this answer only. At most 10
+        endpoints per account. The URL must be https and must not name a private, loopback or
+        link-local address.
+
+        POST /user/webhooks
+
+        Args:
+            url: Where to POST: https (http only on a development deployment); not a private address
+            events: edition.published (a new edition of the code list), regions.changed (its changes
+                in your regions)
+            regions: regions.changed only: the region code prefixes you care about (a change matches
+                when code_before or code_after starts with one). Empty: every region.
+
+        Returns:
+            CreateWebhookResponse: Created; `secret` signs its deliveries.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
+                (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), EMAIL_NOT_VERIFIED (403),
+                WEBHOOK_LIMIT_REACHED (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
+        """
+        return cast("CreateWebhookResponse", await self._call(
+            "POST",
+            "/user/webhooks",
+            auth="bearer",
+            body={"url": url, "events": events, "regions": regions, "enabled": enabled},
+        ))
+
     async def decode_nik(self, *, nik: str) -> DecodeNikResponse:
         """
         The region, date of birth and sex encoded in a 16-digit Indonesian ID number (NIK): its
@@ -2323,6 +2630,29 @@ class AsyncClient(BaseAsyncClient):
             "/api/v1/wilayah/nik",
             auth="apiKey",
             body={"nik": nik},
+        ))
+
+    async def delete_webhook(self, id: str) -> DeleteWebhookResponse:
+        """
+        With its delivery log; deliveries still queued are dropped.
+
+        DELETE /user/webhooks/{id}
+
+        Args:
+            id: The endpoint's id (`wh_...`)
+
+        Returns:
+            DeleteWebhookResponse: The deleted endpoint.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+        """
+        return cast("DeleteWebhookResponse", await self._call(
+            "DELETE",
+            "/user/webhooks/{id}",
+            auth="bearer",
+            path_params={"id": id},
         ))
 
     async def demo_reverse(self, *, lat: str, lng: str) -> httpx.Response:
@@ -3031,6 +3361,29 @@ class AsyncClient(BaseAsyncClient):
             query={"month": month},
         ))
 
+    async def get_webhook(self, id: str) -> GetWebhookResponse:
+        """
+        One webhook endpoint
+
+        GET /user/webhooks/{id}
+
+        Args:
+            id: The endpoint's id (`wh_...`)
+
+        Returns:
+            GetWebhookResponse: The endpoint.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+        """
+        return cast("GetWebhookResponse", await self._call(
+            "GET",
+            "/user/webhooks/{id}",
+            auth="bearer",
+            path_params={"id": id},
+        ))
+
     async def get_wilayah(self, id: str) -> GetWilayahResponse:
         """
         One region of any level by its Kemendagri code, dots optional (32, 32.73, 32.73.09,
@@ -3513,6 +3866,57 @@ class AsyncClient(BaseAsyncClient):
             query={"kabupaten_id": kabupaten_id, "provinsi_id": provinsi_id, "is_populated": is_populated, "is_outermost_small": is_outermost_small, "q": q, "include_inactive": include_inactive, "page": page, "per_page": per_page},
         ))
 
+    async def list_webhook_deliveries(
+        self,
+        id: str,
+        *,
+        page: int | None = None,
+        per_page: int | None = None,
+    ) -> ListWebhookDeliveriesResponse:
+        """
+        Newest first, paged, each delivery with every attempt (time, status code or error, latency).
+
+        GET /user/webhooks/{id}/deliveries
+
+        Args:
+            id: The endpoint's id (`wh_...`)
+            page: Page number, from 1.
+            per_page: Page size, default 20; values above 100 are treated as 100.
+
+        Returns:
+            ListWebhookDeliveriesResponse: Deliveries.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN
+                (401), ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+        """
+        return cast("ListWebhookDeliveriesResponse", await self._call(
+            "GET",
+            "/user/webhooks/{id}/deliveries",
+            auth="bearer",
+            path_params={"id": id},
+            query={"page": page, "per_page": per_page},
+        ))
+
+    async def list_webhooks(self) -> ListWebhooksResponse:
+        """
+        Newest first. Signing secrets are never shown again.
+
+        GET /user/webhooks
+
+        Returns:
+            ListWebhooksResponse: Your endpoints.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403).
+        """
+        return cast("ListWebhooksResponse", await self._call(
+            "GET",
+            "/user/webhooks",
+            auth="bearer",
+        ))
+
     async def login(
         self,
         *,
@@ -3580,6 +3984,31 @@ class AsyncClient(BaseAsyncClient):
             "POST",
             "/auth/logout-all",
             auth="bearer",
+        ))
+
+    async def redeliver_webhook(self, id: str, delivery_id: str) -> RedeliverWebhookResponse:
+        """
+        The same message (the same `webhook-id`), queued again with a fresh retry schedule, also to
+        a disabled endpoint.
+
+        POST /user/webhooks/{id}/deliveries/{deliveryId}/redeliver
+
+        Args:
+            id: The endpoint's id (`wh_...`)
+            delivery_id: The delivery's id (`msg_...`)
+
+        Returns:
+            RedeliverWebhookResponse: The delivery, queued again.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+        """
+        return cast("RedeliverWebhookResponse", await self._call(
+            "POST",
+            "/user/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+            auth="bearer",
+            path_params={"id": id, "deliveryId": delivery_id},
         ))
 
     async def register(
@@ -3791,6 +4220,30 @@ class AsyncClient(BaseAsyncClient):
             path_params={"id": id},
         ))
 
+    async def roll_webhook_secret(self, id: str) -> RollWebhookSecretResponse:
+        """
+        The new secret is in this answer only and signs every attempt from now on (retries of
+        earlier messages too).
+
+        POST /user/webhooks/{id}/roll-secret
+
+        Args:
+            id: The endpoint's id (`wh_...`)
+
+        Returns:
+            RollWebhookSecretResponse: The endpoint with its new `secret`.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+        """
+        return cast("RollWebhookSecretResponse", await self._call(
+            "POST",
+            "/user/webhooks/{id}/roll-secret",
+            auth="bearer",
+            path_params={"id": id},
+        ))
+
     async def search_regions(
         self,
         *,
@@ -3898,6 +4351,30 @@ class AsyncClient(BaseAsyncClient):
             body={"plan_id": plan_id},
         ))
 
+    async def test_webhook(self, id: str) -> TestWebhookResponse:
+        """
+        Queues a `webhook.test` delivery (also to a disabled endpoint); follow it in the delivery
+        log.
+
+        POST /user/webhooks/{id}/test
+
+        Args:
+            id: The endpoint's id (`wh_...`)
+
+        Returns:
+            TestWebhookResponse: The queued delivery.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+        """
+        return cast("TestWebhookResponse", await self._call(
+            "POST",
+            "/user/webhooks/{id}/test",
+            auth="bearer",
+            path_params={"id": id},
+        ))
+
     async def tripay_webhook(
         self,
         *,
@@ -3942,6 +4419,45 @@ class AsyncClient(BaseAsyncClient):
             auth="none",
             headers={"X-Callback-Signature": x_callback_signature, "x-callback-event": x_callback_event},
             body={"reference": reference, "merchant_ref": merchant_ref, "status": status, "total_amount": total_amount, "fee_merchant": fee_merchant, "fee_customer": fee_customer, "amount_received": amount_received},
+        ))
+
+    async def update_webhook(
+        self,
+        id: str,
+        *,
+        url: str | None = None,
+        events: list[Literal["edition.published", "regions.changed"]] | None = None,
+        regions: list[str] | None = None,
+        enabled: bool | None = None,
+    ) -> UpdateWebhookResponse:
+        """
+        Any of url, events, regions, enabled. Enabling an endpoint we disabled clears its reason and
+        its run of failures.
+
+        PATCH /user/webhooks/{id}
+
+        Args:
+            id: The endpoint's id (`wh_...`)
+            url: Where to POST: https (http only on a development deployment); not a private address
+            events: edition.published (a new edition of the code list), regions.changed (its changes
+                in your regions)
+            regions: regions.changed only: the region code prefixes you care about (a change matches
+                when code_before or code_after starts with one). Empty: every region.
+
+        Returns:
+            UpdateWebhookResponse: The endpoint as changed.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
+                (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), NOT_FOUND (404),
+                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415).
+        """
+        return cast("UpdateWebhookResponse", await self._call(
+            "PATCH",
+            "/user/webhooks/{id}",
+            auth="bearer",
+            path_params={"id": id},
+            body={"url": url, "events": events, "regions": regions, "enabled": enabled},
         ))
 
     async def verify_email(self, *, token: str) -> httpx.Response:

@@ -238,6 +238,228 @@ class GetUsageResponse(TypedDict):
     data: GetUsageResponseData
 
 
+class ListWebhooksResponseDataItem(TypedDict):
+    #: `wh_...`
+    id: str
+    url: str
+    events: list[Literal["edition.published", "regions.changed"]]
+    regions: list[str]
+    enabled: bool
+    #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
+    disabled_reason: str | None
+    #: ISO 8601: the first failed attempt of the current run of failures; null after a success
+    failing_since: str | None
+    #: ISO 8601, UTC
+    created_at: str
+    updated_at: str
+
+
+class ListWebhooksResponse(TypedDict):
+    data: list[ListWebhooksResponseDataItem]
+
+
+class CreateWebhookResponseData(TypedDict):
+    #: `wh_...`
+    id: str
+    url: str
+    events: list[Literal["edition.published", "regions.changed"]]
+    regions: list[str]
+    enabled: bool
+    #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
+    disabled_reason: str | None
+    #: ISO 8601: the first failed attempt of the current run of failures; null after a success
+    failing_since: str | None
+    #: ISO 8601, UTC
+    created_at: str
+    updated_at: str
+    #: The signing secret (`whsec_...`): shown only in this answer. Verify deliveries with it
+    #: (Standard Webhooks).
+    secret: str
+
+
+class CreateWebhookResponse(TypedDict):
+    data: CreateWebhookResponseData
+
+
+class GetWebhookResponseData(TypedDict):
+    #: `wh_...`
+    id: str
+    url: str
+    events: list[Literal["edition.published", "regions.changed"]]
+    regions: list[str]
+    enabled: bool
+    #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
+    disabled_reason: str | None
+    #: ISO 8601: the first failed attempt of the current run of failures; null after a success
+    failing_since: str | None
+    #: ISO 8601, UTC
+    created_at: str
+    updated_at: str
+
+
+class GetWebhookResponse(TypedDict):
+    data: GetWebhookResponseData
+
+
+class UpdateWebhookResponseData(TypedDict):
+    #: `wh_...`
+    id: str
+    url: str
+    events: list[Literal["edition.published", "regions.changed"]]
+    regions: list[str]
+    enabled: bool
+    #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
+    disabled_reason: str | None
+    #: ISO 8601: the first failed attempt of the current run of failures; null after a success
+    failing_since: str | None
+    #: ISO 8601, UTC
+    created_at: str
+    updated_at: str
+
+
+class UpdateWebhookResponse(TypedDict):
+    data: UpdateWebhookResponseData
+
+
+class DeleteWebhookResponseData(TypedDict):
+    #: `wh_...`
+    id: str
+    url: str
+    events: list[Literal["edition.published", "regions.changed"]]
+    regions: list[str]
+    enabled: bool
+    #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
+    disabled_reason: str | None
+    #: ISO 8601: the first failed attempt of the current run of failures; null after a success
+    failing_since: str | None
+    #: ISO 8601, UTC
+    created_at: str
+    updated_at: str
+
+
+class DeleteWebhookResponse(TypedDict):
+    data: DeleteWebhookResponseData
+
+
+class RollWebhookSecretResponseData(TypedDict):
+    #: `wh_...`
+    id: str
+    url: str
+    events: list[Literal["edition.published", "regions.changed"]]
+    regions: list[str]
+    enabled: bool
+    #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
+    disabled_reason: str | None
+    #: ISO 8601: the first failed attempt of the current run of failures; null after a success
+    failing_since: str | None
+    #: ISO 8601, UTC
+    created_at: str
+    updated_at: str
+    #: The signing secret (`whsec_...`): shown only in this answer. Verify deliveries with it
+    #: (Standard Webhooks).
+    secret: str
+
+
+class RollWebhookSecretResponse(TypedDict):
+    data: RollWebhookSecretResponseData
+
+
+class TestWebhookResponseDataAttemptLogItem(TypedDict):
+    #: 1 for the first try of this message, counting retries
+    attempt: int
+    #: ISO 8601: when the attempt started
+    at: str
+    #: started: the attempt never finished (the Worker stopped); the queue tries again
+    outcome: Literal["started", "ok", "failed"]
+    status_code: int | None
+    error: str | None
+    latency_ms: int | None
+
+
+class TestWebhookResponseData(TypedDict):
+    #: The message id: the `webhook-id` header, the same on every attempt
+    id: str
+    event_type: str
+    #: pending: queued or waiting for a retry; dead: the retries are spent (a dead letter)
+    status: Literal["pending", "delivered", "dead"]
+    attempts: int
+    last_status_code: int | None
+    last_error: str | None
+    created_at: str
+    last_attempt_at: str | None
+    finished_at: str | None
+    #: Every attempt, oldest first
+    attempt_log: list[TestWebhookResponseDataAttemptLogItem]
+
+
+class TestWebhookResponse(TypedDict):
+    data: TestWebhookResponseData
+
+
+class ListWebhookDeliveriesResponseItemAttemptLogItem(TypedDict):
+    #: 1 for the first try of this message, counting retries
+    attempt: int
+    #: ISO 8601: when the attempt started
+    at: str
+    #: started: the attempt never finished (the Worker stopped); the queue tries again
+    outcome: Literal["started", "ok", "failed"]
+    status_code: int | None
+    error: str | None
+    latency_ms: int | None
+
+
+class ListWebhookDeliveriesResponseItem(TypedDict):
+    #: The message id: the `webhook-id` header, the same on every attempt
+    id: str
+    event_type: str
+    #: pending: queued or waiting for a retry; dead: the retries are spent (a dead letter)
+    status: Literal["pending", "delivered", "dead"]
+    attempts: int
+    last_status_code: int | None
+    last_error: str | None
+    created_at: str
+    last_attempt_at: str | None
+    finished_at: str | None
+    #: Every attempt, oldest first
+    attempt_log: list[ListWebhookDeliveriesResponseItemAttemptLogItem]
+
+
+class ListWebhookDeliveriesResponse(Page[ListWebhookDeliveriesResponseItem]):
+    pass
+
+
+class RedeliverWebhookResponseDataAttemptLogItem(TypedDict):
+    #: 1 for the first try of this message, counting retries
+    attempt: int
+    #: ISO 8601: when the attempt started
+    at: str
+    #: started: the attempt never finished (the Worker stopped); the queue tries again
+    outcome: Literal["started", "ok", "failed"]
+    status_code: int | None
+    error: str | None
+    latency_ms: int | None
+
+
+class RedeliverWebhookResponseData(TypedDict):
+    #: The message id: the `webhook-id` header, the same on every attempt
+    id: str
+    event_type: str
+    #: pending: queued or waiting for a retry; dead: the retries are spent (a dead letter)
+    status: Literal["pending", "delivered", "dead"]
+    attempts: int
+    last_status_code: int | None
+    last_error: str | None
+    created_at: str
+    last_attempt_at: str | None
+    finished_at: str | None
+    #: Every attempt, oldest first
+    attempt_log: list[RedeliverWebhookResponseDataAttemptLogItem]
+
+
+class RedeliverWebhookResponse(TypedDict):
+    data: RedeliverWebhookResponseData
+
+
 class ListPlansResponseDataItem(TypedDict):
     id: str
     name: str
@@ -1660,17 +1882,12 @@ class GetExportManifestResponseDataFilesItem(TypedDict):
     download: str
 
 
-GetExportManifestResponseDataMappingsItem = TypedDict("GetExportManifestResponseDataMappingsItem", {"name": str, "from": str, "to": str, "format": Literal["csv", "json", "sql"], "media_type": str, "records": int, "size": int, "sha256": str, "download": str})
-
-
 class GetExportManifestResponseData(TypedDict):
     #: Changes with the data: the seed's and the village boundaries' checksums
     export_id: str
     data_version: str
     license: str
     files: list[GetExportManifestResponseDataFilesItem]
-    #: The code mapping files (GET /wilayah/changes/mapping), one per earlier edition and format
-    mappings: list[GetExportManifestResponseDataMappingsItem]
 
 
 class GetExportManifestResponse(TypedDict):
@@ -1792,4 +2009,4 @@ class GetGempaTerkiniResponse(TypedDict):
     data: GetGempaTerkiniResponseData
 
 
-__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "ChangePasswordResponse", "ChangePasswordResponseData", "ConvertCodesResponse", "ConvertCodesResponseDataItem", "ConvertCodesResponseDataItemCurrent", "ConvertCodesResponseDataItemSuccessorsItem", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataAsIssued", "DecodeNikResponseDataAsIssuedKabupaten", "DecodeNikResponseDataAsIssuedKecamatan", "DecodeNikResponseDataAsIssuedProvinsi", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetCoverageResponse", "GetCoverageResponseDataItem", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetEditionsResponse", "GetEditionsResponseDataItem", "GetEditionsResponseDataItemCounts", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetExportManifestResponseDataMappingsItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetHistoryResponse", "GetHistoryResponseData", "GetHistoryResponseDataChangesItem", "GetHistoryResponseDataEditionsItem", "GetHistoryResponseDataPredecessorsItem", "GetHistoryResponseDataSuccessorsItem", "GetHistoryResponseDataWithin", "GetInvoiceResponse", "GetInvoiceResponseData", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKabupatenResponseDataPopulation", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKelurahanResponse", "GetKelurahanResponseData", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataAsIssued", "GetNikResponseDataAsIssuedKabupaten", "GetNikResponseDataAsIssuedKecamatan", "GetNikResponseDataAsIssuedProvinsi", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetProvinsiResponseDataPopulation", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWilayahResponse", "GetWilayahResponseData", "GetWilayahResponseDataPopulation", "ListChangesResponse", "ListChangesResponseDataItem", "ListChangesResponseMeta", "ListCoverageMissingResponse", "ListCoverageMissingResponseDataItem", "ListCoverageMissingResponseMeta", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKabupatenResponseItemPopulation", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListNearbyResponse", "ListNearbyResponseDataItem", "ListNearbyResponseMeta", "ListNearbyResponseMetaContaining", "ListNeighborsResponse", "ListNeighborsResponseDataItem", "ListNeighborsResponseMeta", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListProvinsiResponseItemPopulation", "ListPulauResponse", "ListPulauResponseItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RegisterResponse", "RegisterResponseData", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ResolveAddressResponse", "ResolveAddressResponseData", "ResolveAddressResponseDataAlternativesItem", "ResolveAddressResponseDataComponents", "ResolveAddressResponseDataKabupaten", "ResolveAddressResponseDataKecamatan", "ResolveAddressResponseDataKelurahan", "ResolveAddressResponseDataMatchedItem", "ResolveAddressResponseDataProvinsi", "ResolveAddressesResponse", "ResolveAddressesResponseDataItem", "ResolveAddressesResponseDataItemAlternativesItem", "ResolveAddressesResponseDataItemComponents", "ResolveAddressesResponseDataItemKabupaten", "ResolveAddressesResponseDataItemKecamatan", "ResolveAddressesResponseDataItemKelurahan", "ResolveAddressesResponseDataItemMatchedItem", "ResolveAddressesResponseDataItemProvinsi", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SearchRegionsResponseItemMatchReading", "SearchRegionsResponseItemMatchReadingRewritesItem", "SubscribeResponse", "SubscribeResponseData", "TripayWebhookResponse"]
+__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "ChangePasswordResponse", "ChangePasswordResponseData", "ConvertCodesResponse", "ConvertCodesResponseDataItem", "ConvertCodesResponseDataItemCurrent", "ConvertCodesResponseDataItemSuccessorsItem", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "CreateWebhookResponse", "CreateWebhookResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataAsIssued", "DecodeNikResponseDataAsIssuedKabupaten", "DecodeNikResponseDataAsIssuedKecamatan", "DecodeNikResponseDataAsIssuedProvinsi", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "DeleteWebhookResponse", "DeleteWebhookResponseData", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetCoverageResponse", "GetCoverageResponseDataItem", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetEditionsResponse", "GetEditionsResponseDataItem", "GetEditionsResponseDataItemCounts", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetHistoryResponse", "GetHistoryResponseData", "GetHistoryResponseDataChangesItem", "GetHistoryResponseDataEditionsItem", "GetHistoryResponseDataPredecessorsItem", "GetHistoryResponseDataSuccessorsItem", "GetHistoryResponseDataWithin", "GetInvoiceResponse", "GetInvoiceResponseData", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKabupatenResponseDataPopulation", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKelurahanResponse", "GetKelurahanResponseData", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataAsIssued", "GetNikResponseDataAsIssuedKabupaten", "GetNikResponseDataAsIssuedKecamatan", "GetNikResponseDataAsIssuedProvinsi", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetProvinsiResponseDataPopulation", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWebhookResponse", "GetWebhookResponseData", "GetWilayahResponse", "GetWilayahResponseData", "GetWilayahResponseDataPopulation", "ListChangesResponse", "ListChangesResponseDataItem", "ListChangesResponseMeta", "ListCoverageMissingResponse", "ListCoverageMissingResponseDataItem", "ListCoverageMissingResponseMeta", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKabupatenResponseItemPopulation", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListNearbyResponse", "ListNearbyResponseDataItem", "ListNearbyResponseMeta", "ListNearbyResponseMetaContaining", "ListNeighborsResponse", "ListNeighborsResponseDataItem", "ListNeighborsResponseMeta", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListProvinsiResponseItemPopulation", "ListPulauResponse", "ListPulauResponseItem", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseItem", "ListWebhookDeliveriesResponseItemAttemptLogItem", "ListWebhooksResponse", "ListWebhooksResponseDataItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RedeliverWebhookResponse", "RedeliverWebhookResponseData", "RedeliverWebhookResponseDataAttemptLogItem", "RegisterResponse", "RegisterResponseData", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ResolveAddressResponse", "ResolveAddressResponseData", "ResolveAddressResponseDataAlternativesItem", "ResolveAddressResponseDataComponents", "ResolveAddressResponseDataKabupaten", "ResolveAddressResponseDataKecamatan", "ResolveAddressResponseDataKelurahan", "ResolveAddressResponseDataMatchedItem", "ResolveAddressResponseDataProvinsi", "ResolveAddressesResponse", "ResolveAddressesResponseDataItem", "ResolveAddressesResponseDataItemAlternativesItem", "ResolveAddressesResponseDataItemComponents", "ResolveAddressesResponseDataItemKabupaten", "ResolveAddressesResponseDataItemKecamatan", "ResolveAddressesResponseDataItemKelurahan", "ResolveAddressesResponseDataItemMatchedItem", "ResolveAddressesResponseDataItemProvinsi", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "RollWebhookSecretResponse", "RollWebhookSecretResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SearchRegionsResponseItemMatchReading", "SearchRegionsResponseItemMatchReadingRewritesItem", "SubscribeResponse", "SubscribeResponseData", "TestWebhookResponse", "TestWebhookResponseData", "TestWebhookResponseDataAttemptLogItem", "TripayWebhookResponse", "UpdateWebhookResponse", "UpdateWebhookResponseData"]

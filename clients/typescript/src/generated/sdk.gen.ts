@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.js';
-import type { AdminGetStatsData, AdminGetStatsErrors, AdminGetStatsResponses, AdminGetUserData, AdminGetUserErrors, AdminGetUserResponses, AdminGrantCreditsData, AdminGrantCreditsErrors, AdminGrantCreditsResponses, AdminGrantSubscriptionData, AdminGrantSubscriptionErrors, AdminGrantSubscriptionResponses, AdminListAuditData, AdminListAuditErrors, AdminListAuditResponses, AdminListUsersData, AdminListUsersErrors, AdminListUsersResponses, AdminUpdateUserData, AdminUpdateUserErrors, AdminUpdateUserResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ConvertCodesData, ConvertCodesErrors, ConvertCodesResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateTopupData, CreateTopupErrors, CreateTopupResponses, DecodeNikData, DecodeNikErrors, DecodeNikResponses, DemoReverseData, DemoReverseErrors, DemoReverseResponses, DemoSearchData, DemoSearchErrors, DemoSearchResponses, FinishOAuthData, FinishOAuthErrors, ForgotPasswordData, ForgotPasswordErrors, ForgotPasswordResponses, GetAuthConfigData, GetAuthConfigResponses, GetBillingStatusData, GetBillingStatusErrors, GetBillingStatusResponses, GetBoundaryData, GetBoundaryErrors, GetBoundaryResponses, GetChangesMappingData, GetChangesMappingErrors, GetChangesMappingResponses, GetCoverageData, GetCoverageErrors, GetCoverageResponses, GetCreditsData, GetCreditsErrors, GetCreditsResponses, GetCuacaData, GetCuacaErrors, GetCuacaResponses, GetEditionsData, GetEditionsErrors, GetEditionsResponses, GetExportData, GetExportErrors, GetExportLicenseData, GetExportLicenseErrors, GetExportLicenseResponses, GetExportManifestData, GetExportManifestErrors, GetExportManifestResponses, GetExportResponses, GetGempaTerkiniData, GetGempaTerkiniErrors, GetGempaTerkiniResponses, GetHealthData, GetHealthResponses, GetHistoryData, GetHistoryErrors, GetHistoryResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetKabupatenData, GetKabupatenErrors, GetKabupatenResponses, GetKecamatanData, GetKecamatanErrors, GetKecamatanResponses, GetKelurahanData, GetKelurahanErrors, GetKelurahanResponses, GetMeData, GetMeErrors, GetMeResponses, GetNikData, GetNikErrors, GetNikResponses, GetProvinsiData, GetProvinsiErrors, GetProvinsiResponses, GetPulauData, GetPulauErrors, GetPulauResponses, GetStatusData, GetStatusResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWilayahData, GetWilayahErrors, GetWilayahResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListCoverageMissingData, ListCoverageMissingErrors, ListCoverageMissingResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListKabupatenData, ListKabupatenErrors, ListKabupatenResponses, ListKecamatanData, ListKecamatanErrors, ListKecamatanResponses, ListKelurahanData, ListKelurahanErrors, ListKelurahanResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListKodeposData, ListKodeposErrors, ListKodeposResponses, ListNearbyData, ListNearbyErrors, ListNearbyResponses, ListNeighborsData, ListNeighborsErrors, ListNeighborsResponses, ListPlansData, ListPlansResponses, ListProvinsiData, ListProvinsiErrors, ListProvinsiResponses, ListPulauData, ListPulauErrors, ListPulauResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, RegisterData, RegisterErrors, RegisterResponses, ResendVerificationData, ResendVerificationErrors, ResendVerificationResponses, ResetPasswordData, ResetPasswordErrors, ResetPasswordResponses, ResolveAddressData, ResolveAddressErrors, ResolveAddressesData, ResolveAddressesErrors, ResolveAddressesResponses, ResolveAddressResponses, ReverseGeocodeData, ReverseGeocodeErrors, ReverseGeocodeResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, SearchRegionsData, SearchRegionsErrors, SearchRegionsResponses, StartOAuthData, StartOAuthErrors, SubscribeData, SubscribeErrors, SubscribeResponses, TripayWebhookData, TripayWebhookErrors, TripayWebhookResponses, VerifyEmailData } from './types.gen.js';
+import type { AdminGetStatsData, AdminGetStatsErrors, AdminGetStatsResponses, AdminGetUserData, AdminGetUserErrors, AdminGetUserResponses, AdminGrantCreditsData, AdminGrantCreditsErrors, AdminGrantCreditsResponses, AdminGrantSubscriptionData, AdminGrantSubscriptionErrors, AdminGrantSubscriptionResponses, AdminListAuditData, AdminListAuditErrors, AdminListAuditResponses, AdminListUsersData, AdminListUsersErrors, AdminListUsersResponses, AdminUpdateUserData, AdminUpdateUserErrors, AdminUpdateUserResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ChangesFeedData, ChangesFeedResponses, ConvertCodesData, ConvertCodesErrors, ConvertCodesResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateTopupData, CreateTopupErrors, CreateTopupResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecodeNikData, DecodeNikErrors, DecodeNikResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DemoReverseData, DemoReverseErrors, DemoReverseResponses, DemoSearchData, DemoSearchErrors, DemoSearchResponses, FinishOAuthData, FinishOAuthErrors, ForgotPasswordData, ForgotPasswordErrors, ForgotPasswordResponses, GetAuthConfigData, GetAuthConfigResponses, GetBillingStatusData, GetBillingStatusErrors, GetBillingStatusResponses, GetBoundaryData, GetBoundaryErrors, GetBoundaryResponses, GetCoverageData, GetCoverageErrors, GetCoverageResponses, GetCreditsData, GetCreditsErrors, GetCreditsResponses, GetCuacaData, GetCuacaErrors, GetCuacaResponses, GetEditionsData, GetEditionsErrors, GetEditionsResponses, GetExportData, GetExportErrors, GetExportLicenseData, GetExportLicenseErrors, GetExportLicenseResponses, GetExportManifestData, GetExportManifestErrors, GetExportManifestResponses, GetExportResponses, GetGempaTerkiniData, GetGempaTerkiniErrors, GetGempaTerkiniResponses, GetHealthData, GetHealthResponses, GetHistoryData, GetHistoryErrors, GetHistoryResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetKabupatenData, GetKabupatenErrors, GetKabupatenResponses, GetKecamatanData, GetKecamatanErrors, GetKecamatanResponses, GetKelurahanData, GetKelurahanErrors, GetKelurahanResponses, GetMeData, GetMeErrors, GetMeResponses, GetNikData, GetNikErrors, GetNikResponses, GetProvinsiData, GetProvinsiErrors, GetProvinsiResponses, GetPulauData, GetPulauErrors, GetPulauResponses, GetStatusData, GetStatusResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWilayahData, GetWilayahErrors, GetWilayahResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListCoverageMissingData, ListCoverageMissingErrors, ListCoverageMissingResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListKabupatenData, ListKabupatenErrors, ListKabupatenResponses, ListKecamatanData, ListKecamatanErrors, ListKecamatanResponses, ListKelurahanData, ListKelurahanErrors, ListKelurahanResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListKodeposData, ListKodeposErrors, ListKodeposResponses, ListNearbyData, ListNearbyErrors, ListNearbyResponses, ListNeighborsData, ListNeighborsErrors, ListNeighborsResponses, ListPlansData, ListPlansResponses, ListProvinsiData, ListProvinsiErrors, ListProvinsiResponses, ListPulauData, ListPulauErrors, ListPulauResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, RedeliverWebhookData, RedeliverWebhookErrors, RedeliverWebhookResponses, RegisterData, RegisterErrors, RegisterResponses, ResendVerificationData, ResendVerificationErrors, ResendVerificationResponses, ResetPasswordData, ResetPasswordErrors, ResetPasswordResponses, ResolveAddressData, ResolveAddressErrors, ResolveAddressesData, ResolveAddressesErrors, ResolveAddressesResponses, ResolveAddressResponses, ReverseGeocodeData, ReverseGeocodeErrors, ReverseGeocodeResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RollWebhookSecretData, RollWebhookSecretErrors, RollWebhookSecretResponses, SearchRegionsData, SearchRegionsErrors, SearchRegionsResponses, StartOAuthData, StartOAuthErrors, SubscribeData, SubscribeErrors, SubscribeResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, TripayWebhookData, TripayWebhookErrors, TripayWebhookResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, VerifyEmailData } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -213,6 +213,111 @@ export const getUsage = <ThrowOnError extends boolean = true>(options?: Options<
 });
 
 /**
+ * List your webhook endpoints
+ *
+ * Newest first. Signing secrets are never shown again.
+ */
+export const listWebhooks = <ThrowOnError extends boolean = true>(options?: Options<ListWebhooksData, ThrowOnError>): RequestResult<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError> => (options?.client ?? client).get<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/user/webhooks',
+    ...options
+});
+
+/**
+ * Add a webhook endpoint
+ *
+ * Needs a verified email. The signing secret (`whsec_...`) is in this answer only. At most 10 endpoints per account. The URL must be https and must not name a private, loopback or link-local address.
+ */
+export const createWebhook = <ThrowOnError extends boolean = true>(options: Options<CreateWebhookData, ThrowOnError>): RequestResult<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError> => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/user/webhooks',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a webhook endpoint
+ *
+ * With its delivery log; deliveries still queued are dropped.
+ */
+export const deleteWebhook = <ThrowOnError extends boolean = true>(options: Options<DeleteWebhookData, ThrowOnError>): RequestResult<DeleteWebhookResponses, DeleteWebhookErrors, ThrowOnError> => (options.client ?? client).delete<DeleteWebhookResponses, DeleteWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/user/webhooks/{id}',
+    ...options
+});
+
+/**
+ * One webhook endpoint
+ */
+export const getWebhook = <ThrowOnError extends boolean = true>(options: Options<GetWebhookData, ThrowOnError>): RequestResult<GetWebhookResponses, GetWebhookErrors, ThrowOnError> => (options.client ?? client).get<GetWebhookResponses, GetWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/user/webhooks/{id}',
+    ...options
+});
+
+/**
+ * Change a webhook endpoint
+ *
+ * Any of url, events, regions, enabled. Enabling an endpoint we disabled clears its reason and its run of failures.
+ */
+export const updateWebhook = <ThrowOnError extends boolean = true>(options: Options<UpdateWebhookData, ThrowOnError>): RequestResult<UpdateWebhookResponses, UpdateWebhookErrors, ThrowOnError> => (options.client ?? client).patch<UpdateWebhookResponses, UpdateWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/user/webhooks/{id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Replace the signing secret
+ *
+ * The new secret is in this answer only and signs every attempt from now on (retries of earlier messages too).
+ */
+export const rollWebhookSecret = <ThrowOnError extends boolean = true>(options: Options<RollWebhookSecretData, ThrowOnError>): RequestResult<RollWebhookSecretResponses, RollWebhookSecretErrors, ThrowOnError> => (options.client ?? client).post<RollWebhookSecretResponses, RollWebhookSecretErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/user/webhooks/{id}/roll-secret',
+    ...options
+});
+
+/**
+ * Send a test event
+ *
+ * Queues a `webhook.test` delivery (also to a disabled endpoint); follow it in the delivery log.
+ */
+export const testWebhook = <ThrowOnError extends boolean = true>(options: Options<TestWebhookData, ThrowOnError>): RequestResult<TestWebhookResponses, TestWebhookErrors, ThrowOnError> => (options.client ?? client).post<TestWebhookResponses, TestWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/user/webhooks/{id}/test',
+    ...options
+});
+
+/**
+ * The delivery log of an endpoint
+ *
+ * Newest first, paged, each delivery with every attempt (time, status code or error, latency).
+ */
+export const listWebhookDeliveries = <ThrowOnError extends boolean = true>(options: Options<ListWebhookDeliveriesData, ThrowOnError>): RequestResult<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError> => (options.client ?? client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/user/webhooks/{id}/deliveries',
+    ...options
+});
+
+/**
+ * Send a delivery again
+ *
+ * The same message (the same `webhook-id`), queued again with a fresh retry schedule, also to a disabled endpoint.
+ */
+export const redeliverWebhook = <ThrowOnError extends boolean = true>(options: Options<RedeliverWebhookData, ThrowOnError>): RequestResult<RedeliverWebhookResponses, RedeliverWebhookErrors, ThrowOnError> => (options.client ?? client).post<RedeliverWebhookResponses, RedeliverWebhookErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/user/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    ...options
+});
+
+/**
  * The plan catalog
  */
 export const listPlans = <ThrowOnError extends boolean = true>(options?: Options<ListPlansData, ThrowOnError>): RequestResult<ListPlansResponses, unknown, ThrowOnError> => (options?.client ?? client).get<ListPlansResponses, unknown, ThrowOnError>({ url: '/billing/plans', ...options });
@@ -390,6 +495,13 @@ export const adminListAudit = <ThrowOnError extends boolean = true>(options?: Op
     url: '/admin/audit',
     ...options
 });
+
+/**
+ * Atom feed of the editions and their changes
+ *
+ * Public (no API key, not metered). One entry per edition of the code list, newest first, with its counts of changes by kind and level and a link to the paged changes. Cached for an hour; `x-data-version` names the data.
+ */
+export const changesFeed = <ThrowOnError extends boolean = true>(options?: Options<ChangesFeedData, ThrowOnError>): RequestResult<ChangesFeedResponses, unknown, ThrowOnError> => (options?.client ?? client).get<ChangesFeedResponses, unknown, ThrowOnError>({ url: '/wilayah/changes.atom', ...options });
 
 /**
  * List Indonesian provinces (provinsi) ordered by id, paged.
@@ -759,17 +871,6 @@ export const getExportManifest = <ThrowOnError extends boolean = true>(options?:
 export const getExportLicense = <ThrowOnError extends boolean = true>(options?: Options<GetExportLicenseData, ThrowOnError>): RequestResult<GetExportLicenseResponses, GetExportLicenseErrors, ThrowOnError> => (options?.client ?? client).get<GetExportLicenseResponses, GetExportLicenseErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }],
     url: '/api/v1/wilayah/export/license',
-    ...options
-});
-
-/**
- * Migrate a database keyed on old region codes: every code of an earlier edition of the code list (all four levels) with its code today, as one file: old_code, status (same, renamed, recoded, merged, split, ambiguous, retired), new_code, basis and confidence (the answers /wilayah/convert gives), plus the names and level in CSV and JSON.
- *
- * Migrate a database keyed on old region codes: every code of an earlier edition of the code list (all four levels) with its code today, as one file: old_code, status (same, renamed, recoded, merged, split, ambiguous, retired), new_code, basis and confidence (the answers /wilayah/convert gives), plus the names and level in CSV and JSON. A code with several successors (split, ambiguous) has one row each; a retired code has no new_code. format=sql is a script creating the table wilayah_code_map(old_code, new_code, status, basis, confidence) for PostgreSQL, MySQL or SQLite; docs/api.md "Migrate your database" has the one UPDATE that migrates your table. The editions: GET /wilayah/editions (the current one has nothing to map: 400). Streamed, with the data version (x-data-version, the file name) and its SHA-256 (x-checksum-sha256, etag); sizes and checksums in GET /wilayah/export/manifest. For paid plans (the free plan answers 403 PLAN_REQUIRED); each request counts as one call.
- */
-export const getChangesMapping = <ThrowOnError extends boolean = true>(options: Options<GetChangesMappingData, ThrowOnError>): RequestResult<GetChangesMappingResponses, GetChangesMappingErrors, ThrowOnError> => (options.client ?? client).get<GetChangesMappingResponses, GetChangesMappingErrors, ThrowOnError>({
-    security: [{ name: 'x-api-key', type: 'apiKey' }],
-    url: '/api/v1/wilayah/changes/mapping',
     ...options
 });
 

@@ -4,12 +4,14 @@ export type ClientOptions = {
     baseUrl: 'http://localhost:8787' | (string & {});
 };
 
+export type Webhooks = PostEditionPublishedWebhookRequest | PostRegionsChangedWebhookRequest | PostWebhookTestWebhookRequest;
+
 export type Error = {
     error: {
         /**
          * Stable, machine-readable: branch on this
          */
-        code: 'INVALID_QUERY' | 'INVALID_JSON' | 'VALIDATION_ERROR' | 'CHALLENGE_REQUIRED' | 'INVALID_RESET_TOKEN' | 'MISSING_TOKEN' | 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'QUOTA_EXCEEDED' | 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED' | 'CHALLENGE_FAILED' | 'ACCOUNT_SUSPENDED' | 'PLAN_REQUIRED' | 'NOT_FOUND' | 'NO_SUBSCRIPTION' | 'METHOD_NOT_ALLOWED' | 'EMAIL_TAKEN' | 'ALREADY_VERIFIED' | 'KEY_LIMIT_REACHED' | 'LAST_ADMIN' | 'TOO_MANY_OPEN_INVOICES' | 'PAYMENT_AMOUNT_MISMATCH' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'UPSTREAM_ERROR' | 'PAYMENT_NOT_CONFIGURED' | 'SERVICE_UNAVAILABLE' | 'UPSTREAM_TIMEOUT';
+        code: 'INVALID_QUERY' | 'INVALID_JSON' | 'VALIDATION_ERROR' | 'CHALLENGE_REQUIRED' | 'INVALID_RESET_TOKEN' | 'MISSING_TOKEN' | 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'QUOTA_EXCEEDED' | 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED' | 'CHALLENGE_FAILED' | 'ACCOUNT_SUSPENDED' | 'PLAN_REQUIRED' | 'NOT_FOUND' | 'NO_SUBSCRIPTION' | 'METHOD_NOT_ALLOWED' | 'EMAIL_TAKEN' | 'ALREADY_VERIFIED' | 'KEY_LIMIT_REACHED' | 'WEBHOOK_LIMIT_REACHED' | 'LAST_ADMIN' | 'TOO_MANY_OPEN_INVOICES' | 'PAYMENT_AMOUNT_MISMATCH' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'UPSTREAM_ERROR' | 'PAYMENT_NOT_CONFIGURED' | 'SERVICE_UNAVAILABLE' | 'UPSTREAM_TIMEOUT';
         /**
          * For people: what happened and what to do
          */
@@ -25,6 +27,93 @@ export type Error = {
             path: string;
             message: string;
         }>;
+    };
+};
+
+/**
+ * The body of every delivery (Standard Webhooks): headers webhook-id (the same on every retry: dedupe on it), webhook-timestamp (Unix seconds) and webhook-signature (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`).
+ */
+export type WebhookPayload = {
+    type: 'edition.published' | 'regions.changed' | 'webhook.test';
+    /**
+     * ISO 8601: when the event happened
+     */
+    timestamp: string;
+    data: {
+        edition: string;
+        regulation: string;
+        previous_edition: string | null;
+        counts: {
+            total: number;
+            /**
+             * created, retired, renamed, recoded, split, merged
+             */
+            by_change: {
+                [key: string]: number;
+            };
+            /**
+             * provinsi, kabupaten, kecamatan, kelurahan
+             */
+            by_level: {
+                [key: string]: number;
+            };
+        };
+        /**
+         * The first changes (at most 50), in the order of GET /api/v1/wilayah/changes
+         */
+        changes: Array<{
+            edition: string;
+            regulation: string;
+            /**
+             * created, retired, renamed, recoded, split, merged
+             */
+            change: string;
+            level: string;
+            code_before: string | null;
+            name_before: string | null;
+            code_after: string | null;
+            name_after: string | null;
+            basis: string | null;
+            confidence: number | null;
+        }>;
+        /**
+         * The rest: /api/v1/wilayah/changes?from=<previous>&to=<edition> (paged, needs an API key)
+         */
+        changes_url: string;
+    } | {
+        edition: string;
+        previous_edition: string | null;
+        /**
+         * The endpoint's region prefixes (empty: every region)
+         */
+        regions: Array<string>;
+        /**
+         * Changes of the edition that match
+         */
+        total: number;
+        /**
+         * The matching changes (at most 200)
+         */
+        changes: Array<{
+            edition: string;
+            regulation: string;
+            /**
+             * created, retired, renamed, recoded, split, merged
+             */
+            change: string;
+            level: string;
+            code_before: string | null;
+            name_before: string | null;
+            code_after: string | null;
+            name_after: string | null;
+            basis: string | null;
+            confidence: number | null;
+        }>;
+        truncated: boolean;
+        changes_url: string;
+    } | {
+        endpoint_id: string;
+        message: string;
     };
 };
 
@@ -828,6 +917,700 @@ export type GetUsageResponses = {
 };
 
 export type GetUsageResponse = GetUsageResponses[keyof GetUsageResponses];
+
+export type ListWebhooksData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/user/webhooks';
+};
+
+export type ListWebhooksErrors = {
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+};
+
+export type ListWebhooksError = ListWebhooksErrors[keyof ListWebhooksErrors];
+
+export type ListWebhooksResponses = {
+    /**
+     * Your endpoints
+     */
+    200: {
+        data: Array<{
+            /**
+             * `wh_...`
+             */
+            id: string;
+            url: string;
+            events: Array<'edition.published' | 'regions.changed'>;
+            regions: Array<string>;
+            enabled: boolean;
+            /**
+             * Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
+             */
+            disabled_reason: string | null;
+            /**
+             * ISO 8601: the first failed attempt of the current run of failures; null after a success
+             */
+            failing_since: string | null;
+            /**
+             * ISO 8601, UTC
+             */
+            created_at: string;
+            updated_at: string;
+        }>;
+    };
+};
+
+export type ListWebhooksResponse = ListWebhooksResponses[keyof ListWebhooksResponses];
+
+export type CreateWebhookData = {
+    body: {
+        /**
+         * Where to POST: https (http only on a development deployment); not a private address
+         */
+        url: string;
+        /**
+         * edition.published (a new edition of the code list), regions.changed (its changes in your regions)
+         */
+        events: Array<'edition.published' | 'regions.changed'>;
+        /**
+         * regions.changed only: the region code prefixes you care about (a change matches when code_before or code_after starts with one). Empty: every region.
+         */
+        regions?: Array<string>;
+        enabled?: boolean;
+    };
+    path?: never;
+    query?: never;
+    url: '/user/webhooks';
+};
+
+export type CreateWebhookErrors = {
+    /**
+     * Error: `INVALID_JSON`, `VALIDATION_ERROR`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`, `EMAIL_NOT_VERIFIED`
+     */
+    403: Error;
+    /**
+     * Error: `WEBHOOK_LIMIT_REACHED`
+     */
+    409: Error;
+    /**
+     * Error: `PAYLOAD_TOO_LARGE`
+     */
+    413: Error;
+    /**
+     * Error: `UNSUPPORTED_MEDIA_TYPE`
+     */
+    415: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type CreateWebhookError = CreateWebhookErrors[keyof CreateWebhookErrors];
+
+export type CreateWebhookResponses = {
+    /**
+     * Created; `secret` signs its deliveries
+     */
+    201: {
+        data: {
+            /**
+             * `wh_...`
+             */
+            id: string;
+            url: string;
+            events: Array<'edition.published' | 'regions.changed'>;
+            regions: Array<string>;
+            enabled: boolean;
+            /**
+             * Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
+             */
+            disabled_reason: string | null;
+            /**
+             * ISO 8601: the first failed attempt of the current run of failures; null after a success
+             */
+            failing_since: string | null;
+            /**
+             * ISO 8601, UTC
+             */
+            created_at: string;
+            updated_at: string;
+            /**
+             * The signing secret (`whsec_...`): shown only in this answer. Verify deliveries with it (Standard Webhooks).
+             */
+            secret: string;
+        };
+    };
+};
+
+export type CreateWebhookResponse = CreateWebhookResponses[keyof CreateWebhookResponses];
+
+export type DeleteWebhookData = {
+    body?: never;
+    path: {
+        /**
+         * The endpoint's id (`wh_...`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/user/webhooks/{id}';
+};
+
+export type DeleteWebhookErrors = {
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+};
+
+export type DeleteWebhookError = DeleteWebhookErrors[keyof DeleteWebhookErrors];
+
+export type DeleteWebhookResponses = {
+    /**
+     * The deleted endpoint
+     */
+    200: {
+        data: {
+            /**
+             * `wh_...`
+             */
+            id: string;
+            url: string;
+            events: Array<'edition.published' | 'regions.changed'>;
+            regions: Array<string>;
+            enabled: boolean;
+            /**
+             * Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
+             */
+            disabled_reason: string | null;
+            /**
+             * ISO 8601: the first failed attempt of the current run of failures; null after a success
+             */
+            failing_since: string | null;
+            /**
+             * ISO 8601, UTC
+             */
+            created_at: string;
+            updated_at: string;
+        };
+    };
+};
+
+export type DeleteWebhookResponse = DeleteWebhookResponses[keyof DeleteWebhookResponses];
+
+export type GetWebhookData = {
+    body?: never;
+    path: {
+        /**
+         * The endpoint's id (`wh_...`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/user/webhooks/{id}';
+};
+
+export type GetWebhookErrors = {
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+};
+
+export type GetWebhookError = GetWebhookErrors[keyof GetWebhookErrors];
+
+export type GetWebhookResponses = {
+    /**
+     * The endpoint
+     */
+    200: {
+        data: {
+            /**
+             * `wh_...`
+             */
+            id: string;
+            url: string;
+            events: Array<'edition.published' | 'regions.changed'>;
+            regions: Array<string>;
+            enabled: boolean;
+            /**
+             * Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
+             */
+            disabled_reason: string | null;
+            /**
+             * ISO 8601: the first failed attempt of the current run of failures; null after a success
+             */
+            failing_since: string | null;
+            /**
+             * ISO 8601, UTC
+             */
+            created_at: string;
+            updated_at: string;
+        };
+    };
+};
+
+export type GetWebhookResponse = GetWebhookResponses[keyof GetWebhookResponses];
+
+export type UpdateWebhookData = {
+    body: {
+        /**
+         * Where to POST: https (http only on a development deployment); not a private address
+         */
+        url?: string;
+        /**
+         * edition.published (a new edition of the code list), regions.changed (its changes in your regions)
+         */
+        events?: Array<'edition.published' | 'regions.changed'>;
+        /**
+         * regions.changed only: the region code prefixes you care about (a change matches when code_before or code_after starts with one). Empty: every region.
+         */
+        regions?: Array<string>;
+        enabled?: boolean;
+    };
+    path: {
+        /**
+         * The endpoint's id (`wh_...`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/user/webhooks/{id}';
+};
+
+export type UpdateWebhookErrors = {
+    /**
+     * Error: `INVALID_JSON`, `VALIDATION_ERROR`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+    /**
+     * Error: `PAYLOAD_TOO_LARGE`
+     */
+    413: Error;
+    /**
+     * Error: `UNSUPPORTED_MEDIA_TYPE`
+     */
+    415: Error;
+};
+
+export type UpdateWebhookError = UpdateWebhookErrors[keyof UpdateWebhookErrors];
+
+export type UpdateWebhookResponses = {
+    /**
+     * The endpoint as changed
+     */
+    200: {
+        data: {
+            /**
+             * `wh_...`
+             */
+            id: string;
+            url: string;
+            events: Array<'edition.published' | 'regions.changed'>;
+            regions: Array<string>;
+            enabled: boolean;
+            /**
+             * Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
+             */
+            disabled_reason: string | null;
+            /**
+             * ISO 8601: the first failed attempt of the current run of failures; null after a success
+             */
+            failing_since: string | null;
+            /**
+             * ISO 8601, UTC
+             */
+            created_at: string;
+            updated_at: string;
+        };
+    };
+};
+
+export type UpdateWebhookResponse = UpdateWebhookResponses[keyof UpdateWebhookResponses];
+
+export type RollWebhookSecretData = {
+    body?: never;
+    path: {
+        /**
+         * The endpoint's id (`wh_...`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/user/webhooks/{id}/roll-secret';
+};
+
+export type RollWebhookSecretErrors = {
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type RollWebhookSecretError = RollWebhookSecretErrors[keyof RollWebhookSecretErrors];
+
+export type RollWebhookSecretResponses = {
+    /**
+     * The endpoint with its new `secret`
+     */
+    200: {
+        data: {
+            /**
+             * `wh_...`
+             */
+            id: string;
+            url: string;
+            events: Array<'edition.published' | 'regions.changed'>;
+            regions: Array<string>;
+            enabled: boolean;
+            /**
+             * Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
+             */
+            disabled_reason: string | null;
+            /**
+             * ISO 8601: the first failed attempt of the current run of failures; null after a success
+             */
+            failing_since: string | null;
+            /**
+             * ISO 8601, UTC
+             */
+            created_at: string;
+            updated_at: string;
+            /**
+             * The signing secret (`whsec_...`): shown only in this answer. Verify deliveries with it (Standard Webhooks).
+             */
+            secret: string;
+        };
+    };
+};
+
+export type RollWebhookSecretResponse = RollWebhookSecretResponses[keyof RollWebhookSecretResponses];
+
+export type TestWebhookData = {
+    body?: never;
+    path: {
+        /**
+         * The endpoint's id (`wh_...`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/user/webhooks/{id}/test';
+};
+
+export type TestWebhookErrors = {
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type TestWebhookError = TestWebhookErrors[keyof TestWebhookErrors];
+
+export type TestWebhookResponses = {
+    /**
+     * The queued delivery
+     */
+    201: {
+        data: {
+            /**
+             * The message id: the `webhook-id` header, the same on every attempt
+             */
+            id: string;
+            event_type: string;
+            /**
+             * pending: queued or waiting for a retry; dead: the retries are spent (a dead letter)
+             */
+            status: 'pending' | 'delivered' | 'dead';
+            attempts: number;
+            last_status_code: number | null;
+            last_error: string | null;
+            created_at: string;
+            last_attempt_at: string | null;
+            finished_at: string | null;
+            /**
+             * Every attempt, oldest first
+             */
+            attempt_log: Array<{
+                /**
+                 * 1 for the first try of this message, counting retries
+                 */
+                attempt: number;
+                /**
+                 * ISO 8601: when the attempt started
+                 */
+                at: string;
+                /**
+                 * started: the attempt never finished (the Worker stopped); the queue tries again
+                 */
+                outcome: 'started' | 'ok' | 'failed';
+                status_code: number | null;
+                error: string | null;
+                latency_ms: number | null;
+            }>;
+        };
+    };
+};
+
+export type TestWebhookResponse = TestWebhookResponses[keyof TestWebhookResponses];
+
+export type ListWebhookDeliveriesData = {
+    body?: never;
+    path: {
+        /**
+         * The endpoint's id (`wh_...`)
+         */
+        id: string;
+    };
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, default 20; values above 100 are treated as 100.
+         */
+        per_page?: number;
+    };
+    url: '/user/webhooks/{id}/deliveries';
+};
+
+export type ListWebhookDeliveriesErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+};
+
+export type ListWebhookDeliveriesError = ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
+
+export type ListWebhookDeliveriesResponses = {
+    /**
+     * Deliveries
+     */
+    200: {
+        data: Array<{
+            /**
+             * The message id: the `webhook-id` header, the same on every attempt
+             */
+            id: string;
+            event_type: string;
+            /**
+             * pending: queued or waiting for a retry; dead: the retries are spent (a dead letter)
+             */
+            status: 'pending' | 'delivered' | 'dead';
+            attempts: number;
+            last_status_code: number | null;
+            last_error: string | null;
+            created_at: string;
+            last_attempt_at: string | null;
+            finished_at: string | null;
+            /**
+             * Every attempt, oldest first
+             */
+            attempt_log: Array<{
+                /**
+                 * 1 for the first try of this message, counting retries
+                 */
+                attempt: number;
+                /**
+                 * ISO 8601: when the attempt started
+                 */
+                at: string;
+                /**
+                 * started: the attempt never finished (the Worker stopped); the queue tries again
+                 */
+                outcome: 'started' | 'ok' | 'failed';
+                status_code: number | null;
+                error: string | null;
+                latency_ms: number | null;
+            }>;
+        }>;
+        meta: {
+            /**
+             * Matching records
+             */
+            total: number;
+            page: number;
+            /**
+             * Page size in effect
+             */
+            per_page: number;
+            /**
+             * ceil(total / per_page)
+             */
+            total_pages: number;
+        };
+    };
+};
+
+export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof ListWebhookDeliveriesResponses];
+
+export type RedeliverWebhookData = {
+    body?: never;
+    path: {
+        /**
+         * The endpoint's id (`wh_...`)
+         */
+        id: string;
+        /**
+         * The delivery's id (`msg_...`)
+         */
+        deliveryId: string;
+    };
+    query?: never;
+    url: '/user/webhooks/{id}/deliveries/{deliveryId}/redeliver';
+};
+
+export type RedeliverWebhookErrors = {
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type RedeliverWebhookError = RedeliverWebhookErrors[keyof RedeliverWebhookErrors];
+
+export type RedeliverWebhookResponses = {
+    /**
+     * The delivery, queued again
+     */
+    200: {
+        data: {
+            /**
+             * The message id: the `webhook-id` header, the same on every attempt
+             */
+            id: string;
+            event_type: string;
+            /**
+             * pending: queued or waiting for a retry; dead: the retries are spent (a dead letter)
+             */
+            status: 'pending' | 'delivered' | 'dead';
+            attempts: number;
+            last_status_code: number | null;
+            last_error: string | null;
+            created_at: string;
+            last_attempt_at: string | null;
+            finished_at: string | null;
+            /**
+             * Every attempt, oldest first
+             */
+            attempt_log: Array<{
+                /**
+                 * 1 for the first try of this message, counting retries
+                 */
+                attempt: number;
+                /**
+                 * ISO 8601: when the attempt started
+                 */
+                at: string;
+                /**
+                 * started: the attempt never finished (the Worker stopped); the queue tries again
+                 */
+                outcome: 'started' | 'ok' | 'failed';
+                status_code: number | null;
+                error: string | null;
+                latency_ms: number | null;
+            }>;
+        };
+    };
+};
+
+export type RedeliverWebhookResponse = RedeliverWebhookResponses[keyof RedeliverWebhookResponses];
 
 export type ListPlansData = {
     body?: never;
@@ -1900,6 +2683,22 @@ export type AdminListAuditResponses = {
 };
 
 export type AdminListAuditResponse = AdminListAuditResponses[keyof AdminListAuditResponses];
+
+export type ChangesFeedData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/wilayah/changes.atom';
+};
+
+export type ChangesFeedResponses = {
+    /**
+     * The feed
+     */
+    200: string;
+};
+
+export type ChangesFeedResponse = ChangesFeedResponses[keyof ChangesFeedResponses];
 
 export type ListProvinsiData = {
     body?: never;
@@ -5276,4 +6075,31 @@ export type GetStatusResponses = {
      * The data's status
      */
     200: unknown;
+};
+
+export type PostEditionPublishedWebhookPayload = WebhookPayload;
+
+export type PostEditionPublishedWebhookRequest = {
+    body: PostEditionPublishedWebhookPayload;
+    key: 'edition.published';
+    path?: never;
+    query?: never;
+};
+
+export type PostRegionsChangedWebhookPayload = WebhookPayload;
+
+export type PostRegionsChangedWebhookRequest = {
+    body: PostRegionsChangedWebhookPayload;
+    key: 'regions.changed';
+    path?: never;
+    query?: never;
+};
+
+export type PostWebhookTestWebhookPayload = WebhookPayload;
+
+export type PostWebhookTestWebhookRequest = {
+    body: PostWebhookTestWebhookPayload;
+    key: 'webhook.test';
+    path?: never;
+    query?: never;
 };
