@@ -7,13 +7,16 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYNTHETIC } from "../../scripts/edition/synthetic.ts";
 import { root, toolEnv } from "../../scripts/lib.ts";
-import { startWorker, stopWorker } from "../browser/local.ts";
+import { startWorker, stopWorker, verificationLink } from "../browser/local.ts";
 
 const WORK = join(root, ".wrangler", "edition");
 const STATE = join(WORK, "state");
@@ -54,6 +57,11 @@ async function prepareState() {
   await run([join(root, "scripts", "dev.ts"), "--no-serve"], { WRANGLER_PERSIST_TO: STATE });
 }
 
+/** A subscriber's receiver on loopback: every POST it gets, with its headers and when. */
+type Received = { at: number; headers: Record<string, string>; body: string };
+const received: Received[] = [];
+let receiver: Server;
+
 let worker: ChildProcess | undefined;
 const output = { text: "" };
 let key = "";
@@ -73,9 +81,45 @@ beforeAll(async () => {
   expected = JSON.parse(readFileSync(exp, "utf8")) as Expected;
   key = readFileSync(join(STATE, "dev-key"), "utf8").trim();
   worker = await startWorker(output, { port: PORT, state: STATE, args: ["--test-scheduled"] });
+  receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      received.push({ at: Date.now(), headers: req.headers as Record<string, string>, body });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
 }, 900_000);
 
-afterAll(() => stopWorker(worker));
+afterAll(() => {
+  stopWorker(worker);
+  receiver?.close();
+});
+
+/** A developer with a verified account and a webhook endpoint on the local receiver; its signing secret. */
+async function subscribe(): Promise<string> {
+  const email = `edition-${Date.now()}@example.test`;
+  const registered = await fetch(`${ORIGIN}/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: "a long test password 2026", name: "Edition subscriber" }),
+  });
+  expect(registered.status).toBe(201);
+  const { token } = (await registered.json()) as { token: string };
+  await fetch(await verificationLink(output, email), { redirect: "manual" });
+  const created = await fetch(`${ORIGIN}/user/webhooks`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+      events: ["edition.published", "regions.changed"],
+      regions: ["94"],
+    }),
+  });
+  expect(created.status, await created.clone().text()).toBe(201);
+  return ((await created.json()) as { data: { secret: string } }).data.secret;
+}
 
 const api = (path: string, init: RequestInit = {}) =>
   fetch(`${ORIGIN}/api/v1${path}`, { ...init, headers: { "x-api-key": key, "content-type": "application/json", ...(init.headers ?? {}) } });
@@ -122,6 +166,11 @@ describe("a new edition, the same day (issue 34)", () => {
         if (says !== edition) problems.push(`${probe.path}: the answer is ${says}, x-data-version says ${edition}`);
       }
     };
+    // A subscriber, and the publisher's first run (a deployment's cron runs it every minute: it records the edition it finds as announced)
+    const secret = await subscribe();
+    expect((await fetch(`${ORIGIN}/__scheduled?cron=*+*+*+*+*`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(received).toEqual([]);
     const load = [0, 1, 2, 3, 4, 5].map(loop);
     await new Promise((r) => setTimeout(r, 3_000));
     const applied = await run(
@@ -130,9 +179,31 @@ describe("a new edition, the same day (issue 34)", () => {
         WILAYAH_SEED_DIR: SEED,
       },
     );
+    const applied_at = Date.now();
     await new Promise((r) => setTimeout(r, 3_000));
     stop = true;
     await Promise.all(load);
+
+    // every subscribed endpoint receives edition.published within 60 s, signed (Standard Webhooks)
+    for (let i = 0; i < 120 && !received.some((r) => r.body.includes('"edition.published"')); i++) await new Promise((r) => setTimeout(r, 500));
+    const published = received.find((r) => r.body.includes('"edition.published"'));
+    expect(published, "edition.published within 60 s").toBeDefined();
+    const hook = new Webhook(secret);
+    const payload = hook.verify((published as Received).body, (published as Received).headers) as { type: string; data: any };
+    expect(payload.data).toMatchObject({ edition: SYNTHETIC.id, previous_edition: "2025" });
+    const recodedHere = expected.recoded.length + expected.created.length + expected.renamed.length + expected.merged.length;
+    expect(payload.data.counts.total).toBe(recodedHere);
+    for (let i = 0; i < 20 && !received.some((r) => r.body.includes('"regions.changed"')); i++) await new Promise((r) => setTimeout(r, 500));
+    const regional = hook.verify(
+      (received.find((r) => r.body.includes('"regions.changed"')) as Received).body,
+      (received.find((r) => r.body.includes('"regions.changed"')) as Received).headers,
+    ) as { data: any };
+    expect(
+      regional.data.changes.every((c: { code_before: string | null; code_after: string | null }) =>
+        [c.code_before, c.code_after].some((code) => code === "94" || code?.startsWith("94.")),
+      ),
+    ).toBe(true);
+    console.log(`edition.published received ${(((published as Received).at - applied_at) / 1000).toFixed(1)} s after seed:apply returned`);
     console.log(`edition load during seed:apply: ${JSON.stringify(Object.fromEntries(counts))}\n${applied.trim()}`);
     expect(problems.slice(0, 10)).toEqual([]);
     expect(counts.get("old 200")).toBeGreaterThan(10);

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { CURRENT_EXPORT } from "../../src/wilayah/export/service";
 import { EXPORT_FILES, exportManifest as manifest, removeExport, uploadExportSubset } from "../export-subset";
-import { call, createKey, expectError, json, seedUserWithKey, setPlan, usageOf, verifiedDeveloper, waitForTotal } from "../helpers";
+import { call, createKey, expectError, json, parseCsv, seedUserWithKey, setPlan, usageOf, verifiedDeveloper, waitForTotal } from "../helpers";
 
 let paid: string;
 let internal: string;
@@ -21,36 +21,6 @@ const download = (query: string, key = paid) => call(`/api/v1/wilayah/export${qu
 
 async function sha256Hex(bytes: ArrayBuffer) {
   return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** RFC 4180, as the export writes it: quoted fields may hold commas, quotes (doubled) and line breaks. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(field);
-      field = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-      i++;
-    } else field += c;
-  }
-  if (field || row.length) throw new Error("the CSV does not end with CRLF");
-  return rows;
 }
 
 /** Every record of a list endpoint, page by page, retired codes included (as the export has them). */

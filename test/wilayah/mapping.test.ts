@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { CURRENT_EXPORT } from "../../src/wilayah/export/service";
 import { MAPPING_FILES, removeExport, uploadExportSubset } from "../export-subset";
-import { call, createKey, expectError, json, seedUserWithKey, setPlan, usageOf, verifiedDeveloper, waitForTotal } from "../helpers";
+import { call, createKey, expectError, json, parseCsv, seedUserWithKey, setPlan, usageOf, verifiedDeveloper, waitForTotal } from "../helpers";
 
 let paid: string;
 let internal: string;
@@ -35,36 +35,6 @@ type Row = {
   basis: string | null;
   confidence: number | null;
 };
-
-/** RFC 4180, as the file writes it: quoted fields may hold commas and quotes (doubled); CRLF lines. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(field);
-      field = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-      i++;
-    } else field += c;
-  }
-  if (field || row.length) throw new Error("the CSV does not end with CRLF");
-  return rows;
-}
 
 /** The rows a file says for one code. */
 const rowsOf = (rows: Row[], code: string) => rows.filter((r) => r.old_code === code);
