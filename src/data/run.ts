@@ -10,7 +10,7 @@
  * handler whose reads straddled a swap runs again (`consistent`).
  */
 import { LRUCache } from "lru-cache";
-import { withRegionSession } from "../db/client";
+import { withDataKey, withRegionSession } from "../db/client";
 import { sha256Hex } from "../lib/crypto";
 import { ApiError, validationError } from "../lib/errors";
 import type { DataContext } from "./context";
@@ -81,11 +81,11 @@ async function loadedFor(version: DataVersion, env: Env): Promise<Loaded> {
 /** Reads the version around the handler's reads: equal before and after, every read saw the same data (a swap is one transaction); otherwise read again. */
 const CONSISTENT_TRIES = 3;
 
-async function consistent<T>(version: DataVersion, env: Env, run: () => Promise<T>): Promise<{ value: T; loaded: Loaded }> {
-  if (typeof version === "string") return { value: await run(), loaded: { version, checksum: "" } };
+async function consistent<T>(version: DataVersion, env: Env, run: (env: Env) => Promise<T>): Promise<{ value: T; loaded: Loaded }> {
+  if (typeof version === "string") return { value: await run(env), loaded: { version, checksum: "" } };
   for (let i = 0; i < CONSISTENT_TRIES; i++) {
     const before = await version.read(env);
-    const value = await run();
+    const value = await run(withDataKey(env, before.checksum));
     const after = await version.read(env);
     if (before.checksum === after.checksum) {
       lastSeen.set(version, { loaded: after, at: Date.now() });
@@ -101,7 +101,7 @@ async function runEndpoint(ep: JsonEndpoint, input: Record<string, unknown>, cal
   // every region read of this answer, the data version's included, through one D1 session
   const ctx = { ...call, env: withRegionSession(call.env) };
   const compute = async () => {
-    const { value, loaded } = await consistent(ep.version, ctx.env, () => ep.handler(input, ctx));
+    const { value, loaded } = await consistent(ep.version, ctx.env, (env) => ep.handler(input, { ...ctx, env }));
     return { json: JSON.stringify(value), loaded };
   };
   // RESPONSE_CACHE=off (a var) turns the cache off: the benchmark measures the uncached path that way.

@@ -47,8 +47,27 @@ export type RegionDb = Db;
 
 export function regionDb(env: Env): RegionDb {
   // A D1DatabaseSession has the prepare/batch surface drizzle uses; it only lacks exec/dump.
-  return drizzle(regionReads(env) as D1Database);
+  const key = (env as KeyedEnv)[DATA_KEY];
+  const db = drizzle(regionReads(env) as D1Database);
+  return key === undefined ? db : withDataKey(db, key);
 }
+
+const DATA_KEY = Symbol("loaded data key");
+type KeyedEnv = Env & { [DATA_KEY]?: string };
+
+/**
+ * `env` (or a region handle) marked with the loaded data's checksum, read by the caller before its
+ * reads: what a service keeps per isolate (the history room's editions) is kept for that key and
+ * read again for another, with no statement of its own (src/data/run.ts reads the key around every answer).
+ */
+export function withDataKey<T extends object>(target: T, key: string): T {
+  const keyed = Object.create(target) as T & { [DATA_KEY]?: string };
+  keyed[DATA_KEY] = key;
+  return keyed;
+}
+
+/** The loaded data's key a handle was made with (undefined: made without one). */
+export const dataKeyOf = (db: RegionDb): string | undefined => (db as RegionDb & { [DATA_KEY]?: string })[DATA_KEY];
 
 const dialect = new SQLiteAsyncDialect();
 

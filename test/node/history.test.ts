@@ -6,6 +6,7 @@
  * (scripts/seed/history.ts), in one statement; /convert answers them all, one statement per 1,000;
  * /changes pages through every change of every edition, reading its own rows only.
  */
+
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -16,6 +17,7 @@ import { nameKey } from "../../scripts/seed/history-names";
 import type { History } from "../../scripts/seed/history-transition";
 import { type StatementRun, sqliteDb } from "../../scripts/sqlite-d1";
 import type { RegionDb } from "../../src/db/client";
+import { withDataKey } from "../../src/db/client";
 import { CHANGES, convert, listChanges, listEditions, regionHistory } from "../../src/wilayah/history/service";
 import { getRegion } from "../../src/wilayah/regions/service";
 
@@ -43,7 +45,11 @@ beforeAll(() => {
       .filter((l) => TABLES.test(l))
       .join("\n"),
   );
-  runner = sqliteDb(db, (_run: StatementRun) => statements++);
+  // keyed like a data answer's handle (src/data/run.ts): the editions are read once, not checked per call
+  runner = withDataKey(
+    sqliteDb(db, (_run: StatementRun) => statements++),
+    "node-test",
+  );
   editions = readEditions();
   h = buildHistory(editions, readCurated());
   orphans = (db.prepare("SELECT id FROM kelurahan WHERE is_active = 0").all() as { id: string }[]).map((r) => r.id).filter((id) => !h.codes.has(id));
@@ -193,9 +199,12 @@ describe("GET /changes over every change", () => {
       const got: string[] = [];
       for (let page = 1; ; page++) {
         const plans: string[] = [];
-        const planned = sqliteDb(db, (run) => {
-          plans.push((db.prepare(`EXPLAIN QUERY PLAN ${run.sql}`).all(...run.params) as { detail: string }[]).map((x) => x.detail).join("; "));
-        });
+        const planned = withDataKey(
+          sqliteDb(db, (run) => {
+            plans.push((db.prepare(`EXPLAIN QUERY PLAN ${run.sql}`).all(...run.params) as { detail: string }[]).map((x) => x.detail).join("; "));
+          }),
+          "node-test",
+        );
         const r = await listChanges(planned, { from, to, level, change, page, per_page: 100 });
         pages++;
         expect(r.meta.total).toBe(want.length);

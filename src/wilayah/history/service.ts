@@ -5,7 +5,7 @@
  * Knows nothing of HTTP.
  */
 
-import type { RegionDb } from "../../db/client";
+import { dataKeyOf, type RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { type Paging, pageWindow } from "../../lib/paging";
 import { LEVELS, type Level, levelOf, toDottedId, undotted } from "../codes";
@@ -32,11 +32,12 @@ export type Basis = (typeof BASES)[number];
 /**
  * The editions and the runs of their changes change only with the loaded data (a seed apply swaps
  * them, before the Worker is deployed again), so they are kept per isolate for the loaded data's
- * checksum, checked with one point read. An empty table (no seed loaded yet) is not kept.
+ * checksum: the key a data answer's handle carries (src/data/run.ts read it), else one point read
+ * (the webhook publisher, the feed). An empty table (no seed loaded yet) is not kept.
  */
 let memo: { key: string; editions: EditionRow[]; runs: RunRow[] } | undefined;
 async function reference(db: RegionDb) {
-  const key = (await loadedDataset(db))?.checksum ?? "";
+  const key = dataKeyOf(db) ?? (await loadedDataset(db))?.checksum ?? "";
   if (memo?.key === key) return memo;
   const rows = await editionRows(db);
   if (rows.editions.length) memo = { key, ...rows };
