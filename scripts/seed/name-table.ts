@@ -25,7 +25,7 @@ const WORDS = /^[a-z0-9]+( [a-z0-9]+)*$/;
 
 /**
  * seed/name-table.csv, checked: `typed` and `reads` are normalised words; a known kind and a source
- * on every row; generic rows name no region; abbreviation and historic rows name a region of the
+ * on every row; generic and variant rows name no region; abbreviation and historic rows name a region of the
  * seed, and `reads` is one of that region's spellings (so the reading finds it); no `typed` twice,
  * none that seed/aliases.csv already has.
  * @param spellings region id -> its normalised spellings (name, alt_name, aliases)
@@ -53,9 +53,9 @@ export function loadNameTable(spellings: Map<string, string[]>, aliases: Set<str
                 ? `kind must be one of ${NAME_KINDS.join(", ")}`
                 : !source.trim()
                   ? "no source"
-                  : kind === "generic" && id
-                    ? "a generic entry names no region (no id)"
-                    : kind !== "generic" && !id
+                  : (kind === "generic" || kind === "variant") && id
+                    ? `a ${kind} entry names no region (no id)`
+                    : (kind === "abbreviation" || kind === "historic") && !id
                       ? `an ${kind} entry needs the id of the region it means`
                       : id && !region
                         ? `unknown region id "${id}"`

@@ -229,6 +229,7 @@ export const id: Record<Key, string> = {
   warning_former_code: "Kode wilayah yang ditulis dari edisi sebelumnya; dibaca sebagai penggantinya sekarang.",
   warning_unknown_code: "Kode desa yang ditulis tidak ada di edisi mana pun sejak 2015; diabaikan.",
   warning_kecamatan_inconsistent: "Kecamatan yang ditulis bukan kecamatan desa ini.",
+  warning_kecamatan_former: "Desa ini dulu di kecamatan yang ditulis; pemekaran memindahkannya ke kecamatan baru.",
   usage_portal: "Portal (halaman alamat)",
   nav_webhooks: "Webhook",
   webhooks_title: "Webhook",

@@ -50,15 +50,18 @@ const answer = z.object({
       z.object({
         id: z.string(),
         name: z.string(),
+        level: z.enum(LEVELS).describe("kelurahan or kecamatan (another kecamatan of the same name, when the answer is a kecamatan)"),
         parent: z.string().nullable().describe("Parent names, nearest first"),
         confidence: z.number().describe("Its share of the same softmax as the answer's confidence"),
       }),
     )
-    .describe("Up to 3 other candidate villages, best first, those with a confidence of 0.01 or more"),
+    .describe(
+      "Up to 3 other candidate villages or kecamatan, best first, those with a confidence of 0.01 or more; all inside the provinsi and kabupaten/kota the text names (Kec. Bawang, Jawa Tengah: the other kecamatan Bawang of Jawa Tengah)",
+    ),
   warnings: z
     .array(z.enum(WARNINGS))
     .describe(
-      "postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; former_code: a region code written in the address is of an earlier edition and was read as its current successor (see matched); unknown_code: a village code written (32.73.19.1001 or ten digits) is no code of any edition since 2015, so it was ignored (a typo in it?); kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan) names another kecamatan than the answer's",
+      "postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; former_code: a region code written in the address is of an earlier edition and was read as its current successor (see matched); unknown_code: a village code written (32.73.19.1001 or ten digits) is no code of any edition since 2015, so it was ignored (a typo in it?); kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan) names another kecamatan than the answer's, or the village written lies in another kecamatan than the one so written (the written kecamatan binds the answer: it is that kecamatan, the village among the alternatives); kecamatan_former: the village written was in the kecamatan written until a split moved it: the answer is today's village, matched names the kecamatan written (via former_kecamatan)",
     ),
   matched: z
     .array(
@@ -68,9 +71,9 @@ const answer = z.object({
         text: z.string().describe("The words of the address that matched it, as written"),
         read: z.string().describe("What they were read as (normalised; a code in its dotted form)"),
         via: z
-          .enum(["name", "alias", "former_name", "reading", "typo", "code", "former_code", "postal_code"])
+          .enum(["name", "alias", "former_name", "reading", "typo", "code", "former_code", "postal_code", "former_kecamatan"])
           .describe(
-            "name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil -> bukitkecil, soerabaja -> surabaya); typo: a corrected typo; code: a region code written in the address (32.73.01.1001 or 3273011001) is this region's or a parent's; former_code: a code of an earlier edition whose successor this is; postal_code: the written postal code is the village's",
+            "name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil -> bukitkecil, soerabaja -> surabaya); typo: a corrected typo; code: a region code written in the address (32.73.01.1001 or 3273011001) is this region's or a parent's; former_code: a code of an earlier edition whose successor this is; postal_code: the written postal code is the village's; former_kecamatan: the kecamatan written (with Kec.) is the one the village was in until a split moved it (warning kecamatan_former), id is that kecamatan, not the answer's",
           ),
         reading: z.enum(["spacing", "spelling", "abbreviation", "historic"]).nullable().describe("The name reading's kind, when via is reading"),
       }),
@@ -82,7 +85,8 @@ const DESCRIPTION = [
   "Free-text Indonesian addresses to Kemendagri region codes: the village (kelurahan/desa), kecamatan, kabupaten/kota and provinsi an address names, with how sure the answer is.",
   "Reads any case, with or without commas, the levels in any order, with or without level words (Kel., Ds., Desa, Kec., Kab., Kota, Kotamadya, Prov.), KTP style in capitals, short forms (Jabar, DKI, DIY, Jaksel, Bdg), old spellings, typos, names of earlier editions, region codes of any edition since 2015 written in the text (32.73.01.1001 or 3273011001, read through the region history: a database keyed on old codes), and village + city only; the postal code is evidence, never the decider.",
   "Street, house number, RT/RW, block, building, housing complex and dusun are set apart as components: a street named after a region (Jl. Bandung in Malang) is not that region.",
-  "Answers level (the lowest resolved), confidence (0 to 1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected, former_name, former_code, unknown_code, kabupaten_inconsistent, kecamatan_inconsistent) and what matched which level.",
+  "Answers level (the lowest resolved), confidence (0 to 1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected, former_name, former_code, unknown_code, kabupaten_inconsistent, kecamatan_inconsistent, kecamatan_former) and what matched which level.",
+  "Never answers outside a provinsi or kabupaten/kota the text names (Kab. X, Kota X, Prov. X, or a province name at the end); a kecamatan written with Kec. binds the answer to it; when nothing inside a named region fits, that region itself is the answer, with a low confidence.",
 ].join(" ");
 
 export const addressEndpoint = defineEndpoint({

@@ -48,6 +48,8 @@ export const W = {
   none: 2,
   /** ... plus this per word of the region segments the answer leaves unexplained (at most UNEXPLAINED_MAX): words nothing explains make a place not considered likelier (`hello world` is not surely the village Hello). */
   unexplained: 0.75,
+  /** ... plus this when the text labels a kecamatan (`Kec. X`) and the answer is above it, having read no kecamatan in X. */
+  kecamatanSkipped: 5,
   /** `ambiguous` when the best rival scores within this of the answer. */
   ambiguousWithin: 1,
   /** Village candidates compared against the words as written when words are left unexplained. */

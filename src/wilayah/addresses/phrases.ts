@@ -49,6 +49,8 @@ export type Phrase = {
   corrections: { typed: string; matched: string }[];
   /** The name reading that rewrote the span, if any. */
   reading: ReadingKind | null;
+  /** Read only as a region of this level (`Kec. Juang` as the kecamatan Kota Juang, not as Kota X). */
+  only?: Level;
 };
 
 export const MAX_SPAN = 6;
@@ -80,7 +82,14 @@ function shortForms(table: NameContext["table"]): Map<string, string> {
   if (!map) {
     map = new Map(
       table.entries
-        .filter((e) => e.kind === "generic" && !e.typed.includes(" ") && !LEVEL_WORDS.has(e.reads) && !STREET_WORDS.has(e.reads) && !ADMIN_FORMS.has(e.typed))
+        .filter(
+          (e) =>
+            (e.kind === "generic" || e.kind === "variant") &&
+            !e.typed.includes(" ") &&
+            !LEVEL_WORDS.has(e.reads) &&
+            !STREET_WORDS.has(e.reads) &&
+            !ADMIN_FORMS.has(e.typed),
+        )
         .map((e) => [e.typed, e.reads]),
     );
     generic.set(table, map);
@@ -120,6 +129,8 @@ export function phrasesOf(parsed: ParsedAddress, ctx: { lexicon: Words; table: N
       if (base.from === 0 && s.marker) {
         if (kind === "kota") out.push({ ...tagged, phrase: `kota ${phrase}`, hint: "kabupaten" });
         if (kind === "kabupaten") out.push({ ...tagged, phrase: `kabupaten ${phrase}`, hint: "kabupaten" });
+        // Some kecamatan are named `Kota X` (Kota Juang, Kota Kualasimpang) and written without it.
+        if (s.level === "kecamatan" && !phrase.startsWith("kota ")) out.push({ ...tagged, phrase: `kota ${phrase}`, hint: "kecamatan", only: "kecamatan" });
         out.push({ ...tagged, phrase, ...(s.level ? { hint: s.level } : {}), ...(kind ? { kind } : {}) });
         // The level word may be the name's own (`Desa Baru`, `Kota Baru`, `Kampung Melayu`).
         if (/^[a-z]+$/.test(own)) out.push({ ...base, phrase: `${own} ${phrase}` });
@@ -138,7 +149,11 @@ export function phrasesOf(parsed: ParsedAddress, ctx: { lexicon: Words; table: N
         // Short forms of common name words spelled out even where the word is also a name word
         // (search reads `ps` as typed: Ps. Tebing Tinggi is official); an address's `Ps. Baru` is Pasar Baru.
         const spelledOut = span.map((x) => shortForms(ctx.table).get(x) ?? x).join(" ");
-        if (spelledOut !== typed) push(1, { ...base, reading: "abbreviation" }, spelledOut);
+        if (spelledOut !== typed) {
+          push(1, { ...base, reading: "abbreviation" }, spelledOut);
+          // ... and read as search reads it (`tanjung karang bar.` is Tanjungkarang Barat).
+          for (const r of nameReadings(spelledOut, ctx, 1)) push(1, { ...base, reading: "abbreviation" }, r.q);
+        }
         // The marker word as the name's own, read as search reads it (`Kota Baru` is Kotabaru).
         if (from === 0 && s.marker && /^[a-z]+$/.test(own)) {
           for (const r of nameReadings(`${own} ${typed}`, ctx, READINGS_PER_SPAN)) classes[1].push({ ...base, reading: r.kind, phrase: r.q });

@@ -84,16 +84,29 @@ export async function lookupPhrases(
   return { byTerm, byPostal, byId };
 }
 
-/** The active villages of each area (a kecamatan or kabupaten id), by area: one statement, a range of the id index per area. */
-export async function villagesOf(db: RegionDb, areas: string[]): Promise<Map<string, RegionHit[]>> {
+/**
+ * The regions of each area named in a second round (resolve.ts `expand`), by area: for a kabupaten or
+ * kecamatan, its active kecamatan and villages (one range of the id index); for a provinsi, its
+ * active kecamatan only (a range of the kecamatan table's key: a province holds up to 8,500
+ * villages, and a misspelt kecamatan is what the province's context can still find). One statement.
+ */
+export async function areaRegions(db: RegionDb, areas: string[]): Promise<Map<string, RegionHit[]>> {
   const out = new Map<string, RegionHit[]>();
   if (areas.length === 0) return out;
+  const provinces = areas.filter((a) => !a.includes("."));
+  const lower = areas.filter((a) => a.includes("."));
   const rows = await db.all<Row>(sql`
     SELECT a.value AS q, 2 AS kind, w.id, w.level, w.name, w.alt_name, w.parent, k.postal_code AS postal, 0 AS former
-    FROM json_each(${JSON.stringify(areas)}) a
+    FROM json_each(${JSON.stringify(lower)}) a
     CROSS JOIN wilayah_search w ON w.id > a.value || '.' AND w.id < a.value || '/'
-    JOIN kelurahan k ON k.id = w.id
-    WHERE w.level = 4 AND w.is_active = 1`);
+    LEFT JOIN kelurahan k ON k.id = w.id AND w.level = 4
+    WHERE w.level >= 3 AND w.is_active = 1
+    UNION ALL
+    SELECT a.value, 2, w.id, w.level, w.name, w.alt_name, w.parent, NULL, 0
+    FROM json_each(${JSON.stringify(provinces)}) a
+    CROSS JOIN kecamatan c ON c.id > a.value || '.' AND c.id < a.value || '/'
+    JOIN wilayah_search w ON w.id = c.id
+    WHERE c.is_active = 1 AND w.is_active = 1`);
   for (const r of rows) {
     const list = out.get(r.q);
     if (list) list.push(hitOf(r));

@@ -82,15 +82,17 @@ describe("address resolution (src/wilayah/addresses/resolve.ts)", () => {
 
   it("compares the words as written against a village's names when a second round brings it (typos the vocabulary cannot correct)", () => {
     const parsed = parseAddress("Sukamajuu, Kec. Coblong, Kota Bandung");
-    const r = resolve(parsed, phrasesOf(parsed, ctx), lookup(), [world[5], world[6]]);
+    const r = resolve(parsed, phrasesOf(parsed, ctx), lookup(), { extra: [world[5], world[6]] });
     expect(r.top?.id).toBe("32.73.02.1001");
     expect(r.warnings).toContain("typo_corrected");
   });
 
-  it("reads a kecamatan written with its level word that is another kecamatan than the answer's as kecamatan_inconsistent", () => {
+  it("a kecamatan written with its level word binds the answer: a village of that name elsewhere is kecamatan_inconsistent", () => {
     const r = answer("Kel. Sukamaju, Kec. Sukasari, Kota Bandung");
-    expect(r.top?.level).toBe("kelurahan");
+    expect(r.top?.id).toBe("32.04.01");
     expect(r.warnings).toContain("kecamatan_inconsistent");
+    expect(r.confidence).toBeLessThan(0.5);
+    expect(r.alternatives.map((a) => a.hit.id)).toContain("32.73.02.1001");
     expect(answer("Sukamaju, Kec. Coblong, Kota Bandung").warnings).not.toContain("kecamatan_inconsistent");
     // A kecamatan segment that names no kecamatan at all is unknown, not inconsistent.
     expect(answer("Kel. Sukamaju, Kec. Xyzzyq, Kota Bandung").warnings).not.toContain("kecamatan_inconsistent");

@@ -47,6 +47,7 @@ export const WARNINGS = [
   "unknown_code",
   "kabupaten_inconsistent",
   "kecamatan_inconsistent",
+  "kecamatan_former",
 ] as const;
 export type Warning = (typeof WARNINGS)[number];
 
@@ -59,7 +60,7 @@ type Candidate = {
   kecInconsistent: boolean;
 };
 
-export type Matched = { level: Level; id: string; text: string; read: string; via: Via | "postal_code"; reading: ReadingKind | null };
+export type Matched = { level: Level; id: string; text: string; read: string; via: Via | "postal_code" | "former_kecamatan"; reading: ReadingKind | null };
 
 export type Resolution = {
   /** The best candidate; null when nothing in the text names a region. */
@@ -72,9 +73,18 @@ export type Resolution = {
   unexplained: number;
   /** A village named by a segment marked as a dusun/kampung (the `dusun` component was its name). */
   villageFromHamlet: boolean;
-  /** The area whose villages a second round should compare (see `areaToExpand`). */
+  /** The area whose regions a second round should compare (see `areaToExpand`). */
   expand: string | null;
+  /**
+   * A village of another kecamatan than the one the text labels (`Kec. X`), in the same kabupaten:
+   * whether it was in that kecamatan in an earlier edition (a split moved it) is asked of the region
+   * history in a third round, then the address is resolved again with `moved`.
+   */
+  movedCheck: string | null;
 };
+
+/** What the rounds after the first found: regions of an area (`expand`), earlier codes of villages (`movedCheck`). */
+export type Rounds = { extra?: RegionHit[]; moved?: Map<string, string[]> };
 
 // ---------------------------------------------------------------- resolve
 
@@ -87,18 +97,93 @@ const NOTHING = (words: number): Resolution => ({
   unexplained: words,
   villageFromHamlet: false,
   expand: null,
+  movedCheck: null,
 });
+
+/** The deepest region holding both (`32.75`, `32.16` -> `32`); empty when none does. */
+function commonArea(a: string, b: string): string {
+  const x = a.split(".");
+  const y = b.split(".");
+  let k = 0;
+  while (k < x.length && k < y.length && x[k] === y[k]) k++;
+  return x.slice(0, k).join(".");
+}
+
+/** Whether `id` lies in `area` or is one of its parents (the area itself included). */
+const related = (id: string, area: string) => id === area || id.startsWith(`${area}.`) || area.startsWith(`${id}.`);
+
+/**
+ * The provinsi or kabupaten/kota the text names unambiguously (docs/address-method.md, "Named
+ * regions"): a segment marked `Kab.`, `Kota`, `Prov.`... read whole as exactly one region of that
+ * level, or an unmarked segment after the last kecamatan/village label read whole as exactly one
+ * provinsi (`..., Jawa Tengah`); when it reads as several (Kota and Kabupaten Bekasi: people write
+ * one for the other), the province they share. The deepest
+ * of them is the scope every answer must lie in; one that contradicts it is left out (the kabupaten,
+ * the more specific, wins).
+ */
+function namedScope(parsed: ParsedAddress, phrases: Phrase[], found: Lookup): string | null {
+  const lastLower = parsed.regions.reduce((a, s, i) => (s.level === "kelurahan" || s.level === "kecamatan" ? i : a), -1);
+  const named: string[] = [];
+  parsed.regions.forEach((s, seg) => {
+    const upper = s.level === "kabupaten" || s.level === "provinsi";
+    if (!upper && (s.marker !== null || seg <= lastLower)) return;
+    const length = Math.min(s.words.length, MAX_SEGMENT_WORDS);
+    const level: Level = s.level === "kabupaten" ? "kabupaten" : "provinsi";
+    const ids = new Set<string>();
+    for (const p of phrases) {
+      if (p.seg !== seg || p.from !== 0 || p.to !== length) continue;
+      for (const { hit } of found.byTerm.get(p.phrase) ?? []) {
+        if (hit.level !== level) continue;
+        ids.add(hit.id);
+      }
+    }
+    // Several (`Kota Bekasi` where Kabupaten Bekasi is meant happens often): the province they share.
+    const common = [...ids].reduce<string | null>((a, id) => (a === null ? id : commonArea(a, id)), null);
+    if (common) named.push(common);
+  });
+  if (named.length === 0) return null;
+  const scope = named.reduce((a, b) => (b.length > a.length ? b : a));
+  return scope;
+}
+
+/**
+ * The kecamatan a segment labelled `Kec.` names inside the scope: those read by its longest phrase
+ * naming some (`Kec. Kota Padang Utara`: Padang Utara), several when the name is borne by several
+ * and nothing else tells them apart. Empty when no labelled segment names one there (then a second
+ * round compares the scope's kecamatan with the words as written).
+ */
+function labelledKecamatan(parsed: ParsedAddress, phrases: Phrase[], found: Lookup, scope: string | null): { ids: Set<string>; unmatched: boolean } {
+  let best: { words: number; ids: Set<string> } = { words: 0, ids: new Set() };
+  let labelled = false;
+  parsed.regions.forEach((s, seg) => {
+    if (s.level !== "kecamatan") return;
+    labelled = true;
+    for (const p of phrases) {
+      if (p.seg !== seg) continue;
+      for (const { hit } of found.byTerm.get(p.phrase) ?? []) {
+        if (hit.level !== "kecamatan" || (scope && !related(hit.id, scope))) continue;
+        const words = p.to - p.from - p.corrections.length * 0.5;
+        if (words > best.words) best = { words, ids: new Set([hit.id]) };
+        else if (words === best.words) best.ids.add(hit.id);
+      }
+    }
+  });
+  return { ids: best.ids, unmatched: labelled && best.ids.size === 0 };
+}
 
 /**
  * Scores every candidate (see the header) and answers the best, with its confidence, up to three
- * other villages, its warnings and what matched which level. `extra`: villages of a second round
- * (the area `expand` named), compared against the words as written.
+ * other candidates, its warnings and what matched which level. `rounds.extra`: regions of a second
+ * round (the area `expand` named), compared against the words as written; `rounds.moved`: the
+ * earlier codes of the village `movedCheck` named.
  */
-export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup, extra: RegionHit[] = []): Resolution {
+export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup, rounds: Rounds = {}): Resolution {
+  const extra = rounds.extra ?? [];
   const byRegion = new Map<string, Match[]>();
   const hits = new Map<string, RegionHit>();
   for (const p of phrases) {
     for (const { hit, former } of found.byTerm.get(p.phrase) ?? []) {
+      if (p.only && hit.level !== p.only) continue;
       const m = exactMatch(p, hit, former);
       const list = byRegion.get(hit.id);
       if (list) list.push(m);
@@ -106,6 +191,10 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
       hits.set(hit.id, hit);
     }
   }
+  const scope = namedScope(parsed, phrases, found);
+  const labelled = labelledKecamatan(parsed, phrases, found, scope);
+  const inScope = (id: string) => !scope || related(id, scope);
+  const inLabelled = (id: string) => labelled.ids.size === 0 || [...labelled.ids].some((k) => related(id, k));
   const postal = parsed.components.postal_code;
   const postalVillages = postal ? (found.byPostal.get(postal) ?? []) : [];
   const postalIds = new Set(postalVillages.map((v) => v.id));
@@ -173,17 +262,18 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
 
   const scored = new Map<string, Candidate>();
   for (const hit of hits.values()) {
+    if (!inScope(hit.id)) continue;
     const c = score(hit, []);
     if (c) scored.set(hit.id, c);
   }
   // Typos the vocabulary could not correct, only when the best exact reading leaves words
-  // unexplained: the best villages, those of the postal code and of the second round, compared
-  // against their chain's names.
+  // unexplained: the best villages, those of the postal code and the regions of the second round,
+  // compared against their chain's names.
   const first = [...scored.values()].reduce<Candidate | null>((a, c) => (!a || c.score > a.score ? c : a), null);
   const explained = first ? first.used.reduce((a, m) => a + m.to - m.from, 0) : 0;
   if (explained < wordCount) {
     const villages = [...scored.values()].filter((c) => c.hit.level === "kelurahan").sort((a, b) => b.score - a.score);
-    const again = [...villages.slice(0, W.localTop).map((c) => c.hit), ...localOnly.values()];
+    const again = [...villages.slice(0, W.localTop).map((c) => c.hit), ...[...localOnly.values()].filter((h) => inScope(h.id))];
     // Only spans holding a word the best exact reading leaves unexplained: a typo is there.
     const explainedAt = new Set((first?.used ?? []).flatMap((m) => Array.from({ length: m.to - m.from }, (_, k) => `${m.seg}|${m.from + k}`)));
     const spans = typoSpans(phrases.filter((p) => Array.from({ length: p.to - p.from }, (_, k) => `${p.seg}|${p.from + k}`).some((w) => !explainedAt.has(w))));
@@ -199,17 +289,34 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
   const ranked = [...scored.values()].sort(
     (a, b) => b.score - a.score || LEVELS.indexOf(b.hit.level) - LEVELS.indexOf(a.hit.level) || (a.hit.id < b.hit.id ? -1 : 1),
   );
-  const top = ranked[0];
+  // The text's best reading, and the best inside the kecamatan its `Kec.` label names: a labelled
+  // kecamatan binds the answer (a village of that name elsewhere is another place), unless the
+  // village was in that kecamatan before a split moved it (`moved`: its earlier codes).
+  const unbound = ranked[0];
+  const movedFrom = (c: Candidate | undefined) =>
+    c?.hit.level === "kelurahan" && (rounds.moved?.get(c.hit.id) ?? []).some((old) => [...labelled.ids].some((k) => old.startsWith(`${k}.`)));
+  const outside = unbound && !inLabelled(unbound.hit.id) && unbound.hit.level !== "provinsi" && unbound.hit.level !== "kabupaten" ? unbound : undefined;
+  const former = outside && movedFrom(outside);
+  const top = former ? outside : (ranked.find((c) => inLabelled(c.hit.id)) ?? unbound);
   if (!top) return NOTHING(wordCount);
-  // Rival explanations: not the answer's own parents (a weaker reading of the same place).
+  // Rival explanations: not the answer's own parents (a weaker reading of the same place) nor the
+  // regions inside it (a finer reading of it: the answer is right at its level either way).
   const topChain = new Set(chainOf(top.hit.id));
-  const rivals = ranked.slice(1).filter((c) => !topChain.has(c.hit.id));
+  const rivals = ranked.filter((c) => c !== top && !topChain.has(c.hit.id) && !c.hit.id.startsWith(`${top.hit.id}.`));
   const exp = (x: number) => Math.exp(x - top.score);
   const unexplained = wordCount - top.used.reduce((a, m) => a + m.to - m.from, 0);
-  const none = W.none + W.unexplained * Math.min(unexplained, UNEXPLAINED_MAX);
+  // A kecamatan the text labels (`Kec. X`) that the answer, a kabupaten or provinsi, does not reach:
+  // the answer is sure of its own level only if that name is nothing at all, which is rarely so.
+  const skipped =
+    (top.hit.level === "kabupaten" || top.hit.level === "provinsi") &&
+    parsed.regions.some((s, i) => s.level === "kecamatan" && !top.used.some((m) => m.seg === i));
+  const none = W.none + W.unexplained * Math.min(unexplained, UNEXPLAINED_MAX) + (skipped ? W.kecamatanSkipped : 0);
   const total = 1 + rivals.reduce((a, c) => a + exp(c.score), 0) + exp(none);
+  // Alternatives: other villages and kecamatan, best first; a
+  // kecamatan that bears the answer's name elsewhere in the named province comes before villages
+  // matched on a word of it.
   const alternatives = rivals
-    .filter((c) => c.hit.level === "kelurahan")
+    .filter((c) => c.hit.level === "kelurahan" || c.hit.level === "kecamatan")
     .slice(0, 3)
     .map((c) => ({ hit: c.hit, confidence: exp(c.score) / total }))
     .filter((a) => a.confidence >= 0.01);
@@ -222,7 +329,8 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
   if (top.used.some((m) => m.via === "former_code")) warnings.push("former_code");
   if (parsed.codes.some((c) => c.id.length === 13 && found.unknownCodes.has(c.id))) warnings.push("unknown_code");
   if (top.kabInconsistent) warnings.push("kabupaten_inconsistent");
-  if (top.kecInconsistent) warnings.push("kecamatan_inconsistent");
+  if (former) warnings.push("kecamatan_former");
+  else if (top.kecInconsistent || (outside && outside.hit.level === "kelurahan" && outside.score > top.score)) warnings.push("kecamatan_inconsistent");
 
   const matched: Matched[] = [];
   for (const m of top.used) {
@@ -234,11 +342,28 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
     matched.push({ level: m.level, id: m.id, text, read: m.phrase, via: m.via, reading: m.reading });
   }
   if (top.postal === "match" && postal) matched.push({ level: "kelurahan", id: top.hit.id, text: postal, read: postal, via: "postal_code", reading: null });
+  if (former) {
+    // The kecamatan written, the village's before a split moved it: named, though not the answer's.
+    const m = [...labelled.ids].flatMap((k) => byRegion.get(k) ?? []).find((x) => parsed.regions[x.seg]?.level === "kecamatan");
+    const seg = m && parsed.regions[m.seg];
+    if (m && seg)
+      matched.push({
+        level: "kecamatan",
+        id: m.id,
+        text: seg.text.slice(seg.at[m.from][0], seg.at[m.to - 1][1]),
+        read: m.phrase,
+        via: "former_kecamatan",
+        reading: null,
+      });
+  }
   matched.sort((a, b) => LEVELS.indexOf(b.level) - LEVELS.indexOf(a.level));
 
   const own = top.used.find((m) => m.id === top.hit.id && m.level === "kelurahan");
   const ownSeg = own ? parsed.regions[own.seg] : undefined;
   const villageFromHamlet = ownSeg?.marker === "kampung" || ownSeg?.marker === "dusun";
+  // A village outside the labelled kecamatan but in its kabupaten: did a split move it?
+  const movedCheck =
+    !rounds.moved && outside?.hit.level === "kelurahan" && [...labelled.ids].some((k) => k.slice(0, 5) === outside.hit.id.slice(0, 5)) ? outside.hit.id : null;
   return {
     top: top.hit,
     confidence: 1 / total,
@@ -247,17 +372,21 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
     matched,
     unexplained,
     villageFromHamlet,
-    expand: areaToExpand(parsed, top, unexplained),
+    expand: rounds.extra ? null : areaToExpand(parsed, top, unexplained, scope, labelled.unmatched),
+    movedCheck,
   };
 }
 
 /**
- * Whether a second round should fetch an area's villages: the answer is a kecamatan or kabupaten
- * with words left unexplained (a village name the vocabulary could not correct), or a village with a
- * whole village-like segment unexplained (then its kecamatan's villages).
+ * Whether a second round should fetch an area's regions: a `Kec.` label that names no kecamatan in
+ * the named scope (a misspelling: the scope's kecamatan are compared with it); else the answer is a
+ * kecamatan or kabupaten with words left unexplained (a village name the vocabulary could not
+ * correct), or a village with a whole village-like segment unexplained (then its kecamatan's).
  */
-function areaToExpand(parsed: ParsedAddress, top: Candidate, unexplained: number): string | null {
-  if (top.hit.level === "provinsi" || unexplained === 0) return null;
+function areaToExpand(parsed: ParsedAddress, top: Candidate, unexplained: number, scope: string | null, kecUnmatched: boolean): string | null {
+  if (unexplained === 0) return null;
+  if (kecUnmatched && scope && (top.hit.level === "provinsi" || top.hit.level === "kabupaten")) return top.hit.id;
+  if (top.hit.level === "provinsi") return null;
   if (top.hit.level !== "kelurahan") return top.hit.id;
   const silent = parsed.regions.some((s, i) => (s.level === null || s.level === "kelurahan") && !top.used.some((m) => m.seg === i));
   return silent ? top.hit.id.slice(0, 8) : null;

@@ -6,13 +6,13 @@
  */
 import type { RegionDb } from "../../db/client";
 import type { Level } from "../codes";
-import { convert } from "../history/service";
+import { convert, predecessors } from "../history/service";
 import { nameTable } from "../names/shipped";
 import { vocabulary } from "../search/vocabulary";
 import { type AddressComponents, parseAddress } from "./parse";
 import { phrasesOf } from "./phrases";
-import { lookupPhrases, villagesOf } from "./queries";
-import { type CodeTarget, type Matched, type RegionHit, type Resolution, resolve, type Warning } from "./resolve";
+import { areaRegions, lookupPhrases } from "./queries";
+import { type CodeTarget, type Matched, type RegionHit, type Resolution, type Rounds, resolve, type Warning } from "./resolve";
 
 export { WARNINGS } from "./resolve";
 
@@ -28,7 +28,7 @@ export type AddressAnswer = {
   postal_code: string | null;
   level: Level | null;
   confidence: number;
-  alternatives: { id: string; name: string; parent: string | null; confidence: number }[];
+  alternatives: { id: string; name: string; level: Level; parent: string | null; confidence: number }[];
   warnings: Warning[];
   matched: Matched[];
 };
@@ -57,7 +57,7 @@ function answer(input: string, components: AddressComponents, r: Resolution): Ad
     postal_code: r.top?.level === "kelurahan" ? r.top.postal : null,
     level: r.top?.level ?? null,
     confidence: round(r.confidence),
-    alternatives: r.alternatives.map((a) => ({ id: a.hit.id, name: a.hit.name, parent: a.hit.parent, confidence: round(a.confidence) })),
+    alternatives: r.alternatives.map((a) => ({ id: a.hit.id, name: a.hit.name, level: a.hit.level, parent: a.hit.parent, confidence: round(a.confidence) })),
     warnings: r.warnings,
     matched: r.matched,
   };
@@ -86,10 +86,11 @@ async function convertCodes(db: RegionDb, ids: string[]) {
 }
 
 /**
- * Resolves addresses, answers in the same order. At most three statements whatever their number:
+ * Resolves addresses, answers in the same order. At most four statements whatever their number:
  * only if some address holds a region code, the codes' current regions (region history); the
- * phrases, postal codes and those regions of all of them; then, only if some answer left a village
- * name unexplained, the villages of those areas (compared in the isolate).
+ * phrases, postal codes and those regions of all of them; then, only if some answer left a name
+ * unexplained, the regions of those areas (compared in the isolate); then, only if some village
+ * lies outside the kecamatan the text labels, those villages' earlier codes (region history).
  */
 export async function resolveAddresses(db: RegionDb, texts: string[]): Promise<AddressAnswer[]> {
   const ctx = { lexicon: vocabulary(), table: nameTable() };
@@ -111,12 +112,25 @@ export async function resolveAddresses(db: RegionDb, texts: string[]): Promise<A
     if (hits.length) byCode.set(code, hits);
   }
   const found = { ...rest, byCode, unknownCodes: unknown };
-  const results = batch.map((b) => resolve(b.parsed, b.phrases, found));
+  const rounds: Rounds[] = batch.map(() => ({}));
+  const run = (i: number) => resolve(batch[i].parsed, batch[i].phrases, found, rounds[i]);
+  const results = batch.map((_, i) => run(i));
   const areas = [...new Set(results.flatMap((r) => (r.expand ? [r.expand] : [])))];
   if (areas.length) {
-    const villages = await villagesOf(db, areas);
+    const regions = await areaRegions(db, areas);
     results.forEach((r, i) => {
-      if (r.expand) results[i] = resolve(batch[i].parsed, batch[i].phrases, found, villages.get(r.expand) ?? []);
+      if (!r.expand) return;
+      rounds[i].extra = regions.get(r.expand) ?? [];
+      results[i] = run(i);
+    });
+  }
+  const moved = [...new Set(results.flatMap((r) => (r.movedCheck ? [r.movedCheck] : [])))];
+  if (moved.length) {
+    const earlier = await predecessors(db, moved);
+    results.forEach((r, i) => {
+      if (!r.movedCheck) return;
+      rounds[i].moved = earlier;
+      results[i] = run(i);
     });
   }
   return results.map((r, i) => answer(batch[i].input, batch[i].parsed.components, r));

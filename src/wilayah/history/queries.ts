@@ -162,3 +162,11 @@ export const historyRowsStatement = (ids: string[]) =>
 export async function changesInSeqRange(db: RegionDb, first: number, last: number): Promise<ChangeRow[]> {
   return db.all<ChangeRow>(sql`SELECT ${CHANGE_COLUMNS} FROM wilayah_change WHERE seq BETWEEN ${first} AND ${last} ORDER BY seq`);
 }
+
+/** Per current code of `ids`, the codes of earlier editions it succeeds (wilayah_successor by new_id, its index): one statement. */
+export async function predecessorRows(db: RegionDb, ids: string[]): Promise<{ new_id: string; old_id: string }[]> {
+  if (ids.length === 0) return [];
+  return db.all<{ new_id: string; old_id: string }>(
+    sql`SELECT s.new_id, s.old_id FROM json_each(${JSON.stringify(ids)}) j CROSS JOIN wilayah_successor s ON s.new_id = j.value`,
+  );
+}

@@ -19,6 +19,7 @@ import {
   type EditionRow,
   editionRows,
   type HistoryRow,
+  predecessorRows,
   type RunRow,
   retiredCode,
   successorIds,
@@ -211,6 +212,16 @@ export async function listChanges(db: RegionDb, opts: Paging & { from?: string; 
   const rows = await changesBySeq(db, seqs);
   const total = selected.reduce((n, r) => n + r.n, 0);
   return { data: rows.map((c) => changeItem(c, editions)), meta: { ...w.meta(total), from: from.id, to: to.id } };
+}
+
+/**
+ * The codes of earlier editions each of these current codes succeeds, by current code (a village
+ * that moved to a new kecamatan after a split: its code under the old kecamatan). One statement.
+ */
+export async function predecessors(db: RegionDb, ids: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const r of await predecessorRows(db, ids)) out.set(r.new_id, [...(out.get(r.new_id) ?? []), r.old_id]);
+  return out;
 }
 
 /** POST /convert: each code of any edition and level, in order: its status, its current region when there is exactly one, its successors. */

@@ -53,7 +53,14 @@ describe("name readings (src/wilayah/names/readings.ts)", () => {
     // A table entry of several words is read when one of its words is dead (`de` is a word, `fort` none).
     expect(texts(read("fort de kock"))).toEqual(["kota bukittinggi"]);
     // Known words are joined all the same: the phrase cannot find the compound.
-    expect(texts(read("bukit tinggi"))).toEqual(["bukittinggi"]);
+    expect(texts(read("bukit tinggi"))).toEqual(["bukittinggi", "bukik tinggi"]);
+  });
+
+  it("a variant spelling is read both ways, known word or not, after the other readings (Sei and Sungai, Bukik and Bukit)", () => {
+    expect(texts(read("sungai rampah"))).toContain("sei rampah");
+    expect(texts(read("sei kakap"))).toContain("sungai kakap");
+    expect(read("sei kakap").find((r) => r.q === "sungai kakap")?.rewrites).toEqual([{ typed: "sei", read: "sungai", kind: "abbreviation" }]);
+    expect(texts(read("bukit barisan"))).toContain("bukik barisan");
   });
 
   it("a cut at a glued dot is a spacing rewrite", () => {

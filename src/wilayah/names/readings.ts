@@ -16,7 +16,7 @@
  *   reading; the phrase as typed cannot find the compound.
  * - A dead word: split into two vocabulary words, or read in today's spelling.
  * - A run of up to NameTable.maxWords words holding a dead word (`sby`, `fort de kock`): read from
- *   the table. A live word is a name as typed: reading `soe` (Kota Soe) as `su` would rank every
+ *   the table; and a word of a `variant` entry (`sungai` for an official `Sei`), dead or not. A live word is a name as typed: reading `soe` (Kota Soe) as `su` would rank every
  *   Su... beside it, and `kp`, a word of four official names (Kp. Tempel), is not read as Kampung.
  * Level words the planner reads (`kab`, `kec.`...) are left to it, except that one joins with
  * the next word into a vocabulary word (`kota baru` -> Kabupaten Kotabaru, `kota waringin`).
@@ -61,6 +61,8 @@ const KIND_ORDER: readonly ReadingKind[] = ["historic", "abbreviation", "spacing
  * split (`timoer` is `timur`, not `tim oer`).
  */
 const KIND_COST: Record<ReadingKind, number> = { historic: 0, abbreviation: 0, spacing: 0.05, spelling: 0.1 };
+/** A variant spelling of a known word (`bukit` as `bukik`): after the other readings, which a word as typed rarely needs less. */
+const VARIANT_COST = 0.2;
 const SURELY_OLD = /oe|dj|tj/;
 const SURELY_OLD_COST = 0.03;
 /** As the planner strips them (search/plan.ts EDGE_PUNCTUATION). */
@@ -139,8 +141,13 @@ export function nameReadings(q: string, { lexicon, table }: NameContext, max = M
     if (!next || next.part !== t.part || t.opaque || next.opaque) return null;
     return joinWords(t.core, next.core, lexicon, { last: !(t.fixed || next.fixed) && i + 1 === last });
   });
-  // Most queries: every word known, none joins, no cut. Nothing to read.
-  if (glued.length === 0 && !dead.includes(true) && joins.every((j) => j === null)) return [];
+  // A word with a variant spelling (`sungai` and `sei`): read the other way too, dead or not.
+  const variants = tokens.map((t, i) => {
+    const e = plain[i] ? undefined : table.get(t.core);
+    return e?.kind === "variant" ? e : undefined;
+  });
+  // Most queries: every word known, none joins, no cut, no variant. Nothing to read.
+  if (glued.length === 0 && !dead.includes(true) && joins.every((j) => j === null) && variants.every((v) => !v)) return [];
   const beams: State[][] = Array.from({ length: n + 1 }, () => []);
   beams[0].push({ cost: 0, dead: 0, words: [], rewrites: [] });
   const step = (from: State, to: number, cost: number, part: number, text: string, rewrite?: Rewrite) =>
@@ -159,6 +166,8 @@ export function nameReadings(q: string, { lexicon, table }: NameContext, max = M
     const options: [number, number, string, Rewrite?][] = [[1, dead[i] ? DEAD : 0, t.raw]];
     const joined = joins[i];
     if (joined) options.push([2, 1 + KIND_COST.spacing, joined, { typed: `${t.core} ${tokens[i + 1].core}`, read: joined, kind: "spacing" }]);
+    const variant = variants[i];
+    if (variant) options.push([1, 1 + VARIANT_COST, variant.reads, { typed: variant.typed, read: variant.reads, kind: "abbreviation" }]);
     if (!plain[i]) {
       // Table entries of 1..maxWords words starting here, inside this comma part, holding a dead word.
       const span: string[] = [];

@@ -7,12 +7,15 @@
  * - generic: an abbreviation of a common word of names or addresses (`tg` Tanjung, `kp` Kampung,
  *   `kec` Kecamatan, `jl` Jalan), no region;
  * - abbreviation: a short form of one place's name (`sby` Surabaya), with the region it means;
- * - historic: a colonial or former name (`buitenzorg` Kota Bogor), with the region it means.
+ * - historic: a colonial or former name (`buitenzorg` Kota Bogor), with the region it means;
+ * - variant: two spellings of one word of names, both in official names (`sei` and `sungai`: Sei
+ *   Rampah, Sungai Raya; Minang `bukik` and `bukit`), no region: read both ways, even where the word
+ *   as typed is a name word (one row per direction).
  * An entry is a word rewrite: `typed` (one or more words) reads as `reads` wherever it stands in a
  * query (`kab bdg` -> `kab bandung`, `jl merdeka sby` -> `jl merdeka surabaya`).
  */
 
-export const NAME_KINDS = ["generic", "abbreviation", "historic"] as const;
+export const NAME_KINDS = ["generic", "variant", "abbreviation", "historic"] as const;
 export type NameKind = (typeof NAME_KINDS)[number];
 
 export type NameEntry = {
