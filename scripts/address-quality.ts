@@ -10,13 +10,21 @@
  *   npm run address:quality -- --misses          and every wrong answer, explained
  *   npm run address:quality -- --set FILE        another draw (npm run address:set -- --seed 7 --out FILE)
  *   npm run address:quality -- "Braga, Bandung 40111" ...   these addresses' answers, in full
+ *   npm run address:quality -- --world [--misses]      the real-world development set (test/fixtures/address-world.json,
+ *                                                     scripts/address-world-rates.ts), and its wrong answers
+ *   npm run address:quality -- --heldout             the real-world held-out set: report only, never tune on it
+ *   npm run address:quality -- --extra               the larger development set (.wrangler/, built by address:world; tuning only)
+ *   npm run address:quality -- --raw                 coverage of the raw, unlabelled addresses (.wrangler/address-raw.json, built locally)
+ * (--world, --heldout and --raw print their reports only, in that order, instead of the quality set's.)
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { belowFloors, formatRates, rateAnswers } from "./address-rates.ts";
 import type { RealAddress } from "./address-real.ts";
 import type { AddressCase } from "./address-set.ts";
+import { EXTRA_FILE, RAW_FILE } from "./address-world.ts";
+import { formatRawRates, formatWorldRates, type RawAnswer, rateRaw, rateWorld, type WorldAnswer, type WorldCase, worldMisses } from "./address-world-rates.ts";
 import { importBundled } from "./bundle.ts";
 import { isMain, root } from "./lib.ts";
 import { searchSqlDb, sqliteDb } from "./sqlite-d1.ts";
@@ -31,10 +39,66 @@ async function main() {
   const setFile = setAt >= 0 ? args[setAt + 1] : join(root, "test", "fixtures", "address-set.json");
   const texts = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--set");
   const statements: { ms: number; sql: string }[] = [];
-  const db = sqliteDb(new DatabaseSync(searchSqlDb(), { readOnly: true }), (run) => statements.push({ ms: run.ms, sql: run.sql }));
+  const sqlite = new DatabaseSync(searchSqlDb(), { readOnly: true });
+  const db = sqliteDb(sqlite, (run) => statements.push({ ms: run.ms, sql: run.sql }));
   const { resolveAddresses } = await loadService();
   if (texts.length) {
     for (const a of await resolveAddresses(db, texts)) console.log(JSON.stringify(a, null, 1));
+    return;
+  }
+  const fixture = <T>(name: string) => JSON.parse(readFileSync(name.startsWith("/") ? name : join(root, "test", "fixtures", name), "utf8")) as T;
+  const worldSets = [
+    { flag: "--world", file: "address-world.json", title: "real-world addresses, development set" },
+    { flag: "--extra", file: EXTRA_FILE, title: "real-world addresses, larger development set (tuning only, not committed)" },
+    { flag: "--heldout", file: "address-world-heldout.json", title: "real-world addresses, HELD-OUT set (report only: never tune on it)" },
+  ].filter((w) => args.includes(w.flag));
+  if (worldSets.length || args.includes("--raw")) {
+    for (const w of worldSets) {
+      const cases = fixture<WorldCase[]>(w.file);
+      const answers: WorldAnswer[] = [];
+      for (let i = 0; i < cases.length; i += BATCH)
+        answers.push(
+          ...(await resolveAddresses(
+            db,
+            cases.slice(i, i + BATCH).map((c) => c.text),
+          )),
+        );
+      const rates = rateWorld(cases, answers);
+      console.log(`${formatWorldRates(rates, `${w.title} (${cases.length} cases, test/fixtures/${w.file})`)}\n`);
+      if (w.flag !== "--heldout" && args.includes("--misses")) {
+        const names = new Map(
+          (sqlite.prepare("SELECT id, name FROM kecamatan UNION ALL SELECT id, name FROM kabupaten").all() as { id: string; name: string }[]).map((r) => [
+            r.id,
+            r.name,
+          ]),
+        );
+        console.log(`${worldMisses(rates, names)}\n`);
+      }
+    }
+    if (args.includes("--raw")) {
+      if (!existsSync(RAW_FILE))
+        throw new Error(
+          `${RAW_FILE} is missing: npm run address:world -- --raw-mirror PATH builds it (not committed: see test/fixtures/address-world.README.md)`,
+        );
+      const texts = JSON.parse(readFileSync(RAW_FILE, "utf8")) as string[];
+      const answers: (RawAnswer | Error)[] = [];
+      for (let i = 0; i < texts.length; i += BATCH) {
+        const batch = texts.slice(i, i + BATCH);
+        try {
+          answers.push(...(await resolveAddresses(db, batch)));
+        } catch {
+          // one by one, to tell which address throws
+          for (const t of batch)
+            answers.push(
+              await resolveAddresses(db, [t]).then(
+                (a) => a[0],
+                (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+              ),
+            );
+        }
+      }
+      console.log(formatRawRates(rateRaw(texts, answers), `raw addresses (${texts.length}, .wrangler/address-raw.json; unlabelled: coverage only)`));
+    }
     return;
   }
   const set = JSON.parse(readFileSync(setFile, "utf8")) as AddressCase[];

@@ -71,6 +71,8 @@ export type Match = {
   reading: ReadingKind | null;
   kindMismatch: boolean;
 };
+/** A region of a lower level than the provinsi or kabupaten/kota its segment is marked as. */
+const below = (upper: Phrase["upper"], level: Level) => !!upper && LEVELS.indexOf(level) > LEVELS.indexOf(upper);
 export const chainOf = (id: string) => {
   const p = id.split(".");
   return p.map((_, i) => p.slice(0, i + 1).join("."));
@@ -80,7 +82,7 @@ const KIND_PREFIX = /^(kabupaten administrasi|kota administrasi|kabupaten|kota) 
 
 export function exactMatch(p: Phrase, hit: RegionHit, former: boolean): Match {
   let value = W.word * (p.to - p.from) - W.correction * p.corrections.length;
-  if (p.hint && p.hint !== hit.level) value -= W.hintMismatch;
+  if ((p.hint && p.hint !== hit.level) || below(p.upper, hit.level)) value -= W.hintMismatch;
   if (p.below) value -= W.below;
   if (p.street) value -= W.street;
   const kindMismatch = !!p.kind && hit.level === "kabupaten" && (hit.name.startsWith("Kota") ? "kota" : "kabupaten") !== p.kind;
@@ -108,7 +110,7 @@ export function typoSpans(phrases: Phrase[]): Spans {
   // As written (no corrected or read variants), 1-4 words, 4+ characters.
   for (const p of phrases) {
     if (p.corrections.length || p.reading || p.to - p.from > 4 || p.phrase.length < 4) continue;
-    const k = `${p.seg}|${p.from}|${p.to}|${p.phrase}|${p.hint ?? ""}|${p.below ? 1 : 0}|${p.street ? 1 : 0}`;
+    const k = `${p.seg}|${p.from}|${p.to}|${p.phrase}|${p.hint ?? ""}|${p.below ? 1 : 0}|${p.street ? 1 : 0}|${p.upper ?? ""}`;
     if (seen.has(k)) continue;
     seen.add(k);
     let pi = index.get(p.phrase);
@@ -154,7 +156,7 @@ function memberMatches(t: ChainMember, spans: Spans): Match[] {
       }
       if (d === 0 || d > limit) continue;
       let value = W.word * (p.to - p.from) - W.correction * d;
-      if (p.hint && p.hint !== t.level) value -= W.hintMismatch;
+      if ((p.hint && p.hint !== t.level) || below(p.upper, t.level)) value -= W.hintMismatch;
       if (p.below) value -= W.below;
       if (p.street) value -= W.street;
       out.push({ seg: p.seg, from: p.from, to: p.to, phrase: name, id: t.id, level: t.level, value, via: "typo", reading: null, kindMismatch: false });

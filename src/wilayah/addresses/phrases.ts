@@ -6,7 +6,8 @@
  *
  * For each region segment (its first MAX_SEGMENT_WORDS words), every span of 1 to MAX_SPAN
  * consecutive words is a phrase, normalised as the index normalises names, read:
- * - as typed, and as spelled when punctuation differs (`Sei. Pudak`, `Pa' Tera`, `Ps.Baru`);
+ * - as typed, and as spelled when punctuation differs (`Sei. Pudak`, `Pa' Tera`, `Ps.Baru`), a
+ *   reduplicated word with and without its hyphen (`Wangi-Wangi`, `Fak Fak`);
  * - through the name readings of search (src/wilayah/names/readings.ts: spacing, old spellings,
  *   short forms, historic names: `bdg` -> `bandung`, `bukit kecil` -> `bukitkecil`);
  * - with one word corrected: each word of 4+ letters that is no vocabulary word gets up to
@@ -51,6 +52,8 @@ export type Phrase = {
   reading: ReadingKind | null;
   /** Read only as a region of this level (`Kec. Juang` as the kecamatan Kota Juang, not as Kota X). */
   only?: Level;
+  /** The segment is marked as a provinsi or kabupaten/kota (`Prov. Papua Barat`): a part of it read as a lower region costs as a wrong hint. */
+  upper?: "provinsi" | "kabupaten";
 };
 
 export const MAX_SPAN = 6;
@@ -125,7 +128,8 @@ export function phrasesOf(parsed: ParsedAddress, ctx: { lexicon: Words; table: N
     const kind = s.marker === "kab" ? "kabupaten" : s.marker === "kota" || s.marker === "kotamadya" ? "kota" : undefined;
     const push = (cls: number, base: Omit<Phrase, "phrase" | "hint" | "kind" | "below" | "street">, phrase: string) => {
       const out = classes[cls];
-      const tagged = hamlet ? { ...base, below: true } : s.fromStreet ? { ...base, street: true } : base;
+      const upper = s.level === "provinsi" || s.level === "kabupaten" ? { upper: s.level } : {};
+      const tagged = hamlet ? { ...base, below: true } : s.fromStreet ? { ...base, street: true } : { ...base, ...upper };
       if (base.from === 0 && s.marker) {
         if (kind === "kota") out.push({ ...tagged, phrase: `kota ${phrase}`, hint: "kabupaten" });
         if (kind === "kabupaten") out.push({ ...tagged, phrase: `kabupaten ${phrase}`, hint: "kabupaten" });
@@ -145,6 +149,9 @@ export function phrasesOf(parsed: ParsedAddress, ctx: { lexicon: Words; table: N
         // As spelled, punctuation kept (`Sei. Pudak`, `Pa' Tera`, `Kassi - Kassi`, `Ps.Baru`).
         const spelled = normalizeSearchText(s.text.slice(s.at[from][0], s.at[to - 1][1]));
         if (spelled !== typed) push(0, base, spelled);
+        // Reduplicated words with or without their hyphen (`Wangi-Wangi Selatan` is Wangi Wangi Selatan, `Fak Fak` Fak-Fak).
+        if (typed.includes("-")) push(0, base, typed.replaceAll("-", " "));
+        else if (/\b([a-z]+) \1\b/.test(typed)) push(0, base, typed.replace(/\b([a-z]+) \1\b/g, "$1-$1"));
         for (const r of nameReadings(typed, ctx, READINGS_PER_SPAN)) push(1, { ...base, reading: r.kind }, r.q);
         // Short forms of common name words spelled out even where the word is also a name word
         // (search reads `ps` as typed: Ps. Tebing Tinggi is official); an address's `Ps. Baru` is Pasar Baru.

@@ -18,6 +18,8 @@
  */
 import { LEVELS, type Level } from "../codes";
 import type { ReadingKind } from "../names/readings";
+import { normalizeSearchText } from "../normalize";
+import { editDistance } from "../search/plan";
 import { chainOf, cover, exactMatch, LEVEL_BIT, localMatches, type Match, type RegionHit, typoSpans, type Via, W } from "./matching";
 import type { ParsedAddress } from "./parse";
 import { MAX_SEGMENT_WORDS, type Phrase } from "./phrases";
@@ -100,15 +102,6 @@ const NOTHING = (words: number): Resolution => ({
   movedCheck: null,
 });
 
-/** The deepest region holding both (`32.75`, `32.16` -> `32`); empty when none does. */
-function commonArea(a: string, b: string): string {
-  const x = a.split(".");
-  const y = b.split(".");
-  let k = 0;
-  while (k < x.length && k < y.length && x[k] === y[k]) k++;
-  return x.slice(0, k).join(".");
-}
-
 /** Whether `id` lies in `area` or is one of its parents (the area itself included). */
 const related = (id: string, area: string) => id === area || id.startsWith(`${area}.`) || area.startsWith(`${id}.`);
 
@@ -116,14 +109,14 @@ const related = (id: string, area: string) => id === area || id.startsWith(`${ar
  * The provinsi or kabupaten/kota the text names unambiguously (docs/address-method.md, "Named
  * regions"): a segment marked `Kab.`, `Kota`, `Prov.`... read whole as exactly one region of that
  * level, or an unmarked segment after the last kecamatan/village label read whole as exactly one
- * provinsi (`..., Jawa Tengah`); when it reads as several (Kota and Kabupaten Bekasi: people write
- * one for the other), the province they share. The deepest
+ * provinsi (`..., Jawa Tengah`); Kota and Kabupaten Bekasi both when it reads as either (people
+ * write one for the other: the answer then warns kabupaten_inconsistent). The deepest
  * of them is the scope every answer must lie in; one that contradicts it is left out (the kabupaten,
  * the more specific, wins).
  */
-function namedScope(parsed: ParsedAddress, phrases: Phrase[], found: Lookup): string | null {
+function namedScope(parsed: ParsedAddress, phrases: Phrase[], found: Lookup): string[] {
   const lastLower = parsed.regions.reduce((a, s, i) => (s.level === "kelurahan" || s.level === "kecamatan" ? i : a), -1);
-  const named: string[] = [];
+  const named: string[][] = [];
   parsed.regions.forEach((s, seg) => {
     const upper = s.level === "kabupaten" || s.level === "provinsi";
     if (!upper && (s.marker !== null || seg <= lastLower)) return;
@@ -132,18 +125,22 @@ function namedScope(parsed: ParsedAddress, phrases: Phrase[], found: Lookup): st
     const ids = new Set<string>();
     for (const p of phrases) {
       if (p.seg !== seg || p.from !== 0 || p.to !== length) continue;
-      for (const { hit } of found.byTerm.get(p.phrase) ?? []) {
-        if (hit.level !== level) continue;
-        ids.add(hit.id);
-      }
+      for (const { hit } of found.byTerm.get(p.phrase) ?? []) if (hit.level === level) ids.add(hit.id);
     }
-    // Several (`Kota Bekasi` where Kabupaten Bekasi is meant happens often): the province they share.
-    const common = [...ids].reduce<string | null>((a, id) => (a === null ? id : commonArea(a, id)), null);
-    if (common) named.push(common);
+    // Kota X and Kabupaten X (people write one for the other) are both allowed; names shared across provinces are no scope.
+    const list = [...ids];
+    if (list.length === 1 || (list.length === 2 && list[0].slice(0, 2) === list[1].slice(0, 2))) named.push(list);
   });
-  if (named.length === 0) return null;
-  const scope = named.reduce((a, b) => (b.length > a.length ? b : a));
-  return scope;
+  if (named.length === 0) return [];
+  // The deepest named areas, inside the provinsi named where they can be (a province that
+  // contradicts the kabupaten is left out); of two kabupaten that contradict each other, the one
+  // the province holds, else the last written (`Jl. Raya Kota Batu, ..., Kab. Ogan Komering Ulu
+  // Selatan`: addresses run from the street to the province).
+  const depth = Math.max(...named.map((areas) => areas[0].length));
+  const deepest = named.filter((areas) => areas[0].length === depth);
+  const upper = named.filter((areas) => areas[0].length < depth);
+  const fits = (areas: string[]) => upper.every((p) => areas.some((id) => p.some((a) => related(id, a))));
+  return [...deepest].reverse().find(fits) ?? (deepest.at(-1) as string[]);
 }
 
 /**
@@ -152,7 +149,13 @@ function namedScope(parsed: ParsedAddress, phrases: Phrase[], found: Lookup): st
  * and nothing else tells them apart. Empty when no labelled segment names one there (then a second
  * round compares the scope's kecamatan with the words as written).
  */
-function labelledKecamatan(parsed: ParsedAddress, phrases: Phrase[], found: Lookup, scope: string | null): { ids: Set<string>; unmatched: boolean } {
+function labelledKecamatan(
+  parsed: ParsedAddress,
+  phrases: Phrase[],
+  found: Lookup,
+  scope: string[],
+  extra: RegionHit[],
+): { ids: Set<string>; unmatched: boolean; fuzzy?: { seg: number; length: number; d: number; phrase: string } } {
   let best: { words: number; ids: Set<string> } = { words: 0, ids: new Set() };
   let labelled = false;
   parsed.regions.forEach((s, seg) => {
@@ -161,14 +164,39 @@ function labelledKecamatan(parsed: ParsedAddress, phrases: Phrase[], found: Look
     for (const p of phrases) {
       if (p.seg !== seg) continue;
       for (const { hit } of found.byTerm.get(p.phrase) ?? []) {
-        if (hit.level !== "kecamatan" || (scope && !related(hit.id, scope))) continue;
+        if (hit.level !== "kecamatan" || (scope.length && !scope.some((a) => related(hit.id, a)))) continue;
         const words = p.to - p.from - p.corrections.length * 0.5;
         if (words > best.words) best = { words, ids: new Set([hit.id]) };
         else if (words === best.words) best.ids.add(hit.id);
       }
     }
   });
-  return { ids: best.ids, unmatched: labelled && best.ids.size === 0 };
+  if (!labelled || best.ids.size || !extra.length) return { ids: best.ids, unmatched: labelled && best.ids.size === 0 };
+  // None named exactly: the kecamatan of the second round's area nearest to a labelled segment as
+  // written, within FUZZY_KECAMATAN edits per 8 letters (at least 1; `Sinembah Tnjng Muda Hulu`).
+  let nearest = { d: Number.POSITIVE_INFINITY, ids: new Set<string>(), seg: -1, length: 0, phrase: "" };
+  const kecs = extra.filter((h) => h.level === "kecamatan");
+  parsed.regions.forEach((s, seg) => {
+    if (s.level !== "kecamatan") return;
+    const length = Math.min(s.words.length, MAX_SEGMENT_WORDS);
+    const written = phrases.filter((p) => p.seg === seg && p.from === 0 && p.to === length && !p.corrections.length && !p.only).map((p) => p.phrase);
+    for (const k of kecs) {
+      const names = [...new Set([k.name, k.altName].map(normalizeSearchText))];
+      for (const w of written) {
+        if (w.length < 4) continue;
+        const limit = Math.max(1, Math.floor(w.length / 8));
+        for (const n of names) {
+          if (Math.abs(n.length - w.length) > limit) continue;
+          const d = editDistance(w, n);
+          if (d > limit || d > nearest.d) continue;
+          if (d < nearest.d) nearest = { d, ids: new Set(), seg, length, phrase: n };
+          nearest.ids.add(k.id);
+        }
+      }
+    }
+  });
+  if (nearest.ids.size === 0) return { ids: nearest.ids, unmatched: true };
+  return { ids: nearest.ids, unmatched: false, fuzzy: { seg: nearest.seg, length: nearest.length, d: nearest.d, phrase: nearest.phrase } };
 }
 
 /**
@@ -192,8 +220,30 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
     }
   }
   const scope = namedScope(parsed, phrases, found);
-  const labelled = labelledKecamatan(parsed, phrases, found, scope);
-  const inScope = (id: string) => !scope || related(id, scope);
+  const labelled = labelledKecamatan(parsed, phrases, found, scope, extra);
+  const inScope = (id: string) => scope.length === 0 || scope.some((a) => related(id, a));
+  // A labelled kecamatan found only by comparison (second round): matched as a corrected typo.
+  if (labelled.fuzzy) {
+    const { seg, length, d, phrase } = labelled.fuzzy;
+    for (const id of labelled.ids) {
+      const hit = extra.find((h) => h.id === id);
+      if (!hit) continue;
+      const m: Match = {
+        seg,
+        from: 0,
+        to: length,
+        phrase,
+        id,
+        level: "kecamatan",
+        value: W.word * length - W.correction * d,
+        via: "typo",
+        reading: null,
+        kindMismatch: false,
+      };
+      byRegion.set(id, [...(byRegion.get(id) ?? []), m]);
+      hits.set(id, hit);
+    }
+  }
   const inLabelled = (id: string) => labelled.ids.size === 0 || [...labelled.ids].some((k) => related(id, k));
   const postal = parsed.components.postal_code;
   const postalVillages = postal ? (found.byPostal.get(postal) ?? []) : [];
@@ -202,6 +252,8 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
   const localOnly = new Map<string, RegionHit>();
   for (const v of [...postalVillages, ...extra]) if (!hits.has(v.id)) localOnly.set(v.id, v);
 
+  const namesOwnParent = (phrase: string, id: string) =>
+    (found.byTerm.get(phrase) ?? []).some((x) => (x.hit.level === "kabupaten" || x.hit.level === "provinsi") && id.startsWith(`${x.hit.id}.`));
   const namesUpper = (phrase: string) => (found.byTerm.get(phrase) ?? []).some((x) => x.hit.level === "kabupaten" || x.hit.level === "provinsi");
   // Each written code that names a region (of any edition) is a segment of one word after the
   // text's, matched by the regions it stands for today; a code no edition holds is no evidence.
@@ -245,7 +297,14 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
     // A village or kecamatan named only by a phrase that also names a kabupaten/kota or provinsi, with
     // none of its parents written (`Gedung Sate, Bandung`): the writer means the city, not one of the
     // villages or kecamatan that bear its name elsewhere.
-    if ((hit.level === "kelurahan" || hit.level === "kecamatan") && c.used.every((m) => m.level === hit.level) && c.used.some((m) => namesUpper(m.phrase)))
+    // So also when the words that name it name its own kabupaten/kota too (the village Kota
+    // Lhokseumawe in Kota Lhokseumawe: `Kota Lhokseumawe, Aceh` is the city).
+    const lower = hit.level === "kelurahan" || hit.level === "kecamatan";
+    if (
+      lower &&
+      ((c.used.every((m) => m.level === hit.level) && c.used.some((m) => namesUpper(m.phrase))) ||
+        c.used.some((m) => m.id === hit.id && namesOwnParent(m.phrase, hit.id)))
+    )
       total -= W.cityName;
     let postalState: Candidate["postal"] = null;
     if (postal) {
@@ -383,9 +442,9 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
  * kecamatan or kabupaten with words left unexplained (a village name the vocabulary could not
  * correct), or a village with a whole village-like segment unexplained (then its kecamatan's).
  */
-function areaToExpand(parsed: ParsedAddress, top: Candidate, unexplained: number, scope: string | null, kecUnmatched: boolean): string | null {
+function areaToExpand(parsed: ParsedAddress, top: Candidate, unexplained: number, scope: string[], kecUnmatched: boolean): string | null {
+  if (kecUnmatched && scope.length) return scope.find((a) => related(top.hit.id, a)) ?? scope[0];
   if (unexplained === 0) return null;
-  if (kecUnmatched && scope && (top.hit.level === "provinsi" || top.hit.level === "kabupaten")) return top.hit.id;
   if (top.hit.level === "provinsi") return null;
   if (top.hit.level !== "kelurahan") return top.hit.id;
   const silent = parsed.regions.some((s, i) => (s.level === null || s.level === "kelurahan") && !top.used.some((m) => m.seg === i));
