@@ -130,10 +130,12 @@ describe("GET /wilayah/address", () => {
     expect(await one("Braga, Kota Bandung, 32.73.99.1999")).toMatchObject({ kelurahan: { id: "32.73.19.1001" }, warnings: ["unknown_code"] });
   });
 
-  it("warns kecamatan_inconsistent when the kecamatan written with its level word is not the answer's", async () => {
+  it("a kecamatan written with its level word binds the answer: a village of another kecamatan is kecamatan_inconsistent", async () => {
     const r = await one("Braga, Kec. Coblong, Kota Bandung");
-    expect(r).toMatchObject({ kelurahan: { id: "32.73.19.1001" } });
+    expect(r).toMatchObject({ level: "kecamatan", kecamatan: { id: "32.73.02" }, kelurahan: null });
     expect(r.warnings).toContain("kecamatan_inconsistent");
+    expect(r.confidence).toBeLessThan(0.5);
+    expect(r.alternatives.map((a: { id: string }) => a.id)).toContain("32.73.19.1001");
     expect((await one("Braga, Kec. Sumur Bandung, Kota Bandung")).warnings).toEqual([]);
   });
 
@@ -143,7 +145,7 @@ describe("GET /wilayah/address", () => {
     expect(alone.warnings).toContain("ambiguous");
     expect(alone.alternatives).toHaveLength(3);
     for (const alt of alone.alternatives)
-      expect(alt).toEqual({ id: expect.any(String), name: "Sukamaju", parent: expect.any(String), confidence: expect.any(Number) });
+      expect(alt).toEqual({ id: expect.any(String), name: "Sukamaju", level: "kelurahan", parent: expect.any(String), confidence: expect.any(Number) });
     // Four Sukamaju in Kabupaten Bogor: the kabupaten is sure, the village is not; the kecamatan settles it.
     const bogor = await one("Sukamaju, Kabupaten Bogor");
     expect(bogor.kabupaten.id).toBe("32.01");
@@ -176,6 +178,83 @@ describe("GET /wilayah/address", () => {
     await expectError(await get(""), 400, "INVALID_QUERY");
     await expectError(await get("x".repeat(501)), 400, "INVALID_QUERY");
     expect((await get(`Braga, Bandung ${"x".repeat(480)}`)).status).toBe(200);
+  });
+});
+
+describe("real writing (issue 35): never contradict what the text says, and say so when unsure", () => {
+  const kec = (a: { kecamatan: { id: string } | null }) => a.kecamatan?.id;
+
+  it("1. a kecamatan written with Kec. binds the answer; the village of that name inside it wins", async () => {
+    // Two villages named Kunjang in Kabupaten Kediri: one in Ngancar, one in Kunjang.
+    expect(await one("Desa Kunjang, Kec. Ngancar, Kab. Kediri")).toMatchObject({ kelurahan: { id: "35.06.07.2005" }, warnings: [] });
+    expect(await one("Desa Kunjang, Kec. Kunjang, Kab. Kediri")).toMatchObject({ kelurahan: { id: "35.06.21.2005" } });
+  });
+
+  it("2. never outside a province or kabupaten the text names; nothing inside fits: that region, unsure", async () => {
+    const r = await one("Jl. Merdeka, Kec. Tengah Jawa, Kab. Aceh Besar, Prov. Aceh");
+    expect(r).toMatchObject({ level: "kabupaten", kabupaten: { id: "11.06" }, kecamatan: null });
+    expect(r.confidence).toBeLessThan(0.5);
+    for (const a of r.alternatives) expect(a.id.startsWith("11.06.")).toBe(true);
+    // A province alone, after the kecamatan: the answer stays in it (Bawang is a kecamatan of Jawa Tengah twice).
+    expect((await one("Kec. Bawang, Jawa Tengah")).provinsi.id).toBe("33");
+    // A `Kota X` inside the street is no named region: the kabupaten written last wins.
+    expect(await one("Jl. Raya Kota Batu, Kec. Muaradua, Kab. Ogan Komering Ulu Selatan, Prov. Sumatera Selatan")).toMatchObject({ kabupaten: { id: "16.09" } });
+  });
+
+  it.each([
+    ["Jl. Raya, Kec. Kujang, Kab. Kediri, Prov. Jawa Timur", "35.06.21"],
+    ["Kec. Darmaga, Kab. Bogor, Prov. Jawa Barat", "32.01.30"],
+    ["Kec. Yosowinangun, Kab. Lumajang", "35.08.07"],
+    ["Kec. Mardinding, Kab. Karo", "12.06.10"],
+    ["Kec. Mandangin, Kab. Sarolangun, Prov. Jambi", "15.03.06"],
+    ["Jalan Kuta Mbacang, Kec. Sinembah Tnjng Muda Hulu, Kab. Deli Serdang", "12.07.20"],
+  ])("3. a misspelt kecamatan inside the named region: %s", async (q, id) => {
+    const r = await one(q);
+    expect(kec(r)).toBe(id);
+    expect(r.warnings).toContain("typo_corrected");
+  });
+
+  it.each([
+    ["Kec. Sungai Rampah, Kab. Serdang Bedagai", "12.18.04"],
+    ["Kec. Sei Kakap, Kab. Kubu Raya", "61.12.09"],
+    ["Kec. Padang Utr., Kota Padang", "13.71.04"],
+    ["Kec. Tanjung Karang Bar., Kota Bandar Lampung", "18.71.03"],
+    ["Kec. Bukit Barisan, Kab. Lima Puluh Kota", "13.07.12"],
+    ["Kec. Juang, Kab. Bireuen", "11.11.13"],
+    ["Kec. Kota Padang Utara, Kota Padang", "13.71.04"],
+    ["Kec. Ilir Timur II, Kota Palembang", "16.71.06"],
+    ["Kec. Wangi-Wangi Selatan, Kab. Wakatobi", "74.07.05"],
+    ["Kec. Kepulauan Seribu Utara, Kab. Kep. Seribu", "31.01.01"],
+  ])("4. short and regional forms: %s", async (q, id) => {
+    expect(kec(await one(q))).toBe(id);
+  });
+
+  it("5. the competing reading comes first among the alternatives, and the confidence says they tie", async () => {
+    const r = await one("Kec. Bawang, Jawa Tengah");
+    expect(r.level).toBe("kecamatan");
+    const both = [r.kecamatan.id, r.alternatives[0].id].sort();
+    expect(both).toEqual(["33.04.05", "33.25.05"]);
+    expect(r.alternatives[0]).toMatchObject({ level: "kecamatan", name: "Bawang" });
+    expect(r.confidence).toBeLessThan(0.6);
+    expect(r.warnings).toContain("ambiguous");
+  });
+
+  it("6. a village a split moved, written with its old kecamatan: today's village, kecamatan_former naming the old one", async () => {
+    const r = await one("Desa Ladang Tuha I, Kec. Manggeng, Kab. Aceh Barat Daya");
+    expect(r).toMatchObject({ kelurahan: { id: "11.12.09.2011" }, kecamatan: { id: "11.12.09", name: "Lembah Sabil" } });
+    expect(r.warnings).toContain("kecamatan_former");
+    expect(r.warnings).not.toContain("kecamatan_inconsistent");
+    expect(r.matched).toContainEqual({ level: "kecamatan", id: "11.12.03", text: "Manggeng", read: "manggeng", via: "former_kecamatan", reading: null });
+  });
+
+  it("the MCP tool answers these as REST does", async () => {
+    const addresses = ["Kec. Bawang, Jawa Tengah", "Desa Ladang Tuha I, Kec. Manggeng, Kab. Aceh Barat Daya", "Kec. Kujang, Kab. Kediri"];
+    const result = await mcpTool(key, "wilayah_address", { addresses });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(await json(await post({ addresses })));
+    const data = (result.structuredContent as { data: { kecamatan: { id: string } | null; warnings: string[] }[] }).data;
+    expect(data.map(kec)).toEqual([expect.stringMatching(/^33\.(04|25)\.05$/), "11.12.09", "35.06.21"]);
+    expect(data[1].warnings).toContain("kecamatan_former");
   });
 });
 
