@@ -198,7 +198,9 @@ describe("real writing (issue 35): never contradict what the text says, and say 
     // A province alone, after the kecamatan: the answer stays in it (Bawang is a kecamatan of Jawa Tengah twice).
     expect((await one("Kec. Bawang, Jawa Tengah")).provinsi.id).toBe("33");
     // A `Kota X` inside the street is no named region: the kabupaten written last wins.
-    expect(await one("Jl. Raya Kota Batu, Kec. Muaradua, Kab. Ogan Komering Ulu Selatan, Prov. Sumatera Selatan")).toMatchObject({ kabupaten: { id: "16.09" } });
+    expect(await one("Jl. Raya Kota Batu, Kec. Muaradua, Kab. Ogan Komering Ulu Selatan, Prov. Sumatera Selatan")).toMatchObject({
+      kabupaten: { id: "16.09" },
+    });
   });
 
   it.each([

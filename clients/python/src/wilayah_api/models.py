@@ -1678,6 +1678,8 @@ class ResolveAddressResponseDataProvinsi(TypedDict):
 class ResolveAddressResponseDataAlternativesItem(TypedDict):
     id: str
     name: str
+    #: kelurahan or kecamatan (another kecamatan of the same name, when the answer is a kecamatan)
+    level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"]
     #: Parent names, nearest first
     parent: str | None
     #: Its share of the same softmax as the answer's confidence
@@ -1697,8 +1699,9 @@ class ResolveAddressResponseDataMatchedItem(TypedDict):
     #: bukitkecil, soerabaja -> surabaya); typo: a corrected typo; code: a region code written in
     #: the address (32.73.01.1001 or 3273011001) is this region's or a parent's; former_code: a code
     #: of an earlier edition whose successor this is; postal_code: the written postal code is the
-    #: village's
-    via: Literal["name", "alias", "former_name", "reading", "typo", "code", "former_code", "postal_code"]
+    #: village's; former_kecamatan: the kecamatan written (with Kec.) is the one the village was in
+    #: until a split moved it (warning kecamatan_former), id is that kecamatan, not the answer's
+    via: Literal["name", "alias", "former_name", "reading", "typo", "code", "former_code", "postal_code", "former_kecamatan"]
     #: The name reading's kind, when via is reading
     reading: Literal["spacing", "spelling", "abbreviation", "historic"] | None
 
@@ -1726,7 +1729,9 @@ class ResolveAddressResponseData(TypedDict):
     #: right; below 0.5, the right village was the answer or among the alternatives in most cases
     #: (docs/api.md, Addresses)
     confidence: float
-    #: Up to 3 other candidate villages, best first, those with a confidence of 0.01 or more
+    #: Up to 3 other candidate villages or kecamatan, best first, those with a confidence of 0.01 or
+    #: more; all inside the provinsi and kabupaten/kota the text names (Kec. Bawang, Jawa Tengah:
+    #: the other kecamatan Bawang of Jawa Tengah)
     alternatives: list[ResolveAddressResponseDataAlternativesItem]
     #: postal_code_mismatch: a postal code was written and it is not the answer village's;
     #: ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a
@@ -1737,8 +1742,12 @@ class ResolveAddressResponseData(TypedDict):
     #: ignored (a typo in it?); kabupaten_inconsistent: the kabupaten/kota written does not contain
     #: the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota
     #: Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan)
-    #: names another kecamatan than the answer's
-    warnings: list[Literal["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "former_code", "unknown_code", "kabupaten_inconsistent", "kecamatan_inconsistent"]]
+    #: names another kecamatan than the answer's, or the village written lies in another kecamatan
+    #: than the one so written (the written kecamatan binds the answer: it is that kecamatan, the
+    #: village among the alternatives); kecamatan_former: the village written was in the kecamatan
+    #: written until a split moved it: the answer is today's village, matched names the kecamatan
+    #: written (via former_kecamatan)
+    warnings: list[Literal["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "former_code", "unknown_code", "kabupaten_inconsistent", "kecamatan_inconsistent", "kecamatan_former"]]
     #: What matched which level of the answer, lowest level first
     matched: list[ResolveAddressResponseDataMatchedItem]
 
@@ -1797,6 +1806,8 @@ class ResolveAddressesResponseDataItemProvinsi(TypedDict):
 class ResolveAddressesResponseDataItemAlternativesItem(TypedDict):
     id: str
     name: str
+    #: kelurahan or kecamatan (another kecamatan of the same name, when the answer is a kecamatan)
+    level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"]
     #: Parent names, nearest first
     parent: str | None
     #: Its share of the same softmax as the answer's confidence
@@ -1816,8 +1827,9 @@ class ResolveAddressesResponseDataItemMatchedItem(TypedDict):
     #: bukitkecil, soerabaja -> surabaya); typo: a corrected typo; code: a region code written in
     #: the address (32.73.01.1001 or 3273011001) is this region's or a parent's; former_code: a code
     #: of an earlier edition whose successor this is; postal_code: the written postal code is the
-    #: village's
-    via: Literal["name", "alias", "former_name", "reading", "typo", "code", "former_code", "postal_code"]
+    #: village's; former_kecamatan: the kecamatan written (with Kec.) is the one the village was in
+    #: until a split moved it (warning kecamatan_former), id is that kecamatan, not the answer's
+    via: Literal["name", "alias", "former_name", "reading", "typo", "code", "former_code", "postal_code", "former_kecamatan"]
     #: The name reading's kind, when via is reading
     reading: Literal["spacing", "spelling", "abbreviation", "historic"] | None
 
@@ -1845,7 +1857,9 @@ class ResolveAddressesResponseDataItem(TypedDict):
     #: right; below 0.5, the right village was the answer or among the alternatives in most cases
     #: (docs/api.md, Addresses)
     confidence: float
-    #: Up to 3 other candidate villages, best first, those with a confidence of 0.01 or more
+    #: Up to 3 other candidate villages or kecamatan, best first, those with a confidence of 0.01 or
+    #: more; all inside the provinsi and kabupaten/kota the text names (Kec. Bawang, Jawa Tengah:
+    #: the other kecamatan Bawang of Jawa Tengah)
     alternatives: list[ResolveAddressesResponseDataItemAlternativesItem]
     #: postal_code_mismatch: a postal code was written and it is not the answer village's;
     #: ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a
@@ -1856,8 +1870,12 @@ class ResolveAddressesResponseDataItem(TypedDict):
     #: ignored (a typo in it?); kabupaten_inconsistent: the kabupaten/kota written does not contain
     #: the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota
     #: Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan)
-    #: names another kecamatan than the answer's
-    warnings: list[Literal["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "former_code", "unknown_code", "kabupaten_inconsistent", "kecamatan_inconsistent"]]
+    #: names another kecamatan than the answer's, or the village written lies in another kecamatan
+    #: than the one so written (the written kecamatan binds the answer: it is that kecamatan, the
+    #: village among the alternatives); kecamatan_former: the village written was in the kecamatan
+    #: written until a split moved it: the answer is today's village, matched names the kecamatan
+    #: written (via former_kecamatan)
+    warnings: list[Literal["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "former_code", "unknown_code", "kabupaten_inconsistent", "kecamatan_inconsistent", "kecamatan_former"]]
     #: What matched which level of the answer, lowest level first
     matched: list[ResolveAddressesResponseDataItemMatchedItem]
 

@@ -5211,11 +5211,15 @@ export type ResolveAddressResponses = {
              */
             confidence: number;
             /**
-             * Up to 3 other candidate villages, best first, those with a confidence of 0.01 or more
+             * Up to 3 other candidate villages or kecamatan, best first, those with a confidence of 0.01 or more; all inside the provinsi and kabupaten/kota the text names (Kec. Bawang, Jawa Tengah: the other kecamatan Bawang of Jawa Tengah)
              */
             alternatives: Array<{
                 id: string;
                 name: string;
+                /**
+                 * kelurahan or kecamatan (another kecamatan of the same name, when the answer is a kecamatan)
+                 */
+                level: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan';
                 /**
                  * Parent names, nearest first
                  */
@@ -5226,9 +5230,9 @@ export type ResolveAddressResponses = {
                 confidence: number;
             }>;
             /**
-             * postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; former_code: a region code written in the address is of an earlier edition and was read as its current successor (see matched); unknown_code: a village code written (32.73.19.1001 or ten digits) is no code of any edition since 2015, so it was ignored (a typo in it?); kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan) names another kecamatan than the answer's
+             * postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; former_code: a region code written in the address is of an earlier edition and was read as its current successor (see matched); unknown_code: a village code written (32.73.19.1001 or ten digits) is no code of any edition since 2015, so it was ignored (a typo in it?); kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan) names another kecamatan than the answer's, or the village written lies in another kecamatan than the one so written (the written kecamatan binds the answer: it is that kecamatan, the village among the alternatives); kecamatan_former: the village written was in the kecamatan written until a split moved it: the answer is today's village, matched names the kecamatan written (via former_kecamatan)
              */
-            warnings: Array<'postal_code_mismatch' | 'ambiguous' | 'typo_corrected' | 'former_name' | 'former_code' | 'unknown_code' | 'kabupaten_inconsistent' | 'kecamatan_inconsistent'>;
+            warnings: Array<'postal_code_mismatch' | 'ambiguous' | 'typo_corrected' | 'former_name' | 'former_code' | 'unknown_code' | 'kabupaten_inconsistent' | 'kecamatan_inconsistent' | 'kecamatan_former'>;
             /**
              * What matched which level of the answer, lowest level first
              */
@@ -5247,9 +5251,9 @@ export type ResolveAddressResponses = {
                  */
                 read: string;
                 /**
-                 * name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil -> bukitkecil, soerabaja -> surabaya); typo: a corrected typo; code: a region code written in the address (32.73.01.1001 or 3273011001) is this region's or a parent's; former_code: a code of an earlier edition whose successor this is; postal_code: the written postal code is the village's
+                 * name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil -> bukitkecil, soerabaja -> surabaya); typo: a corrected typo; code: a region code written in the address (32.73.01.1001 or 3273011001) is this region's or a parent's; former_code: a code of an earlier edition whose successor this is; postal_code: the written postal code is the village's; former_kecamatan: the kecamatan written (with Kec.) is the one the village was in until a split moved it (warning kecamatan_former), id is that kecamatan, not the answer's
                  */
-                via: 'name' | 'alias' | 'former_name' | 'reading' | 'typo' | 'code' | 'former_code' | 'postal_code';
+                via: 'name' | 'alias' | 'former_name' | 'reading' | 'typo' | 'code' | 'former_code' | 'postal_code' | 'former_kecamatan';
                 /**
                  * The name reading's kind, when via is reading
                  */
@@ -5398,11 +5402,15 @@ export type ResolveAddressesResponses = {
              */
             confidence: number;
             /**
-             * Up to 3 other candidate villages, best first, those with a confidence of 0.01 or more
+             * Up to 3 other candidate villages or kecamatan, best first, those with a confidence of 0.01 or more; all inside the provinsi and kabupaten/kota the text names (Kec. Bawang, Jawa Tengah: the other kecamatan Bawang of Jawa Tengah)
              */
             alternatives: Array<{
                 id: string;
                 name: string;
+                /**
+                 * kelurahan or kecamatan (another kecamatan of the same name, when the answer is a kecamatan)
+                 */
+                level: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan';
                 /**
                  * Parent names, nearest first
                  */
@@ -5413,9 +5421,9 @@ export type ResolveAddressesResponses = {
                 confidence: number;
             }>;
             /**
-             * postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; former_code: a region code written in the address is of an earlier edition and was read as its current successor (see matched); unknown_code: a village code written (32.73.19.1001 or ten digits) is no code of any edition since 2015, so it was ignored (a typo in it?); kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan) names another kecamatan than the answer's
+             * postal_code_mismatch: a postal code was written and it is not the answer village's; ambiguous: another explanation scores nearly as well (see alternatives); typo_corrected: a name was read with a typo corrected; former_name: a name was read by the name it had in an earlier edition of the code list; former_code: a region code written in the address is of an earlier edition and was read as its current successor (see matched); unknown_code: a village code written (32.73.19.1001 or ten digits) is no code of any edition since 2015, so it was ignored (a typo in it?); kabupaten_inconsistent: the kabupaten/kota written does not contain the answer (or is its namesake of the other kind: Kabupaten Bandung for a village of Kota Bandung); kecamatan_inconsistent: a kecamatan written with its level word (Kec., Kecamatan) names another kecamatan than the answer's, or the village written lies in another kecamatan than the one so written (the written kecamatan binds the answer: it is that kecamatan, the village among the alternatives); kecamatan_former: the village written was in the kecamatan written until a split moved it: the answer is today's village, matched names the kecamatan written (via former_kecamatan)
              */
-            warnings: Array<'postal_code_mismatch' | 'ambiguous' | 'typo_corrected' | 'former_name' | 'former_code' | 'unknown_code' | 'kabupaten_inconsistent' | 'kecamatan_inconsistent'>;
+            warnings: Array<'postal_code_mismatch' | 'ambiguous' | 'typo_corrected' | 'former_name' | 'former_code' | 'unknown_code' | 'kabupaten_inconsistent' | 'kecamatan_inconsistent' | 'kecamatan_former'>;
             /**
              * What matched which level of the answer, lowest level first
              */
@@ -5434,9 +5442,9 @@ export type ResolveAddressesResponses = {
                  */
                 read: string;
                 /**
-                 * name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil -> bukitkecil, soerabaja -> surabaya); typo: a corrected typo; code: a region code written in the address (32.73.01.1001 or 3273011001) is this region's or a parent's; former_code: a code of an earlier edition whose successor this is; postal_code: the written postal code is the village's
+                 * name: its name; alias: another spelling the search index holds (Jaksel, DKI); former_name: its name in an earlier edition; reading: a name reading (bdg -> bandung, bukit kecil -> bukitkecil, soerabaja -> surabaya); typo: a corrected typo; code: a region code written in the address (32.73.01.1001 or 3273011001) is this region's or a parent's; former_code: a code of an earlier edition whose successor this is; postal_code: the written postal code is the village's; former_kecamatan: the kecamatan written (with Kec.) is the one the village was in until a split moved it (warning kecamatan_former), id is that kecamatan, not the answer's
                  */
-                via: 'name' | 'alias' | 'former_name' | 'reading' | 'typo' | 'code' | 'former_code' | 'postal_code';
+                via: 'name' | 'alias' | 'former_name' | 'reading' | 'typo' | 'code' | 'former_code' | 'postal_code' | 'former_kecamatan';
                 /**
                  * The name reading's kind, when via is reading
                  */
