@@ -231,7 +231,7 @@ describe("region history in the seed (scripts/seed/history.ts)", () => {
       notCurrent: 7_552,
       successors: 7_441,
       changes: 12_610,
-      formerNames: 4_237, // names that only write the current name with a short form (Pekan Tg. Beringin) are left to the name readings
+      formerNames: 4_236, // names that only write the current name with a short form (Pekan Tg. Beringin) are left to the name readings
     });
   });
 
