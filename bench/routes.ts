@@ -178,6 +178,31 @@ export const ADDRESS_ROUTES: Route[] = [
   },
 ];
 
+/**
+ * Real writing (issue 35): the school list's development set (test/fixtures/address-world.json, never
+ * the held-out one), every 25th one per request, and 100 of them (every 30th) in one POST: named
+ * regions, labelled kecamatan, second and third rounds as real addresses need them.
+ */
+const WORLD_SET: { text: string }[] = JSON.parse(readFileSync(join(root, "test", "fixtures", "address-world.json"), "utf8"));
+ADDRESS_ROUTES.push(
+  {
+    name: `address real (${WORLD_SET.filter((_, i) => i % 25 === 0).length} schools)`,
+    path: addressPath(WORLD_SET[0].text),
+    paths: WORLD_SET.filter((_, i) => i % 25 === 0).map((c) => addressPath(c.text)),
+  },
+  {
+    name: "address real batch of 100",
+    path: "/api/v1/wilayah/address",
+    method: "POST",
+    body: JSON.stringify({
+      addresses: WORLD_SET.filter((_, i) => i % 30 === 0)
+        .slice(0, 100)
+        .map((c) => c.text),
+    }),
+    headers: { "content-type": "application/json" },
+  },
+);
+
 /** BMKG cannot be reached from here: these run on a cache warmed with a fixture (warmBmkgCache). */
 export const BMKG_ROUTES: Route[] = [
   { name: "cuaca?adm4 (warm cache)", path: "/api/v1/cuaca?adm4=32.73.09.1001" },
