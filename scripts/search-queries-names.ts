@@ -25,6 +25,12 @@
  *   as typed), GENERIC_DRAWS regions whose name has the word, with it abbreviated (`tg pinang`), or a
  *   kota with `kodya` / `kotamadya` before it.
  * - historic: every historic entry of seed/name-table.csv (`buitenzorg` -> Kota Bogor).
+ * - variant (issue 35): for each variant entry, GENERIC_DRAWS regions whose name has the official
+ *   word, written with the other (`sungai rampah` for Sei Rampah).
+ * - context-typo (issue 35): CONTEXT_TYPOS kecamatan with one deletion or neighbour swap in the
+ *   longest word that makes it a word of other names (`kujang` for Kunjang), with the kabupaten's
+ *   name after it (`kujang kediri`): the misspellings of real writing, which search can only tell
+ *   from the context.
  */
 
 import { seeded } from "../src/lib/random.ts";
@@ -40,11 +46,12 @@ import { loadAliases } from "./seed/search-index.ts";
 /** One query of the search quality set (here, below search-queries.ts, so the two do not import each other). */
 export type QualityQuery = { group: string; q: string; expected: string; all?: string[]; note?: string };
 
-export const NAME_GROUPS = ["spacing", "spelling", "short-form", "historic"] as const;
+export const NAME_GROUPS = ["spacing", "spelling", "short-form", "historic", "variant", "context-typo"] as const;
 const COMPOUND_PART = 4;
 const COMPOUND_USES = 10;
 const PER_LEVEL = 20;
 const GENERIC_DRAWS = 5;
+const CONTEXT_TYPOS = 20;
 
 type SeedRow = SeedResult["rows"][number];
 const LEVEL_NO = { provinsi: 1, kabupaten: 2, kecamatan: 3, kelurahan: 4 } as const;
@@ -183,6 +190,47 @@ export function buildNameGroups({ rows, vocabulary }: Pick<SeedResult, "rows" | 
       add({ group: "short-form", q, expected: r.id, note: `${e.typed} = ${e.reads}` });
       found++;
     }
+  }
+
+  // Issue 35, with a random stream of its own (the groups above stay as they were).
+  const random35 = seeded(35);
+  // variant: the table's variant spellings (`sungai` for an official Sei), GENERIC_DRAWS regions each.
+  for (const e of table) {
+    if (e.kind !== "variant") continue;
+    const pool = unique.filter((r) => r.level !== "provinsi" && nameOf(r).split(" ").includes(e.reads));
+    let found = 0;
+    for (let tries = 0; found < GENERIC_DRAWS && tries < GENERIC_DRAWS * 100 && pool.length > 0; tries++) {
+      const r = pool[Math.floor(random35() * pool.length)];
+      const q = nameOf(r)
+        .split(" ")
+        .map((w) => (w === e.reads ? e.typed : w))
+        .join(" ");
+      if (seen.has(q) || !free(q, r)) continue;
+      add({ group: "variant", q, expected: r.id, note: `${e.typed} for ${e.reads}` });
+      found++;
+    }
+  }
+  // context-typo: a kecamatan with one edit in its longest word that makes it another name's word
+  // (`kujang` for Kunjang: search cannot tell it is a typo by the word alone), with its kabupaten.
+  const kecamatan = active.filter((r) => r.level === "kecamatan");
+  let drawn = 0;
+  for (let tries = 0; drawn < CONTEXT_TYPOS && tries < CONTEXT_TYPOS * 400; tries++) {
+    const r = kecamatan[Math.floor(random35() * kecamatan.length)];
+    const kab = byId.get(r.id.slice(0, 5));
+    if (!kab) continue;
+    const words = nameOf(r).split(" ");
+    const longest = words.reduce((a, w) => (w.length > a.length ? w : a), "");
+    if (!/^[a-z]{5,}$/.test(longest)) continue;
+    const i = Math.floor(random35() * longest.length);
+    const edits = [longest.slice(0, i) + longest.slice(i + 1), longest.slice(0, i) + longest[i + 1] + longest[i] + longest.slice(i + 2)].filter(
+      (w) => w.length >= 4 && w !== longest && lexicon.has(w),
+    );
+    if (edits.length === 0) continue;
+    const q = `${words.map((w) => (w === longest ? edits[0] : w)).join(" ")} ${normalizeSearchText(kab.altName)}`;
+    // Another kecamatan of the kabupaten (or anything of its name) would be a right answer: only unique names.
+    if (seen.has(q) || kecamatan.some((k) => k.id !== r.id && k.id.startsWith(kab.id) && nameOf(k) === words.join(" "))) continue;
+    add({ group: "context-typo", q, expected: r.id, note: `${longest} written ${edits[0]}, with its kabupaten` });
+    drawn++;
   }
   return out;
 }

@@ -20,6 +20,10 @@
  * - postal: a random postal code; it must find its villages (all of them counted, the top 3 among them).
  * - spacing, spelling, short-form, historic: names as people write them (issue 28), drawn by
  *   scripts/search-queries-names.ts with a random stream of their own, so the groups above stay as they were.
+ * - variant, context-typo: issue 35's forms and misspellings, by the same file with a stream of
+ *   their own. The committed set holds the other groups as drawn before issue 35 changed the
+ *   seed's aliases and name table, with these two appended (docs/name-readings.md, "Quality groups"):
+ *   a run of this script redraws every group from today's seed.
  */
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -208,6 +208,28 @@ describe("typos", () => {
     expect(mix[0]).toMatchObject({ id: "32.73.02", match: { fuzzy: true, name: "coblong", context: ["bandung"] } });
   });
 
+  it("a word that is itself a name, misspelt, with its kabupaten: corrected when nothing matches as typed (issue 35)", async () => {
+    for (const [q, typed, matched, id] of [
+      ["darmaga bogor", "darmaga", "dramaga", "32.01.30"],
+      ["mardinding karo", "mardinding", "mardingding", "12.06.10"],
+      ["mandangin sarolangun", "mandangin", "mandiangin", "15.03.06"],
+    ]) {
+      const { data } = await search(q);
+      expect(data[0], q).toMatchObject({ id, match: { fuzzy: true, corrections: [{ typed, matched }] } });
+    }
+  });
+
+  it("the short and regional forms of real writing (issue 35)", async () => {
+    for (const [q, id] of [
+      ["sungai rampah", "12.18.04"],
+      ["sei kakap", "61.12.09"],
+      ["padang utr", "13.71.04"],
+      ["bukit barisan", "13.07.12"],
+      ["ilir timur ii", "16.71.06"],
+    ])
+      expect(ids(await search(q)).slice(0, 3), q).toContain(id);
+  });
+
   it("short words are not corrected (1 edit from 4 letters, 2 from 8)", async () => {
     expect((await search("xyz")).meta.total).toBe(0);
     expect((await search("bxli")).data[0]).toMatchObject({ name: "Bali", match: { fuzzy: true } });

@@ -127,20 +127,54 @@ function corrected(q: string, candidates: { q: string; w: string; n: number }[])
 }
 
 /**
+ * Variants correcting one word each (the others as typed), the words taking turns, rarest first:
+ * each word's closest candidate first, then each word's second. For the second statement, where any word may be
+ * the misspelt one and the others right.
+ */
+function correctedOne(q: string, candidates: { q: string; w: string; n: number }[]): Variant[] {
+  const perWord = new Map<string, { w: string; d: number; n: number }[]>();
+  for (const c of candidates) {
+    const d = editDistance(c.q, c.w);
+    if (d === 0 || d > maxEdits(c.q.length)) continue;
+    perWord.set(c.q, [...(perWord.get(c.q) ?? []), { w: c.w, d, n: c.n }]);
+  }
+  // The rarer a word as typed (the fewer names use it), the likelier it is the misspelt one: its turn comes first.
+  const vocab = vocabulary();
+  const lists = [...perWord]
+    .map(([word, list]) => ({ word, list: list.sort((a, b) => a.d - b.d || b.n - a.n || (a.w < b.w ? -1 : 1)) }))
+    .sort((a, b) => vocab.uses(a.word) - vocab.uses(b.word));
+  const out: Variant[] = [];
+  for (let rank = 0; out.length < CORRECTED_VARIANTS && lists.some((l) => l.list.length > rank); rank++) {
+    for (const { word, list } of lists) {
+      const b = list[rank];
+      if (!b || out.length >= CORRECTED_VARIANTS) continue;
+      const re = new RegExp(`(?<![a-z0-9])${word}(?![a-z0-9])`, "g");
+      out.push({
+        source: { kind: "corrected", index: out.length },
+        plan: planQuery(q.replace(re, b.w)),
+        corrections: [{ typed: word, matched: b.w }],
+        reading: null,
+      });
+    }
+  }
+  return out;
+}
+
+/**
  * Typo candidates of the words of a plan that may be typos (letters only, 4+) and start no word of
- * the vocabulary: similar words within the word's edit distance. A word that a name reading read in
+ * the vocabulary (`knownToo`: also those that do): similar words within the word's edit distance. A word that a name reading read in
  * today's spelling or from the table is no typo (`timoer` is `timur`, not also `timor`); a word it
  * only split still may be (`sobanan` splits into `soba nan`, which finds nothing: it is `sobangan`).
  */
-function typoFixes(q: string, plan: QueryPlan, readings: NameReading[]): Variant[] {
+function typoFixes(q: string, plan: QueryPlan, readings: NameReading[], knownToo = false): Variant[] {
   const read = new Set(readings.flatMap((r) => r.rewrites.filter((w) => w.kind !== "spacing").flatMap((w) => w.typed.split(" "))));
   const words = typoCandidates(plan).filter((w) => !read.has(w));
   if (words.length === 0) return [];
   const vocab = vocabulary();
   const candidates = words
-    .filter((word) => !vocab.startsAWord(word))
+    .filter((word) => knownToo || !vocab.startsAWord(word))
     .flatMap((word) => vocab.similarWords(word, maxEdits(word.length)).map((c) => ({ q: word, w: c.w, n: c.n })));
-  return corrected(q, candidates);
+  return knownToo ? correctedOne(q, candidates) : corrected(q, candidates);
 }
 
 /**
@@ -163,7 +197,7 @@ export async function search(db: RegionDb, opts: Paging & { q: string; level?: L
   // A plain query (one word or phrase, no hint, code, context reading, name reading or typo) keeps the suffix-index statement.
   const simple =
     readings.length === 0 && fixes.length === 0 && !plan.code && !plan.postal && plan.contexts.length === 0 && !plan.literal.hint && plan.literal.own === q;
-  const variants: Variant[] | null = simple
+  let variants: Variant[] | null = simple
     ? null
     : [
         { source: { kind: "typed" }, plan, corrections: [], reading: null },
@@ -171,7 +205,20 @@ export async function search(db: RegionDb, opts: Paging & { q: string; level?: L
         ...fixes,
       ];
   const statement = variants ? searchPlannedSql(sourcesOf(variants), filter) : searchRegionsSql({ q, ...filter });
-  const found = searchRows(await db.all(statement));
+  let found = searchRows(await db.all(statement));
+  // Nothing at all for a query of several words: a word that is itself a name may be a misspelling
+  // of the one the others' context needs (`kujang kediri` is Kunjang, Kabupaten Kediri; Kujang is
+  // a name elsewhere). A second statement, only then, with those words corrected too.
+  if (found.total === 0 && w.offset === 0 && q.includes(" ")) {
+    const known = typoFixes(q, plan, readings, true);
+    if (known.length) {
+      variants = [
+        ...(variants ?? [{ source: { kind: "typed" }, plan, corrections: [], reading: null }]).filter((v) => v.source.kind !== "corrected"),
+        ...known,
+      ];
+      found = searchRows(await db.all(searchPlannedSql(sourcesOf(variants), filter)));
+    }
+  }
   return {
     data: found.rows.map((r) => ({
       id: r.id,
