@@ -14,7 +14,7 @@ beforeAll(async () => {
   key = (await seedUserWithKey()).secret;
 });
 
-const CONTEXT_TYPO_FLOOR = 0.25;
+const CONTEXT_TYPO_FLOOR = 0.85;
 
 it("finds the expected region in the top 3 for at least 95% of each group", { timeout: 120_000 }, async () => {
   const queries = set as Query[];
@@ -53,8 +53,8 @@ it("finds the expected region in the top 3 for at least 95% of each group", { ti
     "typo",
     "variant",
   ]);
-  // context-typo (issue 35: `kujang kediri` for Kunjang, Kabupaten Kediri) is far from 95%: a floor
-  // at what it reaches, so it cannot fall unseen; docs/api.md "Search" says what is missing.
+  // context-typo (issue 35: `kujang kediri` for Kunjang, Kabupaten Kediri) is below 95%: a floor at
+  // what it reaches (17 of 20), so it cannot fall unseen; docs/name-readings.md says what it misses.
   for (const [name, g] of groups)
     expect(g.hits / g.total, `${name}: ${g.misses.join("; ")}`).toBeGreaterThanOrEqual(name === "context-typo" ? CONTEXT_TYPO_FLOOR : 0.95);
 });

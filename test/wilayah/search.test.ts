@@ -219,6 +219,18 @@ describe("typos", () => {
     }
   });
 
+  it("a misspelt name that another region bears, with its kabupaten: compared with the kabupaten's kecamatan and villages (issue 35)", async () => {
+    const { data } = await search("kujang kediri");
+    expect(data[0]).toMatchObject({
+      id: "35.06.21",
+      name: "Kunjang",
+      match: { type: "word", fuzzy: true, context: ["kediri"], corrections: [{ typed: "kujang", matched: "kunjang" }] },
+    });
+    expect((await search("yosowinangun lumajang")).data[0]).toMatchObject({ id: "35.08.07", match: { fuzzy: true } });
+    expect((await search("kujang kediri", "&level=kelurahan")).data.every((r) => r.level === "kelurahan")).toBe(true);
+    expect((await search("qqqqqq kediri")).meta.total).toBe(0);
+  });
+
   it("the short and regional forms of real writing (issue 35)", async () => {
     for (const [q, id] of [
       ["sungai rampah", "12.18.04"],

@@ -192,3 +192,32 @@ export function searchPlannedSql(sources: PlannedSource[], opts: { level?: numbe
     ${PAGE_ROWS}
     ORDER BY key, r`);
 }
+
+/** A region under a named context (contextRegions): what search returns of it. */
+export type ContextRow = { ctx: string; id: string; name: string; alt_name: string; level: number; parent: string | null; is_active: number };
+
+/**
+ * The active kecamatan and villages of each kabupaten/kota, and the active kecamatan of each
+ * provinsi, that one of `phrases` names exactly (a whole indexed term of that level): the regions a
+ * misspelt name followed by its context may mean (service.ts `contextFallback`). One statement;
+ * `ctx` is the phrase. A kabupaten reads its own range of the id index (some 300 rows); a provinsi
+ * reads its kecamatan only (the kecamatan table's key), never its thousands of villages.
+ */
+export function contextRegionsSql(phrases: string[]): SQL {
+  const list = JSON.stringify(phrases);
+  return sql`WITH named AS (
+      SELECT DISTINCT t.value AS ctx, w.id, w.level
+      FROM json_each(${list}) t
+      CROSS JOIN wilayah_grams g ON g.s = t.value || char(31) AND g.k = 0 AND g.is_active = 1
+      JOIN wilayah_search w ON w.ord = g.r
+      WHERE w.level <= 2 AND w.is_active = 1
+    )
+    SELECT n.ctx, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active
+    FROM named n CROSS JOIN wilayah_search w ON w.id > n.id || '.' AND w.id < n.id || '/'
+    WHERE n.level = 2 AND w.level >= 3 AND w.is_active = 1
+    UNION ALL
+    SELECT n.ctx, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active
+    FROM named n CROSS JOIN kecamatan c ON c.id > n.id || '.' AND c.id < n.id || '/'
+    JOIN wilayah_search w ON w.id = c.id
+    WHERE n.level = 1 AND c.is_active = 1 AND w.is_active = 1`;
+}

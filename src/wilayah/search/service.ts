@@ -24,7 +24,7 @@ import {
   type VariantSource,
   variantNumber,
 } from "./protocol";
-import { type PlannedSource, type SearchRow, searchPlannedSql, searchRegionsSql, searchRows } from "./queries";
+import { type ContextRow, contextRegionsSql, type PlannedSource, type SearchRow, searchPlannedSql, searchRegionsSql, searchRows } from "./queries";
 import { vocabulary } from "./vocabulary";
 
 export const MIN_QUERY_LENGTH = 2;
@@ -177,6 +177,63 @@ function typoFixes(q: string, plan: QueryPlan, readings: NameReading[], knownToo
   return knownToo ? correctedOne(q, candidates) : corrected(q, candidates);
 }
 
+/** Words of a context searched at the end of a query (`sumba barat daya`). */
+const CONTEXT_WORDS = 3;
+/** Regions a context fallback returns at most. */
+const CONTEXT_RESULTS = 10;
+
+/**
+ * The last resort for a query of several words that found nothing, even with each word corrected:
+ * its last 1 to CONTEXT_WORDS words read as the kabupaten/kota or provinsi they name exactly, the
+ * words before them compared with the names of that region's kecamatan and villages (a provinsi's
+ * kecamatan) as written, within one edit per eight letters (at least one): `kujang kediri` is
+ * Kunjang, Kabupaten Kediri, though `kujang` is a name elsewhere. Nearest first, kecamatan before
+ * villages at the same distance. One statement (queries.ts `contextRegionsSql`).
+ */
+async function contextFallback(db: RegionDb, q: string, level?: Level) {
+  const words = q.replace(/,/g, " ").split(" ").filter(Boolean);
+  if (words.length < 2) return [];
+  const splits = Array.from({ length: Math.min(CONTEXT_WORDS, words.length - 1) }, (_, i) => ({
+    name: words.slice(0, words.length - 1 - i).join(" "),
+    ctx: words.slice(words.length - 1 - i).join(" "),
+  }));
+  const rows = await db.all<ContextRow>(contextRegionsSql(splits.map((s) => s.ctx)));
+  const best = new Map<string, { row: ContextRow; d: number; name: string; typed: string; ctx: string }>();
+  for (const row of rows) {
+    if (level && LEVELS[row.level - 1] !== level) continue;
+    const split = splits.find((s) => s.ctx === row.ctx);
+    if (!split || split.name.length < 4) continue;
+    const limit = Math.max(1, Math.floor(split.name.length / 8));
+    for (const name of new Set([row.name, row.alt_name].map(normalizeSearchText))) {
+      if (Math.abs(name.length - split.name.length) > limit) continue;
+      const d = editDistance(split.name, name);
+      if (d > limit) continue;
+      const cur = best.get(row.id);
+      if (!cur || d < cur.d) best.set(row.id, { row, d, name, typed: split.name, ctx: split.ctx });
+    }
+  }
+  return [...best.values()]
+    .sort((a, b) => a.d - b.d || a.row.level - b.row.level || (a.row.id < b.row.id ? -1 : 1))
+    .slice(0, CONTEXT_RESULTS)
+    .map(({ row, name, typed, ctx, d }) => ({
+      id: row.id,
+      name: row.name,
+      alt_name: row.alt_name,
+      level: LEVELS[row.level - 1],
+      parent: row.parent,
+      is_active: row.is_active,
+      match: {
+        type: "word" as MatchType,
+        name,
+        context: [ctx],
+        fuzzy: true,
+        corrections: d > 0 ? [{ typed, matched: name }] : [],
+        former: false,
+        reading: null,
+      } satisfies SearchMatch,
+    }));
+}
+
 /**
  * Search (docs/api.md, "Search"). One statement: the query as typed, its name readings (ranked like
  * it) and, when some word has no exact or prefix match but has words within its edit distance (found
@@ -217,6 +274,10 @@ export async function search(db: RegionDb, opts: Paging & { q: string; level?: L
         ...known,
       ];
       found = searchRows(await db.all(searchPlannedSql(sourcesOf(variants), filter)));
+    }
+    if (found.total === 0) {
+      const near = await contextFallback(db, q, opts.level);
+      if (near.length) return { data: near.slice(0, w.limit), meta: w.meta(near.length) };
     }
   }
   return {

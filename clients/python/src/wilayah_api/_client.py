@@ -2034,10 +2034,14 @@ class Client(BaseClient):
         typed that way; match.reading says which reading found a region. Typos: a word of 4-7
         letters with no exact or prefix match is read as the indexed words 1 edit away (2 edits from
         8 letters; a swap of two neighbours is 1 edit): bandng finds Bandung; such matches come
-        after every exact, prefix and word match and say fuzzy. Ranking: exact name, then name with
-        its parents, then prefix, then word prefix (each as typed or as read), then corrected typos,
-        then substring; provinces before regencies before districts before villages on ties. Each
-        item names its parents (parent) and says what matched (match).
+        after every exact, prefix and word match and say fuzzy. A query of several words that finds
+        nothing at all is tried with each word corrected in turn, even a word that is a name
+        elsewhere, then as a name followed by the kabupaten/kota or provinsi it is in, compared with
+        that region's kecamatan and villages (kujang kediri finds Kunjang, Kabupaten Kediri; fuzzy).
+        Ranking: exact name, then name with its parents, then prefix, then word prefix (each as
+        typed or as read), then corrected typos, then substring; provinces before regencies before
+        districts before villages on ties. Each item names its parents (parent) and says what
+        matched (match).
 
         Also the MCP tool `wilayah_search`.
 
@@ -4286,10 +4290,14 @@ class AsyncClient(BaseAsyncClient):
         typed that way; match.reading says which reading found a region. Typos: a word of 4-7
         letters with no exact or prefix match is read as the indexed words 1 edit away (2 edits from
         8 letters; a swap of two neighbours is 1 edit): bandng finds Bandung; such matches come
-        after every exact, prefix and word match and say fuzzy. Ranking: exact name, then name with
-        its parents, then prefix, then word prefix (each as typed or as read), then corrected typos,
-        then substring; provinces before regencies before districts before villages on ties. Each
-        item names its parents (parent) and says what matched (match).
+        after every exact, prefix and word match and say fuzzy. A query of several words that finds
+        nothing at all is tried with each word corrected in turn, even a word that is a name
+        elsewhere, then as a name followed by the kabupaten/kota or provinsi it is in, compared with
+        that region's kecamatan and villages (kujang kediri finds Kunjang, Kabupaten Kediri; fuzzy).
+        Ranking: exact name, then name with its parents, then prefix, then word prefix (each as
+        typed or as read), then corrected typos, then substring; provinces before regencies before
+        districts before villages on ties. Each item names its parents (parent) and says what
+        matched (match).
 
         Also the MCP tool `wilayah_search`.
 
