@@ -38,6 +38,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseCsvRows } from "../src/lib/csv.ts";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import type { WorldCase } from "./address-world-rates.ts";
 import { isMain, root, seedDir } from "./lib.ts";
@@ -266,39 +267,6 @@ function readSchools(mirror: string): { schools: School[]; commit: string | null
   return { schools, commit };
 }
 
-/** A CSV's rows (quoted fields, doubled quotes, newlines inside quotes). */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(field);
-      field = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-    } else field += c;
-  }
-  if (field || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
-
 const hash = (s: string) => createHash("sha256").update(s).digest("hex");
 
 // ---------------------------------------------------------------- build
@@ -500,7 +468,7 @@ function buildRaw(rawMirror: string): { commit: string; rows: number; sampled: n
   const gitDir = existsSync(rawMirror) ? gitDirOf(rawMirror) : null;
   if (!gitDir) return null;
   const commit = git(gitDir, ["rev-parse", "HEAD"]).trim();
-  const [header, ...rows] = parseCsv(git(gitDir, ["show", `HEAD:${RAW_PATH}`]));
+  const [header, ...rows] = parseCsvRows(git(gitDir, ["show", `HEAD:${RAW_PATH}`]), { crlf: false });
   const col = header.indexOf("raw_address");
   const idCol = header.indexOf("id");
   if (col < 0 || idCol < 0) throw new Error(`${RAW_PATH}: no id/raw_address column`);

@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { displayParts, generateKeySecret, hashKeySecret } from "../src/keys/secret";
 import { forgetUserKeys } from "../src/keys/service";
 import { newId } from "../src/lib/crypto";
+import { parseCsvRows } from "../src/lib/csv";
 
 export const BASE = "https://api.wilayah.test";
 
@@ -160,31 +161,4 @@ export function routesUnder(app: { routes: { method: string; path: string }[] },
 }
 
 /** RFC 4180, as the bulk exports and the mapping files write it (CRLF lines): quoted fields may hold commas, quotes (doubled) and line breaks. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(field);
-      field = "";
-    } else if (c === "\r" && text[i + 1] === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-      i++;
-    } else field += c;
-  }
-  if (field || row.length) throw new Error("the CSV does not end with CRLF");
-  return rows;
-}
+export const parseCsv = (text: string): string[][] => parseCsvRows(text, { crlf: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvLine, readCsvColumn } from "./csv.ts";
+import { csvLine, parseCsvRows, readCsvColumn } from "./csv.ts";
 
 describe("CSV (src/lib/csv.ts)", () => {
   it("reads one column: quoted fields with commas, quotes and line breaks; unquoted lines whole; blank lines skipped", () => {
@@ -18,5 +18,22 @@ describe("CSV (src/lib/csv.ts)", () => {
   it("reads back what it writes", () => {
     const values = ["Jl. A, No. 1", 'He said "yes"', "two\nlines"];
     expect(readCsvColumn(values.map((v) => csvLine([v])).join("\r\n"))).toEqual(values);
+  });
+});
+
+describe("parseCsvRows", () => {
+  it("reads quoted commas, doubled quotes and line breaks; CRLF lines only when asked", () => {
+    const text = 'a,"b, c","say ""hi"""\r\n1,"two\r\nlines",3\r\n';
+    expect(parseCsvRows(text, { crlf: true })).toEqual([
+      ["a", "b, c", 'say "hi"'],
+      ["1", "two\r\nlines", "3"],
+    ]);
+    expect(() => parseCsvRows("a,b\r\nc,d", { crlf: true })).toThrow("does not end with CRLF");
+    expect(parseCsvRows("a,b\nc,d", { crlf: false })).toEqual([
+      ["a", "b"],
+      ["c", "d"],
+    ]);
+    // with crlf a lone LF is a character of its field: `a\nb` is one unfinished field
+    expect(() => parseCsvRows("a\nb", { crlf: true })).toThrow();
   });
 });

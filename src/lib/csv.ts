@@ -60,3 +60,45 @@ export function csvLine(values: readonly (string | number | null)[]): string {
     })
     .join(",");
 }
+
+/**
+ * The rows of a CSV (RFC 4180: quoted fields may hold commas, doubled quotes and line breaks).
+ * `crlf`: lines end with CRLF only, as our exports and mapping files write them (a lone LF or CR is
+ * a character of its field, and a last line without CRLF is an error); otherwise any of CRLF, LF or
+ * CR ends a line and the last may lack one (files of other sources).
+ */
+export function parseCsvRows(text: string, { crlf }: { crlf: boolean }): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  const endRow = () => {
+    row.push(field);
+    rows.push(row);
+    row = [];
+    field = "";
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      row.push(field);
+      field = "";
+    } else if (c === "\r" && text[i + 1] === "\n") {
+      endRow();
+      i++;
+    } else if (!crlf && (c === "\n" || c === "\r")) endRow();
+    else field += c;
+  }
+  if (field || row.length) {
+    if (crlf) throw new Error("the CSV does not end with CRLF");
+    endRow();
+  }
+  return rows;
+}
