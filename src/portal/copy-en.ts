@@ -227,6 +227,7 @@ export const en = {
   warning_unknown_code: "A village code written is no code of any edition since 2015; it was ignored.",
   warning_kecamatan_inconsistent: "The kecamatan written is not this village's.",
   warning_kecamatan_former: "This village was in the kecamatan written until a split moved it to a new one.",
+  warning_kecamatan_unknown: "The kecamatan written was not found there; the answer stops above it.",
   usage_portal: "Portal (address page)",
   nav_webhooks: "Webhooks",
   webhooks_title: "Webhooks",

@@ -230,6 +230,7 @@ export const id: Record<Key, string> = {
   warning_unknown_code: "Kode desa yang ditulis tidak ada di edisi mana pun sejak 2015; diabaikan.",
   warning_kecamatan_inconsistent: "Kecamatan yang ditulis bukan kecamatan desa ini.",
   warning_kecamatan_former: "Desa ini dulu di kecamatan yang ditulis; pemekaran memindahkannya ke kecamatan baru.",
+  warning_kecamatan_unknown: "Kecamatan yang ditulis tidak ditemukan di wilayah itu; jawaban berhenti di atasnya.",
   usage_portal: "Portal (halaman alamat)",
   nav_webhooks: "Webhook",
   webhooks_title: "Webhook",

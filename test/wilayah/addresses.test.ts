@@ -216,6 +216,19 @@ describe("real writing (issue 35): never contradict what the text says, and say 
     expect(r.warnings).toContain("typo_corrected");
   });
 
+  it("3. a kecamatan named only by a part of what is written loses to one a letter off in whole; a short one is compared too", async () => {
+    expect(await one("Jln Teknik, Kec. Telaga Jaya, Kab. Gorontalo")).toMatchObject({ kecamatan: { id: "75.01.22", name: "Talaga Jaya" } });
+    expect(await one("Tologo, Kec. Alu, Kab. Polewali Mandar")).toMatchObject({ kecamatan: { id: "76.04.15", name: "Allu" } });
+    // A kecamatan whose name starts with a number keeps its level word.
+    expect(await one("Kiambang, Kec. 2 x 11 Enam Lingkung, Kab. Padang Pariaman")).toMatchObject({ kecamatan: { id: "13.05.04" } });
+  });
+
+  it("a kecamatan written that the named region does not have: the answer stops above it and says so (kecamatan_unknown)", async () => {
+    const r = await one("Talang Ralangan, Kec. Buay Pmatng Rbu Rnau Tngh, Kab. Ogan Komering Ulu Selatan, Prov. Sumatera Selatan");
+    expect(r).toMatchObject({ level: "kabupaten", kabupaten: { id: "16.09" }, kecamatan: null });
+    expect(r.warnings).toContain("kecamatan_unknown");
+  });
+
   it.each([
     ["Kec. Sungai Rampah, Kab. Serdang Bedagai", "12.18.04"],
     ["Kec. Sei Kakap, Kab. Kubu Raya", "61.12.09"],

@@ -312,8 +312,18 @@ export function parseAddress(text: string): ParsedAddress {
       // some names end with such a word (`Menggala Kota`, `Gg. Ampana Kota No. 60`); the resolver reads both.
       const next = toks[i + 1];
       const nextKind = next ? WORDS[next.w]?.kind : undefined;
+      // A kecamatan's name may start with a number (`Kec. 2 x 11 Anam Lingkuang`, Padang Pariaman) when words follow it.
+      const after = toks[i + 2];
+      const numberedName = entry.marker === "kec" && isNumber(next) && !!after && !after.sep && !after.punct;
       const nameFollows =
-        next && !next.sep && !isNumber(next) && nextKind !== "house" && nextKind !== "rt" && nextKind !== "rw" && nextKind !== "block" && nextKind !== "street";
+        next &&
+        !next.sep &&
+        (!isNumber(next) || numberedName) &&
+        nextKind !== "house" &&
+        nextKind !== "rt" &&
+        nextKind !== "rw" &&
+        nextKind !== "block" &&
+        nextKind !== "street";
       if (entry.kind === "region" && !nameFollows) {
         if (cur && cur.to === i) {
           cur.to = i + 1;

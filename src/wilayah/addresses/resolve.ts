@@ -50,6 +50,7 @@ export const WARNINGS = [
   "kabupaten_inconsistent",
   "kecamatan_inconsistent",
   "kecamatan_former",
+  "kecamatan_unknown",
 ] as const;
 export type Warning = (typeof WARNINGS)[number];
 
@@ -155,25 +156,33 @@ function labelledKecamatan(
   found: Lookup,
   scope: string[],
   extra: RegionHit[],
-): { ids: Set<string>; unmatched: boolean; fuzzy?: { seg: number; length: number; d: number; phrase: string } } {
-  let best: { words: number; ids: Set<string> } = { words: 0, ids: new Set() };
+): { ids: Set<string>; unmatched: boolean; partial: boolean; fuzzy?: { seg: number; length: number; d: number; phrase: string } } {
+  let best: { words: number; ids: Set<string>; whole: boolean } = { words: 0, ids: new Set(), whole: false };
   let labelled = false;
   parsed.regions.forEach((s, seg) => {
     if (s.level !== "kecamatan") return;
     labelled = true;
+    const length = Math.min(s.words.length, MAX_SEGMENT_WORDS);
     for (const p of phrases) {
       if (p.seg !== seg) continue;
       for (const { hit } of found.byTerm.get(p.phrase) ?? []) {
         if (hit.level !== "kecamatan" || (scope.length && !scope.some((a) => related(hit.id, a)))) continue;
         const words = p.to - p.from - p.corrections.length * 0.5;
-        if (words > best.words) best = { words, ids: new Set([hit.id]) };
-        else if (words === best.words) best.ids.add(hit.id);
+        const whole = p.from === 0 && p.to === length && !p.corrections.length;
+        if (words > best.words) best = { words, ids: new Set([hit.id]), whole };
+        else if (words === best.words) {
+          best.ids.add(hit.id);
+          best.whole ||= whole;
+        }
       }
     }
   });
-  if (!labelled || best.ids.size || !extra.length) return { ids: best.ids, unmatched: labelled && best.ids.size === 0 };
-  // None named exactly: the kecamatan of the second round's area nearest to a labelled segment as
-  // written, within FUZZY_KECAMATAN edits per 8 letters (at least 1; `Sinembah Tnjng Muda Hulu`).
+  // Named by a part of the segment only (`Kec. Telaga Jaya` naming Telaga): a kecamatan whose whole
+  // name is the segment with a letter or two off (Talaga Jaya) is the likelier, when the second round has one.
+  const partial = labelled && best.ids.size > 0 && !best.whole;
+  if (!labelled || (best.ids.size && !partial) || !extra.length) return { ids: best.ids, unmatched: labelled && best.ids.size === 0, partial };
+  // None named exactly, or only by a part: the kecamatan of the second round's area nearest to a
+  // labelled segment as written, within one edit per 8 letters (at least 1; `Sinembah Tnjng Muda Hulu`).
   let nearest = { d: Number.POSITIVE_INFINITY, ids: new Set<string>(), seg: -1, length: 0, phrase: "" };
   const kecs = extra.filter((h) => h.level === "kecamatan");
   parsed.regions.forEach((s, seg) => {
@@ -183,7 +192,7 @@ function labelledKecamatan(
     for (const k of kecs) {
       const names = [...new Set([k.name, k.altName].map(normalizeSearchText))];
       for (const w of written) {
-        if (w.length < 4) continue;
+        if (w.length < 3) continue;
         const limit = Math.max(1, Math.floor(w.length / 8));
         for (const n of names) {
           if (Math.abs(n.length - w.length) > limit) continue;
@@ -195,8 +204,8 @@ function labelledKecamatan(
       }
     }
   });
-  if (nearest.ids.size === 0) return { ids: nearest.ids, unmatched: true };
-  return { ids: nearest.ids, unmatched: false, fuzzy: { seg: nearest.seg, length: nearest.length, d: nearest.d, phrase: nearest.phrase } };
+  if (nearest.ids.size === 0) return { ids: best.ids, unmatched: best.ids.size === 0, partial };
+  return { ids: nearest.ids, unmatched: false, partial: false, fuzzy: { seg: nearest.seg, length: nearest.length, d: nearest.d, phrase: nearest.phrase } };
 }
 
 /**
@@ -388,6 +397,7 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
   if (top.used.some((m) => m.via === "former_code")) warnings.push("former_code");
   if (parsed.codes.some((c) => c.id.length === 13 && found.unknownCodes.has(c.id))) warnings.push("unknown_code");
   if (top.kabInconsistent) warnings.push("kabupaten_inconsistent");
+  if (skipped) warnings.push("kecamatan_unknown");
   if (former) warnings.push("kecamatan_former");
   else if (top.kecInconsistent || (outside && outside.hit.level === "kelurahan" && outside.score > top.score)) warnings.push("kecamatan_inconsistent");
 
@@ -431,7 +441,7 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
     matched,
     unexplained,
     villageFromHamlet,
-    expand: rounds.extra ? null : areaToExpand(parsed, top, unexplained, scope, labelled.unmatched),
+    expand: rounds.extra ? null : areaToExpand(parsed, top, unexplained, scope, labelled.unmatched || labelled.partial),
     movedCheck,
   };
 }

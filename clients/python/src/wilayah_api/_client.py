@@ -1859,11 +1859,11 @@ class Client(BaseClient):
         Bandung in Malang) is not that region. Answers level (the lowest resolved), confidence (0 to
         1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected,
         former_name, former_code, unknown_code, kabupaten_inconsistent, kecamatan_inconsistent,
-        kecamatan_former) and what matched which level. Never answers outside a provinsi or
-        kabupaten/kota the text names (Kab. X, Kota X, Prov. X, or a province name at the end); a
-        kecamatan written with Kec. binds the answer to it; when nothing inside a named region fits,
-        that region itself is the answer, with a low confidence. One address; POST /wilayah/address
-        takes up to 100.
+        kecamatan_former, kecamatan_unknown) and what matched which level. Never answers outside a
+        provinsi or kabupaten/kota the text names (Kab. X, Kota X, Prov. X, or a province name at
+        the end); a kecamatan written with Kec. binds the answer to it; when nothing inside a named
+        region fits, that region itself is the answer, with a low confidence. One address; POST
+        /wilayah/address takes up to 100.
 
         GET /api/v1/wilayah/address
 
@@ -1899,12 +1899,12 @@ class Client(BaseClient):
         Bandung in Malang) is not that region. Answers level (the lowest resolved), confidence (0 to
         1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected,
         former_name, former_code, unknown_code, kabupaten_inconsistent, kecamatan_inconsistent,
-        kecamatan_former) and what matched which level. Never answers outside a provinsi or
-        kabupaten/kota the text names (Kab. X, Kota X, Prov. X, or a province name at the end); a
-        kecamatan written with Kec. binds the answer to it; when nothing inside a named region fits,
-        that region itself is the answer, with a low confidence. 1 to 100 addresses, answered in the
-        same order; each counts as one call, and a request the remaining quota and credits cannot
-        cover whole is refused whole (402).
+        kecamatan_former, kecamatan_unknown) and what matched which level. Never answers outside a
+        provinsi or kabupaten/kota the text names (Kab. X, Kota X, Prov. X, or a province name at
+        the end); a kecamatan written with Kec. binds the answer to it; when nothing inside a named
+        region fits, that region itself is the answer, with a low confidence. 1 to 100 addresses,
+        answered in the same order; each counts as one call, and a request the remaining quota and
+        credits cannot cover whole is refused whole (402).
 
         Also the MCP tool `wilayah_address`.
 
@@ -4110,11 +4110,11 @@ class AsyncClient(BaseAsyncClient):
         Bandung in Malang) is not that region. Answers level (the lowest resolved), confidence (0 to
         1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected,
         former_name, former_code, unknown_code, kabupaten_inconsistent, kecamatan_inconsistent,
-        kecamatan_former) and what matched which level. Never answers outside a provinsi or
-        kabupaten/kota the text names (Kab. X, Kota X, Prov. X, or a province name at the end); a
-        kecamatan written with Kec. binds the answer to it; when nothing inside a named region fits,
-        that region itself is the answer, with a low confidence. One address; POST /wilayah/address
-        takes up to 100.
+        kecamatan_former, kecamatan_unknown) and what matched which level. Never answers outside a
+        provinsi or kabupaten/kota the text names (Kab. X, Kota X, Prov. X, or a province name at
+        the end); a kecamatan written with Kec. binds the answer to it; when nothing inside a named
+        region fits, that region itself is the answer, with a low confidence. One address; POST
+        /wilayah/address takes up to 100.
 
         GET /api/v1/wilayah/address
 
@@ -4150,12 +4150,12 @@ class AsyncClient(BaseAsyncClient):
         Bandung in Malang) is not that region. Answers level (the lowest resolved), confidence (0 to
         1), up to 3 alternative villages, warnings (postal_code_mismatch, ambiguous, typo_corrected,
         former_name, former_code, unknown_code, kabupaten_inconsistent, kecamatan_inconsistent,
-        kecamatan_former) and what matched which level. Never answers outside a provinsi or
-        kabupaten/kota the text names (Kab. X, Kota X, Prov. X, or a province name at the end); a
-        kecamatan written with Kec. binds the answer to it; when nothing inside a named region fits,
-        that region itself is the answer, with a low confidence. 1 to 100 addresses, answered in the
-        same order; each counts as one call, and a request the remaining quota and credits cannot
-        cover whole is refused whole (402).
+        kecamatan_former, kecamatan_unknown) and what matched which level. Never answers outside a
+        provinsi or kabupaten/kota the text names (Kab. X, Kota X, Prov. X, or a province name at
+        the end); a kecamatan written with Kec. binds the answer to it; when nothing inside a named
+        region fits, that region itself is the answer, with a low confidence. 1 to 100 addresses,
+        answered in the same order; each counts as one call, and a request the remaining quota and
+        credits cannot cover whole is refused whole (402).
 
         Also the MCP tool `wilayah_address`.
 

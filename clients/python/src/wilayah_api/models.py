@@ -1746,8 +1746,10 @@ class ResolveAddressResponseData(TypedDict):
     #: than the one so written (the written kecamatan binds the answer: it is that kecamatan, the
     #: village among the alternatives); kecamatan_former: the village written was in the kecamatan
     #: written until a split moved it: the answer is today's village, matched names the kecamatan
-    #: written (via former_kecamatan)
-    warnings: list[Literal["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "former_code", "unknown_code", "kabupaten_inconsistent", "kecamatan_inconsistent", "kecamatan_former"]]
+    #: written (via former_kecamatan); kecamatan_unknown: a kecamatan written with its level word
+    #: names none in the region the text names (nor one a letter or two off), so the answer stops
+    #: above it, at the kabupaten/kota or provinsi
+    warnings: list[Literal["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "former_code", "unknown_code", "kabupaten_inconsistent", "kecamatan_inconsistent", "kecamatan_former", "kecamatan_unknown"]]
     #: What matched which level of the answer, lowest level first
     matched: list[ResolveAddressResponseDataMatchedItem]
 
@@ -1874,8 +1876,10 @@ class ResolveAddressesResponseDataItem(TypedDict):
     #: than the one so written (the written kecamatan binds the answer: it is that kecamatan, the
     #: village among the alternatives); kecamatan_former: the village written was in the kecamatan
     #: written until a split moved it: the answer is today's village, matched names the kecamatan
-    #: written (via former_kecamatan)
-    warnings: list[Literal["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "former_code", "unknown_code", "kabupaten_inconsistent", "kecamatan_inconsistent", "kecamatan_former"]]
+    #: written (via former_kecamatan); kecamatan_unknown: a kecamatan written with its level word
+    #: names none in the region the text names (nor one a letter or two off), so the answer stops
+    #: above it, at the kabupaten/kota or provinsi
+    warnings: list[Literal["postal_code_mismatch", "ambiguous", "typo_corrected", "former_name", "former_code", "unknown_code", "kabupaten_inconsistent", "kecamatan_inconsistent", "kecamatan_former", "kecamatan_unknown"]]
     #: What matched which level of the answer, lowest level first
     matched: list[ResolveAddressesResponseDataItemMatchedItem]
 
