@@ -25,9 +25,9 @@
  *   as typed), GENERIC_DRAWS regions whose name has the word, with it abbreviated (`tg pinang`), or a
  *   kota with `kodya` / `kotamadya` before it.
  * - historic: every historic entry of seed/name-table.csv (`buitenzorg` -> Kota Bogor).
- * - variant (issue 35): for each variant entry, GENERIC_DRAWS regions whose name has the official
+ * - variant (issue 35, random stream 35): for each variant entry, GENERIC_DRAWS regions whose name has the official
  *   word, written with the other (`sungai rampah` for Sei Rampah).
- * - context-typo (issue 35): CONTEXT_TYPOS kecamatan with one deletion or neighbour swap in the
+ * - context-typo (issue 35, random stream 36): CONTEXT_TYPOS kecamatan with one deletion or neighbour swap in the
  *   longest word that makes it a word of other names (`kujang` for Kunjang), with the kabupaten's
  *   name after it (`kujang kediri`): the misspellings of real writing, which search can only tell
  *   from the context.
@@ -212,16 +212,18 @@ export function buildNameGroups({ rows, vocabulary }: Pick<SeedResult, "rows" | 
   }
   // context-typo: a kecamatan with one edit in its longest word that makes it another name's word
   // (`kujang` for Kunjang: search cannot tell it is a typo by the word alone), with its kabupaten.
+  // A stream of its own again: the variant entries can change without redrawing these.
+  const random36 = seeded(36);
   const kecamatan = active.filter((r) => r.level === "kecamatan");
   let drawn = 0;
   for (let tries = 0; drawn < CONTEXT_TYPOS && tries < CONTEXT_TYPOS * 400; tries++) {
-    const r = kecamatan[Math.floor(random35() * kecamatan.length)];
+    const r = kecamatan[Math.floor(random36() * kecamatan.length)];
     const kab = byId.get(r.id.slice(0, 5));
     if (!kab) continue;
     const words = nameOf(r).split(" ");
     const longest = words.reduce((a, w) => (w.length > a.length ? w : a), "");
     if (!/^[a-z]{5,}$/.test(longest)) continue;
-    const i = Math.floor(random35() * longest.length);
+    const i = Math.floor(random36() * longest.length);
     const edits = [longest.slice(0, i) + longest.slice(i + 1), longest.slice(0, i) + longest[i + 1] + longest[i] + longest.slice(i + 2)].filter(
       (w) => w.length >= 4 && w !== longest && lexicon.has(w),
     );

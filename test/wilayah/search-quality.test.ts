@@ -14,7 +14,7 @@ beforeAll(async () => {
   key = (await seedUserWithKey()).secret;
 });
 
-const CONTEXT_TYPO_FLOOR = 0.85;
+const CONTEXT_TYPO_FLOOR = 0.9;
 
 it("finds the expected region in the top 3 for at least 95% of each group", { timeout: 120_000 }, async () => {
   const queries = set as Query[];
@@ -54,7 +54,7 @@ it("finds the expected region in the top 3 for at least 95% of each group", { ti
     "variant",
   ]);
   // context-typo (issue 35: `kujang kediri` for Kunjang, Kabupaten Kediri) is below 95%: a floor at
-  // what it reaches (17 of 20), so it cannot fall unseen; docs/name-readings.md says what it misses.
+  // what it reaches (18 of 20), so it cannot fall unseen; docs/name-readings.md says what it misses.
   for (const [name, g] of groups)
     expect(g.hits / g.total, `${name}: ${g.misses.join("; ")}`).toBeGreaterThanOrEqual(name === "context-typo" ? CONTEXT_TYPO_FLOOR : 0.95);
 });
