@@ -14,6 +14,7 @@
 import { sql } from "drizzle-orm";
 import type { RegionDb } from "../../db/client";
 import { LEVELS } from "../codes";
+import { type AreaRegionRow, regionsUnderSql } from "../search/queries";
 import type { Lookup, RegionHit } from "./resolve";
 
 type Row = {
@@ -85,32 +86,27 @@ export async function lookupPhrases(
 }
 
 /**
- * The regions of each area named in a second round (resolve.ts `expand`), by area: for a kabupaten or
- * kecamatan, its active kecamatan and villages (one range of the id index); for a provinsi, its
- * active kecamatan only (a range of the kecamatan table's key: a province holds up to 8,500
- * villages, and a misspelt kecamatan is what the province's context can still find). One statement.
+ * The regions of each area a second round names (resolve.ts `expand`: a kabupaten/kota, a kecamatan
+ * or a provinsi), by area, with the villages' postal codes (search/queries.ts `regionsUnderSql`
+ * says which). One statement.
  */
 export async function areaRegions(db: RegionDb, areas: string[]): Promise<Map<string, RegionHit[]>> {
   const out = new Map<string, RegionHit[]>();
   if (areas.length === 0) return out;
-  const provinces = areas.filter((a) => !a.includes("."));
-  const lower = areas.filter((a) => a.includes("."));
-  const rows = await db.all<Row>(sql`
-    SELECT a.value AS q, 2 AS kind, w.id, w.level, w.name, w.alt_name, w.parent, k.postal_code AS postal, 0 AS former
-    FROM json_each(${JSON.stringify(lower)}) a
-    CROSS JOIN wilayah_search w ON w.id > a.value || '.' AND w.id < a.value || '/'
-    LEFT JOIN kelurahan k ON k.id = w.id AND w.level = 4
-    WHERE w.level >= 3 AND w.is_active = 1
-    UNION ALL
-    SELECT a.value, 2, w.id, w.level, w.name, w.alt_name, w.parent, NULL, 0
-    FROM json_each(${JSON.stringify(provinces)}) a
-    CROSS JOIN kecamatan c ON c.id > a.value || '.' AND c.id < a.value || '/'
-    JOIN wilayah_search w ON w.id = c.id
-    WHERE c.is_active = 1 AND w.is_active = 1`);
+  // An area's level from its dotted code: 32 -> 1, 32.73 -> 2, 32.73.02 -> 3.
+  const rows = await db.all<AreaRegionRow>(
+    regionsUnderSql(
+      sql`SELECT value AS ctx, value AS id, length(value) - length(replace(value, '.', '')) + 1 AS level FROM json_each(${JSON.stringify(areas)})`,
+      {
+        postal: true,
+      },
+    ),
+  );
   for (const r of rows) {
-    const list = out.get(r.q);
-    if (list) list.push(hitOf(r));
-    else out.set(r.q, [hitOf(r)]);
+    const hit: RegionHit = { id: r.id, level: LEVELS[r.level - 1], name: r.name, altName: r.alt_name, parent: r.parent, postal: r.postal };
+    const list = out.get(r.ctx);
+    if (list) list.push(hit);
+    else out.set(r.ctx, [hit]);
   }
   return out;
 }

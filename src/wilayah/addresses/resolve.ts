@@ -18,8 +18,7 @@
  */
 import { LEVELS, type Level } from "../codes";
 import type { ReadingKind } from "../names/readings";
-import { normalizeSearchText } from "../normalize";
-import { editDistance } from "../search/plan";
+import { nearContextName } from "../search/plan";
 import { chainOf, cover, exactMatch, LEVEL_BIT, localMatches, type Match, type RegionHit, typoSpans, type Via, W } from "./matching";
 import type { ParsedAddress } from "./parse";
 import { MAX_SEGMENT_WORDS, type Phrase } from "./phrases";
@@ -190,17 +189,11 @@ function labelledKecamatan(
     const length = Math.min(s.words.length, MAX_SEGMENT_WORDS);
     const written = phrases.filter((p) => p.seg === seg && p.from === 0 && p.to === length && !p.corrections.length && !p.only).map((p) => p.phrase);
     for (const k of kecs) {
-      const names = [...new Set([k.name, k.altName].map(normalizeSearchText))];
       for (const w of written) {
-        if (w.length < 3) continue;
-        const limit = Math.max(1, Math.floor(w.length / 8));
-        for (const n of names) {
-          if (Math.abs(n.length - w.length) > limit) continue;
-          const d = editDistance(w, n);
-          if (d > limit || d > nearest.d) continue;
-          if (d < nearest.d) nearest = { d, ids: new Set(), seg, length, phrase: n };
-          nearest.ids.add(k.id);
-        }
+        const near = w.length >= 3 ? nearContextName(w, [k.name, k.altName]) : null;
+        if (!near || near.d > nearest.d) continue;
+        if (near.d < nearest.d) nearest = { d: near.d, ids: new Set(), seg, length, phrase: near.name };
+        nearest.ids.add(k.id);
       }
     }
   });

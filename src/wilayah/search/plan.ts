@@ -14,6 +14,7 @@
  *   ancestors.
  */
 import { type Level, toDottedId } from "../codes.ts";
+import { normalizeSearchText } from "../normalize.ts";
 
 /** A word of a query with the hint that applies to it. */
 export type Unit = {
@@ -147,6 +148,24 @@ function contextReadings(units: Unit[]): Reading[] {
 // ---------------------------------------------------------------- typos
 
 /** Edits allowed for a word of this many characters: 1 for 4-7, 2 for 8 or more, none below 4. */
+/**
+ * The nearest of a region's names (normalised here) to a name written with its context (after
+ * `Kec.`, or before its kabupaten), within one edit per eight letters and at least one: more than
+ * maxEdits allows a word alone, because the context has already narrowed the names to a few
+ * hundred (`sinembah tnjng muda hulu` is Sinembah Tanjung Muda Hulu). Null when none is that near.
+ * Shared by the address resolver and search's context fallback.
+ */
+export function nearContextName(written: string, names: string[]): { name: string; d: number } | null {
+  const limit = Math.max(1, Math.floor(written.length / 8));
+  let best: { name: string; d: number } | null = null;
+  for (const name of new Set(names.map(normalizeSearchText))) {
+    if (Math.abs(name.length - written.length) > limit) continue;
+    const d = editDistance(written, name);
+    if (d <= limit && (!best || d < best.d)) best = { name, d };
+  }
+  return best;
+}
+
 export function maxEdits(length: number): number {
   return length >= 8 ? 2 : length >= 4 ? 1 : 0;
 }

@@ -12,7 +12,7 @@ import { type NameReading, nameReadings, type ReadingKind } from "../names/readi
 import { nameTable } from "../names/shipped";
 import { normalizeSearchText } from "../normalize";
 import { matchedFormer } from "./former";
-import { editDistance, maxEdits, planQuery, type QueryPlan, typoCandidates } from "./plan";
+import { editDistance, maxEdits, nearContextName, planQuery, type QueryPlan, typoCandidates } from "./plan";
 import {
   CORRECTED_VARIANTS,
   decodeRow,
@@ -24,7 +24,7 @@ import {
   type VariantSource,
   variantNumber,
 } from "./protocol";
-import { type ContextRow, contextRegionsSql, type PlannedSource, type SearchRow, searchPlannedSql, searchRegionsSql, searchRows } from "./queries";
+import { type AreaRegionRow, contextRegionsSql, type PlannedSource, type SearchRow, searchPlannedSql, searchRegionsSql, searchRows } from "./queries";
 import { vocabulary } from "./vocabulary";
 
 export const MIN_QUERY_LENGTH = 2;
@@ -102,8 +102,10 @@ function describe(row: SearchRow, variants: Variant[] | null, q: string): Search
 
 const CORRECTIONS_PER_WORD = 3;
 
-/** Corrected variants of a query from the typo candidates of its words (closest, then most used, first). */
-function corrected(q: string, candidates: { q: string; w: string; n: number }[]): Variant[] {
+type Candidate = { q: string; w: string; n: number };
+
+/** Per typed word, its candidates within its edit budget: closest, then most used, first. */
+function candidatesByWord(candidates: Candidate[]): Map<string, { w: string; d: number; n: number }[]> {
   const perWord = new Map<string, { w: string; d: number; n: number }[]>();
   for (const c of candidates) {
     const d = editDistance(c.q, c.w);
@@ -112,10 +114,19 @@ function corrected(q: string, candidates: { q: string; w: string; n: number }[])
     if (list) list.push({ w: c.w, d, n: c.n });
     else perWord.set(c.q, [{ w: c.w, d, n: c.n }]);
   }
+  for (const list of perWord.values()) list.sort((a, b) => a.d - b.d || b.n - a.n || (a.w < b.w ? -1 : 1));
+  return perWord;
+}
+
+/** `word` as a whole word of a query, for replacing it. */
+const wholeWord = (word: string) => new RegExp(`(?<![a-z0-9])${word}(?![a-z0-9])`, "g");
+
+/** Corrected variants of a query from the typo candidates of its words (closest, then most used, first). */
+function corrected(q: string, candidates: Candidate[]): Variant[] {
   let combos: { q: string; d: number; corrections: Correction[] }[] = [{ q, d: 0, corrections: [] }];
-  for (const [word, list] of perWord) {
-    const best = list.sort((a, b) => a.d - b.d || b.n - a.n || (a.w < b.w ? -1 : 1)).slice(0, CORRECTIONS_PER_WORD);
-    const re = new RegExp(`(?<![a-z0-9])${word}(?![a-z0-9])`, "g");
+  for (const [word, list] of candidatesByWord(candidates)) {
+    const best = list.slice(0, CORRECTIONS_PER_WORD);
+    const re = wholeWord(word);
     combos = combos
       .flatMap((c) => best.map((b) => ({ q: c.q.replace(re, b.w), d: c.d + b.d, corrections: [...c.corrections, { typed: word, matched: b.w }] })))
       .sort((a, b) => a.d - b.d)
@@ -131,27 +142,18 @@ function corrected(q: string, candidates: { q: string; w: string; n: number }[])
  * each word's closest candidate first, then each word's second. For the second statement, where any word may be
  * the misspelt one and the others right.
  */
-function correctedOne(q: string, candidates: { q: string; w: string; n: number }[]): Variant[] {
-  const perWord = new Map<string, { w: string; d: number; n: number }[]>();
-  for (const c of candidates) {
-    const d = editDistance(c.q, c.w);
-    if (d === 0 || d > maxEdits(c.q.length)) continue;
-    perWord.set(c.q, [...(perWord.get(c.q) ?? []), { w: c.w, d, n: c.n }]);
-  }
+function correctedOne(q: string, candidates: Candidate[]): Variant[] {
   // The rarer a word as typed (the fewer names use it), the likelier it is the misspelt one: its turn comes first.
   const vocab = vocabulary();
-  const lists = [...perWord]
-    .map(([word, list]) => ({ word, list: list.sort((a, b) => a.d - b.d || b.n - a.n || (a.w < b.w ? -1 : 1)) }))
-    .sort((a, b) => vocab.uses(a.word) - vocab.uses(b.word));
+  const lists = [...candidatesByWord(candidates)].map(([word, list]) => ({ word, list })).sort((a, b) => vocab.uses(a.word) - vocab.uses(b.word));
   const out: Variant[] = [];
   for (let rank = 0; out.length < CORRECTED_VARIANTS && lists.some((l) => l.list.length > rank); rank++) {
     for (const { word, list } of lists) {
       const b = list[rank];
       if (!b || out.length >= CORRECTED_VARIANTS) continue;
-      const re = new RegExp(`(?<![a-z0-9])${word}(?![a-z0-9])`, "g");
       out.push({
         source: { kind: "corrected", index: out.length },
-        plan: planQuery(q.replace(re, b.w)),
+        plan: planQuery(q.replace(wholeWord(word), b.w)),
         corrections: [{ typed: word, matched: b.w }],
         reading: null,
       });
@@ -197,20 +199,16 @@ async function contextFallback(db: RegionDb, q: string, level?: Level) {
     name: words.slice(0, words.length - 1 - i).join(" "),
     ctx: words.slice(words.length - 1 - i).join(" "),
   }));
-  const rows = await db.all<ContextRow>(contextRegionsSql(splits.map((s) => s.ctx)));
-  const best = new Map<string, { row: ContextRow; d: number; name: string; typed: string; ctx: string }>();
+  const rows = await db.all<AreaRegionRow>(contextRegionsSql(splits.map((s) => s.ctx)));
+  const best = new Map<string, { row: AreaRegionRow; d: number; name: string; typed: string; ctx: string }>();
   for (const row of rows) {
     if (level && LEVELS[row.level - 1] !== level) continue;
     const split = splits.find((s) => s.ctx === row.ctx);
     if (!split || split.name.length < 4) continue;
-    const limit = Math.max(1, Math.floor(split.name.length / 8));
-    for (const name of new Set([row.name, row.alt_name].map(normalizeSearchText))) {
-      if (Math.abs(name.length - split.name.length) > limit) continue;
-      const d = editDistance(split.name, name);
-      if (d > limit) continue;
-      const cur = best.get(row.id);
-      if (!cur || d < cur.d) best.set(row.id, { row, d, name, typed: split.name, ctx: split.ctx });
-    }
+    const near = nearContextName(split.name, [row.name, row.alt_name]);
+    if (!near) continue;
+    const cur = best.get(row.id);
+    if (!cur || near.d < cur.d) best.set(row.id, { row, d: near.d, name: near.name, typed: split.name, ctx: split.ctx });
   }
   return [...best.values()]
     .sort((a, b) => a.d - b.d || a.row.level - b.row.level || (a.row.id < b.row.id ? -1 : 1))
