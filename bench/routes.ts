@@ -154,54 +154,37 @@ export const MCP_SEARCH: Route = {
  * style; until the former_code style was added, 195 of 13 styles), and a batch of 100 of them
  * (every 15th) in one POST. `--route address` runs them alone.
  */
-const ADDRESS_SET: { text: string }[] = JSON.parse(readFileSync(join(root, "test", "fixtures", "address-set.json"), "utf8"));
 const addressPath = (q: string) => `/api/v1/wilayah/address?q=${encodeURIComponent(q)}`;
+const addressTexts = (fixture: string): string[] =>
+  (JSON.parse(readFileSync(join(root, "test", "fixtures", fixture), "utf8")) as { text: string }[]).map((c) => c.text);
+
+/** A set's addresses one per request (every `every`th: `mixName(n)`) and 100 of them (every `batchEvery`th) in one POST. */
+function addressMixes(texts: string[], every: number, mixName: (n: number) => string, batchEvery: number, batchName: string): Route[] {
+  const mix = texts.filter((_, i) => i % every === 0);
+  return [
+    { name: mixName(mix.length), path: addressPath(mix[0]), paths: mix.map(addressPath) },
+    {
+      name: batchName,
+      path: "/api/v1/wilayah/address",
+      method: "POST",
+      body: JSON.stringify({ addresses: texts.filter((_, i) => i % batchEvery === 0).slice(0, 100) }),
+      headers: { "content-type": "application/json" },
+    },
+  ];
+}
+
 export const ADDRESS_ROUTES: Route[] = [
   { name: "address (complete)", path: addressPath("Jl. Asia Afrika No. 8, Braga, Sumur Bandung, Kota Bandung, Jawa Barat 40111") },
   { name: "address (typo)", path: addressPath("Jl. Sekolah No. 103, Sngai Tabuk Kota, Kec. Sungai Tabuk, Banjar, Kalimantan Selatan 70653") },
   { name: "address (code of 2022)", path: addressPath("Desa Yowied (9101152001), Kec. Tubang, Kab. Merauke") },
-  {
-    name: `address mix (${ADDRESS_SET.filter((_, i) => i % 8 === 0).length} of the set)`,
-    path: addressPath(ADDRESS_SET[0].text),
-    paths: ADDRESS_SET.filter((_, i) => i % 8 === 0).map((c) => addressPath(c.text)),
-  },
-  {
-    name: "address batch of 100 (POST)",
-    path: "/api/v1/wilayah/address",
-    method: "POST",
-    body: JSON.stringify({
-      addresses: ADDRESS_SET.filter((_, i) => i % 15 === 0)
-        .slice(0, 100)
-        .map((c) => c.text),
-    }),
-    headers: { "content-type": "application/json" },
-  },
+  ...addressMixes(addressTexts("address-set.json"), 8, (n) => `address mix (${n} of the set)`, 15, "address batch of 100 (POST)"),
+  /*
+   * Real writing (issue 35): the school list's development set (test/fixtures/address-world.json,
+   * never the held-out one), every 25th one per request, and 100 of them (every 30th) in one POST:
+   * named regions, labelled kecamatan, second and third rounds as real addresses need them.
+   */
+  ...addressMixes(addressTexts("address-world.json"), 25, (n) => `address real (${n} schools)`, 30, "address real batch of 100"),
 ];
-
-/**
- * Real writing (issue 35): the school list's development set (test/fixtures/address-world.json, never
- * the held-out one), every 25th one per request, and 100 of them (every 30th) in one POST: named
- * regions, labelled kecamatan, second and third rounds as real addresses need them.
- */
-const WORLD_SET: { text: string }[] = JSON.parse(readFileSync(join(root, "test", "fixtures", "address-world.json"), "utf8"));
-ADDRESS_ROUTES.push(
-  {
-    name: `address real (${WORLD_SET.filter((_, i) => i % 25 === 0).length} schools)`,
-    path: addressPath(WORLD_SET[0].text),
-    paths: WORLD_SET.filter((_, i) => i % 25 === 0).map((c) => addressPath(c.text)),
-  },
-  {
-    name: "address real batch of 100",
-    path: "/api/v1/wilayah/address",
-    method: "POST",
-    body: JSON.stringify({
-      addresses: WORLD_SET.filter((_, i) => i % 30 === 0)
-        .slice(0, 100)
-        .map((c) => c.text),
-    }),
-    headers: { "content-type": "application/json" },
-  },
-);
 
 /** BMKG cannot be reached from here: these run on a cache warmed with a fixture (warmBmkgCache). */
 export const BMKG_ROUTES: Route[] = [
