@@ -4,7 +4,7 @@
  * document as operations (src/openapi). It sits above the domains that declare the endpoints and
  * wires in the account's admission (rate, quota, metering), which the data plane only knows as a hook.
  */
-import { admitCall } from "./account/admission";
+import { admitCall, mayCall } from "./account/admission";
 import type { DataEndpoint } from "./data/endpoint";
 import type { Admit } from "./data/run";
 import { weatherEndpoints } from "./weather/endpoints";
@@ -43,5 +43,8 @@ export const dataEndpoints: readonly DataEndpoint[] = [
   ...weatherEndpoints,
 ];
 
-/** Rate, quota and metering, the same for REST and MCP. */
-export const admitDataCall: Admit = (ctx, ep, calls) => admitCall(ctx.env, ctx.principal, ep.path, ctx.waitUntil, calls);
+/** Who may call, then rate, quota and metering: the same for REST and MCP. */
+export const admitDataCall: Admit = {
+  mayCall: (ctx, ep) => mayCall(ctx.principal, ep.path, ep.plans),
+  admit: (ctx, ep, calls) => admitCall(ctx.env, ctx.principal, ep.path, ctx.waitUntil, calls),
+};

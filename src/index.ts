@@ -7,7 +7,7 @@ import { consumeDeliveries } from "./webhooks/delivery";
 import { runPublisher } from "./webhooks/publisher";
 import type { DeliveryMessage } from "./webhooks/service";
 
-export { AccountAgent } from "./account/agent";
+export { AccountObject } from "./account/object";
 
 /** The every-minute trigger (wrangler.toml [triggers]): the webhook publisher (not exported: the main module exports handlers only). `wrangler dev --test-scheduled` runs it on GET /__scheduled?cron=*+*+*+*+*. */
 const EVERY_MINUTE = "* * * * *";

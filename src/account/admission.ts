@@ -1,16 +1,17 @@
 /**
- * Admission of data calls: the plan's per-minute rate, then the per-account Durable Object
- * (agent.ts) for quota and credits, with leases (leases.ts) so a busy isolate does not ask for every
- * call. Also how the rest of the product tells the account that something changed.
+ * Admission of data calls, the isolate's side (README.md in this folder: glossary and paths): the
+ * plan's per-minute rate, then the account object (object.ts) for quota and credits, with leases
+ * (leases.ts) so a busy isolate does not ask for every call. Also how the rest of the product tells
+ * the account that something changed.
  */
 import { getAgentByName } from "agents";
 import { forgetUserKeys, type Principal } from "../keys/service";
 import { ApiError } from "../lib/errors";
-import { errorText, log } from "../lib/log";
+import { retried } from "../lib/retry";
 import { throttle } from "../lib/throttle";
 import { utcDay } from "../lib/time";
-import type { LeaseCounts } from "./agent";
 import { currentLease, dropLease, HeldLease, holdLease, usableLease } from "./leases";
+import type { Counted, LeaseCounts } from "./object";
 
 /**
  * The account object's stub. `getAgentByName` spends an extra round trip initialising the agent's
@@ -18,7 +19,7 @@ import { currentLease, dropLease, HeldLease, holdLease, usableLease } from "./le
  * addresses the object directly (one RPC per call instead of two).
  */
 const initialised = new Set<string>();
-export async function account(env: Env, userId: string) {
+export async function accountObject(env: Env, userId: string) {
   if (initialised.has(userId)) return env.ACCOUNT.get(env.ACCOUNT.idFromName(userId));
   const stub = await getAgentByName(env.ACCOUNT, userId);
   if (initialised.size > 10_000) initialised.clear();
@@ -34,13 +35,27 @@ function limiterFor(env: Env, plan: string): RateLimit | null {
 
 const RATE_PERIOD_SECONDS = 60;
 
-type Admitted = { release(): Promise<void> };
+/** The plan every account starts on (migrations/0005_plans.sql): the one `plans: "paid"` endpoints refuse. */
+const FREE_PLAN = "free";
+
+/** Whether the caller's plan may call `endpoint`: one for paid plans refuses the free plan (every other plan, and `internal`, may call). */
+export function mayCall(principal: Principal, endpoint: string, plans: "paid" | undefined): void {
+  if (plans === "paid" && principal.plan === FREE_PLAN) {
+    throw new ApiError(
+      "PLAN_REQUIRED",
+      `${endpoint} is for paid plans; your account is on the free plan. Subscribe to a plan (POST /billing/subscribe) to use it.`,
+    );
+  }
+}
+
+/** An admitted request: `giveBack` uncounts its calls (and credits) when it was not served. Safe to repeat. */
+type Admitted = { giveBack(): Promise<void> };
 
 /**
  * Before a data call (REST or MCP) is served: the plan's per-minute rate (429 RATE_LIMITED), then
  * admission (quota, then credits; 402 QUOTA_EXCEEDED), which also counts the call: under a lease
  * this isolate holds (no round trip), else by asking the account object, which may grant a lease.
- * Returns how to give the call back if it then fails, so only successful calls are metered.
+ * Returns how to give the calls back if the request then fails, so only successful calls are metered.
  * `calls` > 1 (a batch, one call per item) is admitted by the account object alone, whole or not at
  * all; the per-minute rate counts requests, the quota counts items.
  */
@@ -52,33 +67,32 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
   const lease = calls === 1 ? usableLease(userId, now) : undefined;
   if (lease?.refuses(keyId)) throw revokedKey();
   if (lease) {
-    const giveBack = lease.take(keyId, endpoint, now);
+    const untake = lease.take(keyId, endpoint, now);
     if (lease.exhausted) waitUntil(settleLease(env, lease));
     let ticket: string | undefined; // made only when needed: most calls under a lease are never given back
     return {
-      release: async () => {
-        if (giveBack()) return;
+      giveBack: async () => {
+        if (untake()) return;
         // The lease was settled with this call in it. Its settle must land first (calls on different
         // stubs are not ordered), then the object gives the call back, once, however often asked.
         await lease.settled;
         ticket ??= crypto.randomUUID();
-        const id = ticket;
-        await withRetries(async () => (await account(env, userId)).release(keyId, endpoint, utcDay(now), false, 1, 0, id), "release");
+        await giveBack(env, userId, ticket, { keyId, endpoint, day: utcDay(now), calls: 1, credits: 0 });
       },
     };
   }
   const spent = currentLease(userId);
   if (spent) waitUntil(settleLease(env, spent));
 
-  const agent = await account(env, userId);
-  // The ticket lets a call be given back exactly once, also when the object's answer was lost on the way.
+  const object = await accountObject(env, userId);
+  // The ticket lets the calls be given back exactly once, also when the object's answer was lost on the way.
   const ticket = crypto.randomUUID();
-  let admission: Awaited<ReturnType<typeof agent.admit>>;
+  let admission: Awaited<ReturnType<typeof object.admit>>;
   try {
-    admission = await agent.admit(userId, keyId, endpoint, now, calls, ticket);
+    admission = await object.admit({ keyId, endpoint, calls, ticket, now });
   } catch (e) {
-    // It may have counted the call before its answer was lost: give it back (a no-op if it did not).
-    waitUntil(cancel(env, userId, ticket));
+    // It may have counted the calls before its answer was lost: give them back (a no-op if it did not).
+    waitUntil(giveBack(env, userId, ticket));
     throw e;
   }
   if (!admission.ok) {
@@ -98,30 +112,23 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
     const ms = holdLease(granted, at) ? admission.lease.ms : 0;
     waitUntil(new Promise((r) => setTimeout(r, ms)).then(() => settleLease(env, granted)));
   }
-  return { release: () => cancel(env, userId, ticket) };
+  return { giveBack: () => giveBack(env, userId, ticket) };
 }
-
-/** Gives back an admission by its ticket, each attempt on a new stub (a stub that threw stays broken). */
-const cancel = (env: Env, userId: string, ticket: string) => withRetries(async () => (await account(env, userId)).cancel(ticket), "cancel");
 
 /**
- * A give-back to the account object, tried a few times (it is idempotent by ticket): a call that was
- * not served must not stay counted because the object was busy for a moment. Logged if it never lands.
+ * The one way calls go back to the account object (object.ts `giveBack`): by the ticket of their
+ * admission, or with what a settled lease counted. Idempotent by ticket, so it is tried a few times,
+ * each on a new stub (a stub that threw stays broken): a call that was not served must not stay
+ * counted because the object was busy for a moment. Logged if it never lands.
  */
-async function withRetries(giveBack: () => Promise<void>, what: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await giveBack();
-    } catch (e) {
-      if (attempt >= GIVE_BACK_ATTEMPTS - 1) {
-        log.error("account_give_back_failed", { what, error: errorText(e) });
-        return;
-      }
-      await new Promise((r) => setTimeout(r, 50 * 4 ** attempt));
-    }
-  }
+async function giveBack(env: Env, userId: string, ticket: string, counted?: Counted): Promise<void> {
+  await retried(async () => (await accountObject(env, userId)).giveBack({ ticket, counted }), {
+    attempts: 4,
+    backoffMs: 50,
+    event: "account_give_back_failed",
+    fields: { what: counted ? "lease call" : "admission" },
+  });
 }
-const GIVE_BACK_ATTEMPTS = 4;
 
 const revokedKey = () => new ApiError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
 
@@ -137,20 +144,19 @@ export async function countRequest(env: Env, principal: Principal): Promise<void
 /** Settles in flight, per account, so a usage read can wait for them. */
 const settling = new Map<string, Set<Promise<void>>>();
 
-/** Reports a lease's counts to the account object (once; retried once on failure). */
+/**
+ * Reports a lease's counts to the account object (once; tried twice: docs/api.md bounds what a
+ * settle that fails twice loses to the lease's calls).
+ */
 function settleLease(env: Env, lease: HeldLease): Promise<void> {
   dropLease(lease);
   const send = async (counts: LeaseCounts) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await (await account(env, lease.userId)).settle(lease.userId, lease.lease.id, counts);
-      } catch (e) {
-        if (attempt >= 2) {
-          log.error("lease_settle_failed", { user_id: lease.userId, lease_id: lease.lease.id, error: errorText(e) });
-          return;
-        }
-      }
-    }
+    await retried(async () => (await accountObject(env, lease.userId)).settle({ leaseId: lease.lease.id, counts }), {
+      attempts: 2,
+      backoffMs: 0,
+      event: "lease_settle_failed",
+      fields: { user_id: lease.userId, lease_id: lease.lease.id },
+    });
   };
   const done = lease.settle(send);
   const set = settling.get(lease.userId) ?? new Set();
@@ -175,7 +181,7 @@ export async function settleLeasesOf(env: Env, userId: string): Promise<void> {
  * plan and balance again.
  */
 export async function accountChanged(env: Env, userId: string): Promise<void> {
-  await Promise.all([forgetUserKeys(env, userId), settleLeasesOf(env, userId), account(env, userId).then((a) => a.refresh())]);
+  await Promise.all([forgetUserKeys(env, userId), settleLeasesOf(env, userId), accountObject(env, userId).then((a) => a.refresh())]);
 }
 
 /**
@@ -187,10 +193,10 @@ export async function accountChanged(env: Env, userId: string): Promise<void> {
 export async function keysRevoked(env: Env, userId: string, keyIds: string[]): Promise<void> {
   if (keyIds.length === 0) return;
   await settleLeasesOf(env, userId);
-  await (await account(env, userId)).revokeKeys(keyIds, Date.now());
+  await (await accountObject(env, userId)).revokeKeys({ keyIds });
 }
 
 export async function pendingDebits(env: Env, userId: string): Promise<number> {
   await settleLeasesOf(env, userId);
-  return (await account(env, userId)).pendingDebits();
+  return (await accountObject(env, userId)).pendingDebits();
 }

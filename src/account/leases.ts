@@ -1,11 +1,11 @@
 /**
- * Admission leases held by this isolate (granted by the account object, see account-agent.ts).
+ * Admission leases held by this isolate (granted by the account object, object.ts).
  * While a lease is usable, a call inside the quota is admitted here, with no round trip; its count
  * is kept here until the lease is settled: when used up, when its time is over (a timer kept alive
  * by `waitUntil`), or when the account's usage is read.
  */
 import { utcDay } from "../lib/time";
-import type { Lease, LeaseCounts } from "./agent";
+import type { Lease, LeaseCounts } from "./object";
 
 type Row = LeaseCounts[number];
 
@@ -57,12 +57,12 @@ export class HeldLease {
     return this.#left <= 0;
   }
 
-  /** Settles once: later calls return the same promise. */
   /** The settle in flight or done (undefined while the lease is held). */
   get settled(): Promise<void> | undefined {
     return this.#settling;
   }
 
+  /** Settles once: later calls return the same promise. */
   settle(send: (counts: LeaseCounts) => Promise<void>): Promise<void> {
     this.#settling ??= send([...this.#rows.values()].filter((r) => r.count > 0));
     return this.#settling;

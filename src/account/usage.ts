@@ -1,7 +1,7 @@
 /** Usage reads: a month's successful data calls, exact at any moment (live counts of the account object). */
 import { primaryDb } from "../db/client";
 import { keyLabels } from "../keys/queries";
-import { account, settleLeasesOf } from "./admission";
+import { accountObject, settleLeasesOf } from "./admission";
 
 export function currentMonth(now = new Date()): string {
   return now.toISOString().slice(0, 7);
@@ -9,7 +9,7 @@ export function currentMonth(now = new Date()): string {
 
 export async function monthUsage(env: Env, userId: string, month: string) {
   await settleLeasesOf(env, userId);
-  const rows = await (await account(env, userId)).usage(month);
+  const rows = await (await accountObject(env, userId)).usage(month);
   const sum = (pick: (r: (typeof rows)[number]) => string) => {
     const m = new Map<string, number>();
     for (const r of rows) m.set(pick(r), (m.get(pick(r)) ?? 0) + r.count);

@@ -138,40 +138,35 @@ async function runEndpoint(ep: JsonEndpoint, input: Record<string, unknown>, cal
   return { json, cache: "MISS", version: loaded.version };
 }
 
-/** Rate, quota and metering around one request of `calls` calls; `release` gives back calls that were not served. */
-export type Admit = (ctx: DataContext, ep: DataEndpoint, calls: number) => Promise<{ release(): Promise<void> }>;
-
-/** The plan every account starts on (migrations/0005_plans.sql): the one `plans: "paid"` endpoints refuse. */
-const FREE_PLAN = "free";
-
-/** Who may call: a `plans: "paid"` endpoint refuses the free plan (every other plan, and `internal`, may call). */
-function checkPlan(ep: DataEndpoint, ctx: DataContext): void {
-  if (ep.plans === "paid" && ctx.principal.plan === FREE_PLAN) {
-    throw new ApiError(
-      "PLAN_REQUIRED",
-      `${ep.path} is for paid plans; your account is on the free plan. Subscribe to a plan (POST /billing/subscribe) to use it.`,
-    );
-  }
-}
+/**
+ * The account's side of a data call, which the data plane only knows as this hook (wired in by
+ * src/catalogue.ts from src/account/admission.ts).
+ */
+export type Admit = {
+  /** Throws when the caller's plan may not call `ep`: asked before the input is read, so a caller who may not call learns that first. */
+  mayCall(ctx: DataContext, ep: DataEndpoint): void;
+  /** Rate, quota and metering of one request of `calls` calls; `giveBack` uncounts them when the request fails. */
+  admit(ctx: DataContext, ep: DataEndpoint, calls: number): Promise<{ giveBack(): Promise<void> }>;
+};
 
 /** Admits a request, runs `serve`, and gives the calls back when it fails: only successes are metered. */
 async function admitted<T>(ep: DataEndpoint, input: Record<string, unknown>, ctx: DataContext, admit: Admit, serve: () => Promise<T>): Promise<T> {
-  const admission = await admit(ctx, ep, ep.calls ? ep.calls(input as never) : 1);
+  const admission = await admit.admit(ctx, ep, ep.calls ? ep.calls(input as never) : 1);
   try {
     return await serve();
   } catch (e) {
-    await admission.release();
+    await admission.giveBack();
     throw e;
   }
 }
 
 /**
- * One data request, for either surface: its plan checked, its input validated (a bad one is never
+ * One data request, for either surface: whether the plan may call it, its input validated (a bad one is never
  * metered), then admitted (a batch as its number of calls, whole or not at all), given back if it
  * fails, so only successes are metered.
  */
 export async function serveDataCall(ep: JsonEndpoint, raw: unknown, ctx: DataContext, admit: Admit): Promise<EndpointResult> {
-  checkPlan(ep, ctx);
+  admit.mayCall(ctx, ep);
   const input = parseInput(ep, raw);
   return admitted(ep, input, ctx, admit, () => runEndpoint(ep, input, ctx));
 }
@@ -182,7 +177,7 @@ export async function serveDataCall(ep: JsonEndpoint, raw: unknown, ctx: DataCon
  * call back.
  */
 export async function serveFileCall(ep: FileEndpoint, raw: unknown, ctx: DataContext, admit: Admit): Promise<FileAnswer> {
-  checkPlan(ep, ctx);
+  admit.mayCall(ctx, ep);
   const input = parseInput(ep, raw);
   return admitted(ep, input, ctx, admit, () => ep.handler(input, ctx));
 }

@@ -12,6 +12,7 @@ import { primaryDb } from "../db/client";
 import { newId } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { errorText, log } from "../lib/log";
+import { retried } from "../lib/retry";
 import { throttle } from "../lib/throttle";
 import { iso } from "../lib/time";
 import { type CachedLookup, LookupCache } from "./lookup-cache";
@@ -248,19 +249,13 @@ export async function createKey(env: Env, user: { id: string; emailVerified: boo
  * times, and logged if it could not be.
  */
 async function discardUnshownKey(db: ReturnType<typeof primaryDb>, keyId: string, userId: string, meta: RequestMeta): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await markRevoked(db, keyId, Date.now(), (condition) =>
+  await retried(
+    () =>
+      markRevoked(db, keyId, Date.now(), (condition) =>
         auditIf(meta, { event: "key_revoked", actorId: userId, subjectId: userId, detail: { key_id: keyId, reason: "creation not confirmed" } }, condition),
-      );
-      return;
-    } catch (e) {
-      if (attempt >= 3) {
-        log.error("api_key_discard_failed", { key_id: keyId, user_id: userId, error: errorText(e) });
-        return;
-      }
-    }
-  }
+      ),
+    { attempts: 3, backoffMs: 0, event: "api_key_discard_failed", fields: { key_id: keyId, user_id: userId } },
+  );
 }
 
 export async function revokeKey(env: Env, userId: string, keyId: string, meta: RequestMeta) {

@@ -8,8 +8,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { AccountAgent } from "../../src/account/agent";
-import { LEASE_MAX_CALLS } from "../../src/account/agent";
+import type { AccountObject } from "../../src/account/object";
+import { LEASE_MAX_CALLS } from "../../src/account/rules";
 import { currentMonth, monthUsage } from "../../src/account/usage";
 import { credits } from "../../src/billing/service";
 import { json, seedUserWithKey } from "../helpers";
@@ -33,7 +33,7 @@ async function run(seed: number, plan: "internal" | "business", startCredits: nu
     if (i % 20 === 19) {
       await drain();
       const stub = env.ACCOUNT.get(env.ACCOUNT.idFromName(userId));
-      await runInDurableObject(stub, (_agent: AccountAgent, state) => {
+      await runInDurableObject(stub, (_object: AccountObject, state) => {
         try {
           state.abort("restart (test)");
         } catch {

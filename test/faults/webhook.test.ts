@@ -12,7 +12,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { AccountAgent } from "../../src/account/agent";
+import type { AccountObject } from "../../src/account/object";
 import { signSession } from "../../src/auth/tokens";
 import { runScheduledBilling } from "../../src/billing/service";
 import { seeded } from "../../src/lib/random";
@@ -270,7 +270,7 @@ async function run(seed: number) {
   // The account object's spending reaches the ledger.
   await faults.calm(async () => {
     await drain();
-    await runInDurableObject(env.ACCOUNT.get(env.ACCOUNT.idFromName(userId)), (agent: AccountAgent) => agent.flush());
+    await runInDurableObject(env.ACCOUNT.get(env.ACCOUNT.idFromName(userId)), (object: AccountObject) => object.flush());
   });
   const ledger = (await one<{ sum: number }>("SELECT coalesce(sum(amount), 0) AS sum FROM credit_ledger WHERE user_id = ?", userId))!.sum;
   const givenBack = (await one<{ sum: number }>(

@@ -1,0 +1,336 @@
+import { Agent } from "agents";
+import { findUserById } from "../auth/queries";
+import { batch, primaryDb } from "../db/client";
+import { guardedEnv } from "../db/guard";
+import { touchLastUsed } from "../keys/queries";
+import { utcDay } from "../lib/time";
+import { appendLedgerOnce, findPlan, ledgerBalance, upsertDailyCount } from "./queries";
+import { creditsBack, leaseSize, priceCalls } from "./rules";
+import { AccountStore, type Counted, type LeaseCounts, type MonthUsage } from "./store";
+
+export type { Counted, LeaseCounts, MonthUsage } from "./store";
+
+/** Seconds between a first unflushed call and the flush to D1. */
+const FLUSH_DELAY_SECONDS = 60;
+/** How long the plan and the D1 credit balance are trusted before being read again. */
+const PLAN_TTL_MS = 60_000;
+const BALANCE_TTL_MS = 5_000;
+/** How long an isolate may admit calls under a lease. */
+export const LEASE_MS = 1_000;
+/** How long tickets are kept for exactly-once give-backs and settles (a lease lasts 1 s, a retry seconds). */
+const TICKET_MS = 10 * 60_000;
+/** How long an unsettled lease keeps its reservation (its isolate may have gone): then it ends uncounted. */
+const LEASE_GRACE_MS = 30_000;
+/**
+ * How long the object remembers a revoked key. Past it no cache anywhere can still call the key
+ * valid (KV's cached lookups live 10 minutes and are distrusted for 15 after a revocation; isolates
+ * keep theirs 10 seconds), so the database's answer alone refuses it.
+ */
+const REVOKED_MEMORY_MS = 60 * 60 * 1000;
+
+/** `revoked`: the account's keys revoked lately; the isolate refuses them under the lease as the object would. */
+export type Lease = { id: string; calls: number; ms: number; revoked: string[] };
+/**
+ * `credits`: how many credits the admission spent (present when `charged`). Refused: beyond quota
+ * and credits, or (`reason`) the key was revoked or the account suspended.
+ */
+export type Admission = { ok: true; charged: boolean; credits?: number; day: string; lease?: Lease } | { ok: false; reason?: "revoked" | "suspended" };
+
+/**
+ * The per-account Durable Object, named by the user id (README.md in this folder: the glossary and
+ * the paths of a call). A Durable Object handles one event at a time, so its counts are exact under
+ * any concurrency. It extends the `agents` SDK's Agent for three things we would otherwise write:
+ * the `sql` template over its SQLite, `schedule` (the flush alarm, kept across restarts) and
+ * addressing by name.
+ *
+ * - `admit`: every data call (or a batch's calls, whole or not at all) asks before it is served:
+ *   free within the quota, credits beyond it (rules.ts), refused without.
+ * - Leases: an admission with plenty of quota left also grants a lease, reserving its calls until
+ *   `settle` reports what was served under it.
+ * - `giveBack`: calls not served (and their credits) are uncounted, once per ticket.
+ * - `flush` (alarm, FLUSH_DELAY_SECONDS after the first change): one D1 batch with the changed
+ *   counts (absolute, so repeating a flush changes nothing), each key's last use, and one aggregate
+ *   ledger debit for the credits spent since the last flush, written under a ref decided before
+ *   the write, so a retried flush can neither lose nor double a debit.
+ */
+export class AccountObject extends Agent<Env> {
+  #storeOpened: AccountStore | undefined;
+  #plan: { quota: number; suspended: boolean; at: number } | undefined;
+  #balance: { value: number; at: number } | undefined;
+  /** Revoked key id -> when (ms), mirrored from storage. */
+  #revoked: Map<string, number> | undefined;
+  /** Calls counted this month, kept in memory (read again from storage after a give-back or settle). */
+  #month: { month: string; used: number } | undefined;
+  /**
+   * Bumped by `refresh` and by a flush's debit: a D1 read started before it answers with values older
+   * than what the object now knows, so its answer is dropped instead of cached.
+   */
+  #generation = 0;
+  /** The plan read under way, shared by every admission that needs it (one D1 read at a time). */
+  #planLoad: Promise<void> | undefined;
+  #balanceLoad: Promise<void> | undefined;
+
+  get #store(): AccountStore {
+    this.#storeOpened ??= new AccountStore(this.sql.bind(this));
+    return this.#storeOpened;
+  }
+
+  #monthUsed(month: string): number {
+    if (this.#month?.month !== month) this.#month = { month, used: this.#store.monthTotal(month) };
+    return this.#month.used;
+  }
+
+  /** The plan's quota and whether the account is suspended, if known and less than a minute old. */
+  #account(now: number): { quota: number; suspended: boolean } | undefined {
+    return this.#plan && now - this.#plan.at <= PLAN_TTL_MS ? this.#plan : undefined;
+  }
+
+  /** Reads plan and status again (after `refresh`, or a minute later); a read overtaken by `refresh` is dropped. */
+  #loadAccount(now: number): Promise<void> {
+    this.#planLoad ??= (async () => {
+      const generation = this.#generation;
+      try {
+        const db = primaryDb(guardedEnv(this.env));
+        const user = await findUserById(db, this.name);
+        const plan = user ? await findPlan(db, user.plan) : undefined;
+        if (generation === this.#generation) this.#plan = { quota: plan?.monthlyQuota ?? 0, suspended: user?.status === "suspended", at: now };
+      } finally {
+        this.#planLoad = undefined;
+      }
+    })();
+    return this.#planLoad;
+  }
+
+  /** The D1 credit balance, if read less than BALANCE_TTL_MS ago (or since `since`). */
+  #ledgerBalance(now: number, since?: number): number | undefined {
+    const b = this.#balance;
+    return b && now - b.at <= BALANCE_TTL_MS && (since === undefined || b.at >= since) ? b.value : undefined;
+  }
+
+  /** Reads the D1 credit balance again; a read overtaken by `refresh` or a flush's debit is dropped. */
+  #loadBalance(now: number): Promise<void> {
+    this.#balanceLoad ??= (async () => {
+      const generation = this.#generation;
+      try {
+        const value = await ledgerBalance(primaryDb(guardedEnv(this.env)), this.name);
+        if (generation === this.#generation) this.#balance = { value, at: now };
+      } finally {
+        this.#balanceLoad = undefined;
+      }
+    })();
+    return this.#balanceLoad;
+  }
+
+  /** The keys revoked within REVOKED_MEMORY_MS (older ones are forgotten here). */
+  #recentlyRevoked(now: number): Map<string, number> {
+    this.#revoked ??= this.#store.revoked();
+    for (const [id, at] of this.#revoked) {
+      if (at > now - REVOKED_MEMORY_MS) continue;
+      this.#revoked.delete(id);
+      this.#store.deleteRevoked(id);
+    }
+    return this.#revoked;
+  }
+
+  /**
+   * Keys just revoked: refused by every admission from now on, and named in every lease granted
+   * from now on, so no isolate serves them past the leases it already holds (at most LEASE_MS).
+   */
+  async revokeKeys({ keyIds, now = Date.now() }: { keyIds: string[]; now?: number }): Promise<void> {
+    const revoked = this.#recentlyRevoked(now);
+    for (const id of keyIds) {
+      this.#store.addRevoked(id, now);
+      revoked.set(id, now);
+    }
+  }
+
+  /** Calls reserved by unsettled leases; leases past their grace end here, uncounted. */
+  #reserved(now: number): number {
+    for (const gone of this.#store.expiredLeases(now)) this.#endLease(gone.id, gone.calls);
+    return this.#store.reservedCalls();
+  }
+
+  /** A lease is over with `unused` calls not served: credits its reservation made others spend come back. */
+  #endLease(id: string, unused: number) {
+    this.#store.deleteLease(id);
+    const { owedToReservations, pendingDebit } = this.#store.state;
+    const back = creditsBack(unused, owedToReservations);
+    if (back > 0) this.#store.setState({ owedToReservations: owedToReservations - back, pendingDebit: pendingDebit - back });
+  }
+
+  /**
+   * Decides whether `calls` more calls (1, or the items of a batch) may be served, all of them or
+   * none, and counts them if so; for a single call with quota to spare, also grants a lease.
+   * `ticket`: the isolate's id for this admission, by which `giveBack` finds what it counted.
+   */
+  async admit({
+    keyId,
+    endpoint,
+    calls = 1,
+    ticket,
+    now = Date.now(),
+  }: {
+    keyId: string;
+    endpoint: string;
+    calls?: number;
+    ticket?: string;
+    now?: number;
+  }): Promise<Admission> {
+    const day = utcDay(now);
+    // Set when the balance was too low: decide once more on a balance read after this moment.
+    let balanceSince: number | undefined;
+    // Every await is before the decision: other requests enter the object while one waits on D1, so
+    // the counts are read, the decision made and the calls counted in one synchronous stretch, and
+    // after any wait everything is read again.
+    for (;;) {
+      if (this.#recentlyRevoked(now).has(keyId)) return { ok: false, reason: "revoked" };
+      const account = this.#account(now);
+      if (!account) {
+        await this.#loadAccount(now);
+        continue;
+      }
+      if (account.suspended) return { ok: false, reason: "suspended" };
+      const used = this.#monthUsed(day.slice(0, 7));
+      const reserved = this.#reserved(now);
+      const { credits, owed } = priceCalls({ calls, quota: account.quota, used, reserved });
+      if (credits > 0) {
+        const balance = this.#ledgerBalance(now, balanceSince);
+        if (balance === undefined) {
+          await this.#loadBalance(balanceSince ?? now);
+          continue;
+        }
+        const { pendingDebit, owedToReservations } = this.#store.state;
+        if (balance - pendingDebit < credits) {
+          if (balanceSince !== undefined) return { ok: false };
+          // Not enough by the cached balance: read it once more (a payment may have landed), then decide again.
+          balanceSince = Date.now();
+          await this.#loadBalance(balanceSince);
+          continue;
+        }
+        this.#store.setState({ pendingDebit: pendingDebit + credits, owedToReservations: owedToReservations + owed });
+      }
+      this.#store.count(keyId, endpoint, day, calls, now);
+      if (ticket) this.#store.remember(ticket, { keyId, endpoint, day, calls, credits }, false, now);
+      if (this.#month) this.#month.used += calls;
+      const admission = this.#answer(day, now, calls, credits, account.quota - used - reserved);
+      await this.#scheduleFlush();
+      return admission;
+    }
+  }
+
+  /** The answer to an admission just counted; a lease (sized on the counts it was decided on) is reserved here. */
+  #answer(day: string, now: number, calls: number, credits: number, left: number): Admission {
+    if (credits > 0) return { ok: true, charged: true, credits, day };
+    const leaseCalls = calls === 1 ? leaseSize(left) : 0;
+    if (leaseCalls === 0) return { ok: true, charged: false, day };
+    const lease = { id: crypto.randomUUID(), calls: leaseCalls, ms: LEASE_MS, revoked: [...this.#recentlyRevoked(now).keys()] };
+    this.#store.addLease(lease.id, leaseCalls, now + LEASE_MS + LEASE_GRACE_MS);
+    return { ok: true, charged: false, day, lease };
+  }
+
+  /**
+   * Ends a lease with what its isolate served under it. The counts are recorded even if the lease
+   * already ended by time (the calls were served); its reservation is released once. A settle
+   * whose answer was lost is sent again: its counts are recorded once.
+   */
+  async settle({ leaseId, counts }: { leaseId: string; counts: LeaseCounts }): Promise<void> {
+    const ticket = `settle:${leaseId}`;
+    if (this.#store.ticket(ticket)) return;
+    this.#store.remember(ticket, { keyId: "", endpoint: "", day: "", calls: 0, credits: 0 }, true, Date.now());
+    let served = 0;
+    for (const r of counts) {
+      if (r.count <= 0) continue;
+      this.#store.count(r.key_id, r.endpoint, r.day, r.count, r.last_at);
+      served += r.count;
+    }
+    const reserved = this.#store.leaseCalls(leaseId);
+    if (reserved !== undefined) this.#endLease(leaseId, Math.max(0, reserved - served));
+    this.#month = undefined;
+    if (served > 0) await this.#scheduleFlush();
+  }
+
+  /**
+   * Gives back calls that were not served (the request failed, or never got the object's answer)
+   * and the credits they spent, once per `ticket` however often asked:
+   * - the ticket of an admission: what that admission counted, if it counted anything;
+   * - a new ticket with `counted`: calls the object learnt of otherwise (a lease's, once settled).
+   */
+  async giveBack({ ticket, counted }: { ticket: string; counted?: Counted }): Promise<void> {
+    const known = this.#store.ticket(ticket);
+    if (known?.done) return;
+    const back = known ?? counted;
+    if (!back) return;
+    if (known) this.#store.markDone(ticket);
+    else this.#store.remember(ticket, back, true, Date.now());
+    this.#store.uncount(back.keyId, back.endpoint, back.day, back.calls);
+    this.#month = undefined;
+    // May go below zero when the debit was already flushed: the next flush then credits it back.
+    if (back.credits > 0) this.#store.setState({ pendingDebit: this.#store.state.pendingDebit - back.credits });
+  }
+
+  /** Forget cached plan, status and balance (after a payment, a grant, a plan change, a suspension or reinstatement). */
+  async refresh(): Promise<void> {
+    this.#generation++;
+    this.#plan = undefined;
+    this.#balance = undefined;
+  }
+
+  async pendingDebits(): Promise<number> {
+    return this.#store.state.pendingDebit;
+  }
+
+  /** Live counts of one month (`YYYY-MM`), flushed or not. */
+  async usage(month: string): Promise<MonthUsage> {
+    return this.#store.usage(month);
+  }
+
+  async #scheduleFlush() {
+    if (this.#store.state.flushScheduled) return;
+    this.#store.setState({ flushScheduled: true });
+    await this.schedule(FLUSH_DELAY_SECONDS, "flush");
+  }
+
+  /** Writes changed counts, last-use times and the aggregate credit debit to D1 (scheduled; also callable). */
+  async flush(): Promise<void> {
+    const store = this.#store;
+    store.setState({ flushScheduled: false });
+    // Old tickets go here, not on every call (every admission schedules a flush).
+    store.forgetTicketsBefore(Date.now() - TICKET_MS);
+    const userId = this.name;
+    const { counts, lastUse } = store.unflushed();
+    // The debit of this flush is fixed (amount and ref) before writing, so a retry writes the same row.
+    // A negative pending debit (credits given back after a flush) is written as a positive entry.
+    if (!store.state.flushDebit && store.state.pendingDebit !== 0) {
+      store.setState({ flushDebit: { amount: store.state.pendingDebit, ref: `usage:${userId}:${crypto.randomUUID()}` } });
+    }
+    const debit = store.state.flushDebit;
+    if (counts.length === 0 && lastUse.length === 0 && !debit) return;
+    const db = primaryDb(guardedEnv(this.env));
+    const now = Date.now();
+    // One D1 batch (one transaction); each table is written by its owner's query.
+    await batch(db, [
+      ...counts.map((r) => upsertDailyCount(db, { userId, keyId: r.key_id, endpoint: r.endpoint, day: r.day, count: r.count })),
+      ...lastUse.map((u) => touchLastUsed(db, u.key_id, u.at)),
+      ...(debit
+        ? [
+            appendLedgerOnce(db, {
+              userId,
+              amount: -debit.amount,
+              reason: debit.amount > 0 ? "usage beyond the monthly quota" : "credits given back: calls not served",
+              ref: debit.ref,
+              createdAt: now,
+            }),
+          ]
+        : []),
+    ]);
+    // Calls counted during the batch stay dirty for the next flush.
+    store.flushed(counts);
+    if (debit) {
+      store.setState({ pendingDebit: store.state.pendingDebit - debit.amount, flushDebit: null });
+      // A balance read during the batch may predate the debit, which is no longer pending: drop it.
+      this.#generation++;
+      this.#balance = undefined;
+    }
+    if (store.hasUnflushed() || store.state.pendingDebit !== 0) await this.#scheduleFlush();
+  }
+}

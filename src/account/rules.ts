@@ -1,0 +1,53 @@
+/**
+ * The account's money rules, as plain functions (README.md in this folder has the glossary): what a
+ * call costs, what a lease may take, what comes back when a lease ends unused. The account object
+ * (object.ts) decides with these and nothing else, so the rules are tested here alone (rules.test.ts).
+ *
+ * The invariant they keep: credits spent = calls served beyond the monthly quota.
+ */
+
+/** A lease takes at most this many calls. */
+export const LEASE_MAX_CALLS = 100;
+/** A lease takes at most this share of what is left of the quota, so the last calls are admitted one by one. */
+const LEASE_SHARE = 20;
+/** Below this a lease is not worth its settle: calls are admitted one by one. */
+const LEASE_MIN_CALLS = 5;
+
+/** What the account has used when `calls` more calls ask to be admitted. */
+export type Counts = {
+  /** Calls asking now: 1, or a batch's items (admitted whole or not at all). */
+  calls: number;
+  /** The plan's monthly quota. */
+  quota: number;
+  /** Calls counted this month. */
+  used: number;
+  /** Calls reserved by leases not yet settled: counted as used until they are. */
+  reserved: number;
+};
+
+/**
+ * How `calls` more calls are paid: free while the quota (less what leases reserve) lasts, one
+ * credit each beyond it. `owed`: the credits among them spent only because of leases'
+ * reservations (free without them); they come back if those leases end with calls unused
+ * (`creditsBack`), so reservations never make credits go.
+ */
+export function priceCalls({ calls, quota, used, reserved }: Counts): { free: number; credits: number; owed: number } {
+  const free = Math.min(calls, Math.max(0, quota - used - reserved));
+  const credits = calls - free;
+  const freeWithoutLeases = Math.min(calls, Math.max(0, quota - used));
+  return { free, credits, owed: Math.min(credits, freeWithoutLeases - free) };
+}
+
+/** A lease ended with `unused` calls not served: credits owed to reservations (at most `owed`) come back. */
+export function creditsBack(unused: number, owed: number): number {
+  return Math.max(0, Math.min(unused, owed));
+}
+
+/**
+ * The lease an admission of one free call may bring back, sized on what was `left` of the quota
+ * before it (after reservations): 0 means none.
+ */
+export function leaseSize(left: number): number {
+  const calls = Math.min(LEASE_MAX_CALLS, Math.floor((left - 1) / LEASE_SHARE));
+  return calls < LEASE_MIN_CALLS ? 0 : calls;
+}

@@ -1,0 +1,183 @@
+/**
+ * The account object's own SQLite (not D1): one typed state row, usage counts, leases out, tickets
+ * and recently revoked keys. Only object.ts uses it; every statement of the object is here.
+ */
+
+type Value = string | number | boolean | null;
+/** The Agent's `sql` tagged template. */
+export type Sql = <T = Record<string, Value>>(strings: TemplateStringsArray, ...values: Value[]) => T[];
+
+/** Credits written to D1 by one flush: decided (amount and ref) before the write, so a retry writes the same entry. */
+export type FlushDebit = { amount: number; ref: string };
+
+/** The object's state, one row. */
+export type State = {
+  /** Credits spent and not yet written to the D1 ledger (a flush in progress included); below zero when given back after a flush. */
+  pendingDebit: number;
+  /** Credits spent only because of leases' reservations: owed back if those leases end unused (rules.ts). */
+  owedToReservations: number;
+  /** The debit the flush under way writes, if any. */
+  flushDebit: FlushDebit | null;
+  /** A flush alarm is set. */
+  flushScheduled: boolean;
+};
+
+/** Calls counted on one key, endpoint and UTC day. */
+export type Counted = { keyId: string; endpoint: string; day: string; calls: number; credits: number };
+export type MonthUsage = { key_id: string; endpoint: string; day: string; count: number }[];
+/** What an isolate served under a lease, per key, endpoint and UTC day. */
+export type LeaseCounts = { key_id: string; endpoint: string; day: string; count: number; last_at: number }[];
+
+type StateRow = { pending_debit: number; owed: number; flush_amount: number | null; flush_ref: string | null; flush_scheduled: number };
+
+export class AccountStore {
+  #state: State;
+
+  constructor(private readonly sql: Sql) {
+    // last_at: the latest call counted in the row; the flush turns it into the key's last_used_at.
+    sql`CREATE TABLE IF NOT EXISTS usage_counts (key_id TEXT NOT NULL, endpoint TEXT NOT NULL, day TEXT NOT NULL, count INTEGER NOT NULL, last_at INTEGER NOT NULL DEFAULT 0, dirty INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (key_id, endpoint, day))`;
+    sql`CREATE TABLE IF NOT EXISTS state (id INTEGER PRIMARY KEY CHECK (id = 1), pending_debit INTEGER NOT NULL DEFAULT 0, owed INTEGER NOT NULL DEFAULT 0, flush_amount INTEGER, flush_ref TEXT, flush_scheduled INTEGER NOT NULL DEFAULT 0)`;
+    sql`CREATE TABLE IF NOT EXISTS leases (id TEXT PRIMARY KEY, calls INTEGER NOT NULL, expires_at INTEGER NOT NULL)`;
+    sql`CREATE TABLE IF NOT EXISTS revoked_keys (key_id TEXT PRIMARY KEY, at INTEGER NOT NULL)`;
+    // Tickets of recent admissions and give-backs: what each counted, and whether it was given back.
+    sql`CREATE TABLE IF NOT EXISTS tickets (id TEXT PRIMARY KEY, key_id TEXT NOT NULL, endpoint TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, credits INTEGER NOT NULL, done INTEGER NOT NULL, at INTEGER NOT NULL)`;
+    sql`INSERT OR IGNORE INTO state (id) VALUES (1)`;
+    this.#adoptMetaTable();
+    const row = sql<StateRow>`SELECT pending_debit, owed, flush_amount, flush_ref, flush_scheduled FROM state`[0];
+    this.#state = {
+      pendingDebit: row.pending_debit,
+      owedToReservations: row.owed,
+      flushDebit: row.flush_ref === null ? null : { amount: row.flush_amount ?? 0, ref: row.flush_ref },
+      flushScheduled: row.flush_scheduled === 1,
+    };
+  }
+
+  /**
+   * Objects written before the state row kept it as text in `account_meta` (`pending_debit`,
+   * `reservation_debits`, `flush_debit` as JSON, `flush_pending`): taken over once, then dropped,
+   * so no debit they hold is lost.
+   */
+  #adoptMetaTable() {
+    const exists = this.sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'account_meta'`[0].n > 0;
+    if (!exists) return;
+    const meta = new Map(this.sql<{ k: string; v: string }>`SELECT k, v FROM account_meta`.map((r) => [r.k, r.v]));
+    const debit = meta.get("flush_debit") ? (JSON.parse(meta.get("flush_debit") as string) as FlushDebit) : null;
+    this.sql`UPDATE state SET pending_debit = ${Number(meta.get("pending_debit") ?? 0)}, owed = ${Number(meta.get("reservation_debits") ?? 0)},
+             flush_amount = ${debit?.amount ?? null}, flush_ref = ${debit?.ref ?? null}, flush_scheduled = ${meta.has("flush_pending") ? 1 : 0}`;
+    this.sql`DROP TABLE account_meta`;
+  }
+
+  get state(): Readonly<State> {
+    return this.#state;
+  }
+
+  setState(change: Partial<State>): void {
+    const s = { ...this.#state, ...change };
+    this.sql`UPDATE state SET pending_debit = ${s.pendingDebit}, owed = ${s.owedToReservations}, flush_amount = ${s.flushDebit?.amount ?? null},
+             flush_ref = ${s.flushDebit?.ref ?? null}, flush_scheduled = ${s.flushScheduled ? 1 : 0}`;
+    this.#state = s;
+  }
+
+  // Usage counts
+
+  count(keyId: string, endpoint: string, day: string, calls: number, at: number): void {
+    this.sql`INSERT INTO usage_counts (key_id, endpoint, day, count, last_at) VALUES (${keyId}, ${endpoint}, ${day}, ${calls}, ${at})
+             ON CONFLICT (key_id, endpoint, day) DO UPDATE SET count = count + excluded.count, last_at = max(last_at, excluded.last_at), dirty = 1`;
+  }
+
+  uncount(keyId: string, endpoint: string, day: string, calls: number): void {
+    this
+      .sql`UPDATE usage_counts SET count = max(0, count - ${calls}), dirty = 1 WHERE key_id = ${keyId} AND endpoint = ${endpoint} AND day = ${day} AND count > 0`;
+  }
+
+  monthTotal(month: string): number {
+    return this.sql<{ n: number }>`SELECT coalesce(sum(count), 0) AS n FROM usage_counts WHERE day LIKE ${`${month}-%`}`[0].n;
+  }
+
+  usage(month: string): MonthUsage {
+    return this.sql<
+      MonthUsage[number]
+    >`SELECT key_id, endpoint, day, count FROM usage_counts WHERE day LIKE ${`${month}-%`} AND count > 0 ORDER BY day, key_id, endpoint`;
+  }
+
+  /** Counts changed since the last flush, and each key's latest call among them. */
+  unflushed(): { counts: MonthUsage; lastUse: { key_id: string; at: number }[] } {
+    return {
+      counts: this.sql<MonthUsage[number]>`SELECT key_id, endpoint, day, count FROM usage_counts WHERE dirty = 1`,
+      lastUse: this.sql<{ key_id: string; at: number }>`SELECT key_id, max(last_at) AS at FROM usage_counts WHERE dirty = 1 GROUP BY key_id`,
+    };
+  }
+
+  /** Only what was written is clean: a row counted again since (another count) stays dirty. */
+  flushed(counts: MonthUsage): void {
+    for (const r of counts)
+      this.sql`UPDATE usage_counts SET dirty = 0 WHERE key_id = ${r.key_id} AND endpoint = ${r.endpoint} AND day = ${r.day} AND count = ${r.count}`;
+  }
+
+  hasUnflushed(): boolean {
+    return this.sql<{ n: number }>`SELECT count(*) AS n FROM usage_counts WHERE dirty = 1`[0].n > 0;
+  }
+
+  // Leases out
+
+  addLease(id: string, calls: number, expiresAt: number): void {
+    this.sql`INSERT INTO leases (id, calls, expires_at) VALUES (${id}, ${calls}, ${expiresAt})`;
+  }
+
+  leaseCalls(id: string): number | undefined {
+    return this.sql<{ calls: number }>`SELECT calls FROM leases WHERE id = ${id}`[0]?.calls;
+  }
+
+  expiredLeases(now: number): { id: string; calls: number }[] {
+    return this.sql<{ id: string; calls: number }>`SELECT id, calls FROM leases WHERE expires_at <= ${now}`;
+  }
+
+  deleteLease(id: string): void {
+    this.sql`DELETE FROM leases WHERE id = ${id}`;
+  }
+
+  reservedCalls(): number {
+    return this.sql<{ n: number }>`SELECT coalesce(sum(calls), 0) AS n FROM leases`[0].n;
+  }
+
+  // Tickets
+
+  remember(ticket: string, c: Counted, done: boolean, at: number): void {
+    this
+      .sql`INSERT OR REPLACE INTO tickets (id, key_id, endpoint, day, calls, credits, done, at) VALUES (${ticket}, ${c.keyId}, ${c.endpoint}, ${c.day}, ${c.calls}, ${c.credits}, ${done ? 1 : 0}, ${at})`;
+  }
+
+  ticket(ticket: string): (Counted & { done: boolean }) | undefined {
+    const row = this.sql<{
+      key_id: string;
+      endpoint: string;
+      day: string;
+      calls: number;
+      credits: number;
+      done: number;
+    }>`SELECT key_id, endpoint, day, calls, credits, done FROM tickets WHERE id = ${ticket}`[0];
+    return row && { keyId: row.key_id, endpoint: row.endpoint, day: row.day, calls: row.calls, credits: row.credits, done: row.done === 1 };
+  }
+
+  markDone(ticket: string): void {
+    this.sql`UPDATE tickets SET done = 1 WHERE id = ${ticket}`;
+  }
+
+  forgetTicketsBefore(at: number): void {
+    this.sql`DELETE FROM tickets WHERE at < ${at}`;
+  }
+
+  // Revoked keys
+
+  revoked(): Map<string, number> {
+    return new Map(this.sql<{ key_id: string; at: number }>`SELECT key_id, at FROM revoked_keys`.map((r) => [r.key_id, r.at]));
+  }
+
+  addRevoked(keyId: string, at: number): void {
+    this.sql`INSERT OR REPLACE INTO revoked_keys (key_id, at) VALUES (${keyId}, ${at})`;
+  }
+
+  deleteRevoked(keyId: string): void {
+    this.sql`DELETE FROM revoked_keys WHERE key_id = ${keyId}`;
+  }
+}
