@@ -205,14 +205,6 @@ export function parseAddress(text: string): ParsedAddress {
         continue;
       }
     }
-    if (!firstAfterMarker && t.raw === "#") {
-      if (isHouseNumber(toks[i + 1])) {
-        close("number");
-        setOnce("house_number", toks[i + 1].raw);
-        i += 2;
-        continue;
-      }
-    }
     if (!firstAfterMarker && entry?.kind === "block") {
       const next = toks[i + 1];
       if (next && !next.sep && !next.punct && !WORDS[next.w]) {
