@@ -102,6 +102,9 @@ type Segment = {
   endedBy: "sep" | "marker" | "number" | "end";
 };
 
+/** A segment's text without the punctuation that ends it (`Braga,`, `Kec. Coblong.`). */
+const trimEnd = (s: string) => s.replace(/[.,:;/]+$/, "");
+
 export function parseAddress(text: string): ParsedAddress {
   const toks = tokenize(text);
   const components: AddressComponents = {
@@ -126,6 +129,20 @@ export function parseAddress(text: string): ParsedAddress {
   const setOnce = (key: keyof AddressComponents, value: string) => {
     if (components[key] === null) components[key] = value;
   };
+  // A value a label gave (a house number, a block, a postal code) ends the segment being read.
+  const take = (key: keyof AddressComponents, value: string) => {
+    close("number");
+    setOnce(key, value);
+  };
+  const open = (kind: Segment["kind"], marker: Marker | null, markerFrom: number, from: number, to: number): Segment => ({
+    kind,
+    marker,
+    markerFrom,
+    from,
+    to,
+    part,
+    endedBy: "end",
+  });
   const slice = (from: number, to: number) => text.slice(toks[from].start, toks[to - 1].end);
 
   /** Reads `RT 003 RW 002`, `RT 03/RW 02`, `RT/RW 003/002`, `RT 01/02` from `i` (at rt or rw); returns the next index. */
@@ -199,8 +216,7 @@ export function parseAddress(text: string): ParsedAddress {
           value = text.slice(toks[j].start, toks[end + 1].end);
           end += 2;
         }
-        close("number");
-        setOnce("house_number", value.replace(/\.$/, ""));
+        take("house_number", value.replace(/\.$/, ""));
         i = end;
         continue;
       }
@@ -208,8 +224,7 @@ export function parseAddress(text: string): ParsedAddress {
     if (!firstAfterMarker && entry?.kind === "block") {
       const next = toks[i + 1];
       if (next && !next.sep && !next.punct && !WORDS[next.w]) {
-        close("number");
-        setOnce("block", next.raw.replace(/\.$/, ""));
+        take("block", next.raw.replace(/\.$/, ""));
         let j = i + 2;
         if (toks[j]?.w === "/" && isHouseNumber(toks[j + 1])) {
           setOnce("house_number", toks[j + 1].raw);
@@ -225,8 +240,7 @@ export function parseAddress(text: string): ParsedAddress {
       let j = i + postalLabel;
       while (toks[j]?.punct) j++;
       if (isPostal(toks[j])) {
-        close("number");
-        setOnce("postal_code", toks[j].raw);
+        take("postal_code", toks[j].raw);
         i = j + 1;
         continue;
       }
@@ -267,8 +281,7 @@ export function parseAddress(text: string): ParsedAddress {
         continue;
       }
       if (isPostal(t)) {
-        close("number");
-        setOnce("postal_code", t.raw);
+        take("postal_code", t.raw);
         i++;
         continue;
       }
@@ -279,8 +292,7 @@ export function parseAddress(text: string): ParsedAddress {
         continue;
       }
       if (cur && (cur.kind === "street" || cur.kind === "building" || cur.kind === "complex") && components.house_number === null) {
-        close("number");
-        components.house_number = t.raw;
+        take("house_number", t.raw);
         i++;
         continue;
       }
@@ -324,7 +336,7 @@ export function parseAddress(text: string): ParsedAddress {
         }
         if (!cur && WEAK.has(t.w)) {
           // Alone in its part (`Dukuh, Kec. Delanggu`): a name (villages are called Dukuh).
-          cur = { kind: "region", marker: null, markerFrom: i, from: i, to: i + 1, part, endedBy: "end" };
+          cur = open("region", null, i, i, i + 1);
         }
         i++;
         continue;
@@ -341,7 +353,7 @@ export function parseAddress(text: string): ParsedAddress {
       }
       while (toks[from]?.punct && toks[from].w === ":") from++;
       if ((marker === "kota" || marker === "kab" || marker === "kotamadya") && ADMINISTRATIVE.has(toks[from]?.w ?? "")) from++;
-      cur = { kind: entry.kind, marker, markerFrom: i, from, to: from, part, endedBy: "end" };
+      cur = open(entry.kind, marker, i, from, from);
       i = from;
       continue;
     }
@@ -353,7 +365,7 @@ export function parseAddress(text: string): ParsedAddress {
     }
 
     // Name text: extends the current segment, or starts an unmarked region segment.
-    if (!cur) cur = { kind: "region", marker: null, markerFrom: i, from: i, to: i, part, endedBy: "end" };
+    if (!cur) cur = open("region", null, i, i, i);
     cur.to = i + 1;
     i++;
   }
@@ -363,8 +375,8 @@ export function parseAddress(text: string): ParsedAddress {
   const streets: string[] = [];
   let streetOpen = false;
   for (const s of segments) {
-    const value = slice(s.from, s.to).replace(/[.,:;/]+$/, "");
-    const withMarker = slice(s.markerFrom, s.to).replace(/[.,:;/]+$/, "");
+    const value = trimEnd(slice(s.from, s.to));
+    const withMarker = trimEnd(slice(s.markerFrom, s.to));
     if (s.kind === "street") {
       streets.push(withMarker);
       streetOpen = s.endedBy === "sep" || s.endedBy === "end";
@@ -395,6 +407,6 @@ export function parseAddress(text: string): ParsedAddress {
     const words = named.map((t) => t.w.replace(/^['`-]+|['`-]+$/g, ""));
     const base = toks[from].start;
     const at = named.map((t): [number, number] => [t.start - base, t.end - base]);
-    return { text: slice(from, to).replace(/[.,:;/]+$/, ""), words, at, marker, level: marker ? LEVEL_OF[marker] : null, raw: raw, part };
+    return { text: trimEnd(slice(from, to)), words, at, marker, level: marker ? LEVEL_OF[marker] : null, raw: raw, part };
   }
 }
