@@ -105,6 +105,23 @@ const NOTHING = (words: number): Resolution => ({
 /** Whether `id` lies in `area` or is one of its parents (the area itself included). */
 const related = (id: string, area: string) => id === area || id.startsWith(`${area}.`) || area.startsWith(`${id}.`);
 
+/** Whether `id` is related to one of `areas`; no areas bind nothing (no scope named, no kecamatan labelled). */
+const within = (id: string, areas: Iterable<string>) => {
+  const list = [...areas];
+  return list.length === 0 || list.some((a) => related(id, a));
+};
+
+/** Whether a cover explains some words of segment `seg`. */
+const usesSegment = (used: Match[], seg: number) => used.some((m) => m.seg === seg);
+
+/** Files a match under the region it names; `hits` keeps each region once, in the order found. */
+function addMatch(byRegion: Map<string, Match[]>, hits: Map<string, RegionHit>, hit: RegionHit, m: Match): void {
+  const list = byRegion.get(hit.id);
+  if (list) list.push(m);
+  else byRegion.set(hit.id, [m]);
+  hits.set(hit.id, hit);
+}
+
 /**
  * The provinsi or kabupaten/kota the text names unambiguously (docs/address-method.md, "Named
  * regions"): a segment marked `Kab.`, `Kota`, `Prov.`... read whole as exactly one region of that
@@ -165,7 +182,7 @@ function labelledKecamatan(
     for (const p of phrases) {
       if (p.seg !== seg) continue;
       for (const { hit } of found.byTerm.get(p.phrase) ?? []) {
-        if (hit.level !== "kecamatan" || (scope.length && !scope.some((a) => related(hit.id, a)))) continue;
+        if (hit.level !== "kecamatan" || !within(hit.id, scope)) continue;
         const words = p.to - p.from - p.corrections.length * 0.5;
         const whole = p.from === 0 && p.to === length && !p.corrections.length;
         if (words > best.words) best = { words, ids: new Set([hit.id]), whole };
@@ -214,16 +231,11 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
   for (const p of phrases) {
     for (const { hit, former } of found.byTerm.get(p.phrase) ?? []) {
       if (p.only && hit.level !== p.only) continue;
-      const m = exactMatch(p, hit, former);
-      const list = byRegion.get(hit.id);
-      if (list) list.push(m);
-      else byRegion.set(hit.id, [m]);
-      hits.set(hit.id, hit);
+      addMatch(byRegion, hits, hit, exactMatch(p, hit, former));
     }
   }
   const scope = namedScope(parsed, phrases, found);
   const labelled = labelledKecamatan(parsed, phrases, found, scope, extra);
-  const inScope = (id: string) => scope.length === 0 || scope.some((a) => related(id, a));
   // A labelled kecamatan found only by comparison (second round): matched as a corrected typo.
   if (labelled.fuzzy) {
     const { seg, length, d, phrase } = labelled.fuzzy;
@@ -242,11 +254,9 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
         reading: null,
         kindMismatch: false,
       };
-      byRegion.set(id, [...(byRegion.get(id) ?? []), m]);
-      hits.set(id, hit);
+      addMatch(byRegion, hits, hit, m);
     }
   }
-  const inLabelled = (id: string) => labelled.ids.size === 0 || [...labelled.ids].some((k) => related(id, k));
   const postal = parsed.components.postal_code;
   const postalVillages = postal ? (found.byPostal.get(postal) ?? []) : [];
   const postalIds = new Set(postalVillages.map((v) => v.id));
@@ -276,10 +286,7 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
         reading: null,
         kindMismatch: false,
       };
-      const list = byRegion.get(hit.id);
-      if (list) list.push(m);
-      else byRegion.set(hit.id, [m]);
-      hits.set(hit.id, hit);
+      addMatch(byRegion, hits, hit, m);
     }
   });
   const segLengths = [...parsed.regions.map((s) => Math.min(s.words.length, MAX_SEGMENT_WORDS)), ...codes.map(() => 1)];
@@ -315,15 +322,15 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
       total += postalState === "match" ? W.postalMatch : postalState === "near" ? W.postalNear : -W.postalMismatch;
     }
     // A kabupaten the text names with its level word that this chain does not explain, or not of its kind.
-    const kabInconsistent = kabSegs.some((i) => !c.used.some((m) => m.seg === i)) || c.used.some((m) => m.kindMismatch);
+    const kabInconsistent = kabSegs.some((i) => !usesSegment(c.used, i)) || c.used.some((m) => m.kindMismatch);
     // A kecamatan the text names with its level word that this village's or kecamatan's chain does not explain.
-    const kecInconsistent = (hit.level === "kelurahan" || hit.level === "kecamatan") && kecSegs.some((i) => !c.used.some((m) => m.seg === i));
+    const kecInconsistent = (hit.level === "kelurahan" || hit.level === "kecamatan") && kecSegs.some((i) => !usesSegment(c.used, i));
     return { hit, score: total, used: c.used, postal: postalState, kabInconsistent, kecInconsistent };
   };
 
   const scored = new Map<string, Candidate>();
   for (const hit of hits.values()) {
-    if (!inScope(hit.id)) continue;
+    if (!within(hit.id, scope)) continue;
     const c = score(hit, []);
     if (c) scored.set(hit.id, c);
   }
@@ -334,7 +341,7 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
   const explained = first ? first.used.reduce((a, m) => a + m.to - m.from, 0) : 0;
   if (explained < wordCount) {
     const villages = [...scored.values()].filter((c) => c.hit.level === "kelurahan").sort((a, b) => b.score - a.score);
-    const again = [...villages.slice(0, W.localTop).map((c) => c.hit), ...[...localOnly.values()].filter((h) => inScope(h.id))];
+    const again = [...villages.slice(0, W.localTop).map((c) => c.hit), ...[...localOnly.values()].filter((h) => within(h.id, scope))];
     // Only spans holding a word the best exact reading leaves unexplained: a typo is there.
     const explainedAt = new Set((first?.used ?? []).flatMap((m) => Array.from({ length: m.to - m.from }, (_, k) => `${m.seg}|${m.from + k}`)));
     const spans = typoSpans(phrases.filter((p) => Array.from({ length: p.to - p.from }, (_, k) => `${p.seg}|${p.from + k}`).some((w) => !explainedAt.has(w))));
@@ -356,9 +363,10 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
   const unbound = ranked[0];
   const movedFrom = (c: Candidate | undefined) =>
     c?.hit.level === "kelurahan" && (rounds.moved?.get(c.hit.id) ?? []).some((old) => [...labelled.ids].some((k) => old.startsWith(`${k}.`)));
-  const outside = unbound && !inLabelled(unbound.hit.id) && unbound.hit.level !== "provinsi" && unbound.hit.level !== "kabupaten" ? unbound : undefined;
+  const outside =
+    unbound && !within(unbound.hit.id, labelled.ids) && unbound.hit.level !== "provinsi" && unbound.hit.level !== "kabupaten" ? unbound : undefined;
   const former = outside && movedFrom(outside);
-  const top = former ? outside : (ranked.find((c) => inLabelled(c.hit.id)) ?? unbound);
+  const top = former ? outside : (ranked.find((c) => within(c.hit.id, labelled.ids)) ?? unbound);
   if (!top) return NOTHING(wordCount);
   // Rival explanations: not the answer's own parents (a weaker reading of the same place) nor the
   // regions inside it (a finer reading of it: the answer is right at its level either way).
@@ -369,8 +377,7 @@ export function resolve(parsed: ParsedAddress, phrases: Phrase[], found: Lookup,
   // A kecamatan the text labels (`Kec. X`) that the answer, a kabupaten or provinsi, does not reach:
   // the answer is sure of its own level only if that name is nothing at all, which is rarely so.
   const skipped =
-    (top.hit.level === "kabupaten" || top.hit.level === "provinsi") &&
-    parsed.regions.some((s, i) => s.level === "kecamatan" && !top.used.some((m) => m.seg === i));
+    (top.hit.level === "kabupaten" || top.hit.level === "provinsi") && parsed.regions.some((s, i) => s.level === "kecamatan" && !usesSegment(top.used, i));
   const none = W.none + W.unexplained * Math.min(unexplained, UNEXPLAINED_MAX) + (skipped ? W.kecamatanSkipped : 0);
   const total = 1 + rivals.reduce((a, c) => a + exp(c.score), 0) + exp(none);
   // Alternatives: other villages and kecamatan, best first; a
@@ -450,6 +457,6 @@ function areaToExpand(parsed: ParsedAddress, top: Candidate, unexplained: number
   if (unexplained === 0) return null;
   if (top.hit.level === "provinsi") return null;
   if (top.hit.level !== "kelurahan") return top.hit.id;
-  const silent = parsed.regions.some((s, i) => (s.level === null || s.level === "kelurahan") && !top.used.some((m) => m.seg === i));
+  const silent = parsed.regions.some((s, i) => (s.level === null || s.level === "kelurahan") && !usesSegment(top.used, i));
   return silent ? top.hit.id.slice(0, 8) : null;
 }
