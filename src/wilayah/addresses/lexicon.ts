@@ -14,7 +14,7 @@ export type Marker = "kel" | "desa" | "kel/desa" | "kec" | "kab" | "kota" | "kot
 
 // ---------------------------------------------------------------- tokens
 
-type Tok = {
+export type Tok = {
   /** As written. */
   raw: string;
   /** Lowercase, accents and a trailing period removed; "" for separators. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type AddressComponents, parseAddress } from "./parse.ts";
+import { tokenize } from "./lexicon.ts";
+import { type AddressComponents, parseAddress, readComponents, readLabels } from "./parse.ts";
 
 const EMPTY: AddressComponents = {
   street: null,
@@ -300,5 +301,64 @@ describe("address parser: region segments", () => {
       expect(parseAddress(text).codes, text).toEqual([]);
     }
     expect(parseAddress("1101012001 1101012002 1101012003 1101012004 1101012005").codes).toHaveLength(4);
+  });
+});
+
+describe("address parser, step by step: tokenise, read labels, read components", () => {
+  const walk = (text: string) => readLabels(text, tokenize(text));
+  /** The segments the walk cut, as `[kind, marker, text, part, endedBy]`. */
+  const cut = (text: string) => {
+    const w = walk(text);
+    return w.segments.map((s) => [s.kind, s.marker, text.slice(w.toks[s.from].start, w.toks[s.to - 1].end), s.part, s.endedBy]);
+  };
+
+  it("readLabels: a label's value goes to the components and ends the segment being read; the rest is cut at separators, markers and numbers", () => {
+    const text = "Jl. Merdeka No. 5 RT 01/02, Kel. Braga Kode Pos 40111";
+    expect(walk(text).components).toEqual({ ...EMPTY, house_number: "5", rt: "01", rw: "02", postal_code: "40111" });
+    expect(cut(text)).toEqual([
+      ["street", null, "Merdeka", 0, "number"],
+      ["region", "kel", "Braga", 1, "number"],
+    ]);
+    expect(cut("Perum Griya Asri Blok C2 No. 5, Kp. Melayu, Gedung Sate Lt. 5")).toEqual([
+      ["complex", null, "Griya Asri", 0, "number"],
+      ["region", "kampung", "Melayu", 1, "sep"],
+      ["building", null, "Sate Lt. 5", 2, "end"],
+    ]);
+  });
+
+  it("readLabels: the word right after a marker is name text; only a postal code's label is read there", () => {
+    expect(cut("Jl. Kota Baru No. 1")).toEqual([["street", null, "Kota Baru", 0, "number"]]);
+    const postal = walk("Kel. Kode Pos 40111");
+    expect(postal.components.postal_code).toBe("40111");
+    expect(postal.segments).toEqual([]);
+  });
+
+  it("readLabels: a level word with no name after it stays in the segment before it; codes leave their labels; the country and phone numbers go", () => {
+    expect(cut("Bandung Kota, Jawa Barat")).toEqual([
+      ["region", null, "Bandung Kota", 0, "sep"],
+      ["region", null, "Jawa Barat", 1, "end"],
+    ]);
+    const code = walk("Kode Wilayah: 32.73.01.1001, Braga");
+    expect(code.codes).toEqual([{ text: "32.73.01.1001", id: "32.73.01.1001" }]);
+    expect(cut("Kode Wilayah: 32.73.01.1001, Braga")).toEqual([["region", null, "Braga", 1, "end"]]);
+    expect(cut("Alamat : Jl. Mawar, Indonesia")).toEqual([["street", null, "Mawar", 0, "sep"]]);
+    expect(cut("Braga Bandung 081234567890")).toEqual([["region", null, "Braga Bandung", 0, "number"]]);
+  });
+
+  it("readComponents: a street, complex or building is a component with its word, a hamlet the dusun and a region, the labels' values kept", () => {
+    const w = walk("Perum Griya Asri Blok C2 No. 5, Kp. Melayu, Gedung Sate Lt. 5");
+    const before = structuredClone(w.components);
+    const read = readComponents(w);
+    expect(read.components).toEqual({ ...EMPTY, house_number: "5", block: "C2", complex: "Perum Griya Asri", building: "Gedung Sate Lt. 5", dusun: "Melayu" });
+    expect(read.regions).toEqual([{ text: "Melayu", words: ["melayu"], at: [[0, 6]], marker: "kampung", level: null, raw: "Kp. Melayu", part: 1 }]);
+    expect(read.streetOpen).toBe(false);
+    expect(w.components).toEqual(before); // the walk is left as it was
+  });
+
+  it("readComponents: a street that runs to the end with no region after it offers its tail, and is open", () => {
+    const read = readComponents(walk("jl merdeka bandung"));
+    expect(read.components.street).toBe("jl merdeka bandung");
+    expect(read.regions).toEqual([{ text: "bandung", words: ["bandung"], at: [[0, 7]], marker: null, level: null, raw: "bandung", part: 0, fromStreet: true }]);
+    expect(read.streetOpen).toBe(true);
   });
 });

@@ -35,6 +35,7 @@ import {
   MAX_CODES,
   type Marker,
   regionCode,
+  type Tok,
   tokenize,
   WEAK,
   WORDS,
@@ -92,6 +93,7 @@ export type ParsedAddress = {
 
 // ---------------------------------------------------------------- parser
 
+/** Tokens [from, to) the walk set apart as one street, complex, building, hamlet or region; its marker word at `markerFrom`. */
 type Segment = {
   kind: "street" | "complex" | "building" | "dusun" | "region";
   marker: Marker | null;
@@ -102,307 +104,378 @@ type Segment = {
   endedBy: "sep" | "marker" | "number" | "end";
 };
 
+/** The text and its tokens, which segments point into. */
+type Source = { text: string; toks: Tok[] };
+
+/** The walk over the tokens: the values labels gave, the codes, the segments cut so far and the one being read (`cur`). */
+type Walk = Source & { components: AddressComponents; codes: WrittenCode[]; segments: Segment[]; part: number; cur: Segment | null };
+
+/** Reads what starts at token `i`: the index after it, or null when the token is not its kind. */
+type Reader = (w: Walk, i: number) => number | null;
+
+/** Tokenises, reads the labels (cutting the rest into segments), then reads the segments as components and regions. */
 export function parseAddress(text: string): ParsedAddress {
-  const toks = tokenize(text);
-  const components: AddressComponents = {
-    street: null,
-    house_number: null,
-    rt: null,
-    rw: null,
-    block: null,
-    building: null,
-    complex: null,
-    dusun: null,
-    postal_code: null,
-  };
-  const segments: Segment[] = [];
-  const codes: WrittenCode[] = [];
-  let part = 0;
-  let cur: Segment | null = null;
-  const close = (endedBy: Segment["endedBy"]) => {
-    if (cur && cur.to > cur.from) segments.push({ ...cur, endedBy });
-    cur = null;
-  };
-  const setOnce = (key: keyof AddressComponents, value: string) => {
-    if (components[key] === null) components[key] = value;
-  };
-  const slice = (from: number, to: number) => text.slice(toks[from].start, toks[to - 1].end);
+  const walk = readLabels(text, tokenize(text));
+  const { components, regions, streetOpen } = readComponents(walk);
+  return { components, regions, codes: walk.codes, streetOpen };
+}
 
-  /** Reads `RT 003 RW 002`, `RT 03/RW 02`, `RT/RW 003/002`, `RT 01/02` from `i` (at rt or rw); returns the next index. */
-  const readRtRw = (i: number): number => {
-    let j = i;
-    const first = toks[j].w;
-    j++;
-    // `RT/RW 003/002`: both labels, then both numbers.
-    if (first === "rt" && toks[j]?.w === "/" && toks[j + 1]?.w === "rw") {
-      j += 2;
-      while (toks[j]?.punct) j++;
-      if (isNumber(toks[j])) {
-        setOnce("rt", toks[j].raw);
-        j++;
-        if (toks[j]?.w === "/" && isNumber(toks[j + 1])) {
-          setOnce("rw", toks[j + 1].raw);
-          j += 2;
-        }
-      }
-      return j;
-    }
-    while (toks[j]?.punct && toks[j].w === ":") j++;
-    if (!isNumber(toks[j])) return -1;
-    setOnce(first === "rt" ? "rt" : "rw", toks[j].raw);
-    j++;
-    if (toks[j]?.w === "/") {
-      if (first === "rt" && isNumber(toks[j + 1])) {
-        setOnce("rw", toks[j + 1].raw); // RT 01/02
-        return j + 2;
-      }
-      if (toks[j + 1]?.w === "rw" || toks[j + 1]?.w === "rt") {
-        const after = readRtRw(j + 1);
-        return after > 0 ? after : j + 1;
-      }
-    }
-    return j;
-  };
+const noComponents = (): AddressComponents => ({
+  street: null,
+  house_number: null,
+  rt: null,
+  rw: null,
+  block: null,
+  building: null,
+  complex: null,
+  dusun: null,
+  postal_code: null,
+});
 
+/** A segment's text without the punctuation that ends it (`Braga,`, `Kec. Coblong.`). */
+const trimEnd = (s: string) => s.replace(/[.,:;/]+$/, "");
+const slice = (src: Source, from: number, to: number) => src.text.slice(src.toks[from].start, src.toks[to - 1].end);
+
+// ---------------------------------------------------------------- read labels
+
+/**
+ * Walks the tokens: what a label says (RT/RW, house number, block, postal code) goes to the
+ * components and region codes to `codes`; the rest is cut into segments at separators, markers and numbers.
+ */
+export function readLabels(text: string, toks: Tok[]): Walk {
+  const w: Walk = { text, toks, components: noComponents(), codes: [], segments: [], part: 0, cur: null };
   let i = 0;
-  while (i < toks.length) {
-    const t = toks[i];
-    if (t.sep) {
-      close("sep");
-      part++;
-      i++;
-      continue;
-    }
-    if (t.punct) {
-      i++;
-      continue;
-    }
-    const entry = WORDS[t.w];
-    // The word right after a marker is name text (`Jl. Kota Baru`, `Kel. Kota Baru`).
-    const firstAfterMarker = cur !== null && cur.from === cur.to && cur.from === i;
+  while (i < toks.length) i = readToken(w, i);
+  close(w, "end");
+  return w;
+}
 
-    if (!firstAfterMarker && (t.w === "rt" || t.w === "rw")) {
-      const next = readRtRw(i);
-      if (next > 0) {
-        close("number");
-        i = next;
-        continue;
-      }
-    }
-    if (!firstAfterMarker && entry?.kind === "house") {
-      let j = i + 1;
-      while (toks[j]?.punct && toks[j].w !== "/") j++;
-      if (isHouseNumber(toks[j])) {
-        let value = toks[j].raw;
-        let end = j + 1;
-        if (toks[end]?.w === "/" && isNumber(toks[end + 1])) {
-          value = text.slice(toks[j].start, toks[end + 1].end);
-          end += 2;
-        }
-        close("number");
-        setOnce("house_number", value.replace(/\.$/, ""));
-        i = end;
-        continue;
-      }
-    }
-    if (!firstAfterMarker && t.raw === "#") {
-      if (isHouseNumber(toks[i + 1])) {
-        close("number");
-        setOnce("house_number", toks[i + 1].raw);
-        i += 2;
-        continue;
-      }
-    }
-    if (!firstAfterMarker && entry?.kind === "block") {
-      const next = toks[i + 1];
-      if (next && !next.sep && !next.punct && !WORDS[next.w]) {
-        close("number");
-        setOnce("block", next.raw.replace(/\.$/, ""));
-        let j = i + 2;
-        if (toks[j]?.w === "/" && isHouseNumber(toks[j + 1])) {
-          setOnce("house_number", toks[j + 1].raw);
-          j += 2;
-        }
-        i = j;
-        continue;
-      }
-    }
-    // `Kode Pos 40111`, `Kd. Pos 40111` (a label of two words), `Kodepos: 40111` (of one).
-    const postalLabel = (t.w === "kode" || t.w === "kd") && toks[i + 1]?.w === "pos" ? 2 : entry?.kind === "postal" ? 1 : 0;
-    if (postalLabel) {
-      let j = i + postalLabel;
-      while (toks[j]?.punct) j++;
-      if (isPostal(toks[j])) {
-        close("number");
-        setOnce("postal_code", toks[j].raw);
-        i = j + 1;
-        continue;
-      }
-    }
-    if (entry?.kind === "label" && !cur && toks[i + 1]?.w === ":") {
-      i += 2;
-      continue;
-    }
+/**
+ * The readers, in the order they are tried. The word right after a marker is name text (`Jl. Kota
+ * Baru`, `Kel. Kota Baru`, `Desa Dusun Tua`): only a postal code's label is read there too.
+ */
+const READERS: [Reader, boolean][] = [
+  [readRtRwLabel, false],
+  [readHouse, false],
+  [readBlock, false],
+  [readPostalLabel, true],
+  [skipFieldLabel, false],
+  [readFloor, false],
+  [readStreetPart, false],
+  [readNumber, false],
+  [readMarker, false],
+  [skipCountry, false],
+];
 
-    // A floor (`Lt. 5`, `Lantai 5`) is its building's.
-    if ((cur?.kind === "building" || cur?.kind === "complex") && (t.w === "lt" || t.w === "lantai") && isNumber(toks[i + 1]) && !firstAfterMarker) {
-      cur.to = i + 2;
-      i += 2;
-      continue;
-    }
-    // Inside a street: `Km 5` and `Gg. 3` are the street's, as is a second street word.
-    if (cur?.kind === "street") {
-      if ((t.w === "km" || t.w === "kilometer" || entry?.kind === "street") && !firstAfterMarker) {
-        cur.to = i + 1;
-        if (isNumber(toks[i + 1])) cur.to = i + 2;
-        i = cur.to;
-        continue;
-      }
-    }
-
-    if (isNumber(t) && !firstAfterMarker) {
-      const code = regionCode(t.w);
-      if (code) {
-        // Its label words (`Kode Wilayah`) are no region: they leave the segment before it.
-        if (cur?.kind === "region") {
-          let to = cur.to;
-          while (to > cur.from && (toks[to - 1].punct || (CODE_LABELS.has(toks[to - 1].w) && (to - 1 > cur.from || cur.marker === null)))) to--;
-          cur.to = to;
-        }
-        close("number");
-        if (codes.length < MAX_CODES && !codes.some((c) => c.id === code)) codes.push({ text: t.raw, id: code });
-        i++;
-        continue;
-      }
-      if (isPostal(t)) {
-        close("number");
-        setOnce("postal_code", t.raw);
-        i++;
-        continue;
-      }
-      if (t.w.length > 5 || /^\d+[.,]\d/.test(t.w)) {
-        // A phone number or a decimal outside a street: neither a region nor a house number.
-        close("number");
-        i++;
-        continue;
-      }
-      if (cur && (cur.kind === "street" || cur.kind === "building" || cur.kind === "complex") && components.house_number === null) {
-        close("number");
-        components.house_number = t.raw;
-        i++;
-        continue;
-      }
-      // Elsewhere a short number stays in its segment: some village names hold one (`Ramunia 1`).
-    }
-
-    // Building words are common in village names (`Belakang Gedung`, `Gedung Rejo`): inside a
-    // region segment they are name words; a building starts a segment of its own.
-    // In a complex's or building's name `Kota` is a word of it (`Perum Lima Puluh Kota Indah`).
-    const inName =
-      ((entry?.kind === "building" || WEAK.has(t.w)) && cur?.kind === "region" && cur.to > cur.from) ||
-      (t.w === "kota" && (cur?.kind === "complex" || cur?.kind === "building") && cur.to > cur.from);
-    if (
-      entry &&
-      !firstAfterMarker &&
-      !inName &&
-      (entry.kind === "street" || entry.kind === "complex" || entry.kind === "building" || entry.kind === "dusun" || entry.kind === "region")
-    ) {
-      // A level word with no name after it (at the end, before a comma, a number or a street, house,
-      // RT or block word) is a word of the segment before it: `Bandung Kota` may mean Kota Bandung,
-      // some names end with such a word (`Menggala Kota`, `Gg. Ampana Kota No. 60`); the resolver reads both.
-      const next = toks[i + 1];
-      const nextKind = next ? WORDS[next.w]?.kind : undefined;
-      // A kecamatan's name may start with a number (`Kec. 2 x 11 Anam Lingkuang`, Padang Pariaman) when words follow it.
-      const after = toks[i + 2];
-      const numberedName = entry.marker === "kec" && isNumber(next) && !!after && !after.sep && !after.punct;
-      const nameFollows =
-        next &&
-        !next.sep &&
-        (!isNumber(next) || numberedName) &&
-        nextKind !== "house" &&
-        nextKind !== "rt" &&
-        nextKind !== "rw" &&
-        nextKind !== "block" &&
-        nextKind !== "street";
-      if (entry.kind === "region" && !nameFollows) {
-        if (cur && cur.to === i) {
-          cur.to = i + 1;
-          i++;
-          continue;
-        }
-        if (!cur && WEAK.has(t.w)) {
-          // Alone in its part (`Dukuh, Kec. Delanggu`): a name (villages are called Dukuh).
-          cur = { kind: "region", marker: null, markerFrom: i, from: i, to: i + 1, part, endedBy: "end" };
-        }
-        i++;
-        continue;
-      }
-      close("marker");
-      let from = i + 1;
-      let marker = entry.marker ?? null;
-      // `Kel/Desa`, `Desa/Kel.`, `Kab/Kota`: KTP labels naming either kind.
-      const other = toks[from]?.w === "/" ? WORDS[toks[from + 1]?.w] : undefined;
-      if (entry.kind === "region" && other?.kind === "region" && other.marker) {
-        const pair = [marker, other.marker].sort().join("/");
-        marker = pair === "desa/kel" ? "kel/desa" : pair === "kab/kota" ? "kab/kota" : marker;
-        from += 2;
-      }
-      while (toks[from]?.punct && toks[from].w === ":") from++;
-      if ((marker === "kota" || marker === "kab" || marker === "kotamadya") && ADMINISTRATIVE.has(toks[from]?.w ?? "")) from++;
-      cur = { kind: entry.kind, marker, markerFrom: i, from, to: from, part, endedBy: "end" };
-      i = from;
-      continue;
-    }
-    // `Indonesia` as a segment of its own; inside one it may be a name's (`Jambur Indonesia`).
-    if (entry?.kind === "country" && !cur && (i + 1 >= toks.length || toks[i + 1].sep || isPostal(toks[i + 1]))) {
-      close("marker");
-      i++;
-      continue;
-    }
-
-    // Name text: extends the current segment, or starts an unmarked region segment.
-    if (!cur) cur = { kind: "region", marker: null, markerFrom: i, from: i, to: i, part, endedBy: "end" };
-    cur.to = i + 1;
-    i++;
+function readToken(w: Walk, i: number): number {
+  const t = w.toks[i];
+  if (t.sep) {
+    close(w, "sep");
+    w.part++;
+    return i + 1;
   }
-  close("end");
+  if (t.punct) return i + 1;
+  const afterMarker = w.cur !== null && w.cur.from === w.cur.to && w.cur.from === i;
+  for (const [read, evenAfterMarker] of READERS) {
+    if (afterMarker && !evenAfterMarker) continue;
+    const next = read(w, i);
+    if (next !== null) return next;
+  }
+  return readName(w, i);
+}
 
+function close(w: Walk, endedBy: Segment["endedBy"]): void {
+  if (w.cur && w.cur.to > w.cur.from) w.segments.push({ ...w.cur, endedBy });
+  w.cur = null;
+}
+
+function open(w: Walk, kind: Segment["kind"], marker: Marker | null, markerFrom: number, from: number, to: number): Segment {
+  return { kind, marker, markerFrom, from, to, part: w.part, endedBy: "end" };
+}
+
+function setOnce(components: AddressComponents, key: keyof AddressComponents, value: string): void {
+  if (components[key] === null) components[key] = value;
+}
+
+/** A value a label gave (a house number, a block, a postal code) ends the segment being read. */
+function take(w: Walk, key: keyof AddressComponents, value: string): void {
+  close(w, "number");
+  setOnce(w.components, key, value);
+}
+
+function readRtRwLabel(w: Walk, i: number): number | null {
+  const word = w.toks[i].w;
+  if (word !== "rt" && word !== "rw") return null;
+  const next = readRtRw(w, i);
+  if (next <= 0) return null;
+  close(w, "number");
+  return next;
+}
+
+/** Reads `RT 003 RW 002`, `RT 03/RW 02`, `RT/RW 003/002`, `RT 01/02` from `i` (at rt or rw); returns the next index, -1 when no number follows. */
+function readRtRw(w: Walk, i: number): number {
+  const { toks, components } = w;
+  const first = toks[i].w;
+  let j = i + 1;
+  if (first === "rt" && toks[j]?.w === "/" && toks[j + 1]?.w === "rw") return readRtRwPair(w, j + 2);
+  while (toks[j]?.punct && toks[j].w === ":") j++;
+  if (!isNumber(toks[j])) return -1;
+  setOnce(components, first === "rt" ? "rt" : "rw", toks[j].raw);
+  j++;
+  if (toks[j]?.w === "/") {
+    if (first === "rt" && isNumber(toks[j + 1])) {
+      setOnce(components, "rw", toks[j + 1].raw); // RT 01/02
+      return j + 2;
+    }
+    if (toks[j + 1]?.w === "rw" || toks[j + 1]?.w === "rt") {
+      const after = readRtRw(w, j + 1);
+      return after > 0 ? after : j + 1;
+    }
+  }
+  return j;
+}
+
+/** `RT/RW 003/002`: both labels (read up to `j`), then both numbers. */
+function readRtRwPair(w: Walk, from: number): number {
+  const { toks, components } = w;
+  let j = from;
+  while (toks[j]?.punct) j++;
+  if (!isNumber(toks[j])) return j;
+  setOnce(components, "rt", toks[j].raw);
+  j++;
+  if (toks[j]?.w !== "/" || !isNumber(toks[j + 1])) return j;
+  setOnce(components, "rw", toks[j + 1].raw);
+  return j + 2;
+}
+
+/** `No. 12`, `No. 5/7`, `Kav. 52-53`. */
+function readHouse(w: Walk, i: number): number | null {
+  const { toks } = w;
+  if (WORDS[toks[i].w]?.kind !== "house") return null;
+  let j = i + 1;
+  while (toks[j]?.punct && toks[j].w !== "/") j++;
+  if (!isHouseNumber(toks[j])) return null;
+  let value = toks[j].raw;
+  let end = j + 1;
+  if (toks[end]?.w === "/" && isNumber(toks[end + 1])) {
+    value = w.text.slice(toks[j].start, toks[end + 1].end);
+    end += 2;
+  }
+  take(w, "house_number", value.replace(/\.$/, ""));
+  return end;
+}
+
+/** `Blok C2`, `Blok A/12` (a block and its house number). */
+function readBlock(w: Walk, i: number): number | null {
+  const { toks } = w;
+  const next = toks[i + 1];
+  if (WORDS[toks[i].w]?.kind !== "block" || !next || next.sep || next.punct || WORDS[next.w]) return null;
+  take(w, "block", next.raw.replace(/\.$/, ""));
+  let j = i + 2;
+  if (toks[j]?.w === "/" && isHouseNumber(toks[j + 1])) {
+    setOnce(w.components, "house_number", toks[j + 1].raw);
+    j += 2;
+  }
+  return j;
+}
+
+/** `Kode Pos 40111`, `Kd. Pos 40111` (a label of two words), `Kodepos: 40111` (of one). */
+function readPostalLabel(w: Walk, i: number): number | null {
+  const { toks } = w;
+  const t = toks[i];
+  const label = (t.w === "kode" || t.w === "kd") && toks[i + 1]?.w === "pos" ? 2 : WORDS[t.w]?.kind === "postal" ? 1 : 0;
+  if (!label) return null;
+  let j = i + label;
+  while (toks[j]?.punct) j++;
+  if (!isPostal(toks[j])) return null;
+  take(w, "postal_code", toks[j].raw);
+  return j + 1;
+}
+
+/** A form's field name (`Alamat :`) says nothing of the address. */
+function skipFieldLabel(w: Walk, i: number): number | null {
+  const { toks } = w;
+  return WORDS[toks[i].w]?.kind === "label" && !w.cur && toks[i + 1]?.w === ":" ? i + 2 : null;
+}
+
+/** A floor (`Lt. 5`, `Lantai 5`) is its building's. */
+function readFloor(w: Walk, i: number): number | null {
+  const { cur, toks } = w;
+  const floor = toks[i].w === "lt" || toks[i].w === "lantai";
+  if (!cur || (cur.kind !== "building" && cur.kind !== "complex") || !floor || !isNumber(toks[i + 1])) return null;
+  cur.to = i + 2;
+  return i + 2;
+}
+
+/** Inside a street: `Km 5` and `Gg. 3` are the street's, as is a second street word. */
+function readStreetPart(w: Walk, i: number): number | null {
+  const { cur, toks } = w;
+  const t = toks[i];
+  if (cur?.kind !== "street" || (t.w !== "km" && t.w !== "kilometer" && WORDS[t.w]?.kind !== "street")) return null;
+  cur.to = isNumber(toks[i + 1]) ? i + 2 : i + 1;
+  return cur.to;
+}
+
+/**
+ * A number: a region code, a postal code, a phone number or decimal (neither a region nor a house
+ * number), a house number after a street. Elsewhere a short number stays in its segment: some
+ * village names hold one (`Ramunia 1`).
+ */
+function readNumber(w: Walk, i: number): number | null {
+  const { cur, toks } = w;
+  const t = toks[i];
+  if (!isNumber(t)) return null;
+  const code = regionCode(t.w);
+  if (code) readCode(w, code, t.raw);
+  else if (isPostal(t)) take(w, "postal_code", t.raw);
+  else if (t.w.length > 5 || /^\d+[.,]\d/.test(t.w)) close(w, "number");
+  else if (cur && (cur.kind === "street" || cur.kind === "building" || cur.kind === "complex") && w.components.house_number === null)
+    take(w, "house_number", t.raw);
+  else return null;
+  return i + 1;
+}
+
+/** A region code; its label words (`Kode Wilayah`) are no region: they leave the segment before it. */
+function readCode(w: Walk, code: string, raw: string): void {
+  const { cur, toks } = w;
+  if (cur?.kind === "region") {
+    let to = cur.to;
+    while (to > cur.from && (toks[to - 1].punct || (CODE_LABELS.has(toks[to - 1].w) && (to - 1 > cur.from || cur.marker === null)))) to--;
+    cur.to = to;
+  }
+  close(w, "number");
+  if (w.codes.length < MAX_CODES && !w.codes.some((c) => c.id === code)) w.codes.push({ text: raw, id: code });
+}
+
+const SEGMENT_KINDS: ReadonlySet<string> = new Set(["street", "complex", "building", "dusun", "region"]);
+const isSegmentKind = (kind: string): kind is Segment["kind"] => SEGMENT_KINDS.has(kind);
+
+/** A street, complex, building, hamlet or level word starts a segment of its kind, unless it is a word of the name being read. */
+function readMarker(w: Walk, i: number): number | null {
+  const word = w.toks[i].w;
+  const entry = WORDS[word];
+  if (!entry || !isSegmentKind(entry.kind) || nameWord(w.cur, word, entry.kind)) return null;
+  if (entry.kind === "region" && !nameFollows(w.toks, i, entry.marker)) return levelWordAlone(w, i);
+  return openMarked(w, i, entry.kind, entry.marker ?? null);
+}
+
+/**
+ * Building words are common in village names (`Belakang Gedung`, `Gedung Rejo`): inside a region
+ * segment they are name words; a building starts a segment of its own. In a complex's or
+ * building's name `Kota` is a word of it (`Perum Lima Puluh Kota Indah`).
+ */
+function nameWord(cur: Segment | null, word: string, kind: Segment["kind"]): boolean {
+  if (!cur || cur.to <= cur.from) return false;
+  return ((kind === "building" || WEAK.has(word)) && cur.kind === "region") || (word === "kota" && (cur.kind === "complex" || cur.kind === "building"));
+}
+
+/** Words that end a name before it starts: a level word before them has no name. */
+const NO_NAME: ReadonlySet<string | undefined> = new Set(["house", "rt", "rw", "block", "street"]);
+
+/**
+ * Whether a name follows the level word at `i`: not at the end, nor before a comma, a number or a
+ * street, house, RT or block word. A kecamatan's name may start with a number (`Kec. 2 x 11 Anam
+ * Lingkuang`, Padang Pariaman) when words follow it.
+ */
+function nameFollows(toks: Tok[], i: number, marker: Marker | undefined): boolean {
+  const next = toks[i + 1];
+  if (!next || next.sep || NO_NAME.has(WORDS[next.w]?.kind)) return false;
+  const after = toks[i + 2];
+  return !isNumber(next) || (marker === "kec" && !!after && !after.sep && !after.punct);
+}
+
+/**
+ * A level word with no name after it is a word of the segment before it: `Bandung Kota` may mean
+ * Kota Bandung, some names end with such a word (`Menggala Kota`, `Gg. Ampana Kota No. 60`); the
+ * resolver reads both. Alone in its part (`Dukuh, Kec. Delanggu`) a hamlet word is a name
+ * (villages are called Dukuh).
+ */
+function levelWordAlone(w: Walk, i: number): number {
+  if (w.cur && w.cur.to === i) w.cur.to = i + 1;
+  else if (!w.cur && WEAK.has(w.toks[i].w)) w.cur = open(w, "region", null, i, i, i + 1);
+  return i + 1;
+}
+
+/** Starts the segment a marker names; `Kel/Desa`, `Desa/Kel.`, `Kab/Kota` are KTP labels naming either kind, `Kota Adm.` a kota. */
+function openMarked(w: Walk, i: number, kind: Segment["kind"], written: Marker | null): number {
+  const { toks } = w;
+  close(w, "marker");
+  let from = i + 1;
+  let marker = written;
+  const other = toks[from]?.w === "/" ? WORDS[toks[from + 1]?.w] : undefined;
+  if (kind === "region" && other?.kind === "region" && other.marker) {
+    const pair = [marker, other.marker].sort().join("/");
+    marker = pair === "desa/kel" ? "kel/desa" : pair === "kab/kota" ? "kab/kota" : marker;
+    from += 2;
+  }
+  while (toks[from]?.punct && toks[from].w === ":") from++;
+  if ((marker === "kota" || marker === "kab" || marker === "kotamadya") && ADMINISTRATIVE.has(toks[from]?.w ?? "")) from++;
+  w.cur = open(w, kind, marker, i, from, from);
+  return from;
+}
+
+/** `Indonesia` as a segment of its own; inside one it may be a name's (`Jambur Indonesia`). */
+function skipCountry(w: Walk, i: number): number | null {
+  const { toks } = w;
+  const alone = i + 1 >= toks.length || toks[i + 1].sep || isPostal(toks[i + 1]);
+  return WORDS[toks[i].w]?.kind === "country" && !w.cur && alone ? i + 1 : null;
+}
+
+/** Name text: extends the segment being read, or starts an unmarked region segment. */
+function readName(w: Walk, i: number): number {
+  if (!w.cur) w.cur = open(w, "region", null, i, i, i);
+  w.cur.to = i + 1;
+  return i + 1;
+}
+
+// ---------------------------------------------------------------- read components
+
+/**
+ * Reads the segments the walk cut: a street, complex or building is a component with its word; a
+ * hamlet is the `dusun` component and a region segment too; the rest are region segments.
+ */
+export function readComponents(w: Walk): { components: AddressComponents; regions: RegionSegment[]; streetOpen: boolean } {
+  const components = { ...w.components };
   const regions: RegionSegment[] = [];
   const streets: string[] = [];
   let streetOpen = false;
-  for (const s of segments) {
-    const value = slice(s.from, s.to).replace(/[.,:;/]+$/, "");
-    const withMarker = slice(s.markerFrom, s.to).replace(/[.,:;/]+$/, "");
+  for (const s of w.segments) {
+    const withMarker = trimEnd(slice(w, s.markerFrom, s.to));
     if (s.kind === "street") {
       streets.push(withMarker);
       streetOpen = s.endedBy === "sep" || s.endedBy === "end";
-    } else if (s.kind === "complex") setOnce("complex", withMarker);
-    else if (s.kind === "building") setOnce("building", withMarker);
+    } else if (s.kind === "complex") setOnce(components, "complex", withMarker);
+    else if (s.kind === "building") setOnce(components, "building", withMarker);
     else {
-      if (s.marker === "kampung" || s.marker === "dusun") setOnce("dusun", value);
-      const region = regionSegment(s.from, s.to, s.marker, withMarker, s.part);
+      if (s.marker === "kampung" || s.marker === "dusun") setOnce(components, "dusun", trimEnd(slice(w, s.from, s.to)));
+      const region = regionSegment(w, s.from, s.to, s.marker, withMarker, s.part);
       if (region) regions.push(region);
     }
   }
-  // Nothing but a street running to the end (`jl raya serang km 12 bitung jaya cikupa tangerang`):
-  // the words after its name (after its last number, else after its first word) may be the regions
-  // the writer did not set apart. Offered as a segment of their own, marked `fromStreet`.
-  const last = segments.at(-1);
-  if (regions.length === 0 && last?.kind === "street" && last.endedBy === "end") {
-    let start = last.from + 1;
-    for (let k = last.from; k < last.to; k++) if (isNumber(toks[k])) start = k + 1;
-    const tail = start < last.to ? regionSegment(start, last.to, null, slice(start, last.to), last.part) : null;
-    if (tail) regions.push({ ...tail, fromStreet: true });
-  }
+  const tail = regions.length === 0 ? streetTail(w, w.segments.at(-1)) : null;
+  if (tail) regions.push(tail);
   if (streets.length) components.street = streets.join(", ");
-  return { components, regions, codes, streetOpen: streets.length > 0 && streetOpen };
+  return { components, regions, streetOpen: streets.length > 0 && streetOpen };
+}
 
-  function regionSegment(from: number, to: number, marker: Marker | null, raw: string, part: number): RegionSegment | null {
-    const named = toks.slice(from, to).filter((t) => !t.punct && t.w.replace(/^['`-]+|['`-]+$/g, ""));
-    if (named.length === 0) return null;
-    const words = named.map((t) => t.w.replace(/^['`-]+|['`-]+$/g, ""));
-    const base = toks[from].start;
-    const at = named.map((t): [number, number] => [t.start - base, t.end - base]);
-    return { text: slice(from, to).replace(/[.,:;/]+$/, ""), words, at, marker, level: marker ? LEVEL_OF[marker] : null, raw: raw, part };
-  }
+/**
+ * Nothing but a street running to the end (`jl raya serang km 12 bitung jaya cikupa tangerang`):
+ * the words after its name (after its last number, else after its first word) may be the regions
+ * the writer did not set apart. Offered as a segment of their own, marked `fromStreet`.
+ */
+function streetTail(src: Source, last: Segment | undefined): RegionSegment | null {
+  if (last?.kind !== "street" || last.endedBy !== "end") return null;
+  let start = last.from + 1;
+  for (let k = last.from; k < last.to; k++) if (isNumber(src.toks[k])) start = k + 1;
+  const tail = start < last.to ? regionSegment(src, start, last.to, null, slice(src, start, last.to), last.part) : null;
+  return tail ? { ...tail, fromStreet: true } : null;
+}
+
+function regionSegment(src: Source, from: number, to: number, marker: Marker | null, raw: string, part: number): RegionSegment | null {
+  const named = src.toks.slice(from, to).filter((t) => !t.punct && t.w.replace(/^['`-]+|['`-]+$/g, ""));
+  if (named.length === 0) return null;
+  const words = named.map((t) => t.w.replace(/^['`-]+|['`-]+$/g, ""));
+  const base = src.toks[from].start;
+  const at = named.map((t): [number, number] => [t.start - base, t.end - base]);
+  return { text: trimEnd(slice(src, from, to)), words, at, marker, level: marker ? LEVEL_OF[marker] : null, raw: raw, part };
 }

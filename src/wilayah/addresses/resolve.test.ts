@@ -5,7 +5,21 @@ import { normalizeSearchText } from "../normalize.ts";
 import { vocabulary } from "../search/vocabulary.ts";
 import { parseAddress } from "./parse.ts";
 import { phrasesOf } from "./phrases.ts";
-import { type Lookup, type RegionHit, resolve } from "./resolve.ts";
+import {
+  type Candidate,
+  candidates,
+  evidenceOf,
+  frameOf,
+  type Lookup,
+  matchedOf,
+  oddsOf,
+  type RegionHit,
+  rank,
+  resolve,
+  scoreCandidates,
+  warningsOf,
+  within,
+} from "./resolve.ts";
 
 const LEVELS: Level[] = ["provinsi", "kabupaten", "kecamatan", "kelurahan"];
 /** A small world: two villages named Sukamaju (Coblong and Cidadap, Kota Bandung), with their parents, and their postal codes. */
@@ -154,6 +168,119 @@ describe("address resolution (src/wilayah/addresses/resolve.ts)", () => {
       // `12.50` has a kabupaten code's shape and is no code either: no evidence, and no warning (prices and decimals look so)
       const short = parseAddress("Sukamaju, Coblong, Kota Bandung, 12.50");
       expect(resolve(short, phrasesOf(short, ctx), { ...lookup(byCode), unknownCodes: new Set(["12.50"]) }).warnings).toEqual([]);
+    });
+  });
+});
+
+describe("address resolution, step by step: candidates, cover, rank, explain", () => {
+  const at = (id: string) => world.find((w) => w.id === id) as RegionHit;
+  const byCode: Lookup["byCode"] = new Map([["32.73.03.1001", [{ hit: at("32.73.03.1001"), former: false, several: false }]]]);
+  const evidence = (text: string, extra: RegionHit[] = []) => {
+    const parsed = parseAddress(text);
+    return evidenceOf(parsed, phrasesOf(parsed, ctx), lookup(byCode), extra);
+  };
+  const scored = (e: ReturnType<typeof evidence>) => {
+    const c = candidates(e);
+    return scoreCandidates(e, c, frameOf(e, c));
+  };
+
+  it("within: related to one of the areas (inside it or a parent of it); no areas bind nothing", () => {
+    expect(within("32.73.02.1001", [])).toBe(true);
+    expect(within("32.73.02.1001", ["32.04", "32.73"])).toBe(true);
+    expect(within("32", new Set(["32.73.02"]))).toBe(true);
+    expect(within("32.04.01", ["32.73"])).toBe(false);
+  });
+
+  it("evidence: the areas the text names, the kecamatan it labels, its postal code's villages", () => {
+    const e = evidence("Sukamaju, Kec. Coblong, Kota Bandung 40141");
+    expect(e.scope).toEqual(["32.73", "32.04"]); // Kota and Kabupaten Bandung: people write one for the other
+    expect([...e.labelled.ids]).toEqual(["32.73.02"]);
+    expect([...e.postal.ids]).toEqual(["32.73.03.1001"]);
+    expect([...e.postal.kecs]).toEqual(["32.73.03"]);
+  });
+
+  it("candidates: each region a phrase names, with its matches; a code is a segment of one word after the text's", () => {
+    const c = candidates(evidence("Sukamaju, Kec. Coblong, Kota Bandung"));
+    expect([...c.hits.keys()]).toEqual(["32.73.02.1001", "32.73.03.1001", "32.73.02", "32.73", "32.04"]);
+    expect(c.byRegion.get("32.73.02")).toEqual([expect.objectContaining({ seg: 1, from: 0, to: 1, phrase: "coblong", via: "name" })]);
+    const coded = candidates(evidence("Kota Bandung 40141, 32.73.03.1001"));
+    expect(coded.codes).toEqual([{ text: "32.73.03.1001", id: "32.73.03.1001" }]);
+    expect(coded.byRegion.get("32.73.03.1001")).toEqual([expect.objectContaining({ seg: 1, from: 0, to: 1, via: "code", value: 4 })]);
+    // The postal code's village no name matched is compared against the words as written, though a code names it.
+    expect([...coded.localOnly.keys()]).toEqual(["32.73.03.1001"]);
+  });
+
+  it("candidates: a labelled kecamatan the second round found by comparison is matched as a typo", () => {
+    const e = evidence("Sukamaju, Kec. Cobloong, Kota Bandung", [at("32.73.02"), at("32.73.03")]);
+    expect(e.labelled.fuzzy).toEqual({ seg: 1, length: 1, d: 1, phrase: "coblong" });
+    expect(candidates(e).byRegion.get("32.73.02")).toContainEqual(expect.objectContaining({ seg: 1, phrase: "coblong", via: "typo", value: 0.5 }));
+  });
+
+  it("frame: the segments' lengths, codes last, and the labelled kabupaten and kecamatan a chain should explain", () => {
+    const e = evidence("Sukamaju, Kec. Coblong, Kota Bandung, 32.73.03.1001");
+    expect(frameOf(e, candidates(e))).toMatchObject({ segLengths: [1, 1, 1, 1], wordCount: 4, kabSegs: [2], kecSegs: [1] });
+    const unknown = evidence("Kel. Sukamaju, Kec. Xyzzyq, Kota Bandung");
+    expect(frameOf(unknown, candidates(unknown)).kecSegs).toEqual([]); // a kecamatan label that names none is unknown, not inconsistent
+  });
+
+  it("cover: each candidate scored by its chain's best cover, with the postal code's evidence and what it leaves unexplained", () => {
+    const s = scored(evidence("Sukamaju, Kec. Coblong, Kota Bandung 40141"));
+    const coblong = s.get("32.73.02.1001");
+    expect(coblong?.used.map((m) => m.id)).toEqual(["32.73.02.1001", "32.73.02", "32.73"]);
+    expect(coblong).toMatchObject({ score: 11.5, postal: "mismatch", kecInconsistent: false });
+    expect(s.get("32.73.03.1001")).toMatchObject({ score: 11, postal: "match", kecInconsistent: true });
+    expect(s.get("32.04")).toMatchObject({ kabInconsistent: true });
+    // Only the named scope is scored.
+    const e = evidence("Sukamaju, Kec. Coblong, Kota Bandung");
+    expect([...scored({ ...e, scope: ["32.04"] }).keys()]).toEqual(["32.04"]);
+  });
+
+  it("cover: words the best exact reading leaves are compared with the second round's regions as written", () => {
+    const s = scored(evidence("Sukamajuu, Kec. Coblong, Kota Bandung", [at("32.73.02.1001")]));
+    expect(s.get("32.73.02.1001")?.used[0]).toMatchObject({ seg: 0, phrase: "sukamaju", via: "typo" });
+  });
+
+  describe("rank and explain", () => {
+    const cand = (id: string, score: number): Candidate => ({ hit: at(id), score, used: [], postal: null, kabInconsistent: false, kecInconsistent: false });
+    const list = [cand("32.73.02", 5), cand("32.73.02.1001", 5), cand("32.73.03.1001", 6), cand("32.73", 7)];
+
+    it("rank: best first (the finer level on a tie); a labelled kecamatan binds the answer unless a split moved the village", () => {
+      const free = rank(list, new Set());
+      expect(free?.ranked.map((c) => c.hit.id)).toEqual(["32.73", "32.73.03.1001", "32.73.02.1001", "32.73.02"]);
+      expect(free).toMatchObject({ top: { hit: { id: "32.73" } }, outside: undefined, former: false });
+      const bound = rank(list.slice(0, 3), new Set(["32.73.02"]));
+      expect(bound?.top.hit.id).toBe("32.73.02.1001");
+      expect(bound?.outside?.hit.id).toBe("32.73.03.1001");
+      const moved = rank(list.slice(0, 3), new Set(["32.73.02"]), new Map([["32.73.03.1001", ["32.73.02.2001"]]]));
+      expect(moved).toMatchObject({ top: { hit: { id: "32.73.03.1001" } }, former: true });
+      expect(rank([], new Set())).toBe(null);
+    });
+
+    it("rank: the answer's share of a softmax over its rivals (not its own parents nor regions inside it) and none of these", () => {
+      const choice = rank([cand("32.73.02.1001", 10), cand("32.73.02", 8), cand("32.73.03.1001", 9), cand("32.73", 7)], new Set());
+      if (!choice) throw new Error("no answer");
+      const odds = oddsOf(parseAddress("Sukamaju"), choice, 1);
+      expect(odds.rivals.map((c) => c.hit.id)).toEqual(["32.73.03.1001"]);
+      expect(odds.unexplained).toBe(1); // the hand-made candidates explain no words
+      const total = 1 + Math.exp(-1) + Math.exp(2 + 0.75 - 10);
+      expect(odds.confidence).toBeCloseTo(1 / total, 12);
+      expect(odds.alternatives).toEqual([{ hit: at("32.73.03.1001"), confidence: Math.exp(-1) / total }]);
+    });
+
+    it("explain: warnings and what matched which level, finest first, with the words as written", () => {
+      const e = evidence("Sukamaju, Kec. Cobloong, Kota Bandung 40132", [at("32.73.02"), at("32.73.03")]);
+      const c = candidates(e);
+      const frame = frameOf(e, c);
+      const choice = rank(scoreCandidates(e, c, frame).values(), e.labelled.ids);
+      if (!choice) throw new Error("no answer");
+      const odds = oddsOf(e.parsed, choice, frame.wordCount);
+      expect(warningsOf(e, choice, odds)).toEqual(["typo_corrected"]);
+      expect(matchedOf(e, c, choice).map((m) => [m.level, m.text, m.read, m.via])).toEqual([
+        ["kelurahan", "Sukamaju", "sukamaju", "name"],
+        ["kelurahan", "40132", "40132", "postal_code"],
+        ["kecamatan", "Cobloong", "coblong", "typo"],
+        ["kabupaten", "Bandung", "kota bandung", "name"],
+      ]);
     });
   });
 });
