@@ -20,6 +20,7 @@ import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
 import { billingRoutes } from "./routes/billing";
 import { healthRoutes } from "./routes/health";
+import { jobRoutes } from "./routes/jobs";
 import { keyRoutes } from "./routes/keys";
 import { usageRoutes } from "./routes/usage";
 import { webhookRoutes } from "./routes/webhooks";
@@ -49,6 +50,7 @@ app.route("/billing", billingRoutes);
 app.route("/admin", adminRoutes);
 // The Atom feed of editions (/wilayah/changes.atom): public, not a metered data call.
 app.route("/", feedRoutes);
+app.route("/api/v1/jobs", jobRoutes);
 app.route("/api/v1", dataRoutes(dataEndpoints, admitDataCall));
 app.route("/mcp", mcpRoutes);
 app.route("/docs/guide", guideRoutes);

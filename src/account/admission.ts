@@ -65,7 +65,7 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
   const now = Date.now();
 
   const lease = calls === 1 ? usableLease(userId, now) : undefined;
-  if (lease?.refuses(keyId)) throw revokedKey();
+  if (lease?.refuses(keyId)) throw refusal("revoked");
   if (lease) {
     const untake = lease.take(keyId, endpoint, now);
     if (lease.exhausted) waitUntil(settleLease(env, lease));
@@ -96,8 +96,7 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
     throw e;
   }
   if (!admission.ok) {
-    if (admission.reason === "revoked") throw revokedKey();
-    if (admission.reason === "suspended") throw new ApiError("ACCOUNT_SUSPENDED", "The account that owns this API key is suspended.");
+    if (admission.reason) throw refusal(admission.reason);
     throw new ApiError(
       "QUOTA_EXCEEDED",
       calls > 1
@@ -130,7 +129,12 @@ async function giveBack(env: Env, userId: string, ticket: string, counted?: Coun
   });
 }
 
-const revokedKey = () => new ApiError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
+/** How every admission (a call's, a job's) answers a revoked key or a suspended account. */
+export function refusal(reason: "revoked" | "suspended"): ApiError {
+  return reason === "revoked"
+    ? new ApiError("INVALID_API_KEY", "The API key is not valid or has been revoked.")
+    : new ApiError("ACCOUNT_SUSPENDED", "The account that owns this API key is suspended.");
+}
 
 /**
  * A request that is no data call (MCP's initialize, tools/list, notifications): it counts against

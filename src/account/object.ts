@@ -5,7 +5,7 @@ import { guardedEnv } from "../db/guard";
 import { touchLastUsed } from "../keys/queries";
 import { utcDay } from "../lib/time";
 import { appendLedgerOnce, findPlan, ledgerBalance, upsertDailyCount } from "./queries";
-import { creditsBack, leaseSize, priceCalls } from "./rules";
+import { creditsBack, leaseSize, priceCalls, priceJobRows } from "./rules";
 import { AccountStore, type Counted, type LeaseCounts, type MonthUsage } from "./store";
 
 export type { Counted, LeaseCounts, MonthUsage } from "./store";
@@ -34,6 +34,9 @@ export type Lease = { id: string; calls: number; ms: number; revoked: string[] }
  * `credits`: how many credits the admission spent (present when `charged`). Refused: beyond quota
  * and credits, or (`reason`) the key was revoked or the account suspended.
  */
+/** A job's reservation: `credits` held beside its free rows. Refused: not enough quota and credits (`available`: the credits it could have), or the key revoked, the account suspended. */
+export type JobAdmission = { ok: true; credits: number } | { ok: false; available?: number; reason?: "revoked" | "suspended" };
+
 export type Admission = { ok: true; charged: boolean; credits?: number; day: string; lease?: Lease } | { ok: false; reason?: "revoked" | "suspended" };
 
 /**
@@ -144,10 +147,15 @@ export class AccountObject extends Agent<Env> {
     }
   }
 
-  /** Calls reserved by unsettled leases; leases past their grace end here, uncounted. */
+  /** Calls reserved by unsettled leases and running jobs; leases past their grace end here, uncounted. */
   #reserved(now: number): number {
     for (const gone of this.#store.expiredLeases(now)) this.#endLease(gone.id, gone.calls);
-    return this.#store.reservedCalls();
+    return this.#store.reservedCalls() + this.#store.jobsHeld().rows;
+  }
+
+  /** Credits not free to spend: spent and not in the ledger yet, or held by jobs. */
+  #committed(): number {
+    return this.#store.state.pendingDebit + this.#store.jobsHeld().credits;
   }
 
   /** A lease is over with `unused` calls not served: credits its reservation made others spend come back. */
@@ -200,7 +208,7 @@ export class AccountObject extends Agent<Env> {
           continue;
         }
         const { pendingDebit, owedToReservations } = this.#store.state;
-        if (balance - pendingDebit < credits) {
+        if (balance - this.#committed() < credits) {
           if (balanceSince !== undefined) return { ok: false };
           // Not enough by the cached balance: read it once more (a payment may have landed), then decide again.
           balanceSince = Date.now();
@@ -268,6 +276,99 @@ export class AccountObject extends Agent<Env> {
     if (back.credits > 0) this.#store.setState({ pendingDebit: this.#store.state.pendingDebit - back.credits });
   }
 
+  /**
+   * Reserves a bulk job's rows (one call each) from the quota and credits, whole or not at all, as
+   * `admit` decides a batch; nothing is counted until rows are done (`chargeJobRows`). Asking again
+   * for the same job answers the reservation already made.
+   */
+  async reserveJob({
+    jobId,
+    keyId,
+    endpoint,
+    rows,
+    now = Date.now(),
+  }: {
+    jobId: string;
+    keyId: string;
+    endpoint: string;
+    rows: number;
+    now?: number;
+  }): Promise<JobAdmission> {
+    let balanceSince: number | undefined;
+    for (;;) {
+      const known = this.#store.job(jobId);
+      if (known) return { ok: true, credits: known.credits };
+      if (this.#recentlyRevoked(now).has(keyId)) return { ok: false, reason: "revoked" };
+      const account = this.#account(now);
+      if (!account) {
+        await this.#loadAccount(now);
+        continue;
+      }
+      if (account.suspended) return { ok: false, reason: "suspended" };
+      const { credits } = priceCalls({ calls: rows, quota: account.quota, used: this.#monthUsed(utcDay(now).slice(0, 7)), reserved: this.#reserved(now) });
+      if (credits > 0) {
+        const balance = this.#ledgerBalance(now, balanceSince);
+        if (balance === undefined) {
+          await this.#loadBalance(balanceSince ?? now);
+          continue;
+        }
+        if (balance - this.#committed() < credits) {
+          if (balanceSince !== undefined) return { ok: false, available: Math.max(0, balance - this.#committed()) };
+          balanceSince = Date.now();
+          await this.#loadBalance(balanceSince);
+          continue;
+        }
+      }
+      this.#store.addJob({ id: jobId, keyId, endpoint, rows, credits });
+      return { ok: true, credits };
+    }
+  }
+
+  /**
+   * Counts `rows` rows of a job's `chunk` as done and charges them (`priceJobRows`), once per chunk
+   * however often asked: a chunk processed twice is charged once. A job that has ended takes no
+   * more rows (`charged: false`); a chunk charged before it ended stays charged.
+   */
+  async chargeJobRows({
+    jobId,
+    chunk,
+    rows,
+    now = Date.now(),
+  }: {
+    jobId: string;
+    chunk: number;
+    rows: number;
+    now?: number;
+  }): Promise<{ charged: boolean; rows: number }> {
+    const ticket = `job:${jobId}:${chunk}`;
+    const known = this.#store.ticket(ticket);
+    if (known) return { charged: true, rows: known.calls };
+    const job = this.#store.job(jobId);
+    if (!job || job.ended) return { charged: false, rows: 0 };
+    const price = priceJobRows(job, rows);
+    const day = utcDay(now);
+    this.#store.setJob({ ...job, rowsDone: job.rowsDone + price.rows, creditsSpent: job.creditsSpent + price.credits });
+    this.#store.count(job.keyId, job.endpoint, day, price.rows, now);
+    this.#store.remember(ticket, { keyId: job.keyId, endpoint: job.endpoint, day, calls: price.rows, credits: price.credits }, true, now);
+    if (this.#month) this.#month.used += price.rows;
+    await this.#scheduleFlush();
+    return { charged: true, rows: price.rows };
+  }
+
+  /**
+   * A job is over (done, failed or cancelled): what it reserved and did not spend goes back, and
+   * the next flush writes its one ledger entry (its rows and the credits they cost). Safe to repeat.
+   */
+  async endJob({ jobId }: { jobId: string }): Promise<{ rows: number; credits: number } | undefined> {
+    const job = this.#store.job(jobId);
+    if (!job) return undefined;
+    if (!job.ended) {
+      this.#store.setJob({ ...job, ended: true, credits: job.creditsSpent });
+      await this.#scheduleFlush();
+    }
+    return { rows: job.rowsDone, credits: job.creditsSpent };
+  }
+
   /** Forget cached plan, status and balance (after a payment, a grant, a plan change, a suspension or reinstatement). */
   async refresh(): Promise<void> {
     this.#generation++;
@@ -275,8 +376,9 @@ export class AccountObject extends Agent<Env> {
     this.#balance = undefined;
   }
 
+  /** Credits spent and not in the D1 ledger yet (calls' and jobs'). */
   async pendingDebits(): Promise<number> {
-    return this.#store.state.pendingDebit;
+    return this.#store.state.pendingDebit + this.#store.jobsHeld().spent;
   }
 
   /** Live counts of one month (`YYYY-MM`), flushed or not. */
@@ -304,7 +406,8 @@ export class AccountObject extends Agent<Env> {
       store.setState({ flushDebit: { amount: store.state.pendingDebit, ref: `usage:${userId}:${crypto.randomUUID()}` } });
     }
     const debit = store.state.flushDebit;
-    if (counts.length === 0 && lastUse.length === 0 && !debit) return;
+    const jobs = store.unwrittenJobs();
+    if (counts.length === 0 && lastUse.length === 0 && !debit && jobs.length === 0) return;
     const db = primaryDb(guardedEnv(this.env));
     const now = Date.now();
     // One D1 batch (one transaction); each table is written by its owner's query.
@@ -322,11 +425,22 @@ export class AccountObject extends Agent<Env> {
             }),
           ]
         : []),
+      // Each job its one entry, under the job's ref: written once however often the flush runs.
+      ...jobs.map((j) =>
+        appendLedgerOnce(db, {
+          userId,
+          amount: -j.creditsSpent,
+          reason: `bulk job ${j.id}: ${j.rowsDone.toLocaleString("en")} rows, ${j.creditsSpent.toLocaleString("en")} beyond the monthly quota`,
+          ref: `job:${j.id}`,
+          createdAt: now,
+        }),
+      ),
     ]);
     // Calls counted during the batch stay dirty for the next flush.
     store.flushed(counts);
-    if (debit) {
-      store.setState({ pendingDebit: store.state.pendingDebit - debit.amount, flushDebit: null });
+    for (const j of jobs) store.setJob({ ...j, written: true });
+    if (debit || jobs.length > 0) {
+      if (debit) store.setState({ pendingDebit: store.state.pendingDebit - debit.amount, flushDebit: null });
       // A balance read during the batch may predate the debit, which is no longer pending: drop it.
       this.#generation++;
       this.#balance = undefined;

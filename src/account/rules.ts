@@ -51,3 +51,14 @@ export function leaseSize(left: number): number {
   const calls = Math.min(LEASE_MAX_CALLS, Math.floor((left - 1) / LEASE_SHARE));
   return calls < LEASE_MIN_CALLS ? 0 : calls;
 }
+
+/**
+ * `n` more rows of a bulk job done: at most what is left of its reservation; free while its free
+ * rows last (the rows reserved minus the credits reserved at acceptance), then one credit each. So
+ * a job spends exactly the credits its done rows beyond the quota cost, never more than it reserved.
+ */
+export function priceJobRows(job: { rows: number; credits: number; rowsDone: number }, n: number): { rows: number; credits: number } {
+  const rows = Math.max(0, Math.min(n, job.rows - job.rowsDone));
+  const freeLeft = Math.max(0, job.rows - job.credits - job.rowsDone);
+  return { rows, credits: rows - Math.min(rows, freeLeft) };
+}

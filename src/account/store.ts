@@ -28,6 +28,41 @@ export type MonthUsage = { key_id: string; endpoint: string; day: string; count:
 /** What an isolate served under a lease, per key, endpoint and UTC day. */
 export type LeaseCounts = { key_id: string; endpoint: string; day: string; count: number; last_at: number }[];
 
+/** A job's reservation: `rows` and `credits` held at acceptance; `credits` falls to what was spent when it ends. */
+export type JobReservation = {
+  id: string;
+  keyId: string;
+  endpoint: string;
+  rows: number;
+  credits: number;
+  rowsDone: number;
+  creditsSpent: number;
+  ended: boolean;
+  written: boolean;
+};
+type JobRow = {
+  id: string;
+  key_id: string;
+  endpoint: string;
+  rows: number;
+  credits: number;
+  rows_done: number;
+  credits_spent: number;
+  ended: number;
+  written: number;
+};
+const jobOf = (r: JobRow): JobReservation => ({
+  id: r.id,
+  keyId: r.key_id,
+  endpoint: r.endpoint,
+  rows: r.rows,
+  credits: r.credits,
+  rowsDone: r.rows_done,
+  creditsSpent: r.credits_spent,
+  ended: r.ended === 1,
+  written: r.written === 1,
+});
+
 type StateRow = { pending_debit: number; owed: number; flush_amount: number | null; flush_ref: string | null; flush_scheduled: number };
 
 export class AccountStore {
@@ -41,6 +76,9 @@ export class AccountStore {
     sql`CREATE TABLE IF NOT EXISTS revoked_keys (key_id TEXT PRIMARY KEY, at INTEGER NOT NULL)`;
     // Tickets of recent admissions and give-backs: what each counted, and whether it was given back.
     sql`CREATE TABLE IF NOT EXISTS tickets (id TEXT PRIMARY KEY, key_id TEXT NOT NULL, endpoint TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, credits INTEGER NOT NULL, done INTEGER NOT NULL, at INTEGER NOT NULL)`;
+    // Bulk jobs' reservations (src/jobs): rows and credits held from acceptance until the job ends;
+    // `written`: its ledger entry is in D1.
+    sql`CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, key_id TEXT NOT NULL, endpoint TEXT NOT NULL, rows INTEGER NOT NULL, credits INTEGER NOT NULL, rows_done INTEGER NOT NULL DEFAULT 0, credits_spent INTEGER NOT NULL DEFAULT 0, ended INTEGER NOT NULL DEFAULT 0, written INTEGER NOT NULL DEFAULT 0)`;
     sql`INSERT OR IGNORE INTO state (id) VALUES (1)`;
     this.#adoptMetaTable();
     const row = sql<StateRow>`SELECT pending_debit, owed, flush_amount, flush_ref, flush_scheduled FROM state`[0];
@@ -165,6 +203,36 @@ export class AccountStore {
 
   forgetTicketsBefore(at: number): void {
     this.sql`DELETE FROM tickets WHERE at < ${at}`;
+  }
+
+  // Jobs' reservations
+
+  addJob(j: { id: string; keyId: string; endpoint: string; rows: number; credits: number }): void {
+    this.sql`INSERT OR IGNORE INTO jobs (id, key_id, endpoint, rows, credits) VALUES (${j.id}, ${j.keyId}, ${j.endpoint}, ${j.rows}, ${j.credits})`;
+  }
+
+  job(id: string): JobReservation | undefined {
+    return this.sql<JobRow>`SELECT id, key_id, endpoint, rows, credits, rows_done, credits_spent, ended, written FROM jobs WHERE id = ${id}`.map(jobOf)[0];
+  }
+
+  setJob(j: JobReservation): void {
+    this
+      .sql`UPDATE jobs SET rows_done = ${j.rowsDone}, credits_spent = ${j.creditsSpent}, credits = ${j.credits}, ended = ${j.ended ? 1 : 0}, written = ${j.written ? 1 : 0} WHERE id = ${j.id}`;
+  }
+
+  /** Rows still reserved by jobs running (counted as used by the quota), and credits held by jobs whose entry is not in the ledger yet. */
+  jobsHeld(): { rows: number; credits: number; spent: number } {
+    return this.sql<{ rows: number; credits: number; spent: number }>`SELECT
+      coalesce(sum(CASE WHEN ended = 0 THEN rows - rows_done ELSE 0 END), 0) AS rows,
+      coalesce(sum(CASE WHEN written = 0 THEN credits ELSE 0 END), 0) AS credits,
+      coalesce(sum(CASE WHEN written = 0 THEN credits_spent ELSE 0 END), 0) AS spent FROM jobs`[0];
+  }
+
+  /** Jobs ended whose ledger entry is still to be written. */
+  unwrittenJobs(): JobReservation[] {
+    return this.sql<JobRow>`SELECT id, key_id, endpoint, rows, credits, rows_done, credits_spent, ended, written FROM jobs WHERE ended = 1 AND written = 0`.map(
+      jobOf,
+    );
   }
 
   // Revoked keys

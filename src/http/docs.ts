@@ -59,7 +59,7 @@ export function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
 }
 
 export type SuccessDoc = {
-  status?: 200 | 201 | 302 | 303;
+  status?: 200 | 201 | 202 | 302 | 303;
   description: string;
   schema?: z.ZodType;
   /** A file answer instead of JSON: each media type it may have, with what it holds. */

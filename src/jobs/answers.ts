@@ -1,0 +1,91 @@
+/**
+ * What a job answers for each row: the same services as the single endpoints (POST
+ * /wilayah/address, /wilayah/convert), in the groups those endpoints take, and how an answer is
+ * written as CSV cells beside the input's own columns.
+ */
+import { regionDb } from "../db/client";
+import { ADDRESS_BATCH_MAX } from "../wilayah/addresses/endpoints";
+import { type AddressAnswer, resolveAddresses } from "../wilayah/addresses/service";
+import { CONVERT_MAX } from "../wilayah/history/endpoints";
+import { convert } from "../wilayah/history/service";
+
+export type JobKind = "address" | "convert";
+type ConvertAnswer = Awaited<ReturnType<typeof convert>>["data"][number];
+export type RowAnswer = AddressAnswer | ConvertAnswer | null;
+
+/** Answers for `values`, in order; an empty value gets none (null), and is counted as warned. */
+export async function answerValues(env: Env, kind: JobKind, values: string[]): Promise<{ answers: RowAnswer[]; warned: number }> {
+  const db = regionDb(env);
+  const answers: RowAnswer[] = values.map(() => null);
+  const todo = values.map((v, i) => ({ v: v.trim(), i })).filter((x) => x.v !== "");
+  const group = kind === "address" ? ADDRESS_BATCH_MAX : CONVERT_MAX;
+  for (let at = 0; at < todo.length; at += group) {
+    const part = todo.slice(at, at + group);
+    const got =
+      kind === "address"
+        ? await resolveAddresses(
+            db,
+            part.map((x) => x.v),
+          )
+        : (
+            await convert(
+              db,
+              part.map((x) => x.v),
+            )
+          ).data;
+    part.forEach((x, k) => {
+      answers[x.i] = got[k];
+    });
+  }
+  return { answers, warned: answers.filter((a) => warnedOf(a)).length };
+}
+
+/** A row worth a second look: no answer, a warning, or (convert) a code no edition knows. */
+function warnedOf(a: RowAnswer): boolean {
+  if (a === null) return true;
+  return "warnings" in a ? a.warnings.length > 0 || a.level === null : a.status === "unknown";
+}
+
+/** The answer's columns in a CSV result, after the input's. */
+export function answerColumns(kind: JobKind): string[] {
+  return kind === "address"
+    ? [
+        "provinsi_id",
+        "provinsi",
+        "kabupaten_id",
+        "kabupaten",
+        "kecamatan_id",
+        "kecamatan",
+        "kelurahan_id",
+        "kelurahan",
+        "postal_code",
+        "level",
+        "confidence",
+        "warnings",
+      ]
+    : ["status", "current_id", "current_name", "current_level", "successors"];
+}
+
+export function answerCells(kind: JobKind, a: RowAnswer): (string | number | null)[] {
+  if (kind === "address") {
+    const x = a as AddressAnswer | null;
+    if (!x) return [null, null, null, null, null, null, null, null, null, null, 0, "empty"];
+    return [
+      x.provinsi?.id ?? null,
+      x.provinsi?.name ?? null,
+      x.kabupaten?.id ?? null,
+      x.kabupaten?.name ?? null,
+      x.kecamatan?.id ?? null,
+      x.kecamatan?.name ?? null,
+      x.kelurahan?.id ?? null,
+      x.kelurahan?.name ?? null,
+      x.postal_code,
+      x.level,
+      x.confidence,
+      x.warnings.join(";"),
+    ];
+  }
+  const x = a as ConvertAnswer | null;
+  if (!x) return ["empty", null, null, null, null];
+  return [x.status, x.current?.id ?? null, x.current?.name ?? null, x.current?.level ?? null, x.successors.map((s) => s.id).join(";")];
+}

@@ -1,0 +1,62 @@
+/**
+ * The jobs queue's consumer: one message is one chunk. Every step is safe to repeat, so a consumer
+ * killed mid-chunk, a message delivered twice or a failing write never loses or doubles a row:
+ * the chunk's result is written to R2 under its own key (the same bytes each time), its rows are
+ * charged once per chunk by the account object, and it is recorded once in D1 (job_chunks' key).
+ * A message that fails is retried by the queue; a job whose input cannot be read fails, its rows
+ * done kept and charged.
+ */
+import { chargeJobChunk, endJobRows } from "../account/jobs";
+import { primaryDb } from "../db/client";
+import { errorText, log } from "../lib/log";
+import { answerValues } from "./answers";
+import { readChunk } from "./input";
+import { FINAL_STATES, findJob, finishJob, recordChunk } from "./queries";
+import { failJob, inputKey, type JobMessage, outKey, type ResultLine } from "./service";
+
+export async function processChunk(env: Env, m: JobMessage): Promise<void> {
+  const db = primaryDb(env);
+  const job = await findJob(db, m.job);
+  if (!job || FINAL_STATES.includes(job.state)) return; // cancelled, failed or gone: nothing to do
+  const object = await env.JOBS.get(inputKey(job.id), { range: { offset: m.offset, length: m.length } });
+  if (!object) {
+    await failJob(env, job.userId, job.id, "The job's input file is gone.");
+    return;
+  }
+  const bytes = new Uint8Array(await object.arrayBuffer());
+  let rows: ReturnType<typeof readChunk>;
+  try {
+    rows = readChunk(bytes, job.format, job.header ? (JSON.parse(job.header) as string[]) : null, job.column, m);
+  } catch (e) {
+    await failJob(env, job.userId, job.id, e instanceof Error ? e.message : String(e));
+    return;
+  }
+  const { answers, warned } = await answerValues(
+    env,
+    job.kind,
+    rows.map((r) => r.value),
+  );
+  const lines = rows.map((r, i) => JSON.stringify({ row: r.row, input: r.fields, answer: answers[i] } satisfies ResultLine));
+  await env.JOBS.put(outKey(job.id, m.chunk), `${lines.join("\n")}\n`);
+  const { charged } = await chargeJobChunk(env, job.userId, { jobId: job.id, chunk: m.chunk, rows: rows.length });
+  if (!charged) return; // the job ended meanwhile: this chunk is not part of it
+  const now = Date.now();
+  const after = await recordChunk(db, { jobId: job.id, chunk: m.chunk, rows: rows.length, warned, at: now });
+  if (after && after.chunksDone >= after.chunksTotal && (await finishJob(db, job.id, "done", now))) {
+    await endJobRows(env, job.userId, job.id);
+    log.info("job_done", { job_id: job.id, rows: after.rowsDone });
+  }
+}
+
+/** A batch of chunk messages: each acknowledged when processed, retried (by the queue, with a delay) when it failed. */
+export async function consumeChunks(batch: MessageBatch<JobMessage>, env: Env): Promise<void> {
+  for (const message of batch.messages) {
+    try {
+      await processChunk(env, message.body);
+      message.ack();
+    } catch (e) {
+      log.warn("job_chunk_failed", { job_id: message.body.job, chunk: message.body.chunk, attempt: message.attempts, error: errorText(e) });
+      message.retry({ delaySeconds: Math.min(60, 2 ** message.attempts) });
+    }
+  }
+}

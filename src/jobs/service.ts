@@ -1,0 +1,282 @@
+/**
+ * Bulk jobs (docs/api.md, "Bulk jobs"): a file in, streamed to R2 as it arrives and scanned on the
+ * way (input.ts); its rows reserved from quota and credits (src/account/jobs.ts); cut into chunks,
+ * one queue message each; each chunk answered by the single endpoints' services (answers.ts) and
+ * recorded once (consumer.ts); the result streamed back in input order.
+ *
+ * R2 keys: `jobs/<id>/input` (the file as uploaded), `jobs/<id>/out/<chunk>` (one JSON Lines object
+ * per chunk). Both are deleted RESULT_DAYS after the job was made.
+ */
+import { endJobRows, reserveJobRows } from "../account/jobs";
+import { primaryDb } from "../db/client";
+import type { Principal } from "../keys/service";
+import { newId } from "../lib/crypto";
+import { csvLine } from "../lib/csv";
+import { ApiError } from "../lib/errors";
+import { errorText, log } from "../lib/log";
+import { type Paging, pageWindow } from "../lib/paging";
+import { iso } from "../lib/time";
+import { answerCells, answerColumns, type JobKind, type RowAnswer } from "./answers";
+import { type ChunkRange, type InputFormat, InputScanner } from "./input";
+import { deleteJobs, doneChunks, expiredJobs, FINAL_STATES, findJobOfUser, finishJob, insertJob, type JobRow, jobsOfUser } from "./queries";
+
+/** How long a job's files (input and result) are kept. */
+export const RESULT_DAYS = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** R2 multipart parts: all but the last the same size, at least 5 MiB. The upload holds one in memory. */
+const PART_BYTES = 8 * 1024 * 1024;
+/** Messages per queue sendBatch (the Queues limit). */
+const SEND_BATCH = 100;
+
+/** One chunk to process: where its bytes are in the input, and its first row. */
+export type JobMessage = { job: string; chunk: number; offset: number; length: number; firstRow: number; line: number };
+/** A processed row as stored in a chunk's result. */
+export type ResultLine = { row: number; input: string[] | Record<string, unknown>; answer: RowAnswer };
+
+export const inputKey = (id: string) => `jobs/${id}/input`;
+export const outKey = (id: string, chunk: number) => `jobs/${id}/out/${chunk}`;
+
+/** A job as the API shows it. */
+export function jobView(j: JobRow, now = Date.now()) {
+  const final = FINAL_STATES.includes(j.state);
+  let secondsLeft: number | null = null;
+  if (j.state === "running" && j.startedAt && j.rowsDone > 0) {
+    secondsLeft = Math.ceil((((now - j.startedAt) / j.rowsDone) * (j.rowsTotal - j.rowsDone)) / 1000);
+  }
+  return {
+    id: j.id,
+    kind: j.kind,
+    state: j.state,
+    input: { format: j.format, column: j.column, bytes: j.inputBytes, header: j.header ? (JSON.parse(j.header) as string[]) : null },
+    rows: { total: j.rowsTotal, done: j.rowsDone, warned: j.rowsWarned },
+    chunks: { total: j.chunksTotal, done: j.chunksDone },
+    cost: { calls: j.rowsTotal, credits_reserved: j.credits },
+    error: j.error,
+    estimated_seconds_left: final ? 0 : secondsLeft,
+    created_at: iso(j.createdAt),
+    started_at: iso(j.startedAt),
+    finished_at: iso(j.finishedAt),
+    expires_at: iso(j.expiresAt),
+    result: final && j.rowsDone > 0 ? `/jobs/${j.id}/result` : null,
+  };
+}
+
+/** Streams `body` to R2 under `key` while `scanner` reads it; at most one part in memory. */
+async function storeInput(bucket: R2Bucket, key: string, body: ReadableStream<Uint8Array>, scanner: InputScanner): Promise<void> {
+  const reader = body.getReader();
+  let part = new Uint8Array(PART_BYTES);
+  let filled = 0;
+  let upload: R2MultipartUpload | undefined;
+  const parts: R2UploadedPart[] = [];
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      scanner.push(value);
+      for (let at = 0; at < value.length; ) {
+        const n = Math.min(value.length - at, PART_BYTES - filled);
+        part.set(value.subarray(at, at + n), filled);
+        filled += n;
+        at += n;
+        if (filled === PART_BYTES) {
+          upload ??= await bucket.createMultipartUpload(key);
+          parts.push(await upload.uploadPart(parts.length + 1, part));
+          part = new Uint8Array(PART_BYTES);
+          filled = 0;
+        }
+      }
+    }
+    if (!upload) {
+      await bucket.put(key, part.subarray(0, filled));
+      return;
+    }
+    if (filled > 0) parts.push(await upload.uploadPart(parts.length + 1, part.subarray(0, filled)));
+    await upload.complete(parts);
+  } catch (e) {
+    await reader.cancel().catch(() => undefined);
+    await upload?.abort().catch(() => undefined);
+    throw e;
+  }
+}
+
+/**
+ * A new job: the upload stored and scanned (a bad file is refused with its line, nothing kept or
+ * charged), its rows reserved (402 when quota and credits cannot cover them all), its chunks queued.
+ */
+export async function createJob(
+  env: Env,
+  principal: Principal,
+  o: { kind: JobKind; format: InputFormat; column: string; body: ReadableStream<Uint8Array> | null },
+  now = Date.now(),
+): Promise<JobRow> {
+  if (!o.body) throw new ApiError("VALIDATION_ERROR", "The file is empty: send it as the request body (or the `file` field of a form).");
+  const id = newId("job");
+  const scanner = new InputScanner(o.format, o.column);
+  try {
+    await storeInput(env.JOBS, inputKey(id), o.body, scanner);
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    log.error("job_input_store_failed", { job_id: id, error: errorText(e) });
+    throw new ApiError("SERVICE_UNAVAILABLE", "The file could not be stored; nothing was charged. Try again in a moment.");
+  }
+  const scan = (() => {
+    try {
+      return scanner.end();
+    } catch (e) {
+      void env.JOBS.delete(inputKey(id)).catch(() => undefined);
+      throw e;
+    }
+  })();
+  let credits: number;
+  try {
+    ({ credits } = await reserveJobRows(env, principal, { id, endpoint: `/jobs/${o.kind}`, rows: scan.rows }));
+  } catch (e) {
+    await env.JOBS.delete(inputKey(id)).catch(() => undefined);
+    throw e;
+  }
+  const db = primaryDb(env);
+  const row: JobRow = {
+    id,
+    userId: principal.userId,
+    keyId: principal.keyId,
+    kind: o.kind,
+    format: o.format,
+    column: o.column,
+    header: scan.header ? JSON.stringify(scan.header) : null,
+    state: "queued",
+    rowsTotal: scan.rows,
+    rowsDone: 0,
+    rowsWarned: 0,
+    chunksTotal: scan.chunks.length,
+    chunksDone: 0,
+    inputBytes: scan.bytes,
+    credits,
+    error: null,
+    createdAt: now,
+    startedAt: null,
+    finishedAt: null,
+    expiresAt: now + RESULT_DAYS * DAY_MS,
+  };
+  try {
+    await insertJob(db, row);
+  } catch (e) {
+    await endJobRows(env, principal.userId, id).catch(() => undefined);
+    await env.JOBS.delete(inputKey(id)).catch(() => undefined);
+    log.error("job_create_failed", { job_id: id, error: errorText(e) });
+    throw new ApiError("SERVICE_UNAVAILABLE", "The job could not be recorded; nothing was charged. Try again in a moment.");
+  }
+  try {
+    await enqueueChunks(env, id, scan.chunks);
+  } catch (e) {
+    // Chunks already queued may run: they are charged and kept; the rest of the reservation goes back.
+    log.error("job_enqueue_failed", { job_id: id, error: errorText(e) });
+    await failJob(env, principal.userId, id, "The job could not be queued whole; rows done before this are kept and charged.");
+    throw new ApiError("SERVICE_UNAVAILABLE", "The job could not be queued; what it reserved was given back. Try again in a moment.");
+  }
+  return row;
+}
+
+async function enqueueChunks(env: Env, id: string, chunks: ChunkRange[]): Promise<void> {
+  for (let at = 0; at < chunks.length; at += SEND_BATCH) {
+    await env.JOB_QUEUE.sendBatch(
+      chunks.slice(at, at + SEND_BATCH).map((c) => ({
+        body: { job: id, chunk: c.index, offset: c.offset, length: c.length, firstRow: c.firstRow, line: c.line } satisfies JobMessage,
+      })),
+    );
+  }
+}
+
+/** A job ends badly: its rows done are kept and charged, the rest of its reservation goes back. */
+export async function failJob(env: Env, userId: string, id: string, error: string): Promise<boolean> {
+  const changed = await finishJob(primaryDb(env), id, "failed", Date.now(), error);
+  await endJobRows(env, userId, id);
+  return changed;
+}
+
+export async function getJob(env: Env, userId: string, id: string): Promise<JobRow> {
+  const job = await findJobOfUser(primaryDb(env), userId, id);
+  if (!job) throw new ApiError("NOT_FOUND", `No job "${id}" in your account.`);
+  return job;
+}
+
+export async function listJobs(env: Env, userId: string, paging: Paging) {
+  const w = pageWindow(paging);
+  const { total, rows } = await jobsOfUser(primaryDb(env), userId, w.limit, w.offset);
+  return { jobs: rows, meta: w.meta(total) };
+}
+
+/** Stops a job: chunks not yet done are not processed; rows done stay in the result and are charged; the rest goes back. */
+export async function cancelJob(env: Env, userId: string, id: string): Promise<JobRow> {
+  const job = await getJob(env, userId, id);
+  if (FINAL_STATES.includes(job.state)) throw new ApiError("JOB_FINISHED", `Job ${id} is already ${job.state}.`);
+  await finishJob(primaryDb(env), id, "cancelled", Date.now());
+  await endJobRows(env, userId, id);
+  return getJob(env, userId, id);
+}
+
+/**
+ * The result, streamed: the input's columns and the answer's, row by row in input order, from the
+ * chunks done. Only once the job is over (done, failed or cancelled).
+ */
+export async function jobResult(env: Env, userId: string, id: string, format: "csv" | "jsonl"): Promise<ReadableStream<Uint8Array>> {
+  const job = await getJob(env, userId, id);
+  if (!FINAL_STATES.includes(job.state)) throw new ApiError("JOB_NOT_FINISHED", `Job ${id} is ${job.state}: its result can be read once it is done.`);
+  const chunks = await doneChunks(primaryDb(env), id);
+  const header = job.header ? (JSON.parse(job.header) as string[]) : [job.column];
+  const encoder = new TextEncoder();
+  let next = 0;
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (format === "csv" && !started) {
+        started = true;
+        controller.enqueue(encoder.encode(`${csvLine(["row", ...header, ...answerColumns(job.kind)])}\r\n`));
+        return;
+      }
+      if (next >= chunks.length) {
+        controller.close();
+        return;
+      }
+      const object = await env.JOBS.get(outKey(id, chunks[next++]));
+      if (!object) {
+        controller.error(new Error(`job ${id}: a chunk's result is missing`));
+        return;
+      }
+      const lines = (await object.text()).split("\n").filter((l) => l !== "");
+      const out = lines.map((l) => {
+        const r = JSON.parse(l) as ResultLine;
+        if (format === "jsonl") return `${JSON.stringify(r)}\n`;
+        const cells = Array.isArray(r.input)
+          ? header.map((_, i) => (r.input as string[])[i] ?? "")
+          : header.map((h) => String((r.input as Record<string, unknown>)[h] ?? ""));
+        return `${csvLine([r.row, ...cells, ...answerCells(job.kind, r.answer)])}\r\n`;
+      });
+      controller.enqueue(encoder.encode(out.join("")));
+    },
+  });
+}
+
+/** Jobs deleted per cron run (each costs an R2 listing and a delete or two). */
+const PRUNE_BATCH = 50;
+
+/**
+ * The cron's sweep: jobs made more than RESULT_DAYS ago lose their files, then their rows (a job
+ * somehow still running by then is failed first, so its reservation goes back). Returns how many went.
+ */
+export async function pruneExpiredJobs(env: Env, now = Date.now()): Promise<number> {
+  const old = await expiredJobs(primaryDb(env), now, PRUNE_BATCH);
+  for (const job of old) {
+    if (!FINAL_STATES.includes(job.state)) await failJob(env, job.userId, job.id, `Not finished within ${RESULT_DAYS} days.`);
+    for (let cursor: string | undefined; ; ) {
+      const listed = await env.JOBS.list({ prefix: `jobs/${job.id}/`, cursor });
+      if (listed.objects.length > 0) await env.JOBS.delete(listed.objects.map((o) => o.key));
+      if (!listed.truncated) break;
+      cursor = listed.cursor;
+    }
+  }
+  await deleteJobs(
+    primaryDb(env),
+    old.map((j) => j.id),
+  );
+  return old.length;
+}

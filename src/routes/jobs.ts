@@ -1,0 +1,144 @@
+import { Hono } from "hono";
+import type { CallEnv } from "../data/context";
+import { requireApiKey } from "../data/guard";
+import { doc } from "../http/docs";
+import { queryParams } from "../http/validate";
+import type { InputFormat } from "../jobs/input";
+import { createJobQuery, jobListResponse, jobPaging, jobResponse, jobResultQuery } from "../jobs/schemas";
+import { cancelJob, createJob, getJob, jobResult, jobView, listJobs, RESULT_DAYS } from "../jobs/service";
+import { ApiError } from "../lib/errors";
+
+/** Mounted at /api/v1/jobs: bulk jobs, with the API key like every data call (docs/api.md, "Bulk jobs"). */
+export const jobRoutes = new Hono<CallEnv>();
+const tags = ["Bulk jobs"];
+const idParam = { in: "path", name: "id", required: true, schema: { type: "string" }, description: "The job's id (`job_...`)" };
+
+const FORMATS: Record<string, InputFormat> = {
+  "text/csv": "csv",
+  "application/x-ndjson": "jsonl",
+  "application/jsonl": "jsonl",
+  "application/x-jsonlines": "jsonl",
+};
+
+/** The file's format: said in the query, else by its Content-Type. */
+function formatOf(said: InputFormat | undefined, contentType: string | undefined): InputFormat {
+  const media = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  if (media === "multipart/form-data") {
+    throw new ApiError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      "Send the file as the raw request body (Content-Type: text/csv or application/x-ndjson); multipart forms are not read yet.",
+    );
+  }
+  const format = said ?? FORMATS[media];
+  if (!format)
+    throw new ApiError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      `Send a CSV (Content-Type: text/csv) or JSON Lines file (application/x-ndjson)${media ? `, not ${media.slice(0, 100)}` : ""}.`,
+    );
+  return format;
+}
+
+jobRoutes.post(
+  "/",
+  doc({
+    operationId: "createJob",
+    tags,
+    summary: "Start a bulk job",
+    description: `Send a file of up to 1,000,000 rows and 200 MB as the request body (CSV with a header, or JSON Lines): each row's text (address) or code (convert) is answered as the single endpoints answer it. One call per row: the rows are reserved from your quota and credits when the job is accepted (402 when they cannot cover all of them; nothing is charged), charged as they are done, and what is not used goes back on cancel or failure. A bad file is refused with the line where it went wrong. The file and the result are kept ${RESULT_DAYS} days.`,
+    caller: "apiKey",
+    input: "query",
+    ok: { status: 202, description: "The job, queued", schema: jobResponse },
+    errors: ["VALIDATION_ERROR", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "SERVICE_UNAVAILABLE"],
+  }),
+  requireApiKey,
+  queryParams(createJobQuery),
+  async (c) => {
+    const q = c.req.valid("query");
+    const format = formatOf(q.format, c.req.header("content-type"));
+    const column = q.column ?? (q.kind === "address" ? "address" : "code");
+    const job = await createJob(c.env, c.get("call").principal, { kind: q.kind, format, column, body: c.req.raw.body });
+    return c.json({ data: jobView(job) }, 202);
+  },
+);
+
+jobRoutes.get(
+  "/",
+  doc({
+    operationId: "listJobs",
+    tags,
+    summary: "List your bulk jobs",
+    description: "Newest first.",
+    caller: "apiKey",
+    input: "query",
+    ok: { description: "Your jobs", schema: jobListResponse },
+  }),
+  requireApiKey,
+  queryParams(jobPaging),
+  async (c) => {
+    const { jobs, meta } = await listJobs(c.env, c.get("call").principal.userId, c.req.valid("query"));
+    return c.json({ data: jobs.map((j) => jobView(j)), meta });
+  },
+);
+
+jobRoutes.get(
+  "/:id",
+  doc({
+    operationId: "getJob",
+    tags,
+    summary: "A bulk job's state and progress",
+    caller: "apiKey",
+    parameters: [idParam],
+    ok: { description: "The job", schema: jobResponse },
+    errors: ["NOT_FOUND"],
+  }),
+  requireApiKey,
+  async (c) => c.json({ data: jobView(await getJob(c.env, c.get("call").principal.userId, c.req.param("id"))) }),
+);
+
+jobRoutes.delete(
+  "/:id",
+  doc({
+    operationId: "cancelJob",
+    tags,
+    summary: "Cancel a bulk job",
+    description: "Chunks not yet done are not processed. Rows already done stay in the result and are charged; the rest of the reservation goes back.",
+    caller: "apiKey",
+    parameters: [idParam],
+    ok: { description: "The job, cancelled", schema: jobResponse },
+    errors: ["NOT_FOUND", "JOB_FINISHED"],
+  }),
+  requireApiKey,
+  async (c) => c.json({ data: jobView(await cancelJob(c.env, c.get("call").principal.userId, c.req.param("id"))) }),
+);
+
+jobRoutes.get(
+  "/:id/result",
+  doc({
+    operationId: "getJobResult",
+    tags,
+    summary: "Download a bulk job's result",
+    description: `Streamed, in input order: each row's input columns and its answer. Available once the job is over (done, failed or cancelled: the rows done), for ${RESULT_DAYS} days after the job was made.`,
+    caller: "apiKey",
+    input: "query",
+    parameters: [idParam],
+    ok: {
+      description: "The result",
+      media: { "text/csv": "row, the input's columns, then the answer's", "application/x-ndjson": "one object per row: row, input, answer" },
+    },
+    errors: ["NOT_FOUND", "JOB_NOT_FINISHED"],
+  }),
+  requireApiKey,
+  queryParams(jobResultQuery),
+  async (c) => {
+    const id = c.req.param("id");
+    const { format } = c.req.valid("query");
+    const body = await jobResult(c.env, c.get("call").principal.userId, id, format);
+    return new Response(body, {
+      headers: {
+        "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
+        "content-disposition": `attachment; filename="${id}.${format === "csv" ? "csv" : "jsonl"}"`,
+        "cache-control": "private, no-store",
+      },
+    });
+  },
+);

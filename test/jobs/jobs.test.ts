@@ -1,0 +1,159 @@
+/**
+ * Bulk jobs through the public surface (/api/v1/jobs) and the real queue: a file in, every row
+ * answered once and in order, charged one call per row, one ledger entry per job; bad files refused
+ * with their line and nothing charged.
+ */
+import { createExecutionContext, createScheduledController, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { AccountObject } from "../../src/account/object";
+import worker from "../../src/index";
+import { processChunk } from "../../src/jobs/consumer";
+import { csvLine, parseCsvRows } from "../../src/lib/csv";
+import world from "../fixtures/address-world.json";
+import { call, createKey, expectError, json, seedUserWithKey, setPlan, usageOf, verifiedDeveloper } from "../helpers";
+
+const text = async (res: Response) => new TextDecoder().decode(await res.arrayBuffer());
+
+const upload = (key: string, query: string, body: string, type = "text/csv") =>
+  call(`/api/v1/jobs?${query}`, { method: "POST", key, headers: { "content-type": type }, body });
+
+async function finished(key: string, id: string, timeoutMs = 90_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const job = (await json(await call(`/api/v1/jobs/${id}`, { key }))).data;
+    if (["done", "failed", "cancelled"].includes(job.state)) return job;
+    if (Date.now() > until) throw new Error(`job ${id} still ${job.state}: ${JSON.stringify(job)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe("bulk jobs", () => {
+  it("an address CSV of 2,500 rows: every row answered once, in input order, with its own columns; one call per row; one ledger entry", async () => {
+    const dev = await verifiedDeveloper();
+    await setPlan(dev.data.id, "internal");
+    const { key } = await createKey(dev.token);
+    const rows = (world as { npsn: string; text: string; kecamatan_id: string }[]).slice(0, 2_500);
+    const csv = [csvLine(["npsn", "alamat"]), ...rows.map((r) => csvLine([r.npsn, r.text]))].join("\r\n");
+    const res = await upload(key, "kind=address&column=alamat", csv);
+    expect(res.status).toBe(202);
+    const job = (await json(res)).data;
+    expect(job).toMatchObject({
+      id: expect.stringMatching(/^job_/),
+      kind: "address",
+      state: "queued",
+      rows: { total: 2_500, done: 0 },
+      chunks: { total: 3, done: 0 },
+      cost: { calls: 2_500, credits_reserved: 0 },
+      input: { format: "csv", column: "alamat", header: ["npsn", "alamat"] },
+      result: null,
+    });
+    const done = await finished(key, job.id);
+    expect(done).toMatchObject({ state: "done", rows: { total: 2_500, done: 2_500 }, chunks: { total: 3, done: 3 }, result: `/jobs/${job.id}/result` });
+
+    const result = await call(`/api/v1/jobs/${job.id}/result`, { key });
+    expect(result.status).toBe(200);
+    expect(result.headers.get("content-type")).toMatch(/^text\/csv/);
+    const table = parseCsvRows(await text(result), { crlf: true });
+    expect(table[0].slice(0, 4)).toEqual(["row", "npsn", "alamat", "provinsi_id"]);
+    const body = table.slice(1);
+    expect(body.map((r) => Number(r[0]))).toEqual(rows.map((_, i) => i + 1));
+    expect(body.map((r) => r[1])).toEqual(rows.map((r) => r.npsn));
+    const kecamatan = table[0].indexOf("kecamatan_id");
+    const right = body.filter((r, i) => r[kecamatan] === rows[i].kecamatan_id).length;
+    expect(right / rows.length).toBeGreaterThan(0.99); // the single endpoint's quality (address:quality --world)
+
+    const jsonl = (await text(await call(`/api/v1/jobs/${job.id}/result?format=jsonl`, { key }))).trim().split("\n");
+    expect(jsonl).toHaveLength(2_500);
+    expect(JSON.parse(jsonl[0])).toMatchObject({ row: 1, input: [rows[0].npsn, rows[0].text], answer: { input: rows[0].text } });
+
+    const usage = await usageOf(dev.token);
+    expect(usage.by_endpoint).toContainEqual({ endpoint: "/jobs/address", count: 2_500 });
+    const stub = env.ACCOUNT.get(env.ACCOUNT.idFromName(dev.data.id));
+    await runInDurableObject(stub, (object: AccountObject) => object.flush());
+    const ledger = (await json(await call("/billing/credits", { token: dev.token }))).data.ledger;
+    expect(ledger).toContainEqual(expect.objectContaining({ amount: 0, reason: `bulk job ${job.id}: 2,500 rows, 0 beyond the monthly quota` }));
+  }, 120_000);
+
+  it("a convert job in JSON Lines: codes of earlier editions to today's", async () => {
+    const { secret } = await seedUserWithKey();
+    const lines = ['{"id":1,"code":"32.73"}', '{"id":2,"code":"3273"}', "", '{"id":3,"code":"99.99"}', '{"id":4,"code":""}'].join("\n");
+    const res = await upload(secret, "kind=convert", lines, "application/x-ndjson");
+    expect(res.status).toBe(202);
+    const job = await finished(secret, (await json(res)).data.id);
+    expect(job).toMatchObject({ state: "done", rows: { total: 4, done: 4, warned: 2 } });
+    const out = (await text(await call(`/api/v1/jobs/${job.id}/result?format=jsonl`, { key: secret })))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(out.map((r) => [r.row, r.input.id, r.answer?.status ?? null])).toEqual([
+      [1, 1, "current"],
+      [2, 2, "current"],
+      [3, 3, "unknown"],
+      [4, 4, null],
+    ]);
+  }, 120_000);
+
+  it("bad files: a clear 400 with the line, 415 for another media type, 402 beyond quota and credits; nothing created or charged", async () => {
+    const { userId, secret } = await seedUserWithKey();
+    await expectError(await upload(secret, "kind=address&column=alamat", "id,kota\n1,Bandung\n"), 400, "VALIDATION_ERROR");
+    const long = await upload(secret, "kind=address&column=alamat", `alamat\nBandung\n${"x".repeat(501)}\n`);
+    expect((await expectError(long, 400, "VALIDATION_ERROR")).message).toBe("Line 3: the value is 501 characters long; at most 500 are read.");
+    await expectError(await upload(secret, "kind=address&column=alamat", ""), 400, "VALIDATION_ERROR");
+    await expectError(await upload(secret, "kind=address", "{}", "application/json"), 415, "UNSUPPORTED_MEDIA_TYPE");
+    await expectError(await upload(secret, "kind=teleport", "code\n32\n"), 400, "INVALID_QUERY");
+    await expectError(await call("/api/v1/jobs", { method: "POST", body: "code\n32\n" }), 401, "MISSING_API_KEY");
+
+    await env.DB.prepare(
+      "INSERT OR IGNORE INTO plans (id, name, price_idr, monthly_quota, rate_limit_per_minute, features, sort, is_public) VALUES ('tinyjobs', 'Tiny', 0, 3, 30, '[]', 53, 0)",
+    ).run();
+    await setPlan(userId, "tinyjobs");
+    const refused = await upload(secret, "kind=convert", "code\n32\n33\n34\n35\n");
+    expect((await expectError(refused, 402, "QUOTA_EXCEEDED")).message).toMatch(/^This job is 4 rows/);
+    expect((await json(await call("/api/v1/jobs", { key: secret }))).data).toEqual([]);
+    // 3 rows fit the quota
+    expect((await upload(secret, "kind=convert", "code\n32\n33\n34\n")).status).toBe(202);
+  });
+
+  it("another account's job is not found; a job is cancelled once", async () => {
+    const a = await seedUserWithKey();
+    const b = await seedUserWithKey();
+    const job = (await json(await upload(a.secret, "kind=convert", "code\n32\n"))).data;
+    await expectError(await call(`/api/v1/jobs/${job.id}`, { key: b.secret }), 404, "NOT_FOUND");
+    await expectError(await call(`/api/v1/jobs/${job.id}`, { method: "DELETE", key: b.secret }), 404, "NOT_FOUND");
+    const settled = await finished(a.secret, job.id);
+    await expectError(await call(`/api/v1/jobs/${job.id}`, { method: "DELETE", key: a.secret }), 409, "JOB_FINISHED");
+    expect(settled.state).toBe("done");
+  }, 120_000);
+
+  it("a chunk delivered again (or by a consumer that died after its work) changes nothing: rows, result and charge counted once", async () => {
+    const { userId, secret } = await seedUserWithKey();
+    const codes = Array.from({ length: 1_500 }, (_, i) => (i % 2 ? "32.73" : "11.01"));
+    const job = (await json(await upload(secret, "kind=convert", ["code", ...codes].join("\n")))).data;
+    const first = await finished(secret, job.id);
+    expect(first).toMatchObject({ state: "done", rows: { done: 1_500 }, chunks: { total: 2, done: 2 } });
+    const before = await text(await call(`/api/v1/jobs/${job.id}/result`, { key: secret }));
+    // the same message for chunk 0, twice more, as if the job were still running
+    await env.DB.prepare("UPDATE jobs SET state = 'running' WHERE id = ?").bind(job.id).run();
+    const chunk0 = { job: job.id, chunk: 0, offset: "code\n".length, length: 1_000 * 6, firstRow: 1, line: 2 };
+    await processChunk(env, chunk0);
+    await processChunk(env, chunk0);
+    await env.DB.prepare("UPDATE jobs SET state = 'done' WHERE id = ?").bind(job.id).run();
+    expect((await json(await call(`/api/v1/jobs/${job.id}`, { key: secret }))).data).toMatchObject({ rows: { done: 1_500 }, chunks: { done: 2 } });
+    expect(await text(await call(`/api/v1/jobs/${job.id}/result`, { key: secret }))).toBe(before);
+    const usage = await env.ACCOUNT.get(env.ACCOUNT.idFromName(userId)).usage(new Date().toISOString().slice(0, 7));
+    expect(usage.filter((r) => r.endpoint === "/jobs/convert").reduce((n, r) => n + r.count, 0)).toBe(1_500);
+  }, 120_000);
+
+  it("the cron deletes a job's files and rows once it is past its 7 days", async () => {
+    const { secret } = await seedUserWithKey();
+    const job = await finished(secret, (await json(await upload(secret, "kind=convert", "code\n32\n"))).data.id);
+    expect((await env.JOBS.list({ prefix: `jobs/${job.id}/` })).objects.map((o) => o.key).sort()).toEqual([`jobs/${job.id}/input`, `jobs/${job.id}/out/0`]);
+    await env.DB.prepare("UPDATE jobs SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, job.id).run();
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "*/5 * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await env.JOBS.list({ prefix: `jobs/${job.id}/` })).objects).toEqual([]);
+    await expectError(await call(`/api/v1/jobs/${job.id}`, { key: secret }), 404, "NOT_FOUND");
+  }, 120_000);
+});
