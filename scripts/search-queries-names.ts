@@ -34,6 +34,7 @@
  */
 
 import { seeded } from "../src/lib/random.ts";
+import { parentAt } from "../src/wilayah/codes.ts";
 import { parseVocabulary, WordList } from "../src/wilayah/names/lexicon.ts";
 import { oldSpellingOf } from "../src/wilayah/names/spelling.ts";
 import { ADMIN_FORMS, STREET_WORDS } from "../src/wilayah/names/table.ts";
@@ -218,7 +219,7 @@ export function buildNameGroups({ rows, vocabulary }: Pick<SeedResult, "rows" | 
   let drawn = 0;
   for (let tries = 0; drawn < CONTEXT_TYPOS && tries < CONTEXT_TYPOS * 400; tries++) {
     const r = kecamatan[Math.floor(random36() * kecamatan.length)];
-    const kab = byId.get(r.id.slice(0, 5));
+    const kab = byId.get(parentAt(r.id, "kabupaten"));
     if (!kab) continue;
     const words = nameOf(r).split(" ");
     const longest = words.reduce((a, w) => (w.length > a.length ? w : a), "");
