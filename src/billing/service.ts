@@ -172,25 +172,26 @@ export async function subscribe(env: Env, user: UserRow, planId: string) {
 }
 
 /**
+ * One delivery of Tripay's callback: the body as sent (the signature is over its bytes), the
+ * signature and event it came with, and its body as JSON, read by the surface when asked: only
+ * after the signature and the event hold, so an unsigned delivery is refused as that whatever its body.
+ */
+export type TripayDelivery = { rawBody: string; signature?: string; event?: string; json(): unknown };
+
+/**
  * Tripay's payment_status callback. Signature first (constant time, over the raw body), then the
  * invoice by merchant ref and reference, the amount, and the one-way transition. Answers
  * `{success: true}` once handled, also for repeated deliveries, so Tripay stops retrying.
  */
-export async function handleTripayCallback(env: Env, rawBody: string, headers: { signature?: string; event?: string }) {
+export async function handleTripayCallback(env: Env, delivery: TripayDelivery) {
   const cfg = tripayConfig(env);
-  if (!(await verifyCallback(cfg.privateKey, rawBody, headers.signature))) {
+  if (!(await verifyCallback(cfg.privateKey, delivery.rawBody, delivery.signature))) {
     throw new ApiError("INVALID_SIGNATURE", "X-Callback-Signature is missing or does not match the body.");
   }
-  if (headers.event !== "payment_status") {
-    throw new ApiError("VALIDATION_ERROR", `Unsupported X-Callback-Event "${headers.event ?? ""}"; expected payment_status.`);
+  if (delivery.event !== "payment_status") {
+    throw new ApiError("VALIDATION_ERROR", `Unsupported X-Callback-Event "${delivery.event ?? ""}"; expected payment_status.`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    throw new ApiError("INVALID_JSON", "The callback body is not valid JSON.");
-  }
-  const parsed = tripayCallbackSchema.safeParse(json);
+  const parsed = tripayCallbackSchema.safeParse(delivery.json());
   if (!parsed.success)
     throw new ApiError("VALIDATION_ERROR", "The callback body is not a Tripay payment_status payload.", { details: issuesToDetails(parsed.error.issues) });
   const cb = parsed.data;

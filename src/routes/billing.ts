@@ -13,6 +13,7 @@ import {
   webhookResponse,
 } from "../billing/schemas";
 import { billingStatus, credits, getInvoice, handleTripayCallback, listInvoices, listPlans, subscribe, topup } from "../billing/service";
+import { parseJsonText } from "../http/body";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
 import { jsonBody, queryParams } from "../http/validate";
@@ -86,8 +87,13 @@ billingRoutes.post(
     errors: ["INVALID_JSON", "VALIDATION_ERROR", "NOT_FOUND", "PAYMENT_AMOUNT_MISMATCH", "PAYMENT_NOT_CONFIGURED"],
   }),
   async (c) => {
-    const raw = await c.req.text();
-    const answer = await handleTripayCallback(c.env, raw, { signature: c.req.header("x-callback-signature"), event: c.req.header("x-callback-event") });
+    const rawBody = await c.req.text();
+    const answer = await handleTripayCallback(c.env, {
+      rawBody,
+      signature: c.req.header("x-callback-signature"),
+      event: c.req.header("x-callback-event"),
+      json: () => parseJsonText(rawBody, "The callback body"),
+    });
     return c.json(answer);
   },
 );
