@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { LEVELS, levelOf } from "../../src/wilayah/codes.ts";
+import { LEVELS, type Level, levelOf } from "../../src/wilayah/codes.ts";
 import { seedDir } from "../lib.ts";
 
 export const EDITIONS_FILE = join(seedDir, "sources", "wilayah-editions.csv.gz");
@@ -45,7 +45,8 @@ export const ALL_EDITIONS_MASK = (1 << EDITIONS.length) - 1;
 export type LevelNo = 1 | 2 | 3 | 4;
 /** A level's name by its number (LEVEL_NAMES[1] is provinsi): the one list of levels, counted from 1. */
 export const LEVEL_NAMES = ["", ...LEVELS] as const;
-export const levelOfCode = (code: string): LevelNo => (LEVELS.indexOf(levelOf(code)) + 1) as LevelNo;
+export const levelNo = (level: Level): LevelNo => (LEVELS.indexOf(level) + 1) as LevelNo;
+export const levelOfCode = (code: string): LevelNo => levelNo(levelOf(code));
 export const parentOf = (code: string) => (code.includes(".") ? code.slice(0, code.lastIndexOf(".")) : null);
 export const lastSegment = (code: string) => code.slice(code.lastIndexOf(".") + 1);
 /**

@@ -7,8 +7,6 @@ import { parseDms } from "../../src/wilayah/geo/geometry.ts";
 /** Indonesia's bounding box with a small margin (Sabang to Merauke, Miangas to Rote). */
 export const BOUNDS = { latMin: -11.5, latMax: 6.5, lngMin: 94.5, lngMax: 141.5 };
 export type RegionStats = { male: number | null; female: number | null; total: number | null; areaKm2: number | null };
-export const LEVEL_NO = { provinsi: 1, kabupaten: 2, kecamatan: 3, kelurahan: 4 } as const;
-
 const coordRow = z.object({
   code: z.string().regex(/^\d{2}(\.\d{2}(\.\d{2}(\.\d{4})?)?)?$/, "code must be a dotted Kemendagri code"),
   lat: z.coerce.number().finite().min(BOUNDS.latMin).max(BOUNDS.latMax),
