@@ -72,6 +72,14 @@ module.exports = {
       to: { path: "/endpoints\\.ts$|^src/(routes|http)/" },
     },
     {
+      name: "services-know-no-hono",
+      comment:
+        "A service and its queries know nothing of HTTP, the Hono toolkit included: they return values or throw ApiError; guards read requests and surfaces shape answers.",
+      severity: "error",
+      from: { path: "^src/.+/(service|queries)\\.ts$" },
+      to: { path: "^node_modules/(hono|@hono/|hono-openapi)" },
+    },
+    {
       name: "no-circular-folders",
       comment: "No cycle between folders: a folder's dependencies all point one way.",
       severity: "error",
@@ -110,7 +118,8 @@ module.exports = {
   options: {
     doNotFollow: { path: "node_modules" },
     // Unit tests beside their module may import anything (scripts, fixtures); the rules are about the app.
-    exclude: { path: "node_modules|\\.test\\.tsx?$" },
+    // Packages stay in the graph (not followed) so that a rule can name one (services-know-no-hono).
+    exclude: { path: "\\.test\\.tsx?$" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {

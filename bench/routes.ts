@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { root, targetArgs, wrangler } from "../scripts/lib.ts";
 import { readEditions } from "../scripts/seed/history-editions.ts";
+import { levelOf } from "../src/wilayah/codes.ts";
 import { STATE } from "./worker.ts";
 
 export const text = (name: string) => {
@@ -69,7 +70,7 @@ export const ROUTES: Route[] = [
 function convertCodes(): string[] {
   const codes = [...(readEditions().get("2022")?.keys() ?? [])].sort();
   const papua = codes
-    .filter((c) => c.startsWith("91.") && c.length === 13)
+    .filter((c) => c.startsWith("91.") && levelOf(c) === "kelurahan")
     .filter((_, i) => i % 5 === 0)
     .slice(0, 500);
   const rest = codes.filter((c) => !c.startsWith("91."));

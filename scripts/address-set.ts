@@ -77,6 +77,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as previous from "idn-area-data-v3";
 import { seeded } from "../src/lib/random.ts";
+import { levelOf, parentAt } from "../src/wilayah/codes.ts";
 import { addressKit, must, type SeedRow } from "./address-kit.ts";
 import { checkRealAddressFile } from "./address-real.ts";
 import { HAMLETS, STREETS } from "./address-words.ts";
@@ -147,7 +148,7 @@ export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise
   const base = (v: SeedRow, text: string, extra: Partial<AddressCase> = {}): Omit<AddressCase, "style"> => ({
     text,
     kelurahan_id: v.id,
-    kabupaten_id: v.id.slice(0, 5),
+    kabupaten_id: parentAt(v.id, "kabupaten"),
     determined: completeDetermined(v),
     names_kabupaten: true,
     ...extra,
@@ -283,7 +284,7 @@ export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise
       return other.id === kab.id ? null : { name: other.altName, note: "a kabupaten/kota elsewhere" };
     }
     const p = pick(provinces);
-    return p.id === v.id.slice(0, 2) ? null : { name: p.name, note: "a province" };
+    return p.id === parentAt(v.id, "provinsi") ? null : { name: p.name, note: "a province" };
   };
 
   draw("street_trap", () => {
@@ -398,7 +399,7 @@ export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise
   // earlier edition is no code today and has exactly one successor in the seed's history.
   const history = buildHistory(readEditions(), readCurated());
   const formerCodes = [...history.successors]
-    .filter(([old, next]) => old.length === 13 && !history.codes.get(old)?.current && !byId.get(old)?.isActive && next.length === 1)
+    .filter(([old, next]) => levelOf(old) === "kelurahan" && !history.codes.get(old)?.current && !byId.get(old)?.isActive && next.length === 1)
     .map(([old, next]) => ({ old, v: byId.get(next[0].code) }))
     .filter((x): x is { old: string; v: SeedRow } => !!x.v && x.v.isActive === 1 && villages.includes(x.v));
   draw("former_code", () => {

@@ -6,6 +6,7 @@
  * (test/fixtures/address-raw.json). Pure (no Node API), so a Worker test can import it as well as
  * scripts/address-quality.ts (`--world`, `--heldout`, `--raw`).
  */
+import { isAtOrBelow, parentAt } from "../src/wilayah/codes.ts";
 
 /** One labelled case of the real-world sets. */
 export type WorldCase = {
@@ -82,11 +83,11 @@ export type WorldRates = {
 const emptyGroup = (): WorldGroup => ({ n: 0, right: 0, listed: 0, wrong: 0, wrongLow: 0, wrongFlagged: 0, outside: 0, noKecamatan: 0, nothing: 0 });
 
 /** The kecamatan id of a village (or kecamatan) id; null for a kabupaten or provinsi id. */
-const kecamatanOf = (id: string): string | null => (id.length >= 8 ? id.slice(0, 8) : null);
+const kecamatanOf = (id: string): string | null => (isAtOrBelow(id, "kecamatan") ? parentAt(id, "kecamatan") : null);
 
 /** The answer names a region other than the province or kabupaten the text names (a null kabupaten counts only by its province). */
 export function isOutside(c: WorldCase, a: WorldAnswer): boolean {
-  const namedProvinsi = c.named.provinsi_id ?? c.named.kabupaten_id.slice(0, 2);
+  const namedProvinsi = c.named.provinsi_id ?? parentAt(c.named.kabupaten_id, "provinsi");
   if (c.named.provinsi_id && a.provinsi && a.provinsi.id !== c.named.provinsi_id) return true;
   if (a.kabupaten) return a.kabupaten.id !== c.named.kabupaten_id;
   return !!a.provinsi && a.provinsi.id !== namedProvinsi;

@@ -34,6 +34,7 @@
  */
 
 import { seeded } from "../src/lib/random.ts";
+import { LEVELS, parentAt } from "../src/wilayah/codes.ts";
 import { parseVocabulary, WordList } from "../src/wilayah/names/lexicon.ts";
 import { oldSpellingOf } from "../src/wilayah/names/spelling.ts";
 import { ADMIN_FORMS, STREET_WORDS } from "../src/wilayah/names/table.ts";
@@ -54,7 +55,8 @@ const GENERIC_DRAWS = 5;
 const CONTEXT_TYPOS = 20;
 
 type SeedRow = SeedResult["rows"][number];
-const LEVEL_NO = { provinsi: 1, kabupaten: 2, kecamatan: 3, kelurahan: 4 } as const;
+/** A region's level as a number, provinsi 1 to kelurahan 4: higher levels rank first. */
+const rank = (r: SeedRow) => LEVELS.indexOf(r.level) + 1;
 
 /** The groups, from the seed build's rows and vocabulary (scripts/seed/build.ts buildSeed). */
 export function buildNameGroups({ rows, vocabulary }: Pick<SeedResult, "rows" | "vocabulary">): QualityQuery[] {
@@ -69,7 +71,7 @@ export function buildNameGroups({ rows, vocabulary }: Pick<SeedResult, "rows" | 
   const top = new Map<string, { level: number; n: number }>();
   const wordUsers = new Map<string, Set<string>>();
   for (const r of active) {
-    const level = LEVEL_NO[r.level];
+    const level = rank(r);
     for (const t of termsOf(r)) {
       const cur = top.get(t);
       if (!cur || level < cur.level) top.set(t, { level, n: 1 });
@@ -84,12 +86,12 @@ export function buildNameGroups({ rows, vocabulary }: Pick<SeedResult, "rows" | 
   /** `r` is the one region of its level or higher bearing its name. */
   const means = (r: SeedRow) => {
     const t = top.get(nameOf(r));
-    return t !== undefined && t.level === LEVEL_NO[r.level] && t.n === 1;
+    return t !== undefined && t.level === rank(r) && t.n === 1;
   };
   /** `q` is no name of an active region of `r`'s level or higher (other than `r`). */
   const free = (q: string, r: SeedRow) => {
     const t = top.get(normalizeSearchText(q));
-    return !t || t.level > LEVEL_NO[r.level] || (t.n === 1 && termsOf(r).includes(normalizeSearchText(q)));
+    return !t || t.level > rank(r) || (t.n === 1 && termsOf(r).includes(normalizeSearchText(q)));
   };
   const part = (w: string) => w.length >= COMPOUND_PART && lexicon.uses(w) >= COMPOUND_USES;
   const out: QualityQuery[] = [];
@@ -218,7 +220,7 @@ export function buildNameGroups({ rows, vocabulary }: Pick<SeedResult, "rows" | 
   let drawn = 0;
   for (let tries = 0; drawn < CONTEXT_TYPOS && tries < CONTEXT_TYPOS * 400; tries++) {
     const r = kecamatan[Math.floor(random36() * kecamatan.length)];
-    const kab = byId.get(r.id.slice(0, 5));
+    const kab = byId.get(parentAt(r.id, "kabupaten"));
     if (!kab) continue;
     const words = nameOf(r).split(" ");
     const longest = words.reduce((a, w) => (w.length > a.length ? w : a), "");

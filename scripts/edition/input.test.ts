@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkEdition, decodeList, displayCase, dottedCode, largeDrops, readList } from "./input.ts";
+import { toDottedId } from "../../src/wilayah/codes.ts";
+import { checkEdition, decodeList, displayCase, largeDrops, readList } from "./input.ts";
 
 const today = new Map([
   ["32", "Jawa Barat"],
@@ -90,7 +91,7 @@ describe("edition list input", () => {
     const codes = Array.from({ length: 100 }, (_, i) => `32.73.09.${String(1001 + i)}`);
     expect(largeDrops(codes, new Set(codes.slice(2)))).toEqual([]);
     expect(largeDrops(codes, new Set(codes.slice(3)))).toEqual([{ level: "kelurahan/desa", dropped: 3, of: 100 }]);
-    expect(dottedCode("3273091001")).toBe("32.73.09.1001");
-    expect(dottedCode("327309100")).toBeNull();
+    expect(toDottedId("3273091001")).toBe("32.73.09.1001");
+    expect(toDottedId("327309100")).toBeNull();
   });
 });

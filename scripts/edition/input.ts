@@ -4,7 +4,8 @@
  * Windows-1252. Every problem is collected with its line number; nothing is thrown half-way, so one
  * run lists them all.
  */
-import { csvFields } from "../seed/history-editions.ts";
+import { LEVELS, levelOf, toDottedId } from "../../src/wilayah/codes.ts";
+import { csvFields, parentOf } from "../seed/history-editions.ts";
 
 export type Problem = { line: number | null; message: string };
 
@@ -16,21 +17,6 @@ export function decodeList(bytes: Uint8Array): { text: string; encoding: "utf-8"
     return { text: new TextDecoder("windows-1252", { fatal: false, ignoreBOM: false }).decode(bytes), encoding: "windows-1252" };
   }
 }
-
-/** Segment lengths of a code without dots: 2 provinsi, 4 kabupaten/kota, 6 kecamatan, 10 kelurahan/desa. */
-const UNDOTTED = /^(\d{2})(\d{2})?(\d{2})?(\d{4})?$/;
-const DOTTED = /^\d{2}(\.\d{2}(\.\d{2}(\.\d{4})?)?)?$/;
-
-/** The dotted code (`32.73.09.1001`), or null when it is no code of any level. */
-export function dottedCode(raw: string): string | null {
-  const s = raw.trim();
-  if (DOTTED.test(s)) return s;
-  const m = UNDOTTED.exec(s);
-  if (!m || ![2, 4, 6, 10].includes(s.length)) return null;
-  return m.slice(1).filter(Boolean).join(".");
-}
-
-const parentOf = (code: string) => (code.includes(".") ? code.slice(0, code.lastIndexOf(".")) : null);
 
 /** A kabupaten/kota name's prefix as annexes write it, and the type it names. */
 const PREFIXES: [RegExp, string, "kabupaten" | "kota"][] = [
@@ -89,7 +75,7 @@ export function readList(text: string, keep: Map<string, string>): { entries: Li
       problems.push({ line, message: `expected 2 fields (code,name), got ${fields.length}` });
       continue;
     }
-    const code = dottedCode(fields[0]);
+    const code = toDottedId(fields[0]);
     if (!code) {
       problems.push({ line, message: `malformed code "${fields[0]}" (2, 4, 6 or 10 digits, dotted or not)` });
       continue;
@@ -105,7 +91,7 @@ export function readList(text: string, keep: Map<string, string>): { entries: Li
       problems.push({ line, message: `empty name for ${code}` });
       continue;
     }
-    if (code.length === 5) {
+    if (levelOf(code) === "kabupaten") {
       const prefix = PREFIXES.find(([re]) => re.test(name));
       if (!prefix) {
         problems.push({ line, message: `${code} "${name}": a kabupaten/kota name needs its prefix (KAB., KABUPATEN, KOTA, KOTA ADM.)` });
@@ -162,7 +148,6 @@ export function checkEdition(id: string, date: string, current: { id: string; da
   return problems;
 }
 
-const LEVEL_BY_LENGTH: Record<number, number> = { 2: 0, 5: 1, 8: 2, 13: 3 };
 export const LEVEL_LABELS = ["provinsi", "kabupaten/kota", "kecamatan", "kelurahan/desa"] as const;
 
 /** Codes per level today that the new list drops, and the levels past `maxShare` (2%). */
@@ -170,7 +155,7 @@ export function largeDrops(today: Iterable<string>, next: Set<string>, maxShare 
   const of = [0, 0, 0, 0];
   const dropped = [0, 0, 0, 0];
   for (const code of today) {
-    const l = LEVEL_BY_LENGTH[code.length];
+    const l = LEVELS.indexOf(levelOf(code));
     of[l]++;
     if (!next.has(code)) dropped[l]++;
   }

@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { LEVELS } from "../../src/wilayah/codes.ts";
 import { isMain, seedDir } from "../lib.ts";
 import { buildHistory } from "../seed/history.ts";
 import { CHANGES, CURRENT, EDITIONS, LEVEL_NAMES, type LevelNo, levelOfCode, readCurated, readEditions } from "../seed/history-editions.ts";
@@ -80,7 +81,7 @@ export async function review(): Promise<{ markdown: string; counts: ReviewCounts
   const centroids = sourceCodes("wilayah-centroids.csv");
   const population = sourceCodes("wilayah-population.csv");
   const area = sourceCodes("wilayah-area.csv");
-  const shapes = Object.fromEntries(["provinsi", "kabupaten", "kecamatan", "kelurahan"].map((l) => [l, boundaryCodes(l)]));
+  const shapes = Object.fromEntries(LEVELS.map((l) => [l, boundaryCodes(l)]));
   gaps.push(["postal code (new kelurahan/desa)", fresh.filter((c) => levelOfCode(c) === 4 && !postal.has(c))]);
   gaps.push(["coordinates", fresh.filter((c) => !centroids.has(c))]);
   gaps.push(["boundary", fresh.filter((c) => !shapes[LEVEL_NAMES[levelOfCode(c)]].has(c))]);

@@ -13,6 +13,7 @@
  *   node scripts/edition/synthetic.ts OUT.csv CURATED.csv [EXPECTED.json]
  */
 import { writeFileSync } from "node:fs";
+import { levelOf } from "../../src/wilayah/codes.ts";
 import { isMain } from "../lib.ts";
 import { readEditions } from "../seed/history-editions.ts";
 
@@ -43,7 +44,7 @@ export type Expected = {
 
 const annex = (code: string, name: string) => {
   const upper = name.toUpperCase();
-  if (code.length === 5)
+  if (levelOf(code) === "kabupaten")
     return upper
       .replace(/^KABUPATEN ADMINISTRASI /, "KAB. ADM. ")
       .replace(/^KOTA ADMINISTRASI /, "KOTA ADM. ")

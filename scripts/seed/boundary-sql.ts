@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
+import { LEVELS, type Level, parentAt } from "../../src/wilayah/codes.ts";
 import { encodeRings, GRID_CELL, GRID_SQL, type Ring } from "../../src/wilayah/geo/geometry.ts";
 import { insertStatements, seedDir } from "../lib.ts";
 import { KELURAHAN_NEIGHBOURS } from "./space-sql.ts";
@@ -126,7 +126,7 @@ export function boundarySql(level: Level, boundaries: Boundary[]): string {
   if (level === "kecamatan" || level === "kelurahan") {
     const size = GRID_CELL[level];
     // One statement per province: a few hundred thousand rows at most.
-    const provinces = [...new Set(sorted.map((b) => b.id.slice(0, 2)))];
+    const provinces = [...new Set(sorted.map((b) => parentAt(b.id, "provinsi")))];
     for (const p of provinces) sql += `${gridSql(level, size, p, `${p}/`)}\n`;
   }
   return sql;

@@ -19,19 +19,19 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as current from "idn-area-data";
 import * as previous from "idn-area-data-v3";
-import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
+import { LEVELS, type Level, levelOf } from "../../src/wilayah/codes.ts";
 import { normalizeSearchText } from "../../src/wilayah/normalize.ts";
 import { isMain, seedDir } from "../lib.ts";
 import { neighbourSql } from "./borders.ts";
 import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
 import { buildHistory, renderReport } from "./history.ts";
-import { CURRENT, EDITIONS, type Edition, levelOfCode, parentOf, readCurated, readEditions } from "./history-editions.ts";
+import { CURRENT, EDITIONS, type Edition, levelNo, parentOf, readCurated, readEditions } from "./history-editions.ts";
 import { nameKey } from "./history-names.ts";
 import { formerNames, type HistoryRows, historyRows, historySql, orphanSuccessors } from "./history-storage.ts";
 import type { Report } from "./history-transition.ts";
 import { loadNameTable, nameTableJson, spellingsOf } from "./name-table.ts";
 import { buildNeighbours, type NeighbourResult } from "./neighbours.ts";
-import { buildIslands, type IslandRow, LEVEL_NO, parseCoords, parseIslandMoves, parsePostalCodes, parseStats } from "./region-sources.ts";
+import { buildIslands, type IslandRow, parseCoords, parseIslandMoves, parsePostalCodes, parseStats } from "./region-sources.ts";
 import { lit, type Row, renderIslands, renderSql } from "./region-sql.ts";
 import { kindSpellings, loadAliases } from "./search-index.ts";
 import { coverageSql, KELURAHAN_NEIGHBOURS, neighboursCsv, pointSql } from "./space-sql.ts";
@@ -123,8 +123,7 @@ async function load(src: Source): Promise<Lists> {
 /** An edition's list (code -> name, dotted codes) as region lists: each code's parent is its prefix. */
 function fromEdition(list: Map<string, string>): Lists {
   const out: Lists = { provinsi: [], kabupaten: [], kecamatan: [], kelurahan: [] };
-  for (const [id, name] of [...list].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    out[LEVELS[levelOfCode(id) - 1]].push({ id, name, parentId: parentOf(id) });
+  for (const [id, name] of [...list].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out[levelOf(id)].push({ id, name, parentId: parentOf(id) });
   return out;
 }
 
@@ -222,7 +221,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
         const formerOnes: string[] = [];
         if (isActive && former && former.toLowerCase() !== x.name.toLowerCase()) {
           // another spelling of the same name (Tanjung Balai, Tanjungbalai) is the current name; another name is a former one
-          (nameKey(LEVEL_NO[level], former) === nameKey(LEVEL_NO[level], x.name) ? aliases : formerOnes).push(former);
+          (nameKey(levelNo(level), former) === nameKey(levelNo(level), x.name) ? aliases : formerOnes).push(former);
           renamed++;
         }
         let altName = x.name;

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { LEVELS, type Level, levelOf } from "../../src/wilayah/codes.ts";
 import { seedDir } from "../lib.ts";
 
 export const EDITIONS_FILE = join(seedDir, "sources", "wilayah-editions.csv.gz");
@@ -42,13 +43,12 @@ export const ALL_EDITIONS_MASK = (1 << EDITIONS.length) - 1;
 
 /** 1 provinsi, 2 kabupaten/kota, 3 kecamatan, 4 kelurahan/desa. */
 export type LevelNo = 1 | 2 | 3 | 4;
-export const LEVEL_NAMES = ["", "provinsi", "kabupaten", "kecamatan", "kelurahan"] as const;
-const LEVEL_BY_LENGTH: Record<number, LevelNo> = { 2: 1, 5: 2, 8: 3, 13: 4 }; // 32, 32.73, 32.73.09, 32.73.09.1001
-export const levelOfCode = (code: string): LevelNo => LEVEL_BY_LENGTH[code.length] ?? (code.split(".").length as LevelNo);
+/** A level's name by its number (LEVEL_NAMES[1] is provinsi): the one list of levels, counted from 1. */
+export const LEVEL_NAMES = ["", ...LEVELS] as const;
+export const levelNo = (level: Level): LevelNo => (LEVELS.indexOf(level) + 1) as LevelNo;
+export const levelOfCode = (code: string): LevelNo => levelNo(levelOf(code));
 export const parentOf = (code: string) => (code.includes(".") ? code.slice(0, code.lastIndexOf(".")) : null);
 export const lastSegment = (code: string) => code.slice(code.lastIndexOf(".") + 1);
-/** The province, kabupaten or kecamatan prefix of a code (`level` 1-3), or the code itself when shorter. */
-export const ancestorAt = (code: string, level: number) => code.split(".").slice(0, level).join(".");
 /**
  * The same number within the parent: a village's last three digits (its first digit tells
  * kelurahan 1, desa 2, desa adat 3, which a change of status alters), a whole segment above.

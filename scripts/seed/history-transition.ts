@@ -1,6 +1,6 @@
 /** The region history's model and one transition between consecutive editions (moved from history.ts). */
+import { LEVELS, parentAt } from "../../src/wilayah/codes.ts";
 import {
-  ancestorAt,
   type Basis,
   type Change,
   type CuratedRow,
@@ -144,7 +144,7 @@ export function resolveTransition(
     const level = levelOfCode(code);
     if (level <= 2) return parentScope(parentOf(code)); // a kabupaten: its province (and the provinces formed from it)
     const areaLevel = level === 4 ? 2 : 1;
-    const area = parentScope(ancestorAt(code, areaLevel));
+    const area = parentScope(parentAt(code, LEVELS[areaLevel - 1]));
     // every code of b at level-1 under those areas
     let frontier = area;
     for (let l = areaLevel; l < level - 1; l++) frontier = frontier.flatMap((p) => childrenInB.get(p) ?? []);

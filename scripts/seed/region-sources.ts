@@ -1,13 +1,12 @@
 /** The seed's source files read and checked: coordinates, postal codes, population and area, islands (moved from build.ts). */
 import * as current from "idn-area-data";
 import { z } from "zod";
+import { parentAt } from "../../src/wilayah/codes.ts";
 import { parseDms } from "../../src/wilayah/geo/geometry.ts";
 
 /** Indonesia's bounding box with a small margin (Sabang to Merauke, Miangas to Rote). */
 export const BOUNDS = { latMin: -11.5, latMax: 6.5, lngMin: 94.5, lngMax: 141.5 };
 export type RegionStats = { male: number | null; female: number | null; total: number | null; areaKm2: number | null };
-export const LEVEL_NO = { provinsi: 1, kabupaten: 2, kecamatan: 3, kelurahan: 4 } as const;
-
 const coordRow = z.object({
   code: z.string().regex(/^\d{2}(\.\d{2}(\.\d{2}(\.\d{4})?)?)?$/, "code must be a dotted Kemendagri code"),
   lat: z.coerce.number().finite().min(BOUNDS.latMin).max(BOUNDS.latMax),
@@ -137,11 +136,12 @@ export async function buildIslands(moves: IslandMove[]): Promise<IslandRow[]> {
     };
     const m = moved.get(x.code);
     const kab = x.regency_code || null;
+    // An island's code begins with its kabupaten's id (11.01.40001), so its province is read the same way.
     if (m) {
-      out.push({ ...base, id: m.newCode, kabupatenId: m.newKabupaten, provinsiId: m.newKabupaten.slice(0, 2), isActive: 1, replacedBy: null });
-      out.push({ ...base, id: x.code, kabupatenId: kab, provinsiId: x.code.slice(0, 2), isActive: 0, replacedBy: m.newCode });
+      out.push({ ...base, id: m.newCode, kabupatenId: m.newKabupaten, provinsiId: parentAt(m.newKabupaten, "provinsi"), isActive: 1, replacedBy: null });
+      out.push({ ...base, id: x.code, kabupatenId: kab, provinsiId: parentAt(x.code, "provinsi"), isActive: 0, replacedBy: m.newCode });
     } else {
-      out.push({ ...base, id: x.code, kabupatenId: kab, provinsiId: x.code.slice(0, 2), isActive: 1, replacedBy: null });
+      out.push({ ...base, id: x.code, kabupatenId: kab, provinsiId: parentAt(x.code, "provinsi"), isActive: 1, replacedBy: null });
     }
   }
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

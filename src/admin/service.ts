@@ -1,4 +1,4 @@
-/** Administration: users, suspension, admin rights, overall stats. */
+/** Administration: users, suspension, admin rights, overall stats. Returns records and pages; routes/admin.ts and the portal answer with them. */
 
 import { accountChanged } from "../account/admission";
 import { callsInMonth } from "../account/queries";
@@ -12,15 +12,15 @@ import type { UserRow } from "../db/schema";
 import { countActiveKeys, listKeysOfUser } from "../keys/queries";
 import { publicKey } from "../keys/service";
 import { ApiError } from "../lib/errors";
-import { type Paging, pageWindow } from "../lib/paging";
+import { type PageOf, type Paging, pageWindow } from "../lib/paging";
 import { iso } from "../lib/time";
 
 const adminUser = (u: UserRow) => ({ ...publicUser(u), is_admin: u.isAdmin, created_at: iso(u.createdAt) });
 
-export async function listUsers(env: Env, opts: Paging & { q?: string }) {
+export async function listUsers(env: Env, opts: Paging & { q?: string }): Promise<PageOf<ReturnType<typeof adminUser>>> {
   const w = pageWindow(opts);
   const { total, rows } = await searchUsers(primaryDb(env), { q: opts.q?.trim().toLowerCase() || undefined, limit: w.limit, offset: w.offset });
-  return { data: rows.map(adminUser), meta: w.meta(total) };
+  return { items: rows.map(adminUser), meta: w.meta(total) };
 }
 
 export async function getUser(env: Env, id: string) {
@@ -28,7 +28,7 @@ export async function getUser(env: Env, id: string) {
   const user = await findUserById(db, id);
   if (!user) throw new ApiError("NOT_FOUND", `No user "${id}".`);
   const [keys, usage] = await Promise.all([listKeysOfUser(db, id), monthUsage(env, id, currentMonth())]);
-  return { data: { ...adminUser(user), keys: keys.map(publicKey), usage } };
+  return { ...adminUser(user), keys: keys.map(publicKey), usage };
 }
 
 /** Who does an admin action: the admin, and where from (the audit trail). */
@@ -56,20 +56,21 @@ export async function patchUser(env: Env, id: string, patch: { status?: "active"
       ...(patch.is_admin !== undefined ? { is_admin: patch.is_admin, is_admin_before: before.isAdmin } : {}),
     },
   });
-  return { data: adminUser(user) };
+  return adminUser(user);
 }
 
 export async function overallStats(env: Env) {
   const month = currentMonth();
   const db = primaryDb(env);
   const [users, activeKeys, calls] = await Promise.all([countUsers(db), countActiveKeys(db), callsInMonth(db, month)]);
-  return { data: { users, active_keys: activeKeys, calls_this_month: calls, month } };
+  return { users, active_keys: activeKeys, calls_this_month: calls, month };
 }
 
 async function mustExist(env: Env, id: string) {
   if (!(await findUserById(primaryDb(env), id))) throw new ApiError("NOT_FOUND", `No user "${id}".`);
 }
 
+/** Returns the new balance. */
 export async function adminGrantCredits(env: Env, id: string, amount: number, reason: string, actor: AdminActor) {
   await mustExist(env, id);
   // The event commits with the ledger entry, or neither does.

@@ -4,7 +4,7 @@
  */
 import type { SQL } from "drizzle-orm";
 import { primaryDb } from "../db/client";
-import { type Paging, pageWindow } from "../lib/paging";
+import { type PageOf, type Paging, pageWindow } from "../lib/paging";
 import { iso } from "../lib/time";
 import { type AuditRow, auditPage, insertAuditEvent, insertAuditEventIf } from "./queries";
 import type { AuditEventName } from "./schemas";
@@ -47,15 +47,17 @@ export function auditIf(meta: RequestMeta, entry: AuditEntry, condition: SQL): S
   return insertAuditEventIf(row(entry, meta, Date.now()), condition);
 }
 
+type AuditEventView = ReturnType<typeof publicAuditEvent>;
+
 export function publicAuditEvent(r: AuditRow) {
   return { id: r.id, at: iso(r.at), event: r.event, actor_id: r.actorId, subject_id: r.subjectId, ip: r.ip, request_id: r.requestId, detail: r.detail };
 }
 
 /** Events newest first, paged; filtered by account (subject or actor) and event name. */
-export async function listAuditEvents(env: Env, filter: { userId?: string; event?: string }, paging: Paging) {
+export async function listAuditEvents(env: Env, filter: { userId?: string; event?: string }, paging: Paging): Promise<PageOf<AuditEventView>> {
   const w = pageWindow(paging);
   const page = await auditPage(primaryDb(env), filter, w.limit, w.offset);
-  return { data: page.rows.map(publicAuditEvent), meta: w.meta(page.total) };
+  return { items: page.rows.map(publicAuditEvent), meta: w.meta(page.total) };
 }
 
 /**
@@ -77,5 +79,5 @@ const DONE_BY_THE_USER = new Set<AuditEventName>([
 /** The user's recent events for their own security page: the IP only where the user did it (see DONE_BY_THE_USER). */
 export async function ownSecurityEvents(env: Env, userId: string, paging: Paging) {
   const page = await listAuditEvents(env, { userId }, paging);
-  return { ...page, data: page.data.map((e) => (e.actor_id === userId && DONE_BY_THE_USER.has(e.event as AuditEventName) ? e : { ...e, ip: null })) };
+  return { ...page, items: page.items.map((e) => (e.actor_id === userId && DONE_BY_THE_USER.has(e.event as AuditEventName) ? e : { ...e, ip: null })) };
 }

@@ -1,4 +1,9 @@
-/** Accounts: registration, login, sessions, email verification, password recovery. Knows nothing of HTTP. */
+/**
+ * Accounts: registration, login, sessions, email verification, password recovery. Knows nothing of
+ * HTTP: it returns what happened (a user, a token, whether a mail went out) or throws an ApiError,
+ * and the surfaces (routes/auth.ts, the portal) shape the answer; the session token comes to it
+ * read from wherever the surface carries it (auth/guards.ts reads the Authorization header).
+ */
 import { audit, auditIf, auditStatement, type RequestMeta } from "../audit/service";
 import { primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
@@ -7,6 +12,7 @@ import { ApiError } from "../lib/errors";
 import { errorText, log } from "../lib/log";
 import { toDisplayText } from "../lib/text";
 import { throttle } from "../lib/throttle";
+import { spokenDuration } from "../lib/time";
 import { isBreachedPassword } from "./breached";
 import { challengeRequired, checkChallenge } from "./challenge";
 import { NAME_MAX } from "./inputs";
@@ -33,7 +39,7 @@ import {
   setPassword,
   useReset,
 } from "./queries";
-import { RESET_TTL_SECONDS, signReset, signSession, signVerification, verifyReset, verifySession, verifyVerification } from "./tokens";
+import { RESET_TTL_SECONDS, signReset, signSession, signVerification, VERIFY_TTL_SECONDS, verifyReset, verifySession, verifyVerification } from "./tokens";
 import { normalizeEmail } from "./users";
 
 /**
@@ -83,10 +89,11 @@ async function sendVerification(env: Env, user: { id: string; email: string }, a
   return mailerFor(env).send({
     to: user.email,
     subject: "Verify your email for Wilayah API",
-    text: `Open this link to verify your email address (valid for 24 hours):\n\n${link}\n\nIf you did not sign up for Wilayah API, ignore this message.`,
+    text: `Open this link to verify your email address (valid for ${spokenDuration(VERIFY_TTL_SECONDS * 1000)}):\n\n${link}\n\nIf you did not sign up for Wilayah API, ignore this message.`,
   });
 }
 
+/** A new account (its email not verified yet), whether the verification mail went out, and a session token. */
 export async function register(
   env: Env,
   input: { email: string; password: string; name: string; challengeToken?: string },
@@ -120,7 +127,7 @@ export async function register(
   // A failed send never fails registration; the user can ask for another message.
   const sent = await sendVerification(env, user, origin.apiBaseUrl).catch(() => false);
   const token = await signSession(env, { id: user.id, email, is_admin: false });
-  return { data: { id: user.id, email, email_verified: false }, email_verification_sent: sent, token };
+  return { id: user.id, email, emailVerificationSent: sent, token };
 }
 
 // ---------------------------------------------------------------- login and its back-off
@@ -174,18 +181,16 @@ export async function login(env: Env, input: { email: string; password: string; 
 // ---------------------------------------------------------------- ending sessions
 
 /** Ends one session token (logout). */
-export async function logout(env: Env, user: UserRow, token: string, origin: RequestMeta) {
+export async function logout(env: Env, user: UserRow, token: string, origin: RequestMeta): Promise<void> {
   const claims = await verifySession(env, token);
   await revokeSessionToken(primaryDb(env), { tokenHash: await sha256Hex(token), userId: user.id, expiresAt: claims.exp * 1000 });
   await audit(env, origin, { event: "logout", actorId: user.id, subjectId: user.id });
-  return { data: { logged_out: true as const } };
 }
 
 /** Ends every session of the user, this one included. */
-export async function logoutEverywhere(env: Env, user: UserRow, origin: RequestMeta) {
+export async function logoutEverywhere(env: Env, user: UserRow, origin: RequestMeta): Promise<void> {
   await endSessions(primaryDb(env), user.id, nowSeconds());
   await audit(env, origin, { event: "logout_all", actorId: user.id, subjectId: user.id });
-  return { data: { sessions_ended: true as const } };
 }
 
 /** A new password for a signed-in user who knows the current one: every other session ends; the caller gets a new token. */
@@ -213,21 +218,22 @@ export function dashboardBase(env: Env): string {
 
 /** Reset mails to one account: at most one a minute and RESET_PER_DAY in 24 hours (a mailbox is not a target). */
 const RESET_RULE = { minGapMs: 60_000, perDay: 5 };
-export const FORGOT_ANSWER = {
-  data: { message: "If an account has this email, a link to reset its password is on its way. It works once, for 30 minutes." },
-};
 
 /**
- * Sends a reset link when an account has the email (see RESET_RULE). Always the same answer, given
- * before the account is even looked up (the lookup and the mail run in `defer`, after the answer),
- * so neither its words nor its time tell which emails have accounts.
+ * Sends a reset link when an account has the email (see RESET_RULE). Returns before the account
+ * is even looked up (the lookup and the mail run in `defer`, after the answer), so that the
+ * surfaces answer the same words in the same time whether an account has the email or not.
  */
-export async function forgotPassword(env: Env, input: { email: string; challengeToken?: string }, origin: Origin, defer: (work: Promise<unknown>) => void) {
+export async function forgotPassword(
+  env: Env,
+  input: { email: string; challengeToken?: string },
+  origin: Origin,
+  defer: (work: Promise<unknown>) => void,
+): Promise<void> {
   await throttle(env.AUTH_LIMITER, `forgot:${origin.ip ?? "unknown"}`, AUTH_PERIOD_SECONDS);
   await checkChallenge(env, input.challengeToken, origin.ip, new URL(origin.apiBaseUrl).hostname);
   const email = normalizeEmail(input.email);
   defer(sendReset(env, email, origin, Date.now()).catch((e) => log.error("password_reset_failed", { error: errorText(e) })));
-  return FORGOT_ANSWER;
 }
 
 async function sendReset(env: Env, email: string, origin: Origin, now: number) {
@@ -242,7 +248,7 @@ async function sendReset(env: Env, email: string, origin: Origin, now: number) {
     .send({
       to: user.email,
       subject: "Reset your Wilayah API password",
-      text: `Open this link to choose a new password (it works once, for 30 minutes):\n\n${base}/reset?token=${encodeURIComponent(token)}\n\nSetting a new password ends every session of the account. If you did not ask for this, ignore this message: your password stays as it is.`,
+      text: `Open this link to choose a new password (it works once, for ${spokenDuration(RESET_TTL_SECONDS * 1000)}):\n\n${base}/reset?token=${encodeURIComponent(token)}\n\nSetting a new password ends every session of the account. If you did not ask for this, ignore this message: your password stays as it is.`,
     })
     .catch(() => false);
   await audit(env, origin, { event: "password_reset_requested", subjectId: user.id, detail: { sent } });
@@ -252,7 +258,7 @@ async function sendReset(env: Env, email: string, origin: Origin, now: number) {
  * Sets a new password through an emailed reset link (single use). Every session ends, and the email
  * counts as verified (the link reached it). When the account was set up by someone who never proved
  * they own the email (a pre-registration), this is a takeover: the keys created before it are
- * revoked too, and the answer says so.
+ * revoked too (`takeover`, `keysRevoked`).
  */
 export async function resetPassword(env: Env, input: { token: string; password: string }, origin: RequestMeta, hooks: AccountHooks) {
   const claims = await verifyReset(env, input.token);
@@ -283,42 +289,37 @@ export async function resetPassword(env: Env, input: { token: string; password: 
         ]
       : []),
   ]);
-  return {
-    data: {
-      password_reset: true as const,
-      sessions_ended: true as const,
-      takeover,
-      keys_revoked: keysRevoked,
-      email: user.email,
-    },
-  };
+  return { takeover, keysRevoked, email: user.email };
 }
 
 // ---------------------------------------------------------------- email verification
 
+/** What opening a verification link did: the email is verified, or the link is invalid or expired. */
+export type VerifyOutcome = "verified" | "invalid" | "expired";
+
 /**
- * Where to send the browser after a verification link was opened. `openerId`: the account whose
- * session the opening browser carries, if any; when it is this very account, whoever signed up has
- * proven they read the email (see users.owner_proven).
+ * Verifies the email of a verification link's token. `openerId`: the account whose session the
+ * opening browser carries, if any; when it is this very account, whoever signed up has proven they
+ * read the email (see users.owner_proven).
  */
-export async function verifyEmail(env: Env, token: string | undefined, openerId: string | null = null, origin: RequestMeta = {}): Promise<string> {
-  const base = dashboardBase(env);
+export async function verifyEmail(env: Env, token: string | undefined, openerId: string | null = null, origin: RequestMeta = {}): Promise<VerifyOutcome> {
   const result = token ? await verifyVerification(env, token) : ({ ok: false, reason: "invalid" } as const);
-  if (!result.ok) return `${base}/?verify_error=${result.reason}`;
+  if (!result.ok) return result.reason;
   const db = primaryDb(env);
   const user = await findUserById(db, result.userId);
-  if (!user || user.email !== result.email) return `${base}/?verify_error=invalid`;
+  if (!user || user.email !== result.email) return "invalid";
   const proven = openerId === user.id;
   if (!user.emailVerified || (proven && !user.ownerProven)) {
     await markEmailVerified(db, user.id, proven);
     if (!user.emailVerified) await audit(env, origin, { event: "email_verified", actorId: openerId, subjectId: user.id, detail: { same_browser: proven } });
   }
-  return `${base}/?verified=1`;
+  return "verified";
 }
 
 const RESEND_SECONDS = 60;
 
-export async function resendVerification(env: Env, user: UserRow, origin: Origin) {
+/** Sends the verification link again (one a minute): whether the mailer took it. */
+export async function resendVerification(env: Env, user: UserRow, origin: Origin): Promise<boolean> {
   if (user.emailVerified) throw new ApiError("ALREADY_VERIFIED", "This email address is already verified.");
   const now = Date.now();
   if (!(await claimVerificationSend(primaryDb(env), user.id, now, RESEND_SECONDS * 1000))) {
@@ -326,32 +327,17 @@ export async function resendVerification(env: Env, user: UserRow, origin: Origin
     const wait = Math.max(1, RESEND_SECONDS - Math.floor((now - last) / 1000));
     throw new ApiError("RATE_LIMITED", `One verification message per minute. Try again in ${wait} seconds.`, { headers: { "retry-after": String(wait) } });
   }
-  return { data: { email_verification_sent: await sendVerification(env, user, origin.apiBaseUrl) } };
+  return sendVerification(env, user, origin.apiBaseUrl);
 }
 
 // ---------------------------------------------------------------- who is calling
 
 /**
- * The user a request's `Authorization: Bearer <session JWT>` header speaks for, read from D1 each
- * time (suspension and admin rights apply at once). The scheme name is case-insensitive (RFC 7235).
- */
-export async function userFromAuthorization(env: Env, header: string | undefined): Promise<UserRow> {
-  return userFromSession(env, bearerToken(header));
-}
-
-/** The token of an `Authorization: Bearer <token>` header. */
-export function bearerToken(header: string | undefined): string {
-  if (!header) throw new ApiError("MISSING_TOKEN", "Send a session token: Authorization: Bearer <token> (from /auth/login).");
-  const match = /^Bearer +([A-Za-z0-9_\-.]+)$/i.exec(header.trim());
-  if (!match) throw new ApiError("UNAUTHORIZED", "Malformed Authorization header; expected: Bearer <token>.");
-  return match[1];
-}
-
-/**
- * The user a session token (the same JWT, from a header or the portal's cookie) speaks for, with the
- * same checks: the account exists and is not suspended, the token was not ended by a logout, and it
- * was issued after the account's session epoch (logout everywhere, password change or reset,
- * takeover, suspension, loss of admin rights).
+ * The user a session token (the same JWT, from the Authorization header or the portal's cookie)
+ * speaks for, read from D1 each time (suspension and admin rights apply at once): the account
+ * exists and is not suspended, the token was not ended by a logout, and it was issued after the
+ * account's session epoch (logout everywhere, password change or reset, takeover, suspension, loss
+ * of admin rights).
  */
 export async function userFromSession(env: Env, token: string): Promise<UserRow> {
   const claims = await verifySession(env, token);

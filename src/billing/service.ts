@@ -1,4 +1,8 @@
-/** Billing rules: plans, invoices through Tripay, the payment webhook, credits and subscriptions. */
+/**
+ * Billing rules: plans, invoices through Tripay, the payment webhook, credits and subscriptions.
+ * Returns records (the contract's views of plans and invoices) and pages of them; the surfaces
+ * (routes/billing.ts, routes/admin.ts, the portal) put them in their answers.
+ */
 import { renderSVG } from "uqr";
 import { accountChanged, pendingDebits } from "../account/admission";
 import { appendLedgerOnce, findPlan, ledgerBalance, ledgerEntryAmount, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
@@ -9,8 +13,8 @@ import { newId } from "../lib/crypto";
 import { serviceUnavailable } from "../lib/dependency";
 import { ApiError, issuesToDetails } from "../lib/errors";
 import { log } from "../lib/log";
-import { type Paging, pageWindow } from "../lib/paging";
-import { iso } from "../lib/time";
+import { type PageOf, type Paging, pageWindow } from "../lib/paging";
+import { iso, spokenDuration } from "../lib/time";
 import { addMonth, addMonths } from "./months";
 import {
   activeSubscription,
@@ -56,13 +60,16 @@ export function publicPlan(p: PlanRow) {
  * about once a minute per isolate, not once per request.
  */
 const PLANS_TTL_MS = 60_000;
-let plansCache: { at: number; data: ReturnType<typeof publicPlan>[] } | undefined;
+type PlanView = ReturnType<typeof publicPlan>;
+let plansCache: { at: number; plans: PlanView[] } | undefined;
 
-export async function listPlans(env: Env) {
+export async function listPlans(env: Env): Promise<PlanView[]> {
   const now = Date.now();
-  if (!plansCache || now - plansCache.at >= PLANS_TTL_MS) plansCache = { at: now, data: (await publicPlans(primaryDb(env))).map(publicPlan) };
-  return { data: plansCache.data };
+  if (!plansCache || now - plansCache.at >= PLANS_TTL_MS) plansCache = { at: now, plans: (await publicPlans(primaryDb(env))).map(publicPlan) };
+  return plansCache.plans;
 }
+
+export type InvoiceView = ReturnType<typeof invoiceView>;
 
 export function invoiceView(inv: InvoiceRow) {
   return {
@@ -127,7 +134,7 @@ async function createInvoice(
     }
     throw new ApiError(
       "TOO_MANY_OPEN_INVOICES",
-      `You have ${INVOICE_LIMITS.open} unpaid invoices open. Pay one, or wait until they expire (30 minutes after creation).`,
+      `You have ${INVOICE_LIMITS.open} unpaid invoices open. Pay one, or wait until they expire (${spokenDuration(INVOICE_TTL_MS)} after creation).`,
     );
   }
   let tx: Awaited<ReturnType<typeof createTransaction>>;
@@ -156,7 +163,7 @@ async function createInvoice(
       "The payment provider answered with a transaction reference that belongs to another invoice. Nothing was charged; try again.",
     );
   }
-  return { data: invoiceView({ ...row, reference: tx.reference, qrString: tx.qrString, qrUrl: tx.qrUrl, expiresAt: tx.expiresAt }) };
+  return invoiceView({ ...row, reference: tx.reference, qrString: tx.qrString, qrUrl: tx.qrUrl, expiresAt: tx.expiresAt });
 }
 
 export async function topup(env: Env, user: UserRow, amount: number) {
@@ -172,25 +179,26 @@ export async function subscribe(env: Env, user: UserRow, planId: string) {
 }
 
 /**
- * Tripay's payment_status callback. Signature first (constant time, over the raw body), then the
- * invoice by merchant ref and reference, the amount, and the one-way transition. Answers
- * `{success: true}` once handled, also for repeated deliveries, so Tripay stops retrying.
+ * One delivery of Tripay's callback: the body as sent (the signature is over its bytes), the
+ * signature and event it came with, and its body as JSON, read by the surface when asked: only
+ * after the signature and the event hold, so an unsigned delivery is refused as that whatever its body.
  */
-export async function handleTripayCallback(env: Env, rawBody: string, headers: { signature?: string; event?: string }) {
+export type TripayDelivery = { rawBody: string; signature?: string; event?: string; json(): unknown };
+
+/**
+ * Tripay's payment_status callback. Signature first (constant time, over the raw body), then the
+ * invoice by merchant ref and reference, the amount, and the one-way transition. Returns once
+ * handled, also for repeated deliveries (the surface tells Tripay so, and Tripay stops retrying).
+ */
+export async function handleTripayCallback(env: Env, delivery: TripayDelivery): Promise<void> {
   const cfg = tripayConfig(env);
-  if (!(await verifyCallback(cfg.privateKey, rawBody, headers.signature))) {
+  if (!(await verifyCallback(cfg.privateKey, delivery.rawBody, delivery.signature))) {
     throw new ApiError("INVALID_SIGNATURE", "X-Callback-Signature is missing or does not match the body.");
   }
-  if (headers.event !== "payment_status") {
-    throw new ApiError("VALIDATION_ERROR", `Unsupported X-Callback-Event "${headers.event ?? ""}"; expected payment_status.`);
+  if (delivery.event !== "payment_status") {
+    throw new ApiError("VALIDATION_ERROR", `Unsupported X-Callback-Event "${delivery.event ?? ""}"; expected payment_status.`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody);
-  } catch {
-    throw new ApiError("INVALID_JSON", "The callback body is not valid JSON.");
-  }
-  const parsed = tripayCallbackSchema.safeParse(json);
+  const parsed = tripayCallbackSchema.safeParse(delivery.json());
   if (!parsed.success)
     throw new ApiError("VALIDATION_ERROR", "The callback body is not a Tripay payment_status payload.", { details: issuesToDetails(parsed.error.issues) });
   const cb = parsed.data;
@@ -234,7 +242,7 @@ export async function handleTripayCallback(env: Env, rawBody: string, headers: {
   }
   // Another transaction the provider made for this invoice (it received the create request twice)
   // expiring or failing: the invoice's own transaction decides, so nothing changes.
-  if (!own) return { success: true };
+  if (!own) return;
   if (cb.status === "PAID") {
     const { transitioned, unqueued } = await settlePaid(db, inv, Date.now(), addMonth, newId("sub"), pending ? cb.reference : undefined);
     if (unqueued) {
@@ -260,7 +268,6 @@ export async function handleTripayCallback(env: Env, rawBody: string, headers: {
     await accountChanged(env, inv.userId);
   }
   // UNPAID changes nothing; REFUND of an invoice that is not paid has nothing to take back.
-  return { success: true };
 }
 
 /**
@@ -299,49 +306,46 @@ export async function billingStatus(env: Env, userId: string) {
   if (!sub) throw new ApiError("NO_SUBSCRIPTION", "No active subscription: you are on the free plan. See GET /billing/plans.");
   const queued = await queuedSubscriptions(db, userId, now);
   return {
-    data: {
-      subscription: {
-        plan_id: sub.planId,
-        plan_name: (await findPlan(db, sub.planId))?.name ?? sub.planId,
-        period_start: iso(sub.periodStart),
-        period_end: iso(sub.periodEnd),
-      },
-      queued: queued.map((q) => ({ plan_id: q.planId, period_start: iso(q.periodStart), period_end: iso(q.periodEnd) })),
-      credits: await creditBalance(env, userId),
+    subscription: {
+      plan_id: sub.planId,
+      plan_name: (await findPlan(db, sub.planId))?.name ?? sub.planId,
+      period_start: iso(sub.periodStart),
+      period_end: iso(sub.periodEnd),
     },
+    queued: queued.map((q) => ({ plan_id: q.planId, period_start: iso(q.periodStart), period_end: iso(q.periodEnd) })),
+    credits: await creditBalance(env, userId),
   };
 }
 
 /** Ledger sum minus the debits the account object has not written yet: exact at any moment. */
-async function creditBalance(env: Env, userId: string): Promise<number> {
+export async function creditBalance(env: Env, userId: string): Promise<number> {
   const [ledger, pending] = await Promise.all([ledgerBalance(primaryDb(env), userId), pendingDebits(env, userId)]);
   return ledger - pending;
 }
 
+/** The balance and a page of the ledger, newest first. */
 export async function credits(env: Env, userId: string, paging: Paging) {
   const w = pageWindow(paging);
   const [balance, page] = await Promise.all([creditBalance(env, userId), ledgerPage(primaryDb(env), userId, w.limit, w.offset)]);
-  return {
-    data: {
-      balance,
-      ledger: page.rows.map((e) => ({ id: e.id, amount: e.amount, reason: e.reason, created_at: iso(e.createdAt) })),
-    },
+  const ledger = {
+    items: page.rows.map((e) => ({ id: e.id, amount: e.amount, reason: e.reason, created_at: iso(e.createdAt) })),
     meta: w.meta(page.total),
   };
+  return { balance, ledger };
 }
 
 /** The user's own invoices, newest first. */
-export async function listInvoices(env: Env, userId: string, paging: Paging) {
+export async function listInvoices(env: Env, userId: string, paging: Paging): Promise<PageOf<InvoiceView>> {
   const w = pageWindow(paging);
   const page = await invoicePage(primaryDb(env), userId, w.limit, w.offset);
-  return { data: page.rows.map(invoiceView), meta: w.meta(page.total) };
+  return { items: page.rows.map(invoiceView), meta: w.meta(page.total) };
 }
 
 /** One of the user's own invoices; another user's id is NOT_FOUND, the same as an unknown one. */
-export async function getInvoice(env: Env, userId: string, id: string) {
+export async function getInvoice(env: Env, userId: string, id: string): Promise<InvoiceView> {
   const inv = id.length <= 64 ? await findInvoiceOfUser(primaryDb(env), userId, id) : undefined;
   if (!inv) throw new ApiError("NOT_FOUND", `No invoice "${id.slice(0, 64)}" in your account.`);
-  return { data: invoiceView(inv) };
+  return invoiceView(inv);
 }
 
 /**
@@ -367,7 +371,7 @@ export async function runScheduledBilling(env: Env, now = Date.now()) {
 
 // ---------------------------------------------------------------- admin
 
-/** `records`: the audit events of the grant, written in the same batch as the ledger entry (both or neither). */
+/** `records`: the audit events of the grant, written in the same batch as the ledger entry (both or neither). Returns the new balance. */
 export async function grantCredits(env: Env, userId: string, amount: number, reason: string, adminId: string, records: Parameters<typeof batch>[1] = []) {
   const db = primaryDb(env);
   if (amount < 0 && (await creditBalance(env, userId)) + amount < 0) {
@@ -378,10 +382,10 @@ export async function grantCredits(env: Env, userId: string, amount: number, rea
   const entry = { userId, amount, reason: `${reason} (admin ${adminId})`, ref: `admin:${crypto.randomUUID()}`, createdAt: Date.now() };
   await batch(db, [...records, appendLedgerOnce(db, entry)]);
   await accountChanged(env, userId);
-  return { data: { balance: await creditBalance(env, userId) } };
+  return creditBalance(env, userId);
 }
 
-/** `records`: the audit events of the grant, written in the same batch as the subscription. */
+/** `records`: the audit events of the grant, written in the same batch as the subscription. Returns the period granted. */
 export async function grantSubscription(env: Env, userId: string, planId: string, months: number, records: Parameters<typeof insertSubscription>[2] = []) {
   const db = primaryDb(env);
   const plan = await findPlan(db, planId);
@@ -394,5 +398,5 @@ export async function grantSubscription(env: Env, userId: string, planId: string
     records,
   );
   await accountChanged(env, userId);
-  return { data: { plan_id: planId, period_start: iso(now), period_end: iso(end) } };
+  return { plan_id: planId, period_start: iso(now), period_end: iso(end) };
 }

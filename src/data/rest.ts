@@ -1,5 +1,6 @@
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type HonoRequest, type MiddlewareHandler } from "hono";
 import { describeRoute } from "hono-openapi";
+import { readJsonBody } from "../http/body";
 import type { BaseEnv } from "../http/context";
 import { lazyOperation } from "../http/docs";
 import { queryValues, typedQuery } from "../http/query";
@@ -37,7 +38,7 @@ export function dataRoutes(endpoints: readonly DataEndpoint[], admit: Admit): Ho
     if (ep.method === "POST") {
       app.post(ep.path, documented, requireApiKey, requireJsonContentType, async (c) => {
         if (new URL(c.req.url).search) throw new ApiError("INVALID_QUERY", `${ep.path} takes its input in the JSON body, not in the query string.`);
-        return answer(c, { ...(await jsonObjectBody(c.req.raw)), ...c.req.param() });
+        return answer(c, { ...(await jsonObjectBody(c.req)), ...c.req.param() });
       });
     } else {
       app.get(ep.path, documented, refuseHead, requireApiKey, (c) => answer(c, { ...typedQuery(ep.input, queryValues(c.req.queries())), ...c.req.param() }));
@@ -59,13 +60,8 @@ function fileResponse(c: Context<CallEnv>, file: FileAnswer, version: string): R
 }
 
 /** A POST's body: a JSON object (INVALID_JSON when it is not JSON, VALIDATION_ERROR when it is not an object). */
-async function jsonObjectBody(req: Request): Promise<Record<string, unknown>> {
-  let body: unknown;
-  try {
-    body = await req.json();
-  } catch {
-    throw new ApiError("INVALID_JSON", "The request body is not valid JSON.");
-  }
+async function jsonObjectBody(req: HonoRequest): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(req);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new ApiError("VALIDATION_ERROR", "The request body must be a JSON object.", { details: [{ path: "(root)", message: "expected an object" }] });
   }

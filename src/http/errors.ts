@@ -1,15 +1,13 @@
 /**
- * The handlers that write every error answer: `onError` (an ApiError as itself, Hono's body errors
- * as the contract's codes, anything else a 500 that names no internals) and `unknownRoutes` (404 for
+ * The handlers that write every error answer: `onError` (an ApiError as itself, a dependency's
+ * passing failure 503, anything else a 500 that names no internals) and `unknownRoutes` (404 for
  * an unknown path, 405 with `Allow` for a known path asked with another method).
  */
 import type { Context, ErrorHandler, Hono, Env as HonoEnv, MiddlewareHandler, NotFoundHandler } from "hono";
-import { HTTPException } from "hono/http-exception";
 import { TrieRouter } from "hono/router/trie-router";
 import { findTargetHandler, isMiddleware } from "hono/utils/handler";
-import { failureText, isTransientFailure, serviceUnavailable } from "../lib/dependency";
-import { ApiError, ERROR_STATUS, type ErrorCode, errorBody } from "../lib/errors";
-import { errorText, log } from "../lib/log";
+import { failureAnswer } from "../lib/dependency";
+import { type ApiError, ERROR_STATUS, type ErrorCode, errorBody } from "../lib/errors";
 
 /** The contract's error response; an ApiError's headers (e.g. Retry-After) go with it. */
 function errorResponse(c: Context, code: ErrorCode, message: string, extra: ApiError["extra"] = {}) {
@@ -18,25 +16,13 @@ function errorResponse(c: Context, code: ErrorCode, message: string, extra: ApiE
 }
 
 /**
- * `app.onError`: ApiErrors as themselves, Hono's body errors as the contract's codes, a dependency
- * that failed for a moment (lib/dependency.ts) as 503 SERVICE_UNAVAILABLE, anything else a 500 that
- * names no internals.
+ * `app.onError`: every failure answered as lib/dependency.ts `failureAnswer` decides (an ApiError
+ * as itself, a dependency that failed for a moment 503, anything else a 500 that names no
+ * internals), in the contract's body. (Bad JSON bodies are ApiErrors already: http/body.ts.)
  */
 export const onError: ErrorHandler = (err, c) => {
-  if (err instanceof ApiError) return errorResponse(c, err.code, err.message, err.extra);
-  if (err instanceof HTTPException) {
-    if (err.status === 413) return errorResponse(c, "PAYLOAD_TOO_LARGE", "The request body is too large.");
-    if (err.status === 400) return errorResponse(c, "INVALID_JSON", "The request body is not valid JSON.");
-  }
-  if (isTransientFailure(err)) {
-    log.warn("dependency_unavailable", { request_id: c.get("requestId"), path: c.req.path, error: failureText(err) });
-    const unavailable = serviceUnavailable();
-    return errorResponse(c, unavailable.code, unavailable.message, unavailable.extra);
-  }
-  // /api/v1/wilayah/nik/:nik must never put a NIK in a log, in whatever form it was written: the
-  // logger masks NIK-like digit runs, separators included (lib/log.ts maskNik), in every field.
-  log.error("unhandled_error", { request_id: c.get("requestId"), path: c.req.path, error: errorText(err) });
-  return errorResponse(c, "INTERNAL_ERROR", "Something went wrong on our side. Quote the request id when you contact support.");
+  const answer = failureAnswer(err, { request_id: c.get("requestId"), path: c.req.path });
+  return errorResponse(c, answer.code, answer.message, answer.extra);
 };
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];

@@ -1,11 +1,12 @@
 import { zValidator } from "@hono/zod-validator";
-import type { MiddlewareHandler } from "hono";
+import type { Env as HonoEnv, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { uniqueSymbol } from "hono-openapi";
-import type { ZodType } from "zod";
+import type { ZodType, z } from "zod";
 import { ApiError, validationError } from "../lib/errors";
 import { toJsonSchema } from "../lib/json-schema";
+import { readJsonBody } from "./body";
 import { typedQuery } from "./query";
 
 /** Marks a validator so the API document shows what it validates (hono-openapi reads the mark). */
@@ -28,15 +29,18 @@ export const requireJsonContentType = createMiddleware(async (c, next) => {
 });
 
 /**
- * JSON body validation: another content type is 415 UNSUPPORTED_MEDIA_TYPE, malformed fields 400
- * VALIDATION_ERROR with details (bad JSON is INVALID_JSON, in the error handler).
+ * JSON body validation: another content type is 415 UNSUPPORTED_MEDIA_TYPE, bad JSON 400
+ * INVALID_JSON (body.ts), malformed fields 400 VALIDATION_ERROR with details.
  */
 export const jsonBody = <T extends ZodType>(schema: T) =>
   [
     requireJsonContentType,
     documented(
-      zValidator("json", schema, (result) => {
+      createMiddleware<HonoEnv, string, { in: { json: z.input<T> }; out: { json: z.output<T> } }>(async (c, next) => {
+        const result = await schema.safeParseAsync(await readJsonBody(c.req));
         if (!result.success) throw validationError("VALIDATION_ERROR", "request body", result.error.issues);
+        c.req.addValidatedData("json", result.data as object);
+        await next();
       }),
       "json",
       schema,

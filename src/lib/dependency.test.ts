@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { failureText, isTransientFailure } from "./dependency";
+import { describe, expect, it, vi } from "vitest";
+import { failureAnswer, failureText, isTransientFailure } from "./dependency";
+import { ApiError } from "./errors";
 import { errorText } from "./log";
 
 /** As drizzle reports a failed D1 statement: its own message (the SQL and values), D1's error as the cause. */
@@ -20,5 +21,32 @@ describe("dependency failures", () => {
     const text = errorText(wrapped(new Error("D1_ERROR: UNIQUE constraint failed: users.email")));
     expect(text).toContain("Failed query: SELECT");
     expect(text).not.toContain("someone@example.com");
+  });
+});
+
+describe("failureAnswer", () => {
+  it("answers an ApiError as itself, a passing dependency failure 503, anything else a 500 naming nothing of ours; logs the last two", () => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: string) => void lines.push(line));
+    try {
+      const own = new ApiError("NOT_FOUND", "No such thing.");
+      expect(failureAnswer(own, { request_id: "r1" })).toBe(own);
+      expect(lines).toEqual([]);
+      const unavailable = failureAnswer(wrapped(new Error("D1_ERROR: Network connection lost.")), { request_id: "r1", tool: "wilayah_search" });
+      expect(unavailable).toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503, extra: { headers: { "retry-after": "2" } } });
+      const ours = failureAnswer(wrapped(new Error("D1_ERROR: no such column: emial")), { request_id: "r1", path: "/x" }, "mcp_tool_error");
+      expect(ours).toMatchObject({
+        code: "INTERNAL_ERROR",
+        status: 500,
+        message: "Something went wrong on our side. Quote the request id when you contact support.",
+      });
+      expect(ours.message).not.toContain("emial");
+      expect(lines.map((l) => JSON.parse(l))).toEqual([
+        { level: "warn", event: "dependency_unavailable", request_id: "r1", tool: "wilayah_search", error: "Error: D1_ERROR: Network connection lost." },
+        expect.objectContaining({ level: "error", event: "mcp_tool_error", request_id: "r1", path: "/x" }),
+      ]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -7,7 +7,7 @@
  * error, a bug) is not one of them and stays a 500 that is logged.
  */
 import { ApiError } from "./errors";
-import { errorText } from "./log";
+import { errorText, type LogFields, log } from "./log";
 
 const TRANSIENT =
   /network connection lost|overloaded|caused object to be reset|transient issue|exceeded timeout|reset because its code was updated|exceeded its memory limit|KV (GET|PUT|DELETE|LIST) failed|internal error in D1|service unavailable|connection reset/i;
@@ -46,4 +46,23 @@ export function serviceUnavailable(): ApiError {
       headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
     },
   );
+}
+
+/**
+ * What a caller is told of any failure that reaches a surface (REST's error handler, an MCP tool
+ * call), the one place that decides it: an ApiError as itself; a dependency that failed for a
+ * moment as 503 SERVICE_UNAVAILABLE (a warning: it goes away by itself); anything else a 500 that
+ * names no internals, logged as an error (`event`). `where` says where, in the log line only
+ * (request id and path, or tool).
+ */
+export function failureAnswer(e: unknown, where: LogFields, event = "unhandled_error"): ApiError {
+  if (e instanceof ApiError) return e;
+  if (isTransientFailure(e)) {
+    log.warn("dependency_unavailable", { ...where, error: failureText(e) });
+    return serviceUnavailable();
+  }
+  // A NIK never reaches a log line in whatever form it was written: the logger masks NIK-like digit
+  // runs, separators included (lib/log.ts maskNik), in every field (the path of /wilayah/nik/:nik too).
+  log.error(event, { ...where, error: errorText(e) });
+  return new ApiError("INTERNAL_ERROR", "Something went wrong on our side. Quote the request id when you contact support.");
 }

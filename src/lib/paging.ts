@@ -28,6 +28,9 @@ export const pageMeta = z.object({
 });
 export type PageMeta = z.infer<typeof pageMeta>;
 
+/** One page of a list, as a service returns it: the surfaces answer it as `{data: items, meta}` (http/answer.ts pageBody). */
+export type PageOf<T> = { items: T[]; meta: PageMeta };
+
 /** The rows a page asks for, and its meta once the total is known. */
 export function pageWindow(p: Paging): { limit: number; offset: number; meta(total: number): PageMeta } {
   const perPage = Math.min(p.per_page, MAX_PER_PAGE);

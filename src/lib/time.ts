@@ -9,3 +9,21 @@ export function iso(ms: number | null | undefined): string | null {
 export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
+
+const UNITS = [
+  ["hour", 3_600_000],
+  ["minute", 60_000],
+  ["second", 1_000],
+] as const;
+
+/**
+ * A duration as a message says it, in the largest whole unit (`30 minutes`, `24 hours`, `1 second`):
+ * messages and emails say what the constants hold instead of restating them. Days are not used:
+ * "valid for 24 hours" is what the messages have always said.
+ */
+export function spokenDuration(ms: number): string {
+  for (const [unit, size] of UNITS) {
+    if (ms >= size && ms % size === 0) return `${ms / size} ${unit}${ms === size ? "" : "s"}`;
+  }
+  return `${ms} ms`;
+}

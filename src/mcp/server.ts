@@ -12,10 +12,9 @@ import pkg from "../../package.json";
 import type { DataContext } from "../data/context";
 import { type DataEndpoint, isFileEndpoint, type JsonEndpoint } from "../data/endpoint";
 import { type Admit, serveDataCall } from "../data/run";
-import { failureText, isTransientFailure, serviceUnavailable } from "../lib/dependency";
-import { ApiError, type ErrorCode, errorBody } from "../lib/errors";
+import { failureAnswer } from "../lib/dependency";
+import { type ErrorCode, errorBody } from "../lib/errors";
 import { toJsonSchema } from "../lib/json-schema";
-import { errorText, log } from "../lib/log";
 import { portableSchema } from "./portable-schema";
 
 export const SERVER_INFO = { name: "wilayah-api", version: pkg.version };
@@ -85,14 +84,9 @@ export function buildServer(endpoints: readonly DataEndpoint[], admit: Admit, ca
         const { json } = await serveDataCall(tool.ep, args ?? {}, call, admit);
         return { structuredContent: JSON.parse(json) as Record<string, unknown>, content: [{ type: "text" as const, text: json }] };
       } catch (e) {
-        if (e instanceof ApiError) return errorResult(e.code, e.message, call.requestId);
-        if (isTransientFailure(e)) {
-          log.warn("dependency_unavailable", { request_id: call.requestId, tool: tool.name, error: failureText(e) });
-          const unavailable = serviceUnavailable();
-          return errorResult(unavailable.code, unavailable.message, call.requestId);
-        }
-        log.error("mcp_tool_error", { request_id: call.requestId, tool: tool.name, error: errorText(e) });
-        return errorResult("INTERNAL_ERROR", "Something went wrong on our side. Quote the request id when you contact support.", call.requestId);
+        // As REST answers it (http/errors.ts), in a tool error: the same codes and words.
+        const answer = failureAnswer(e, { request_id: call.requestId, tool: tool.name }, "mcp_tool_error");
+        return errorResult(answer.code, answer.message, call.requestId);
       }
     });
   }

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { type adminUserSchema, creditGrantInput, subscriptionGrantInput, userStatusInput } from "../admin/schemas";
 import { adminGrantCredits, adminGrantSubscription, getUser, listUsers, overallStats, patchUser } from "../admin/service";
 import { requireAdmin } from "../auth/guards";
-import { credits, listPlans } from "../billing/service";
+import { creditBalance, listPlans } from "../billing/service";
 import { ApiError } from "../lib/errors";
 import type { PlanView } from "./billing";
 import { errorNotice, flash, form, formInteger, origin, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
@@ -23,12 +23,12 @@ adminPages.get("/admin", signedIn, requireAdmin, async (c) => {
   const q = (c.req.query("q") ?? "").slice(0, 100);
   const n = Number(c.req.query("page") ?? "1");
   const [stats, users] = await Promise.all([overallStats(c.env), listUsers(c.env, { q, page: Number.isInteger(n) && n > 0 ? n : 1, per_page: 20 })]);
-  return c.html(<AdminPage p={page(c)} stats={stats.data} users={users.data} meta={users.meta} q={q} />);
+  return c.html(<AdminPage p={page(c)} stats={stats} users={users.items} meta={users.meta} q={q} />);
 });
 
 async function adminUserPage(c: PortalContext<SignedInEnv>, id: string, notice: Notice, status: 200 | 400 | 404 = 200) {
-  const [user, plans, cr] = await Promise.all([getUser(c.env, id), listPlans(c.env), credits(c.env, id, { page: 1, per_page: 1 })]);
-  return c.html(<AdminUserPage p={page(c)} notice={notice} user={user.data} plans={plans.data} balance={cr.data.balance} />, status);
+  const [user, plans, balance] = await Promise.all([getUser(c.env, id), listPlans(c.env), creditBalance(c.env, id)]);
+  return c.html(<AdminUserPage p={page(c)} notice={notice} user={user} plans={plans} balance={balance} />, status);
 }
 
 adminPages.get("/admin/users/:id", signedIn, requireAdmin, async (c) => {

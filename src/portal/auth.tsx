@@ -132,9 +132,9 @@ authPages.post("/reset", async (c) => {
   const token = typeof body.token === "string" ? body.token.slice(0, 2048) : "";
   try {
     const input = await form(c, z.object({ token: z.string().min(1).max(2048), password: passwordInput }));
-    const { data } = await resetPassword(c.env, input, origin(c), accountHooks);
+    const { takeover } = await resetPassword(c.env, input, origin(c), accountHooks);
     clearSession(c);
-    return c.redirect(data.takeover ? "/portal/login?msg=account_claimed" : "/portal/login?msg=password_reset", 303);
+    return c.redirect(takeover ? "/portal/login?msg=account_claimed" : "/portal/login?msg=password_reset", 303);
   } catch (e) {
     return c.html(<ResetPage p={page(c)} notice={errorNotice(c, e)} token={token} />, e instanceof ApiError ? e.status : 500);
   }

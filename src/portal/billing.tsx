@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { type invoiceSchema, planIdInput, type planSchema, topupAmountInput } from "../billing/schemas";
-import { billingStatus, credits, getInvoice, listInvoices, listPlans, subscribe, topup } from "../billing/service";
+import { billingStatus, creditBalance, credits, getInvoice, listInvoices, listPlans, subscribe, topup } from "../billing/service";
 import type { UserRow } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { errorNotice, flash, form, formInteger, lang, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
@@ -33,13 +33,13 @@ async function billingPage(c: PortalContext<SignedInEnv>, u: UserRow, notice: No
     <BillingPage
       p={page(c)}
       notice={notice}
-      plans={plans.data}
+      plans={plans}
       plan={u.plan}
-      subscription={sub ? sub.data.subscription : null}
-      balance={cr.data.balance}
-      ledger={cr.data.ledger}
-      ledgerMeta={cr.meta}
-      invoices={invoices.data}
+      subscription={sub ? sub.subscription : null}
+      balance={cr.balance}
+      ledger={cr.ledger.items}
+      ledgerMeta={cr.ledger.meta}
+      invoices={invoices.items}
     />,
     status,
   );
@@ -60,8 +60,8 @@ billingPages.post("/billing/topup", signedIn, async (c) => {
   const u = c.get("user");
   try {
     const { amount } = await form(c, z.object({ amount: z.preprocess(formInteger, topupAmountInput) }));
-    const { data } = await topup(c.env, u, amount);
-    return c.redirect(`/portal/billing/invoices/${data.id}`, 303);
+    const invoice = await topup(c.env, u, amount);
+    return c.redirect(`/portal/billing/invoices/${invoice.id}`, 303);
   } catch (e) {
     return billingFailure(c, u, e);
   }
@@ -71,8 +71,8 @@ billingPages.post("/billing/subscribe", signedIn, async (c) => {
   const u = c.get("user");
   try {
     const { plan_id } = await form(c, z.object({ plan_id: planIdInput }));
-    const { data } = await subscribe(c.env, u, plan_id);
-    return c.redirect(`/portal/billing/invoices/${data.id}`, 303);
+    const invoice = await subscribe(c.env, u, plan_id);
+    return c.redirect(`/portal/billing/invoices/${invoice.id}`, 303);
   } catch (e) {
     return billingFailure(c, u, e);
   }
@@ -80,16 +80,16 @@ billingPages.post("/billing/subscribe", signedIn, async (c) => {
 
 billingPages.get("/billing/invoices/:id", signedIn, async (c) => {
   const u = c.get("user");
-  const [{ data }, cr] = await Promise.all([getInvoice(c.env, u.id, c.req.param("id")), credits(c.env, u.id, { page: 1, per_page: 1 })]);
-  return c.html(<InvoicePage p={page(c)} invoice={data} balance={cr.data.balance} />);
+  const [invoice, balance] = await Promise.all([getInvoice(c.env, u.id, c.req.param("id")), creditBalance(c.env, u.id)]);
+  return c.html(<InvoicePage p={page(c)} invoice={invoice} balance={balance} />);
 });
 
 /** What the payment page polls: the invoice (the API's own view of it) and the balance, for the signed-in owner only. */
 billingPages.get("/billing/invoices/:id/status", async (c) => {
   const u = c.get("portalUser");
   if (!u) throw new ApiError("UNAUTHORIZED", "Log in again.");
-  const [{ data }, cr] = await Promise.all([getInvoice(c.env, u.id, c.req.param("id")), credits(c.env, u.id, { page: 1, per_page: 1 })]);
-  return c.json({ invoice: data, balance: cr.data.balance, balance_text: formatNumber(lang(c), cr.data.balance) });
+  const [invoice, balance] = await Promise.all([getInvoice(c.env, u.id, c.req.param("id")), creditBalance(c.env, u.id)]);
+  return c.json({ invoice, balance, balance_text: formatNumber(lang(c), balance) });
 });
 
 // ---------------------------------------------------------------- views

@@ -22,8 +22,8 @@ async function keysPage(
   created?: { id: string; key: string; name: string },
   status: 200 | 201 | 400 | 403 | 409 = 200,
 ) {
-  const { data } = await listKeys(c.env, u.id);
-  return c.html(<KeysPage p={page(c)} notice={notice} keys={data} created={created} origin={new URL(c.req.url).origin} />, status);
+  const keys = await listKeys(c.env, u.id);
+  return c.html(<KeysPage p={page(c)} notice={notice} keys={keys} created={created} origin={new URL(c.req.url).origin} />, status);
 }
 
 keyPages.get("/keys", signedIn, async (c) => {
@@ -43,9 +43,9 @@ keyPages.post("/keys", signedIn, async (c) => {
   const u = c.get("user");
   try {
     const { name } = await form(c, z.object({ name: keyNameInput }));
-    const { data } = await createKey(c.env, u, name, origin(c));
+    const created = await createKey(c.env, u, name, origin(c));
     // The secret is in this response's page only: never in a URL, never stored.
-    return keysPage(c, u, null, { id: data.id, key: data.key, name: data.name }, 201);
+    return keysPage(c, u, null, { id: created.id, key: created.key, name: created.name }, 201);
   } catch (e) {
     const n = errorNotice(c, e);
     return keysPage(c, u, n, undefined, e instanceof ApiError && (e.status === 400 || e.status === 403 || e.status === 409) ? e.status : 400);

@@ -8,9 +8,8 @@
  * portal's headers, CSRF check and session, and answers errors as pages.
  */
 import { Hono } from "hono";
-import { isTransientFailure, serviceUnavailable } from "../lib/dependency";
-import { ApiError, type ErrorCode } from "../lib/errors";
-import { log, errorText as logErrorText } from "../lib/log";
+import { failureAnswer } from "../lib/dependency";
+import { ApiError } from "../lib/errors";
 import { addressPages } from "./addresses";
 import { adminPages } from "./admin";
 import { CSS, JS } from "./assets";
@@ -55,18 +54,17 @@ portalRoutes.route("/", webhookPages);
 
 /** Portal pages answer errors as pages, not JSON. */
 portalRoutes.onError((caught, c) => {
-  // A dependency that failed for a moment is 503 SERVICE_UNAVAILABLE here too, shown in words.
-  const err = isTransientFailure(caught) ? serviceUnavailable() : caught;
-  if (!(err instanceof ApiError)) log.error("portal_error", { request_id: c.get("requestId"), path: c.req.path, error: logErrorText(err) });
-  const code: ErrorCode = err instanceof ApiError ? err.code : "INTERNAL_ERROR";
-  const status = err instanceof ApiError ? err.status : 500;
+  // The same answer as the API's (a dependency that failed for a moment is 503 here too), shown in words.
+  const err = failureAnswer(caught, { request_id: c.get("requestId"), path: c.req.path }, "portal_error");
+  const { code, status } = err;
   let p: Page;
   try {
     p = page(c);
   } catch {
     p = { lang: "en", t: translator("en"), csrf: "", path: "/portal", user: null };
   }
-  const message = errorText(p.lang, code, err instanceof ApiError ? err.message : p.t("error_internal"));
+  // An error of ours names no internals: the page says so in the reader's language.
+  const message = errorText(p.lang, code, caught instanceof ApiError || err.code !== "INTERNAL_ERROR" ? err.message : p.t("error_internal"));
   if (c.req.header("accept")?.includes("application/json") && !c.req.header("accept")?.includes("text/html")) {
     return c.json({ error: { code, message, request_id: c.get("requestId") } }, status);
   }

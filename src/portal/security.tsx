@@ -19,8 +19,8 @@ export const securityPages = new Hono<PortalEnv>();
 const RECENT = 20;
 
 async function securityPage(c: PortalContext<SignedInEnv>, notice: Notice, status: 200 | 400 | 401 | 429 = 200) {
-  const { data } = await ownSecurityEvents(c.env, c.get("user").id, { page: 1, per_page: RECENT });
-  return c.html(<SecurityPage p={page(c)} notice={notice} events={data as EventView[]} />, status);
+  const { items } = await ownSecurityEvents(c.env, c.get("user").id, { page: 1, per_page: RECENT });
+  return c.html(<SecurityPage p={page(c)} notice={notice} events={items as EventView[]} />, status);
 }
 
 securityPages.get("/security", signedIn, (c) => securityPage(c, flash(c)));

@@ -32,8 +32,8 @@ type Shown = { id: string; secret: string; url: string };
 export const webhookPages = new Hono<PortalEnv>();
 
 async function webhooksPage(c: PortalContext<SignedInEnv>, u: UserRow, notice: Notice, shown?: Shown, status: 200 | 201 | 400 | 403 | 409 = 200) {
-  const { data } = await listEndpoints(c.env, u.id);
-  return c.html(<WebhooksPage p={page(c)} notice={notice} endpoints={data} shown={shown} />, status);
+  const endpoints = await listEndpoints(c.env, u.id);
+  return c.html(<WebhooksPage p={page(c)} notice={notice} endpoints={endpoints} shown={shown} />, status);
 }
 
 const statusOf = (e: unknown) => (e instanceof ApiError && (e.status === 400 || e.status === 403 || e.status === 409) ? e.status : 400);
@@ -62,9 +62,9 @@ async function endpointForm(c: PortalContext<SignedInEnv>) {
 webhookPages.post("/webhooks", signedIn, async (c) => {
   const u = c.get("user");
   try {
-    const { data } = await createEndpoint(c.env, u, await endpointForm(c));
+    const created = await createEndpoint(c.env, u, await endpointForm(c));
     // The secret is in this response's page only: never in a URL, never stored in clear.
-    return webhooksPage(c, u, null, { id: data.id, secret: data.secret, url: data.url }, 201);
+    return webhooksPage(c, u, null, { id: created.id, secret: created.secret, url: created.url }, 201);
   } catch (e) {
     return webhooksPage(c, u, errorNotice(c, e), undefined, statusOf(e));
   }
@@ -83,8 +83,8 @@ webhookPages.post("/webhooks/:id/delete", signedIn, async (c) => {
 
 webhookPages.post("/webhooks/:id/roll-secret", signedIn, async (c) => {
   const u = c.get("user");
-  const { data } = await rollSecret(c.env, u.id, c.req.param("id"));
-  return webhooksPage(c, u, null, { id: data.id, secret: data.secret, url: data.url });
+  const rolled = await rollSecret(c.env, u.id, c.req.param("id"));
+  return webhooksPage(c, u, null, { id: rolled.id, secret: rolled.secret, url: rolled.url });
 });
 
 webhookPages.post("/webhooks/:id/test", signedIn, async (c) => {
@@ -97,8 +97,8 @@ webhookPages.get("/webhooks/:id", signedIn, async (c) => {
   const u = c.get("user");
   const id = c.req.param("id");
   const pageNo = /^\d{1,6}$/.test(c.req.query("page") ?? "") ? Math.max(1, Number(c.req.query("page"))) : 1;
-  const [{ data: endpoint }, log] = await Promise.all([getEndpoint(c.env, u.id, id), listDeliveries(c.env, u.id, id, { page: pageNo, per_page: 20 })]);
-  return c.html(<DeliveriesPage p={page(c)} notice={flash(c)} endpoint={endpoint} deliveries={log.data} meta={log.meta} />);
+  const [endpoint, log] = await Promise.all([getEndpoint(c.env, u.id, id), listDeliveries(c.env, u.id, id, { page: pageNo, per_page: 20 })]);
+  return c.html(<DeliveriesPage p={page(c)} notice={flash(c)} endpoint={endpoint} deliveries={log.items} meta={log.meta} />);
 });
 
 webhookPages.post("/webhooks/:id/deliveries/:deliveryId/redeliver", signedIn, async (c) => {

@@ -15,6 +15,7 @@ import { adminGrantCredits, adminGrantSubscription, getUser, listUsers, overallS
 import { AUDIT_EVENTS, auditListResponse } from "../audit/schemas";
 import { listAuditEvents } from "../audit/service";
 import { requireAdmin, requireUser } from "../auth/guards";
+import { pageBody } from "../http/answer";
 import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";
 import { jsonBody, queryParams } from "../http/validate";
@@ -44,7 +45,7 @@ adminRoutes.get(
   }),
   ...admin,
   queryParams(z.strictObject({ q: z.string().max(100).optional().describe("Email or name contains this"), ...pageParams })),
-  async (c) => c.json(await listUsers(c.env, c.req.valid("query"))),
+  async (c) => c.json(pageBody(await listUsers(c.env, c.req.valid("query")))),
 );
 
 adminRoutes.get(
@@ -59,7 +60,7 @@ adminRoutes.get(
     errors: ["NOT_FOUND"],
   }),
   ...admin,
-  async (c) => c.json(await getUser(c.env, c.req.param("id"))),
+  async (c) => c.json({ data: await getUser(c.env, c.req.param("id")) }),
 );
 
 adminRoutes.patch(
@@ -78,7 +79,7 @@ adminRoutes.patch(
   }),
   ...admin,
   ...jsonBody(userPatchInput),
-  async (c) => c.json(await patchUser(c.env, c.req.param("id"), c.req.valid("json"), actor(c))),
+  async (c) => c.json({ data: await patchUser(c.env, c.req.param("id"), c.req.valid("json"), actor(c)) }),
 );
 
 adminRoutes.get(
@@ -92,7 +93,7 @@ adminRoutes.get(
     ok: { description: "The numbers", schema: statsResponse },
   }),
   ...admin,
-  async (c) => c.json(await overallStats(c.env)),
+  async (c) => c.json({ data: await overallStats(c.env) }),
 );
 
 adminRoutes.post(
@@ -112,7 +113,7 @@ adminRoutes.post(
   ...jsonBody(creditGrantInput),
   async (c) => {
     const { amount, reason } = c.req.valid("json");
-    return c.json(await adminGrantCredits(c.env, c.req.param("id"), amount, reason, actor(c)), 201);
+    return c.json({ data: { balance: await adminGrantCredits(c.env, c.req.param("id"), amount, reason, actor(c)) } }, 201);
   },
 );
 
@@ -133,7 +134,7 @@ adminRoutes.post(
   ...jsonBody(subscriptionGrantInput),
   async (c) => {
     const { plan_id, months } = c.req.valid("json");
-    return c.json(await adminGrantSubscription(c.env, c.req.param("id"), plan_id, months, actor(c)), 201);
+    return c.json({ data: await adminGrantSubscription(c.env, c.req.param("id"), plan_id, months, actor(c)) }, 201);
   },
 );
 
@@ -159,6 +160,6 @@ adminRoutes.get(
   ),
   async (c) => {
     const { user_id, event, ...paging } = c.req.valid("query");
-    return c.json(await listAuditEvents(c.env, { userId: user_id, event }, paging));
+    return c.json(pageBody(await listAuditEvents(c.env, { userId: user_id, event }, paging)));
   },
 );

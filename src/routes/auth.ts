@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { accountHooks } from "../admin/lifecycle";
-import { requireUser } from "../auth/guards";
+import { bearerToken, requireUser } from "../auth/guards";
 import { emailInput, loginPasswordInput, nameInput, passwordInput } from "../auth/inputs";
 import {
   configResponse,
@@ -15,8 +15,8 @@ import {
   resetResponse,
 } from "../auth/schemas";
 import {
-  bearerToken,
   changePassword,
+  dashboardBase,
   forgotPassword,
   login,
   logout,
@@ -27,10 +27,12 @@ import {
   resetPassword,
   verifyEmail,
 } from "../auth/service";
+import { RESET_TTL_SECONDS, VERIFY_TTL_SECONDS } from "../auth/tokens";
 import { publicUser } from "../auth/users";
 import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";
 import { jsonBody } from "../http/validate";
+import { spokenDuration } from "../lib/time";
 import { sessionUser } from "../portal/session";
 
 export const authRoutes = new Hono<BaseEnv>();
@@ -42,6 +44,14 @@ const email = emailInput;
 const password = passwordInput;
 const challengeToken = z.string().max(4096).optional().describe("The bot-challenge widget's token, when `challenge_required`");
 const tags = ["Auth"];
+/** How long an emailed link works, as the answers and the API document say it. */
+const resetLinkLife = spokenDuration(RESET_TTL_SECONDS * 1000);
+const verifyLinkLife = spokenDuration(VERIFY_TTL_SECONDS * 1000);
+
+/** The one answer to a forgotten password, whether an account has the email or not. */
+const FORGOT_ANSWER = {
+  data: { message: `If an account has this email, a link to reset its password is on its way. It works once, for ${resetLinkLife}.` },
+};
 
 authRoutes.post(
   "/register",
@@ -57,7 +67,10 @@ authRoutes.post(
     errors: ["EMAIL_TAKEN", "CHALLENGE_REQUIRED", "CHALLENGE_FAILED", "RATE_LIMITED"],
   }),
   ...jsonBody(z.object({ email, password, name: nameInput, challengeToken })),
-  async (c) => c.json(await register(c.env, c.req.valid("json"), origin(c), accountHooks), 201),
+  async (c) => {
+    const r = await register(c.env, c.req.valid("json"), origin(c), accountHooks);
+    return c.json({ data: { id: r.id, email: r.email, email_verified: false }, email_verification_sent: r.emailVerificationSent, token: r.token }, 201);
+  },
 );
 
 authRoutes.post(
@@ -95,7 +108,9 @@ authRoutes.get(
     summary: "Verify an email address",
     description: "The link emailed at registration. Redirects to the dashboard with `?verified=1`, or `?verify_error=invalid|expired`.",
     caller: "none",
-    parameters: [{ in: "query", name: "token", required: true, schema: { type: "string" }, description: "The token from the emailed link (valid 24 hours)" }],
+    parameters: [
+      { in: "query", name: "token", required: true, schema: { type: "string" }, description: `The token from the emailed link (valid ${verifyLinkLife})` },
+    ],
     ok: {
       status: 302,
       description: "Redirect to the dashboard",
@@ -103,7 +118,10 @@ authRoutes.get(
     },
   }),
   // The opener: the account whose portal session the browser opening the link carries, if any.
-  async (c) => c.redirect(await verifyEmail(c.env, c.req.query("token"), (await sessionUser(c))?.id ?? null, requestMeta(c)), 302),
+  async (c) => {
+    const outcome = await verifyEmail(c.env, c.req.query("token"), (await sessionUser(c))?.id ?? null, requestMeta(c));
+    return c.redirect(`${dashboardBase(c.env)}/?${outcome === "verified" ? "verified=1" : `verify_error=${outcome}`}`, 302);
+  },
 );
 
 authRoutes.post(
@@ -118,7 +136,7 @@ authRoutes.post(
     errors: ["ALREADY_VERIFIED", "RATE_LIMITED"],
   }),
   requireUser,
-  async (c) => c.json(await resendVerification(c.env, c.get("user"), origin(c))),
+  async (c) => c.json({ data: { email_verification_sent: await resendVerification(c.env, c.get("user"), origin(c)) } }),
 );
 
 const sessionErrors = ["INVALID_TOKEN"] as const;
@@ -134,7 +152,10 @@ authRoutes.post(
     ok: { description: "Ended", schema: logoutResponse },
   }),
   requireUser,
-  async (c) => c.json(await logout(c.env, c.get("user"), bearerToken(c.req.header("authorization")), requestMeta(c))),
+  async (c) => {
+    await logout(c.env, c.get("user"), bearerToken(c.req.header("authorization")), requestMeta(c));
+    return c.json({ data: { logged_out: true } });
+  },
 );
 
 authRoutes.post(
@@ -148,7 +169,10 @@ authRoutes.post(
     ok: { description: "Every session ended", schema: logoutAllResponse },
   }),
   requireUser,
-  async (c) => c.json(await logoutEverywhere(c.env, c.get("user"), requestMeta(c))),
+  async (c) => {
+    await logoutEverywhere(c.env, c.get("user"), requestMeta(c));
+    return c.json({ data: { sessions_ended: true } });
+  },
 );
 
 authRoutes.post(
@@ -178,15 +202,17 @@ authRoutes.post(
     operationId: "forgotPassword",
     tags,
     summary: "Ask for a password-reset link",
-    description:
-      "Always the same 200 answer, in the same time, whether an account has the email or not (the message is sent after the answer). An account gets at most one message per minute and 5 per 24 hours; the link works once, for 30 minutes. Limited to 10 requests per minute per client IP. Needs the bot challenge's token when `challenge_required`.",
+    description: `Always the same 200 answer, in the same time, whether an account has the email or not (the message is sent after the answer). An account gets at most one message per minute and 5 per 24 hours; the link works once, for ${resetLinkLife}. Limited to 10 requests per minute per client IP. Needs the bot challenge's token when \`challenge_required\`.`,
     caller: "none",
     input: "json",
     ok: { description: "Accepted", schema: forgotResponse },
     errors: ["CHALLENGE_REQUIRED", "CHALLENGE_FAILED", "RATE_LIMITED"],
   }),
   ...jsonBody(z.object({ email, challengeToken })),
-  async (c) => c.json(await forgotPassword(c.env, c.req.valid("json"), origin(c), (work) => c.executionCtx.waitUntil(work))),
+  async (c) => {
+    await forgotPassword(c.env, c.req.valid("json"), origin(c), (work) => c.executionCtx.waitUntil(work));
+    return c.json(FORGOT_ANSWER);
+  },
 );
 
 authRoutes.post(
@@ -195,15 +221,17 @@ authRoutes.post(
     operationId: "resetPassword",
     tags,
     summary: "Set a new password with a reset link's token",
-    description:
-      "The token from the emailed link (single use, 30 minutes). Every session of the account ends and the email counts as verified. When the account was set up by someone who never proved they own the email (registered with it, verified from another browser), this is a takeover: the keys created before it are revoked too, and `takeover` says so.",
+    description: `The token from the emailed link (single use, ${resetLinkLife}). Every session of the account ends and the email counts as verified. When the account was set up by someone who never proved they own the email (registered with it, verified from another browser), this is a takeover: the keys created before it are revoked too, and \`takeover\` says so.`,
     caller: "none",
     input: "json",
     ok: { description: "The password is set", schema: resetResponse },
     errors: ["INVALID_RESET_TOKEN"],
   }),
   ...jsonBody(z.object({ token: z.string().min(1).max(2048), password })),
-  async (c) => c.json(await resetPassword(c.env, c.req.valid("json"), requestMeta(c), accountHooks)),
+  async (c) => {
+    const r = await resetPassword(c.env, c.req.valid("json"), requestMeta(c), accountHooks);
+    return c.json({ data: { password_reset: true, sessions_ended: true, takeover: r.takeover, keys_revoked: r.keysRevoked, email: r.email } });
+  },
 );
 
 authRoutes.get(

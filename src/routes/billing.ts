@@ -13,6 +13,8 @@ import {
   webhookResponse,
 } from "../billing/schemas";
 import { billingStatus, credits, getInvoice, handleTripayCallback, listInvoices, listPlans, subscribe, topup } from "../billing/service";
+import { pageBody } from "../http/answer";
+import { parseJsonText } from "../http/body";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
 import { jsonBody, queryParams } from "../http/validate";
@@ -32,7 +34,7 @@ billingRoutes.get(
     caller: "none",
     ok: { description: "Public plans, cheapest first", schema: plansResponse },
   }),
-  async (c) => c.json(await listPlans(c.env)),
+  async (c) => c.json({ data: await listPlans(c.env) }),
 );
 
 billingRoutes.post(
@@ -50,7 +52,7 @@ billingRoutes.post(
   }),
   requireUser,
   ...jsonBody(z.strictObject({ amount: topupAmountInput })),
-  async (c) => c.json(await topup(c.env, c.get("user"), c.req.valid("json").amount), 201),
+  async (c) => c.json({ data: await topup(c.env, c.get("user"), c.req.valid("json").amount) }, 201),
 );
 
 billingRoutes.post(
@@ -67,7 +69,7 @@ billingRoutes.post(
   }),
   requireUser,
   ...jsonBody(z.strictObject({ plan_id: planIdInput })),
-  async (c) => c.json(await subscribe(c.env, c.get("user"), c.req.valid("json").plan_id), 201),
+  async (c) => c.json({ data: await subscribe(c.env, c.get("user"), c.req.valid("json").plan_id) }, 201),
 );
 
 // Authenticated by its HMAC signature over the raw body, not by a token.
@@ -86,9 +88,14 @@ billingRoutes.post(
     errors: ["INVALID_JSON", "VALIDATION_ERROR", "NOT_FOUND", "PAYMENT_AMOUNT_MISMATCH", "PAYMENT_NOT_CONFIGURED"],
   }),
   async (c) => {
-    const raw = await c.req.text();
-    const answer = await handleTripayCallback(c.env, raw, { signature: c.req.header("x-callback-signature"), event: c.req.header("x-callback-event") });
-    return c.json(answer);
+    const rawBody = await c.req.text();
+    await handleTripayCallback(c.env, {
+      rawBody,
+      signature: c.req.header("x-callback-signature"),
+      event: c.req.header("x-callback-event"),
+      json: () => parseJsonText(rawBody, "The callback body"),
+    });
+    return c.json({ success: true });
   },
 );
 
@@ -103,7 +110,7 @@ billingRoutes.get(
     errors: ["NO_SUBSCRIPTION"],
   }),
   requireUser,
-  async (c) => c.json(await billingStatus(c.env, c.get("user").id)),
+  async (c) => c.json({ data: await billingStatus(c.env, c.get("user").id) }),
 );
 
 billingRoutes.get(
@@ -119,7 +126,10 @@ billingRoutes.get(
   }),
   requireUser,
   queryParams(z.strictObject(pageParams)),
-  async (c) => c.json(await credits(c.env, c.get("user").id, c.req.valid("query"))),
+  async (c) => {
+    const { balance, ledger } = await credits(c.env, c.get("user").id, c.req.valid("query"));
+    return c.json({ data: { balance, ledger: ledger.items }, meta: ledger.meta });
+  },
 );
 
 billingRoutes.get(
@@ -135,7 +145,7 @@ billingRoutes.get(
   }),
   requireUser,
   queryParams(z.strictObject(pageParams)),
-  async (c) => c.json(await listInvoices(c.env, c.get("user").id, c.req.valid("query"))),
+  async (c) => c.json(pageBody(await listInvoices(c.env, c.get("user").id, c.req.valid("query")))),
 );
 
 billingRoutes.get(
@@ -151,5 +161,5 @@ billingRoutes.get(
     errors: ["NOT_FOUND"],
   }),
   requireUser,
-  async (c) => c.json(await getInvoice(c.env, c.get("user").id, c.req.param("id"))),
+  async (c) => c.json({ data: await getInvoice(c.env, c.get("user").id, c.req.param("id")) }),
 );

@@ -23,7 +23,7 @@ keyRoutes.get(
     ok: { description: "Your keys", schema: keyListResponse },
   }),
   requireUser,
-  async (c) => c.json(await listKeys(c.env, c.get("user").id)),
+  async (c) => c.json({ data: await listKeys(c.env, c.get("user").id) }),
 );
 
 keyRoutes.post(
@@ -41,7 +41,7 @@ keyRoutes.post(
   }),
   requireUser,
   ...jsonBody(z.object({ name: keyNameInput })),
-  async (c) => c.json(await createKey(c.env, c.get("user"), c.req.valid("json").name, requestMeta(c)), 201),
+  async (c) => c.json({ data: await createKey(c.env, c.get("user"), c.req.valid("json").name, requestMeta(c)) }, 201),
 );
 
 keyRoutes.delete(

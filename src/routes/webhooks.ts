@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { requireUser } from "../auth/guards";
+import { pageBody } from "../http/answer";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
 import { jsonBody, queryParams } from "../http/validate";
@@ -42,7 +43,7 @@ webhookRoutes.get(
     ok: { description: "Your endpoints", schema: endpointListResponse },
   }),
   requireUser,
-  async (c) => c.json(await listEndpoints(c.env, c.get("user").id)),
+  async (c) => c.json({ data: await listEndpoints(c.env, c.get("user").id) }),
 );
 
 webhookRoutes.post(
@@ -59,7 +60,7 @@ webhookRoutes.post(
   }),
   requireUser,
   ...jsonBody(createEndpointInput),
-  async (c) => c.json(await createEndpoint(c.env, c.get("user"), c.req.valid("json")), 201),
+  async (c) => c.json({ data: await createEndpoint(c.env, c.get("user"), c.req.valid("json")) }, 201),
 );
 
 webhookRoutes.get(
@@ -74,7 +75,7 @@ webhookRoutes.get(
     errors: ["NOT_FOUND"],
   }),
   requireUser,
-  async (c) => c.json(await getEndpoint(c.env, c.get("user").id, c.req.param("id"))),
+  async (c) => c.json({ data: await getEndpoint(c.env, c.get("user").id, c.req.param("id")) }),
 );
 
 webhookRoutes.patch(
@@ -92,7 +93,7 @@ webhookRoutes.patch(
   }),
   requireUser,
   ...jsonBody(updateEndpointInput),
-  async (c) => c.json(await changeEndpoint(c.env, c.get("user").id, c.req.param("id"), c.req.valid("json"))),
+  async (c) => c.json({ data: await changeEndpoint(c.env, c.get("user").id, c.req.param("id"), c.req.valid("json")) }),
 );
 
 webhookRoutes.delete(
@@ -108,7 +109,7 @@ webhookRoutes.delete(
     errors: ["NOT_FOUND"],
   }),
   requireUser,
-  async (c) => c.json(await removeEndpoint(c.env, c.get("user").id, c.req.param("id"))),
+  async (c) => c.json({ data: await removeEndpoint(c.env, c.get("user").id, c.req.param("id")) }),
 );
 
 webhookRoutes.post(
@@ -124,7 +125,7 @@ webhookRoutes.post(
     errors: ["NOT_FOUND", "RATE_LIMITED"],
   }),
   requireUser,
-  async (c) => c.json(await rollSecret(c.env, c.get("user").id, c.req.param("id"))),
+  async (c) => c.json({ data: await rollSecret(c.env, c.get("user").id, c.req.param("id")) }),
 );
 
 webhookRoutes.post(
@@ -140,7 +141,7 @@ webhookRoutes.post(
     errors: ["NOT_FOUND", "RATE_LIMITED"],
   }),
   requireUser,
-  async (c) => c.json(await sendTestEvent(c.env, c.get("user").id, c.req.param("id")), 201),
+  async (c) => c.json({ data: await sendTestEvent(c.env, c.get("user").id, c.req.param("id")) }, 201),
 );
 
 webhookRoutes.get(
@@ -158,7 +159,7 @@ webhookRoutes.get(
   }),
   requireUser,
   queryParams(deliveryPaging),
-  async (c) => c.json(await listDeliveries(c.env, c.get("user").id, c.req.param("id"), c.req.valid("query"))),
+  async (c) => c.json(pageBody(await listDeliveries(c.env, c.get("user").id, c.req.param("id"), c.req.valid("query")))),
 );
 
 webhookRoutes.post(
@@ -174,5 +175,5 @@ webhookRoutes.post(
     errors: ["NOT_FOUND", "RATE_LIMITED"],
   }),
   requireUser,
-  async (c) => c.json(await redeliver(c.env, c.get("user").id, c.req.param("id"), c.req.param("deliveryId"))),
+  async (c) => c.json({ data: await redeliver(c.env, c.get("user").id, c.req.param("id"), c.req.param("deliveryId")) }),
 );

@@ -11,6 +11,7 @@ import type { z } from "zod";
 import type { planSchema } from "../billing/schemas";
 import { formatIdr, formatNumber, type Lang } from "../portal/i18n";
 import { planFeatures } from "../portal/plan-copy";
+import { LEVELS } from "../wilayah/codes";
 import type { SiteT } from "./copy";
 import { DEMO_PER_MINUTE, DEMO_RESULTS, type demoReverse, type demoSearch } from "./demo";
 import { examples } from "./examples";
@@ -169,7 +170,6 @@ export function LandingPage(props: { f: SiteFrame; facts: DataFacts; regulation:
   const ex = examples(f.origin);
   const search = props.demo?.kind === "search" ? props.demo : null;
   const reverse = props.demo?.kind === "reverse" ? props.demo : null;
-  const levels = ["provinsi", "kabupaten", "kecamatan", "kelurahan"] as const;
   return (
     <SiteLayout f={f} title={`Wilayah API · ${f.t("title")}`}>
       <section class="hero">
@@ -254,7 +254,7 @@ export function LandingPage(props: { f: SiteFrame; facts: DataFacts; regulation:
           })}
         </p>
         <div class="grid facts">
-          {levels.map((l) => (
+          {LEVELS.map((l) => (
             <div>
               <div class="big">{formatNumber(f.lang, facts.counts[l])}</div>
               <div class="muted">{f.t(`data_level_${l}`)}</div>

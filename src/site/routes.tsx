@@ -158,6 +158,6 @@ siteRoutes.get("/", async (c) => {
       demo = kind === "search" ? { kind, q: q ?? "", error } : { kind, lat: lat ?? "", lng: lng ?? "", error };
     }
   }
-  const plans = (await listPlans(c.env)).data;
+  const plans = await listPlans(c.env);
   return c.html(<LandingPage f={f} facts={dataFacts()} regulation={manifest.regulation} plans={plans} demo={demo} />);
 });

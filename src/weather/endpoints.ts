@@ -62,7 +62,7 @@ export const weatherEndpoints = [
     errors: ["NOT_FOUND", "UPSTREAM_ERROR", "UPSTREAM_TIMEOUT"],
     cacheSeconds: 0, // cached per region in KV by the service, with a stale fallback
     version: VERSION,
-    handler: (q: z.infer<typeof cuacaInput>, { env }) => forecast(env, q),
+    handler: async (q: z.infer<typeof cuacaInput>, { env }) => ({ data: await forecast(env, q) }),
   }),
   defineEndpoint({
     path: "/gempa/terkini",
@@ -92,6 +92,6 @@ export const weatherEndpoints = [
     errors: ["UPSTREAM_ERROR", "UPSTREAM_TIMEOUT"],
     cacheSeconds: 0, // cached in KV for a minute by the service
     version: VERSION,
-    handler: (_q, { env }) => latestQuake(env),
+    handler: async (_q, { env }) => ({ data: await latestQuake(env) }),
   }),
 ];

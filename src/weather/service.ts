@@ -75,17 +75,15 @@ export async function forecast(env: Env, q: { adm4?: string; kabupaten_id?: stri
     true,
   );
   return {
-    data: {
-      region: { id: region.id, name: region.name, level: region.level },
-      locations: result.payload,
-      fetched_at: iso(result.fetchedAt),
-      stale: result.stale,
-      source: BMKG_SOURCE,
-    },
+    region: { id: region.id, name: region.name, level: region.level },
+    locations: result.payload,
+    fetched_at: iso(result.fetchedAt),
+    stale: result.stale,
+    source: BMKG_SOURCE,
   };
 }
 
 export async function latestQuake(env: Env) {
   const result = await upstreamCached(env, "bmkg:gempa:terkini", QUAKE_FRESH_MS, () => fetchLatestQuake(env.BMKG_QUAKE_URL));
-  return { data: { ...result.payload, fetched_at: iso(result.fetchedAt), stale: result.stale, source: BMKG_SOURCE } };
+  return { ...result.payload, fetched_at: iso(result.fetchedAt), stale: result.stale, source: BMKG_SOURCE };
 }

@@ -1,7 +1,8 @@
 /**
  * Webhook endpoints of an account (docs/api.md, "Webhooks"): create, list, change, delete, roll the
  * signing secret, the delivery log, redeliver, send a test event, and handing deliveries to the
- * queue. Knows nothing of HTTP. The delivery itself is delivery.ts (the queue's consumer), the
+ * queue. Knows nothing of HTTP: returns the contract's records of endpoints and deliveries, and
+ * pages of them, for routes/webhooks.ts and the portal to answer with. The delivery itself is delivery.ts (the queue's consumer), the
  * announcements publisher.ts (the cron).
  */
 import { primaryDb } from "../db/client";
@@ -10,7 +11,7 @@ import { ApiError } from "../lib/errors";
 import { errorText, log } from "../lib/log";
 import { type Paging, pageWindow } from "../lib/paging";
 import { throttle } from "../lib/throttle";
-import { iso } from "../lib/time";
+import { iso, spokenDuration } from "../lib/time";
 import {
   type AttemptRow,
   attemptsOf,
@@ -105,11 +106,11 @@ async function ownEndpoint(env: Env, userId: string, id: string): Promise<Endpoi
 }
 
 export async function listEndpoints(env: Env, userId: string) {
-  return { data: (await listEndpointsOfUser(primaryDb(env), userId)).map(publicEndpoint) };
+  return (await listEndpointsOfUser(primaryDb(env), userId)).map(publicEndpoint);
 }
 
 export async function getEndpoint(env: Env, userId: string, id: string) {
-  return { data: publicEndpoint(await ownEndpoint(env, userId, id)) };
+  return publicEndpoint(await ownEndpoint(env, userId, id));
 }
 
 export async function createEndpoint(env: Env, user: { id: string; emailVerified: boolean }, input: CreateEndpointInput) {
@@ -134,7 +135,7 @@ export async function createEndpoint(env: Env, user: { id: string; emailVerified
   if (!(await insertEndpointWithinLimit(primaryDb(env), row, MAX_ENDPOINTS)))
     throw new ApiError("WEBHOOK_LIMIT_REACHED", `At most ${MAX_ENDPOINTS} webhook endpoints per account. Delete one first.`);
   // The secret is shown here (and on a roll) and never again.
-  return { data: { ...publicEndpoint({ ...row, disabledReason: null, failingSince: null }), secret } };
+  return { ...publicEndpoint({ ...row, disabledReason: null, failingSince: null }), secret };
 }
 
 export async function changeEndpoint(env: Env, userId: string, id: string, input: UpdateEndpointInput) {
@@ -157,7 +158,7 @@ export async function changeEndpoint(env: Env, userId: string, id: string, input
 export async function removeEndpoint(env: Env, userId: string, id: string) {
   const e = await ownEndpoint(env, userId, id);
   await deleteEndpoint(primaryDb(env), e.id);
-  return { data: publicEndpoint(e) };
+  return publicEndpoint(e);
 }
 
 /** A new signing secret, effective for the next attempt; shown once. */
@@ -166,7 +167,7 @@ export async function rollSecret(env: Env, userId: string, id: string) {
   await throttleActions(env, userId);
   const secret = generateSigningSecret();
   await updateEndpoint(primaryDb(env), e.id, { secret: await sealSecret(env, secret, e.id), updatedAt: Date.now() });
-  return { data: { ...(await getEndpoint(env, userId, id)).data, secret } };
+  return { ...(await getEndpoint(env, userId, id)), secret };
 }
 
 // ---------------------------------------------------------------- deliveries
@@ -181,7 +182,7 @@ export async function listDeliveries(env: Env, userId: string, id: string, pagin
     rows.map((r) => r.id),
   );
   return {
-    data: rows.map((r) =>
+    items: rows.map((r) =>
       publicDelivery(
         r,
         attempts.filter((a) => a.deliveryId === r.id),
@@ -195,7 +196,7 @@ async function oneDelivery(env: Env, deliveryId: string) {
   const db = primaryDb(env);
   const d = await findDelivery(db, deliveryId);
   if (!d) throw new ApiError("NOT_FOUND", `No delivery "${deliveryId.slice(0, 40)}".`);
-  return { data: publicDelivery(d, await attemptsOf(db, [d.id])) };
+  return publicDelivery(d, await attemptsOf(db, [d.id]));
 }
 
 /**
@@ -229,7 +230,7 @@ export async function enqueueStranded(env: Env, now = Date.now()): Promise<numbe
 export const STALE_AFTER_MS = 48 * 60 * 60 * 1000;
 
 export async function deadLetterStale(env: Env, now = Date.now()): Promise<number> {
-  return markStaleDead(primaryDb(env), now - STALE_AFTER_MS, "no attempt for 48 hours: the queue gave up on the message", now);
+  return markStaleDead(primaryDb(env), now - STALE_AFTER_MS, `no attempt for ${spokenDuration(STALE_AFTER_MS)}: the queue gave up on the message`, now);
 }
 
 /** Sends a delivery again (the same message: the same webhook-id), with a fresh retry schedule. */

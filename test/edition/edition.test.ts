@@ -180,7 +180,7 @@ describe("a new edition, the same day (issue 34)", () => {
       },
     );
     const applied_at = Date.now();
-    // The load goes on past the isolate's memory of the loaded version (src/data/run.ts
+    // The load goes on past the isolate's memory of the loaded version (src/data/cache.ts
     // LOADED_TTL_MS, 5 s): until then a cached answer of the edition before may still be served,
     // correctly labelled; after it every answer is the new edition's. (With 3 s here the test
     // depended on the swap's own length: a fast swap left no new answer in the window.)

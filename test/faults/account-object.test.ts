@@ -61,7 +61,7 @@ async function run(seed: number, plan: "internal" | "business", startCredits: nu
     .filter((l) => l.includes("account_give_back_failed")).length;
   logged.mockRestore();
   const quota = (await env.DB.prepare("SELECT monthly_quota AS q FROM plans WHERE id = ?").bind(plan).first<{ q: number }>())?.q ?? 0;
-  const balance = (await faults.calm(() => credits(env, userId, { page: 1, per_page: 1 }))).data.balance;
+  const balance = (await faults.calm(() => credits(env, userId, { page: 1, per_page: 1 }))).balance;
   const settleFaults = faults.byOperation.get("account.settle") ?? 0;
   return { ok, usage: usage.total, quota, balance, giveBackFailures, settleFaults, injected: faults.injected };
 }

@@ -65,7 +65,7 @@ async function run(seed: number, plan: "internal" | "business", startCredits: nu
     return monthUsage(env, userId, currentMonth());
   });
   const quota = (await env.DB.prepare("SELECT monthly_quota AS q FROM plans WHERE id = ?").bind(plan).first<{ q: number }>())?.q ?? 0;
-  const balance = (await faults.calm(() => credits(env, userId, { page: 1, per_page: 1 }))).data.balance;
+  const balance = (await faults.calm(() => credits(env, userId, { page: 1, per_page: 1 }))).balance;
   return { ok, unavailable, refused, usage: usage.total, spent: startCredits - balance, quota, injected: faults.injected };
 }
 

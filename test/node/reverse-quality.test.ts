@@ -15,6 +15,7 @@ import { kelurahanBoundarySql } from "../../scripts/seed/boundaries";
 import { type StatementRun, sqliteDb } from "../../scripts/sqlite-d1";
 import type { RegionDb } from "../../src/db/client";
 import { seeded } from "../../src/lib/random";
+import { parentAt } from "../../src/wilayah/codes";
 import { reverseGeocode } from "../../src/wilayah/geo/service";
 
 const root = join(import.meta.dirname, "..", "..");
@@ -67,7 +68,7 @@ describe("reverse geocoding on the full boundaries", () => {
         const { data } = await reverseGeocode(runner, v.lat, v.lng);
         if (!data.approximate && data.kelurahan?.id === v.id) exact++;
         if (data.kelurahan?.id === v.id) village++;
-        if (data.kecamatan.id === v.id.slice(0, 8)) kecamatan++;
+        if (data.kecamatan.id === parentAt(v.id, "kecamatan")) kecamatan++;
         if (data.approximate) approximate++;
       } catch {
         notFound++;

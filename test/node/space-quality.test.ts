@@ -20,7 +20,7 @@ import { VILLAGE_TOLERANCE_M } from "../../scripts/seed/neighbours";
 import { sqliteDb } from "../../scripts/sqlite-d1";
 import type { RegionDb } from "../../src/db/client";
 import { seeded } from "../../src/lib/random";
-import { LEVELS, type Level } from "../../src/wilayah/codes";
+import { LEVELS, type Level, parentAt } from "../../src/wilayah/codes";
 import { getCoverage } from "../../src/wilayah/coverage/service";
 import { nearestSql } from "../../src/wilayah/nearby/queries";
 import { nearby } from "../../src/wilayah/nearby/service";
@@ -124,8 +124,8 @@ describe("neighbours on the full data", () => {
     const villages = rowsOf(4);
     const sums = new Map<string, number>();
     for (const r of villages) {
-      const a = r.id.slice(0, 5);
-      const b = r.neighbor_id.slice(0, 5);
+      const a = parentAt(r.id, "kabupaten");
+      const b = parentAt(r.neighbor_id, "kabupaten");
       if (a !== b) sums.set(`${a} ${b}`, (sums.get(`${a} ${b}`) ?? 0) + r.shared_border_km);
     }
     const incomplete = new Set(

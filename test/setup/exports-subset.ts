@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildExports } from "../../scripts/seed/exports.ts";
+import { parentAt } from "../../src/wilayah/codes.ts";
 import { exportId, LAYOUT } from "../../src/wilayah/export/files.ts";
 
 export const EXPORT_SUBSET_DIR = join(import.meta.dirname, "..", ".generated", "exports");
@@ -25,7 +26,7 @@ export default async function setup() {
   await buildExports(EXPORT_SUBSET_DIR, {
     levels: ["provinsi", "kabupaten"],
     mappingEditions: [MAPPING_SUBSET.edition],
-    mappingFilter: (code) => MAPPING_SUBSET.provinces.includes(code.slice(0, 2)),
+    mappingFilter: (code) => MAPPING_SUBSET.provinces.includes(parentAt(code, "provinsi")),
   });
   writeFileSync(LAYOUT_STAMP, LAYOUT);
 }

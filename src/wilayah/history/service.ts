@@ -8,7 +8,7 @@
 import { dataKeyOf, type RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { type Paging, pageWindow } from "../../lib/paging";
-import { LEVELS, type Level, levelOf, toDottedId, undotted } from "../codes";
+import { LEVELS, type Level, levelOf, parentAt, toDottedId, undotted } from "../codes";
 import { loadedDataset } from "../dataset/queries";
 import {
   type ChangeRow,
@@ -263,7 +263,6 @@ export async function retiredRecord(db: RegionDb, id: string, level: Level) {
   const { history, successors } = await retiredCode(db, id);
   if (!history) return null;
   const name = nameIn(history, lastOrd(history.editions)) ?? "";
-  const parent = id.slice(0, id.lastIndexOf("."));
   const base = { id, code: undotted(id), name, alt_name: name, lat: null, lng: null, is_active: 0 };
   // Population and area are not known for a code of an earlier edition (the list records carry them as null).
   const stats = { area_km2: null, population: null, density_per_km2: null };
@@ -275,12 +274,12 @@ export async function retiredRecord(db: RegionDb, id: string, level: Level) {
             ...base,
             ...stats,
             alt_name: name.replace(KABUPATEN_PREFIX, ""),
-            provinsi_id: parent,
+            provinsi_id: parentAt(id, "provinsi"),
             type: /^kota\b/i.test(name) ? ("kota" as const) : ("kabupaten" as const),
           }
         : level === "kecamatan"
-          ? { ...base, kabupaten_id: parent }
-          : { ...base, kecamatan_id: parent, postal_code: null };
+          ? { ...base, kabupaten_id: parentAt(id, "kabupaten") }
+          : { ...base, kecamatan_id: parentAt(id, "kecamatan"), postal_code: null };
   return { ...record, replaced_by: successors };
 }
 

@@ -1,6 +1,7 @@
 /** What a NIK (Nomor Induk Kependudukan) encodes. Knows nothing of HTTP; never stores or logs the number. */
 import type { RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
+import { isAtOrBelow, type Level, parentAt } from "../codes";
 import { editionList, lastOrd, nameIn } from "../history/service";
 import { regionChain, regionChainWithHistory } from "./queries";
 
@@ -54,8 +55,8 @@ export function parseNik(
   return { provinsi, kabupaten, kecamatan, birthDate: date.toISOString().slice(0, 10), sex };
 }
 
-/** The first `length` characters of a code when it has them (32.73.09 -> 32, 32.73, 32.73.09), else "" (no region). */
-const prefix = (code: string | null, length: number) => (code && code.length >= length ? code.slice(0, length) : "");
+/** A code's region at `level` (32.73.09 -> 32, 32.73, 32.73.09), or "" when the code lies above it (no region). */
+const regionAt = (code: string | null, level: Level) => (code && isAtOrBelow(code, level) ? parentAt(code, level) : "");
 
 const ref = (r: { id: string; name: string } | undefined | null): Ref | null => (r ? { id: r.id, name: r.name } : null);
 
@@ -92,7 +93,7 @@ export async function nikRegion(db: RegionDb, raw: string): Promise<{ data: NikA
   const within = old.within ?? (active(chain.provinsi) ? nik.provinsi : null);
   const [now, editions] = await Promise.all([
     // `within` is a provinsi (93), kabupaten (93.01) or kecamatan (93.01.01) code: its prefixes, and nothing below it
-    regionChain(db, { provinsi: prefix(within, 2), kabupaten: prefix(within, 5), kecamatan: prefix(within, 8) }),
+    regionChain(db, { provinsi: regionAt(within, "provinsi"), kabupaten: regionAt(within, "kabupaten"), kecamatan: regionAt(within, "kecamatan") }),
     editionList(db),
   ]);
   const ord = lastOrd(old.editions);
