@@ -34,7 +34,7 @@ module.exports = {
       comment: "The regional-data domains (wilayah, weather) never import accounts, keys, billing, admin or the surfaces above them.",
       severity: "error",
       from: { path: "^src/(wilayah|weather)/" },
-      to: { path: "^src/(auth|keys|account|billing|admin|webhooks|routes|mcp|openapi|portal)/|^src/(app|catalogue|index)\\.ts$" },
+      to: { path: "^src/(auth|keys|account|billing|admin|webhooks|jobs|routes|mcp|openapi|portal)/|^src/(app|catalogue|index)\\.ts$" },
     },
     {
       name: "billing-above-account",
@@ -47,7 +47,7 @@ module.exports = {
       name: "features-below-surfaces",
       comment: "Services and queries never reach up into a surface (REST routes, MCP, the API document, the portal) or the app's composition.",
       severity: "error",
-      from: { path: "^src/(auth|keys|account|billing|admin|webhooks|wilayah|weather|db)/" },
+      from: { path: "^src/(auth|keys|account|billing|admin|webhooks|jobs|wilayah|weather|db)/" },
       to: { path: "^src/(routes|mcp|openapi|portal)/|^src/(app|catalogue|index)\\.ts$" },
     },
     {
@@ -56,6 +56,13 @@ module.exports = {
       severity: "error",
       from: { path: "^src/data/" },
       to: { path: "^src/(wilayah|weather|account|billing|admin|routes|mcp|openapi|portal)/|^src/(app|catalogue|index)\\.ts$" },
+    },
+    {
+      name: "account-object-keeps-its-store",
+      comment: "The account object's own SQLite (src/account/store.ts) is the object's alone: the isolate side talks to the object by RPC.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/account/object\\.ts$" },
+      to: { path: "^src/account/store\\.ts$", dependencyTypesNot: ["type-only"] },
     },
     {
       name: "queries-below-services",

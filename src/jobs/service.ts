@@ -57,7 +57,7 @@ export function jobView(j: JobRow, now = Date.now()) {
     started_at: iso(j.startedAt),
     finished_at: iso(j.finishedAt),
     expires_at: iso(j.expiresAt),
-    result: final && j.rowsDone > 0 ? `/jobs/${j.id}/result` : null,
+    result: final && j.rowsDone > 0 ? `/api/v1/jobs/${j.id}/result` : null,
   };
 }
 

@@ -49,7 +49,7 @@ describe("bulk jobs", () => {
       result: null,
     });
     const done = await finished(key, job.id);
-    expect(done).toMatchObject({ state: "done", rows: { total: 2_500, done: 2_500 }, chunks: { total: 3, done: 3 }, result: `/jobs/${job.id}/result` });
+    expect(done).toMatchObject({ state: "done", rows: { total: 2_500, done: 2_500 }, chunks: { total: 3, done: 3 }, result: `/api/v1/jobs/${job.id}/result` });
 
     const result = await call(`/api/v1/jobs/${job.id}/result`, { key });
     expect(result.status).toBe(200);
@@ -149,7 +149,9 @@ describe("bulk jobs", () => {
     const { secret } = await seedUserWithKey();
     const job = await finished(secret, (await json(await upload(secret, "kind=convert", "code\n32\n"))).data.id);
     expect((await env.JOBS.list({ prefix: `jobs/${job.id}/` })).objects.map((o) => o.key).sort()).toEqual([`jobs/${job.id}/input`, `jobs/${job.id}/out/0`]);
-    await env.DB.prepare("UPDATE jobs SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, job.id).run();
+    await env.DB.prepare("UPDATE jobs SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1, job.id)
+      .run();
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: "*/5 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);

@@ -219,6 +219,30 @@ class Client(BaseClient):
             body={"status": status, "is_admin": is_admin},
         ))
 
+    def cancel_job(self, id: str) -> CancelJobResponse:
+        """
+        Chunks not yet done are not processed. Rows already done stay in the result and are charged;
+        the rest of the reservation goes back.
+
+        DELETE /api/v1/jobs/{id}
+
+        Args:
+            id: The job's id (`job_...`)
+
+        Returns:
+            CancelJobResponse: The job, cancelled.
+
+        Raises:
+            ApiError: MISSING_API_KEY (401), INVALID_API_KEY (401), QUOTA_EXCEEDED (402),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), JOB_FINISHED (409), RATE_LIMITED (429).
+        """
+        return cast("CancelJobResponse", self._call(
+            "DELETE",
+            "/api/v1/jobs/{id}",
+            auth="apiKey",
+            path_params={"id": id},
+        ))
+
     def change_password(
         self,
         *,
@@ -290,6 +314,47 @@ class Client(BaseClient):
             "/api/v1/wilayah/convert",
             auth="apiKey",
             body={"codes": codes},
+        ))
+
+    def create_job(
+        self,
+        *,
+        kind: Literal["address", "convert"],
+        column: str | None = None,
+        format: Literal["csv", "jsonl"] | None = None,
+    ) -> CreateJobResponse:
+        """
+        Send a file of up to 1,000,000 rows and 200 MB as the request body (CSV with a header, or
+        JSON Lines): each row's text (address) or code (convert) is answered as the single endpoints
+        answer it. One call per row: the rows are reserved from your quota and credits when the job
+        is accepted (402 when they cannot cover all of them; nothing is charged), charged as they
+        are done, and what is not used goes back on cancel or failure. A bad file is refused with
+        the line where it went wrong. The file and the result are kept 7 days.
+
+        POST /api/v1/jobs
+
+        Args:
+            kind: address: free text to regions (as POST /wilayah/address); convert: codes of any
+                edition to today's (as /wilayah/convert)
+            column: The CSV header's column (or the JSON Lines objects' field) holding the text or
+                code. Default: `address` for address jobs, `code` for convert jobs.
+            format: The file's format; by default read from Content-Type (text/csv,
+                application/x-ndjson or application/jsonl)
+
+        Returns:
+            CreateJobResponse: The job, queued.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), VALIDATION_ERROR (400), MISSING_API_KEY (401),
+                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403),
+                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429),
+                SERVICE_UNAVAILABLE (503).
+        """
+        return cast("CreateJobResponse", self._call(
+            "POST",
+            "/api/v1/jobs",
+            auth="apiKey",
+            query={"kind": kind, "column": column, "format": format},
         ))
 
     def create_key(self, *, name: str) -> CreateKeyResponse:
@@ -927,6 +992,62 @@ class Client(BaseClient):
             path_params={"id": id},
         ))
 
+    def get_job(self, id: str) -> GetJobResponse:
+        """
+        A bulk job's state and progress
+
+        GET /api/v1/jobs/{id}
+
+        Args:
+            id: The job's id (`job_...`)
+
+        Returns:
+            GetJobResponse: The job.
+
+        Raises:
+            ApiError: MISSING_API_KEY (401), INVALID_API_KEY (401), QUOTA_EXCEEDED (402),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+        """
+        return cast("GetJobResponse", self._call(
+            "GET",
+            "/api/v1/jobs/{id}",
+            auth="apiKey",
+            path_params={"id": id},
+        ))
+
+    def get_job_result(
+        self,
+        id: str,
+        *,
+        format: Literal["csv", "jsonl"] | None = None,
+    ) -> httpx.Response:
+        """
+        Streamed, in input order: each row's input columns and its answer. Available once the job is
+        over (done, failed or cancelled: the rows done), for 7 days after the job was made.
+
+        GET /api/v1/jobs/{id}/result
+
+        Args:
+            id: The job's id (`job_...`)
+            format: csv (the input's columns, then the answer's) or jsonl (one object per row: row,
+                input, answer)
+
+        Returns:
+            The httpx.Response (HTTP 200).
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
+                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), JOB_NOT_FINISHED
+                (409), RATE_LIMITED (429).
+        """
+        return self._send(
+            "GET",
+            "/api/v1/jobs/{id}/result",
+            auth="apiKey",
+            path_params={"id": id},
+            query={"format": format},
+        )
+
     def get_kabupaten(self, id: str) -> GetKabupatenResponse:
         """
         One kabupaten by its id, the Kemendagri code (dotted or undotted, e.g. 32.73). Use it when
@@ -1290,6 +1411,35 @@ class Client(BaseClient):
             "GET",
             "/billing/invoices",
             auth="bearer",
+            query={"page": page, "per_page": per_page},
+        ))
+
+    def list_jobs(
+        self,
+        *,
+        page: int | None = None,
+        per_page: int | None = None,
+    ) -> ListJobsResponse:
+        """
+        Newest first.
+
+        GET /api/v1/jobs
+
+        Args:
+            page: Page number, from 1.
+            per_page: Page size, default 20; values above 100 are treated as 100.
+
+        Returns:
+            ListJobsResponse: Your jobs.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
+                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+        """
+        return cast("ListJobsResponse", self._call(
+            "GET",
+            "/api/v1/jobs",
+            auth="apiKey",
             query={"page": page, "per_page": per_page},
         ))
 
@@ -2448,6 +2598,30 @@ class AsyncClient(BaseAsyncClient):
             body={"status": status, "is_admin": is_admin},
         ))
 
+    async def cancel_job(self, id: str) -> CancelJobResponse:
+        """
+        Chunks not yet done are not processed. Rows already done stay in the result and are charged;
+        the rest of the reservation goes back.
+
+        DELETE /api/v1/jobs/{id}
+
+        Args:
+            id: The job's id (`job_...`)
+
+        Returns:
+            CancelJobResponse: The job, cancelled.
+
+        Raises:
+            ApiError: MISSING_API_KEY (401), INVALID_API_KEY (401), QUOTA_EXCEEDED (402),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), JOB_FINISHED (409), RATE_LIMITED (429).
+        """
+        return cast("CancelJobResponse", await self._call(
+            "DELETE",
+            "/api/v1/jobs/{id}",
+            auth="apiKey",
+            path_params={"id": id},
+        ))
+
     async def change_password(
         self,
         *,
@@ -2519,6 +2693,47 @@ class AsyncClient(BaseAsyncClient):
             "/api/v1/wilayah/convert",
             auth="apiKey",
             body={"codes": codes},
+        ))
+
+    async def create_job(
+        self,
+        *,
+        kind: Literal["address", "convert"],
+        column: str | None = None,
+        format: Literal["csv", "jsonl"] | None = None,
+    ) -> CreateJobResponse:
+        """
+        Send a file of up to 1,000,000 rows and 200 MB as the request body (CSV with a header, or
+        JSON Lines): each row's text (address) or code (convert) is answered as the single endpoints
+        answer it. One call per row: the rows are reserved from your quota and credits when the job
+        is accepted (402 when they cannot cover all of them; nothing is charged), charged as they
+        are done, and what is not used goes back on cancel or failure. A bad file is refused with
+        the line where it went wrong. The file and the result are kept 7 days.
+
+        POST /api/v1/jobs
+
+        Args:
+            kind: address: free text to regions (as POST /wilayah/address); convert: codes of any
+                edition to today's (as /wilayah/convert)
+            column: The CSV header's column (or the JSON Lines objects' field) holding the text or
+                code. Default: `address` for address jobs, `code` for convert jobs.
+            format: The file's format; by default read from Content-Type (text/csv,
+                application/x-ndjson or application/jsonl)
+
+        Returns:
+            CreateJobResponse: The job, queued.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), VALIDATION_ERROR (400), MISSING_API_KEY (401),
+                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403),
+                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429),
+                SERVICE_UNAVAILABLE (503).
+        """
+        return cast("CreateJobResponse", await self._call(
+            "POST",
+            "/api/v1/jobs",
+            auth="apiKey",
+            query={"kind": kind, "column": column, "format": format},
         ))
 
     async def create_key(self, *, name: str) -> CreateKeyResponse:
@@ -3170,6 +3385,62 @@ class AsyncClient(BaseAsyncClient):
             path_params={"id": id},
         ))
 
+    async def get_job(self, id: str) -> GetJobResponse:
+        """
+        A bulk job's state and progress
+
+        GET /api/v1/jobs/{id}
+
+        Args:
+            id: The job's id (`job_...`)
+
+        Returns:
+            GetJobResponse: The job.
+
+        Raises:
+            ApiError: MISSING_API_KEY (401), INVALID_API_KEY (401), QUOTA_EXCEEDED (402),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+        """
+        return cast("GetJobResponse", await self._call(
+            "GET",
+            "/api/v1/jobs/{id}",
+            auth="apiKey",
+            path_params={"id": id},
+        ))
+
+    async def get_job_result(
+        self,
+        id: str,
+        *,
+        format: Literal["csv", "jsonl"] | None = None,
+    ) -> httpx.Response:
+        """
+        Streamed, in input order: each row's input columns and its answer. Available once the job is
+        over (done, failed or cancelled: the rows done), for 7 days after the job was made.
+
+        GET /api/v1/jobs/{id}/result
+
+        Args:
+            id: The job's id (`job_...`)
+            format: csv (the input's columns, then the answer's) or jsonl (one object per row: row,
+                input, answer)
+
+        Returns:
+            The httpx.Response (HTTP 200).
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
+                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), JOB_NOT_FINISHED
+                (409), RATE_LIMITED (429).
+        """
+        return await self._send(
+            "GET",
+            "/api/v1/jobs/{id}/result",
+            auth="apiKey",
+            path_params={"id": id},
+            query={"format": format},
+        )
+
     async def get_kabupaten(self, id: str) -> GetKabupatenResponse:
         """
         One kabupaten by its id, the Kemendagri code (dotted or undotted, e.g. 32.73). Use it when
@@ -3533,6 +3804,35 @@ class AsyncClient(BaseAsyncClient):
             "GET",
             "/billing/invoices",
             auth="bearer",
+            query={"page": page, "per_page": per_page},
+        ))
+
+    async def list_jobs(
+        self,
+        *,
+        page: int | None = None,
+        per_page: int | None = None,
+    ) -> ListJobsResponse:
+        """
+        Newest first.
+
+        GET /api/v1/jobs
+
+        Args:
+            page: Page number, from 1.
+            per_page: Page size, default 20; values above 100 are treated as 100.
+
+        Returns:
+            ListJobsResponse: Your jobs.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
+                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+        """
+        return cast("ListJobsResponse", await self._call(
+            "GET",
+            "/api/v1/jobs",
+            auth="apiKey",
             query={"page": page, "per_page": per_page},
         ))
 

@@ -776,6 +776,218 @@ class AdminListAuditResponse(Page[AdminListAuditResponseItem]):
     pass
 
 
+class CreateJobResponseDataInput(TypedDict):
+    format: Literal["csv", "jsonl"]
+    column: str
+    bytes: int
+    header: list[str] | None
+
+
+class CreateJobResponseDataRows(TypedDict):
+    total: int
+    #: Rows answered and charged
+    done: int
+    #: Rows whose answer has a warning, no region, or (convert) an unknown code
+    warned: int
+
+
+class CreateJobResponseDataChunks(TypedDict):
+    total: int
+    done: int
+
+
+class CreateJobResponseDataCost(TypedDict):
+    #: One call per row
+    calls: int
+    #: Credits held at acceptance for the rows beyond the quota; what is not spent goes back when
+    #: the job ends
+    credits_reserved: int
+
+
+class CreateJobResponseData(TypedDict):
+    #: job_...
+    id: str
+    kind: Literal["address", "convert"]
+    state: Literal["queued", "running", "done", "failed", "cancelled"]
+    input: CreateJobResponseDataInput
+    rows: CreateJobResponseDataRows
+    chunks: CreateJobResponseDataChunks
+    cost: CreateJobResponseDataCost
+    error: str | None
+    #: From the pace so far; null before the first chunk is done
+    estimated_seconds_left: int | None
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    #: When the input and the result are deleted (7 days after the job was made)
+    expires_at: str
+    #: Where to download the result, once the job is over and has rows done
+    result: str | None
+
+
+class CreateJobResponse(TypedDict):
+    data: CreateJobResponseData
+
+
+class ListJobsResponseItemInput(TypedDict):
+    format: Literal["csv", "jsonl"]
+    column: str
+    bytes: int
+    header: list[str] | None
+
+
+class ListJobsResponseItemRows(TypedDict):
+    total: int
+    #: Rows answered and charged
+    done: int
+    #: Rows whose answer has a warning, no region, or (convert) an unknown code
+    warned: int
+
+
+class ListJobsResponseItemChunks(TypedDict):
+    total: int
+    done: int
+
+
+class ListJobsResponseItemCost(TypedDict):
+    #: One call per row
+    calls: int
+    #: Credits held at acceptance for the rows beyond the quota; what is not spent goes back when
+    #: the job ends
+    credits_reserved: int
+
+
+class ListJobsResponseItem(TypedDict):
+    #: job_...
+    id: str
+    kind: Literal["address", "convert"]
+    state: Literal["queued", "running", "done", "failed", "cancelled"]
+    input: ListJobsResponseItemInput
+    rows: ListJobsResponseItemRows
+    chunks: ListJobsResponseItemChunks
+    cost: ListJobsResponseItemCost
+    error: str | None
+    #: From the pace so far; null before the first chunk is done
+    estimated_seconds_left: int | None
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    #: When the input and the result are deleted (7 days after the job was made)
+    expires_at: str
+    #: Where to download the result, once the job is over and has rows done
+    result: str | None
+
+
+class ListJobsResponse(Page[ListJobsResponseItem]):
+    pass
+
+
+class GetJobResponseDataInput(TypedDict):
+    format: Literal["csv", "jsonl"]
+    column: str
+    bytes: int
+    header: list[str] | None
+
+
+class GetJobResponseDataRows(TypedDict):
+    total: int
+    #: Rows answered and charged
+    done: int
+    #: Rows whose answer has a warning, no region, or (convert) an unknown code
+    warned: int
+
+
+class GetJobResponseDataChunks(TypedDict):
+    total: int
+    done: int
+
+
+class GetJobResponseDataCost(TypedDict):
+    #: One call per row
+    calls: int
+    #: Credits held at acceptance for the rows beyond the quota; what is not spent goes back when
+    #: the job ends
+    credits_reserved: int
+
+
+class GetJobResponseData(TypedDict):
+    #: job_...
+    id: str
+    kind: Literal["address", "convert"]
+    state: Literal["queued", "running", "done", "failed", "cancelled"]
+    input: GetJobResponseDataInput
+    rows: GetJobResponseDataRows
+    chunks: GetJobResponseDataChunks
+    cost: GetJobResponseDataCost
+    error: str | None
+    #: From the pace so far; null before the first chunk is done
+    estimated_seconds_left: int | None
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    #: When the input and the result are deleted (7 days after the job was made)
+    expires_at: str
+    #: Where to download the result, once the job is over and has rows done
+    result: str | None
+
+
+class GetJobResponse(TypedDict):
+    data: GetJobResponseData
+
+
+class CancelJobResponseDataInput(TypedDict):
+    format: Literal["csv", "jsonl"]
+    column: str
+    bytes: int
+    header: list[str] | None
+
+
+class CancelJobResponseDataRows(TypedDict):
+    total: int
+    #: Rows answered and charged
+    done: int
+    #: Rows whose answer has a warning, no region, or (convert) an unknown code
+    warned: int
+
+
+class CancelJobResponseDataChunks(TypedDict):
+    total: int
+    done: int
+
+
+class CancelJobResponseDataCost(TypedDict):
+    #: One call per row
+    calls: int
+    #: Credits held at acceptance for the rows beyond the quota; what is not spent goes back when
+    #: the job ends
+    credits_reserved: int
+
+
+class CancelJobResponseData(TypedDict):
+    #: job_...
+    id: str
+    kind: Literal["address", "convert"]
+    state: Literal["queued", "running", "done", "failed", "cancelled"]
+    input: CancelJobResponseDataInput
+    rows: CancelJobResponseDataRows
+    chunks: CancelJobResponseDataChunks
+    cost: CancelJobResponseDataCost
+    error: str | None
+    #: From the pace so far; null before the first chunk is done
+    estimated_seconds_left: int | None
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    #: When the input and the result are deleted (7 days after the job was made)
+    expires_at: str
+    #: Where to download the result, once the job is over and has rows done
+    result: str | None
+
+
+class CancelJobResponse(TypedDict):
+    data: CancelJobResponseData
+
+
 class ListProvinsiResponseItemPopulation(TypedDict):
     male: int
     female: int
@@ -2036,4 +2248,4 @@ class GetGempaTerkiniResponse(TypedDict):
     data: GetGempaTerkiniResponseData
 
 
-__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "ChangePasswordResponse", "ChangePasswordResponseData", "ConvertCodesResponse", "ConvertCodesResponseDataItem", "ConvertCodesResponseDataItemCurrent", "ConvertCodesResponseDataItemSuccessorsItem", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "CreateWebhookResponse", "CreateWebhookResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataAsIssued", "DecodeNikResponseDataAsIssuedKabupaten", "DecodeNikResponseDataAsIssuedKecamatan", "DecodeNikResponseDataAsIssuedProvinsi", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "DeleteWebhookResponse", "DeleteWebhookResponseData", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetCoverageResponse", "GetCoverageResponseDataItem", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetEditionsResponse", "GetEditionsResponseDataItem", "GetEditionsResponseDataItemCounts", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetExportManifestResponseDataMappingsItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetHistoryResponse", "GetHistoryResponseData", "GetHistoryResponseDataChangesItem", "GetHistoryResponseDataEditionsItem", "GetHistoryResponseDataPredecessorsItem", "GetHistoryResponseDataSuccessorsItem", "GetHistoryResponseDataWithin", "GetInvoiceResponse", "GetInvoiceResponseData", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKabupatenResponseDataPopulation", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKelurahanResponse", "GetKelurahanResponseData", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataAsIssued", "GetNikResponseDataAsIssuedKabupaten", "GetNikResponseDataAsIssuedKecamatan", "GetNikResponseDataAsIssuedProvinsi", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetProvinsiResponseDataPopulation", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWebhookResponse", "GetWebhookResponseData", "GetWilayahResponse", "GetWilayahResponseData", "GetWilayahResponseDataPopulation", "ListChangesResponse", "ListChangesResponseDataItem", "ListChangesResponseMeta", "ListCoverageMissingResponse", "ListCoverageMissingResponseDataItem", "ListCoverageMissingResponseMeta", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKabupatenResponseItemPopulation", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListNearbyResponse", "ListNearbyResponseDataItem", "ListNearbyResponseMeta", "ListNearbyResponseMetaContaining", "ListNeighborsResponse", "ListNeighborsResponseDataItem", "ListNeighborsResponseMeta", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListProvinsiResponseItemPopulation", "ListPulauResponse", "ListPulauResponseItem", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseItem", "ListWebhookDeliveriesResponseItemAttemptLogItem", "ListWebhooksResponse", "ListWebhooksResponseDataItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RedeliverWebhookResponse", "RedeliverWebhookResponseData", "RedeliverWebhookResponseDataAttemptLogItem", "RegisterResponse", "RegisterResponseData", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ResolveAddressResponse", "ResolveAddressResponseData", "ResolveAddressResponseDataAlternativesItem", "ResolveAddressResponseDataComponents", "ResolveAddressResponseDataKabupaten", "ResolveAddressResponseDataKecamatan", "ResolveAddressResponseDataKelurahan", "ResolveAddressResponseDataMatchedItem", "ResolveAddressResponseDataProvinsi", "ResolveAddressesResponse", "ResolveAddressesResponseDataItem", "ResolveAddressesResponseDataItemAlternativesItem", "ResolveAddressesResponseDataItemComponents", "ResolveAddressesResponseDataItemKabupaten", "ResolveAddressesResponseDataItemKecamatan", "ResolveAddressesResponseDataItemKelurahan", "ResolveAddressesResponseDataItemMatchedItem", "ResolveAddressesResponseDataItemProvinsi", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "RollWebhookSecretResponse", "RollWebhookSecretResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SearchRegionsResponseItemMatchReading", "SearchRegionsResponseItemMatchReadingRewritesItem", "SubscribeResponse", "SubscribeResponseData", "TestWebhookResponse", "TestWebhookResponseData", "TestWebhookResponseDataAttemptLogItem", "TripayWebhookResponse", "UpdateWebhookResponse", "UpdateWebhookResponseData"]
+__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "CancelJobResponse", "CancelJobResponseData", "CancelJobResponseDataChunks", "CancelJobResponseDataCost", "CancelJobResponseDataInput", "CancelJobResponseDataRows", "ChangePasswordResponse", "ChangePasswordResponseData", "ConvertCodesResponse", "ConvertCodesResponseDataItem", "ConvertCodesResponseDataItemCurrent", "ConvertCodesResponseDataItemSuccessorsItem", "CreateJobResponse", "CreateJobResponseData", "CreateJobResponseDataChunks", "CreateJobResponseDataCost", "CreateJobResponseDataInput", "CreateJobResponseDataRows", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "CreateWebhookResponse", "CreateWebhookResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataAsIssued", "DecodeNikResponseDataAsIssuedKabupaten", "DecodeNikResponseDataAsIssuedKecamatan", "DecodeNikResponseDataAsIssuedProvinsi", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "DeleteWebhookResponse", "DeleteWebhookResponseData", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetCoverageResponse", "GetCoverageResponseDataItem", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetEditionsResponse", "GetEditionsResponseDataItem", "GetEditionsResponseDataItemCounts", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetExportManifestResponseDataMappingsItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetHistoryResponse", "GetHistoryResponseData", "GetHistoryResponseDataChangesItem", "GetHistoryResponseDataEditionsItem", "GetHistoryResponseDataPredecessorsItem", "GetHistoryResponseDataSuccessorsItem", "GetHistoryResponseDataWithin", "GetInvoiceResponse", "GetInvoiceResponseData", "GetJobResponse", "GetJobResponseData", "GetJobResponseDataChunks", "GetJobResponseDataCost", "GetJobResponseDataInput", "GetJobResponseDataRows", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKabupatenResponseDataPopulation", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKelurahanResponse", "GetKelurahanResponseData", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataAsIssued", "GetNikResponseDataAsIssuedKabupaten", "GetNikResponseDataAsIssuedKecamatan", "GetNikResponseDataAsIssuedProvinsi", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetProvinsiResponseDataPopulation", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWebhookResponse", "GetWebhookResponseData", "GetWilayahResponse", "GetWilayahResponseData", "GetWilayahResponseDataPopulation", "ListChangesResponse", "ListChangesResponseDataItem", "ListChangesResponseMeta", "ListCoverageMissingResponse", "ListCoverageMissingResponseDataItem", "ListCoverageMissingResponseMeta", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListJobsResponse", "ListJobsResponseItem", "ListJobsResponseItemChunks", "ListJobsResponseItemCost", "ListJobsResponseItemInput", "ListJobsResponseItemRows", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKabupatenResponseItemPopulation", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListNearbyResponse", "ListNearbyResponseDataItem", "ListNearbyResponseMeta", "ListNearbyResponseMetaContaining", "ListNeighborsResponse", "ListNeighborsResponseDataItem", "ListNeighborsResponseMeta", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListProvinsiResponseItemPopulation", "ListPulauResponse", "ListPulauResponseItem", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseItem", "ListWebhookDeliveriesResponseItemAttemptLogItem", "ListWebhooksResponse", "ListWebhooksResponseDataItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RedeliverWebhookResponse", "RedeliverWebhookResponseData", "RedeliverWebhookResponseDataAttemptLogItem", "RegisterResponse", "RegisterResponseData", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ResolveAddressResponse", "ResolveAddressResponseData", "ResolveAddressResponseDataAlternativesItem", "ResolveAddressResponseDataComponents", "ResolveAddressResponseDataKabupaten", "ResolveAddressResponseDataKecamatan", "ResolveAddressResponseDataKelurahan", "ResolveAddressResponseDataMatchedItem", "ResolveAddressResponseDataProvinsi", "ResolveAddressesResponse", "ResolveAddressesResponseDataItem", "ResolveAddressesResponseDataItemAlternativesItem", "ResolveAddressesResponseDataItemComponents", "ResolveAddressesResponseDataItemKabupaten", "ResolveAddressesResponseDataItemKecamatan", "ResolveAddressesResponseDataItemKelurahan", "ResolveAddressesResponseDataItemMatchedItem", "ResolveAddressesResponseDataItemProvinsi", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "RollWebhookSecretResponse", "RollWebhookSecretResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SearchRegionsResponseItemMatchReading", "SearchRegionsResponseItemMatchReadingRewritesItem", "SubscribeResponse", "SubscribeResponseData", "TestWebhookResponse", "TestWebhookResponseData", "TestWebhookResponseDataAttemptLogItem", "TripayWebhookResponse", "UpdateWebhookResponse", "UpdateWebhookResponseData"]

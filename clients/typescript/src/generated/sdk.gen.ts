@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.js';
-import type { AdminGetStatsData, AdminGetStatsErrors, AdminGetStatsResponses, AdminGetUserData, AdminGetUserErrors, AdminGetUserResponses, AdminGrantCreditsData, AdminGrantCreditsErrors, AdminGrantCreditsResponses, AdminGrantSubscriptionData, AdminGrantSubscriptionErrors, AdminGrantSubscriptionResponses, AdminListAuditData, AdminListAuditErrors, AdminListAuditResponses, AdminListUsersData, AdminListUsersErrors, AdminListUsersResponses, AdminUpdateUserData, AdminUpdateUserErrors, AdminUpdateUserResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ChangesFeedData, ChangesFeedResponses, ConvertCodesData, ConvertCodesErrors, ConvertCodesResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateTopupData, CreateTopupErrors, CreateTopupResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecodeNikData, DecodeNikErrors, DecodeNikResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DemoReverseData, DemoReverseErrors, DemoReverseResponses, DemoSearchData, DemoSearchErrors, DemoSearchResponses, FinishOAuthData, FinishOAuthErrors, ForgotPasswordData, ForgotPasswordErrors, ForgotPasswordResponses, GetAuthConfigData, GetAuthConfigResponses, GetBillingStatusData, GetBillingStatusErrors, GetBillingStatusResponses, GetBoundaryData, GetBoundaryErrors, GetBoundaryResponses, GetChangesMappingData, GetChangesMappingErrors, GetChangesMappingResponses, GetCoverageData, GetCoverageErrors, GetCoverageResponses, GetCreditsData, GetCreditsErrors, GetCreditsResponses, GetCuacaData, GetCuacaErrors, GetCuacaResponses, GetEditionsData, GetEditionsErrors, GetEditionsResponses, GetExportData, GetExportErrors, GetExportLicenseData, GetExportLicenseErrors, GetExportLicenseResponses, GetExportManifestData, GetExportManifestErrors, GetExportManifestResponses, GetExportResponses, GetGempaTerkiniData, GetGempaTerkiniErrors, GetGempaTerkiniResponses, GetHealthData, GetHealthResponses, GetHistoryData, GetHistoryErrors, GetHistoryResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetKabupatenData, GetKabupatenErrors, GetKabupatenResponses, GetKecamatanData, GetKecamatanErrors, GetKecamatanResponses, GetKelurahanData, GetKelurahanErrors, GetKelurahanResponses, GetMeData, GetMeErrors, GetMeResponses, GetNikData, GetNikErrors, GetNikResponses, GetProvinsiData, GetProvinsiErrors, GetProvinsiResponses, GetPulauData, GetPulauErrors, GetPulauResponses, GetStatusData, GetStatusResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWilayahData, GetWilayahErrors, GetWilayahResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListCoverageMissingData, ListCoverageMissingErrors, ListCoverageMissingResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListKabupatenData, ListKabupatenErrors, ListKabupatenResponses, ListKecamatanData, ListKecamatanErrors, ListKecamatanResponses, ListKelurahanData, ListKelurahanErrors, ListKelurahanResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListKodeposData, ListKodeposErrors, ListKodeposResponses, ListNearbyData, ListNearbyErrors, ListNearbyResponses, ListNeighborsData, ListNeighborsErrors, ListNeighborsResponses, ListPlansData, ListPlansResponses, ListProvinsiData, ListProvinsiErrors, ListProvinsiResponses, ListPulauData, ListPulauErrors, ListPulauResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, RedeliverWebhookData, RedeliverWebhookErrors, RedeliverWebhookResponses, RegisterData, RegisterErrors, RegisterResponses, ResendVerificationData, ResendVerificationErrors, ResendVerificationResponses, ResetPasswordData, ResetPasswordErrors, ResetPasswordResponses, ResolveAddressData, ResolveAddressErrors, ResolveAddressesData, ResolveAddressesErrors, ResolveAddressesResponses, ResolveAddressResponses, ReverseGeocodeData, ReverseGeocodeErrors, ReverseGeocodeResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RollWebhookSecretData, RollWebhookSecretErrors, RollWebhookSecretResponses, SearchRegionsData, SearchRegionsErrors, SearchRegionsResponses, StartOAuthData, StartOAuthErrors, SubscribeData, SubscribeErrors, SubscribeResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, TripayWebhookData, TripayWebhookErrors, TripayWebhookResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, VerifyEmailData } from './types.gen.js';
+import type { AdminGetStatsData, AdminGetStatsErrors, AdminGetStatsResponses, AdminGetUserData, AdminGetUserErrors, AdminGetUserResponses, AdminGrantCreditsData, AdminGrantCreditsErrors, AdminGrantCreditsResponses, AdminGrantSubscriptionData, AdminGrantSubscriptionErrors, AdminGrantSubscriptionResponses, AdminListAuditData, AdminListAuditErrors, AdminListAuditResponses, AdminListUsersData, AdminListUsersErrors, AdminListUsersResponses, AdminUpdateUserData, AdminUpdateUserErrors, AdminUpdateUserResponses, CancelJobData, CancelJobErrors, CancelJobResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ChangesFeedData, ChangesFeedResponses, ConvertCodesData, ConvertCodesErrors, ConvertCodesResponses, CreateJobData, CreateJobErrors, CreateJobResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateTopupData, CreateTopupErrors, CreateTopupResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecodeNikData, DecodeNikErrors, DecodeNikResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DemoReverseData, DemoReverseErrors, DemoReverseResponses, DemoSearchData, DemoSearchErrors, DemoSearchResponses, FinishOAuthData, FinishOAuthErrors, ForgotPasswordData, ForgotPasswordErrors, ForgotPasswordResponses, GetAuthConfigData, GetAuthConfigResponses, GetBillingStatusData, GetBillingStatusErrors, GetBillingStatusResponses, GetBoundaryData, GetBoundaryErrors, GetBoundaryResponses, GetChangesMappingData, GetChangesMappingErrors, GetChangesMappingResponses, GetCoverageData, GetCoverageErrors, GetCoverageResponses, GetCreditsData, GetCreditsErrors, GetCreditsResponses, GetCuacaData, GetCuacaErrors, GetCuacaResponses, GetEditionsData, GetEditionsErrors, GetEditionsResponses, GetExportData, GetExportErrors, GetExportLicenseData, GetExportLicenseErrors, GetExportLicenseResponses, GetExportManifestData, GetExportManifestErrors, GetExportManifestResponses, GetExportResponses, GetGempaTerkiniData, GetGempaTerkiniErrors, GetGempaTerkiniResponses, GetHealthData, GetHealthResponses, GetHistoryData, GetHistoryErrors, GetHistoryResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetJobData, GetJobErrors, GetJobResponses, GetJobResultData, GetJobResultErrors, GetJobResultResponses, GetKabupatenData, GetKabupatenErrors, GetKabupatenResponses, GetKecamatanData, GetKecamatanErrors, GetKecamatanResponses, GetKelurahanData, GetKelurahanErrors, GetKelurahanResponses, GetMeData, GetMeErrors, GetMeResponses, GetNikData, GetNikErrors, GetNikResponses, GetProvinsiData, GetProvinsiErrors, GetProvinsiResponses, GetPulauData, GetPulauErrors, GetPulauResponses, GetStatusData, GetStatusResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWilayahData, GetWilayahErrors, GetWilayahResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListCoverageMissingData, ListCoverageMissingErrors, ListCoverageMissingResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListJobsData, ListJobsErrors, ListJobsResponses, ListKabupatenData, ListKabupatenErrors, ListKabupatenResponses, ListKecamatanData, ListKecamatanErrors, ListKecamatanResponses, ListKelurahanData, ListKelurahanErrors, ListKelurahanResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListKodeposData, ListKodeposErrors, ListKodeposResponses, ListNearbyData, ListNearbyErrors, ListNearbyResponses, ListNeighborsData, ListNeighborsErrors, ListNeighborsResponses, ListPlansData, ListPlansResponses, ListProvinsiData, ListProvinsiErrors, ListProvinsiResponses, ListPulauData, ListPulauErrors, ListPulauResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, RedeliverWebhookData, RedeliverWebhookErrors, RedeliverWebhookResponses, RegisterData, RegisterErrors, RegisterResponses, ResendVerificationData, ResendVerificationErrors, ResendVerificationResponses, ResetPasswordData, ResetPasswordErrors, ResetPasswordResponses, ResolveAddressData, ResolveAddressErrors, ResolveAddressesData, ResolveAddressesErrors, ResolveAddressesResponses, ResolveAddressResponses, ReverseGeocodeData, ReverseGeocodeErrors, ReverseGeocodeResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RollWebhookSecretData, RollWebhookSecretErrors, RollWebhookSecretResponses, SearchRegionsData, SearchRegionsErrors, SearchRegionsResponses, StartOAuthData, StartOAuthErrors, SubscribeData, SubscribeErrors, SubscribeResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, TripayWebhookData, TripayWebhookErrors, TripayWebhookResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, VerifyEmailData } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -502,6 +502,59 @@ export const adminListAudit = <ThrowOnError extends boolean = true>(options?: Op
  * Public (no API key, not metered). One entry per edition of the code list, newest first, with its counts of changes by kind and level and a link to the paged changes. Cached for an hour; `x-data-version` names the data.
  */
 export const changesFeed = <ThrowOnError extends boolean = true>(options?: Options<ChangesFeedData, ThrowOnError>): RequestResult<ChangesFeedResponses, unknown, ThrowOnError> => (options?.client ?? client).get<ChangesFeedResponses, unknown, ThrowOnError>({ url: '/wilayah/changes.atom', ...options });
+
+/**
+ * List your bulk jobs
+ *
+ * Newest first.
+ */
+export const listJobs = <ThrowOnError extends boolean = true>(options?: Options<ListJobsData, ThrowOnError>): RequestResult<ListJobsResponses, ListJobsErrors, ThrowOnError> => (options?.client ?? client).get<ListJobsResponses, ListJobsErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/api/v1/jobs',
+    ...options
+});
+
+/**
+ * Start a bulk job
+ *
+ * Send a file of up to 1,000,000 rows and 200 MB as the request body (CSV with a header, or JSON Lines): each row's text (address) or code (convert) is answered as the single endpoints answer it. One call per row: the rows are reserved from your quota and credits when the job is accepted (402 when they cannot cover all of them; nothing is charged), charged as they are done, and what is not used goes back on cancel or failure. A bad file is refused with the line where it went wrong. The file and the result are kept 7 days.
+ */
+export const createJob = <ThrowOnError extends boolean = true>(options: Options<CreateJobData, ThrowOnError>): RequestResult<CreateJobResponses, CreateJobErrors, ThrowOnError> => (options.client ?? client).post<CreateJobResponses, CreateJobErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/api/v1/jobs',
+    ...options
+});
+
+/**
+ * Cancel a bulk job
+ *
+ * Chunks not yet done are not processed. Rows already done stay in the result and are charged; the rest of the reservation goes back.
+ */
+export const cancelJob = <ThrowOnError extends boolean = true>(options: Options<CancelJobData, ThrowOnError>): RequestResult<CancelJobResponses, CancelJobErrors, ThrowOnError> => (options.client ?? client).delete<CancelJobResponses, CancelJobErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/api/v1/jobs/{id}',
+    ...options
+});
+
+/**
+ * A bulk job's state and progress
+ */
+export const getJob = <ThrowOnError extends boolean = true>(options: Options<GetJobData, ThrowOnError>): RequestResult<GetJobResponses, GetJobErrors, ThrowOnError> => (options.client ?? client).get<GetJobResponses, GetJobErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/api/v1/jobs/{id}',
+    ...options
+});
+
+/**
+ * Download a bulk job's result
+ *
+ * Streamed, in input order: each row's input columns and its answer. Available once the job is over (done, failed or cancelled: the rows done), for 7 days after the job was made.
+ */
+export const getJobResult = <ThrowOnError extends boolean = true>(options: Options<GetJobResultData, ThrowOnError>): RequestResult<GetJobResultResponses, GetJobResultErrors, ThrowOnError> => (options.client ?? client).get<GetJobResultResponses, GetJobResultErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/api/v1/jobs/{id}/result',
+    ...options
+});
 
 /**
  * List Indonesian provinces (provinsi) ordered by id, paged.

@@ -11,7 +11,7 @@ export type Error = {
         /**
          * Stable, machine-readable: branch on this
          */
-        code: 'INVALID_QUERY' | 'INVALID_JSON' | 'VALIDATION_ERROR' | 'CHALLENGE_REQUIRED' | 'INVALID_RESET_TOKEN' | 'MISSING_TOKEN' | 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'QUOTA_EXCEEDED' | 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED' | 'CHALLENGE_FAILED' | 'ACCOUNT_SUSPENDED' | 'PLAN_REQUIRED' | 'NOT_FOUND' | 'NO_SUBSCRIPTION' | 'METHOD_NOT_ALLOWED' | 'EMAIL_TAKEN' | 'ALREADY_VERIFIED' | 'KEY_LIMIT_REACHED' | 'WEBHOOK_LIMIT_REACHED' | 'LAST_ADMIN' | 'TOO_MANY_OPEN_INVOICES' | 'PAYMENT_AMOUNT_MISMATCH' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'UPSTREAM_ERROR' | 'PAYMENT_NOT_CONFIGURED' | 'SERVICE_UNAVAILABLE' | 'UPSTREAM_TIMEOUT';
+        code: 'INVALID_QUERY' | 'INVALID_JSON' | 'VALIDATION_ERROR' | 'CHALLENGE_REQUIRED' | 'INVALID_RESET_TOKEN' | 'MISSING_TOKEN' | 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'QUOTA_EXCEEDED' | 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED' | 'CHALLENGE_FAILED' | 'ACCOUNT_SUSPENDED' | 'PLAN_REQUIRED' | 'NOT_FOUND' | 'NO_SUBSCRIPTION' | 'METHOD_NOT_ALLOWED' | 'EMAIL_TAKEN' | 'ALREADY_VERIFIED' | 'KEY_LIMIT_REACHED' | 'WEBHOOK_LIMIT_REACHED' | 'LAST_ADMIN' | 'TOO_MANY_OPEN_INVOICES' | 'PAYMENT_AMOUNT_MISMATCH' | 'JOB_FINISHED' | 'JOB_NOT_FINISHED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'UPSTREAM_ERROR' | 'PAYMENT_NOT_CONFIGURED' | 'SERVICE_UNAVAILABLE' | 'UPSTREAM_TIMEOUT';
         /**
          * For people: what happened and what to do
          */
@@ -2699,6 +2699,516 @@ export type ChangesFeedResponses = {
 };
 
 export type ChangesFeedResponse = ChangesFeedResponses[keyof ChangesFeedResponses];
+
+export type ListJobsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, default 20; values above 100 are treated as 100.
+         */
+        per_page?: number;
+    };
+    url: '/api/v1/jobs';
+};
+
+export type ListJobsErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: Error;
+    /**
+     * Error: `QUOTA_EXCEEDED`
+     */
+    402: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type ListJobsError = ListJobsErrors[keyof ListJobsErrors];
+
+export type ListJobsResponses = {
+    /**
+     * Your jobs
+     */
+    200: {
+        data: Array<{
+            /**
+             * job_...
+             */
+            id: string;
+            kind: 'address' | 'convert';
+            state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+            input: {
+                format: 'csv' | 'jsonl';
+                column: string;
+                bytes: number;
+                header: Array<string> | null;
+            };
+            rows: {
+                total: number;
+                /**
+                 * Rows answered and charged
+                 */
+                done: number;
+                /**
+                 * Rows whose answer has a warning, no region, or (convert) an unknown code
+                 */
+                warned: number;
+            };
+            chunks: {
+                total: number;
+                done: number;
+            };
+            cost: {
+                /**
+                 * One call per row
+                 */
+                calls: number;
+                /**
+                 * Credits held at acceptance for the rows beyond the quota; what is not spent goes back when the job ends
+                 */
+                credits_reserved: number;
+            };
+            error: string | null;
+            /**
+             * From the pace so far; null before the first chunk is done
+             */
+            estimated_seconds_left: number | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /**
+             * When the input and the result are deleted (7 days after the job was made)
+             */
+            expires_at: string;
+            /**
+             * Where to download the result, once the job is over and has rows done
+             */
+            result: string | null;
+        }>;
+        meta: {
+            /**
+             * Matching records
+             */
+            total: number;
+            page: number;
+            /**
+             * Page size in effect
+             */
+            per_page: number;
+            /**
+             * ceil(total / per_page)
+             */
+            total_pages: number;
+        };
+    };
+};
+
+export type ListJobsResponse = ListJobsResponses[keyof ListJobsResponses];
+
+export type CreateJobData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * address: free text to regions (as POST /wilayah/address); convert: codes of any edition to today's (as /wilayah/convert)
+         */
+        kind: 'address' | 'convert';
+        /**
+         * The CSV header's column (or the JSON Lines objects' field) holding the text or code. Default: `address` for address jobs, `code` for convert jobs.
+         */
+        column?: string;
+        /**
+         * The file's format; by default read from Content-Type (text/csv, application/x-ndjson or application/jsonl)
+         */
+        format?: 'csv' | 'jsonl';
+    };
+    url: '/api/v1/jobs';
+};
+
+export type CreateJobErrors = {
+    /**
+     * Error: `INVALID_QUERY`, `VALIDATION_ERROR`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: Error;
+    /**
+     * Error: `QUOTA_EXCEEDED`
+     */
+    402: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `PAYLOAD_TOO_LARGE`
+     */
+    413: Error;
+    /**
+     * Error: `UNSUPPORTED_MEDIA_TYPE`
+     */
+    415: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+    /**
+     * Error: `SERVICE_UNAVAILABLE`
+     */
+    503: Error;
+};
+
+export type CreateJobError = CreateJobErrors[keyof CreateJobErrors];
+
+export type CreateJobResponses = {
+    /**
+     * The job, queued
+     */
+    202: {
+        data: {
+            /**
+             * job_...
+             */
+            id: string;
+            kind: 'address' | 'convert';
+            state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+            input: {
+                format: 'csv' | 'jsonl';
+                column: string;
+                bytes: number;
+                header: Array<string> | null;
+            };
+            rows: {
+                total: number;
+                /**
+                 * Rows answered and charged
+                 */
+                done: number;
+                /**
+                 * Rows whose answer has a warning, no region, or (convert) an unknown code
+                 */
+                warned: number;
+            };
+            chunks: {
+                total: number;
+                done: number;
+            };
+            cost: {
+                /**
+                 * One call per row
+                 */
+                calls: number;
+                /**
+                 * Credits held at acceptance for the rows beyond the quota; what is not spent goes back when the job ends
+                 */
+                credits_reserved: number;
+            };
+            error: string | null;
+            /**
+             * From the pace so far; null before the first chunk is done
+             */
+            estimated_seconds_left: number | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /**
+             * When the input and the result are deleted (7 days after the job was made)
+             */
+            expires_at: string;
+            /**
+             * Where to download the result, once the job is over and has rows done
+             */
+            result: string | null;
+        };
+    };
+};
+
+export type CreateJobResponse = CreateJobResponses[keyof CreateJobResponses];
+
+export type CancelJobData = {
+    body?: never;
+    path: {
+        /**
+         * The job's id (`job_...`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/jobs/{id}';
+};
+
+export type CancelJobErrors = {
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: Error;
+    /**
+     * Error: `QUOTA_EXCEEDED`
+     */
+    402: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+    /**
+     * Error: `JOB_FINISHED`
+     */
+    409: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type CancelJobError = CancelJobErrors[keyof CancelJobErrors];
+
+export type CancelJobResponses = {
+    /**
+     * The job, cancelled
+     */
+    200: {
+        data: {
+            /**
+             * job_...
+             */
+            id: string;
+            kind: 'address' | 'convert';
+            state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+            input: {
+                format: 'csv' | 'jsonl';
+                column: string;
+                bytes: number;
+                header: Array<string> | null;
+            };
+            rows: {
+                total: number;
+                /**
+                 * Rows answered and charged
+                 */
+                done: number;
+                /**
+                 * Rows whose answer has a warning, no region, or (convert) an unknown code
+                 */
+                warned: number;
+            };
+            chunks: {
+                total: number;
+                done: number;
+            };
+            cost: {
+                /**
+                 * One call per row
+                 */
+                calls: number;
+                /**
+                 * Credits held at acceptance for the rows beyond the quota; what is not spent goes back when the job ends
+                 */
+                credits_reserved: number;
+            };
+            error: string | null;
+            /**
+             * From the pace so far; null before the first chunk is done
+             */
+            estimated_seconds_left: number | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /**
+             * When the input and the result are deleted (7 days after the job was made)
+             */
+            expires_at: string;
+            /**
+             * Where to download the result, once the job is over and has rows done
+             */
+            result: string | null;
+        };
+    };
+};
+
+export type CancelJobResponse = CancelJobResponses[keyof CancelJobResponses];
+
+export type GetJobData = {
+    body?: never;
+    path: {
+        /**
+         * The job's id (`job_...`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/jobs/{id}';
+};
+
+export type GetJobErrors = {
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: Error;
+    /**
+     * Error: `QUOTA_EXCEEDED`
+     */
+    402: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type GetJobError = GetJobErrors[keyof GetJobErrors];
+
+export type GetJobResponses = {
+    /**
+     * The job
+     */
+    200: {
+        data: {
+            /**
+             * job_...
+             */
+            id: string;
+            kind: 'address' | 'convert';
+            state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+            input: {
+                format: 'csv' | 'jsonl';
+                column: string;
+                bytes: number;
+                header: Array<string> | null;
+            };
+            rows: {
+                total: number;
+                /**
+                 * Rows answered and charged
+                 */
+                done: number;
+                /**
+                 * Rows whose answer has a warning, no region, or (convert) an unknown code
+                 */
+                warned: number;
+            };
+            chunks: {
+                total: number;
+                done: number;
+            };
+            cost: {
+                /**
+                 * One call per row
+                 */
+                calls: number;
+                /**
+                 * Credits held at acceptance for the rows beyond the quota; what is not spent goes back when the job ends
+                 */
+                credits_reserved: number;
+            };
+            error: string | null;
+            /**
+             * From the pace so far; null before the first chunk is done
+             */
+            estimated_seconds_left: number | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /**
+             * When the input and the result are deleted (7 days after the job was made)
+             */
+            expires_at: string;
+            /**
+             * Where to download the result, once the job is over and has rows done
+             */
+            result: string | null;
+        };
+    };
+};
+
+export type GetJobResponse = GetJobResponses[keyof GetJobResponses];
+
+export type GetJobResultData = {
+    body?: never;
+    path: {
+        /**
+         * The job's id (`job_...`)
+         */
+        id: string;
+    };
+    query?: {
+        /**
+         * csv (the input's columns, then the answer's) or jsonl (one object per row: row, input, answer)
+         */
+        format?: 'csv' | 'jsonl';
+    };
+    url: '/api/v1/jobs/{id}/result';
+};
+
+export type GetJobResultErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: Error;
+    /**
+     * Error: `QUOTA_EXCEEDED`
+     */
+    402: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+    /**
+     * Error: `JOB_NOT_FINISHED`
+     */
+    409: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type GetJobResultError = GetJobResultErrors[keyof GetJobResultErrors];
+
+export type GetJobResultResponses = {
+    /**
+     * row, the input's columns, then the answer's
+     */
+    200: string;
+};
+
+export type GetJobResultResponse = GetJobResultResponses[keyof GetJobResultResponses];
 
 export type ListProvinsiData = {
     body?: never;
