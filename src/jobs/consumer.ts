@@ -6,13 +6,13 @@
  * A message that fails is retried by the queue; a job whose input cannot be read fails, its rows
  * done kept and charged.
  */
-import { chargeJobChunk, endJobRows } from "../account/jobs";
+import { chargeJobChunk } from "../account/jobs";
 import { primaryDb } from "../db/client";
 import { errorText, log } from "../lib/log";
 import { answerValues } from "./answers";
 import { readChunk } from "./input";
 import { FINAL_STATES, findJob, finishJob, recordChunk } from "./queries";
-import { failJob, inputKey, type JobMessage, outKey, type ResultLine } from "./service";
+import { failJob, inputKey, type JobMessage, jobEnded, outKey, type ResultLine } from "./service";
 
 export async function processChunk(env: Env, m: JobMessage): Promise<void> {
   const db = primaryDb(env);
@@ -43,8 +43,8 @@ export async function processChunk(env: Env, m: JobMessage): Promise<void> {
   const now = Date.now();
   const after = await recordChunk(db, { jobId: job.id, chunk: m.chunk, rows: rows.length, warned, at: now });
   if (after && after.chunksDone >= after.chunksTotal && (await finishJob(db, job.id, "done", now))) {
-    await endJobRows(env, job.userId, job.id);
     log.info("job_done", { job_id: job.id, rows: after.rowsDone });
+    await jobEnded(env, job.id);
   }
 }
 

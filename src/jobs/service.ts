@@ -15,10 +15,12 @@ import { csvLine } from "../lib/csv";
 import { ApiError } from "../lib/errors";
 import { errorText, log } from "../lib/log";
 import { type Paging, pageWindow } from "../lib/paging";
+import { retried } from "../lib/retry";
 import { iso } from "../lib/time";
+import { announceJob } from "../webhooks/publisher";
 import { answerCells, answerColumns, type JobKind, type RowAnswer } from "./answers";
 import { type ChunkRange, type InputFormat, InputScanner } from "./input";
-import { deleteJobs, doneChunks, expiredJobs, FINAL_STATES, findJobOfUser, finishJob, insertJob, type JobRow, jobsOfUser } from "./queries";
+import { deleteJobs, doneChunks, expiredJobs, FINAL_STATES, findJob, findJobOfUser, finishJob, insertJob, type JobRow, jobsOfUser } from "./queries";
 
 /** How long a job's files (input and result) are kept. */
 export const RESULT_DAYS = 7;
@@ -189,8 +191,37 @@ async function enqueueChunks(env: Env, id: string, chunks: ChunkRange[]): Promis
 /** A job ends badly: its rows done are kept and charged, the rest of its reservation goes back. */
 export async function failJob(env: Env, userId: string, id: string, error: string): Promise<boolean> {
   const changed = await finishJob(primaryDb(env), id, "failed", Date.now(), error);
-  await endJobRows(env, userId, id);
+  if (changed) await jobEnded(env, id);
+  else await endJobRows(env, userId, id);
   return changed;
+}
+
+/**
+ * After a job reached done or failed (once, by the call that made the change): the rest of its
+ * reservation goes back and the account's webhooks hear of it. Both are idempotent and tried a few
+ * times; the state change itself is already written, so a failure here is logged, not thrown.
+ */
+export async function jobEnded(env: Env, id: string): Promise<void> {
+  const job = await findJob(primaryDb(env), id);
+  if (!job || (job.state !== "done" && job.state !== "failed")) return;
+  await retried(() => endJobRows(env, job.userId, id), { attempts: 4, backoffMs: 50, event: "job_release_failed", fields: { job_id: id } });
+  const data = {
+    job: {
+      id,
+      kind: job.kind,
+      state: job.state,
+      rows: { total: job.rowsTotal, done: job.rowsDone, warned: job.rowsWarned },
+      error: job.error,
+      finished_at: iso(job.finishedAt),
+      result_url: job.rowsDone > 0 ? `${env.PUBLIC_API_URL.replace(/\/$/, "")}/api/v1/jobs/${id}/result` : null,
+    },
+  };
+  await retried(() => announceJob(env, job.userId, job.state === "done" ? "job.completed" : "job.failed", data), {
+    attempts: 4,
+    backoffMs: 50,
+    event: "job_webhook_failed",
+    fields: { job_id: id },
+  });
 }
 
 export async function getJob(env: Env, userId: string, id: string): Promise<JobRow> {

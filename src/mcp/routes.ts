@@ -16,7 +16,11 @@ import type { DataContext } from "../data/context";
 import { requireApiKey } from "../data/guard";
 import type { BaseEnv } from "../http/context";
 import { ApiError } from "../lib/errors";
+import { jobsStatusTool } from "./jobs";
 import { buildServer } from "./server";
+
+/** Tools about the caller's account, beside the data tools: counted against the rate, not metered. */
+const ACCOUNT_TOOLS = [jobsStatusTool];
 
 /**
  * Host and Origin of /mcp. The Host (the check that stops DNS rebinding) must be localhost, the
@@ -58,7 +62,7 @@ function mcpHandler() {
     ({ authInfo }) => {
       const request = authInfo && requests.get(authInfo);
       if (!request) throw new Error("MCP request without a call context");
-      return buildServer(dataEndpoints, admitDataCall, request.call, request.tool);
+      return buildServer(dataEndpoints, admitDataCall, request.call, request.tool, ACCOUNT_TOOLS);
     },
     {
       route: "/mcp",
@@ -97,7 +101,7 @@ mcpRoutes.all("/", requireMcpHost, requireApiKey, async (c) => {
   // A tools/call naming no tool is no data call either.
   if (!tool || !dataEndpoints.some((ep) => ep.tool === tool)) await countRequest(call.env, call.principal);
   if (await isLegacyRequest(c.req.raw, parsedBody))
-    return serveLegacy(c.req.raw, parsedBody, authInfo, () => buildServer(dataEndpoints, admitDataCall, call, tool));
+    return serveLegacy(c.req.raw, parsedBody, authInfo, () => buildServer(dataEndpoints, admitDataCall, call, tool, ACCOUNT_TOOLS));
   requests.set(authInfo, { call, tool });
   return mcpHandler().fetch(c.req.raw, { authInfo, parsedBody });
 });

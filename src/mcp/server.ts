@@ -8,6 +8,7 @@
  * and output, made portable: see portable-schema.ts) and its registration config.
  */
 import { McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import type { ZodType } from "zod";
 import pkg from "../../package.json";
 import type { DataContext } from "../data/context";
 import { type DataEndpoint, isFileEndpoint, type JsonEndpoint } from "../data/endpoint";
@@ -42,6 +43,27 @@ type Tool = {
   };
 };
 
+/**
+ * A tool about the caller's account rather than regional data (a bulk job's state): not a data
+ * endpoint, so not metered, only counted against the key's per-minute rate (routes.ts).
+ */
+export type AccountTool = {
+  name: string;
+  config: Tool["config"];
+  run: (args: unknown, call: DataContext) => Promise<unknown>;
+};
+
+/** An account tool's config from its schemas (built once, at module load). */
+export function accountToolConfig(o: { name: string; description: string; input: ZodType; output: ZodType }): Tool["config"] {
+  return {
+    title: o.name,
+    description: o.description,
+    inputSchema: precomputed(portableSchema(toJsonSchema(o.input, "input"))),
+    outputSchema: precomputed(portableSchema(toJsonSchema(o.output, "output"))),
+    annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+  };
+}
+
 const toolLists = new WeakMap<readonly DataEndpoint[], Tool[]>();
 
 /** The tools of a list of declarations, built on first use and kept for the isolate's life. */
@@ -74,10 +96,28 @@ function errorResult(code: ErrorCode, message: string, requestId: string) {
  * The server for one request. `only`: the request is a call of that tool, so only it is registered
  * (registering costs; an unknown name registers all, and the SDK answers as usual).
  */
-export function buildServer(endpoints: readonly DataEndpoint[], admit: Admit, call: DataContext, only?: string): McpServer {
+export function buildServer(
+  endpoints: readonly DataEndpoint[],
+  admit: Admit,
+  call: DataContext,
+  only?: string,
+  accountTools: readonly AccountTool[] = [],
+): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
   const all = toolsOf(endpoints);
-  const tools = only !== undefined && all.some((t) => t.name === only) ? all.filter((t) => t.name === only) : all;
+  const known = only !== undefined && (all.some((t) => t.name === only) || accountTools.some((t) => t.name === only));
+  const tools = known ? all.filter((t) => t.name === only) : all;
+  for (const tool of known ? accountTools.filter((t) => t.name === only) : accountTools) {
+    server.registerTool(tool.name, tool.config, async (args: unknown) => {
+      try {
+        const json = JSON.stringify(await tool.run(args ?? {}, call));
+        return { structuredContent: JSON.parse(json) as Record<string, unknown>, content: [{ type: "text" as const, text: json }] };
+      } catch (e) {
+        const answer = failureAnswer(e, { request_id: call.requestId, tool: tool.name }, "mcp_tool_error");
+        return errorResult(answer.code, answer.message, call.requestId);
+      }
+    });
+  }
   for (const tool of tools) {
     server.registerTool(tool.name, tool.config, async (args: unknown) => {
       try {

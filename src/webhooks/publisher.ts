@@ -13,7 +13,7 @@ import { primaryDb, regionDb } from "../db/client";
 import { newId } from "../lib/crypto";
 import { changesOfEdition, currentEdition, type EditionSummary, editionSummary, listChanges } from "../wilayah/history/service";
 import { anyEventRecorded, findEvent, recordEvent, subscribers } from "./queries";
-import type { WebhookPayload } from "./schemas";
+import type { JobEventData, WebhookPayload } from "./schemas";
 import { deadLetterStale, enqueue, enqueueStranded } from "./service";
 
 /** Changes in an `edition.published` payload; the rest are a link away. */
@@ -100,6 +100,33 @@ export async function announceEdition(env: Env, editionId: string, now = Date.no
     deliveries.map((d) => d.id),
   );
   return { announced: true, deliveries: deliveries.map((d) => d.id) };
+}
+
+/**
+ * An account's bulk job is over (src/jobs): a `job.completed` or `job.failed` delivery for each of
+ * the account's enabled endpoints subscribed to it, recorded once per job and type (a second call
+ * records and sends nothing).
+ */
+export async function announceJob(env: Env, userId: string, type: "job.completed" | "job.failed", data: JobEventData, now = Date.now()): Promise<string[]> {
+  const db = primaryDb(env);
+  const key = `${type}:${data.job.id}`;
+  if (await findEvent(db, key)) return [];
+  const payload = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data } satisfies WebhookPayload);
+  const deliveries = (await subscribers(db, type, now, userId)).map((e) => ({
+    id: newId("msg"),
+    endpointId: e.id,
+    eventType: type,
+    eventKey: key,
+    payload,
+    status: "pending" as const,
+    createdAt: now,
+  }));
+  await recordEvent(db, { key, type, edition: null, baseline: false, createdAt: now }, deliveries);
+  await enqueue(
+    env,
+    deliveries.map((d) => d.id),
+  );
+  return deliveries.map((d) => d.id);
 }
 
 /** A code lies within a prefix when it is the prefix or starts with it and a dot (92.01 holds 92.01.05, not 92.010). */

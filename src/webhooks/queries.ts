@@ -46,8 +46,8 @@ export async function deleteEndpoint(db: Db, id: string): Promise<void> {
   ]);
 }
 
-/** Enabled endpoints created at or before `at` that subscribe to `type`. */
-export async function subscribers(db: Db, type: string, at: number): Promise<EndpointRow[]> {
+/** Enabled endpoints created at or before `at` that subscribe to `type` (of `userId` only, for an account's own events). */
+export async function subscribers(db: Db, type: string, at: number, userId?: string): Promise<EndpointRow[]> {
   return db
     .select()
     .from(webhookEndpoints)
@@ -56,14 +56,16 @@ export async function subscribers(db: Db, type: string, at: number): Promise<End
         eq(webhookEndpoints.enabled, true),
         lte(webhookEndpoints.createdAt, at),
         sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE value = ${type})`,
+        userId === undefined ? undefined : eq(webhookEndpoints.userId, userId),
       ),
     );
 }
 
 // ---------------------------------------------------------------- events (the publisher's memory)
 
+/** Whether any edition was announced or taken as the baseline (an account's own events, such as its jobs', do not count). */
 export async function anyEventRecorded(db: Db): Promise<boolean> {
-  return (await db.select({ n: count() }).from(webhookEvents))[0].n > 0;
+  return (await db.select({ n: count() }).from(webhookEvents).where(eq(webhookEvents.type, "edition.published")))[0].n > 0;
 }
 
 export async function findEvent(db: Db, key: string) {

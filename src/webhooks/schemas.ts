@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { pageMeta, pageParams } from "../lib/paging";
 
-export const EVENT_TYPES = ["edition.published", "regions.changed"] as const;
+export const EVENT_TYPES = ["edition.published", "regions.changed", "job.completed", "job.failed"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent only by POST /user/webhooks/:id/test; not subscribable. */
 export const TEST_EVENT = "webhook.test";
@@ -22,7 +22,7 @@ const events = z
   .min(1, "at least one event")
   .max(EVENT_TYPES.length)
   .refine((e) => new Set(e).size === e.length, "each event once")
-  .describe("edition.published (a new edition of the code list), regions.changed (its changes in your regions)");
+  .describe("edition.published (a new edition of the code list), regions.changed (its changes in your regions), job.completed and job.failed (your bulk jobs)");
 const regions = z
   .array(regionPrefix)
   .max(MAX_REGIONS, `at most ${MAX_REGIONS} region prefixes`)
@@ -137,11 +137,25 @@ export const regionsChangedData = z.object({
   changes_url: z.string(),
 });
 
+/** job.completed / job.failed: the account's bulk job as GET /api/v1/jobs/:id shows it, in short. */
+export const jobEventData = z.object({
+  job: z.object({
+    id: z.string().describe("`job_...`"),
+    kind: z.enum(["address", "convert"]),
+    state: z.enum(["done", "failed"]),
+    rows: z.object({ total: z.int(), done: z.int(), warned: z.int() }),
+    error: z.string().nullable().describe("Why it failed (job.failed)"),
+    finished_at: z.string().nullable(),
+    result_url: z.string().nullable().describe("Where to download the result (needs an API key of the account)"),
+  }),
+});
+export type JobEventData = z.infer<typeof jobEventData>;
+
 export const webhookPayload = z
   .object({
     type: z.enum([...EVENT_TYPES, TEST_EVENT]),
     timestamp: z.string().describe("ISO 8601: when the event happened"),
-    data: z.union([editionPublishedData, regionsChangedData, z.object({ endpoint_id: z.string(), message: z.string() })]),
+    data: z.union([editionPublishedData, regionsChangedData, jobEventData, z.object({ endpoint_id: z.string(), message: z.string() })]),
   })
   .describe(
     "The body of every delivery (Standard Webhooks): headers webhook-id (the same on every retry: dedupe on it), webhook-timestamp (Unix seconds) and webhook-signature (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`).",

@@ -5,13 +5,15 @@
  */
 import { createExecutionContext, createScheduledController, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import type { AccountObject } from "../../src/account/object";
 import worker from "../../src/index";
 import { processChunk } from "../../src/jobs/consumer";
 import { csvLine, parseCsvRows } from "../../src/lib/csv";
 import world from "../fixtures/address-world.json";
-import { call, createKey, expectError, json, seedUserWithKey, setPlan, usageOf, verifiedDeveloper } from "../helpers";
+import { call, createKey, expectError, json, mcpTool, seedUserWithKey, setPlan, usageOf, verifiedDeveloper } from "../helpers";
+import { createHook, receiver, waitFor } from "../webhooks/helpers";
 
 const text = async (res: Response) => new TextDecoder().decode(await res.arrayBuffer());
 
@@ -157,5 +159,48 @@ describe("bulk jobs", () => {
     await waitOnExecutionContext(ctx);
     expect((await env.JOBS.list({ prefix: `jobs/${job.id}/` })).objects).toEqual([]);
     await expectError(await call(`/api/v1/jobs/${job.id}`, { key: secret }), 404, "NOT_FOUND");
+  }, 120_000);
+
+  it("MCP jobs_status: an agent reports on a job started elsewhere (one by id, or the latest); not metered; another account's is not found", async () => {
+    const a = await seedUserWithKey();
+    const b = await seedUserWithKey();
+    const job = await finished(a.secret, (await json(await upload(a.secret, "kind=convert", "code\n32\n33\n"))).data.id);
+    const one = await mcpTool(a.secret, "jobs_status", { id: job.id });
+    expect(one.isError).toBeFalsy();
+    expect(one.structuredContent.data).toEqual([job]);
+    expect((await mcpTool(a.secret, "jobs_status", {})).structuredContent.data.map((j: { id: string }) => j.id)).toEqual([job.id]);
+    const other = await mcpTool(b.secret, "jobs_status", { id: job.id });
+    expect(other.isError).toBe(true);
+    expect(JSON.parse((other as unknown as { content: { text: string }[] }).content[0].text).error.code).toBe("NOT_FOUND");
+    const bad = await mcpTool(a.secret, "jobs_status", { id: 5 });
+    expect(JSON.parse((bad as unknown as { content: { text: string }[] }).content[0].text).error.code).toBe("INVALID_QUERY");
+    const usage = await env.ACCOUNT.get(env.ACCOUNT.idFromName(a.userId)).usage(new Date().toISOString().slice(0, 7));
+    expect(usage.map((r) => r.endpoint)).toEqual(["/jobs/convert"]);
+  }, 120_000);
+
+  it("webhooks: the account's endpoints subscribed to job.completed hear of its job, signed; another account's do not", async () => {
+    const host = `jobs-${crypto.randomUUID().slice(0, 8)}.receiver.test`;
+    const r = receiver(host);
+    try {
+      const dev = await verifiedDeveloper();
+      await setPlan(dev.data.id, "internal");
+      const hook = await createHook(dev.token, { url: `https://${host}/hook`, events: ["job.completed", "job.failed"] });
+      const other = await verifiedDeveloper();
+      await createHook(other.token, { url: `https://${host}/other`, events: ["job.completed"] });
+      const { key } = await createKey(dev.token);
+      const job = await finished(key, (await json(await upload(key, "kind=convert", "code\n32\n"))).data.id);
+      await waitFor(() => r.received.length >= 1 || undefined, 20_000);
+      await new Promise((done) => setTimeout(done, 500));
+      expect(r.received.map((x) => new URL(x.url).pathname)).toEqual(["/hook"]);
+      const payload = new Webhook(hook.secret).verify(r.received[0].body, r.received[0].headers);
+      expect(payload).toMatchObject({
+        type: "job.completed",
+        data: {
+          job: { id: job.id, kind: "convert", state: "done", rows: { total: 1, done: 1, warned: 0 }, error: null, result_url: `/api/v1/jobs/${job.id}/result` },
+        },
+      });
+    } finally {
+      r.restore();
+    }
   }, 120_000);
 });

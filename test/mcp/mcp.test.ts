@@ -61,7 +61,7 @@ const errorCode = (r: ToolResult) => JSON.parse(r.content[0].text).error.code;
 afterEach(() => vi.restoreAllMocks());
 
 describe("MCP tool surface", () => {
-  it("initializes and lists one tool per data endpoint, with schemas and read-only annotations", async () => {
+  it("initializes and lists one tool per data endpoint (and jobs_status), with schemas and read-only annotations", async () => {
     const { secret } = await seedUserWithKey();
     const client = await connect(secret);
     expect(client.getServerVersion()).toMatchObject({ name: "wilayah-api", version: pkg.version });
@@ -70,6 +70,7 @@ describe("MCP tool surface", () => {
       [
         "cuaca",
         "gempa_terkini",
+        "jobs_status",
         "wilayah_address",
         "wilayah_boundary",
         "wilayah_changes",
@@ -293,7 +294,7 @@ describe("MCP tool surface", () => {
     const modern = await connectModern(secret);
     expect(modern.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     const { tools } = await modern.listTools();
-    expect(tools.length).toBe(23);
+    expect(tools.length).toBe(24); // 23 data tools and jobs_status
     expect(tools.every((t) => t.inputSchema.type === "object" && t.outputSchema?.type === "object")).toBe(true);
     const r = (await modern.callTool({ name: "wilayah_search", arguments: { q: "bandung", per_page: 2 } })) as ToolResult;
     expect(r.structuredContent).toEqual(body.result.structuredContent);

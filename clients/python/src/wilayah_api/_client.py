@@ -411,7 +411,7 @@ class Client(BaseClient):
         self,
         *,
         url: str,
-        events: list[Literal["edition.published", "regions.changed"]],
+        events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]],
         regions: list[str] | None = None,
         enabled: bool | None = None,
     ) -> CreateWebhookResponse:
@@ -425,7 +425,7 @@ class Client(BaseClient):
         Args:
             url: Where to POST: https (http only on a development deployment); not a private address
             events: edition.published (a new edition of the code list), regions.changed (its changes
-                in your regions)
+                in your regions), job.completed and job.failed (your bulk jobs)
             regions: regions.changed only: the region code prefixes you care about (a change matches
                 when code_before or code_after starts with one). Empty: every region.
 
@@ -2342,7 +2342,7 @@ class Client(BaseClient):
         id: str,
         *,
         url: str | None = None,
-        events: list[Literal["edition.published", "regions.changed"]] | None = None,
+        events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]] | None = None,
         regions: list[str] | None = None,
         enabled: bool | None = None,
     ) -> UpdateWebhookResponse:
@@ -2356,7 +2356,7 @@ class Client(BaseClient):
             id: The endpoint's id (`wh_...`)
             url: Where to POST: https (http only on a development deployment); not a private address
             events: edition.published (a new edition of the code list), regions.changed (its changes
-                in your regions)
+                in your regions), job.completed and job.failed (your bulk jobs)
             regions: regions.changed only: the region code prefixes you care about (a change matches
                 when code_before or code_after starts with one). Empty: every region.
 
@@ -2790,7 +2790,7 @@ class AsyncClient(BaseAsyncClient):
         self,
         *,
         url: str,
-        events: list[Literal["edition.published", "regions.changed"]],
+        events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]],
         regions: list[str] | None = None,
         enabled: bool | None = None,
     ) -> CreateWebhookResponse:
@@ -2804,7 +2804,7 @@ class AsyncClient(BaseAsyncClient):
         Args:
             url: Where to POST: https (http only on a development deployment); not a private address
             events: edition.published (a new edition of the code list), regions.changed (its changes
-                in your regions)
+                in your regions), job.completed and job.failed (your bulk jobs)
             regions: regions.changed only: the region code prefixes you care about (a change matches
                 when code_before or code_after starts with one). Empty: every region.
 
@@ -4748,7 +4748,7 @@ class AsyncClient(BaseAsyncClient):
         id: str,
         *,
         url: str | None = None,
-        events: list[Literal["edition.published", "regions.changed"]] | None = None,
+        events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]] | None = None,
         regions: list[str] | None = None,
         enabled: bool | None = None,
     ) -> UpdateWebhookResponse:
@@ -4762,7 +4762,7 @@ class AsyncClient(BaseAsyncClient):
             id: The endpoint's id (`wh_...`)
             url: Where to POST: https (http only on a development deployment); not a private address
             events: edition.published (a new edition of the code list), regions.changed (its changes
-                in your regions)
+                in your regions), job.completed and job.failed (your bulk jobs)
             regions: regions.changed only: the region code prefixes you care about (a change matches
                 when code_before or code_after starts with one). Empty: every region.
 

@@ -242,7 +242,7 @@ class ListWebhooksResponseDataItem(TypedDict):
     #: `wh_...`
     id: str
     url: str
-    events: list[Literal["edition.published", "regions.changed"]]
+    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]]
     regions: list[str]
     enabled: bool
     #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
@@ -262,7 +262,7 @@ class CreateWebhookResponseData(TypedDict):
     #: `wh_...`
     id: str
     url: str
-    events: list[Literal["edition.published", "regions.changed"]]
+    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]]
     regions: list[str]
     enabled: bool
     #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
@@ -285,7 +285,7 @@ class GetWebhookResponseData(TypedDict):
     #: `wh_...`
     id: str
     url: str
-    events: list[Literal["edition.published", "regions.changed"]]
+    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]]
     regions: list[str]
     enabled: bool
     #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
@@ -305,7 +305,7 @@ class UpdateWebhookResponseData(TypedDict):
     #: `wh_...`
     id: str
     url: str
-    events: list[Literal["edition.published", "regions.changed"]]
+    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]]
     regions: list[str]
     enabled: bool
     #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
@@ -325,7 +325,7 @@ class DeleteWebhookResponseData(TypedDict):
     #: `wh_...`
     id: str
     url: str
-    events: list[Literal["edition.published", "regions.changed"]]
+    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]]
     regions: list[str]
     enabled: bool
     #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
@@ -345,7 +345,7 @@ class RollWebhookSecretResponseData(TypedDict):
     #: `wh_...`
     id: str
     url: str
-    events: list[Literal["edition.published", "regions.changed"]]
+    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]]
     regions: list[str]
     enabled: bool
     #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled

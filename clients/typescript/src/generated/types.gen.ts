@@ -34,7 +34,7 @@ export type Error = {
  * The body of every delivery (Standard Webhooks): headers webhook-id (the same on every retry: dedupe on it), webhook-timestamp (Unix seconds) and webhook-signature (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`).
  */
 export type WebhookPayload = {
-    type: 'edition.published' | 'regions.changed' | 'webhook.test';
+    type: 'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed' | 'webhook.test';
     /**
      * ISO 8601: when the event happened
      */
@@ -111,6 +111,29 @@ export type WebhookPayload = {
         }>;
         truncated: boolean;
         changes_url: string;
+    } | {
+        job: {
+            /**
+             * `job_...`
+             */
+            id: string;
+            kind: 'address' | 'convert';
+            state: 'done' | 'failed';
+            rows: {
+                total: number;
+                done: number;
+                warned: number;
+            };
+            /**
+             * Why it failed (job.failed)
+             */
+            error: string | null;
+            finished_at: string | null;
+            /**
+             * Where to download the result (needs an API key of the account)
+             */
+            result_url: string | null;
+        };
     } | {
         endpoint_id: string;
         message: string;
@@ -949,7 +972,7 @@ export type ListWebhooksResponses = {
              */
             id: string;
             url: string;
-            events: Array<'edition.published' | 'regions.changed'>;
+            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
             regions: Array<string>;
             enabled: boolean;
             /**
@@ -978,9 +1001,9 @@ export type CreateWebhookData = {
          */
         url: string;
         /**
-         * edition.published (a new edition of the code list), regions.changed (its changes in your regions)
+         * edition.published (a new edition of the code list), regions.changed (its changes in your regions), job.completed and job.failed (your bulk jobs)
          */
-        events: Array<'edition.published' | 'regions.changed'>;
+        events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
         /**
          * regions.changed only: the region code prefixes you care about (a change matches when code_before or code_after starts with one). Empty: every region.
          */
@@ -1036,7 +1059,7 @@ export type CreateWebhookResponses = {
              */
             id: string;
             url: string;
-            events: Array<'edition.published' | 'regions.changed'>;
+            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
             regions: Array<string>;
             enabled: boolean;
             /**
@@ -1102,7 +1125,7 @@ export type DeleteWebhookResponses = {
              */
             id: string;
             url: string;
-            events: Array<'edition.published' | 'regions.changed'>;
+            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
             regions: Array<string>;
             enabled: boolean;
             /**
@@ -1164,7 +1187,7 @@ export type GetWebhookResponses = {
              */
             id: string;
             url: string;
-            events: Array<'edition.published' | 'regions.changed'>;
+            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
             regions: Array<string>;
             enabled: boolean;
             /**
@@ -1193,9 +1216,9 @@ export type UpdateWebhookData = {
          */
         url?: string;
         /**
-         * edition.published (a new edition of the code list), regions.changed (its changes in your regions)
+         * edition.published (a new edition of the code list), regions.changed (its changes in your regions), job.completed and job.failed (your bulk jobs)
          */
-        events?: Array<'edition.published' | 'regions.changed'>;
+        events?: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
         /**
          * regions.changed only: the region code prefixes you care about (a change matches when code_before or code_after starts with one). Empty: every region.
          */
@@ -1252,7 +1275,7 @@ export type UpdateWebhookResponses = {
              */
             id: string;
             url: string;
-            events: Array<'edition.published' | 'regions.changed'>;
+            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
             regions: Array<string>;
             enabled: boolean;
             /**
@@ -1318,7 +1341,7 @@ export type RollWebhookSecretResponses = {
              */
             id: string;
             url: string;
-            events: Array<'edition.published' | 'regions.changed'>;
+            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
             regions: Array<string>;
             enabled: boolean;
             /**
