@@ -17,10 +17,15 @@ import { failJob, inputKey, type JobMessage, jobEnded, outKey, type ResultLine }
 export async function processChunk(env: Env, m: JobMessage): Promise<void> {
   const db = primaryDb(env);
   const job = await findJob(db, m.job);
-  if (!job || FINAL_STATES.includes(job.state)) return; // cancelled, failed or gone: nothing to do
+  if (!job) return; // gone (past its days): nothing to do
+  if (FINAL_STATES.includes(job.state)) {
+    // Over: this chunk is not processed; the end's own steps are made sure of (they are idempotent).
+    await jobEnded(env, job.id);
+    return;
+  }
   const object = await env.JOBS.get(inputKey(job.id), { range: { offset: m.offset, length: m.length } });
   if (!object) {
-    await failJob(env, job.userId, job.id, "The job's input file is gone.");
+    await failJob(env, job.id, "The job's input file is gone.");
     return;
   }
   const bytes = new Uint8Array(await object.arrayBuffer());
@@ -28,7 +33,7 @@ export async function processChunk(env: Env, m: JobMessage): Promise<void> {
   try {
     rows = readChunk(bytes, job.format, job.header ? (JSON.parse(job.header) as string[]) : null, job.column, m);
   } catch (e) {
-    await failJob(env, job.userId, job.id, e instanceof Error ? e.message : String(e));
+    await failJob(env, job.id, e instanceof Error ? e.message : String(e));
     return;
   }
   const { answers, warned } = await answerValues(

@@ -172,7 +172,7 @@ export async function createJob(
   } catch (e) {
     // Chunks already queued may run: they are charged and kept; the rest of the reservation goes back.
     log.error("job_enqueue_failed", { job_id: id, error: errorText(e) });
-    await failJob(env, principal.userId, id, "The job could not be queued whole; rows done before this are kept and charged.");
+    await failJob(env, id, "The job could not be queued whole; rows done before this are kept and charged.");
     throw new ApiError("SERVICE_UNAVAILABLE", "The job could not be queued; what it reserved was given back. Try again in a moment.");
   }
   return row;
@@ -189,34 +189,36 @@ async function enqueueChunks(env: Env, id: string, chunks: ChunkRange[]): Promis
 }
 
 /** A job ends badly: its rows done are kept and charged, the rest of its reservation goes back. */
-export async function failJob(env: Env, userId: string, id: string, error: string): Promise<boolean> {
+export async function failJob(env: Env, id: string, error: string): Promise<boolean> {
   const changed = await finishJob(primaryDb(env), id, "failed", Date.now(), error);
-  if (changed) await jobEnded(env, id);
-  else await endJobRows(env, userId, id);
+  await jobEnded(env, id);
   return changed;
 }
 
 /**
- * After a job reached done or failed (once, by the call that made the change): the rest of its
- * reservation goes back and the account's webhooks hear of it. Both are idempotent and tried a few
- * times; the state change itself is already written, so a failure here is logged, not thrown.
+ * After a job reached a final state: the rest of its reservation goes back and (done or failed) the
+ * account's webhooks hear of it. Both are idempotent, so this runs again whenever a message of a
+ * final job arrives: a step whose answer was lost after the state changed is completed then. Tried a
+ * few times; the state change itself is already written, so a failure here is logged, not thrown.
  */
 export async function jobEnded(env: Env, id: string): Promise<void> {
   const job = await findJob(primaryDb(env), id);
-  if (!job || (job.state !== "done" && job.state !== "failed")) return;
+  if (!job || !FINAL_STATES.includes(job.state)) return;
   await retried(() => endJobRows(env, job.userId, id), { attempts: 4, backoffMs: 50, event: "job_release_failed", fields: { job_id: id } });
+  const state = job.state;
+  if (state !== "done" && state !== "failed") return; // cancelled by the caller: nothing to announce
   const data = {
     job: {
       id,
       kind: job.kind,
-      state: job.state,
+      state,
       rows: { total: job.rowsTotal, done: job.rowsDone, warned: job.rowsWarned },
       error: job.error,
       finished_at: iso(job.finishedAt),
       result_url: job.rowsDone > 0 ? `${env.PUBLIC_API_URL.replace(/\/$/, "")}/api/v1/jobs/${id}/result` : null,
     },
   };
-  await retried(() => announceJob(env, job.userId, job.state === "done" ? "job.completed" : "job.failed", data), {
+  await retried(() => announceJob(env, job.userId, state === "done" ? "job.completed" : "job.failed", data), {
     attempts: 4,
     backoffMs: 50,
     event: "job_webhook_failed",
@@ -241,7 +243,7 @@ export async function cancelJob(env: Env, userId: string, id: string): Promise<J
   const job = await getJob(env, userId, id);
   if (FINAL_STATES.includes(job.state)) throw new ApiError("JOB_FINISHED", `Job ${id} is already ${job.state}.`);
   await finishJob(primaryDb(env), id, "cancelled", Date.now());
-  await endJobRows(env, userId, id);
+  await jobEnded(env, id);
   return getJob(env, userId, id);
 }
 
@@ -297,7 +299,7 @@ const PRUNE_BATCH = 50;
 export async function pruneExpiredJobs(env: Env, now = Date.now()): Promise<number> {
   const old = await expiredJobs(primaryDb(env), now, PRUNE_BATCH);
   for (const job of old) {
-    if (!FINAL_STATES.includes(job.state)) await failJob(env, job.userId, job.id, `Not finished within ${RESULT_DAYS} days.`);
+    if (!FINAL_STATES.includes(job.state)) await failJob(env, job.id, `Not finished within ${RESULT_DAYS} days.`);
     for (let cursor: string | undefined; ; ) {
       const listed = await env.JOBS.list({ prefix: `jobs/${job.id}/`, cursor });
       if (listed.objects.length > 0) await env.JOBS.delete(listed.objects.map((o) => o.key));

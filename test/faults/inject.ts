@@ -1,7 +1,7 @@
 /**
  * Fault injection for the Worker tests (issue 27). `faultyEnv(env, plan)` wraps the bindings the
- * Worker uses: D1 (`DB`), KV, the per-account Durable Object namespace (`ACCOUNT`) and the rate-limit
- * bindings; `plan` decides, call by call and from a seed, whether a call fails and how:
+ * Worker uses: D1 (`DB`), KV, the per-account Durable Object namespace (`ACCOUNT`), the jobs' R2
+ * bucket (`JOBS`) and the rate-limit bindings; `plan` decides, call by call and from a seed, whether a call fails and how:
  * - `throw`: fails before anything happens (a refused connection);
  * - `timeout`: fails the way a timed-out or reset service reports it, before anything happens;
  * - `lost`: the call happens (a write commits), then its answer is lost and the caller sees a failure;
@@ -27,7 +27,7 @@ import { app } from "../../src/app";
 import { seeded } from "../../src/lib/random";
 import { BASE } from "../helpers";
 
-export type Target = "d1" | "kv" | "account" | "ratelimit" | "fetch";
+export type Target = "d1" | "kv" | "account" | "ratelimit" | "fetch" | "r2";
 export type FaultKind = "throw" | "timeout" | "lost" | "error" | "twice" | "slow";
 
 /** The ways each target can fail (a binding's call, or an outbound request). */
@@ -37,6 +37,7 @@ const KINDS: Record<Target, FaultKind[]> = {
   account: ["throw", "timeout", "lost"],
   ratelimit: ["throw", "timeout", "lost"],
   fetch: ["throw", "timeout", "error", "twice"],
+  r2: ["throw", "timeout", "lost"],
 };
 /** Kinds a target takes only when a plan names them (so the existing schedules stay as they are). */
 const OPT_IN: Partial<Record<Target, FaultKind[]>> = { d1: ["slow"], kv: ["slow"] };
@@ -95,6 +96,7 @@ function failure(target: Target, kind: FaultKind): Error {
   }
   if (target === "kv") return new Error(kind === "timeout" ? "KV GET failed: 503 Service Unavailable" : "Network connection lost.");
   if (target === "ratelimit") return new Error("Network connection lost.");
+  if (target === "r2") return new Error(kind === "timeout" ? "R2 operation timed out (10001)" : "Network connection lost.");
   const e = new Error(kind === "timeout" ? "Durable Object is overloaded. Too many requests queued." : "Network connection lost.") as Error & {
     retryable?: boolean;
     overloaded?: boolean;
@@ -179,6 +181,18 @@ function faultyNamespace(ns: DurableObjectNamespace, plan: FaultPlan): DurableOb
   });
 }
 
+/** A bucket (bulk jobs' files): every operation may fail before it runs or after (a put stored, its answer lost). */
+function faultyR2(bucket: R2Bucket, plan: FaultPlan): R2Bucket {
+  return new Proxy(bucket, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function" || typeof prop === "symbol") return value;
+      return (...args: unknown[]) =>
+        guarded(plan, "r2", prop, () => Reflect.apply(value as (...a: unknown[]) => Promise<unknown>, target, args) as Promise<unknown>);
+    },
+  });
+}
+
 function faultyLimiter(limiter: RateLimit, plan: FaultPlan): RateLimit {
   return { limit: (opts) => guarded(plan, "ratelimit", "limit", () => limiter.limit(opts)) };
 }
@@ -189,6 +203,7 @@ export function faultyEnv(env: Env, plan: FaultPlan): Env {
     DB: faultyD1(env.DB, plan),
     KV: faultyKV(env.KV, plan),
     ACCOUNT: faultyNamespace(env.ACCOUNT as unknown as DurableObjectNamespace, plan),
+    JOBS: faultyR2(env.JOBS, plan),
   };
   for (const [name, binding] of Object.entries(env)) {
     if (binding && typeof binding === "object" && "limit" in binding && typeof (binding as RateLimit).limit === "function")
