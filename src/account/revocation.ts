@@ -9,9 +9,9 @@ import { keysRevoked } from "./admission";
 
 /** `DELETE /user/keys/:id` and the portal's revoke button. */
 export async function revokeApiKey(env: Env, userId: string, keyId: string, meta: RequestMeta) {
-  const answer = await revokeKey(env, userId, keyId, meta);
-  await keysRevoked(env, userId, [answer.data.id]);
-  return answer;
+  const key = await revokeKey(env, userId, keyId, meta);
+  await keysRevoked(env, userId, [key.id]);
+  return key;
 }
 
 /** A takeover: every key the account had before `before` (ms). Returns how many were revoked. */

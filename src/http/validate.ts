@@ -72,12 +72,12 @@ const limitOf = (kib: number) =>
 const ACCOUNT_BODY = limitOf(64);
 const DATA_BODY = limitOf(256);
 
-/** A bulk job's upload: streamed to storage, never parsed whole; its own limit (200 MB) is counted as it streams (src/jobs/input.ts). */
-const JOB_UPLOAD = "/api/v1/jobs";
+/** Bulk jobs' uploads (API and portal): streamed to storage, never parsed whole; their own limit (200 MB) is counted as they stream (src/jobs/input.ts). */
+const JOB_UPLOADS = new Set(["/api/v1/jobs", "/portal/jobs/upload"]);
 
 /**
  * Bodies are refused before parsing when too large (413): 64 KiB on account routes (small JSON
  * objects), 256 KiB on the data API, whose batches (a hundred addresses, a thousand codes) are larger.
  */
 export const bodySizeLimit: MiddlewareHandler = (c, next) =>
-  c.req.path === JOB_UPLOAD && c.req.method === "POST" ? next() : (c.req.path.startsWith("/api/v1/") ? DATA_BODY : ACCOUNT_BODY)(c, next);
+  JOB_UPLOADS.has(c.req.path) && c.req.method === "POST" ? next() : (c.req.path.startsWith("/api/v1/") ? DATA_BODY : ACCOUNT_BODY)(c, next);

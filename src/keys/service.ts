@@ -270,9 +270,7 @@ export async function revokeKey(env: Env, userId: string, keyId: string, meta: R
   );
   await forgetKeyHashes(env, [key.keyHash]);
   const after = await findKeyOfUser(db, userId, keyId);
-  // Still in the answer's envelope: src/account/revocation.ts (the account room, being reworked
-  // apart) reads `.data.id` and hands it to the surfaces as it is. Unwrap it with that change.
-  return { data: publicKey(after ?? key) };
+  return publicKey(after ?? key);
 }
 
 /** Drops every cached lookup of a user's keys (suspension, plan change). */

@@ -102,7 +102,8 @@ pre.try{background:#0f1720;color:#dfe7ef;padding:.7rem;border-radius:6px;overflo
 
 /**
  * Progressive enhancement only: copy buttons, confirmations before destructive forms, the
- * invoice's countdown and live status. Every page works without it (except the live parts).
+ * invoice's countdown and live status. Every page works without it (except the live parts and
+ * the bulk jobs page, whose upload sends the file as it is, which a form cannot).
  */
 export const JS = `
 "use strict";
@@ -167,5 +168,76 @@ export const JS = `
   tick();
   setInterval(tick, 1000);
   setTimeout(poll, 1500);
+})();
+(function () {
+  var box = document.querySelector("[data-jobs]");
+  if (!box) return;
+  var labels = JSON.parse(box.getAttribute("data-labels") || "{}");
+  var csrf = box.getAttribute("data-csrf");
+  var file = document.getElementById("job-file"), kind = document.getElementById("job-kind"), column = document.getElementById("job-column");
+  var cost = document.getElementById("job-cost"), start = document.getElementById("job-start"), run = document.getElementById("job-run");
+  var statusEl = document.getElementById("job-status"), bar = document.getElementById("job-progress");
+  var cancel = document.getElementById("job-cancel"), download = document.getElementById("job-download");
+  var fmt = function (n) { return Number(n).toLocaleString(document.documentElement.lang || "en"); };
+  var fill = function (text, values) { return String(text).replace(/{(w+)}/g, function (_, k) { return values[k] !== undefined ? values[k] : ""; }); };
+  var jobId = null;
+  kind.addEventListener("change", function () {
+    if (column.value === "address" || column.value === "code") column.value = kind.value === "convert" ? "code" : "address";
+  });
+  file.addEventListener("change", function () {
+    start.disabled = true;
+    var f = file.files && file.files[0];
+    if (!f) { cost.textContent = ""; return; }
+    cost.textContent = labels.counting;
+    f.text().then(function (text) {
+      var lines = text.split(/\r\n|\n|\r/).filter(function (l) { return l.trim() !== ""; }).length;
+      var rows = /.(jsonl|ndjson)$/i.test(f.name) ? lines : Math.max(0, lines - 1);
+      cost.textContent = fill(labels.cost, { rows: fmt(rows) });
+      start.disabled = rows === 0;
+    });
+  });
+  function show(job) {
+    var total = job.rows.total || 1;
+    bar.max = total;
+    bar.value = job.rows.done;
+    var text = (labels[job.state] || job.state) + " · " + fill(labels.progress, { done: fmt(job.rows.done), total: fmt(job.rows.total) });
+    if (job.state === "running" && job.estimated_seconds_left !== null) text += " · " + fill(labels.left, { s: fmt(job.estimated_seconds_left) });
+    if (job.error) text += " · " + job.error;
+    statusEl.textContent = text;
+    var over = job.state === "done" || job.state === "failed" || job.state === "cancelled";
+    cancel.hidden = over;
+    if (over && job.rows.done > 0) { download.href = "/portal/jobs/" + job.id + "/result"; download.hidden = false; }
+    return over;
+  }
+  function poll() {
+    fetch("/portal/jobs/" + jobId + "/status", { headers: { accept: "application/json" }, credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (d) { return d ? show(d.data) : false; }, function () { return false; })
+      .then(function (over) { if (!over) setTimeout(poll, 1000); });
+  }
+  start.addEventListener("click", function () {
+    var f = file.files && file.files[0];
+    if (!f) return;
+    start.disabled = true;
+    run.hidden = false;
+    download.hidden = true;
+    statusEl.textContent = labels.queued;
+    var type = /.(jsonl|ndjson)$/i.test(f.name) ? "application/x-ndjson" : "text/csv";
+    fetch("/portal/jobs/upload?kind=" + encodeURIComponent(kind.value) + "&column=" + encodeURIComponent(column.value), {
+      method: "POST", body: f, credentials: "same-origin", headers: { "content-type": type, accept: "application/json", "x-csrf-token": csrf }
+    })
+      .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, d: d }; }); })
+      .then(function (res) {
+        if (!res.ok) { statusEl.textContent = labels.failed + " " + (res.d.error ? res.d.error.message : ""); start.disabled = false; return; }
+        jobId = res.d.data.id;
+        if (!show(res.d.data)) setTimeout(poll, 1000);
+      }, function () { statusEl.textContent = labels.failed; start.disabled = false; });
+  });
+  cancel.addEventListener("click", function () {
+    if (!jobId) return;
+    fetch("/portal/jobs/" + jobId + "/cancel", { method: "POST", credentials: "same-origin", headers: { accept: "application/json", "x-csrf-token": csrf } })
+      .then(function (r) { return r.json(); })
+      .then(function (d) { if (d.data) show(d.data); });
+  });
 })();
 `;

@@ -58,5 +58,5 @@ keyRoutes.delete(
     errors: ["NOT_FOUND", "RATE_LIMITED"],
   }),
   requireUser,
-  async (c) => c.json(await revokeApiKey(c.env, c.get("user").id, c.req.param("id"), requestMeta(c))),
+  async (c) => c.json({ data: await revokeApiKey(c.env, c.get("user").id, c.req.param("id"), requestMeta(c)) }),
 );

@@ -46,6 +46,11 @@ export function makeAdmin(email: string) {
   d1(`UPDATE users SET is_admin = 1 WHERE email = ${sqlString(email)}`, { persistTo: STATE });
 }
 
+/** A plan as an admin would set it (before the account's first call: the account object reads the plan then). */
+export function setPlanOf(email: string, plan: string) {
+  d1(`UPDATE users SET plan = ${sqlString(plan)} WHERE email = ${sqlString(email)}`, { persistTo: STATE });
+}
+
 export type Transaction = { merchant_ref: string; reference: string; amount: number };
 
 /** Tripay's transaction-create as the sandbox answers it, checking the bearer key and the request signature. */

@@ -7,7 +7,7 @@
  * phone widths, go to test/browser/screenshots/ (git-ignored).
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
@@ -23,6 +23,7 @@ import {
   ORIGIN,
   prepareState,
   resetLink,
+  setPlanOf,
   startTripay,
   startWorker,
   stopWorker,
@@ -218,8 +219,9 @@ describe("the portal in a browser", () => {
       "#addresses",
       "Jl. Asia Afrika No. 8, Braga, Sumur Bandung, Kota Bandung 40111\nkel cihapit kec bandung wetan bdg\nSukamaju\nDesa Yowied (9101152001), Kec. Tubang, Kab. Merauke",
     );
-    await Promise.all([page.waitForLoadState("load"), page.click("[data-testid=address-submit]")]);
-    expect(await page.locator("[data-testid=address-row]").count()).toBe(4);
+    await page.click("[data-testid=address-submit]");
+    // The answer is a new page: wait for its rows (the page before it is already loaded, so a load event proves nothing).
+    await expect.poll(() => page.locator("[data-testid=address-row]").count(), { timeout: 20_000 }).toBe(4);
     const results = await page.locator("[data-testid=address-results]").textContent();
     expect(results).toContain("32.73.19.1001");
     // A code of an earlier edition, read as its successor, with the warning in words
@@ -231,6 +233,43 @@ describe("the portal in a browser", () => {
     await page.goto(`${ORIGIN}/portal/usage`);
     await expect(page.locator("[data-testid=usage-total]").textContent()).resolves.toMatch(/^\s*7\s*$/);
   });
+
+  it("bulk jobs: a 100,000-row address file uploaded from the portal, its cost shown first, a progress bar that moves, the result downloaded whole and in order", async () => {
+    const citra = { name: "Citra", email: `citra-${ts}@example.test`, password: "a third good pass" };
+    const own = await newPage();
+    await signUp(own.page, citra);
+    await own.page.goto(await verificationLink(output, citra.email));
+    setPlanOf(citra.email, "internal"); // 100,000 calls: more than the free plan's quota
+    const texts = (JSON.parse(readFileSync(join(root, "test", "fixtures", "address-world.json"), "utf8")) as { text: string }[]).map((r) => r.text);
+    const rows = 100_000;
+    const file = join(SHOTS, "..", "jobs-100k.csv");
+    writeFileSync(file, `id,alamat\n${Array.from({ length: rows }, (_, i) => `${i + 1},"${texts[i % texts.length].replaceAll('"', '""')}"`).join("\n")}\n`);
+    await own.page.goto(`${ORIGIN}/portal/jobs`);
+    await own.page.fill("#job-column", "alamat");
+    await own.page.setInputFiles("#job-file", file);
+    await expect.poll(() => own.page.locator("[data-testid=job-cost]").textContent()).toBe("100,000 rows: 100,000 calls.");
+    await shot(own.page, "05-jobs-desktop");
+    await own.page.click("[data-testid=job-start]");
+    // The bar moves: some rows done while others are still to do.
+    await expect
+      .poll(async () => Number(await own.page.locator("[data-testid=job-progress]").getAttribute("value")), { timeout: 240_000, interval: 250 })
+      .toBeGreaterThan(0);
+    expect(await own.page.locator("[data-testid=job-status]").textContent()).toMatch(/of 100,000 rows/);
+    await shot(own.page, "05-jobs-running-desktop");
+    await own.page.locator("[data-testid=job-download]").waitFor({ state: "visible", timeout: 600_000 });
+    expect(await own.page.locator("[data-testid=job-status]").textContent()).toMatch(/^Done · 100,000 of 100,000 rows/);
+    const [download] = await Promise.all([own.page.waitForEvent("download"), own.page.click("[data-testid=job-download]")]);
+    const lines = readFileSync((await download.path())!, "utf8")
+      .trim()
+      .split("\r\n");
+    expect(lines).toHaveLength(rows + 1);
+    expect(lines[0].split(",").slice(0, 4)).toEqual(["row", "id", "alamat", "provinsi_id"]);
+    expect(lines.slice(1).map((l) => Number(l.slice(0, l.indexOf(","))))).toEqual(Array.from({ length: rows }, (_, i) => i + 1));
+    await own.page.goto(`${ORIGIN}/portal/jobs`);
+    expect(await own.page.locator("[data-testid=job-list] tbody tr").count()).toBe(1);
+    await shot(own.page, "05-jobs-done-desktop");
+    await own.context.close();
+  }, 900_000);
 
   it("the API reference at /docs loads without errors, and Try it out calls this deployment with the key", async () => {
     const { context: docsContext, page: docs } = await newPage();

@@ -1,0 +1,146 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * Portal page: bulk jobs (issue 37). Choose a file and its column, see the cost (its rows, counted in
+ * the browser before anything is sent), start: the file goes as it is to POST /portal/jobs/upload,
+ * served by the same service as POST /api/v1/jobs (streamed, scanned, reserved, queued; metered
+ * under the key id `portal`). A progress bar follows the job (polling /portal/jobs/:id/status), it
+ * can be cancelled, and its result downloaded. The past jobs are listed below. The page's script
+ * lives in app.js (assets.ts): the portal's CSP allows no inline script.
+ */
+import { Hono } from "hono";
+import type { InputFormat } from "../jobs/input";
+import type { JobRow } from "../jobs/queries";
+import { cancelJob, createJob, getJob, jobResult, jobView, listJobs, RESULT_DAYS } from "../jobs/service";
+import { ApiError } from "../lib/errors";
+import { PORTAL_CALLS_KEY } from "./addresses";
+import { lang, type PortalEnv, page, signedIn } from "./context";
+import { formatNumber, translator } from "./i18n";
+import { Layout, type Page, VerifyFirst } from "./layout";
+
+export const jobPages = new Hono<PortalEnv>();
+
+const STATES = ["queued", "running", "done", "failed", "cancelled"] as const;
+
+jobPages.get("/jobs", signedIn, async (c) => {
+  const { jobs } = await listJobs(c.env, c.get("user").id, { page: 1, per_page: 20 });
+  return c.html(<JobsPage p={page(c)} jobs={jobs} />);
+});
+
+/** The file as the request body (the page's script sends it so, with the CSRF token in a header). */
+jobPages.post("/jobs/upload", signedIn, async (c) => {
+  const u = c.get("user");
+  const t = translator(lang(c));
+  if (!u.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED", t("jobs_verify"));
+  const kind = c.req.query("kind") === "convert" ? "convert" : "address";
+  const column = (c.req.query("column") ?? "").trim() || (kind === "address" ? "address" : "code");
+  const format: InputFormat = /ndjson|jsonl/.test(c.req.header("content-type") ?? "") ? "jsonl" : "csv";
+  const principal = { keyId: PORTAL_CALLS_KEY, userId: u.id, plan: u.plan };
+  const job = await createJob(c.env, principal, { kind, format, column, body: c.req.raw.body });
+  return c.json({ data: jobView(job) }, 202);
+});
+
+jobPages.get("/jobs/:id/status", signedIn, async (c) => c.json({ data: jobView(await getJob(c.env, c.get("user").id, c.req.param("id"))) }));
+
+jobPages.post("/jobs/:id/cancel", signedIn, async (c) => c.json({ data: jobView(await cancelJob(c.env, c.get("user").id, c.req.param("id"))) }));
+
+jobPages.get("/jobs/:id/result", signedIn, async (c) => {
+  const id = c.req.param("id");
+  const body = await jobResult(c.env, c.get("user").id, id, "csv");
+  return new Response(body, {
+    headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${id}.csv"`, "cache-control": "private, no-store" },
+  });
+});
+
+// ---------------------------------------------------------------- views
+
+function JobsPage(props: { p: Page; jobs: JobRow[] }) {
+  const { p } = props;
+  const verified = p.user?.emailVerified ?? false;
+  const labels = {
+    cost: p.t("jobs_cost"),
+    counting: p.t("jobs_counting"),
+    progress: p.t("jobs_progress"),
+    left: p.t("jobs_left"),
+    failed: p.t("jobs_failed_to_start"),
+    ...Object.fromEntries(STATES.map((s) => [s, p.t(`jobs_state_${s}`)])),
+  };
+  return (
+    <Layout p={p} title={p.t("jobs_title")}>
+      <h1>{p.t("jobs_title")}</h1>
+      {verified ? null : <VerifyFirst p={p} email={p.user?.email ?? ""} />}
+      <div class="card" data-jobs data-csrf={p.csrf} data-labels={JSON.stringify(labels)}>
+        <p class="muted">{p.t("jobs_intro", { days: RESULT_DAYS })}</p>
+        <label for="job-file">{p.t("jobs_file")}</label>
+        <input id="job-file" type="file" accept=".csv,.jsonl,.ndjson,text/csv,application/x-ndjson" aria-describedby="job-file-hint" disabled={!verified} />
+        <p class="hint" id="job-file-hint">
+          {p.t("jobs_file_hint")}
+        </p>
+        <label for="job-kind">{p.t("jobs_kind")}</label>
+        <select id="job-kind" disabled={!verified}>
+          <option value="address">{p.t("jobs_kind_address")}</option>
+          <option value="convert">{p.t("jobs_kind_convert")}</option>
+        </select>
+        <label for="job-column">{p.t("jobs_column")}</label>
+        <input id="job-column" type="text" value="address" aria-describedby="job-column-hint" disabled={!verified} />
+        <p class="hint" id="job-column-hint">
+          {p.t("jobs_column_hint")}
+        </p>
+        <p data-testid="job-cost" id="job-cost" aria-live="polite" />
+        <button type="button" id="job-start" data-testid="job-start" disabled>
+          {p.t("jobs_start")}
+        </button>
+        <div id="job-run" class="mt" hidden>
+          <p id="job-status" data-testid="job-status" aria-live="polite" />
+          <progress id="job-progress" max="1" value="0" data-testid="job-progress" aria-label={p.t("jobs_progress_label")} />
+          <p>
+            <button type="button" class="secondary" id="job-cancel" data-testid="job-cancel">
+              {p.t("jobs_cancel")}
+            </button>{" "}
+            <a id="job-download" data-testid="job-download" class="button" hidden href="/portal/jobs">
+              {p.t("jobs_download")}
+            </a>
+          </p>
+        </div>
+      </div>
+      <div class="card">
+        <h2>{p.t("jobs_past")}</h2>
+        {props.jobs.length === 0 ? (
+          <p class="muted">{p.t("jobs_none")}</p>
+        ) : (
+          <div class="table-wrap">
+            <table class="responsive" data-testid="job-list">
+              <thead>
+                <tr>
+                  <th>{p.t("col_job")}</th>
+                  <th>{p.t("jobs_kind")}</th>
+                  <th>{p.t("col_state")}</th>
+                  <th class="num">{p.t("col_rows")}</th>
+                  <th>{p.t("col_created")}</th>
+                  <th>{p.t("col_result")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.jobs.map((j) => (
+                  <tr>
+                    <td data-label={p.t("col_job")}>
+                      <code>{j.id}</code>
+                    </td>
+                    <td data-label={p.t("jobs_kind")}>{p.t(`jobs_kind_${j.kind}`)}</td>
+                    <td data-label={p.t("col_state")}>{p.t(`jobs_state_${j.state}`)}</td>
+                    <td class="num" data-label={p.t("col_rows")}>
+                      {formatNumber(p.lang, j.rowsDone)} / {formatNumber(p.lang, j.rowsTotal)}
+                    </td>
+                    <td data-label={p.t("col_created")}>{new Date(j.createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC</td>
+                    <td data-label={p.t("col_result")}>
+                      {jobView(j).result ? <a href={`/portal/jobs/${j.id}/result`}>{p.t("jobs_download")}</a> : <span class="muted">–</span>}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+    </Layout>
+  );
+}
