@@ -2,10 +2,15 @@
 import { z } from "zod";
 import { pageMeta, pageParams } from "../lib/paging";
 
+export const JOB_KINDS = ["address", "convert"] as const;
+
 export const createJobQuery = z.strictObject({
   kind: z
-    .enum(["address", "convert"])
-    .describe("address: free text to regions (as POST /wilayah/address); convert: codes of any edition to today's (as /wilayah/convert)"),
+    .enum(JOB_KINDS)
+    .optional()
+    .describe(
+      "address: free text to regions (as POST /wilayah/address); convert: codes of any edition to today's (as /wilayah/convert). Required, here or as a form field.",
+    ),
   column: z
     .string()
     .trim()

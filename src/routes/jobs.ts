@@ -2,9 +2,10 @@ import { Hono } from "hono";
 import type { CallEnv } from "../data/context";
 import { requireApiKey } from "../data/guard";
 import { doc } from "../http/docs";
+import { boundaryOf, readMultipartUpload } from "../http/multipart";
 import { queryParams } from "../http/validate";
 import type { InputFormat } from "../jobs/input";
-import { createJobQuery, jobListResponse, jobPaging, jobResponse, jobResultQuery } from "../jobs/schemas";
+import { createJobQuery, JOB_KINDS, jobListResponse, jobPaging, jobResponse, jobResultQuery } from "../jobs/schemas";
 import { cancelJob, createJob, getJob, jobResult, jobView, listJobs, RESULT_DAYS } from "../jobs/service";
 import { ApiError } from "../lib/errors";
 
@@ -19,23 +20,37 @@ const FORMATS: Record<string, InputFormat> = {
   "application/jsonl": "jsonl",
   "application/x-jsonlines": "jsonl",
 };
+const KINDS: readonly string[] = JOB_KINDS;
 
-/** The file's format: said in the query, else by its Content-Type. */
+/** A raw file's format: said in the query, else by its Content-Type. */
 function formatOf(said: InputFormat | undefined, contentType: string | undefined): InputFormat {
   const media = (contentType ?? "").split(";")[0].trim().toLowerCase();
-  if (media === "multipart/form-data") {
-    throw new ApiError(
-      "UNSUPPORTED_MEDIA_TYPE",
-      "Send the file as the raw request body (Content-Type: text/csv or application/x-ndjson); multipart forms are not read yet.",
-    );
-  }
   const format = said ?? FORMATS[media];
   if (!format)
     throw new ApiError(
       "UNSUPPORTED_MEDIA_TYPE",
-      `Send a CSV (Content-Type: text/csv) or JSON Lines file (application/x-ndjson)${media ? `, not ${media.slice(0, 100)}` : ""}.`,
+      `Send a CSV (Content-Type: text/csv) or JSON Lines file (application/x-ndjson), or a multipart form with it${media ? `, not ${media.slice(0, 100)}` : ""}.`,
     );
   return format;
+}
+
+/** The upload: the raw body, or a multipart form's fields (before the file) and its file part, streamed either way. */
+async function uploadOf(req: Request, q: { kind?: "address" | "convert"; column?: string; format?: InputFormat }) {
+  const boundary = boundaryOf(req.headers.get("content-type") ?? undefined);
+  if (!boundary) return { ...q, format: formatOf(q.format, req.headers.get("content-type") ?? undefined), body: req.body };
+  if (!req.body) throw new ApiError("VALIDATION_ERROR", "The form is empty: send the file in its `file` field.");
+  const form = await readMultipartUpload(req.body, boundary);
+  if (!form.file) throw new ApiError("VALIDATION_ERROR", "The form has no file: send it in a `file` field (after the other fields).");
+  const kind = q.kind ?? form.fields.kind;
+  if (kind !== undefined && !KINDS.includes(kind)) throw new ApiError("VALIDATION_ERROR", `kind must be address or convert, not "${kind.slice(0, 40)}".`);
+  const said = q.format ?? (form.fields.format === "csv" || form.fields.format === "jsonl" ? form.fields.format : undefined);
+  const jsonl = /\.(jsonl|ndjson)$/i.test(form.filename ?? "") || FORMATS[form.type ?? ""] === "jsonl";
+  return {
+    kind: kind as "address" | "convert" | undefined,
+    column: q.column ?? (form.fields.column?.trim() || undefined),
+    format: said ?? (jsonl ? "jsonl" : "csv"),
+    body: form.file,
+  };
 }
 
 jobRoutes.post(
@@ -44,7 +59,7 @@ jobRoutes.post(
     operationId: "createJob",
     tags,
     summary: "Start a bulk job",
-    description: `Send a file of up to 1,000,000 rows and 200 MB as the request body (CSV with a header, or JSON Lines): each row's text (address) or code (convert) is answered as the single endpoints answer it. One call per row: the rows are reserved from your quota and credits when the job is accepted (402 when they cannot cover all of them; nothing is charged), charged as they are done, and what is not used goes back on cancel or failure. A bad file is refused with the line where it went wrong. The file and the result are kept ${RESULT_DAYS} days.`,
+    description: `Send a file of up to 1,000,000 rows and 200 MB as the request body (CSV with a header, or JSON Lines), or as the \`file\` field of a multipart/form-data form (fields \`kind\`, \`column\` before it): each row's text (address) or code (convert) is answered as the single endpoints answer it. One call per row: the rows are reserved from your quota and credits when the job is accepted (402 when they cannot cover all of them; nothing is charged), charged as they are done, and what is not used goes back on cancel or failure. A bad file is refused with the line where it went wrong. The file and the result are kept ${RESULT_DAYS} days.`,
     caller: "apiKey",
     input: "query",
     ok: { status: 202, description: "The job, queued", schema: jobResponse },
@@ -53,10 +68,10 @@ jobRoutes.post(
   requireApiKey,
   queryParams(createJobQuery),
   async (c) => {
-    const q = c.req.valid("query");
-    const format = formatOf(q.format, c.req.header("content-type"));
-    const column = q.column ?? (q.kind === "address" ? "address" : "code");
-    const job = await createJob(c.env, c.get("call").principal, { kind: q.kind, format, column, body: c.req.raw.body });
+    const up = await uploadOf(c.req.raw, c.req.valid("query"));
+    if (!up.kind) throw new ApiError("VALIDATION_ERROR", "Say the job's kind: `kind=address` or `kind=convert` (in the query or as a form field).");
+    const column = up.column ?? (up.kind === "address" ? "address" : "code");
+    const job = await createJob(c.env, c.get("call").principal, { kind: up.kind, format: up.format, column, body: up.body });
     return c.json({ data: jobView(job) }, 202);
   },
 );

@@ -203,4 +203,26 @@ describe("bulk jobs", () => {
       r.restore();
     }
   }, 120_000);
+
+  it("a multipart form (curl -F kind=… -F column=… -F file=@…): the file streamed as the raw body would be; its kind required", async () => {
+    const { secret } = await seedUserWithKey();
+    const form = new FormData();
+    form.set("kind", "convert");
+    form.set("column", "kode");
+    form.set("file", new File(["id,kode\n1,32.73\n2,11.01\n"], "codes.csv", { type: "text/csv" }));
+    const res = await call("/api/v1/jobs", { method: "POST", key: secret, body: form });
+    expect(res.status).toBe(202);
+    const job = await finished(secret, (await json(res)).data.id);
+    expect(job).toMatchObject({ state: "done", kind: "convert", input: { format: "csv", column: "kode", header: ["id", "kode"] }, rows: { done: 2 } });
+    const jsonl = new FormData();
+    jsonl.set("kind", "convert");
+    jsonl.set("file", new File(['{"code":"32"}\n'], "codes.jsonl"));
+    expect((await json(await call("/api/v1/jobs", { method: "POST", key: secret, body: jsonl }))).data.input.format).toBe("jsonl");
+    const noKind = new FormData();
+    noKind.set("file", new File(["code\n32\n"], "c.csv"));
+    expect((await expectError(await call("/api/v1/jobs", { method: "POST", key: secret, body: noKind }), 400, "VALIDATION_ERROR")).message).toMatch(/kind/);
+    const noFile = new FormData();
+    noFile.set("kind", "convert");
+    await expectError(await call("/api/v1/jobs", { method: "POST", key: secret, body: noFile }), 400, "VALIDATION_ERROR");
+  }, 120_000);
 });
