@@ -96,6 +96,7 @@ pre.try{background:#0f1720;color:#dfe7ef;padding:.7rem;border-radius:6px;overflo
   table.responsive tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}
   table.responsive td{display:flex;flex-wrap:wrap;justify-content:space-between;gap:0 1rem;border:0;padding:.2rem 0;text-align:right;overflow-wrap:anywhere}
   table.responsive td::before{content:attr(data-label);font-weight:600;color:var(--muted);text-align:left}
+  progress{width:100%;height:1rem}
   table.responsive td.num{text-align:right}
 }
 `;
@@ -179,7 +180,7 @@ export const JS = `
   var statusEl = document.getElementById("job-status"), bar = document.getElementById("job-progress");
   var cancel = document.getElementById("job-cancel"), download = document.getElementById("job-download");
   var fmt = function (n) { return Number(n).toLocaleString(document.documentElement.lang || "en"); };
-  var fill = function (text, values) { return String(text).replace(/{(w+)}/g, function (_, k) { return values[k] !== undefined ? values[k] : ""; }); };
+  var fill = function (text, values) { return String(text).replace(/\\{(\\w+)\\}/g, function (_, k) { return values[k] !== undefined ? values[k] : ""; }); };
   var jobId = null;
   kind.addEventListener("change", function () {
     if (column.value === "address" || column.value === "code") column.value = kind.value === "convert" ? "code" : "address";
@@ -190,8 +191,8 @@ export const JS = `
     if (!f) { cost.textContent = ""; return; }
     cost.textContent = labels.counting;
     f.text().then(function (text) {
-      var lines = text.split(/\r\n|\n|\r/).filter(function (l) { return l.trim() !== ""; }).length;
-      var rows = /.(jsonl|ndjson)$/i.test(f.name) ? lines : Math.max(0, lines - 1);
+      var lines = text.split(/\\r\\n|\\n|\\r/).filter(function (l) { return l.trim() !== ""; }).length;
+      var rows = /\\.(jsonl|ndjson)$/i.test(f.name) ? lines : Math.max(0, lines - 1);
       cost.textContent = fill(labels.cost, { rows: fmt(rows) });
       start.disabled = rows === 0;
     });
@@ -222,7 +223,7 @@ export const JS = `
     run.hidden = false;
     download.hidden = true;
     statusEl.textContent = labels.queued;
-    var type = /.(jsonl|ndjson)$/i.test(f.name) ? "application/x-ndjson" : "text/csv";
+    var type = /\\.(jsonl|ndjson)$/i.test(f.name) ? "application/x-ndjson" : "text/csv";
     fetch("/portal/jobs/upload?kind=" + encodeURIComponent(kind.value) + "&column=" + encodeURIComponent(column.value), {
       method: "POST", body: f, credentials: "same-origin", headers: { "content-type": type, accept: "application/json", "x-csrf-token": csrf }
     })
