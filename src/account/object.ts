@@ -167,6 +167,51 @@ export class AccountObject extends Agent<Env> {
   }
 
   /**
+   * What `calls` more calls cost now: free within the quota (less reservations), credits beyond.
+   * Awaits D1 only to learn the plan, status and (when credits are needed) the balance, then decides
+   * with no await left, so the caller acts on the decision in the same synchronous stretch: other
+   * requests enter the object while one waits on D1, and after any wait everything is read again.
+   * Refused: the key revoked, the account suspended, or not enough credits (`available`: how many
+   * there are), decided on a balance read after the first refusal (a payment may have landed).
+   */
+  async #price(
+    keyId: string,
+    calls: number,
+    now: number,
+  ): Promise<
+    | { ok: true; credits: number; owed: number; quota: number; used: number; reserved: number }
+    | { ok: false; reason?: "revoked" | "suspended"; available?: number }
+  > {
+    let balanceSince: number | undefined;
+    for (;;) {
+      if (this.#recentlyRevoked(now).has(keyId)) return { ok: false, reason: "revoked" };
+      const account = this.#account(now);
+      if (!account) {
+        await this.#loadAccount(now);
+        continue;
+      }
+      if (account.suspended) return { ok: false, reason: "suspended" };
+      const used = this.#monthUsed(utcDay(now).slice(0, 7));
+      const reserved = this.#reserved(now);
+      const { credits, owed } = priceCalls({ calls, quota: account.quota, used, reserved });
+      if (credits > 0) {
+        const balance = this.#ledgerBalance(now, balanceSince);
+        if (balance === undefined) {
+          await this.#loadBalance(balanceSince ?? now);
+          continue;
+        }
+        if (balance - this.#committed() < credits) {
+          if (balanceSince !== undefined) return { ok: false, available: Math.max(0, balance - this.#committed()) };
+          balanceSince = Date.now();
+          await this.#loadBalance(balanceSince);
+          continue;
+        }
+      }
+      return { ok: true, credits, owed, quota: account.quota, used, reserved };
+    }
+  }
+
+  /**
    * Decides whether `calls` more calls (1, or the items of a batch) may be served, all of them or
    * none, and counts them if so; for a single call with quota to spare, also grants a lease.
    * `ticket`: the isolate's id for this admission, by which `giveBack` finds what it counted.
@@ -185,45 +230,20 @@ export class AccountObject extends Agent<Env> {
     now?: number;
   }): Promise<Admission> {
     const day = utcDay(now);
-    // Set when the balance was too low: decide once more on a balance read after this moment.
-    let balanceSince: number | undefined;
-    // Every await is before the decision: other requests enter the object while one waits on D1, so
-    // the counts are read, the decision made and the calls counted in one synchronous stretch, and
-    // after any wait everything is read again.
-    for (;;) {
-      if (this.#recentlyRevoked(now).has(keyId)) return { ok: false, reason: "revoked" };
-      const account = this.#account(now);
-      if (!account) {
-        await this.#loadAccount(now);
-        continue;
-      }
-      if (account.suspended) return { ok: false, reason: "suspended" };
-      const used = this.#monthUsed(day.slice(0, 7));
-      const reserved = this.#reserved(now);
-      const { credits, owed } = priceCalls({ calls, quota: account.quota, used, reserved });
-      if (credits > 0) {
-        const balance = this.#ledgerBalance(now, balanceSince);
-        if (balance === undefined) {
-          await this.#loadBalance(balanceSince ?? now);
-          continue;
-        }
-        const { pendingDebit, owedToReservations } = this.#store.state;
-        if (balance - this.#committed() < credits) {
-          if (balanceSince !== undefined) return { ok: false };
-          // Not enough by the cached balance: read it once more (a payment may have landed), then decide again.
-          balanceSince = Date.now();
-          await this.#loadBalance(balanceSince);
-          continue;
-        }
-        this.#store.setState({ pendingDebit: pendingDebit + credits, owedToReservations: owedToReservations + owed });
-      }
-      this.#store.count(keyId, endpoint, day, calls, now);
-      if (ticket) this.#store.remember(ticket, { keyId, endpoint, day, calls, credits }, false, now);
-      if (this.#month) this.#month.used += calls;
-      const admission = this.#answer(day, now, calls, credits, account.quota - used - reserved);
-      await this.#scheduleFlush();
-      return admission;
+    const d = await this.#price(keyId, calls, now);
+    // No await since the decision: it is acted on before any other event enters the object.
+    if (!d.ok) return { ok: false, ...(d.reason ? { reason: d.reason } : {}) };
+    const { credits, owed, quota, used, reserved } = d;
+    if (credits > 0) {
+      const { pendingDebit, owedToReservations } = this.#store.state;
+      this.#store.setState({ pendingDebit: pendingDebit + credits, owedToReservations: owedToReservations + owed });
     }
+    this.#store.count(keyId, endpoint, day, calls, now);
+    if (ticket) this.#store.remember(ticket, { keyId, endpoint, day, calls, credits }, false, now);
+    if (this.#month) this.#month.used += calls;
+    const admission = this.#answer(day, now, calls, credits, quota - used - reserved);
+    await this.#scheduleFlush();
+    return admission;
   }
 
   /** The answer to an admission just counted; a lease (sized on the counts it was decided on) is reserved here. */
@@ -294,34 +314,14 @@ export class AccountObject extends Agent<Env> {
     rows: number;
     now?: number;
   }): Promise<JobAdmission> {
-    let balanceSince: number | undefined;
-    for (;;) {
-      const known = this.#store.job(jobId);
-      if (known) return { ok: true, credits: known.credits };
-      if (this.#recentlyRevoked(now).has(keyId)) return { ok: false, reason: "revoked" };
-      const account = this.#account(now);
-      if (!account) {
-        await this.#loadAccount(now);
-        continue;
-      }
-      if (account.suspended) return { ok: false, reason: "suspended" };
-      const { credits } = priceCalls({ calls: rows, quota: account.quota, used: this.#monthUsed(utcDay(now).slice(0, 7)), reserved: this.#reserved(now) });
-      if (credits > 0) {
-        const balance = this.#ledgerBalance(now, balanceSince);
-        if (balance === undefined) {
-          await this.#loadBalance(balanceSince ?? now);
-          continue;
-        }
-        if (balance - this.#committed() < credits) {
-          if (balanceSince !== undefined) return { ok: false, available: Math.max(0, balance - this.#committed()) };
-          balanceSince = Date.now();
-          await this.#loadBalance(balanceSince);
-          continue;
-        }
-      }
-      this.#store.addJob({ id: jobId, keyId, endpoint, rows, credits });
-      return { ok: true, credits };
-    }
+    const known = this.#store.job(jobId);
+    if (known) return { ok: true, credits: known.credits };
+    const d = await this.#price(keyId, rows, now);
+    if (!d.ok) return d;
+    const again = this.#store.job(jobId); // asked twice at once: the first reservation stands
+    if (again) return { ok: true, credits: again.credits };
+    this.#store.addJob({ id: jobId, keyId, endpoint, rows, credits: d.credits });
+    return { ok: true, credits: d.credits };
   }
 
   /**
