@@ -169,19 +169,18 @@ export class AccountObject extends Agent<Env> {
   /**
    * What `calls` more calls cost now: free within the quota (less reservations), credits beyond.
    * Awaits D1 only to learn the plan, status and (when credits are needed) the balance, then decides
-   * with no await left, so the caller acts on the decision in the same synchronous stretch: other
-   * requests enter the object while one waits on D1, and after any wait everything is read again.
+   * and runs `act` on the decision in the same synchronous stretch: other requests enter the object
+   * while one waits on D1 (many may wait on the same read), so the counts must change before any of
+   * them decides again, and after any wait everything is read again.
    * Refused: the key revoked, the account suspended, or not enough credits (`available`: how many
    * there are), decided on a balance read after the first refusal (a payment may have landed).
    */
-  async #price(
+  async #price<T>(
     keyId: string,
     calls: number,
     now: number,
-  ): Promise<
-    | { ok: true; credits: number; owed: number; quota: number; used: number; reserved: number }
-    | { ok: false; reason?: "revoked" | "suspended"; available?: number }
-  > {
+    act: (d: { credits: number; owed: number; quota: number; used: number; reserved: number }) => T,
+  ): Promise<{ ok: true; value: T } | { ok: false; reason?: "revoked" | "suspended"; available?: number }> {
     let balanceSince: number | undefined;
     for (;;) {
       if (this.#recentlyRevoked(now).has(keyId)) return { ok: false, reason: "revoked" };
@@ -207,7 +206,7 @@ export class AccountObject extends Agent<Env> {
           continue;
         }
       }
-      return { ok: true, credits, owed, quota: account.quota, used, reserved };
+      return { ok: true, value: act({ credits, owed, quota: account.quota, used, reserved }) };
     }
   }
 
@@ -230,20 +229,19 @@ export class AccountObject extends Agent<Env> {
     now?: number;
   }): Promise<Admission> {
     const day = utcDay(now);
-    const d = await this.#price(keyId, calls, now);
-    // No await since the decision: it is acted on before any other event enters the object.
+    const d = await this.#price(keyId, calls, now, ({ credits, owed, quota, used, reserved }) => {
+      if (credits > 0) {
+        const { pendingDebit, owedToReservations } = this.#store.state;
+        this.#store.setState({ pendingDebit: pendingDebit + credits, owedToReservations: owedToReservations + owed });
+      }
+      this.#store.count(keyId, endpoint, day, calls, now);
+      if (ticket) this.#store.remember(ticket, { keyId, endpoint, day, calls, credits }, false, now);
+      if (this.#month) this.#month.used += calls;
+      return this.#answer(day, now, calls, credits, quota - used - reserved);
+    });
     if (!d.ok) return { ok: false, ...(d.reason ? { reason: d.reason } : {}) };
-    const { credits, owed, quota, used, reserved } = d;
-    if (credits > 0) {
-      const { pendingDebit, owedToReservations } = this.#store.state;
-      this.#store.setState({ pendingDebit: pendingDebit + credits, owedToReservations: owedToReservations + owed });
-    }
-    this.#store.count(keyId, endpoint, day, calls, now);
-    if (ticket) this.#store.remember(ticket, { keyId, endpoint, day, calls, credits }, false, now);
-    if (this.#month) this.#month.used += calls;
-    const admission = this.#answer(day, now, calls, credits, quota - used - reserved);
     await this.#scheduleFlush();
-    return admission;
+    return d.value;
   }
 
   /** The answer to an admission just counted; a lease (sized on the counts it was decided on) is reserved here. */
@@ -316,12 +314,13 @@ export class AccountObject extends Agent<Env> {
   }): Promise<JobAdmission> {
     const known = this.#store.job(jobId);
     if (known) return { ok: true, credits: known.credits };
-    const d = await this.#price(keyId, rows, now);
-    if (!d.ok) return d;
-    const again = this.#store.job(jobId); // asked twice at once: the first reservation stands
-    if (again) return { ok: true, credits: again.credits };
-    this.#store.addJob({ id: jobId, keyId, endpoint, rows, credits: d.credits });
-    return { ok: true, credits: d.credits };
+    const d = await this.#price(keyId, rows, now, ({ credits }) => {
+      const again = this.#store.job(jobId); // asked twice at once: the first reservation stands
+      if (again) return again.credits;
+      this.#store.addJob({ id: jobId, keyId, endpoint, rows, credits });
+      return credits;
+    });
+    return d.ok ? { ok: true, credits: d.value } : d;
   }
 
   /**

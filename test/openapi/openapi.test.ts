@@ -13,6 +13,7 @@ const UNDOCUMENTED = [/^\/mcp/, /^\/openapi\.json$/, /^\/docs/, /^\/portal/, /^\
 
 /** Every operation's name, as SDK users call it. A change here is a breaking change of both SDKs. */
 const OPERATION_NAMES: string[] = [
+  "DELETE /api/v1/jobs/{id} cancelJob",
   "DELETE /user/keys/{id} revokeKey",
   "DELETE /user/webhooks/{id} deleteWebhook",
   "GET /admin/audit adminListAudit",
@@ -21,6 +22,9 @@ const OPERATION_NAMES: string[] = [
   "GET /admin/users/{id} adminGetUser",
   "GET /api/v1/cuaca getCuaca",
   "GET /api/v1/gempa/terkini getGempaTerkini",
+  "GET /api/v1/jobs listJobs",
+  "GET /api/v1/jobs/{id} getJob",
+  "GET /api/v1/jobs/{id}/result getJobResult",
   "GET /api/v1/wilayah/address resolveAddress",
   "GET /api/v1/wilayah/changes listChanges",
   "GET /api/v1/wilayah/changes/mapping getChangesMapping",
@@ -73,6 +77,7 @@ const OPERATION_NAMES: string[] = [
   "PATCH /user/webhooks/{id} updateWebhook",
   "POST /admin/users/{id}/credits adminGrantCredits",
   "POST /admin/users/{id}/subscription adminGrantSubscription",
+  "POST /api/v1/jobs createJob",
   "POST /api/v1/wilayah/address resolveAddresses",
   "POST /api/v1/wilayah/convert convertCodes",
   "POST /api/v1/wilayah/nik decodeNik",

@@ -319,13 +319,14 @@ class Client(BaseClient):
     def create_job(
         self,
         *,
-        kind: Literal["address", "convert"],
+        kind: Literal["address", "convert"] | None = None,
         column: str | None = None,
         format: Literal["csv", "jsonl"] | None = None,
     ) -> CreateJobResponse:
         """
         Send a file of up to 1,000,000 rows and 200 MB as the request body (CSV with a header, or
-        JSON Lines): each row's text (address) or code (convert) is answered as the single endpoints
+        JSON Lines), or as the `file` field of a multipart/form-data form (fields `kind`, `column`
+        before it): each row's text (address) or code (convert) is answered as the single endpoints
         answer it. One call per row: the rows are reserved from your quota and credits when the job
         is accepted (402 when they cannot cover all of them; nothing is charged), charged as they
         are done, and what is not used goes back on cancel or failure. A bad file is refused with
@@ -335,7 +336,7 @@ class Client(BaseClient):
 
         Args:
             kind: address: free text to regions (as POST /wilayah/address); convert: codes of any
-                edition to today's (as /wilayah/convert)
+                edition to today's (as /wilayah/convert). Required, here or as a form field.
             column: The CSV header's column (or the JSON Lines objects' field) holding the text or
                 code. Default: `address` for address jobs, `code` for convert jobs.
             format: The file's format; by default read from Content-Type (text/csv,
@@ -2698,13 +2699,14 @@ class AsyncClient(BaseAsyncClient):
     async def create_job(
         self,
         *,
-        kind: Literal["address", "convert"],
+        kind: Literal["address", "convert"] | None = None,
         column: str | None = None,
         format: Literal["csv", "jsonl"] | None = None,
     ) -> CreateJobResponse:
         """
         Send a file of up to 1,000,000 rows and 200 MB as the request body (CSV with a header, or
-        JSON Lines): each row's text (address) or code (convert) is answered as the single endpoints
+        JSON Lines), or as the `file` field of a multipart/form-data form (fields `kind`, `column`
+        before it): each row's text (address) or code (convert) is answered as the single endpoints
         answer it. One call per row: the rows are reserved from your quota and credits when the job
         is accepted (402 when they cannot cover all of them; nothing is charged), charged as they
         are done, and what is not used goes back on cancel or failure. A bad file is refused with
@@ -2714,7 +2716,7 @@ class AsyncClient(BaseAsyncClient):
 
         Args:
             kind: address: free text to regions (as POST /wilayah/address); convert: codes of any
-                edition to today's (as /wilayah/convert)
+                edition to today's (as /wilayah/convert). Required, here or as a form field.
             column: The CSV header's column (or the JSON Lines objects' field) holding the text or
                 code. Default: `address` for address jobs, `code` for convert jobs.
             format: The file's format; by default read from Content-Type (text/csv,

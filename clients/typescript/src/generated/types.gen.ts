@@ -2847,11 +2847,11 @@ export type ListJobsResponse = ListJobsResponses[keyof ListJobsResponses];
 export type CreateJobData = {
     body?: never;
     path?: never;
-    query: {
+    query?: {
         /**
-         * address: free text to regions (as POST /wilayah/address); convert: codes of any edition to today's (as /wilayah/convert)
+         * address: free text to regions (as POST /wilayah/address); convert: codes of any edition to today's (as /wilayah/convert). Required, here or as a form field.
          */
-        kind: 'address' | 'convert';
+        kind?: 'address' | 'convert';
         /**
          * The CSV header's column (or the JSON Lines objects' field) holding the text or code. Default: `address` for address jobs, `code` for convert jobs.
          */
