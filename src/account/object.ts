@@ -147,15 +147,10 @@ export class AccountObject extends Agent<Env> {
     }
   }
 
-  /** Calls reserved by unsettled leases and running jobs; leases past their grace end here, uncounted. */
-  #reserved(now: number): number {
+  /** Calls reserved by unsettled leases; leases past their grace end here, uncounted. */
+  #leaseReserved(now: number): number {
     for (const gone of this.#store.expiredLeases(now)) this.#endLease(gone.id, gone.calls);
-    return this.#store.reservedCalls() + this.#store.jobsHeld().rows;
-  }
-
-  /** Credits not free to spend: spent and not in the ledger yet, or held by jobs. */
-  #committed(): number {
-    return this.#store.state.pendingDebit + this.#store.jobsHeld().credits;
+    return this.#store.reservedCalls();
   }
 
   /** A lease is over with `unused` calls not served: credits its reservation made others spend come back. */
@@ -191,7 +186,9 @@ export class AccountObject extends Agent<Env> {
       }
       if (account.suspended) return { ok: false, reason: "suspended" };
       const used = this.#monthUsed(utcDay(now).slice(0, 7));
-      const reserved = this.#reserved(now);
+      // Running jobs reserve rows as leases reserve calls, and hold credits not yet in the ledger.
+      const jobs = this.#store.jobsHeld();
+      const reserved = this.#leaseReserved(now) + jobs.rows;
       const { credits, owed } = priceCalls({ calls, quota: account.quota, used, reserved });
       if (credits > 0) {
         const balance = this.#ledgerBalance(now, balanceSince);
@@ -199,8 +196,9 @@ export class AccountObject extends Agent<Env> {
           await this.#loadBalance(balanceSince ?? now);
           continue;
         }
-        if (balance - this.#committed() < credits) {
-          if (balanceSince !== undefined) return { ok: false, available: Math.max(0, balance - this.#committed()) };
+        const spendable = balance - this.#store.state.pendingDebit - jobs.credits;
+        if (spendable < credits) {
+          if (balanceSince !== undefined) return { ok: false, available: Math.max(0, spendable) };
           balanceSince = Date.now();
           await this.#loadBalance(balanceSince);
           continue;

@@ -189,10 +189,9 @@ async function enqueueChunks(env: Env, id: string, chunks: ChunkRange[]): Promis
 }
 
 /** A job ends badly: its rows done are kept and charged, the rest of its reservation goes back. */
-export async function failJob(env: Env, id: string, error: string): Promise<boolean> {
-  const changed = await finishJob(primaryDb(env), id, "failed", Date.now(), error);
+export async function failJob(env: Env, id: string, error: string): Promise<void> {
+  await finishJob(primaryDb(env), id, "failed", Date.now(), error);
   await jobEnded(env, id);
-  return changed;
 }
 
 /**

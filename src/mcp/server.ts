@@ -93,6 +93,22 @@ function errorResult(code: ErrorCode, message: string, requestId: string) {
 }
 
 /**
+ * Registers a tool whose answer is `answer`'s JSON, as structured content and as text; a failure is
+ * a tool error with the REST error body (as http/errors.ts answers it: the same codes and words).
+ */
+function answering(server: McpServer, name: string, config: Tool["config"], call: DataContext, answer: (args: unknown) => Promise<string>) {
+  server.registerTool(name, config, async (args: unknown) => {
+    try {
+      const json = await answer(args ?? {});
+      return { structuredContent: JSON.parse(json) as Record<string, unknown>, content: [{ type: "text" as const, text: json }] };
+    } catch (e) {
+      const failure = failureAnswer(e, { request_id: call.requestId, tool: name }, "mcp_tool_error");
+      return errorResult(failure.code, failure.message, call.requestId);
+    }
+  });
+}
+
+/**
  * The server for one request. `only`: the request is a call of that tool, so only it is registered
  * (registering costs; an unknown name registers all, and the SDK answers as usual).
  */
@@ -108,27 +124,8 @@ export function buildServer(
   const known = only !== undefined && (all.some((t) => t.name === only) || accountTools.some((t) => t.name === only));
   const tools = known ? all.filter((t) => t.name === only) : all;
   for (const tool of known ? accountTools.filter((t) => t.name === only) : accountTools) {
-    server.registerTool(tool.name, tool.config, async (args: unknown) => {
-      try {
-        const json = JSON.stringify(await tool.run(args ?? {}, call));
-        return { structuredContent: JSON.parse(json) as Record<string, unknown>, content: [{ type: "text" as const, text: json }] };
-      } catch (e) {
-        const answer = failureAnswer(e, { request_id: call.requestId, tool: tool.name }, "mcp_tool_error");
-        return errorResult(answer.code, answer.message, call.requestId);
-      }
-    });
+    answering(server, tool.name, tool.config, call, async (a) => JSON.stringify(await tool.run(a, call)));
   }
-  for (const tool of tools) {
-    server.registerTool(tool.name, tool.config, async (args: unknown) => {
-      try {
-        const { json } = await serveDataCall(tool.ep, args ?? {}, call, admit);
-        return { structuredContent: JSON.parse(json) as Record<string, unknown>, content: [{ type: "text" as const, text: json }] };
-      } catch (e) {
-        // As REST answers it (http/errors.ts), in a tool error: the same codes and words.
-        const answer = failureAnswer(e, { request_id: call.requestId, tool: tool.name }, "mcp_tool_error");
-        return errorResult(answer.code, answer.message, call.requestId);
-      }
-    });
-  }
+  for (const tool of tools) answering(server, tool.name, tool.config, call, async (a) => (await serveDataCall(tool.ep, a, call, admit)).json);
   return server;
 }
