@@ -1,21 +1,26 @@
 /**
- * `npm run dev`: one command from a fresh clone to a running API on http://localhost:8787.
- * Applies migrations to local D1, loads the wilayah seed and the kelurahan boundaries (built from
- * their compressed source, scripts/seed/boundaries.ts) only when what is loaded differs from
- * seed/manifest.json, puts the bulk exports into the local R2 (scripts/seed/exports.ts) when they
- * are missing, makes sure a development API key exists (kept in .dev-key), prints it, then runs
- * `wrangler dev`.
+ * `npm run dev`: one command from a fresh clone to a running API on http://localhost:8787 (or the
+ * port given). Applies migrations to local D1, loads the wilayah seed and the kelurahan boundaries
+ * (built from their compressed source, scripts/seed/boundaries.ts) only when what is loaded differs
+ * from seed/manifest.json, puts the bulk exports into the local R2 (scripts/seed/exports.ts) when
+ * they are missing, makes sure a development API key exists (kept in .dev-key), runs `wrangler dev`
+ * and, once it answers, prints the key last, on a line of its own.
  *
- *   npm run dev -- --no-serve   # prepare only (CI smoke checks)
+ *   npm run dev                      # port 8787
+ *   npm run dev -- --port 8879       # another port (or PORT=8879 npm run dev)
+ *   npm run dev -- --no-serve        # prepare only (CI smoke checks): prints the key and stops
+ *   npm run dev -- --verbose         # wrangler's own output of the migrations (a table per file)
  *
- * WRANGLER_PERSIST_TO=DIR keeps all local state (D1, KV, Durable Objects) in DIR instead of
- * .wrangler/state, and the key in DIR/dev-key: the benchmark uses a state of its own that way.
+ * Other arguments go to `wrangler dev`. WRANGLER_PERSIST_TO=DIR keeps all local state (D1, KV,
+ * R2, Durable Objects) in DIR instead of .wrangler/state, and the key in DIR/dev-key: the benchmark
+ * uses a state of its own that way.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { displayParts, generateKeySecret, hashKeySecret } from "../src/keys/secret.ts";
 import { base64url, newId, randomBytes } from "../src/lib/crypto.ts";
+import { devOptions, devSummary } from "./dev-options.ts";
 import { d1, readDevVars, root, sqlString, type Target, targetArgs, toolEnv, wrangler, wranglerBin } from "./lib.ts";
 import { KELURAHAN_MARKER, loadKelurahanBoundaries } from "./seed/boundaries.ts";
 import { ensureLocalExports } from "./seed/exports.ts";
@@ -90,6 +95,7 @@ function optionalSecretArgs(): string[] {
 }
 
 async function main() {
+  const options = devOptions(process.argv.slice(2), process.env.PORT);
   const devVars = join(root, ".dev.vars");
   if (!existsSync(devVars)) {
     writeFileSync(devVars, readFileSync(join(root, ".dev.vars.example"), "utf8").replace(/^JWT_SECRET=.*$/m, `JWT_SECRET=${base64url(randomBytes(32))}`), {
@@ -97,7 +103,9 @@ async function main() {
     });
     console.log("Created .dev.vars with a random JWT_SECRET.");
   }
-  wrangler(["d1", "migrations", "apply", "DB", ...targetArgs(target)]);
+  // Quiet by default: wrangler prints a table per migration file (about 650 lines on a fresh state).
+  const migrated = wrangler(["d1", "migrations", "apply", "DB", ...targetArgs(target)], { capture: !options.verbose });
+  if (!options.verbose) console.log(/No migrations to apply/i.test(migrated) ? "Migrations: up to date." : "Migrations applied to the local D1.");
   const manifest = JSON.parse(readFileSync(join(root, "seed", "manifest.json"), "utf8")) as {
     checksum: string;
     dataVersion: string;
@@ -123,24 +131,33 @@ async function main() {
   await ensureLocalExports(persistTo);
 
   const key = await ensureDevKey();
-  console.log(
-    `\nDevelopment API key (also in ${keyFile.startsWith(root) ? keyFile.slice(root.length + 1) : keyFile}):\n\n  ${key}\n\nTry:\n  curl -H "x-api-key: ${key}" http://localhost:8787/api/v1/wilayah/search?q=bandung\n`,
-  );
-
-  const args = process.argv.slice(2);
-  if (args.includes("--no-serve")) return;
+  const summary = devSummary({ key, keyFile: keyFile.startsWith(root) ? keyFile.slice(root.length + 1) : keyFile, port: options.port, serving: options.serve });
+  if (!options.serve) {
+    console.log(summary);
+    return;
+  }
   const persist = persistTo ? ["--persist-to", persistTo] : [];
   // wrangler.toml says production (what every deploy must be); this local Worker is development: the console mailer prints links.
   // D1_GUARD: D1's production limits enforced locally (src/db/guard.ts).
   const development = ["--var", "ENVIRONMENT:development", "--var", "D1_GUARD:on"];
   // --test-scheduled: GET /__scheduled?cron=*+*+*+*+* runs the every-minute job (the webhook publisher)
   // at once, e.g. after loading a new edition locally; cron=*/5+*+*+*+* the five-minute jobs.
-  const child = spawn(wranglerBin, ["dev", "--port", "8787", "--test-scheduled", ...persist, ...development, ...optionalSecretArgs(), ...args], {
-    cwd: root,
-    env: toolEnv,
-    stdio: "inherit",
-  });
+  const child = spawn(
+    wranglerBin,
+    ["dev", "--port", String(options.port), "--test-scheduled", ...persist, ...development, ...optionalSecretArgs(), ...options.wranglerArgs],
+    { cwd: root, env: toolEnv, stdio: "inherit" },
+  );
   child.on("exit", (code) => process.exit(code ?? 0));
+  // The key last: after wrangler's start-up lines, once the Worker answers (else it scrolls away).
+  for (let i = 0; i < 240 && child.exitCode === null; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const up = await fetch(`http://localhost:${options.port}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+  }
+  if (child.exitCode === null) console.log(summary);
 }
 
 main().catch((e: unknown) => {

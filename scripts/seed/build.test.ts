@@ -75,9 +75,9 @@ describe("seed build", () => {
 });
 
 describe("coordinates (seed/sources/wilayah-centroids.csv, or --coords)", () => {
-  it("fills lat/lng from the centroids CSV for 99.4% of codes and leaves the others null", async () => {
+  it("fills lat/lng from the centroids CSV for 99.3% of codes, from the boundary for 158 more, and leaves the others null", async () => {
     const withCoords = seed;
-    expect(withCoords.manifest.coordinates).toEqual({ filled: 91_081, missing: 635, unknownCodes: 0 });
+    expect(withCoords.manifest.coordinates).toEqual({ filled: 91_081 + 158, derived: 158, missing: 477, unknownCodes: 0 });
     const bandung = withCoords.rows.find((r) => r.id === "32.73")!;
     expect(bandung.lat).toBeCloseTo(-6.9, 0);
     expect(bandung.lng).toBeCloseTo(107.6, 0);
@@ -102,10 +102,23 @@ describe("coordinates (seed/sources/wilayah-centroids.csv, or --coords)", () => 
     expect(parseCoords("code,lat,lng\n32,-6.9,107.6\n\n").get("32")).toEqual({ lat: -6.9, lng: 107.6 });
   });
 
-  it("takes another file with --coords: codes it lacks stay null", async () => {
+  it("takes another file with --coords: codes it lacks get a point of their boundary, or stay null without one", async () => {
     const other = await buildSeed({ coordsCsv: "code,lat,lng\n32.73,-6.91,107.61\n", neighbours });
     expect(other.rows.find((r) => r.id === "32.73")).toMatchObject({ lat: -6.91, lng: 107.61 });
-    expect(other.manifest.coordinates).toMatchObject({ filled: 1 });
+    const c = other.manifest.coordinates!;
+    expect(c.filled).toBe(1 + c.derived);
+    expect(c.derived).toBe(38 + 514 - 1 + 7285 + 83_402);
+    expect(other.rows.find((r) => r.id === "32.73.09")?.lat).toBeCloseTo(-6.9, 1);
+  });
+
+  it("a region with a boundary and no centroid gets a point inside its boundary (Kalimantan Selatan, 72.06.20)", () => {
+    const byId = new Map(seed.rows.map((r) => [r.id, r]));
+    const kalsel = byId.get("63")!;
+    // Banjarmasin (-3.3194, 114.5908) is nearer Kalimantan Selatan's point than Kalimantan Tengah's
+    const km = (a: { lat: number | null; lng: number | null }) => Math.hypot((a.lat ?? 0) + 3.3194, ((a.lng ?? 0) - 114.5908) * Math.cos(0.058));
+    expect(km(kalsel)).toBeLessThan(km(byId.get("62")!));
+    expect(kalsel.lat).toBeCloseTo(-3.0, 0);
+    expect(byId.get("72.06.20")?.lat).not.toBeNull();
   });
 });
 

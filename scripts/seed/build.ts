@@ -9,7 +9,7 @@
  * to commit as SQL: scripts/seed/boundaries.ts builds and loads them from their compressed source,
  * with the village neighbours this build writes to seed/neighbours-kelurahan.csv.gz.
  *
- *   npm run seed:build                       # coordinates from seed/sources/wilayah-centroids.csv
+ *   npm run seed:build                       # coordinates from seed/sources/wilayah-centroids.csv (else from the boundary)
  *   npm run seed:build -- --coords FILE.csv  # from another `code,lat,lng` CSV
  *
  * Loading the SQL twice leaves the same state: it empties the wilayah tables first.
@@ -20,6 +20,7 @@ import { join } from "node:path";
 import * as current from "idn-area-data";
 import * as previous from "idn-area-data-v3";
 import { LEVELS, type Level, levelOf } from "../../src/wilayah/codes.ts";
+import { interiorPoint, ringsOf } from "../../src/wilayah/geo/geometry.ts";
 import { normalizeSearchText } from "../../src/wilayah/normalize.ts";
 import { isMain, seedDir } from "../lib.ts";
 import { neighbourSql } from "./borders.ts";
@@ -164,7 +165,8 @@ export type SeedResult = {
     checksum: string;
     counts: Record<Level, { active: number; inactive: number }>;
     renamed: number;
-    coordinates: { filled: number; missing: number; unknownCodes: number } | null;
+    /** `derived`: of the filled ones, those whose point comes from the region's boundary (not in the centroid file). */
+    coordinates: { filled: number; derived: number; missing: number; unknownCodes: number } | null;
     postalCodes: { filled: number; distinct: number };
     pulau: { active: number; inactive: number; moved: number };
     /** Region history: the editions, codes that ever existed, codes not current (with the region tables' codes no edition has), successor links, change events, former names indexed for search. */
@@ -317,6 +319,21 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
     const unknown = list.find((b) => byId.get(b.id)?.level !== level);
     if (unknown) throw new Error(`${level} boundaries: ${unknown.id} is no ${level} of the list`);
   }
+  // A region with a boundary has a coordinate (issue 41): the centroid file lacks a few (Kalimantan
+  // Selatan, kecamatan 72.06.20, 156 villages), and /nearby cannot place a region without one. Their
+  // point is derived from the boundary, a point inside it (interiorPoint); the village boundaries
+  // are read here only for that (they are loaded apart: scripts/seed/boundaries.ts).
+  let derived = 0;
+  const villageShapes = readBoundaries("kelurahan").filter((b) => current(b) && byId.get(b.id)?.level === "kelurahan");
+  for (const b of [...shapes.provinsi, ...shapes.kabupaten, ...shapes.kecamatan, ...villageShapes]) {
+    const r = byId.get(b.id);
+    if (!r || r.lat !== null) continue;
+    const point = interiorPoint(ringsOf(b.rings));
+    if (!point) continue;
+    r.lat = point.lat;
+    r.lng = point.lng;
+    derived++;
+  }
   const { sql: searchSql, vocabulary, formerTerms } = renderSql(rows, byId);
   let body = searchSql;
   body += historySql(historyTables);
@@ -352,7 +369,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
       checksum,
       counts,
       renamed,
-      coordinates: { filled, missing: rows.length - filled, unknownCodes: [...coords.keys()].filter((k) => !byId.has(k)).length },
+      coordinates: { filled, derived, missing: rows.length - filled, unknownCodes: [...coords.keys()].filter((k) => !byId.has(k)).length },
       postalCodes: { filled: postalCodes.length, distinct: new Set(postalCodes.map((r) => r.postalCode)).size },
       pulau: { active: islands.filter((i) => i.isActive).length, inactive: islands.filter((i) => !i.isActive).length, moved: moves.length },
       history: {

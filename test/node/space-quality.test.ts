@@ -348,13 +348,21 @@ describe("nearby on the full data", () => {
 });
 
 describe("coverage on the full data", () => {
+  it("every region with a boundary has a coordinate inside it, at every level (issue 41)", () => {
+    for (const level of LEVELS) {
+      const n = LEVELS.indexOf(level) + 1;
+      const lacking = db.prepare(`SELECT r.id FROM ${level} r JOIN wilayah_bbox b ON b.id = r.id AND b.level = ? WHERE r.lat IS NULL`).all(n);
+      expect(lacking, `${level}: a boundary and no coordinate`).toEqual([]);
+    }
+  });
+
   it("reports every loaded boundary and the known gaps", async () => {
     const { data } = await getCoverage(runner);
     expect(data).toEqual([
-      { level: "provinsi", regions: 38, coordinates: 37, boundary: 38, postal_code: null, population: 38, area: 38 },
+      { level: "provinsi", regions: 38, coordinates: 38, boundary: 38, postal_code: null, population: 38, area: 38 },
       { level: "kabupaten", regions: 514, coordinates: 514, boundary: 514, postal_code: null, population: 514, area: 514 },
-      { level: "kecamatan", regions: 7285, coordinates: 7284, boundary: 7285, postal_code: null, population: null, area: null },
-      { level: "kelurahan", regions: 83_762, coordinates: 83_246, boundary: 83_402, postal_code: 83_762, population: null, area: null },
+      { level: "kecamatan", regions: 7285, coordinates: 7285, boundary: 7285, postal_code: null, population: null, area: null },
+      { level: "kelurahan", regions: 83_762, coordinates: 83_402, boundary: 83_402, postal_code: 83_762, population: null, area: null },
     ]);
   });
 });

@@ -144,7 +144,7 @@ describe("GET /wilayah/nearby", () => {
       total: 10,
       radius_km: null,
       containing: { id: "32.73.09.1001", name: "Cihapit" },
-      without_coordinates: 516,
+      without_coordinates: 360,
     });
     const items = body.data as { id: string; lat: number; lng: number; distance_km: number; inside: boolean; parent: string }[];
     expect(items.map((i) => i.id)).toEqual(bruteForce(-6.90827, 107.626971, 10).map((v) => v.id));
@@ -167,9 +167,8 @@ describe("GET /wilayah/nearby", () => {
     expect(kab.data.map((k: { id: string }) => k.id)).toEqual(bruteForce(-6.90827, 107.626971, 3, Infinity, "kabupaten").map((k) => k.id));
     expect(kab.data[0]).toMatchObject({ id: "32.73", inside: true, parent: "Jawa Barat" });
     const prov = await data(`/nearby?${at}&level=provinsi&limit=50`);
-    expect(prov.meta).toMatchObject({ total: 37, without_coordinates: 1, containing: { id: "32", name: "Jawa Barat" } });
+    expect(prov.meta).toMatchObject({ total: 38, without_coordinates: 0, containing: { id: "32", name: "Jawa Barat" } });
     expect(prov.data.map((p: { id: string }) => p.id)).toEqual(bruteForce(-6.90827, 107.626971, 50, Infinity, "provinsi").map((p) => p.id));
-    expect(prov.data.some((p: { id: string }) => p.id === "63")).toBe(false); // Kalimantan Selatan: no centroid
     expect(prov.data.filter((p: { inside: boolean }) => p.inside).map((p: { id: string }) => p.id)).toEqual(["32"]);
     // Brute force on points across the country (seeded), villages, limit 20.
     let seed = 25;
@@ -190,13 +189,22 @@ describe("GET /wilayah/nearby", () => {
     }
   });
 
+  it("Banjarmasin: the nearest provinsi is Kalimantan Selatan, which holds it (its point derived from its boundary)", async () => {
+    const body = await data("/nearby?lat=-3.3194&lng=114.5908&level=provinsi&limit=2");
+    expect(body.data.map((p: { id: string; inside: boolean }) => [p.id, p.inside])).toEqual([
+      ["63", true],
+      ["62", false],
+    ]);
+    expect(body.meta).toMatchObject({ containing: { id: "63", name: "Kalimantan Selatan" }, without_coordinates: 0 });
+  });
+
   it("radius_km keeps only the regions within; at sea nothing holds the point", async () => {
     const near = await data("/nearby?lat=-6.90827&lng=107.626971&radius_km=1&limit=50");
     expect(near.data.length).toBe(bruteForce(-6.90827, 107.626971, 50, 1).length);
     expect(near.data.every((v: { distance_km: number }) => v.distance_km <= 1)).toBe(true);
     expect(near.meta.radius_km).toBe(1);
     const sea = await data("/nearby?lat=-5&lng=100&radius_km=10");
-    expect(sea).toEqual({ data: [], meta: { level: "kelurahan", total: 0, radius_km: 10, containing: null, without_coordinates: 516 } });
+    expect(sea).toEqual({ data: [], meta: { level: "kelurahan", total: 0, radius_km: 10, containing: null, without_coordinates: 360 } });
     const far = await data("/nearby?lat=-5&lng=100&limit=3");
     expect(far.data.map((v: { id: string }) => v.id)).toEqual(bruteForce(-5, 100, 3).map((v) => v.id));
     expect(far.data.every((v: { inside: boolean }) => !v.inside)).toBe(true);
@@ -224,30 +232,53 @@ describe("GET /wilayah/coverage and /coverage/missing", () => {
     const body = await data("/coverage");
     const loadedVillageBoundaries = (await env.DB.prepare("SELECT count(*) AS n FROM wilayah_bbox WHERE level = 4").first<{ n: number }>())?.n;
     expect(body.data).toEqual([
-      { level: "provinsi", regions: 38, coordinates: 37, boundary: 38, postal_code: null, population: 38, area: 38 },
+      { level: "provinsi", regions: 38, coordinates: 38, boundary: 38, postal_code: null, population: 38, area: 38 },
       { level: "kabupaten", regions: 514, coordinates: 514, boundary: 514, postal_code: null, population: 514, area: 514 },
-      { level: "kecamatan", regions: 7285, coordinates: 7284, boundary: 7285, postal_code: null, population: null, area: null },
-      { level: "kelurahan", regions: 83_762, coordinates: 83_246, boundary: loadedVillageBoundaries, postal_code: 83_762, population: null, area: null },
+      { level: "kecamatan", regions: 7285, coordinates: 7285, boundary: 7285, postal_code: null, population: null, area: null },
+      { level: "kelurahan", regions: 83_762, coordinates: 83_402, boundary: loadedVillageBoundaries, postal_code: 83_762, population: null, area: null },
     ]);
   });
 
   it("lists the regions that lack a field, paged, by level then id", async () => {
     expect(await data("/coverage/missing?field=coordinates&level=provinsi")).toEqual({
-      data: [{ id: "63", name: "Kalimantan Selatan", level: "provinsi" }],
-      meta: { total: 1, page: 1, per_page: 20, total_pages: 1, field: "coordinates", levels: ["provinsi"] },
+      data: [],
+      meta: { total: 0, page: 1, per_page: 20, total_pages: 0, field: "coordinates", levels: ["provinsi"] },
     });
     const all = await data("/coverage/missing?field=coordinates&per_page=3");
-    expect(all.meta).toMatchObject({ total: 1 + 1 + 516, levels: ["provinsi", "kabupaten", "kecamatan", "kelurahan"], total_pages: 173 });
-    expect(all.data.map((r: { level: string }) => r.level)).toEqual(["provinsi", "kecamatan", "kelurahan"]);
+    expect(all.meta).toMatchObject({ total: 360, levels: ["provinsi", "kabupaten", "kecamatan", "kelurahan"], total_pages: 120 });
+    expect(all.data.map((r: { level: string }) => r.level)).toEqual(["kelurahan", "kelurahan", "kelurahan"]);
     const page2 = await data("/coverage/missing?field=coordinates&level=kelurahan&per_page=25&page=2");
     expect(page2.data.length).toBe(25);
-    expect(page2.meta).toMatchObject({ total: 516, page: 2, total_pages: 21 });
+    expect(page2.meta).toMatchObject({ total: 360, page: 2, total_pages: 15 });
     for (const r of page2.data) {
       const v = (await data(`/${r.id}`)).data;
       expect(v.lat, r.id).toBeNull();
       expect(v.name).toBe(r.name);
     }
     expect((await data("/coverage/missing?field=postal_code")).meta.total).toBe(0);
+  });
+
+  it("every region with a boundary has a coordinate, at every level (issue 41)", async () => {
+    const missing = async (field: string, level: string) => {
+      const ids = new Set<string>();
+      for (let page = 1; ; page++) {
+        const body = await data(`/coverage/missing?field=${field}&level=${level}&per_page=100&page=${page}`);
+        for (const r of body.data) ids.add(r.id);
+        if (page >= body.meta.total_pages) return ids;
+      }
+    };
+    for (const level of ["provinsi", "kabupaten", "kecamatan", "kelurahan"]) {
+      const withoutBoundary = await missing("boundary", level);
+      const placedNowhere = [...(await missing("coordinates", level))].filter((id) => !withoutBoundary.has(id));
+      expect(placedNowhere, `${level}: a boundary and no coordinate`).toEqual([]);
+    }
+    // the two the issue named, with a point inside their own boundary (what /reverse says of it)
+    for (const id of ["63", "72.06.20"]) {
+      const { lat, lng } = (await data(`/${id}`)).data;
+      expect(lat, id).not.toBeNull();
+      const at = (await data(`/reverse?lat=${lat}&lng=${lng}`)).data;
+      expect(id === "63" ? at.provinsi.id : at.kecamatan.id).toBe(id);
+    }
   });
 
   it("a field that does not apply to the level is INVALID_QUERY naming the valid ones", async () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { kelurahanBoundarySql } from "../../../scripts/seed/boundaries";
 import { parseBoundaries } from "../../../scripts/seed/boundary-sql";
-import { decodeShape, encodeRings, gridCell, parseDms, type Ring, shapeContains, toMultiPolygon } from "./geometry";
+import { decodeShape, encodeRings, gridCell, interiorPoint, parseDms, type Ring, ringsOf, shapeContains, toMultiPolygon } from "./geometry";
 
 const r5 = (v: number) => Math.round(v * 1e5) / 1e5;
 const square = (x: number, y: number, size: number, ccw = true): Ring => {
@@ -61,6 +61,37 @@ describe("boundary encoding", () => {
   it("grid cells count from Indonesia's south-west corner", () => {
     expect(gridCell(94, -12, 0.05)).toBe(0);
     expect(gridCell(94.06, -11.94, 0.05)).toBe(10_001);
+  });
+});
+
+describe("a point of a region (interiorPoint)", () => {
+  it("is the area centroid when that lies inside", () => {
+    expect(interiorPoint(ringsOf([square(107, -7, 1)]))).toEqual({ lat: -6.5, lng: 107.5 });
+  });
+
+  it("lies inside a U-shaped region, whose centroid does not, and inside an island pair, not at sea between", () => {
+    // a U: two legs and a bottom bar; the centroid falls in the gap between the legs
+    const u: Ring = [
+      [107, -7],
+      [110, -7],
+      [110, -4],
+      [109, -4],
+      [109, -6],
+      [108, -6],
+      [108, -4],
+      [107, -4],
+      [107, -7],
+    ];
+    const rings = ringsOf([u]);
+    const p = interiorPoint(rings)!;
+    expect(shapeContains(rings, p.lng, p.lat)).toBe(true);
+    const islands = ringsOf([square(100, 0, 1), square(104, 0, 1)]);
+    const q = interiorPoint(islands)!;
+    expect(shapeContains(islands, q.lng, q.lat)).toBe(true);
+    // a hole in the middle: not in the hole
+    const holed = ringsOf([square(100, 0, 3), square(101, 1, 1, false)]);
+    const h = interiorPoint(holed)!;
+    expect(shapeContains(holed, h.lng, h.lat)).toBe(true);
   });
 });
 

@@ -149,6 +149,69 @@ export function shapeDistanceKm(rings: DecodedRing[], lng: number, lat: number):
   return (Math.sqrt(best) / SCALE) * 111.32;
 }
 
+// ---------------------------------------------------------------- a point of a region
+
+/** A ring of source points ([lng, lat] in degrees) as integer rings with their orientation. */
+export function ringsOf(rings: Ring[]): DecodedRing[] {
+  return rings.map((ring) => {
+    const xs = Int32Array.from(ring, (p) => Math.round(p[0] * SCALE));
+    const ys = Int32Array.from(ring, (p) => Math.round(p[1] * SCALE));
+    return { xs, ys, sign: signedArea2(xs, ys) >= 0 ? 1 : -1 };
+  });
+}
+
+/**
+ * A coordinate for a region that has a boundary but no centroid in the sources: the area centroid
+ * of its shape (holes subtracted) when that lies inside, else the middle of the widest inside
+ * stretch of the parallel through it (a crescent's or an archipelago's centroid may lie outside, or
+ * at sea: `/nearby` and `/reverse` then disagree). 6 decimals, as the centroid file. Null for a
+ * shape with no area.
+ */
+export function interiorPoint(rings: DecodedRing[]): { lat: number; lng: number } | null {
+  let a = 0;
+  let cx = 0;
+  let cy = 0;
+  for (const { xs, ys } of rings) {
+    for (let i = 0, n = xs.length - 1; i < n; i++) {
+      const cross = xs[i] * ys[i + 1] - xs[i + 1] * ys[i];
+      a += cross;
+      cx += (xs[i] + xs[i + 1]) * cross;
+      cy += (ys[i] + ys[i + 1]) * cross;
+    }
+  }
+  if (a === 0) return null;
+  const round = (v: number) => Math.round((v / SCALE) * 1e6) / 1e6;
+  const x = cx / (3 * a);
+  const y = cy / (3 * a);
+  if (shapeContains(rings, round(x), round(y))) return { lat: round(y), lng: round(x) };
+  // The parallel through the centroid (else through the middle of the largest exterior ring): its
+  // crossings with every edge, and the widest stretch between two of them that lies inside.
+  const largest = rings.filter((r) => r.sign > 0).reduce((m, r) => (Math.abs(signedArea2(r.xs, r.ys)) > Math.abs(signedArea2(m.xs, m.ys)) ? r : m));
+  let [lo, hi] = [Infinity, -Infinity];
+  for (const v of largest.ys) [lo, hi] = [Math.min(lo, v), Math.max(hi, v)];
+  for (const line of [y, (lo + hi) / 2 + 0.5]) {
+    const xsAt: number[] = [];
+    for (const r of rings) {
+      for (let i = 0, n = r.xs.length - 1; i < n; i++) {
+        const [y0, y1] = [r.ys[i], r.ys[i + 1]];
+        if (y0 > line !== y1 > line) xsAt.push(r.xs[i] + ((line - y0) * (r.xs[i + 1] - r.xs[i])) / (y1 - y0));
+      }
+    }
+    xsAt.sort((p, q) => p - q);
+    let best: { lat: number; lng: number } | null = null;
+    let width = 0;
+    for (let i = 0; i + 1 < xsAt.length; i++) {
+      const mid = { lat: round(line), lng: round((xsAt[i] + xsAt[i + 1]) / 2) };
+      if (xsAt[i + 1] - xsAt[i] > width && shapeContains(rings, mid.lng, mid.lat)) {
+        width = xsAt[i + 1] - xsAt[i];
+        best = mid;
+      }
+    }
+    if (best) return best;
+  }
+  return { lat: round(y), lng: round(x) };
+}
+
 // ---------------------------------------------------------------- GeoJSON
 
 /** Douglas-Peucker on a closed ring (integer units); keeps at least 4 points or returns null. */
