@@ -25,8 +25,8 @@ export type DataFacts = {
   regulation: string;
   counts: { provinsi: number; kabupaten: number; kecamatan: number; kelurahan: number };
   islands: number;
-  withCoordinates: { filled: number; total: number };
-  villagesWithPostal: number;
+  with_coordinates: { filled: number; total: number };
+  villages_with_postal: number;
 };
 
 type Demo =
@@ -162,6 +162,76 @@ function CodeBlock(props: { id: string; f: SiteFrame; code: string; label: strin
   );
 }
 
+/** The data's facts: the regulation, counts, coverage and sources (the landing page and /status). */
+function DataSection(props: { f: SiteFrame; facts: DataFacts; regulation: Regulation; children?: Child }) {
+  const { f, facts } = props;
+  return (
+    <section class="card" aria-labelledby="data-title">
+      <h2 id="data-title">{f.t("data_title")}</h2>
+      <p>
+        {f.t(props.regulation.amendments.length ? "data_regulation_amended" : "data_regulation", {
+          ...props.regulation,
+          amendments: props.regulation.amendments.join(", "),
+        })}
+      </p>
+      <div class="grid facts">
+        {LEVELS.map((l) => (
+          <div>
+            <div class="big">{formatNumber(f.lang, facts.counts[l])}</div>
+            <div class="muted">{f.t(`data_level_${l}`)}</div>
+          </div>
+        ))}
+        <div>
+          <div class="big">{formatNumber(f.lang, facts.islands)}</div>
+          <div class="muted">{f.t("data_islands")}</div>
+        </div>
+      </div>
+      <h3>{f.t("data_coverage")}</h3>
+      <ul>
+        <li>
+          {formatNumber(f.lang, facts.with_coordinates.filled)} / {formatNumber(f.lang, facts.with_coordinates.total)} {f.t("data_coordinates")}
+        </li>
+        <li>
+          {formatNumber(f.lang, facts.villages_with_postal)} / {formatNumber(f.lang, facts.counts.kelurahan)} {f.t("data_postal")}
+        </li>
+      </ul>
+      {props.children}
+      <h3>{f.t("data_sources")}</h3>
+      <ul>
+        <li>{f.t("source_regions")}</li>
+        <li>{f.t("source_cahya")}</li>
+        <li>{f.t("source_bmkg")}</li>
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * `/status` for people (a browser asks for HTML): which data this deployment serves and whether D1
+ * holds the seed it was built with, the counts and coverage; the same facts as the JSON answer.
+ */
+export function StatusPage(props: { f: SiteFrame; facts: DataFacts; regulation: Regulation; dataVersion: string; seed: { checksum: string; loaded: boolean } }) {
+  const { f } = props;
+  return (
+    <SiteLayout f={f} title={`Wilayah API · ${f.t("nav_status")}`}>
+      <DataSection f={f} facts={props.facts} regulation={props.regulation}>
+        <h3>{f.t("status_loaded_title")}</h3>
+        <dl class="place">
+          <dt>{f.t("status_version")}</dt>
+          <dd>{props.dataVersion}</dd>
+          <dt>{f.t("status_seed")}</dt>
+          <dd>
+            <code>{props.seed.checksum}</code> {props.seed.loaded ? f.t("status_seed_loaded") : f.t("status_seed_not_loaded")}
+          </dd>
+        </dl>
+        <p class="muted">
+          {f.t("status_json")} <code>curl "{f.origin}/status"</code>
+        </p>
+      </DataSection>
+    </SiteLayout>
+  );
+}
+
 /** The regulation the data follows, in parts (seed/manifest.json `regulation`): the line is said in the page's language. */
 export type Regulation = { decree: string; amendments: string[]; source: string };
 
@@ -245,42 +315,7 @@ export function LandingPage(props: { f: SiteFrame; facts: DataFacts; regulation:
         </div>
       </section>
 
-      <section class="card" aria-labelledby="data-title">
-        <h2 id="data-title">{f.t("data_title")}</h2>
-        <p>
-          {f.t(props.regulation.amendments.length ? "data_regulation_amended" : "data_regulation", {
-            ...props.regulation,
-            amendments: props.regulation.amendments.join(", "),
-          })}
-        </p>
-        <div class="grid facts">
-          {LEVELS.map((l) => (
-            <div>
-              <div class="big">{formatNumber(f.lang, facts.counts[l])}</div>
-              <div class="muted">{f.t(`data_level_${l}`)}</div>
-            </div>
-          ))}
-          <div>
-            <div class="big">{formatNumber(f.lang, facts.islands)}</div>
-            <div class="muted">{f.t("data_islands")}</div>
-          </div>
-        </div>
-        <h3>{f.t("data_coverage")}</h3>
-        <ul>
-          <li>
-            {formatNumber(f.lang, facts.withCoordinates.filled)} / {formatNumber(f.lang, facts.withCoordinates.total)} {f.t("data_coordinates")}
-          </li>
-          <li>
-            {formatNumber(f.lang, facts.villagesWithPostal)} / {formatNumber(f.lang, facts.counts.kelurahan)} {f.t("data_postal")}
-          </li>
-        </ul>
-        <h3>{f.t("data_sources")}</h3>
-        <ul>
-          <li>{f.t("source_regions")}</li>
-          <li>{f.t("source_cahya")}</li>
-          <li>{f.t("source_bmkg")}</li>
-        </ul>
-      </section>
+      <DataSection f={f} facts={facts} regulation={props.regulation} />
 
       <section id="pricing" aria-labelledby="pricing-title">
         <h2 id="pricing-title">{f.t("pricing_title")}</h2>

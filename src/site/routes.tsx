@@ -18,7 +18,7 @@ import { DATA_VERSION } from "../wilayah/version";
 import { SITE_CSS, SITE_JS } from "./assets";
 import { siteCopy } from "./copy";
 import { demoReverse, demoSearch, demoThrottle } from "./demo";
-import { type DataFacts, LandingPage, type SiteFrame } from "./landing";
+import { type DataFacts, LandingPage, type SiteFrame, StatusPage } from "./landing";
 
 export const siteRoutes = new Hono<BaseEnv>();
 
@@ -43,8 +43,8 @@ export function dataFacts(): DataFacts {
     regulation: DATA_VERSION,
     counts,
     islands: manifest.pulau.active,
-    withCoordinates: { filled: manifest.coordinates?.filled ?? 0, total: counts.provinsi + counts.kabupaten + counts.kecamatan + counts.kelurahan },
-    villagesWithPostal: manifest.postalCodes.filled,
+    with_coordinates: { filled: manifest.coordinates?.filled ?? 0, total: counts.provinsi + counts.kabupaten + counts.kecamatan + counts.kelurahan },
+    villages_with_postal: manifest.postalCodes.filled,
   };
 }
 
@@ -93,6 +93,8 @@ siteRoutes.get(
   },
 );
 
+// The page's CSP and framing rules (the JSON answer gets them too: harmless there).
+siteRoutes.use("/status", securityHeaders);
 siteRoutes.get(
   "/status",
   doc({
@@ -106,20 +108,31 @@ siteRoutes.get(
   }),
   async (c) => {
     const loaded = await readLoadedDataset(c.env);
-    return c.json(
-      // data_version: what D1 serves (a seed apply changes it before the Worker bundling that seed is deployed)
-      {
-        data: {
-          data_version: loaded?.version ?? DATA_VERSION,
-          seed: { checksum: manifest.checksum, loaded: loaded?.checksum === manifest.checksum },
-          ...dataFacts(),
-        },
-      },
-      200,
-      { "cache-control": "public, max-age=60" },
-    );
+    // data_version: what D1 serves (a seed apply changes it before the Worker bundling that seed is deployed)
+    const status = {
+      data_version: loaded?.version ?? DATA_VERSION,
+      seed: { checksum: manifest.checksum, loaded: loaded?.checksum === manifest.checksum },
+      ...dataFacts(),
+    };
+    // One address, two readers: a browser (its Accept names text/html) gets the page, anything else
+    // (curl, monitors, the SDKs) the JSON, whose fields are snake_case like the rest of the API.
+    const headers = { "cache-control": "public, max-age=60", vary: "accept" };
+    if (wantsHtml(c.req.header("accept"))) {
+      const f = frame(c, getCookie(c, LANG_COOKIE));
+      return c.html(<StatusPage f={f} facts={dataFacts()} regulation={manifest.regulation} dataVersion={status.data_version} seed={status.seed} />, 200, headers);
+    }
+    return c.json({ data: status }, 200, headers);
   },
 );
+
+/** A browser's Accept: text/html named before any JSON type (a bare wildcard, as curl sends, is not). */
+function wantsHtml(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const types = accept.split(",").map((t) => t.split(";")[0].trim().toLowerCase());
+  const html = types.indexOf("text/html");
+  const json = types.findIndex((t) => t === "application/json" || t.endsWith("+json"));
+  return html >= 0 && (json < 0 || html < json);
+}
 
 siteRoutes.get("/lang/:lang{en|id}", (c) => {
   setCookie(c, LANG_COOKIE, c.req.param("lang"), { ...cookieOptions(c, 365 * 24 * 3600), httpOnly: false });

@@ -93,4 +93,36 @@ describe("GET /status", () => {
     expect(body.data).toMatchObject({ seed: { loaded: true }, counts: { provinsi: 38, kabupaten: 514, kecamatan: 7285, kelurahan: 83762 } });
     expect(body.data.data_version).toContain("2138/2025");
   });
+
+  it("the JSON names every field in snake_case, like the rest of the API (issue 41)", async () => {
+    const res = await call("/status", { headers: { accept: "*/*" } });
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect(res.headers.get("vary")?.toLowerCase()).toContain("accept");
+    const body = await json(res);
+    const keys: string[] = [];
+    const walk = (v: unknown) => {
+      if (v && typeof v === "object" && !Array.isArray(v))
+        for (const [k, x] of Object.entries(v)) {
+          keys.push(k);
+          walk(x);
+        }
+    };
+    walk(body);
+    expect(keys.filter((k) => !/^[a-z0-9]+(_[a-z0-9]+)*$/.test(k))).toEqual([]);
+    expect(body.data).toMatchObject({ with_coordinates: { filled: 91_239, total: 91_599 }, villages_with_postal: 83_762 });
+  });
+
+  it("a browser gets a page for people with the same facts; a client asking for JSON still gets JSON", async () => {
+    const page = await call("/status", { headers: { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "accept-language": "en" } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'self'");
+    const html = await page.text();
+    expect(html).toContain("<h2 id=\"data-title\">");
+    expect(html).toContain("2138/2025");
+    expect(html).toMatch(/91[,.]239 \/ 91[,.]599/);
+    expect(html).toContain("loaded in D1");
+    const asJson = await call("/status", { headers: { accept: "application/json, text/html" } });
+    expect(asJson.headers.get("content-type")).toContain("application/json");
+  });
 });
