@@ -44,6 +44,19 @@ const requireMcpHost = createMiddleware<BaseEnv>(async (c, next) => {
 });
 
 /**
+ * A 401 from /mcp names how to authenticate (RFC 9110 wants a challenge on every 401): an API key
+ * in the `x-api-key` header, under a scheme of its own, not `Bearer`. This endpoint has no OAuth
+ * (there is no authorization server or protected-resource metadata to discover): a client reading
+ * the challenge learns that a header is wanted, and the JSON body says which code (MISSING_API_KEY,
+ * INVALID_API_KEY). The MCP Inspector's CLI shows that body (docs/api.md, "Agent tool surface").
+ */
+export const MCP_CHALLENGE = 'ApiKey realm="wilayah-api", header="x-api-key"';
+const challengeOn401 = createMiddleware<BaseEnv>(async (c, next) => {
+  await next();
+  if (c.res.status === 401) c.res.headers.set("www-authenticate", MCP_CHALLENGE);
+});
+
+/**
  * Each request's call context (and, for a tools/call, the one tool it needs), found by the SDK's
  * per-request AuthInfo object: the handler passes the object it is given to the server factory as
  * is. (No API key in it: `token` is the key's id.)
@@ -83,7 +96,7 @@ function mcpHandler() {
  */
 export const mcpRoutes = new Hono<BaseEnv>();
 
-mcpRoutes.all("/", requireMcpHost, requireApiKey, async (c) => {
+mcpRoutes.all("/", requireMcpHost, challengeOn401, requireApiKey, async (c) => {
   const call = c.get("call");
   // The body is read and parsed once, here; the SDK would otherwise clone and read it twice.
   let parsedBody: unknown;

@@ -88,18 +88,51 @@ export function toolsOf(endpoints: readonly DataEndpoint[]): Tool[] {
   return tools;
 }
 
+/** Each input schema's top-level properties typed string (alone or beside null), found once. */
+const stringArgs = new WeakMap<StandardSchemaWithJSON, Set<string>>();
+function stringProperties(schema: StandardSchemaWithJSON): Set<string> {
+  let names = stringArgs.get(schema);
+  if (!names) {
+    const json = schema["~standard"].jsonSchema.input({ target: "draft-2020-12" }) as { properties?: Record<string, { type?: unknown; anyOf?: { type?: unknown }[] }> };
+    const isString = (p: { type?: unknown; anyOf?: { type?: unknown }[] }) => p.type === "string" || (p.anyOf ?? []).some((a) => a.type === "string");
+    names = new Set(Object.entries(json.properties ?? {}).flatMap(([k, p]) => (isString(p) ? [k] : [])));
+    stringArgs.set(schema, names);
+  }
+  return names;
+}
+
+/**
+ * Digits sent as a JSON number where the tool takes text (`{"code": 40114}`, as CLI clients such as
+ * the MCP Inspector's send `code=40114`) read as those digits: codes, postal codes and NIKs are
+ * digits, and "expected string" would be the only answer otherwise. Only whole numbers from 0 up
+ * that JSON carried exactly (safe integers); anything else is left for the endpoint to refuse.
+ */
+function digitsAsText(args: unknown, schema: StandardSchemaWithJSON): unknown {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return args;
+  const strings = stringProperties(schema);
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(args)) {
+    if (strings.has(k) && typeof v === "number" && Number.isSafeInteger(v) && v >= 0) {
+      out ??= { ...(args as Record<string, unknown>) };
+      out[k] = String(v);
+    }
+  }
+  return out ?? args;
+}
+
 function errorResult(code: ErrorCode, message: string, requestId: string) {
   return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(errorBody(code, message, requestId)) }] };
 }
 
 /**
- * Registers a tool whose answer is `answer`'s JSON, as structured content and as text; a failure is
+ * Registers a tool whose answer is `answer`'s JSON (its arguments with digits given as numbers read
+ * as text: digitsAsText), as structured content and as text; a failure is
  * a tool error with the REST error body (as http/errors.ts answers it: the same codes and words).
  */
 function answering(server: McpServer, name: string, config: Tool["config"], call: DataContext, answer: (args: unknown) => Promise<string>) {
   server.registerTool(name, config, async (args: unknown) => {
     try {
-      const json = await answer(args ?? {});
+      const json = await answer(digitsAsText(args ?? {}, config.inputSchema));
       return { structuredContent: JSON.parse(json) as Record<string, unknown>, content: [{ type: "text" as const, text: json }] };
     } catch (e) {
       const failure = failureAnswer(e, { request_id: call.requestId, tool: name }, "mcp_tool_error");

@@ -213,7 +213,8 @@ describe("MCP tool surface", () => {
       ["wilayah_provinsi", { page: 1.5 }, "INVALID_QUERY"],
       ["wilayah_detail", { id: "1".repeat(21) }, "NOT_FOUND"],
       ["wilayah_kabupaten", { provinsi: "32" }, "INVALID_QUERY"],
-      ["wilayah_kecamatan", { kabupaten_id: 3273 }, "INVALID_QUERY"],
+      ["wilayah_kecamatan", { kabupaten_id: -3273 }, "INVALID_QUERY"],
+      ["wilayah_kecamatan", { kabupaten_id: 32.73 }, "INVALID_QUERY"],
       ["wilayah_kelurahan", { include_inactive: "maybe" }, "INVALID_QUERY"],
       ["gempa_terkini", { region: "x" }, "INVALID_QUERY"],
       ["wilayah_detail", { id: "99.99" }, "NOT_FOUND"],
@@ -230,6 +231,23 @@ describe("MCP tool surface", () => {
     await client.close();
   });
 
+  it("digits sent as numbers for text arguments (CLI clients: code=40114) read as those digits (issue 41)", async () => {
+    const { secret } = await seedUserWithKey();
+    const client = await connect(secret);
+    const asText = (await client.callTool({ name: "wilayah_kodepos", arguments: { code: "40114" } })) as ToolResult;
+    const asNumber = (await client.callTool({ name: "wilayah_kodepos", arguments: { code: 40114 } })) as ToolResult;
+    expect(asNumber.isError).toBeFalsy();
+    expect(asNumber.structuredContent).toEqual(asText.structuredContent);
+    const kec = (await client.callTool({ name: "wilayah_kecamatan", arguments: { kabupaten_id: 3273, per_page: 5 } })) as ToolResult;
+    expect(kec.isError).toBeFalsy();
+    expect(kec.structuredContent.data[0].kabupaten_id).toBe("32.73");
+    const detail = (await client.callTool({ name: "wilayah_detail", arguments: { id: 32 } })) as ToolResult;
+    expect(detail.structuredContent.data).toMatchObject({ id: "32", name: "Jawa Barat" });
+    // numbers where the tool wants numbers are untouched; text where it wants a number is still refused
+    expect(errorCode((await client.callTool({ name: "wilayah_provinsi", arguments: { page: "3" } })) as ToolResult)).toBe("INVALID_QUERY");
+    await client.close();
+  });
+
   it("a missing, wrong or revoked key is refused on every request", async () => {
     await expect(connect(undefined)).rejects.toThrow();
     await expect(connect(`wk_live_${"B".repeat(32)}`)).rejects.toThrow();
@@ -240,6 +258,11 @@ describe("MCP tool surface", () => {
     });
     expect(res.status).toBe(401);
     expect((await json(res)).error.code).toBe("MISSING_API_KEY");
+    // a challenge that names the header, and no Bearer one: the endpoint has no OAuth to discover (issue 41)
+    expect(res.headers.get("www-authenticate")).toBe('ApiKey realm="wilayah-api", header="x-api-key"');
+    // what a CLI client such as the Inspector's (the SDK's transport without an auth provider) shows: the code
+    await expect(connect(undefined)).rejects.toThrow(/MISSING_API_KEY/);
+    await expect(connect(`wk_live_${"C".repeat(32)}`)).rejects.toThrow(/INVALID_API_KEY/);
 
     const dev = await verifiedDeveloper();
     await setPlan(dev.data.id, "internal");
