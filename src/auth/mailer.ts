@@ -13,6 +13,9 @@ export interface Mailer {
 
 const RESEND_URL = "https://api.resend.com/emails";
 
+/** Mail is printed to the console, not sent: development without a provider (the portal says so). */
+export const usesConsoleMailer = (env: Env): boolean => !env.RESEND_API_KEY && env.ENVIRONMENT === "development";
+
 export function mailerFor(env: Env): Mailer {
   if (env.RESEND_API_KEY) {
     return {
@@ -31,7 +34,7 @@ export function mailerFor(env: Env): Mailer {
       },
     };
   }
-  if (env.ENVIRONMENT === "development") {
+  if (usesConsoleMailer(env)) {
     return {
       async send(mail) {
         console.log(`[console mailer] to ${mail.to}: ${mail.subject}\n${mail.text}`);

@@ -97,6 +97,7 @@ function AdminPage(props: {
             {p.t("calls_this_month")} ({stats.month})
           </div>
           <div class="big">{formatNumber(p.lang, stats.calls_this_month)}</div>
+          <div class="hint">{p.t("admin_stats_lag")}</div>
         </div>
       </div>
       <div class="card">

@@ -30,6 +30,8 @@ input[type=text],input[type=email],input[type=password],input[type=number],input
 .hint{color:var(--muted);font-size:.875rem;margin:.25rem 0 0}
 button,.button{display:inline-block;background:var(--accent);color:var(--accent-fg);border:0;border-radius:6px;padding:.55rem 1rem;font:inherit;font-weight:600;cursor:pointer;text-decoration:none;text-align:center}
 button.secondary,.button.secondary{background:#e8ecf0;color:var(--fg)}
+button:disabled,button:disabled:hover{background:#d5dbe1;color:#4f5b67;cursor:not-allowed;box-shadow:none}
+input:disabled{background:#eef1f4;color:#4f5b67;cursor:not-allowed}
 button.danger{background:var(--err)}
 button.small{padding:.3rem .65rem;font-size:.875rem}
 .row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
@@ -76,6 +78,7 @@ table.addresses td code{font-size:.8rem}
 .pay.closed{grid-template-columns:1fr}
 .pay img{width:100%;max-width:320px;background:#fff;border:1px solid var(--line);border-radius:8px}
 .chart svg{width:100%;height:auto;display:block}
+@media (max-width:600px){.chart svg.day-chart text{font-size:20px}}
 .tabs{display:flex;flex-wrap:wrap;gap:.4rem;margin:0 0 1rem}
 .tabs a{padding:.3rem .7rem;border-radius:999px;background:#e8ecf0;text-decoration:none;color:var(--fg);font-size:.9rem}
 .tabs a[aria-current=page]{background:var(--accent);color:#fff}

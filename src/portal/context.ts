@@ -2,12 +2,14 @@
  * What every portal page handler shares: the portal's request variables, the reader's language,
  * the page frame's data, form parsing with the API's own rules, notices, and the signed-in check.
  */
+
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import type { RequestIdVariables } from "hono/request-id";
 import type { z } from "zod";
 import type { UserVariables } from "../auth/guards";
+import { usesConsoleMailer } from "../auth/mailer";
 import { publicConfig } from "../auth/service";
 import type { UserRow } from "../db/schema";
 import { requestMeta } from "../http/context";
@@ -42,6 +44,7 @@ export function page<E extends PortalEnv>(c: PortalContext<E>): Page {
     path: c.req.path.replace(/\/$/, "") || "/portal",
     user: u ? { name: u.name, email: u.email, isAdmin: u.isAdmin, emailVerified: u.emailVerified } : null,
     oauth: { google: cfg.google_oauth_enabled, github: cfg.github_oauth_enabled },
+    consoleMailer: usesConsoleMailer(c.env),
   };
 }
 

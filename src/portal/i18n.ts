@@ -98,7 +98,11 @@ export function formatIdr(lang: Lang, n: number): string {
   return `Rp${formatNumber(lang, n)}`;
 }
 
+/**
+ * A time in Jakarta time (WIB), labelled so: "28 Nov 2026, 10:15 WIB". The label is ours, not
+ * Intl's zone name (English gives "GMT+7", Indonesian "WIB"): one word, the one Indonesia uses.
+ */
 export function formatDate(lang: Lang, iso: string | null): string {
   if (!iso) return "";
-  return new Date(iso).toLocaleString(lang === "en" ? "en-GB" : "id-ID", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Jakarta" });
+  return `${new Date(iso).toLocaleString(lang === "en" ? "en-GB" : "id-ID", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Jakarta" })} WIB`;
 }

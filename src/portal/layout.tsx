@@ -16,6 +16,8 @@ export type Page = {
   path: string;
   user: { name: string; email: string; isAdmin: boolean; emailVerified: boolean } | null;
   oauth?: { google: boolean; github: boolean };
+  /** Mail goes to the server's terminal (local development without a mail provider: src/auth/mailer.ts). */
+  consoleMailer?: boolean;
 };
 
 export type Notice = { kind: "ok" | "err" | "warn"; text: string; details?: string[] } | null;
@@ -131,6 +133,11 @@ export function VerifyFirst(props: { p: Page; email: string }) {
     <div class="notice warn" data-testid="verify-first">
       <strong>{p.t("verify_first_title")}</strong>
       <p>{p.t("verify_first_body", { email: props.email })}</p>
+      {p.consoleMailer ? (
+        <p data-testid="console-mailer">
+          <strong>{p.t("verify_console_title")}</strong> {p.t("verify_console_body")}
+        </p>
+      ) : null}
       <form method="post" action="/portal/verify/resend">
         <Csrf p={p} />
         <button type="submit" class="secondary small">

@@ -38,13 +38,14 @@ export function DayChart(props: { lang: Lang; usage: UsageView; label: string })
   const max = Math.max(1, ...counts.values());
   const W = 640;
   const H = 200;
-  const left = 40;
-  const bottom = 22;
+  // Room for the axis labels at the phone size (portal CSS: .day-chart text, 20 units under 600 px).
+  const left = 56;
+  const bottom = 30;
   const top = 10;
   const plotH = H - bottom - top;
   const bw = (W - left - 6) / days;
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={props.label}>
+    <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={props.label} class="day-chart">
       <line x1={left} y1={top + plotH} x2={W} y2={top + plotH} stroke="#b9c2cc" />
       <text x={left - 6} y={top + 8} text-anchor="end" font-size="11" fill="#5b6673">
         {formatNumber(props.lang, max)}
@@ -63,7 +64,7 @@ export function DayChart(props: { lang: Lang; usage: UsageView; label: string })
               <title>{`${props.usage.month}-${String(day).padStart(2, "0")}: ${formatNumber(props.lang, c)}`}</title>
             </rect>
             {day === 1 || day % 5 === 0 ? (
-              <text x={(x + bw * 0.375).toFixed(1)} y={H - 6} text-anchor="middle" font-size="11" fill="#5b6673">
+              <text x={(x + bw * 0.375).toFixed(1)} y={H - 4} text-anchor="middle" font-size="11" fill="#5b6673">
                 {day}
               </text>
             ) : null}
@@ -97,6 +98,9 @@ export function UsagePage(props: { p: Page; usage: UsageView; months: string[] }
       </div>
       <div class="card chart">
         <h2>{p.t("usage_by_day")}</h2>
+        <p class="hint" data-testid="usage-days-utc">
+          {p.t("usage_days_utc")}
+        </p>
         <DayChart lang={p.lang} usage={usage} label={p.t("usage_by_day")} />
       </div>
       {usage.total === 0 ? (

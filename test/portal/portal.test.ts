@@ -94,6 +94,10 @@ describe("sign-up, verification, session cookie, CSRF", () => {
     const { b, link } = await signedUp();
     let page = await (await b.get("/portal/keys")).text();
     expect(page).toContain('data-testid="verify-first"');
+    // development (the console mailer): the page says where the link went (issue 41)
+    expect(page).toContain('data-testid="console-mailer"');
+    expect(page).toMatch(/printed in the terminal|dicetak di terminal/);
+    expect(page).toMatch(/<button type="submit" disabled="">/);
     // The form is disabled, and the service refuses anyway.
     let res = await b.post("/portal/keys", { name: "app" });
     expect(res.status).toBe(403);
@@ -113,6 +117,8 @@ describe("sign-up, verification, session cookie, CSRF", () => {
     expect(res.status).toBe(201);
     const secret = /<code id="new-key-secret">([^<]+)<\/code>/.exec(b.last)![1];
     expect(secret).toMatch(/^wk_live_/);
+    // times are labelled: Jakarta time
+    expect(b.last).toMatch(/\d{2}[:.]\d{2} WIB</);
     expect((await call("/api/v1/wilayah/provinsi/32", { key: secret })).status).toBe(200);
     page = await (await b.get("/portal/keys")).text();
     expect(page).not.toContain(secret);
@@ -268,8 +274,18 @@ describe("usage, billing and invoices", () => {
     const html = await (await b.get("/portal/usage")).text();
     expect(html).toMatch(/data-testid="usage-total">\s*1\s*</);
     expect(html).toContain("<svg");
+    // days are UTC days, and the page says so (issue 41)
+    expect(html).toMatch(/data-testid="usage-days-utc">\s*(Days are UTC days|Hari di sini adalah hari UTC)/);
     expect(html).toContain("/wilayah/provinsi");
     expect((await b.get("/portal/usage?month=2020-01")).status).toBe(200);
+  });
+
+  it("the admin page says its call count lags the users' usage pages by about a minute (issue 41)", async () => {
+    const admin = await makeAdmin();
+    const b = new Browser();
+    await b.get("/portal/login");
+    await b.post("/portal/login", { email: admin.data.email, password: "correct horse" });
+    expect(await (await b.get("/portal/admin", { "accept-language": "en" })).text()).toContain("about a minute behind");
   });
 
   it("GET /billing/invoices (paged) and /billing/invoices/:id answer the owner's invoices only", async () => {
