@@ -42,7 +42,9 @@ export function devSummary(o: { key: string; keyFile: string; port: number; serv
   const origin = `http://localhost:${o.port}`;
   const lines = [
     "",
-    o.serving ? `The API is running on "${origin}" until you stop it (Ctrl+C); run npm test and other commands in a second terminal.` : `Prepared (--no-serve): npm run dev serves "${origin}".`,
+    o.serving
+      ? `The API is running on "${origin}" until you stop it (Ctrl+C); run npm test and other commands in a second terminal.`
+      : `Prepared (--no-serve): npm run dev serves "${origin}".`,
     "",
     "Try:",
     `  curl -H "x-api-key: $(cat '${o.keyFile}')" "${origin}/api/v1/wilayah/search?q=bandung"`,

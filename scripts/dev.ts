@@ -145,7 +145,8 @@ async function main() {
   const child = spawn(
     wranglerBin,
     ["dev", "--port", String(options.port), "--test-scheduled", ...persist, ...development, ...optionalSecretArgs(), ...options.wranglerArgs],
-    { cwd: root, env: toolEnv, stdio: "inherit" },
+    // No Request.cf download (offline it fails with a stack trace, twice; the placeholder is used anyway).
+    { cwd: root, env: { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...toolEnv }, stdio: "inherit" },
   );
   child.on("exit", (code) => process.exit(code ?? 0));
   // The key last: after wrangler's start-up lines, once the Worker answers (else it scrolls away).

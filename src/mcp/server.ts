@@ -93,7 +93,9 @@ const stringArgs = new WeakMap<StandardSchemaWithJSON, Set<string>>();
 function stringProperties(schema: StandardSchemaWithJSON): Set<string> {
   let names = stringArgs.get(schema);
   if (!names) {
-    const json = schema["~standard"].jsonSchema.input({ target: "draft-2020-12" }) as { properties?: Record<string, { type?: unknown; anyOf?: { type?: unknown }[] }> };
+    const json = schema["~standard"].jsonSchema.input({ target: "draft-2020-12" }) as {
+      properties?: Record<string, { type?: unknown; anyOf?: { type?: unknown }[] }>;
+    };
     const isString = (p: { type?: unknown; anyOf?: { type?: unknown }[] }) => p.type === "string" || (p.anyOf ?? []).some((a) => a.type === "string");
     names = new Set(Object.entries(json.properties ?? {}).flatMap(([k, p]) => (isString(p) ? [k] : [])));
     stringArgs.set(schema, names);

@@ -63,7 +63,8 @@ export const en = {
   verify_first_body:
     "We sent a link to {email} when you signed up. Open it to verify your address: API keys and payments need a verified email, so that keys and invoices belong to someone we can reach.",
   verify_console_title: "Running locally?",
-  verify_console_body: "Nothing is emailed in development: the verification link is printed in the terminal where npm run dev (wrangler dev) runs. Open it from there.",
+  verify_console_body:
+    "Nothing is emailed in development: the verification link is printed in the terminal where npm run dev (wrangler dev) runs. Open it from there.",
   keys_title: "API keys",
   keys_intro: "Send a key in the x-api-key header. Keep keys secret; revoke one you no longer use or that may have leaked.",
   key_name: "Key name",

@@ -65,7 +65,8 @@ export const id: Record<Key, string> = {
   verify_first_body:
     "Kami mengirim tautan ke {email} saat Anda mendaftar. Buka tautan itu untuk memverifikasi alamat Anda: kunci API dan pembayaran memerlukan email terverifikasi, agar kunci dan tagihan dimiliki orang yang bisa kami hubungi.",
   verify_console_title: "Berjalan lokal?",
-  verify_console_body: "Dalam pengembangan tidak ada email yang dikirim: tautan verifikasi dicetak di terminal tempat npm run dev (wrangler dev) berjalan. Buka dari sana.",
+  verify_console_body:
+    "Dalam pengembangan tidak ada email yang dikirim: tautan verifikasi dicetak di terminal tempat npm run dev (wrangler dev) berjalan. Buka dari sana.",
   keys_title: "Kunci API",
   keys_intro: "Kirim kunci di header x-api-key. Rahasiakan kunci; cabut kunci yang tidak dipakai lagi atau mungkin bocor.",
   key_name: "Nama kunci",

@@ -210,10 +210,17 @@ function DataSection(props: { f: SiteFrame; facts: DataFacts; regulation: Regula
  * `/status` for people (a browser asks for HTML): which data this deployment serves and whether D1
  * holds the seed it was built with, the counts and coverage; the same facts as the JSON answer.
  */
-export function StatusPage(props: { f: SiteFrame; facts: DataFacts; regulation: Regulation; dataVersion: string; seed: { checksum: string; loaded: boolean } }) {
+export function StatusPage(props: {
+  f: SiteFrame;
+  facts: DataFacts;
+  regulation: Regulation;
+  dataVersion: string;
+  seed: { checksum: string; loaded: boolean };
+}) {
   const { f } = props;
   return (
     <SiteLayout f={f} title={`Wilayah API · ${f.t("nav_status")}`}>
+      <h1>{f.t("nav_status")}</h1>
       <DataSection f={f} facts={props.facts} regulation={props.regulation}>
         <h3>{f.t("status_loaded_title")}</h3>
         <dl class="place">

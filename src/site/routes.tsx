@@ -119,7 +119,11 @@ siteRoutes.get(
     const headers = { "cache-control": "public, max-age=60", vary: "accept" };
     if (wantsHtml(c.req.header("accept"))) {
       const f = frame(c, getCookie(c, LANG_COOKIE));
-      return c.html(<StatusPage f={f} facts={dataFacts()} regulation={manifest.regulation} dataVersion={status.data_version} seed={status.seed} />, 200, headers);
+      return c.html(
+        <StatusPage f={f} facts={dataFacts()} regulation={manifest.regulation} dataVersion={status.data_version} seed={status.seed} />,
+        200,
+        headers,
+      );
     }
     return c.json({ data: status }, 200, headers);
   },

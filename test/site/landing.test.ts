@@ -118,7 +118,7 @@ describe("GET /status", () => {
     expect(page.headers.get("content-type")).toContain("text/html");
     expect(page.headers.get("content-security-policy")).toContain("default-src 'self'");
     const html = await page.text();
-    expect(html).toContain("<h2 id=\"data-title\">");
+    expect(html).toContain('<h2 id="data-title">');
     expect(html).toContain("2138/2025");
     expect(html).toMatch(/91[,.]239 \/ 91[,.]599/);
     expect(html).toContain("loaded in D1");
