@@ -49,7 +49,7 @@ export function devSummary(o: { key: string; keyFile: string; port: number; serv
     "Try:",
     `  curl -H "x-api-key: $(cat '${o.keyFile}')" "${origin}/api/v1/wilayah/search?q=bandung"`,
     `  Portal: "${origin}/portal"   API reference: "${origin}/docs"   MCP: "${origin}/mcp"`,
-    "  Sign-up verification links are printed here, in this terminal (the console mailer).",
+    ...(o.serving ? ["  Sign-up verification links are printed here, in this terminal (the console mailer)."] : []),
     "",
     `Development API key (also in ${o.keyFile}):`,
     o.key,
