@@ -85,6 +85,8 @@ footer{max-width:1040px;margin:0 auto;padding:1rem;color:var(--muted);font-size:
 fieldset{border:1px solid #d8dee4;border-radius:6px;margin:.6rem 0;padding:.4rem .8rem}
 label.check{display:flex;gap:.4rem;align-items:center;font-weight:normal;margin:.2rem 0}
 td.actions form{display:inline-block;margin:0 .25rem .25rem 0}
+form.roll select{width:auto;padding:.25rem .4rem;font-size:.875rem}
+.origins{overflow-wrap:anywhere}
 ol.attempts{margin:0;padding-left:1.2rem;font-size:.85rem}
 pre.try{background:#0f1720;color:#dfe7ef;padding:.7rem;border-radius:6px;overflow-x:auto;font-size:.85rem}
 @media (max-width:640px){
