@@ -276,7 +276,8 @@ function expiryOf(expiresAt: string | null | undefined, now: number): number | n
 }
 
 export async function listKeys(env: Env, userId: string) {
-  return (await listKeysOfUser(primaryDb(env), userId)).map(publicKey);
+  const now = Date.now();
+  return (await listKeysOfUser(primaryDb(env), userId)).map((k) => publicKey(k, now));
 }
 
 /** Key creations, rolls and revocations a user may make per minute (KEY_CHANGE_LIMITER; each writes D1, KV and the audit trail). */
