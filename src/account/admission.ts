@@ -5,6 +5,7 @@
  * the account that something changed.
  */
 import { getAgentByName } from "agents";
+import { keyRateLimiter } from "../keys/publishable";
 import { forgetUserKeys, type Principal } from "../keys/service";
 import { ApiError } from "../lib/errors";
 import { retried } from "../lib/retry";
@@ -67,7 +68,7 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
   const lease = calls === 1 ? usableLease(userId, now) : undefined;
   if (lease?.refuses(keyId)) throw refusal("revoked");
   if (lease) {
-    const untake = lease.take(keyId, endpoint, now);
+    const untake = lease.take(keyId, endpoint, now, principal.origin ?? null);
     if (lease.exhausted) waitUntil(settleLease(env, lease));
     let ticket: string | undefined; // made only when needed: most calls under a lease are never given back
     return {
@@ -89,7 +90,7 @@ export async function admitCall(env: Env, principal: Principal, endpoint: string
   const ticket = crypto.randomUUID();
   let admission: Awaited<ReturnType<typeof object.admit>>;
   try {
-    admission = await object.admit({ keyId, endpoint, calls, ticket, now });
+    admission = await object.admit({ keyId, endpoint, calls, ticket, now, origin: principal.origin ?? null });
   } catch (e) {
     // It may have counted the calls before its answer was lost: give them back (a no-op if it did not).
     waitUntil(giveBack(env, userId, ticket));
@@ -138,9 +139,12 @@ export function refusal(reason: "revoked" | "suspended"): ApiError {
 
 /**
  * A request that is no data call (MCP's initialize, tools/list, notifications): it counts against
- * the key's per-minute rate like a call, but not against the quota (429 RATE_LIMITED).
+ * the key's per-minute rate like a call, but not against the quota (429 RATE_LIMITED). A publishable
+ * key has its own rate as well (src/keys/publishable.ts), asked first: a page's key at its limit
+ * spends none of the account's.
  */
 export async function countRequest(env: Env, principal: Principal): Promise<void> {
+  if (principal.publishable) await throttle(keyRateLimiter(env, principal.publishable.ratePerMinute), `key:${principal.keyId}`, RATE_PERIOD_SECONDS);
   const limiter = limiterFor(env, principal.plan);
   if (limiter) await throttle(limiter, `account:${principal.userId}`, RATE_PERIOD_SECONDS);
 }

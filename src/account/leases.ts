@@ -33,8 +33,8 @@ export class HeldLease {
     return this.#settling === undefined && this.#left > 0 && now < this.#until;
   }
 
-  /** Admits one call under the lease; the returned function gives it back (false once the lease is settled). */
-  take(keyId: string, endpoint: string, now: number): () => boolean {
+  /** Admits one call under the lease (`origin`: where it came from); the returned function gives it back (false once the lease is settled). */
+  take(keyId: string, endpoint: string, now: number, origin: string | null = null): () => boolean {
     const day = utcDay(now);
     const id = `${keyId}\u0000${endpoint}\u0000${day}`;
     let row = this.#rows.get(id);
@@ -43,6 +43,7 @@ export class HeldLease {
       this.#rows.set(id, row);
     }
     row.count++;
+    if (now >= row.last_at) row.origin = origin;
     row.last_at = Math.max(row.last_at, now);
     this.#left--;
     return () => {

@@ -219,12 +219,15 @@ export class AccountObject extends Agent<Env> {
     calls = 1,
     ticket,
     now = Date.now(),
+    origin = null,
   }: {
     keyId: string;
     endpoint: string;
     calls?: number;
     ticket?: string;
     now?: number;
+    /** Where the call came from (Origin or the Referer's), kept as the key's last-used origin. */
+    origin?: string | null;
   }): Promise<Admission> {
     const day = utcDay(now);
     const d = await this.#price(keyId, calls, now, ({ credits, owed, quota, used, reserved }) => {
@@ -232,7 +235,7 @@ export class AccountObject extends Agent<Env> {
         const { pendingDebit, owedToReservations } = this.#store.state;
         this.#store.setState({ pendingDebit: pendingDebit + credits, owedToReservations: owedToReservations + owed });
       }
-      this.#store.count(keyId, endpoint, day, calls, now);
+      this.#store.count(keyId, endpoint, day, calls, now, origin);
       if (ticket) this.#store.remember(ticket, { keyId, endpoint, day, calls, credits }, false, now);
       if (this.#month) this.#month.used += calls;
       return this.#answer(day, now, calls, credits, quota - used - reserved);
@@ -264,7 +267,7 @@ export class AccountObject extends Agent<Env> {
     let served = 0;
     for (const r of counts) {
       if (r.count <= 0) continue;
-      this.#store.count(r.key_id, r.endpoint, r.day, r.count, r.last_at);
+      this.#store.count(r.key_id, r.endpoint, r.day, r.count, r.last_at, r.origin ?? null);
       served += r.count;
     }
     const reserved = this.#store.leaseCalls(leaseId);
@@ -410,7 +413,7 @@ export class AccountObject extends Agent<Env> {
     // One D1 batch (one transaction); each table is written by its owner's query.
     await batch(db, [
       ...counts.map((r) => upsertDailyCount(db, { userId, keyId: r.key_id, endpoint: r.endpoint, day: r.day, count: r.count })),
-      ...lastUse.map((u) => touchLastUsed(db, u.key_id, u.at)),
+      ...lastUse.map((u) => touchLastUsed(db, u.key_id, u.at, u.origin)),
       ...(debit
         ? [
             appendLedgerOnce(db, {

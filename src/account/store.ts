@@ -25,8 +25,8 @@ export type State = {
 /** Calls counted on one key, endpoint and UTC day. */
 export type Counted = { keyId: string; endpoint: string; day: string; calls: number; credits: number };
 export type MonthUsage = { key_id: string; endpoint: string; day: string; count: number }[];
-/** What an isolate served under a lease, per key, endpoint and UTC day. */
-export type LeaseCounts = { key_id: string; endpoint: string; day: string; count: number; last_at: number }[];
+/** What an isolate served under a lease, per key, endpoint and UTC day; `origin`: that of the row's latest call (`last_at`), if it had one. */
+export type LeaseCounts = { key_id: string; endpoint: string; day: string; count: number; last_at: number; origin?: string | null }[];
 
 /** A job's reservation: `rows` and `credits` held at acceptance; `credits` falls to what was spent when it ends. */
 export type JobReservation = {
@@ -74,6 +74,9 @@ export class AccountStore {
     sql`CREATE TABLE IF NOT EXISTS state (id INTEGER PRIMARY KEY CHECK (id = 1), pending_debit INTEGER NOT NULL DEFAULT 0, owed INTEGER NOT NULL DEFAULT 0, flush_amount INTEGER, flush_ref TEXT, flush_scheduled INTEGER NOT NULL DEFAULT 0)`;
     sql`CREATE TABLE IF NOT EXISTS leases (id TEXT PRIMARY KEY, calls INTEGER NOT NULL, expires_at INTEGER NOT NULL)`;
     sql`CREATE TABLE IF NOT EXISTS revoked_keys (key_id TEXT PRIMARY KEY, at INTEGER NOT NULL)`;
+    // Each key's latest call and the origin it came from (null: none said), for the flush to write
+    // as the key's last use: a table of its own, so objects made before it need no column added.
+    sql`CREATE TABLE IF NOT EXISTS key_last_use (key_id TEXT PRIMARY KEY, at INTEGER NOT NULL, origin TEXT)`;
     // Tickets of recent admissions and give-backs: what each counted, and whether it was given back.
     sql`CREATE TABLE IF NOT EXISTS tickets (id TEXT PRIMARY KEY, key_id TEXT NOT NULL, endpoint TEXT NOT NULL, day TEXT NOT NULL, calls INTEGER NOT NULL, credits INTEGER NOT NULL, done INTEGER NOT NULL, at INTEGER NOT NULL)`;
     // Bulk jobs' reservations (src/jobs): rows and credits held from acceptance until the job ends;
@@ -118,9 +121,13 @@ export class AccountStore {
 
   // Usage counts
 
-  count(keyId: string, endpoint: string, day: string, calls: number, at: number): void {
+  /** `origin`: where the call at `at` came from; undefined: not known (a job's rows), which keeps what is known. */
+  count(keyId: string, endpoint: string, day: string, calls: number, at: number, origin?: string | null): void {
     this.sql`INSERT INTO usage_counts (key_id, endpoint, day, count, last_at) VALUES (${keyId}, ${endpoint}, ${day}, ${calls}, ${at})
              ON CONFLICT (key_id, endpoint, day) DO UPDATE SET count = count + excluded.count, last_at = max(last_at, excluded.last_at), dirty = 1`;
+    if (origin === undefined) return;
+    this.sql`INSERT INTO key_last_use (key_id, at, origin) VALUES (${keyId}, ${at}, ${origin})
+             ON CONFLICT (key_id) DO UPDATE SET origin = CASE WHEN excluded.at >= at THEN excluded.origin ELSE origin END, at = max(at, excluded.at)`;
   }
 
   uncount(keyId: string, endpoint: string, day: string, calls: number): void {
@@ -138,11 +145,12 @@ export class AccountStore {
     >`SELECT key_id, endpoint, day, count FROM usage_counts WHERE day LIKE ${`${month}-%`} AND count > 0 ORDER BY day, key_id, endpoint`;
   }
 
-  /** Counts changed since the last flush, and each key's latest call among them. */
-  unflushed(): { counts: MonthUsage; lastUse: { key_id: string; at: number }[] } {
+  /** Counts changed since the last flush, and each key's latest call among them, with the origin of its latest call. */
+  unflushed(): { counts: MonthUsage; lastUse: { key_id: string; at: number; origin: string | null }[] } {
     return {
       counts: this.sql<MonthUsage[number]>`SELECT key_id, endpoint, day, count FROM usage_counts WHERE dirty = 1`,
-      lastUse: this.sql<{ key_id: string; at: number }>`SELECT key_id, max(last_at) AS at FROM usage_counts WHERE dirty = 1 GROUP BY key_id`,
+      lastUse: this.sql<{ key_id: string; at: number; origin: string | null }>`SELECT u.key_id, max(u.last_at) AS at, k.origin
+        FROM usage_counts u LEFT JOIN key_last_use k ON k.key_id = u.key_id WHERE u.dirty = 1 GROUP BY u.key_id`,
     };
   }
 

@@ -28,7 +28,7 @@ export async function getUser(env: Env, id: string) {
   const user = await findUserById(db, id);
   if (!user) throw new ApiError("NOT_FOUND", `No user "${id}".`);
   const [keys, usage] = await Promise.all([listKeysOfUser(db, id), monthUsage(env, id, currentMonth())]);
-  return { ...adminUser(user), keys: keys.map(publicKey), usage };
+  return { ...adminUser(user), keys: keys.map((k) => publicKey(k)), usage };
 }
 
 /** Who does an admin action: the admin, and where from (the audit trail). */

@@ -16,6 +16,7 @@ export const AUDIT_EVENTS = [
   "email_verified",
   "key_created",
   "key_revoked",
+  "key_rolled",
   "admin_user_changed",
   "admin_credits_changed",
   "admin_subscription_granted",

@@ -73,6 +73,7 @@ const DONE_BY_THE_USER = new Set<AuditEventName>([
   "password_changed",
   "key_created",
   "key_revoked",
+  "key_rolled",
   "account_replaced",
 ]);
 

@@ -3,6 +3,7 @@
  * the API-key guard (guard.ts); REST hands it to the endpoint runner, MCP to its server factory.
  */
 import type { RequestIdVariables } from "hono/request-id";
+import type { CorsVariables } from "../http/context";
 import type { Principal } from "../keys/service";
 
 export type { Principal };
@@ -14,6 +15,6 @@ export type DataContext = {
   waitUntil(promise: Promise<unknown>): void;
 };
 
-/** Set by requireApiKey. */
-export type CallVariables = RequestIdVariables & { call: DataContext };
+/** Set by requireApiKey. `corsOrigin`: see src/http/context.ts (set for publishable keys). */
+export type CallVariables = RequestIdVariables & CorsVariables & { call: DataContext };
 export type CallEnv = { Bindings: Env; Variables: CallVariables };

@@ -97,6 +97,9 @@ export function defineFileEndpoint<I extends z.ZodObject>(e: Omit<FileEndpoint<I
 
 export const isFileEndpoint = (ep: DataEndpoint): ep is FileEndpoint => ep.kind === "file";
 
+/** The endpoint's tag: its group in the API document, and what a publishable key's list names (src/keys/publishable.ts). */
+export const endpointTag = (ep: DataEndpoint): string => ep.tag ?? "Regions";
+
 /** Boolean flag: `1`/`true`/`0`/`false` in a query string, or a JSON boolean. */
 export const flagParam = z
   .union([z.boolean(), z.enum(["1", "0", "true", "false"])])

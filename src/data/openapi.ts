@@ -6,7 +6,7 @@ import { z } from "zod";
 import { operation } from "../http/docs";
 import { toJsonSchema } from "../lib/json-schema";
 import type { DataContext } from "./context";
-import { type DataEndpoint, isFileEndpoint, type JsonEndpoint } from "./endpoint";
+import { type DataEndpoint, endpointTag, isFileEndpoint, type JsonEndpoint } from "./endpoint";
 import { parseInput } from "./run";
 
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -97,7 +97,7 @@ export function endpointOperation(ep: DataEndpoint) {
     : undefined;
   const common = {
     operationId: operationId(ep),
-    tags: [ep.tag ?? "Regions"],
+    tags: [endpointTag(ep)],
     summary: firstSentence(ep.description),
     description: `${ep.description}${ep.tool ? `\n\nAlso the MCP tool \`${ep.tool}\`.` : ""}`,
     caller: "apiKey" as const,

@@ -7,7 +7,7 @@ import { queryValues, typedQuery } from "../http/query";
 import { requireJsonContentType } from "../http/validate";
 import { ApiError } from "../lib/errors";
 import type { CallEnv } from "./context";
-import { type DataEndpoint, type FileAnswer, isFileEndpoint, versionLabel } from "./endpoint";
+import { type DataEndpoint, endpointTag, type FileAnswer, isFileEndpoint, versionLabel } from "./endpoint";
 import { requireApiKey } from "./guard";
 import { endpointOperation } from "./openapi";
 import { type Admit, serveDataCall, serveFileCall } from "./run";
@@ -23,6 +23,7 @@ export function dataRoutes(endpoints: readonly DataEndpoint[], admit: Admit): Ho
   const app = new Hono<BaseEnv>();
   for (const ep of endpoints) {
     const documented = describeRoute(lazyOperation(() => endpointOperation(ep)));
+    const guard = requireApiKey(endpointTag(ep));
     const answer = async (c: Context<CallEnv>, raw: Record<string, unknown>) => {
       if (isFileEndpoint(ep)) return fileResponse(c, await serveFileCall(ep, raw, c.get("call"), admit), versionLabel(ep.version));
       const result = await serveDataCall(ep, raw, c.get("call"), admit);
@@ -36,12 +37,12 @@ export function dataRoutes(endpoints: readonly DataEndpoint[], admit: Admit): Ho
       });
     };
     if (ep.method === "POST") {
-      app.post(ep.path, documented, requireApiKey, requireJsonContentType, async (c) => {
+      app.post(ep.path, documented, guard, requireJsonContentType, async (c) => {
         if (new URL(c.req.url).search) throw new ApiError("INVALID_QUERY", `${ep.path} takes its input in the JSON body, not in the query string.`);
         return answer(c, { ...(await jsonObjectBody(c.req)), ...c.req.param() });
       });
     } else {
-      app.get(ep.path, documented, refuseHead, requireApiKey, (c) => answer(c, { ...typedQuery(ep.input, queryValues(c.req.queries())), ...c.req.param() }));
+      app.get(ep.path, documented, refuseHead, guard, (c) => answer(c, { ...typedQuery(ep.input, queryValues(c.req.queries())), ...c.req.param() }));
     }
   }
   return app;

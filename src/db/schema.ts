@@ -234,8 +234,25 @@ export const apiKeys = sqliteTable(
     createdAt: integer("created_at").notNull(),
     lastUsedAt: integer("last_used_at"),
     revokedAt: integer("revoked_at"),
+    /** "secret" (`wk_live_`, servers only) or "publishable" (`wk_pub_`, may sit in a web page: src/keys/publishable.ts). */
+    kind: text("kind").notNull().default("secret"),
+    /** Publishable keys: the JSON array of origins a request must come from (`https://shop.example.com`, `https://*.example.com`). */
+    allowedOrigins: text("allowed_origins"),
+    /** Publishable keys: calls per minute for this key alone (one of the tiers in src/keys/publishable.ts), within the plan's. */
+    rateLimitPerMinute: integer("rate_limit_per_minute"),
+    /** When the key stops working (ms); null: never. */
+    expiresAt: integer("expires_at"),
+    /** The Origin (or the Referer's origin) of the latest call, if it had one. */
+    lastUsedOrigin: text("last_used_origin"),
+    /** After a roll: the hash of the secret before, which works until `previous_until` (ms), then never again. */
+    previousKeyHash: text("previous_key_hash"),
+    previousUntil: integer("previous_until"),
   },
-  (t) => [uniqueIndex("api_keys_hash_uq").on(t.keyHash), index("api_keys_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("api_keys_hash_uq").on(t.keyHash),
+    uniqueIndex("api_keys_previous_hash_uq").on(t.previousKeyHash),
+    index("api_keys_user_idx").on(t.userId),
+  ],
 );
 
 // ---------------------------------------------------------------- usage

@@ -6,7 +6,13 @@
  */
 import type { RequestIdVariables } from "hono/request-id";
 
-export type BaseEnv = { Bindings: Env; Variables: RequestIdVariables };
+/**
+ * The origin CORS may answer, when a guard narrowed it (a publishable key's request): that origin,
+ * or null for none. Unset: the surface's own rule (the data API: any origin).
+ */
+export type CorsVariables = { corsOrigin?: string | null };
+
+export type BaseEnv = { Bindings: Env; Variables: RequestIdVariables & CorsVariables };
 
 /** Where a request comes from, as the audit trail and the throttles take it: client IP and request id. */
 export function requestMeta(c: { req: { header(name: string): string | undefined }; get(key: "requestId"): string }): {

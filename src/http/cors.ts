@@ -4,19 +4,27 @@
  * rebuilds the handler's response to carry them over (a new Response and a header copy on every
  * call); here the same headers are set on the final response instead. That response is always one
  * the app made (`c.body`/`c.json`, the error and not-found handlers), so its headers are mutable.
+ * A publishable key's request is answered for its own origin only (`corsOrigin`, set by the key guard).
  */
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { BaseEnv } from "./context";
 
-function publicCors(opts: { allowMethods: string[]; allowHeaders: string[]; exposeHeaders: string[]; maxAge: number }): MiddlewareHandler {
+function publicCors(opts: { allowMethods: string[]; allowHeaders: string[]; exposeHeaders: string[]; maxAge: number }): MiddlewareHandler<BaseEnv> {
   const preflight = cors({ origin: "*", ...opts });
   const expose = opts.exposeHeaders.join(",");
   return async (c, next) => {
+    // A preflight carries no x-api-key (browsers never send it one), so it cannot know a
+    // publishable key's origins: it allows any, and the request itself is then checked.
     if (c.req.method === "OPTIONS") return preflight(c, next);
     await next();
-    c.res.headers.set("access-control-allow-origin", "*");
+    // A publishable key's request (the key guard narrowed it): its own origin when allowed, else no
+    // CORS at all, so a page elsewhere cannot read the answer, not even the refusal.
+    const only = c.get("corsOrigin");
+    if (only === null) return;
+    c.res.headers.set("access-control-allow-origin", only ?? "*");
     c.res.headers.set("access-control-expose-headers", expose);
+    if (only) c.res.headers.append("vary", "origin");
   };
 }
 

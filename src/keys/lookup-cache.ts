@@ -4,8 +4,25 @@
  */
 import { LRUCache } from "lru-cache";
 
-/** `at`: when D1 was read for it (ms). */
-export type CachedLookup = ({ ok: true; keyId: string; userId: string; plan: string; suspended: boolean } | { ok: false }) & { at: number };
+/**
+ * `at`: when D1 was read for it (ms). A known key's times are checked on every use, so a cached
+ * lookup never outlives them: `expiresAt` (the key's expiry) and `until` (a rolled secret's grace).
+ * `publishable`: its origins and per-minute rate (absent: a secret key, and lookups cached before
+ * publishable keys existed).
+ */
+export type CachedLookup = (
+  | {
+      ok: true;
+      keyId: string;
+      userId: string;
+      plan: string;
+      suspended: boolean;
+      expiresAt?: number | null;
+      until?: number | null;
+      publishable?: { allowedOrigins: string[]; ratePerMinute: number };
+    }
+  | { ok: false }
+) & { at: number };
 
 /**
  * Other isolates drop their copy within MEMORY_TTL_MS, which is what a revocation costs on top of

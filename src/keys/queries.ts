@@ -2,12 +2,28 @@ import { and, count, desc, eq, gte, isNull, lt, or, type SQL, sql } from "drizzl
 import { batch, type Db } from "../db/client";
 import { apiKeys, users } from "../db/schema";
 
+/**
+ * The key whose secret hashes to `keyHash`: its current secret, or the one before a roll (then
+ * `previousUntil` says until when it works). One statement over the two unique indexes.
+ */
 export async function findKeyByHash(db: Db, keyHash: string) {
   const rows = await db
-    .select({ keyId: apiKeys.id, userId: apiKeys.userId, revokedAt: apiKeys.revokedAt, userStatus: users.status, plan: users.plan })
+    .select({
+      keyId: apiKeys.id,
+      userId: apiKeys.userId,
+      revokedAt: apiKeys.revokedAt,
+      userStatus: users.status,
+      plan: users.plan,
+      kind: apiKeys.kind,
+      allowedOrigins: apiKeys.allowedOrigins,
+      rateLimitPerMinute: apiKeys.rateLimitPerMinute,
+      expiresAt: apiKeys.expiresAt,
+      current: sql<number>`${apiKeys.keyHash} = ${keyHash}`,
+      previousUntil: apiKeys.previousUntil,
+    })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(eq(apiKeys.keyHash, keyHash))
+    .where(or(eq(apiKeys.keyHash, keyHash), eq(apiKeys.previousKeyHash, keyHash)))
     .limit(1);
   return rows[0];
 }
@@ -30,9 +46,11 @@ export async function insertKeyWithinLimit(
   record: (condition: SQL) => SQL,
 ): Promise<boolean> {
   const [inserted] = await batch(db, [
-    sql`INSERT INTO api_keys (id, user_id, name, prefix, last4, key_hash, created_at)
-    SELECT ${key.id}, ${key.userId}, ${key.name}, ${key.prefix}, ${key.last4}, ${key.keyHash}, ${key.createdAt}
-    WHERE (SELECT count(*) FROM api_keys WHERE user_id = ${key.userId} AND revoked_at IS NULL) < ${max}`,
+    sql`INSERT INTO api_keys (id, user_id, name, prefix, last4, key_hash, created_at, kind, allowed_origins, rate_limit_per_minute, expires_at)
+    SELECT ${key.id}, ${key.userId}, ${key.name}, ${key.prefix}, ${key.last4}, ${key.keyHash}, ${key.createdAt}, ${key.kind ?? "secret"},
+      ${key.allowedOrigins ?? null}, ${key.rateLimitPerMinute ?? null}, ${key.expiresAt ?? null}
+    WHERE (SELECT count(*) FROM api_keys WHERE user_id = ${key.userId} AND revoked_at IS NULL
+      AND (expires_at IS NULL OR expires_at > ${key.createdAt})) < ${max}`,
     record(sql`EXISTS (SELECT 1 FROM api_keys WHERE id = ${key.id})`),
   ]);
   return inserted.meta.changes === 1;
@@ -64,16 +82,49 @@ export async function markRevoked(db: Db, keyId: string, at: number, record: (co
   return revoked.meta.changes === 1;
 }
 
+/** Every hash a user's keys answer to: current secrets and those in a roll's grace. */
 export async function keyHashesOfUser(db: Db, userId: string): Promise<string[]> {
-  return (await db.select({ h: apiKeys.keyHash }).from(apiKeys).where(eq(apiKeys.userId, userId))).map((r) => r.h);
+  const rows = await db.select({ h: apiKeys.keyHash, p: apiKeys.previousKeyHash }).from(apiKeys).where(eq(apiKeys.userId, userId));
+  return rows.flatMap((r) => (r.p ? [r.h, r.p] : [r.h]));
 }
 
-/** Raises a key's last use to `at` (never lowers it). For a batch. */
-export function touchLastUsed(db: Db, keyId: string, at: number) {
+/** Raises a key's last use to `at` (never lowers it), with that call's origin (null: it had none). For a batch. */
+export function touchLastUsed(db: Db, keyId: string, at: number, origin: string | null) {
+  // SET expressions all read the row as it was, so the CASE compares with the old last use.
   return db
     .update(apiKeys)
-    .set({ lastUsedAt: sql`max(coalesce(${apiKeys.lastUsedAt}, 0), ${at})` })
+    .set({
+      lastUsedAt: sql`max(coalesce(${apiKeys.lastUsedAt}, 0), ${at})`,
+      lastUsedOrigin: sql`CASE WHEN ${at} >= coalesce(${apiKeys.lastUsedAt}, 0) THEN ${origin} ELSE ${apiKeys.lastUsedOrigin} END`,
+    })
     .where(eq(apiKeys.id, keyId));
+}
+
+/**
+ * A roll: the key's secret becomes `keyHash`; the one it had works until `until` (ms), and the one
+ * before that (an earlier roll's, still in its grace) stops now. `expiresAt` undefined keeps the
+ * expiry. Only an active key rolls; with its audit event, both or neither. True when rolled.
+ */
+export async function rollKeyHash(
+  db: Db,
+  k: { id: string; oldHash: string; keyHash: string; prefix: string; last4: string; until: number; expiresAt?: number | null },
+  record: (condition: SQL) => SQL,
+): Promise<boolean> {
+  const [, rolled] = await batch(db, [
+    record(sql`EXISTS (SELECT 1 FROM api_keys WHERE id = ${k.id} AND key_hash = ${k.oldHash} AND revoked_at IS NULL)`),
+    db
+      .update(apiKeys)
+      .set({
+        keyHash: k.keyHash,
+        prefix: k.prefix,
+        last4: k.last4,
+        previousKeyHash: k.oldHash,
+        previousUntil: k.until,
+        ...(k.expiresAt !== undefined ? { expiresAt: k.expiresAt } : {}),
+      })
+      .where(and(eq(apiKeys.id, k.id), eq(apiKeys.keyHash, k.oldHash), isNull(apiKeys.revokedAt))),
+  ]);
+  return rolled.meta.changes === 1;
 }
 
 /**

@@ -16,11 +16,34 @@ import { retried } from "../lib/retry";
 import { throttle } from "../lib/throttle";
 import { iso } from "../lib/time";
 import { type CachedLookup, LookupCache } from "./lookup-cache";
-import { findKeyByHash, findKeyOfUser, insertKeyWithinLimit, type KeyRow, keyHashesOfUser, keysCreatedBefore, listKeysOfUser, markRevoked } from "./queries";
+import { DEFAULT_KEY_RATE } from "./publishable";
+import {
+  findKeyByHash,
+  findKeyOfUser,
+  insertKeyWithinLimit,
+  type KeyRow,
+  keyHashesOfUser,
+  keysCreatedBefore,
+  listKeysOfUser,
+  markRevoked,
+  rollKeyHash,
+} from "./queries";
+import type { CreateKeyInput, RollKeyInput } from "./schemas";
 import { displayParts, generateKeySecret, hashKeySecret, isWellFormedKey } from "./secret";
 
-/** Who is calling a data endpoint: what an `x-api-key` resolves to (REST and MCP alike). */
-export type Principal = { keyId: string; userId: string; plan: string };
+/**
+ * Who is calling a data endpoint: what an `x-api-key` resolves to (REST and MCP alike).
+ * `publishable`: a key that may sit in a web page (src/keys/publishable.ts), with its origins and
+ * its own per-minute rate. `origin`: where the request came from (Origin, else the Referer's), if
+ * it said: kept as the key's last-used origin.
+ */
+export type Principal = {
+  keyId: string;
+  userId: string;
+  plan: string;
+  publishable?: { allowedOrigins: string[]; ratePerMinute: number };
+  origin?: string;
+};
 
 /** KV's minimum TTL is 60 s. Known keys are cached there; unknown hashes are not (a random key is never asked twice). */
 const KNOWN_TTL = 600;
@@ -105,6 +128,28 @@ async function countMiss(env: Env, ip: string | undefined, now: number, refused:
 }
 
 /**
+ * What a key's row says, as cached. A secret rolled away is known only during its grace; revoked,
+ * unknown or past its grace, it is a miss.
+ */
+function lookupOf(row: Awaited<ReturnType<typeof findKeyByHash>>, at: number): CachedLookup {
+  if (!row || row.revokedAt !== null) return { ok: false, at };
+  const until = row.current ? null : row.previousUntil;
+  if (until !== null && until <= at) return { ok: false, at };
+  const origins = row.kind === "publishable" ? (JSON.parse(row.allowedOrigins ?? "[]") as string[]) : undefined;
+  return {
+    ok: true,
+    keyId: row.keyId,
+    userId: row.userId,
+    plan: row.plan,
+    suspended: row.userStatus === "suspended",
+    expiresAt: row.expiresAt,
+    until,
+    ...(origins ? { publishable: { allowedOrigins: origins, ratePerMinute: row.rateLimitPerMinute ?? DEFAULT_KEY_RATE } } : {}),
+    at,
+  };
+}
+
+/**
  * The location's cached lookup (KV), or D1's answer, which is then cached. KV is only a cache: when it
  * fails, D1 answers (and nothing is written back), so a KV outage costs speed, never a request.
  * `beforeD1` may refuse the read (an address past both of its budgets of unknown keys).
@@ -122,11 +167,7 @@ async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<un
   if (cached && !(forgottenAt !== null && (cached.at ?? 0) <= Number(forgottenAt) + CLOCK_MARGIN_MS)) return cached;
   beforeD1();
   const at = Date.now();
-  const row = await findKeyByHash(primaryDb(env), keyHash);
-  const lookup: CachedLookup =
-    row && row.revokedAt === null
-      ? { ok: true, keyId: row.keyId, userId: row.userId, plan: row.plan, suspended: row.userStatus === "suspended", at }
-      : { ok: false, at };
+  const lookup = lookupOf(await findKeyByHash(primaryDb(env), keyHash), at);
   if (lookup.ok && kvUp) waitUntil(env.KV.put(kvKey(keyHash), JSON.stringify(lookup), { expirationTtl: KNOWN_TTL }).catch(() => undefined));
   return lookup;
 }
@@ -134,9 +175,17 @@ async function sharedLookup(env: Env, keyHash: string, waitUntil: (p: Promise<un
 /**
  * The principal of an `x-api-key`. `clientIp` (CF-Connecting-IP) pays for unknown keys: past its
  * budget, 429 RATE_LIMITED for any key neither KV nor D1 knows; past its second budget as well, 429
- * for any key not known here or in KV, before any D1 read.
+ * for any key not known here or in KV, before any D1 read. An expired key, or a rolled secret past
+ * its grace, is refused by the times its lookup carries, wherever it is cached. `origin`: the
+ * request's (see Principal); a publishable key's checks are the caller's (publishable.ts).
  */
-export async function resolveApiKey(env: Env, secret: string | undefined, waitUntil: (p: Promise<unknown>) => void, clientIp?: string): Promise<Principal> {
+export async function resolveApiKey(
+  env: Env,
+  secret: string | undefined,
+  waitUntil: (p: Promise<unknown>) => void,
+  clientIp?: string,
+  origin?: string,
+): Promise<Principal> {
   if (!secret) throw new ApiError("MISSING_API_KEY", "Send your API key in the x-api-key header. Create keys at POST /user/keys.");
   if (!isWellFormedKey(secret)) throw new ApiError("INVALID_API_KEY", "The API key is not valid.");
   const keyHash = await hashKeySecret(secret);
@@ -152,8 +201,18 @@ export async function resolveApiKey(env: Env, secret: string | undefined, waitUn
     if (!lookup.ok) await countMiss(env, clientIp, now, refused);
   }
   if (!lookup.ok) throw new ApiError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
+  const now = Date.now();
+  if (lookup.expiresAt != null && lookup.expiresAt <= now) throw new ApiError("INVALID_API_KEY", `The API key expired at ${iso(lookup.expiresAt)}.`);
+  if (lookup.until != null && lookup.until <= now)
+    throw new ApiError("INVALID_API_KEY", "The API key has been rolled and its grace period is over: use its new secret.");
   if (lookup.suspended) throw new ApiError("ACCOUNT_SUSPENDED", "The account that owns this API key is suspended.");
-  return { keyId: lookup.keyId, userId: lookup.userId, plan: lookup.plan };
+  return {
+    keyId: lookup.keyId,
+    userId: lookup.userId,
+    plan: lookup.plan,
+    ...(lookup.publishable ? { publishable: lookup.publishable } : {}),
+    ...(origin ? { origin } : {}),
+  };
 }
 
 /**
@@ -165,10 +224,8 @@ export async function resolveApiKey(env: Env, secret: string | undefined, waitUn
  */
 async function rememberNewKey(env: Env, keyHash: string): Promise<void> {
   try {
-    const at = Date.now();
-    const row = await findKeyByHash(primaryDb(env), keyHash);
-    if (!row || row.revokedAt !== null) return;
-    const lookup: CachedLookup = { ok: true, keyId: row.keyId, userId: row.userId, plan: row.plan, suspended: row.userStatus === "suspended", at };
+    const lookup = lookupOf(await findKeyByHash(primaryDb(env), keyHash), Date.now());
+    if (!lookup.ok) return;
     await env.KV.put(kvKey(keyHash), JSON.stringify(lookup), { expirationTtl: KNOWN_TTL });
   } catch (e) {
     log.warn("api_key_write_through_failed", { error: errorText(e) });
@@ -190,23 +247,40 @@ export async function forgetKeyHashes(env: Env, keyHashes: string[]): Promise<vo
 
 export const MAX_ACTIVE_KEYS = 20;
 
-export function publicKey(k: KeyRow) {
+export function publicKey(k: KeyRow, now = Date.now()) {
   return {
     id: k.id,
     name: k.name,
+    kind: k.kind === "publishable" ? ("publishable" as const) : ("secret" as const),
     prefix: k.prefix,
     last4: k.last4,
+    allowed_origins: k.allowedOrigins === null ? null : (JSON.parse(k.allowedOrigins) as string[]),
+    rate_limit_per_minute: k.rateLimitPerMinute,
     created_at: iso(k.createdAt),
+    expires_at: iso(k.expiresAt),
     last_used_at: iso(k.lastUsedAt),
+    last_used_origin: k.lastUsedOrigin,
+    previous_secret_until:
+      k.previousKeyHash !== null && k.previousUntil !== null && k.previousUntil > now && k.revokedAt === null ? iso(k.previousUntil) : null,
     revoked_at: iso(k.revokedAt),
   };
 }
 
-export async function listKeys(env: Env, userId: string) {
-  return (await listKeysOfUser(primaryDb(env), userId)).map(publicKey);
+/** An expiry as given (ISO 8601, or null/absent for none): in the future, else 400 VALIDATION_ERROR. */
+function expiryOf(expiresAt: string | null | undefined, now: number): number | null | undefined {
+  if (expiresAt == null) return expiresAt;
+  const ms = Date.parse(expiresAt);
+  if (!(ms > now))
+    throw new ApiError("VALIDATION_ERROR", "expires_at must be in the future.", { details: [{ path: "expires_at", message: "must be in the future" }] });
+  return ms;
 }
 
-/** Key creations and revocations a user may make per minute (KEY_CHANGE_LIMITER; each writes D1, KV and the audit trail). */
+export async function listKeys(env: Env, userId: string) {
+  const now = Date.now();
+  return (await listKeysOfUser(primaryDb(env), userId)).map((k) => publicKey(k, now));
+}
+
+/** Key creations, rolls and revocations a user may make per minute (KEY_CHANGE_LIMITER; each writes D1, KV and the audit trail). */
 export const KEY_CHANGES_PER_MINUTE = 30;
 
 async function throttleKeyChanges(env: Env, userId: string): Promise<void> {
@@ -214,23 +288,48 @@ async function throttleKeyChanges(env: Env, userId: string): Promise<void> {
     await throttle(env.KEY_CHANGE_LIMITER, `keychange:${userId}`, 60);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
-    throw new ApiError("RATE_LIMITED", `At most ${KEY_CHANGES_PER_MINUTE} API key creations and revocations per minute. Try again in 60 seconds.`, {
+    throw new ApiError("RATE_LIMITED", `At most ${KEY_CHANGES_PER_MINUTE} API key creations, rolls and revocations per minute. Try again in 60 seconds.`, {
       headers: { "retry-after": "60" },
     });
   }
 }
 
-export async function createKey(env: Env, user: { id: string; emailVerified: boolean }, name: string, meta: RequestMeta) {
+/**
+ * A new key. `planRate`: the plan's calls per minute (null: unlimited), the ceiling of a
+ * publishable key's own rate (the account room passes it: src/account/keys.ts).
+ */
+export async function createKey(env: Env, user: { id: string; emailVerified: boolean }, input: CreateKeyInput, planRate: number | null, meta: RequestMeta) {
   if (!user.emailVerified)
     throw new ApiError("EMAIL_NOT_VERIFIED", "Verify your email address before creating API keys (POST /auth/resend-verification sends a new link).");
+  const now = Date.now();
+  const expiresAt = expiryOf(input.expires_at, now) ?? null;
+  const publishable = input.kind === "publishable";
+  const rate = publishable ? (input.rate_limit_per_minute ?? Math.min(DEFAULT_KEY_RATE, planRate ?? DEFAULT_KEY_RATE)) : null;
+  if (rate !== null && planRate !== null && rate > planRate)
+    throw new ApiError("VALIDATION_ERROR", `rate_limit_per_minute is above your plan's ${planRate} calls per minute.`, {
+      details: [{ path: "rate_limit_per_minute", message: `at most ${planRate}, your plan's rate` }],
+    });
   await throttleKeyChanges(env, user.id);
-  const secret = generateKeySecret();
-  const row = { id: newId("key"), userId: user.id, name, ...displayParts(secret), keyHash: await hashKeySecret(secret), createdAt: Date.now() };
+  const name = input.name;
+  const secret = generateKeySecret(input.kind);
+  const row = {
+    id: newId("key"),
+    userId: user.id,
+    name,
+    ...displayParts(secret),
+    keyHash: await hashKeySecret(secret),
+    createdAt: now,
+    kind: input.kind,
+    // Deduplicated, in the order given: what the owner is shown is what is compared.
+    allowedOrigins: publishable ? JSON.stringify([...new Set(input.allowed_origins)]) : null,
+    rateLimitPerMinute: rate,
+    expiresAt,
+  };
   const db = primaryDb(env);
   let created: boolean;
   try {
     created = await insertKeyWithinLimit(db, row, MAX_ACTIVE_KEYS, (condition) =>
-      auditIf(meta, { event: "key_created", actorId: user.id, subjectId: user.id, detail: { key_id: row.id, name } }, condition),
+      auditIf(meta, { event: "key_created", actorId: user.id, subjectId: user.id, detail: { key_id: row.id, name, kind: input.kind } }, condition),
     );
   } catch (e) {
     await discardUnshownKey(db, row.id, user.id, meta);
@@ -239,7 +338,39 @@ export async function createKey(env: Env, user: { id: string; emailVerified: boo
   if (!created) throw new ApiError("KEY_LIMIT_REACHED", `At most ${MAX_ACTIVE_KEYS} active keys per account. Revoke one first.`);
   await rememberNewKey(env, row.keyHash);
   // The secret is shown here and never again.
-  return { ...publicKey({ ...row, lastUsedAt: null, revokedAt: null }), key: secret };
+  return {
+    ...publicKey({ ...row, lastUsedAt: null, lastUsedOrigin: null, revokedAt: null, previousKeyHash: null, previousUntil: null }),
+    key: secret,
+  };
+}
+
+/**
+ * A new secret for a key (same id, kind, origins and usage): the secret before works for
+ * `grace_seconds` more (0: stops now), then never again; a secret still in an earlier roll's grace
+ * stops now. The old secret's cached lookups are forgotten, so the next request reads its grace
+ * from D1; every cached lookup carries it from then on and is refused past it, wherever it is cached.
+ */
+export async function rollKey(env: Env, userId: string, keyId: string, input: RollKeyInput, meta: RequestMeta) {
+  await throttleKeyChanges(env, userId);
+  const db = primaryDb(env);
+  const key = await findKeyOfUser(db, userId, keyId);
+  if (!key) throw new ApiError("NOT_FOUND", `No API key "${keyId}" in your account.`);
+  if (key.revokedAt !== null) throw new ApiError("KEY_REVOKED", "This key is revoked: create a new one instead.");
+  const now = Date.now();
+  const expiresAt = expiryOf(input.expires_at, now);
+  const secret = generateKeySecret(key.kind === "publishable" ? "publishable" : "secret");
+  const keyHash = await hashKeySecret(secret);
+  const until = now + input.grace_seconds * 1000;
+  const rolled = await rollKeyHash(db, { id: key.id, oldHash: key.keyHash, keyHash, ...displayParts(secret), until, expiresAt }, (condition) =>
+    auditIf(meta, { event: "key_rolled", actorId: userId, subjectId: userId, detail: { key_id: key.id, grace_seconds: input.grace_seconds } }, condition),
+  );
+  // Rolled meanwhile by another request (its secret was shown there): this one changed nothing.
+  if (!rolled) throw new ApiError("KEY_CHANGED", "The key changed while it was being rolled (rolled or revoked again): list your keys and try again.");
+  await forgetKeyHashes(env, key.previousKeyHash ? [key.keyHash, key.previousKeyHash] : [key.keyHash]);
+  await rememberNewKey(env, keyHash);
+  const after = await findKeyOfUser(db, userId, keyId);
+  // The new secret is shown here and never again.
+  return { ...publicKey(after ?? key), key: secret };
 }
 
 /**
@@ -268,7 +399,7 @@ export async function revokeKey(env: Env, userId: string, keyId: string, meta: R
   await markRevoked(db, key.id, Date.now(), (condition) =>
     auditIf(meta, { event: "key_revoked", actorId: userId, subjectId: userId, detail: { key_id: key.id } }, condition),
   );
-  await forgetKeyHashes(env, [key.keyHash]);
+  await forgetKeyHashes(env, key.previousKeyHash ? [key.keyHash, key.previousKeyHash] : [key.keyHash]);
   const after = await findKeyOfUser(db, userId, keyId);
   return publicKey(after ?? key);
 }
@@ -301,7 +432,7 @@ export async function revokeKeysCreatedBefore(env: Env, userId: string, before: 
   }
   await forgetKeyHashes(
     env,
-    keys.map((k) => k.keyHash),
+    keys.flatMap((k) => (k.previousKeyHash ? [k.keyHash, k.previousKeyHash] : [k.keyHash])),
   );
   return keys.map((k) => k.id);
 }

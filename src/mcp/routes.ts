@@ -96,7 +96,7 @@ function mcpHandler() {
  */
 export const mcpRoutes = new Hono<BaseEnv>();
 
-mcpRoutes.all("/", requireMcpHost, challengeOn401, requireApiKey, async (c) => {
+mcpRoutes.all("/", requireMcpHost, challengeOn401, requireApiKey("MCP"), async (c) => {
   const call = c.get("call");
   // The body is read and parsed once, here; the SDK would otherwise clone and read it twice.
   let parsedBody: unknown;

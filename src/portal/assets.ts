@@ -26,7 +26,7 @@ h2{font-size:1.15rem;margin:0 0 .75rem}
 .narrow{max-width:440px;margin:1.5rem auto}
 .grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(220px,1fr))}
 label{display:block;font-weight:600;margin:.6rem 0 .25rem}
-input[type=text],input[type=email],input[type=password],input[type=number],input[type=search],select,textarea{width:100%;padding:.55rem .6rem;border:1px solid #b9c2cc;border-radius:6px;font:inherit;background:#fff}
+input[type=text],input[type=email],input[type=password],input[type=number],input[type=search],input[type=date],select,textarea{width:100%;padding:.55rem .6rem;border:1px solid #b9c2cc;border-radius:6px;font:inherit;background:#fff}
 .hint{color:var(--muted);font-size:.875rem;margin:.25rem 0 0}
 button,.button{display:inline-block;background:var(--accent);color:var(--accent-fg);border:0;border-radius:6px;padding:.55rem 1rem;font:inherit;font-weight:600;cursor:pointer;text-decoration:none;text-align:center}
 button.secondary,.button.secondary{background:#e8ecf0;color:var(--fg)}
@@ -88,6 +88,8 @@ footer{max-width:1040px;margin:0 auto;padding:1rem;color:var(--muted);font-size:
 fieldset{border:1px solid #d8dee4;border-radius:6px;margin:.6rem 0;padding:.4rem .8rem}
 label.check{display:flex;gap:.4rem;align-items:center;font-weight:normal;margin:.2rem 0}
 td.actions form{display:inline-block;margin:0 .25rem .25rem 0}
+form.roll select{width:auto;padding:.25rem .4rem;font-size:.875rem}
+.origins{overflow-wrap:anywhere}
 ol.attempts{margin:0;padding-left:1.2rem;font-size:.85rem}
 pre.try{background:#0f1720;color:#dfe7ef;padding:.7rem;border-radius:6px;overflow-x:auto;font-size:.85rem}
 @media (max-width:640px){

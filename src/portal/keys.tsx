@@ -1,11 +1,13 @@
 /** @jsxImportSource hono/jsx */
-/** Portal page: the signed-in developer's API keys (create, shown once, copy, revoke). */
+/** Portal page: the signed-in developer's API keys (create secret or publishable, shown once, copy, roll, revoke). */
 import { Hono } from "hono";
 import { z } from "zod";
+import { createApiKey } from "../account/keys";
 import { revokeApiKey } from "../account/revocation";
 import type { UserRow } from "../db/schema";
-import { keyNameInput, type keySchema } from "../keys/schemas";
-import { createKey, listKeys } from "../keys/service";
+import { KEY_RATE_TIERS } from "../keys/publishable";
+import { createKeyInput, type keySchema, rollKeyInput } from "../keys/schemas";
+import { listKeys, rollKey } from "../keys/service";
 import { ApiError } from "../lib/errors";
 import { errorNotice, flash, form, lang, origin, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatDate, translator } from "./i18n";
@@ -15,13 +17,41 @@ type KeyView = z.infer<typeof keySchema>;
 
 export const keyPages = new Hono<PortalEnv>();
 
-async function keysPage(
-  c: PortalContext<SignedInEnv>,
-  u: UserRow,
-  notice: Notice,
-  created?: { id: string; key: string; name: string },
-  status: 200 | 201 | 400 | 403 | 409 = 200,
-) {
+/** A key's secret, shown once: just created, or just rolled. */
+type Shown = { id: string; key: string; name: string; rolled?: boolean };
+
+/**
+ * The create form's fields as the API's body: origins one per line, the expiry as a day (the start
+ * of that day, UTC), the kind's extra fields only for a publishable key.
+ */
+function createBody(f: Record<string, unknown>) {
+  const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+  const publishable = f.kind === "publishable";
+  const day = text(f.expires_on);
+  return {
+    name: f.name,
+    kind: publishable ? "publishable" : "secret",
+    ...(publishable
+      ? {
+          allowed_origins: text(f.allowed_origins)
+            .split(/\r?\n/)
+            .map((l) => l.trim())
+            .filter(Boolean),
+          rate_limit_per_minute: Number(text(f.rate_limit_per_minute) || 30),
+        }
+      : {}),
+    ...(day ? { expires_at: /^\d{4}-\d{2}-\d{2}$/.test(day) ? `${day}T00:00:00Z` : day } : {}),
+  };
+}
+
+const GRACES = [
+  [0, "key_grace_0"],
+  [3600, "key_grace_1h"],
+  [86_400, "key_grace_1d"],
+  [604_800, "key_grace_7d"],
+] as const;
+
+async function keysPage(c: PortalContext<SignedInEnv>, u: UserRow, notice: Notice, created?: Shown, status: 200 | 201 | 400 | 403 | 404 | 409 = 200) {
   const keys = await listKeys(c.env, u.id);
   return c.html(<KeysPage p={page(c)} notice={notice} keys={keys} created={created} origin={new URL(c.req.url).origin} />, status);
 }
@@ -42,13 +72,31 @@ keyPages.get("/keys", signedIn, async (c) => {
 keyPages.post("/keys", signedIn, async (c) => {
   const u = c.get("user");
   try {
-    const { name } = await form(c, z.object({ name: keyNameInput }));
-    const created = await createKey(c.env, u, name, origin(c));
+    const input = await form(
+      c,
+      z.preprocess((f) => createBody(f as Record<string, unknown>), createKeyInput),
+    );
+    const created = await createApiKey(c.env, u, input, origin(c));
     // The secret is in this response's page only: never in a URL, never stored.
     return keysPage(c, u, null, { id: created.id, key: created.key, name: created.name }, 201);
   } catch (e) {
     const n = errorNotice(c, e);
     return keysPage(c, u, n, undefined, e instanceof ApiError && (e.status === 400 || e.status === 403 || e.status === 409) ? e.status : 400);
+  }
+});
+
+keyPages.post("/keys/:id/roll", signedIn, async (c) => {
+  const u = c.get("user");
+  try {
+    const input = await form(
+      c,
+      z.preprocess((f) => ({ grace_seconds: Number((f as Record<string, unknown>).grace_seconds) }), rollKeyInput),
+    );
+    const rolled = await rollKey(c.env, u.id, c.req.param("id"), input, origin(c));
+    return keysPage(c, u, null, { id: rolled.id, key: rolled.key, name: rolled.name, rolled: true });
+  } catch (e) {
+    const status = e instanceof ApiError && (e.status === 400 || e.status === 404 || e.status === 409) ? e.status : 400;
+    return keysPage(c, u, errorNotice(c, e), undefined, status);
   }
 });
 
@@ -60,7 +108,7 @@ keyPages.post("/keys/:id/revoke", signedIn, async (c) => {
 
 // ---------------------------------------------------------------- views
 
-function KeysPage(props: { p: Page; notice: Notice; keys: KeyView[]; created?: { id: string; key: string; name: string }; origin: string }) {
+function KeysPage(props: { p: Page; notice: Notice; keys: KeyView[]; created?: Shown; origin: string }) {
   const { p } = props;
   const verified = p.user?.emailVerified ?? false;
   return (
@@ -70,7 +118,7 @@ function KeysPage(props: { p: Page; notice: Notice; keys: KeyView[]; created?: {
       {verified ? null : <VerifyFirst p={p} email={p.user?.email ?? ""} />}
       {props.created ? (
         <div class="card" data-testid="new-key">
-          <h2>{p.t("key_created_title")}</h2>
+          <h2>{p.t(props.created.rolled ? "key_rolled_title" : "key_created_title")}</h2>
           <div class="notice warn">{p.t("key_created_warning")}</div>
           <div class="secret">
             <code id="new-key-secret">{props.created.key}</code>
@@ -79,18 +127,42 @@ function KeysPage(props: { p: Page; notice: Notice; keys: KeyView[]; created?: {
             </button>
           </div>
           <p class="hint">{p.t("try_it")}:</p>
-          <pre class="try">{`curl -H "x-api-key: ${props.created.key}" \\\n  "${props.origin}/api/v1/wilayah/search?q=bandung"`}</pre>
+          <pre class="try">
+            {props.created.key.startsWith("wk_pub_")
+              ? `fetch("${props.origin}/api/v1/wilayah/search?q=bandung", {\n  headers: { "x-api-key": "${props.created.key}" },\n}).then((r) => r.json())`
+              : `curl -H "x-api-key: ${props.created.key}" \\\n  "${props.origin}/api/v1/wilayah/search?q=bandung"`}
+          </pre>
         </div>
       ) : null}
       <div class="card">
         <p class="muted">{p.t("keys_intro")}</p>
-        <form method="post" action="/portal/keys" class="row">
+        <form method="post" action="/portal/keys">
           <Csrf p={p} />
-          <div>
-            <label for="key-name">{p.t("key_name")}</label>
-            <input id="key-name" name="name" type="text" required maxlength={64} placeholder={p.t("key_name_placeholder")} disabled={!verified} />
-          </div>
-          <button type="submit" disabled={!verified}>
+          <label for="key-name">{p.t("key_name")}</label>
+          <input id="key-name" name="name" type="text" required maxlength={64} placeholder={p.t("key_name_placeholder")} disabled={!verified} />
+          <fieldset>
+            <legend>{p.t("key_kind")}</legend>
+            <label class="check">
+              <input type="radio" name="kind" value="secret" checked disabled={!verified} /> {p.t("key_kind_secret")}
+            </label>
+            <label class="check">
+              <input type="radio" name="kind" value="publishable" id="key-kind-publishable" disabled={!verified} /> {p.t("key_kind_publishable")}
+            </label>
+            <p class="hint">{p.t("key_kind_help")}</p>
+            <label for="key-origins">{p.t("key_origins")}</label>
+            <textarea id="key-origins" name="allowed_origins" rows={2} placeholder={p.t("key_origins_placeholder")} disabled={!verified}></textarea>
+            <label for="key-rate">{p.t("key_rate")}</label>
+            <select id="key-rate" name="rate_limit_per_minute" disabled={!verified}>
+              {KEY_RATE_TIERS.map((n) => (
+                <option value={String(n)} selected={n === 30}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </fieldset>
+          <label for="key-expires">{p.t("key_expires")}</label>
+          <input id="key-expires" name="expires_on" type="date" disabled={!verified} />
+          <button type="submit" class="mt" disabled={!verified}>
             {p.t("key_create")}
           </button>
         </form>
@@ -103,6 +175,7 @@ function KeysPage(props: { p: Page; notice: Notice; keys: KeyView[]; created?: {
             <thead>
               <tr>
                 <th>{p.t("key_name")}</th>
+                <th>{p.t("key_kind")}</th>
                 <th>{p.t("key_prefix")}</th>
                 <th>{p.t("created")}</th>
                 <th>{p.t("last_used")}</th>
@@ -114,22 +187,60 @@ function KeysPage(props: { p: Page; notice: Notice; keys: KeyView[]; created?: {
               {props.keys.map((k) => (
                 <tr data-key-id={k.id}>
                   <td data-label={p.t("key_name")}>{k.name}</td>
+                  <td data-label={p.t("key_kind")}>
+                    {k.kind === "publishable" ? p.t("key_kind_publishable") : p.t("key_kind_secret")}
+                    {k.allowed_origins ? <div class="hint origins">{k.allowed_origins.join(", ")}</div> : null}
+                    {k.rate_limit_per_minute ? <div class="hint">{`${k.rate_limit_per_minute}/min`}</div> : null}
+                  </td>
                   <td data-label={p.t("key_prefix")}>
                     <code>{`${k.prefix}…${k.last4}`}</code>
+                    {k.previous_secret_until ? (
+                      <div class="hint">{p.t("key_previous_until", { when: formatDate(p.lang, k.previous_secret_until) })}</div>
+                    ) : null}
                   </td>
-                  <td data-label={p.t("created")}>{formatDate(p.lang, k.created_at)}</td>
-                  <td data-label={p.t("last_used")}>{k.last_used_at ? formatDate(p.lang, k.last_used_at) : p.t("never")}</td>
+                  <td data-label={p.t("created")}>
+                    {formatDate(p.lang, k.created_at)}
+                    {k.expires_at ? <div class="hint">{`${p.t("key_expires_at")}: ${formatDate(p.lang, k.expires_at)}`}</div> : null}
+                  </td>
+                  <td data-label={p.t("last_used")} class="last-used">
+                    {k.last_used_at ? formatDate(p.lang, k.last_used_at) : p.t("never")}
+                    {k.last_used_origin ? <div class="hint">{`${p.t("key_from")} ${k.last_used_origin}`}</div> : null}
+                  </td>
                   <td data-label={p.t("status")}>
-                    {k.revoked_at ? <span class="badge revoked">{p.t("revoked")}</span> : <span class="badge active">{p.t("active")}</span>}
+                    {k.revoked_at ? (
+                      <span class="badge revoked">{p.t("revoked")}</span>
+                    ) : k.expires_at && Date.parse(k.expires_at) <= Date.now() ? (
+                      <span class="badge revoked">{p.t("key_expired")}</span>
+                    ) : (
+                      <span class="badge active">{p.t("active")}</span>
+                    )}
                   </td>
-                  <td>
+                  <td class="actions">
                     {k.revoked_at ? null : (
-                      <form method="post" action={`/portal/keys/${encodeURIComponent(k.id)}/revoke`} data-confirm={p.t("revoke_confirm")}>
-                        <Csrf p={p} />
-                        <button type="submit" class="danger small">
-                          {p.t("revoke")}
-                        </button>
-                      </form>
+                      <>
+                        <form method="post" action={`/portal/keys/${encodeURIComponent(k.id)}/roll`} class="roll">
+                          <Csrf p={p} />
+                          <label class="hint" for={`grace-${k.id}`}>
+                            {p.t("key_roll_grace")}
+                          </label>
+                          <select id={`grace-${k.id}`} name="grace_seconds">
+                            {GRACES.map(([seconds, label]) => (
+                              <option value={String(seconds)} selected={seconds === 86_400}>
+                                {p.t(label)}
+                              </option>
+                            ))}
+                          </select>
+                          <button type="submit" class="secondary small">
+                            {p.t("key_roll")}
+                          </button>
+                        </form>
+                        <form method="post" action={`/portal/keys/${encodeURIComponent(k.id)}/revoke`} data-confirm={p.t("revoke_confirm")}>
+                          <Csrf p={p} />
+                          <button type="submit" class="danger small">
+                            {p.t("revoke")}
+                          </button>
+                        </form>
+                      </>
                     )}
                   </td>
                 </tr>

@@ -12,6 +12,7 @@ import { ApiError } from "../lib/errors";
 /** Mounted at /api/v1/jobs: bulk jobs, with the API key like every data call (docs/api.md, "Bulk jobs"). */
 export const jobRoutes = new Hono<CallEnv>();
 const tags = ["Bulk jobs"];
+const requireKey = requireApiKey(tags[0]);
 const idParam = { in: "path", name: "id", required: true, schema: { type: "string" }, description: "The job's id (`job_...`)" };
 
 const FORMATS: Record<string, InputFormat> = {
@@ -65,7 +66,7 @@ jobRoutes.post(
     ok: { status: 202, description: "The job, queued", schema: jobResponse },
     errors: ["VALIDATION_ERROR", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "SERVICE_UNAVAILABLE"],
   }),
-  requireApiKey,
+  requireKey,
   queryParams(createJobQuery),
   async (c) => {
     const up = await uploadOf(c.req.raw, c.req.valid("query"));
@@ -87,7 +88,7 @@ jobRoutes.get(
     input: "query",
     ok: { description: "Your jobs", schema: jobListResponse },
   }),
-  requireApiKey,
+  requireKey,
   queryParams(jobPaging),
   async (c) => {
     const { jobs, meta } = await listJobs(c.env, c.get("call").principal.userId, c.req.valid("query"));
@@ -106,7 +107,7 @@ jobRoutes.get(
     ok: { description: "The job", schema: jobResponse },
     errors: ["NOT_FOUND"],
   }),
-  requireApiKey,
+  requireKey,
   async (c) => c.json({ data: jobView(await getJob(c.env, c.get("call").principal.userId, c.req.param("id"))) }),
 );
 
@@ -122,7 +123,7 @@ jobRoutes.delete(
     ok: { description: "The job, cancelled", schema: jobResponse },
     errors: ["NOT_FOUND", "JOB_FINISHED"],
   }),
-  requireApiKey,
+  requireKey,
   async (c) => c.json({ data: jobView(await cancelJob(c.env, c.get("call").principal.userId, c.req.param("id"))) }),
 );
 
@@ -142,7 +143,7 @@ jobRoutes.get(
     },
     errors: ["NOT_FOUND", "JOB_NOT_FINISHED"],
   }),
-  requireApiKey,
+  requireKey,
   queryParams(jobResultQuery),
   async (c) => {
     const id = c.req.param("id");

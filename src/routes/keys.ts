@@ -1,12 +1,12 @@
 import { Hono } from "hono";
-import { z } from "zod";
+import { createApiKey } from "../account/keys";
 import { revokeApiKey } from "../account/revocation";
 import { requireUser } from "../auth/guards";
 import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";
 import { jsonBody } from "../http/validate";
-import { keyCreatedResponse, keyListResponse, keyNameInput, keyResponse } from "../keys/schemas";
-import { createKey, listKeys } from "../keys/service";
+import { createKeyInput, keyCreatedResponse, keyListResponse, keyResponse, rollKeyInput } from "../keys/schemas";
+import { listKeys, rollKey } from "../keys/service";
 
 /** Mounted at /user/keys: the signed-in developer's API keys. Auth is per route, so unknown paths and methods are 404/405 first. */
 export const keyRoutes = new Hono<BaseEnv>();
@@ -33,15 +33,34 @@ keyRoutes.post(
     tags,
     summary: "Create an API key",
     description:
-      "Needs a verified email. The secret is in this answer only: store it. At most 20 active keys, and at most 30 key creations and revocations a minute (429 `RATE_LIMITED` with `Retry-After`).",
+      "Needs a verified email. The secret is in this answer only: store it. `kind`: `secret` (default, `wk_live_`, for servers) or `publishable` (`wk_pub_`, for web pages: everyone can read it, so it works only from its `allowed_origins`, only on the read-only data endpoints, and at its own `rate_limit_per_minute`). An optional `expires_at` ends any key. At most 20 active keys, and at most 30 key creations, rolls and revocations a minute (429 `RATE_LIMITED` with `Retry-After`).",
     caller: "bearer",
     input: "json",
     ok: { status: 201, description: "Created; `key` is the secret", schema: keyCreatedResponse },
     errors: ["EMAIL_NOT_VERIFIED", "KEY_LIMIT_REACHED", "RATE_LIMITED"],
   }),
   requireUser,
-  ...jsonBody(z.object({ name: keyNameInput })),
-  async (c) => c.json({ data: await createKey(c.env, c.get("user"), c.req.valid("json").name, requestMeta(c)) }, 201),
+  ...jsonBody(createKeyInput),
+  async (c) => c.json({ data: await createApiKey(c.env, c.get("user"), c.req.valid("json"), requestMeta(c)) }, 201),
+);
+
+keyRoutes.post(
+  "/:id/roll",
+  doc({
+    operationId: "rollKey",
+    tags,
+    summary: "Roll an API key (a new secret)",
+    description:
+      "Gives the key a new secret, shown in this answer only; the key keeps its id, kind, origins and usage. The secret before keeps working for `grace_seconds` (0 to 604800, 7 days), then stops; a secret still in an earlier roll's grace stops now. `expires_at` sets a new expiry (null: none). Counts against the 30 key changes a minute.",
+    caller: "bearer",
+    parameters: [{ in: "path", name: "id", required: true, schema: { type: "string" }, description: "The key's id (`key_...`)" }],
+    input: "json",
+    ok: { description: "Rolled; `key` is the new secret", schema: keyCreatedResponse },
+    errors: ["NOT_FOUND", "KEY_REVOKED", "KEY_CHANGED", "RATE_LIMITED"],
+  }),
+  requireUser,
+  ...jsonBody(rollKeyInput),
+  async (c) => c.json({ data: await rollKey(c.env, c.get("user").id, c.req.param("id"), c.req.valid("json"), requestMeta(c)) }),
 );
 
 keyRoutes.delete(
@@ -51,7 +70,7 @@ keyRoutes.delete(
     tags,
     summary: "Revoke an API key",
     description:
-      "Takes effect on the next request. Revoking an already revoked key changes nothing. At most 30 key creations and revocations a minute (429 `RATE_LIMITED` with `Retry-After`).",
+      "Takes effect on the next request. Revoking an already revoked key changes nothing. At most 30 key creations, rolls and revocations a minute (429 `RATE_LIMITED` with `Retry-After`).",
     caller: "bearer",
     parameters: [{ in: "path", name: "id", required: true, schema: { type: "string" }, description: "The key's id (`key_...`)" }],
     ok: { description: "The revoked key", schema: keyResponse },

@@ -15,6 +15,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib.ts";
 import { callbackSignature } from "../../src/billing/signature.ts";
+import guides from "../../src/site/guides.json";
 import {
   accessibilityProblems,
   assertBrowser,
@@ -341,6 +342,75 @@ describe("the portal in a browser", () => {
     await expect(page.locator("[data-testid=balance]").textContent()).resolves.toBe("10,000");
   });
 
+  it("a publishable key: created with its origin, called from a page on that origin (and refused from another), its last use and origin shown, rolled with a grace", async () => {
+    // Two pages elsewhere, as a shop's site would be: one on the key's allowed origin, one not.
+    const shop = `http://127.0.0.1:${WORKER_PORT + 3}`;
+    const other = `http://127.0.0.1:${WORKER_PORT + 4}`;
+    await page.goto(`${ORIGIN}/portal/keys`);
+    await page.fill("#key-name", "shop page");
+    await page.check("#key-kind-publishable");
+    await page.fill("#key-origins", shop);
+    await page.selectOption("#key-rate", "10");
+    await Promise.all([page.waitForLoadState("load"), page.click("form[action='/portal/keys'] button[type=submit]")]);
+    const pub = (await page.locator("#new-key-secret").textContent())!.trim();
+    expect(pub).toMatch(/^wk_pub_/);
+    await expect(page.locator("pre.try").textContent()).resolves.toContain("fetch(");
+    await shot(page, "08a-publishable-created-desktop");
+
+    // The guide's page (docs/api.md, `html publishable-page`) with this deployment and the key in it.
+    const sample = guides.samples.find((x) => x.lang === "html" && x.annotation === "publishable-page")!.code;
+    const html = (key: string) =>
+      `<!doctype html><html lang="en"><title>Shop</title><body><h1>Shop</h1>${sample.replace("https://wilayah-api.example.com", ORIGIN).replace("wk_pub_...", key)}</body></html>`;
+    const servers = [WORKER_PORT + 3, WORKER_PORT + 4].map((port) => {
+      const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(html(pub)));
+      return new Promise<Server>((r) => server.listen(port, "127.0.0.1", () => r(server)));
+    });
+    const [a, b] = await Promise.all(servers);
+    // Its own context: the refused page's CORS error is expected, not one of the walk's problems.
+    const visitor = await browser.newContext({ viewport: DESKTOP });
+    try {
+      const shopPage = await visitor.newPage();
+      await shopPage.goto(`${shop}/`);
+      await expect.poll(() => shopPage.locator("#place").textContent()).toBe("Jawa Barat");
+      await shopPage.screenshot({ path: join(SHOTS, "08b-publishable-shop-page.png") });
+      const otherPage = await visitor.newPage();
+      await otherPage.goto(`${other}/`);
+      await expect.poll(() => otherPage.locator("#place").textContent()).toMatch(/^Could not load/);
+    } finally {
+      await visitor.close();
+      await Promise.all([a, b].map((server) => new Promise((r) => server.close(r))));
+    }
+    // From a server (no Origin, no Referer) the key is refused: it belongs in pages.
+    expect((await api("/wilayah/provinsi/32", pub)).status).toBe(403);
+
+    // Its last use and origin reach the list when the account object flushes (a minute after the first call).
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${ORIGIN}/portal/keys`);
+          return page.locator(`tr:has-text("shop page") td.last-used`).textContent();
+        },
+        { timeout: 150_000, interval: 5_000 },
+      )
+      .toContain(`from ${shop}`);
+    await shot(page, "08c-publishable-last-used-desktop");
+
+    // Roll it with a day's grace: a new secret shown once; the old one still works meanwhile.
+    const row = page.locator(`tr:has-text("shop page")`);
+    await row.locator("select[name=grace_seconds]").selectOption("86400");
+    await Promise.all([page.waitForLoadState("load"), row.locator("form.roll button").click()]);
+    const rolled = (await page.locator("#new-key-secret").textContent())!.trim();
+    expect(rolled).toMatch(/^wk_pub_/);
+    expect(rolled).not.toBe(pub);
+    await expect(page.locator("[data-testid=new-key] h2").textContent()).resolves.toContain("new secret");
+    const fromShop = (key: string) => fetch(`${ORIGIN}/api/v1/wilayah/provinsi/32`, { headers: { "x-api-key": key, origin: shop } });
+    expect((await fromShop(rolled)).status).toBe(200);
+    expect((await fromShop(pub)).status).toBe(200);
+    await page.goto(`${ORIGIN}/portal/keys`);
+    await expect(page.locator(`tr:has-text("shop page")`).textContent()).resolves.toContain("old secret works until");
+    await shot(page, "08d-publishable-rolled-desktop");
+  }, 240_000);
+
   it("the same pages at a phone's width, in Indonesian", async () => {
     const phone = await newPage(PHONE, "id-ID");
     for (const name of ["login", "signup"]) {
@@ -368,7 +438,8 @@ describe("the portal in a browser", () => {
 
   it("revoke the key (with confirmation): it stops working; log out", async () => {
     await page.goto(`${ORIGIN}/portal/keys`);
-    await Promise.all([page.waitForURL(/msg=key_revoked/), page.click("form[action$='/revoke'] button")]);
+    // The secret key's row (the publishable key of the step before is listed first).
+    await Promise.all([page.waitForURL(/msg=key_revoked/), page.click(`tr:has-text("${secret.slice(0, 12)}") form[action$='/revoke'] button`)]);
     await expect(page.locator(".badge.revoked").count()).resolves.toBe(1);
     expect((await api("/wilayah/provinsi", secret)).status).toBe(401);
     await Promise.all([page.waitForURL(/\/portal\/login/), page.click("[data-testid=logout]")]);

@@ -100,7 +100,7 @@ describe("key creations and revocations per user (issue 33, section 7)", () => {
     expect(allowed).toBeGreaterThanOrEqual(30);
     expect(limited!.headers.get("retry-after")).toBe("60");
     const error = await expectError(limited!, 429, "RATE_LIMITED");
-    expect(error.message).toMatch(/API key creations and revocations per minute/);
+    expect(error.message).toMatch(/API key creations, rolls and revocations per minute/);
     // Both kinds of change are refused while the budget is spent.
     await expectError(await call("/user/keys", { method: "POST", token: dev.token, json: { name: "more" } }), 429, "RATE_LIMITED");
     const keys = (await json(await call("/user/keys", { token: dev.token }))).data;

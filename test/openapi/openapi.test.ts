@@ -93,6 +93,7 @@ const OPERATION_NAMES: string[] = [
   "POST /billing/topup createTopup",
   "POST /billing/tripay/webhook tripayWebhook",
   "POST /user/keys createKey",
+  "POST /user/keys/{id}/roll rollKey",
   "POST /user/webhooks createWebhook",
   "POST /user/webhooks/{id}/deliveries/{deliveryId}/redeliver redeliverWebhook",
   "POST /user/webhooks/{id}/roll-secret rollWebhookSecret",

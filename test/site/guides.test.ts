@@ -14,6 +14,8 @@
  * - `json webhook-payload`: a webhook body; it must pass the payload schema and carry that edition's
  *   real counts and first changes. `js webhook-receiver` is run by test/node/webhook-samples.test.ts
  *   (Node); `python webhook-receiver` mirrors it and must at least import standardwebhooks and verify.
+ * - `html publishable-page`: a web page calling the API with a publishable key; served on an allowed
+ *   origin and opened in Chromium by test/browser/portal.test.ts, here it must call the API with one.
  * A sample without one of these fails the test: no sample goes untested. The bulk export samples
  * download the small export test/setup/exports-subset.ts builds, put into the test R2 first.
  */
@@ -82,7 +84,7 @@ describe("the guides", () => {
     const { secret } = await seedUserWithKey();
     await uploadExportSubset();
     const vars = { KEY: secret, API: `${BASE}/api/v1`, BASE };
-    const seen = { run: 0, answer: 0, config: 0, sdk: 0, sql: 0, webhook: 0 };
+    const seen = { run: 0, answer: 0, config: 0, sdk: 0, sql: 0, webhook: 0, page: 0 };
     for (const s of guides.samples as Sample[]) {
       const what = `${s.page}: ${s.lang} ${s.annotation}`;
       if (s.lang === "sh" && s.annotation === "run") {
@@ -130,9 +132,14 @@ describe("the guides", () => {
         expect(s.code, what).toMatch(s.lang === "js" ? /from "standardwebhooks"/ : /from standardwebhooks\.webhooks import Webhook/);
         expect(s.code, what).toContain("verify(");
         seen.webhook++;
+      } else if (s.lang === "html" && s.annotation === "publishable-page") {
+        // Served and opened in Chromium, with a real publishable key, by test/browser/portal.test.ts.
+        expect(s.code, what).toContain('"x-api-key": "wk_pub_..."');
+        expect(s.code, what).toContain("https://wilayah-api.example.com/api/v1/");
+        seen.page++;
       } else {
         throw new Error(
-          `${what}: a code sample must say how it is tested (sh run, json answer ..., json mcp-config, ts sdk, python sdk, sql <dialects>, json webhook-payload, js/python webhook-receiver)`,
+          `${what}: a code sample must say how it is tested (sh run, json answer ..., json mcp-config, ts sdk, python sdk, sql <dialects>, json webhook-payload, js/python webhook-receiver, html publishable-page)`,
         );
       }
     }
@@ -142,5 +149,6 @@ describe("the guides", () => {
     expect(seen.sdk).toBeGreaterThanOrEqual(2);
     expect(seen.sql).toBeGreaterThanOrEqual(3);
     expect(seen.webhook).toBe(3);
+    expect(seen.page).toBe(1);
   });
 });
