@@ -1,8 +1,11 @@
 /**
  * `npm run bench:jobs`: bulk jobs end to end under `wrangler dev` (its own state, bench/worker.ts):
- * for each kind and size, the upload, then the time until the last row is done; the workerd
- * processes' peak resident memory while it runs (sampled every 200 ms, against the idle figure);
- * and the p99 of a plain data call measured idle and while the largest job of the run is processed.
+ * for each kind and size, the upload, then the time until the last row is done; the Worker's
+ * memory while it runs, sampled every 200 ms: the isolate's JavaScript heap in use (V8's own
+ * figure, read through wrangler's inspector: the Worker's memory, which Cloudflare limits to 128 MB)
+ * and the workerd processes' resident memory (which also holds the local D1, R2 and queue
+ * simulators); and the p99 of a plain data call measured idle and while each kind's largest job
+ * of the run is processed.
  *
  *   npm run bench:jobs -- --sizes 10000,100000 --kinds convert,address
  *
@@ -12,12 +15,21 @@
  */
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
-import { prepareState, startWorker, stopWorker, URL_BASE, workerdPids } from "./worker.ts";
+import { PORT, prepareState, startWorker, stopWorker, URL_BASE, workerdPids } from "./worker.ts";
+
+/** wrangler's inspector for the Worker's isolate (a port beside the bench's own). */
+const INSPECTOR_PORT = PORT + 1000;
 
 const argAt = (name: string) => process.argv.indexOf(`--${name}`);
 const listArg = (name: string, fallback: string) => (argAt(name) >= 0 ? process.argv[argAt(name) + 1] : fallback).split(",");
 const SIZES = listArg("sizes", "10000,100000").map(Number);
 const KINDS = listArg("kinds", "convert,address") as ("convert" | "address")[];
+/**
+ * `--live-heap`: each heap sample follows a forced garbage collection (HeapProfiler.collectGarbage),
+ * so it is what the Worker holds, not what it has allocated since the last collection; the forced
+ * collections pause the isolate, so no p99 is measured in this mode.
+ */
+const LIVE_HEAP = process.argv.includes("--live-heap");
 
 const CODES = ["32.73", "11.01", "32.73.09", "3273091001", "94.01", "91.03", "99.99", "32.04.12.2001", "51.71", "63"];
 const ADDRESSES = (JSON.parse(readFileSync(new URL("../test/fixtures/address-world.json", import.meta.url), "utf8")) as { text: string }[]).map((r) => r.text);
@@ -43,12 +55,69 @@ function rssMb(pids: number[]): number {
   return kb / 1024;
 }
 
-async function p99(key: string, seconds: number): Promise<number> {
-  const r = await autocannon({ url: `${URL_BASE}/api/v1/wilayah/provinsi/32`, connections: 1, duration: seconds, headers: { "x-api-key": key } });
-  return r.latency.p99;
+/**
+ * The Worker isolate's heap in use (MB), over the Chrome DevTools protocol that wrangler dev's
+ * inspector speaks (Runtime.getHeapUsage); null when the inspector cannot be reached.
+ */
+async function heapReader(): Promise<{ read(): Promise<number | null>; close(): void }> {
+  const targets = (await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json()) as { webSocketDebuggerUrl: string }[];
+  // Node's WebSocket (undici) takes headers; wrangler's inspector proxy wants a local Origin.
+  const ws = new WebSocket(targets[0].webSocketDebuggerUrl, { headers: { origin: "http://localhost" } } as unknown as string[]);
+  await new Promise((resolve, reject) => {
+    ws.addEventListener("open", resolve);
+    ws.addEventListener("error", reject);
+  });
+  let next = 0;
+  const waiting = new Map<number, (v: { usedSize: number } | null) => void>();
+  ws.addEventListener("message", (e) => {
+    const m = JSON.parse(String(e.data)) as { id?: number; result?: { usedSize: number } };
+    if (m.id !== undefined) waiting.get(m.id)?.(m.result ?? null);
+    if (m.id !== undefined) waiting.delete(m.id);
+  });
+  return {
+    read: () =>
+      new Promise((resolve) => {
+        const id = ++next;
+        const timer = setTimeout(() => {
+          waiting.delete(id);
+          resolve(null);
+        }, 2_000);
+        waiting.set(id, (r) => {
+          clearTimeout(timer);
+          resolve(r ? r.usedSize / 1024 / 1024 : null);
+        });
+        if (LIVE_HEAP) ws.send(JSON.stringify({ id: ++next, method: "HeapProfiler.collectGarbage" }));
+        ws.send(JSON.stringify({ id, method: "Runtime.getHeapUsage" }));
+      }),
+    close: () => ws.close(),
+  };
 }
 
-async function runJob(key: string, kind: "convert" | "address", rows: number, pids: number[], during?: () => Promise<number>) {
+const PLAIN = (key: string) => ({ url: `${URL_BASE}/api/v1/wilayah/provinsi/32`, connections: 1, headers: { "x-api-key": key } });
+
+async function p99(key: string, seconds: number): Promise<number> {
+  return (await autocannon({ ...PLAIN(key), duration: seconds })).latency.p99;
+}
+
+/** Plain calls one after another until `stop` (while a job runs): their p99 and how many. */
+function p99Until(key: string): { stop(): Promise<{ p99: number; n: number }> } {
+  let finished: (r: autocannon.Result) => void = () => undefined;
+  const result = new Promise<autocannon.Result>((resolve) => {
+    finished = resolve;
+  });
+  const run = autocannon({ ...PLAIN(key), duration: 3_600 }, (_e, r) => finished(r));
+  return {
+    async stop() {
+      run.stop();
+      const r = await result;
+      return { p99: r.latency.p99, n: r.requests.total };
+    },
+  };
+}
+
+type Heap = Awaited<ReturnType<typeof heapReader>>;
+
+async function runJob(key: string, kind: "convert" | "address", rows: number, pids: number[], heap: Heap, measureCalls: boolean) {
   const body = csvOf(kind, rows);
   const t0 = Date.now();
   const res = await fetch(`${URL_BASE}/api/v1/jobs?kind=${kind}`, { method: "POST", headers: { "x-api-key": key, "content-type": "text/csv" }, body });
@@ -56,10 +125,17 @@ async function runJob(key: string, kind: "convert" | "address", rows: number, pi
   const accepted = Date.now() - t0;
   const id = ((await res.json()) as { data: { id: string } }).data.id;
   let peak = rssMb(pids);
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, rssMb(pids));
-  }, 200);
-  const busyP99 = during ? during() : undefined;
+  let heapPeak = 0;
+  const sampler = setInterval(
+    () => {
+      peak = Math.max(peak, rssMb(pids));
+      void heap.read().then((mb) => {
+        heapPeak = Math.max(heapPeak, mb ?? 0);
+      });
+    },
+    LIVE_HEAP ? 1_000 : 200,
+  );
+  const calls = measureCalls ? p99Until(key) : undefined;
   let state = "";
   for (;;) {
     const job = (
@@ -71,27 +147,32 @@ async function runJob(key: string, kind: "convert" | "address", rows: number, pi
   }
   clearInterval(sampler);
   const total = Date.now() - t0;
-  return { kind, rows, mb: body.length / 1024 / 1024, accepted, total, state, peak, busyP99: busyP99 ? await busyP99 : undefined };
+  const busy = await calls?.stop();
+  return { kind, rows, mb: body.length / 1024 / 1024, accepted, total, state, peak, heapPeak, busy };
 }
 
 async function main() {
   const key = prepareState();
-  const child = await startWorker(["RESPONSE_CACHE:off"]);
+  const child = await startWorker(["RESPONSE_CACHE:off"], undefined, ["--inspector-port", String(INSPECTOR_PORT)]);
+  let heap: Heap | undefined;
   try {
     const pids = workerdPids(child);
+    heap = await heapReader();
     // Warm the isolate, then the idle figures.
     await fetch(`${URL_BASE}/api/v1/wilayah/provinsi/32`, { headers: { "x-api-key": key } });
     const idleMb = rssMb(pids);
+    const idleHeap = await heap.read();
     const idleP99 = await p99(key, 5);
-    console.log(`idle: workerd RSS ${idleMb.toFixed(0)} MB; GET /wilayah/provinsi/32 p99 ${idleP99} ms (1 connection, 5 s, response cache off)`);
     console.log(
-      `${"kind".padEnd(8)}${"rows".padStart(10)}${"file MB".padStart(9)}${"accept s".padStart(10)}${"total s".padStart(9)}${"rows/s".padStart(9)}${"peak RSS MB".padStart(13)}  state`,
+      `idle: Worker heap ${idleHeap?.toFixed(1)} MB, workerd RSS ${idleMb.toFixed(0)} MB; GET /wilayah/provinsi/32 p99 ${idleP99} ms (1 connection, 5 s, response cache off)`,
+    );
+    console.log(
+      `${"kind".padEnd(8)}${"rows".padStart(10)}${"file MB".padStart(9)}${"accept s".padStart(10)}${"total s".padStart(9)}${"rows/s".padStart(9)}${"peak heap MB".padStart(14)}${"peak RSS MB".padStart(13)}  state`,
     );
     const largest = Math.max(...SIZES);
     for (const kind of KINDS) {
       for (const rows of SIZES) {
-        const during = rows === largest && kind === KINDS[KINDS.length - 1] ? () => p99(key, 10) : undefined;
-        const r = await runJob(key, kind, rows, pids, during);
+        const r = await runJob(key, kind, rows, pids, heap, rows === largest && !LIVE_HEAP);
         console.log(
           `${r.kind.padEnd(8)}${String(r.rows).padStart(10)}${r.mb.toFixed(1).padStart(9)}${(r.accepted / 1000).toFixed(1).padStart(10)}${(r.total / 1000).toFixed(1).padStart(9)}${Math.round(
             r.rows / (r.total / 1000),
@@ -99,11 +180,12 @@ async function main() {
             .toString()
             .padStart(
               9,
-            )}${r.peak.toFixed(0).padStart(13)}  ${r.state}${r.busyP99 !== undefined ? `; p99 of GET /wilayah/provinsi/32 during it: ${r.busyP99} ms (idle ${idleP99} ms)` : ""}`,
+            )}${r.heapPeak.toFixed(1).padStart(14)}${r.peak.toFixed(0).padStart(13)}  ${r.state}${r.busy ? `; p99 of GET /wilayah/provinsi/32 during it: ${r.busy.p99} ms over ${r.busy.n} calls (idle ${idleP99} ms)` : ""}`,
         );
       }
     }
   } finally {
+    heap?.close();
     stopWorker(child);
   }
 }

@@ -4,6 +4,7 @@ import { runScheduledBilling } from "./billing/service";
 import { guardedEnv } from "./db/guard";
 import { consumeChunks } from "./jobs/consumer";
 import { type JobMessage, pruneExpiredJobs } from "./jobs/service";
+import { watchJobs } from "./jobs/watchdog";
 import { errorText, log } from "./lib/log";
 import { consumeDeliveries } from "./webhooks/delivery";
 import { runPublisher } from "./webhooks/publisher";
@@ -25,7 +26,12 @@ async function scheduledJobs(cron: string, env: Env): Promise<void> {
   const jobs: Record<string, () => Promise<unknown>> =
     cron === EVERY_MINUTE
       ? { webhooks: () => runPublisher(env) }
-      : { billing: () => runScheduledBilling(env), auth_prune: () => pruneAuthState(env), jobs_prune: () => pruneExpiredJobs(env) };
+      : {
+          billing: () => runScheduledBilling(env),
+          auth_prune: () => pruneAuthState(env),
+          jobs_prune: () => pruneExpiredJobs(env),
+          jobs_watch: () => watchJobs(env),
+        };
   await Promise.all(Object.entries(jobs).map(([job, run]) => run().catch((e: unknown) => log.error("scheduled_job_failed", { job, error: errorText(e) }))));
 }
 

@@ -34,3 +34,8 @@ export async function chargeJobChunk(env: Env, userId: string, c: { jobId: strin
 export async function endJobRows(env: Env, userId: string, jobId: string): Promise<void> {
   await (await accountObject(env, userId)).endJob({ jobId });
 }
+
+/** Forgets a job past its keeping days; false while its ledger entry is not written yet (the prune tries again later). */
+export async function forgetJobRows(env: Env, userId: string, jobId: string): Promise<boolean> {
+  return (await accountObject(env, userId)).forgetJob({ jobId });
+}

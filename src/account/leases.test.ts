@@ -18,8 +18,8 @@ describe("account/leases HeldLease", () => {
       sent = counts;
     });
     expect(sent).toEqual([
-      { key_id: "k1", endpoint: "/a", day: "1970-01-01", count: 1, last_at: 1_100 },
-      { key_id: "k2", endpoint: "/a", day: "1970-01-01", count: 1, last_at: 1_200 },
+      { key_id: "k1", endpoint: "/a", day: "1970-01-01", count: 1, last_at: 1_100, origin: null },
+      { key_id: "k2", endpoint: "/a", day: "1970-01-01", count: 1, last_at: 1_200, origin: null },
     ]);
   });
 
@@ -31,13 +31,25 @@ describe("account/leases HeldLease", () => {
     let sends = 0;
     const first = l.settle(async (counts) => {
       sends++;
-      expect(counts).toEqual([{ key_id: "k1", endpoint: "/a", day: "1970-01-01", count: 1, last_at: 1_100 }]);
+      expect(counts).toEqual([{ key_id: "k1", endpoint: "/a", day: "1970-01-01", count: 1, last_at: 1_100, origin: null }]);
     });
     expect(l.settle(async () => void sends++)).toBe(first); // settles once
     await first;
     expect(sends).toBe(1);
     expect(late()).toBe(false);
     expect(l.usable(1_200)).toBe(false);
+  });
+
+  it("reports the origin of each key's latest call (a publishable key's last use)", async () => {
+    const l = lease(3);
+    l.take("k1", "/a", 1_100, "https://a.example");
+    l.take("k1", "/a", 1_300, "https://b.example");
+    l.take("k1", "/a", 1_200, "https://c.example"); // earlier than the latest: not the last use
+    let sent: unknown;
+    await l.settle(async (counts) => {
+      sent = counts;
+    });
+    expect(sent).toEqual([{ key_id: "k1", endpoint: "/a", day: "1970-01-01", count: 3, last_at: 1_300, origin: "https://b.example" }]);
   });
 
   it("refuses the keys revoked by the time it was granted", () => {

@@ -340,16 +340,15 @@ export class AccountObject extends Agent<Env> {
     rows: number;
     now?: number;
   }): Promise<{ charged: boolean; rows: number }> {
-    const ticket = `job:${jobId}:${chunk}`;
-    const known = this.#store.ticket(ticket);
-    if (known) return { charged: true, rows: known.calls };
+    const known = this.#store.jobChunk(jobId, chunk);
+    if (known !== undefined) return { charged: true, rows: known };
     const job = this.#store.job(jobId);
     if (!job || job.ended) return { charged: false, rows: 0 };
     const price = priceJobRows(job, rows);
     const day = utcDay(now);
     this.#store.setJob({ ...job, rowsDone: job.rowsDone + price.rows, creditsSpent: job.creditsSpent + price.credits });
     this.#store.count(job.keyId, job.endpoint, day, price.rows, now);
-    this.#store.remember(ticket, { keyId: job.keyId, endpoint: job.endpoint, day, calls: price.rows, credits: price.credits }, true, now);
+    this.#store.addJobChunk(jobId, chunk, price.rows);
     if (this.#month) this.#month.used += price.rows;
     await this.#scheduleFlush();
     return { charged: true, rows: price.rows };
@@ -367,6 +366,11 @@ export class AccountObject extends Agent<Env> {
       await this.#scheduleFlush();
     }
     return { rows: job.rowsDone, credits: job.creditsSpent };
+  }
+
+  /** A job past its keeping days (src/jobs, the cron's prune): its reservation and charged chunks go once its ledger entry is written; false when not yet. */
+  async forgetJob({ jobId }: { jobId: string }): Promise<boolean> {
+    return this.#store.forgetJob(jobId);
   }
 
   /** Forget cached plan, status and balance (after a payment, a grant, a plan change, a suspension or reinstatement). */

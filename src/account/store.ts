@@ -82,6 +82,9 @@ export class AccountStore {
     // Bulk jobs' reservations (src/jobs): rows and credits held from acceptance until the job ends;
     // `written`: its ledger entry is in D1.
     sql`CREATE TABLE IF NOT EXISTS jobs (id TEXT PRIMARY KEY, key_id TEXT NOT NULL, endpoint TEXT NOT NULL, rows INTEGER NOT NULL, credits INTEGER NOT NULL, rows_done INTEGER NOT NULL DEFAULT 0, credits_spent INTEGER NOT NULL DEFAULT 0, ended INTEGER NOT NULL DEFAULT 0, written INTEGER NOT NULL DEFAULT 0)`;
+    // The chunks of a job charged, kept as long as the job (not as tickets, which go after minutes):
+    // a chunk delivered again hours later, or re-sent by the jobs' watchdog, is still charged once.
+    sql`CREATE TABLE IF NOT EXISTS job_chunks (job_id TEXT NOT NULL, chunk INTEGER NOT NULL, rows INTEGER NOT NULL, PRIMARY KEY (job_id, chunk))`;
     sql`INSERT OR IGNORE INTO state (id) VALUES (1)`;
     this.#adoptMetaTable();
     const row = sql<StateRow>`SELECT pending_debit, owed, flush_amount, flush_ref, flush_scheduled FROM state`[0];
@@ -226,6 +229,24 @@ export class AccountStore {
   setJob(j: JobReservation): void {
     this
       .sql`UPDATE jobs SET rows_done = ${j.rowsDone}, credits_spent = ${j.creditsSpent}, credits = ${j.credits}, ended = ${j.ended ? 1 : 0}, written = ${j.written ? 1 : 0} WHERE id = ${j.id}`;
+  }
+
+  /** The rows a job's chunk was charged for, if it was. */
+  jobChunk(jobId: string, chunk: number): number | undefined {
+    return this.sql<{ rows: number }>`SELECT rows FROM job_chunks WHERE job_id = ${jobId} AND chunk = ${chunk}`[0]?.rows;
+  }
+
+  addJobChunk(jobId: string, chunk: number, rows: number): void {
+    this.sql`INSERT OR IGNORE INTO job_chunks (job_id, chunk, rows) VALUES (${jobId}, ${chunk}, ${rows})`;
+  }
+
+  /** A job past its keeping days: its reservation and chunks go, once its ledger entry is written (false: not yet). */
+  forgetJob(id: string): boolean {
+    const job = this.job(id);
+    if (job && !(job.ended && job.written)) return false;
+    this.sql`DELETE FROM job_chunks WHERE job_id = ${id}`;
+    this.sql`DELETE FROM jobs WHERE id = ${id}`;
+    return true;
   }
 
   /** Rows still reserved by jobs running (counted as used by the quota), and credits held by jobs whose entry is not in the ledger yet. */

@@ -28,7 +28,8 @@ export function parseInput<E extends DataEndpoint>(ep: E, raw: unknown) {
 /** Reads the version around the handler's reads: equal before and after, every read saw the same data (a swap is one transaction); otherwise read again. */
 const CONSISTENT_TRIES = 3;
 
-async function consistent<T>(version: DataVersion, env: Env, run: (env: Env) => Promise<T>): Promise<{ value: T; loaded: Loaded }> {
+/** `run` with every read of one version of the region data (read again when a seed swap came between), and that version. Also used by bulk jobs per chunk. */
+export async function consistent<T>(version: DataVersion, env: Env, run: (env: Env) => Promise<T>): Promise<{ value: T; loaded: Loaded }> {
   if (typeof version === "string") return { value: await run(env), loaded: { version, checksum: "" } };
   for (let i = 0; i < CONSISTENT_TRIES; i++) {
     const before = await version.read(env);

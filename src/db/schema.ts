@@ -576,8 +576,16 @@ export const jobs = sqliteTable(
     startedAt: integer("started_at"),
     finishedAt: integer("finished_at"),
     expiresAt: integer("expires_at").notNull(), // the input and result are deleted after it
+    // The last sign of life (acceptance, a chunk recorded, a re-send): the watchdog re-sends the
+    // chunks of a job that shows none for a while (src/jobs/watchdog.ts).
+    progressAt: integer("progress_at"),
+    // When a final job's end steps (reservation released, webhooks told) were both confirmed; until
+    // then the watchdog runs them again.
+    settledAt: integer("settled_at"),
+    // The region data versions its rows were answered from, comma-separated (two when a seed landed mid-job).
+    dataVersions: text("data_versions"),
   },
-  (t) => [index("jobs_user_idx").on(t.userId, t.createdAt), index("jobs_expiry_idx").on(t.expiresAt)],
+  (t) => [index("jobs_user_idx").on(t.userId, t.createdAt), index("jobs_expiry_idx").on(t.expiresAt), index("jobs_state_idx").on(t.state, t.progressAt)],
 );
 
 /** A chunk of a job whose result is in R2 (`jobs/<id>/out/<chunk>`) and whose rows are charged: recorded once. */
@@ -589,6 +597,7 @@ export const jobChunks = sqliteTable(
     rows: integer("rows").notNull(),
     warned: integer("warned").notNull(),
     doneAt: integer("done_at").notNull(),
+    dataVersion: text("data_version"), // the version of the region data the chunk's rows were answered from
   },
   (t) => [primaryKey({ columns: [t.jobId, t.chunk] })],
 );

@@ -5,25 +5,33 @@
  */
 import { regionDb } from "../db/client";
 import { type AddressAnswer, resolveAddresses } from "../wilayah/addresses/service";
-import { CONVERT_MAX } from "../wilayah/history/endpoints";
 import { convert } from "../wilayah/history/service";
 
 export type JobKind = "address" | "convert";
 type ConvertAnswer = Awaited<ReturnType<typeof convert>>["data"][number];
 export type RowAnswer = AddressAnswer | ConvertAnswer | null;
 
-/** Addresses resolved at once: smaller than the endpoint's batch (100), so other requests wait less behind a job (bench:jobs). */
-const ADDRESS_GROUP = 25;
+/**
+ * Rows answered at once: small groups, so a request that arrives while one runs waits for little
+ * (the single endpoints take 100 addresses or 1,000 codes).
+ */
+const GROUP: Record<JobKind, number> = { address: 10, convert: 100 };
+/**
+ * The share of the time a job may spend answering: after each group the consumer pauses so that
+ * its groups take at most this share of the wall time, which leaves the isolate and the database
+ * free for other requests the rest of it (a group that took long because others were busy is
+ * followed by a longer pause). Measured with `npm run bench:jobs`: docs/performance.md.
+ */
+const BUSY_SHARE = 0.5;
 
 /** Answers for `values`, in order; an empty value gets none (null), and is counted as warned. */
 export async function answerValues(env: Env, kind: JobKind, values: string[]): Promise<{ answers: RowAnswer[]; warned: number }> {
   const db = regionDb(env);
   const answers: RowAnswer[] = values.map(() => null);
   const todo = values.map((v, i) => ({ v: v.trim(), i })).filter((x) => x.v !== "");
-  const group = kind === "address" ? ADDRESS_GROUP : CONVERT_MAX;
+  const group = GROUP[kind];
   for (let at = 0; at < todo.length; at += group) {
-    // Between groups the isolate and the database take other requests: a job must not hold them for a whole chunk.
-    if (at > 0) await new Promise((r) => setTimeout(r, 0));
+    const started = Date.now();
     const part = todo.slice(at, at + group);
     const got =
       kind === "address"
@@ -40,6 +48,8 @@ export async function answerValues(env: Env, kind: JobKind, values: string[]): P
     part.forEach((x, k) => {
       answers[x.i] = got[k];
     });
+    // Always a turn of the event loop (timers advance only across I/O in a Worker, so a group may read 0 ms).
+    await new Promise((r) => setTimeout(r, ((Date.now() - started) * (1 - BUSY_SHARE)) / BUSY_SHARE));
   }
   return { answers, warned: answers.filter((a) => warnedOf(a)).length };
 }

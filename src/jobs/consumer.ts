@@ -7,8 +7,10 @@
  * done kept and charged.
  */
 import { chargeJobChunk } from "../account/jobs";
+import { consistent } from "../data/run";
 import { primaryDb } from "../db/client";
 import { errorText, log } from "../lib/log";
+import { WILAYAH_DATA } from "../wilayah/version";
 import { answerValues } from "./answers";
 import { readChunk } from "./input";
 import { FINAL_STATES, findJob, finishJob, recordChunk } from "./queries";
@@ -36,17 +38,24 @@ export async function processChunk(env: Env, m: JobMessage): Promise<void> {
     await failJob(env, job.id, e instanceof Error ? e.message : String(e));
     return;
   }
-  const { answers, warned } = await answerValues(
-    env,
-    job.kind,
-    rows.map((r) => r.value),
+  // One version of the region data per chunk (read again if a seed swap came between its reads); a
+  // job that straddles a seed says so (data_versions).
+  const {
+    value: { answers, warned },
+    loaded,
+  } = await consistent(WILAYAH_DATA, env, (pinned) =>
+    answerValues(
+      pinned,
+      job.kind,
+      rows.map((r) => r.value),
+    ),
   );
   const lines = rows.map((r, i) => JSON.stringify({ row: r.row, input: r.fields, answer: answers[i] } satisfies ResultLine));
   await env.JOBS.put(outKey(job.id, m.chunk), `${lines.join("\n")}\n`);
   const { charged } = await chargeJobChunk(env, job.userId, { jobId: job.id, chunk: m.chunk, rows: rows.length });
   if (!charged) return; // the job ended meanwhile: this chunk is not part of it
   const now = Date.now();
-  const after = await recordChunk(db, { jobId: job.id, chunk: m.chunk, rows: rows.length, warned, at: now });
+  const after = await recordChunk(db, { jobId: job.id, chunk: m.chunk, rows: rows.length, warned, at: now, dataVersion: loaded.version });
   if (after && after.chunksDone >= after.chunksTotal && (await finishJob(db, job.id, "done", now))) {
     log.info("job_done", { job_id: job.id, rows: after.rowsDone });
     await jobEnded(env, job.id);

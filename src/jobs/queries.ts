@@ -1,5 +1,5 @@
 /** Reads and writes of the job tables (src/db/schema.ts, "bulk jobs"); only this room touches them. */
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { batch, type Db } from "../db/client";
 import { jobChunks, jobs } from "../db/schema";
 
@@ -37,15 +37,20 @@ export async function jobsOfUser(db: Db, userId: string, limit: number, offset: 
  * Records a chunk done (once: a second recording changes nothing) and sets the job's sums from its
  * chunks, in one batch; a job not yet running starts. Final states are left as they are.
  */
-export async function recordChunk(db: Db, c: { jobId: string; chunk: number; rows: number; warned: number; at: number }): Promise<JobRow | undefined> {
+export async function recordChunk(
+  db: Db,
+  c: { jobId: string; chunk: number; rows: number; warned: number; at: number; dataVersion: string },
+): Promise<JobRow | undefined> {
   await batch(db, [
-    sql`INSERT OR IGNORE INTO job_chunks (job_id, chunk, rows, warned, done_at) VALUES (${c.jobId}, ${c.chunk}, ${c.rows}, ${c.warned}, ${c.at})`,
+    sql`INSERT OR IGNORE INTO job_chunks (job_id, chunk, rows, warned, done_at, data_version) VALUES (${c.jobId}, ${c.chunk}, ${c.rows}, ${c.warned}, ${c.at}, ${c.dataVersion})`,
     sql`UPDATE jobs SET
           rows_done = (SELECT coalesce(sum(rows), 0) FROM job_chunks WHERE job_id = ${c.jobId}),
           rows_warned = (SELECT coalesce(sum(warned), 0) FROM job_chunks WHERE job_id = ${c.jobId}),
           chunks_done = (SELECT count(*) FROM job_chunks WHERE job_id = ${c.jobId}),
+          data_versions = (SELECT group_concat(v) FROM (SELECT DISTINCT data_version AS v FROM job_chunks WHERE job_id = ${c.jobId} AND data_version IS NOT NULL ORDER BY v)),
           state = CASE WHEN state = 'queued' THEN 'running' ELSE state END,
-          started_at = coalesce(started_at, ${c.at})
+          started_at = coalesce(started_at, ${c.at}),
+          progress_at = ${c.at}
         WHERE id = ${c.jobId}`,
   ]);
   return findJob(db, c.jobId);
@@ -73,4 +78,32 @@ export async function expiredJobs(db: Db, now: number, limit: number): Promise<J
 export async function deleteJobs(db: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await batch(db, [db.delete(jobChunks).where(inArray(jobChunks.jobId, ids)), db.delete(jobs).where(inArray(jobs.id, ids))]);
+}
+
+/** Final jobs whose end steps are not confirmed, finished before `before`. */
+export async function unsettledJobs(db: Db, before: number, limit: number): Promise<JobRow[]> {
+  return db
+    .select()
+    .from(jobs)
+    .where(and(inArray(jobs.state, FINAL_STATES as JobState[]), isNull(jobs.settledAt), lt(jobs.finishedAt, before)))
+    .limit(limit);
+}
+
+export async function markSettled(db: Db, id: string, at: number): Promise<void> {
+  await db.update(jobs).set({ settledAt: at }).where(eq(jobs.id, id));
+}
+
+/** Jobs not over whose last sign of life is before `before` (oldest first). */
+export async function stalledJobs(db: Db, before: number, limit: number): Promise<JobRow[]> {
+  return db
+    .select()
+    .from(jobs)
+    .where(and(inArray(jobs.state, ["queued", "running"]), lt(jobs.progressAt, before)))
+    .orderBy(jobs.progressAt)
+    .limit(limit);
+}
+
+/** A sign of life (the watchdog re-sent chunks): the job is not looked at again for a while. */
+export async function touchJob(db: Db, id: string, at: number): Promise<void> {
+  await db.update(jobs).set({ progressAt: at }).where(eq(jobs.id, id));
 }

@@ -4,10 +4,11 @@
  * one queue message each; each chunk answered by the single endpoints' services (answers.ts) and
  * recorded once (consumer.ts); the result streamed back in input order.
  *
- * R2 keys: `jobs/<id>/input` (the file as uploaded), `jobs/<id>/out/<chunk>` (one JSON Lines object
- * per chunk). Both are deleted RESULT_DAYS after the job was made.
+ * R2 keys: `jobs/<id>/input` (the file as uploaded), `jobs/<id>/chunks` (its chunks' byte ranges, JSON:
+ * what the watchdog re-sends from), `jobs/<id>/out/<chunk>` (one JSON Lines object per chunk). All
+ * are deleted RESULT_DAYS after the job was made.
  */
-import { endJobRows, reserveJobRows } from "../account/jobs";
+import { endJobRows, forgetJobRows, reserveJobRows } from "../account/jobs";
 import { primaryDb } from "../db/client";
 import type { Principal } from "../keys/service";
 import { newId } from "../lib/crypto";
@@ -20,7 +21,19 @@ import { iso } from "../lib/time";
 import { announceJob } from "../webhooks/publisher";
 import { answerCells, answerColumns, type JobKind, type RowAnswer } from "./answers";
 import { type ChunkRange, type InputFormat, InputScanner } from "./input";
-import { deleteJobs, doneChunks, expiredJobs, FINAL_STATES, findJob, findJobOfUser, finishJob, insertJob, type JobRow, jobsOfUser } from "./queries";
+import {
+  deleteJobs,
+  doneChunks,
+  expiredJobs,
+  FINAL_STATES,
+  findJob,
+  findJobOfUser,
+  finishJob,
+  insertJob,
+  type JobRow,
+  jobsOfUser,
+  markSettled,
+} from "./queries";
 
 /** How long a job's files (input and result) are kept. */
 export const RESULT_DAYS = 7;
@@ -37,6 +50,7 @@ export type ResultLine = { row: number; input: string[] | Record<string, unknown
 
 export const inputKey = (id: string) => `jobs/${id}/input`;
 export const outKey = (id: string, chunk: number) => `jobs/${id}/out/${chunk}`;
+export const chunksKey = (id: string) => `jobs/${id}/chunks`;
 
 /** A job as the API shows it. */
 export function jobView(j: JobRow, now = Date.now()) {
@@ -53,6 +67,7 @@ export function jobView(j: JobRow, now = Date.now()) {
     rows: { total: j.rowsTotal, done: j.rowsDone, warned: j.rowsWarned },
     chunks: { total: j.chunksTotal, done: j.chunksDone },
     cost: { calls: j.rowsTotal, credits_reserved: j.credits },
+    data_versions: j.dataVersions ? j.dataVersions.split(",") : [],
     error: j.error,
     estimated_seconds_left: final ? 0 : secondsLeft,
     created_at: iso(j.createdAt),
@@ -131,9 +146,17 @@ export async function createJob(
   })();
   let credits: number;
   try {
+    // The chunks' ranges, kept beside the input before anything is charged: the watchdog re-sends from them.
+    await env.JOBS.put(chunksKey(id), JSON.stringify(scan.chunks));
+  } catch (e) {
+    log.error("job_input_store_failed", { job_id: id, error: errorText(e) });
+    await env.JOBS.delete(inputKey(id)).catch(() => undefined);
+    throw new ApiError("SERVICE_UNAVAILABLE", "The file could not be stored; nothing was charged. Try again in a moment.");
+  }
+  try {
     ({ credits } = await reserveJobRows(env, principal, { id, endpoint: `/jobs/${o.kind}`, rows: scan.rows }));
   } catch (e) {
-    await env.JOBS.delete(inputKey(id)).catch(() => undefined);
+    await env.JOBS.delete([inputKey(id), chunksKey(id)]).catch(() => undefined);
     throw e;
   }
   const db = primaryDb(env);
@@ -158,12 +181,15 @@ export async function createJob(
     startedAt: null,
     finishedAt: null,
     expiresAt: now + RESULT_DAYS * DAY_MS,
+    progressAt: now,
+    settledAt: null,
+    dataVersions: null,
   };
   try {
     await insertJob(db, row);
   } catch (e) {
     await endJobRows(env, principal.userId, id).catch(() => undefined);
-    await env.JOBS.delete(inputKey(id)).catch(() => undefined);
+    await env.JOBS.delete([inputKey(id), chunksKey(id)]).catch(() => undefined);
     log.error("job_create_failed", { job_id: id, error: errorText(e) });
     throw new ApiError("SERVICE_UNAVAILABLE", "The job could not be recorded; nothing was charged. Try again in a moment.");
   }
@@ -178,7 +204,7 @@ export async function createJob(
   return row;
 }
 
-async function enqueueChunks(env: Env, id: string, chunks: ChunkRange[]): Promise<void> {
+export async function enqueueChunks(env: Env, id: string, chunks: ChunkRange[]): Promise<void> {
   for (let at = 0; at < chunks.length; at += SEND_BATCH) {
     await env.JOB_QUEUE.sendBatch(
       chunks.slice(at, at + SEND_BATCH).map((c) => ({
@@ -197,15 +223,23 @@ export async function failJob(env: Env, id: string, error: string): Promise<void
 /**
  * After a job reached a final state: the rest of its reservation goes back and (done or failed) the
  * account's webhooks hear of it. Both are idempotent, so this runs again whenever a message of a
- * final job arrives: a step whose answer was lost after the state changed is completed then. Tried a
- * few times; the state change itself is already written, so a failure here is logged, not thrown.
+ * final job arrives, and from the watchdog until both are confirmed (`settled_at`): a step whose
+ * answer was lost after the state changed is completed then. Tried a few times; the state change
+ * itself is already written, so a failure here is logged, not thrown.
  */
 export async function jobEnded(env: Env, id: string): Promise<void> {
   const job = await findJob(primaryDb(env), id);
   if (!job || !FINAL_STATES.includes(job.state)) return;
-  await retried(() => endJobRows(env, job.userId, id), { attempts: 4, backoffMs: 50, event: "job_release_failed", fields: { job_id: id } });
+  if (job.settledAt !== null) return;
+  const released = await retried(() => endJobRows(env, job.userId, id), { attempts: 4, backoffMs: 50, event: "job_release_failed", fields: { job_id: id } });
   const state = job.state;
-  if (state !== "done" && state !== "failed") return; // cancelled by the caller: nothing to announce
+  // cancelled by the caller: nothing to announce
+  const announced = state !== "done" && state !== "failed" ? true : await announceEnd(env, job, state);
+  if (released && announced) await markSettled(primaryDb(env), id, Date.now());
+}
+
+async function announceEnd(env: Env, job: JobRow, state: "done" | "failed"): Promise<boolean> {
+  const id = job.id;
   const data = {
     job: {
       id,
@@ -217,7 +251,7 @@ export async function jobEnded(env: Env, id: string): Promise<void> {
       result_url: job.rowsDone > 0 ? `${env.PUBLIC_API_URL.replace(/\/$/, "")}/api/v1/jobs/${id}/result` : null,
     },
   };
-  await retried(() => announceJob(env, job.userId, state === "done" ? "job.completed" : "job.failed", data), {
+  return retried(() => announceJob(env, job.userId, state === "done" ? "job.completed" : "job.failed", data), {
     attempts: 4,
     backoffMs: 50,
     event: "job_webhook_failed",
@@ -292,13 +326,17 @@ export async function jobResult(env: Env, userId: string, id: string, format: "c
 const PRUNE_BATCH = 50;
 
 /**
- * The cron's sweep: jobs made more than RESULT_DAYS ago lose their files, then their rows (a job
- * somehow still running by then is failed first, so its reservation goes back). Returns how many went.
+ * The cron's sweep: jobs made more than RESULT_DAYS ago lose their files, then their rows, then the
+ * account object forgets them (a job somehow still running by then is failed first, so its
+ * reservation goes back; one whose ledger entry is not written yet waits for a later run). Returns
+ * how many went.
  */
 export async function pruneExpiredJobs(env: Env, now = Date.now()): Promise<number> {
-  const old = await expiredJobs(primaryDb(env), now, PRUNE_BATCH);
-  for (const job of old) {
+  const old = [];
+  for (const job of await expiredJobs(primaryDb(env), now, PRUNE_BATCH)) {
     if (!FINAL_STATES.includes(job.state)) await failJob(env, job.id, `Not finished within ${RESULT_DAYS} days.`);
+    if (!(await forgetJobRows(env, job.userId, job.id))) continue;
+    old.push(job);
     for (let cursor: string | undefined; ; ) {
       const listed = await env.JOBS.list({ prefix: `jobs/${job.id}/`, cursor });
       if (listed.objects.length > 0) await env.JOBS.delete(listed.objects.map((o) => o.key));

@@ -5,6 +5,8 @@
  * message is delivered again, a delivered one may come once more. Invariants after every schedule:
  * the job is done; every input row appears in the result exactly once, in input order; the rows
  * charged (usage) equal the rows done; the reservation is ended; the ledger has one entry for the job.
+ * Some failed messages are given up on (the queue's retries spent): the cron's watchdog, run under
+ * the same faults, re-sends their chunks and completes end steps that failed.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -12,6 +14,7 @@ import { describe, expect, it } from "vitest";
 import type { AccountObject } from "../../src/account/object";
 import { processChunk } from "../../src/jobs/consumer";
 import { createJob, type JobMessage, jobResult } from "../../src/jobs/service";
+import { STALL_MS, watchJobs } from "../../src/jobs/watchdog";
 import { seeded } from "../../src/lib/random";
 import { seedUserWithKey } from "../helpers";
 import { FaultPlan, faultyEnv, MIN_FAULTS } from "./inject";
@@ -44,15 +47,36 @@ async function run(seed: number) {
   const random = seeded(seed * 7919);
   const pending = [...queued];
   let deliveries = 0;
-  while (pending.length > 0) {
-    if (++deliveries > 400) throw new Error(`seed ${seed}: the queue never drained`);
-    const m = pending.splice(Math.floor(random() * pending.length), 1)[0];
-    try {
-      await processChunk(faulty, m);
-      if (random() < 0.2) pending.push(m); // delivered once more
-    } catch {
-      pending.push(m); // the queue retries it
+  let givenUp = 0;
+  const drain = async () => {
+    while (pending.length > 0) {
+      if (++deliveries > 600) throw new Error(`seed ${seed}: the queue never drained`);
+      const m = pending.splice(Math.floor(random() * pending.length), 1)[0];
+      try {
+        await processChunk(faulty, m);
+        if (random() < 0.2) pending.push(m); // delivered once more
+      } catch {
+        if (random() < 0.15)
+          givenUp++; // the queue gave up on it (its retries spent): only the watchdog can bring it back
+        else pending.push(m); // the queue retries it
+      }
     }
+  };
+  await drain();
+  // The 5-minute cron's watchdog, under the same faults, until the job is done and its end steps
+  // confirmed: each run a little more than STALL_MS later, its re-sent chunks delivered like the rest.
+  const watching = { ...faulty, JOB_QUEUE: { sendBatch: async (ms: { body: JobMessage }[]) => void pending.push(...ms.map((m) => m.body)) } } as unknown as Env;
+  let clock = Date.now();
+  let watchRuns = 0;
+  for (;;) {
+    const now = await faults.calm(() =>
+      env.DB.prepare("SELECT state, settled_at FROM jobs WHERE id = ?").bind(job.id).first<{ state: string; settled_at: number | null }>(),
+    );
+    if (now?.state === "done" && now.settled_at !== null) break;
+    if (++watchRuns > 60) throw new Error(`seed ${seed}: the watchdog never brought the job to its end (${JSON.stringify(now)})`);
+    clock += STALL_MS + 1;
+    await watchJobs(watching, clock).catch(() => undefined); // a failed run is the next run's work
+    await drain();
   }
   return faults.calm(async () => {
     const row = await env.DB.prepare("SELECT state, rows_done, chunks_done FROM jobs WHERE id = ?")
@@ -71,13 +95,14 @@ async function run(seed: number) {
     );
     await runInDurableObject(stub, (o: AccountObject) => o.flush());
     const ledger = await env.DB.prepare("SELECT count(*) AS n FROM credit_ledger WHERE ref = ?").bind(`job:${job.id}`).first<{ n: number }>();
-    return { row, lines, usage, reservation, ledger: ledger?.n, injected: faults.injected, deliveries };
+    return { row, lines, usage, reservation, ledger: ledger?.n, injected: faults.injected, deliveries, givenUp, watchRuns };
   });
 }
 
 describe("a bulk job's chunks under faults", () => {
   it(`every row once and in order, charged rows = rows done, the reservation ended (at least ${MIN_FAULTS} faults)`, async () => {
     let injected = 0;
+    let givenUp = 0;
     for (let seed = 301; injected < MIN_FAULTS; seed++) {
       const r = await run(seed);
       expect(r.row, `seed ${seed}`).toEqual({ state: "done", rows_done: ROWS, chunks_done: 4 });
@@ -90,7 +115,9 @@ describe("a bulk job's chunks under faults", () => {
       expect(r.reservation, `seed ${seed}: reservation`).toEqual({ ended: 1, rows_done: ROWS });
       expect(r.ledger, `seed ${seed}: one ledger entry`).toBe(1);
       injected += r.injected;
+      givenUp += r.givenUp;
     }
-    console.log(`bulk jobs: ${injected} faults injected`);
+    expect(givenUp, "some messages were given up on by the queue (the watchdog's case)").toBeGreaterThan(0);
+    console.log(`bulk jobs: ${injected} faults injected, ${givenUp} messages given up on by the queue and re-sent by the watchdog`);
   }, 300_000);
 });
