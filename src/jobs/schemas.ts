@@ -47,6 +47,9 @@ const job = z.object({
     calls: z.number().int().describe("One call per row"),
     credits_reserved: z.number().int().describe("Credits held at acceptance for the rows beyond the quota; what is not spent goes back when the job ends"),
   }),
+  data_versions: z
+    .array(z.string())
+    .describe("The region data version(s) the rows were answered from (the x-data-version of a single call); two when a new edition was loaded while the job ran"),
   error: z.string().nullable(),
   estimated_seconds_left: z.number().int().nullable().describe("From the pace so far; null before the first chunk is done"),
   created_at: z.string(),

@@ -122,7 +122,7 @@ class Client(BaseClient):
         self,
         *,
         user_id: str | None = None,
-        event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch"] | None = None,
+        event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "key_rolled", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch"] | None = None,
         page: int | None = None,
         per_page: int | None = None,
     ) -> AdminListAuditResponse:
@@ -358,13 +358,33 @@ class Client(BaseClient):
             query={"kind": kind, "column": column, "format": format},
         ))
 
-    def create_key(self, *, name: str) -> CreateKeyResponse:
+    def create_key(
+        self,
+        *,
+        name: str,
+        kind: Literal["secret", "publishable"] | None = None,
+        allowed_origins: list[str] | None = None,
+        rate_limit_per_minute: float | None = None,
+        expires_at: str | None | None = None,
+    ) -> CreateKeyResponse:
         """
-        Needs a verified email. The secret is in this answer only: store it. At most 20 active keys,
-        and at most 30 key creations and revocations a minute (429 `RATE_LIMITED` with
-        `Retry-After`).
+        Needs a verified email. The secret is in this answer only: store it. `kind`: `secret`
+        (default, `wk_live_`, for servers) or `publishable` (`wk_pub_`, for web pages: everyone can
+        read it, so it works only from its `allowed_origins`, only on the read-only data endpoints,
+        and at its own `rate_limit_per_minute`). An optional `expires_at` ends any key. At most 20
+        active keys, and at most 30 key creations, rolls and revocations a minute (429
+        `RATE_LIMITED` with `Retry-After`).
 
         POST /user/keys
+
+        Args:
+            kind: `secret` (default, `wk_live_`, servers only) or `publishable` (`wk_pub_`, for web
+                pages)
+            allowed_origins: Publishable keys (required): the origins that may use it,
+                `https://shop.example.com` or `https://*.example.com`
+            rate_limit_per_minute: Publishable keys: this key's own calls per minute, one of 10, 30,
+                60, 120, 300, 600, at most the plan's (default 30)
+            expires_at: ISO 8601; when the key stops working. Null or absent: never.
 
         Returns:
             CreateKeyResponse: Created; `key` is the secret.
@@ -379,7 +399,7 @@ class Client(BaseClient):
             "POST",
             "/user/keys",
             auth="bearer",
-            body={"name": name},
+            body={"name": name, "kind": kind, "allowed_origins": allowed_origins, "rate_limit_per_minute": rate_limit_per_minute, "expires_at": expires_at},
         ))
 
     def create_topup(self, *, amount: int) -> CreateTopupResponse:
@@ -2112,7 +2132,7 @@ class Client(BaseClient):
     def revoke_key(self, id: str) -> RevokeKeyResponse:
         """
         Takes effect on the next request. Revoking an already revoked key changes nothing. At most
-        30 key creations and revocations a minute (429 `RATE_LIMITED` with `Retry-After`).
+        30 key creations, rolls and revocations a minute (429 `RATE_LIMITED` with `Retry-After`).
 
         DELETE /user/keys/{id}
 
@@ -2131,6 +2151,45 @@ class Client(BaseClient):
             "/user/keys/{id}",
             auth="bearer",
             path_params={"id": id},
+        ))
+
+    def roll_key(
+        self,
+        id: str,
+        *,
+        grace_seconds: int,
+        expires_at: str | None | None = None,
+    ) -> RollKeyResponse:
+        """
+        Gives the key a new secret, shown in this answer only; the key keeps its id, kind, origins
+        and usage. The secret before keeps working for `grace_seconds` (0 to 604800, 7 days), then
+        stops; a secret still in an earlier roll's grace stops now. `expires_at` sets a new expiry
+        (null: none). Counts against the 30 key changes a minute.
+
+        POST /user/keys/{id}/roll
+
+        Args:
+            id: The key's id (`key_...`)
+            grace_seconds: How long the secret before keeps working, in seconds: 0 (stops now) to
+                604800 (7 days)
+            expires_at: A new expiry for the key (ISO 8601), or null for none. Absent: the key keeps
+                its expiry.
+
+        Returns:
+            RollKeyResponse: Rolled; `key` is the new secret.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
+                (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), KEY_REVOKED
+                (409), KEY_CHANGED (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
+        """
+        return cast("RollKeyResponse", self._call(
+            "POST",
+            "/user/keys/{id}/roll",
+            auth="bearer",
+            path_params={"id": id},
+            body={"grace_seconds": grace_seconds, "expires_at": expires_at},
         ))
 
     def roll_webhook_secret(self, id: str) -> RollWebhookSecretResponse:
@@ -2502,7 +2561,7 @@ class AsyncClient(BaseAsyncClient):
         self,
         *,
         user_id: str | None = None,
-        event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch"] | None = None,
+        event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "key_rolled", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch"] | None = None,
         page: int | None = None,
         per_page: int | None = None,
     ) -> AdminListAuditResponse:
@@ -2738,13 +2797,33 @@ class AsyncClient(BaseAsyncClient):
             query={"kind": kind, "column": column, "format": format},
         ))
 
-    async def create_key(self, *, name: str) -> CreateKeyResponse:
+    async def create_key(
+        self,
+        *,
+        name: str,
+        kind: Literal["secret", "publishable"] | None = None,
+        allowed_origins: list[str] | None = None,
+        rate_limit_per_minute: float | None = None,
+        expires_at: str | None | None = None,
+    ) -> CreateKeyResponse:
         """
-        Needs a verified email. The secret is in this answer only: store it. At most 20 active keys,
-        and at most 30 key creations and revocations a minute (429 `RATE_LIMITED` with
-        `Retry-After`).
+        Needs a verified email. The secret is in this answer only: store it. `kind`: `secret`
+        (default, `wk_live_`, for servers) or `publishable` (`wk_pub_`, for web pages: everyone can
+        read it, so it works only from its `allowed_origins`, only on the read-only data endpoints,
+        and at its own `rate_limit_per_minute`). An optional `expires_at` ends any key. At most 20
+        active keys, and at most 30 key creations, rolls and revocations a minute (429
+        `RATE_LIMITED` with `Retry-After`).
 
         POST /user/keys
+
+        Args:
+            kind: `secret` (default, `wk_live_`, servers only) or `publishable` (`wk_pub_`, for web
+                pages)
+            allowed_origins: Publishable keys (required): the origins that may use it,
+                `https://shop.example.com` or `https://*.example.com`
+            rate_limit_per_minute: Publishable keys: this key's own calls per minute, one of 10, 30,
+                60, 120, 300, 600, at most the plan's (default 30)
+            expires_at: ISO 8601; when the key stops working. Null or absent: never.
 
         Returns:
             CreateKeyResponse: Created; `key` is the secret.
@@ -2759,7 +2838,7 @@ class AsyncClient(BaseAsyncClient):
             "POST",
             "/user/keys",
             auth="bearer",
-            body={"name": name},
+            body={"name": name, "kind": kind, "allowed_origins": allowed_origins, "rate_limit_per_minute": rate_limit_per_minute, "expires_at": expires_at},
         ))
 
     async def create_topup(self, *, amount: int) -> CreateTopupResponse:
@@ -4519,7 +4598,7 @@ class AsyncClient(BaseAsyncClient):
     async def revoke_key(self, id: str) -> RevokeKeyResponse:
         """
         Takes effect on the next request. Revoking an already revoked key changes nothing. At most
-        30 key creations and revocations a minute (429 `RATE_LIMITED` with `Retry-After`).
+        30 key creations, rolls and revocations a minute (429 `RATE_LIMITED` with `Retry-After`).
 
         DELETE /user/keys/{id}
 
@@ -4538,6 +4617,45 @@ class AsyncClient(BaseAsyncClient):
             "/user/keys/{id}",
             auth="bearer",
             path_params={"id": id},
+        ))
+
+    async def roll_key(
+        self,
+        id: str,
+        *,
+        grace_seconds: int,
+        expires_at: str | None | None = None,
+    ) -> RollKeyResponse:
+        """
+        Gives the key a new secret, shown in this answer only; the key keeps its id, kind, origins
+        and usage. The secret before keeps working for `grace_seconds` (0 to 604800, 7 days), then
+        stops; a secret still in an earlier roll's grace stops now. `expires_at` sets a new expiry
+        (null: none). Counts against the 30 key changes a minute.
+
+        POST /user/keys/{id}/roll
+
+        Args:
+            id: The key's id (`key_...`)
+            grace_seconds: How long the secret before keeps working, in seconds: 0 (stops now) to
+                604800 (7 days)
+            expires_at: A new expiry for the key (ISO 8601), or null for none. Absent: the key keeps
+                its expiry.
+
+        Returns:
+            RollKeyResponse: Rolled; `key` is the new secret.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
+                (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), KEY_REVOKED
+                (409), KEY_CHANGED (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
+        """
+        return cast("RollKeyResponse", await self._call(
+            "POST",
+            "/user/keys/{id}/roll",
+            auth="bearer",
+            path_params={"id": id},
+            body={"grace_seconds": grace_seconds, "expires_at": expires_at},
         ))
 
     async def roll_webhook_secret(self, id: str) -> RollWebhookSecretResponse:

@@ -157,12 +157,23 @@ class ListKeysResponseDataItem(TypedDict):
     #: `key_...`
     id: str
     name: str
+    kind: Literal["secret", "publishable"]
     #: The first characters of the secret, to recognise it
     prefix: str
     last4: str
+    #: Publishable keys: the origins it answers
+    allowed_origins: list[str] | None
+    #: Publishable keys: its own calls per minute
+    rate_limit_per_minute: int | None
     #: ISO 8601, UTC
     created_at: str
+    expires_at: str | None
+    #: Written about once a minute, not on every call
     last_used_at: str | None
+    #: The Origin (or Referer's origin) of the latest call; null when it sent none
+    last_used_origin: str | None
+    #: After a roll: until when the secret before still works
+    previous_secret_until: str | None
     revoked_at: str | None
 
 
@@ -174,12 +185,23 @@ class CreateKeyResponseData(TypedDict):
     #: `key_...`
     id: str
     name: str
+    kind: Literal["secret", "publishable"]
     #: The first characters of the secret, to recognise it
     prefix: str
     last4: str
+    #: Publishable keys: the origins it answers
+    allowed_origins: list[str] | None
+    #: Publishable keys: its own calls per minute
+    rate_limit_per_minute: int | None
     #: ISO 8601, UTC
     created_at: str
+    expires_at: str | None
+    #: Written about once a minute, not on every call
     last_used_at: str | None
+    #: The Origin (or Referer's origin) of the latest call; null when it sent none
+    last_used_origin: str | None
+    #: After a roll: until when the secret before still works
+    previous_secret_until: str | None
     revoked_at: str | None
     #: The secret: shown only in this answer. Send it as x-api-key.
     key: str
@@ -189,16 +211,57 @@ class CreateKeyResponse(TypedDict):
     data: CreateKeyResponseData
 
 
+class RollKeyResponseData(TypedDict):
+    #: `key_...`
+    id: str
+    name: str
+    kind: Literal["secret", "publishable"]
+    #: The first characters of the secret, to recognise it
+    prefix: str
+    last4: str
+    #: Publishable keys: the origins it answers
+    allowed_origins: list[str] | None
+    #: Publishable keys: its own calls per minute
+    rate_limit_per_minute: int | None
+    #: ISO 8601, UTC
+    created_at: str
+    expires_at: str | None
+    #: Written about once a minute, not on every call
+    last_used_at: str | None
+    #: The Origin (or Referer's origin) of the latest call; null when it sent none
+    last_used_origin: str | None
+    #: After a roll: until when the secret before still works
+    previous_secret_until: str | None
+    revoked_at: str | None
+    #: The secret: shown only in this answer. Send it as x-api-key.
+    key: str
+
+
+class RollKeyResponse(TypedDict):
+    data: RollKeyResponseData
+
+
 class RevokeKeyResponseData(TypedDict):
     #: `key_...`
     id: str
     name: str
+    kind: Literal["secret", "publishable"]
     #: The first characters of the secret, to recognise it
     prefix: str
     last4: str
+    #: Publishable keys: the origins it answers
+    allowed_origins: list[str] | None
+    #: Publishable keys: its own calls per minute
+    rate_limit_per_minute: int | None
     #: ISO 8601, UTC
     created_at: str
+    expires_at: str | None
+    #: Written about once a minute, not on every call
     last_used_at: str | None
+    #: The Origin (or Referer's origin) of the latest call; null when it sent none
+    last_used_origin: str | None
+    #: After a roll: until when the secret before still works
+    previous_secret_until: str | None
     revoked_at: str | None
 
 
@@ -655,12 +718,23 @@ class AdminGetUserResponseDataKeysItem(TypedDict):
     #: `key_...`
     id: str
     name: str
+    kind: Literal["secret", "publishable"]
     #: The first characters of the secret, to recognise it
     prefix: str
     last4: str
+    #: Publishable keys: the origins it answers
+    allowed_origins: list[str] | None
+    #: Publishable keys: its own calls per minute
+    rate_limit_per_minute: int | None
     #: ISO 8601, UTC
     created_at: str
+    expires_at: str | None
+    #: Written about once a minute, not on every call
     last_used_at: str | None
+    #: The Origin (or Referer's origin) of the latest call; null when it sent none
+    last_used_origin: str | None
+    #: After a roll: until when the secret before still works
+    previous_secret_until: str | None
     revoked_at: str | None
 
 
@@ -761,7 +835,7 @@ class AdminListAuditResponseItem(TypedDict):
     id: int
     #: ISO 8601, UTC
     at: str
-    event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch"]
+    event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "key_rolled", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch"]
     #: Who acted: the user, an admin; null for the payment provider or an unknown caller
     actor_id: str | None
     #: The account it concerns; null when none matched (a login with an unknown email)
@@ -813,6 +887,9 @@ class CreateJobResponseData(TypedDict):
     rows: CreateJobResponseDataRows
     chunks: CreateJobResponseDataChunks
     cost: CreateJobResponseDataCost
+    #: The region data version(s) the rows were answered from (the x-data-version of a single call);
+    #: two when a new edition was loaded while the job ran
+    data_versions: list[str]
     error: str | None
     #: From the pace so far; null before the first chunk is done
     estimated_seconds_left: int | None
@@ -866,6 +943,9 @@ class ListJobsResponseItem(TypedDict):
     rows: ListJobsResponseItemRows
     chunks: ListJobsResponseItemChunks
     cost: ListJobsResponseItemCost
+    #: The region data version(s) the rows were answered from (the x-data-version of a single call);
+    #: two when a new edition was loaded while the job ran
+    data_versions: list[str]
     error: str | None
     #: From the pace so far; null before the first chunk is done
     estimated_seconds_left: int | None
@@ -919,6 +999,9 @@ class GetJobResponseData(TypedDict):
     rows: GetJobResponseDataRows
     chunks: GetJobResponseDataChunks
     cost: GetJobResponseDataCost
+    #: The region data version(s) the rows were answered from (the x-data-version of a single call);
+    #: two when a new edition was loaded while the job ran
+    data_versions: list[str]
     error: str | None
     #: From the pace so far; null before the first chunk is done
     estimated_seconds_left: int | None
@@ -972,6 +1055,9 @@ class CancelJobResponseData(TypedDict):
     rows: CancelJobResponseDataRows
     chunks: CancelJobResponseDataChunks
     cost: CancelJobResponseDataCost
+    #: The region data version(s) the rows were answered from (the x-data-version of a single call);
+    #: two when a new edition was loaded while the job ran
+    data_versions: list[str]
     error: str | None
     #: From the pace so far; null before the first chunk is done
     estimated_seconds_left: int | None
@@ -2248,4 +2334,4 @@ class GetGempaTerkiniResponse(TypedDict):
     data: GetGempaTerkiniResponseData
 
 
-__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "CancelJobResponse", "CancelJobResponseData", "CancelJobResponseDataChunks", "CancelJobResponseDataCost", "CancelJobResponseDataInput", "CancelJobResponseDataRows", "ChangePasswordResponse", "ChangePasswordResponseData", "ConvertCodesResponse", "ConvertCodesResponseDataItem", "ConvertCodesResponseDataItemCurrent", "ConvertCodesResponseDataItemSuccessorsItem", "CreateJobResponse", "CreateJobResponseData", "CreateJobResponseDataChunks", "CreateJobResponseDataCost", "CreateJobResponseDataInput", "CreateJobResponseDataRows", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "CreateWebhookResponse", "CreateWebhookResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataAsIssued", "DecodeNikResponseDataAsIssuedKabupaten", "DecodeNikResponseDataAsIssuedKecamatan", "DecodeNikResponseDataAsIssuedProvinsi", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "DeleteWebhookResponse", "DeleteWebhookResponseData", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetCoverageResponse", "GetCoverageResponseDataItem", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetEditionsResponse", "GetEditionsResponseDataItem", "GetEditionsResponseDataItemCounts", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetExportManifestResponseDataMappingsItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetHistoryResponse", "GetHistoryResponseData", "GetHistoryResponseDataChangesItem", "GetHistoryResponseDataEditionsItem", "GetHistoryResponseDataPredecessorsItem", "GetHistoryResponseDataSuccessorsItem", "GetHistoryResponseDataWithin", "GetInvoiceResponse", "GetInvoiceResponseData", "GetJobResponse", "GetJobResponseData", "GetJobResponseDataChunks", "GetJobResponseDataCost", "GetJobResponseDataInput", "GetJobResponseDataRows", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKabupatenResponseDataPopulation", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKelurahanResponse", "GetKelurahanResponseData", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataAsIssued", "GetNikResponseDataAsIssuedKabupaten", "GetNikResponseDataAsIssuedKecamatan", "GetNikResponseDataAsIssuedProvinsi", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetProvinsiResponseDataPopulation", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWebhookResponse", "GetWebhookResponseData", "GetWilayahResponse", "GetWilayahResponseData", "GetWilayahResponseDataPopulation", "ListChangesResponse", "ListChangesResponseDataItem", "ListChangesResponseMeta", "ListCoverageMissingResponse", "ListCoverageMissingResponseDataItem", "ListCoverageMissingResponseMeta", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListJobsResponse", "ListJobsResponseItem", "ListJobsResponseItemChunks", "ListJobsResponseItemCost", "ListJobsResponseItemInput", "ListJobsResponseItemRows", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKabupatenResponseItemPopulation", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListNearbyResponse", "ListNearbyResponseDataItem", "ListNearbyResponseMeta", "ListNearbyResponseMetaContaining", "ListNeighborsResponse", "ListNeighborsResponseDataItem", "ListNeighborsResponseMeta", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListProvinsiResponseItemPopulation", "ListPulauResponse", "ListPulauResponseItem", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseItem", "ListWebhookDeliveriesResponseItemAttemptLogItem", "ListWebhooksResponse", "ListWebhooksResponseDataItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RedeliverWebhookResponse", "RedeliverWebhookResponseData", "RedeliverWebhookResponseDataAttemptLogItem", "RegisterResponse", "RegisterResponseData", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ResolveAddressResponse", "ResolveAddressResponseData", "ResolveAddressResponseDataAlternativesItem", "ResolveAddressResponseDataComponents", "ResolveAddressResponseDataKabupaten", "ResolveAddressResponseDataKecamatan", "ResolveAddressResponseDataKelurahan", "ResolveAddressResponseDataMatchedItem", "ResolveAddressResponseDataProvinsi", "ResolveAddressesResponse", "ResolveAddressesResponseDataItem", "ResolveAddressesResponseDataItemAlternativesItem", "ResolveAddressesResponseDataItemComponents", "ResolveAddressesResponseDataItemKabupaten", "ResolveAddressesResponseDataItemKecamatan", "ResolveAddressesResponseDataItemKelurahan", "ResolveAddressesResponseDataItemMatchedItem", "ResolveAddressesResponseDataItemProvinsi", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "RollWebhookSecretResponse", "RollWebhookSecretResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SearchRegionsResponseItemMatchReading", "SearchRegionsResponseItemMatchReadingRewritesItem", "SubscribeResponse", "SubscribeResponseData", "TestWebhookResponse", "TestWebhookResponseData", "TestWebhookResponseDataAttemptLogItem", "TripayWebhookResponse", "UpdateWebhookResponse", "UpdateWebhookResponseData"]
+__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "CancelJobResponse", "CancelJobResponseData", "CancelJobResponseDataChunks", "CancelJobResponseDataCost", "CancelJobResponseDataInput", "CancelJobResponseDataRows", "ChangePasswordResponse", "ChangePasswordResponseData", "ConvertCodesResponse", "ConvertCodesResponseDataItem", "ConvertCodesResponseDataItemCurrent", "ConvertCodesResponseDataItemSuccessorsItem", "CreateJobResponse", "CreateJobResponseData", "CreateJobResponseDataChunks", "CreateJobResponseDataCost", "CreateJobResponseDataInput", "CreateJobResponseDataRows", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "CreateWebhookResponse", "CreateWebhookResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataAsIssued", "DecodeNikResponseDataAsIssuedKabupaten", "DecodeNikResponseDataAsIssuedKecamatan", "DecodeNikResponseDataAsIssuedProvinsi", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "DeleteWebhookResponse", "DeleteWebhookResponseData", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetCoverageResponse", "GetCoverageResponseDataItem", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetEditionsResponse", "GetEditionsResponseDataItem", "GetEditionsResponseDataItemCounts", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetExportManifestResponseDataMappingsItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetHistoryResponse", "GetHistoryResponseData", "GetHistoryResponseDataChangesItem", "GetHistoryResponseDataEditionsItem", "GetHistoryResponseDataPredecessorsItem", "GetHistoryResponseDataSuccessorsItem", "GetHistoryResponseDataWithin", "GetInvoiceResponse", "GetInvoiceResponseData", "GetJobResponse", "GetJobResponseData", "GetJobResponseDataChunks", "GetJobResponseDataCost", "GetJobResponseDataInput", "GetJobResponseDataRows", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKabupatenResponseDataPopulation", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKelurahanResponse", "GetKelurahanResponseData", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataAsIssued", "GetNikResponseDataAsIssuedKabupaten", "GetNikResponseDataAsIssuedKecamatan", "GetNikResponseDataAsIssuedProvinsi", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetProvinsiResponseDataPopulation", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWebhookResponse", "GetWebhookResponseData", "GetWilayahResponse", "GetWilayahResponseData", "GetWilayahResponseDataPopulation", "ListChangesResponse", "ListChangesResponseDataItem", "ListChangesResponseMeta", "ListCoverageMissingResponse", "ListCoverageMissingResponseDataItem", "ListCoverageMissingResponseMeta", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListJobsResponse", "ListJobsResponseItem", "ListJobsResponseItemChunks", "ListJobsResponseItemCost", "ListJobsResponseItemInput", "ListJobsResponseItemRows", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKabupatenResponseItemPopulation", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListNearbyResponse", "ListNearbyResponseDataItem", "ListNearbyResponseMeta", "ListNearbyResponseMetaContaining", "ListNeighborsResponse", "ListNeighborsResponseDataItem", "ListNeighborsResponseMeta", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListProvinsiResponseItemPopulation", "ListPulauResponse", "ListPulauResponseItem", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseItem", "ListWebhookDeliveriesResponseItemAttemptLogItem", "ListWebhooksResponse", "ListWebhooksResponseDataItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RedeliverWebhookResponse", "RedeliverWebhookResponseData", "RedeliverWebhookResponseDataAttemptLogItem", "RegisterResponse", "RegisterResponseData", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ResolveAddressResponse", "ResolveAddressResponseData", "ResolveAddressResponseDataAlternativesItem", "ResolveAddressResponseDataComponents", "ResolveAddressResponseDataKabupaten", "ResolveAddressResponseDataKecamatan", "ResolveAddressResponseDataKelurahan", "ResolveAddressResponseDataMatchedItem", "ResolveAddressResponseDataProvinsi", "ResolveAddressesResponse", "ResolveAddressesResponseDataItem", "ResolveAddressesResponseDataItemAlternativesItem", "ResolveAddressesResponseDataItemComponents", "ResolveAddressesResponseDataItemKabupaten", "ResolveAddressesResponseDataItemKecamatan", "ResolveAddressesResponseDataItemKelurahan", "ResolveAddressesResponseDataItemMatchedItem", "ResolveAddressesResponseDataItemProvinsi", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "RollKeyResponse", "RollKeyResponseData", "RollWebhookSecretResponse", "RollWebhookSecretResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SearchRegionsResponseItemMatchReading", "SearchRegionsResponseItemMatchReadingRewritesItem", "SubscribeResponse", "SubscribeResponseData", "TestWebhookResponse", "TestWebhookResponseData", "TestWebhookResponseDataAttemptLogItem", "TripayWebhookResponse", "UpdateWebhookResponse", "UpdateWebhookResponseData"]

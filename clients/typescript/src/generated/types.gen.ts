@@ -11,7 +11,7 @@ export type Error = {
         /**
          * Stable, machine-readable: branch on this
          */
-        code: 'INVALID_QUERY' | 'INVALID_JSON' | 'VALIDATION_ERROR' | 'CHALLENGE_REQUIRED' | 'INVALID_RESET_TOKEN' | 'MISSING_TOKEN' | 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'QUOTA_EXCEEDED' | 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED' | 'CHALLENGE_FAILED' | 'ACCOUNT_SUSPENDED' | 'PLAN_REQUIRED' | 'NOT_FOUND' | 'NO_SUBSCRIPTION' | 'METHOD_NOT_ALLOWED' | 'EMAIL_TAKEN' | 'ALREADY_VERIFIED' | 'KEY_LIMIT_REACHED' | 'WEBHOOK_LIMIT_REACHED' | 'LAST_ADMIN' | 'TOO_MANY_OPEN_INVOICES' | 'PAYMENT_AMOUNT_MISMATCH' | 'JOB_FINISHED' | 'JOB_NOT_FINISHED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'UPSTREAM_ERROR' | 'PAYMENT_NOT_CONFIGURED' | 'SERVICE_UNAVAILABLE' | 'UPSTREAM_TIMEOUT';
+        code: 'INVALID_QUERY' | 'INVALID_JSON' | 'VALIDATION_ERROR' | 'CHALLENGE_REQUIRED' | 'INVALID_RESET_TOKEN' | 'MISSING_TOKEN' | 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'QUOTA_EXCEEDED' | 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED' | 'CHALLENGE_FAILED' | 'ACCOUNT_SUSPENDED' | 'PLAN_REQUIRED' | 'ORIGIN_NOT_ALLOWED' | 'SECRET_KEY_REQUIRED' | 'NOT_FOUND' | 'NO_SUBSCRIPTION' | 'METHOD_NOT_ALLOWED' | 'EMAIL_TAKEN' | 'ALREADY_VERIFIED' | 'KEY_LIMIT_REACHED' | 'KEY_REVOKED' | 'KEY_CHANGED' | 'WEBHOOK_LIMIT_REACHED' | 'LAST_ADMIN' | 'TOO_MANY_OPEN_INVOICES' | 'PAYMENT_AMOUNT_MISMATCH' | 'JOB_FINISHED' | 'JOB_NOT_FINISHED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'UPSTREAM_ERROR' | 'PAYMENT_NOT_CONFIGURED' | 'SERVICE_UNAVAILABLE' | 'UPSTREAM_TIMEOUT';
         /**
          * For people: what happened and what to do
          */
@@ -723,16 +723,37 @@ export type ListKeysResponses = {
              */
             id: string;
             name: string;
+            kind: 'secret' | 'publishable';
             /**
              * The first characters of the secret, to recognise it
              */
             prefix: string;
             last4: string;
             /**
+             * Publishable keys: the origins it answers
+             */
+            allowed_origins: Array<string> | null;
+            /**
+             * Publishable keys: its own calls per minute
+             */
+            rate_limit_per_minute: number | null;
+            /**
              * ISO 8601, UTC
              */
             created_at: string;
+            expires_at: string | null;
+            /**
+             * Written about once a minute, not on every call
+             */
             last_used_at: string | null;
+            /**
+             * The Origin (or Referer's origin) of the latest call; null when it sent none
+             */
+            last_used_origin: string | null;
+            /**
+             * After a roll: until when the secret before still works
+             */
+            previous_secret_until: string | null;
             revoked_at: string | null;
         }>;
     };
@@ -743,6 +764,22 @@ export type ListKeysResponse = ListKeysResponses[keyof ListKeysResponses];
 export type CreateKeyData = {
     body: {
         name: string;
+        /**
+         * `secret` (default, `wk_live_`, servers only) or `publishable` (`wk_pub_`, for web pages)
+         */
+        kind?: 'secret' | 'publishable';
+        /**
+         * Publishable keys (required): the origins that may use it, `https://shop.example.com` or `https:/*.example.com`
+         */
+        allowed_origins?: Array<string>;
+        /**
+         * Publishable keys: this key's own calls per minute, one of 10, 30, 60, 120, 300, 600, at most the plan's (default 30)
+         */
+        rate_limit_per_minute?: number;
+        /**
+         * ISO 8601; when the key stops working. Null or absent: never.
+         */
+        expires_at?: string | null;
     };
     path?: never;
     query?: never;
@@ -793,16 +830,37 @@ export type CreateKeyResponses = {
              */
             id: string;
             name: string;
+            kind: 'secret' | 'publishable';
             /**
              * The first characters of the secret, to recognise it
              */
             prefix: string;
             last4: string;
             /**
+             * Publishable keys: the origins it answers
+             */
+            allowed_origins: Array<string> | null;
+            /**
+             * Publishable keys: its own calls per minute
+             */
+            rate_limit_per_minute: number | null;
+            /**
              * ISO 8601, UTC
              */
             created_at: string;
+            expires_at: string | null;
+            /**
+             * Written about once a minute, not on every call
+             */
             last_used_at: string | null;
+            /**
+             * The Origin (or Referer's origin) of the latest call; null when it sent none
+             */
+            last_used_origin: string | null;
+            /**
+             * After a roll: until when the secret before still works
+             */
+            previous_secret_until: string | null;
             revoked_at: string | null;
             /**
              * The secret: shown only in this answer. Send it as x-api-key.
@@ -813,6 +871,117 @@ export type CreateKeyResponses = {
 };
 
 export type CreateKeyResponse = CreateKeyResponses[keyof CreateKeyResponses];
+
+export type RollKeyData = {
+    body: {
+        /**
+         * How long the secret before keeps working, in seconds: 0 (stops now) to 604800 (7 days)
+         */
+        grace_seconds: number;
+        /**
+         * A new expiry for the key (ISO 8601), or null for none. Absent: the key keeps its expiry.
+         */
+        expires_at?: string | null;
+    };
+    path: {
+        /**
+         * The key's id (`key_...`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/user/keys/{id}/roll';
+};
+
+export type RollKeyErrors = {
+    /**
+     * Error: `INVALID_JSON`, `VALIDATION_ERROR`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+    /**
+     * Error: `KEY_REVOKED`, `KEY_CHANGED`
+     */
+    409: Error;
+    /**
+     * Error: `PAYLOAD_TOO_LARGE`
+     */
+    413: Error;
+    /**
+     * Error: `UNSUPPORTED_MEDIA_TYPE`
+     */
+    415: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type RollKeyError = RollKeyErrors[keyof RollKeyErrors];
+
+export type RollKeyResponses = {
+    /**
+     * Rolled; `key` is the new secret
+     */
+    200: {
+        data: {
+            /**
+             * `key_...`
+             */
+            id: string;
+            name: string;
+            kind: 'secret' | 'publishable';
+            /**
+             * The first characters of the secret, to recognise it
+             */
+            prefix: string;
+            last4: string;
+            /**
+             * Publishable keys: the origins it answers
+             */
+            allowed_origins: Array<string> | null;
+            /**
+             * Publishable keys: its own calls per minute
+             */
+            rate_limit_per_minute: number | null;
+            /**
+             * ISO 8601, UTC
+             */
+            created_at: string;
+            expires_at: string | null;
+            /**
+             * Written about once a minute, not on every call
+             */
+            last_used_at: string | null;
+            /**
+             * The Origin (or Referer's origin) of the latest call; null when it sent none
+             */
+            last_used_origin: string | null;
+            /**
+             * After a roll: until when the secret before still works
+             */
+            previous_secret_until: string | null;
+            revoked_at: string | null;
+            /**
+             * The secret: shown only in this answer. Send it as x-api-key.
+             */
+            key: string;
+        };
+    };
+};
+
+export type RollKeyResponse = RollKeyResponses[keyof RollKeyResponses];
 
 export type RevokeKeyData = {
     body?: never;
@@ -858,16 +1027,37 @@ export type RevokeKeyResponses = {
              */
             id: string;
             name: string;
+            kind: 'secret' | 'publishable';
             /**
              * The first characters of the secret, to recognise it
              */
             prefix: string;
             last4: string;
             /**
+             * Publishable keys: the origins it answers
+             */
+            allowed_origins: Array<string> | null;
+            /**
+             * Publishable keys: its own calls per minute
+             */
+            rate_limit_per_minute: number | null;
+            /**
              * ISO 8601, UTC
              */
             created_at: string;
+            expires_at: string | null;
+            /**
+             * Written about once a minute, not on every call
+             */
             last_used_at: string | null;
+            /**
+             * The Origin (or Referer's origin) of the latest call; null when it sent none
+             */
+            last_used_origin: string | null;
+            /**
+             * After a roll: until when the secret before still works
+             */
+            previous_secret_until: string | null;
             revoked_at: string | null;
         };
     };
@@ -2343,16 +2533,37 @@ export type AdminGetUserResponses = {
                  */
                 id: string;
                 name: string;
+                kind: 'secret' | 'publishable';
                 /**
                  * The first characters of the secret, to recognise it
                  */
                 prefix: string;
                 last4: string;
                 /**
+                 * Publishable keys: the origins it answers
+                 */
+                allowed_origins: Array<string> | null;
+                /**
+                 * Publishable keys: its own calls per minute
+                 */
+                rate_limit_per_minute: number | null;
+                /**
                  * ISO 8601, UTC
                  */
                 created_at: string;
+                expires_at: string | null;
+                /**
+                 * Written about once a minute, not on every call
+                 */
                 last_used_at: string | null;
+                /**
+                 * The Origin (or Referer's origin) of the latest call; null when it sent none
+                 */
+                last_used_origin: string | null;
+                /**
+                 * After a roll: until when the secret before still works
+                 */
+                previous_secret_until: string | null;
                 revoked_at: string | null;
             }>;
             usage: {
@@ -2628,7 +2839,7 @@ export type AdminListAuditData = {
         /**
          * One kind of event
          */
-        event?: 'login_succeeded' | 'login_failed' | 'login_locked' | 'logout' | 'logout_all' | 'password_changed' | 'password_reset_requested' | 'password_reset' | 'account_takeover' | 'account_replaced' | 'email_verified' | 'key_created' | 'key_revoked' | 'admin_user_changed' | 'admin_credits_changed' | 'admin_subscription_granted' | 'payment_refunded' | 'payment_amount_mismatch';
+        event?: 'login_succeeded' | 'login_failed' | 'login_locked' | 'logout' | 'logout_all' | 'password_changed' | 'password_reset_requested' | 'password_reset' | 'account_takeover' | 'account_replaced' | 'email_verified' | 'key_created' | 'key_revoked' | 'key_rolled' | 'admin_user_changed' | 'admin_credits_changed' | 'admin_subscription_granted' | 'payment_refunded' | 'payment_amount_mismatch';
         /**
          * Page number, from 1.
          */
@@ -2669,7 +2880,7 @@ export type AdminListAuditResponses = {
              * ISO 8601, UTC
              */
             at: string;
-            event: 'login_succeeded' | 'login_failed' | 'login_locked' | 'logout' | 'logout_all' | 'password_changed' | 'password_reset_requested' | 'password_reset' | 'account_takeover' | 'account_replaced' | 'email_verified' | 'key_created' | 'key_revoked' | 'admin_user_changed' | 'admin_credits_changed' | 'admin_subscription_granted' | 'payment_refunded' | 'payment_amount_mismatch';
+            event: 'login_succeeded' | 'login_failed' | 'login_locked' | 'logout' | 'logout_all' | 'password_changed' | 'password_reset_requested' | 'password_reset' | 'account_takeover' | 'account_replaced' | 'email_verified' | 'key_created' | 'key_revoked' | 'key_rolled' | 'admin_user_changed' | 'admin_credits_changed' | 'admin_subscription_granted' | 'payment_refunded' | 'payment_amount_mismatch';
             /**
              * Who acted: the user, an admin; null for the payment provider or an unknown caller
              */
@@ -2807,6 +3018,10 @@ export type ListJobsResponses = {
                  */
                 credits_reserved: number;
             };
+            /**
+             * The region data version(s) the rows were answered from (the x-data-version of a single call); two when a new edition was loaded while the job ran
+             */
+            data_versions: Array<string>;
             error: string | null;
             /**
              * From the pace so far; null before the first chunk is done
@@ -2944,6 +3159,10 @@ export type CreateJobResponses = {
                  */
                 credits_reserved: number;
             };
+            /**
+             * The region data version(s) the rows were answered from (the x-data-version of a single call); two when a new edition was loaded while the job ran
+             */
+            data_versions: Array<string>;
             error: string | null;
             /**
              * From the pace so far; null before the first chunk is done
@@ -3050,6 +3269,10 @@ export type CancelJobResponses = {
                  */
                 credits_reserved: number;
             };
+            /**
+             * The region data version(s) the rows were answered from (the x-data-version of a single call); two when a new edition was loaded while the job ran
+             */
+            data_versions: Array<string>;
             error: string | null;
             /**
              * From the pace so far; null before the first chunk is done
@@ -3152,6 +3375,10 @@ export type GetJobResponses = {
                  */
                 credits_reserved: number;
             };
+            /**
+             * The region data version(s) the rows were answered from (the x-data-version of a single call); two when a new edition was loaded while the job ran
+             */
+            data_versions: Array<string>;
             error: string | null;
             /**
              * From the pace so far; null before the first chunk is done
