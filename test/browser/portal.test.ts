@@ -119,6 +119,12 @@ describe("the portal in a browser", () => {
     await signUp(page, ani);
     await expect(page.locator("[data-testid=verify-first]").textContent()).resolves.toContain("Verify your email first");
     expect(await page.locator("#key-name").isDisabled()).toBe(true);
+    // Issue 41: in development (the console mailer) the page says where the link is; a disabled button looks disabled.
+    await expect(page.locator("[data-testid=console-mailer]").textContent()).resolves.toContain("printed in the terminal");
+    const button = page.locator("form button[type=submit]:disabled").first();
+    expect(await button.count()).toBe(1);
+    expect(await button.evaluate((b) => getComputedStyle(b).cursor)).toBe("not-allowed");
+    expect(await button.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe("rgb(213, 219, 225)");
     await shot(page, "02-keys-unverified-desktop");
     const cookies = await context.cookies();
     const session = cookies.find((c) => c.name === "__Host-wl_session")!;
@@ -430,6 +436,13 @@ describe("the portal in a browser", () => {
       await phone.page.goto(`${ORIGIN}${path}`);
       // Nothing wider than the screen.
       expect(await phone.page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+      if (name === "usage") {
+        // Issue 41: the day chart's axis labels are readable on a phone (they were 7 px), and the days said to be UTC.
+        const sizes = await phone.page.locator("svg.day-chart text").evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().height));
+        expect(sizes.length).toBeGreaterThan(0);
+        expect(Math.min(...sizes)).toBeGreaterThanOrEqual(9);
+        await expect(phone.page.locator("[data-testid=usage-days-utc]").textContent()).resolves.toContain("UTC");
+      }
       await shot(phone.page, `09-${name}-phone`);
     }
     await expect(phone.page.locator("h1").textContent()).resolves.toBe("Bayar dengan QRIS");

@@ -129,6 +129,21 @@ describe("the front door in a browser", () => {
     await shot(phone.page, "site-06-guide-phone");
   });
 
+  it("the header's Data status link opens a page for people (issue 41), at desktop and phone widths", async () => {
+    const { page } = await newPage();
+    await page.goto(ORIGIN);
+    await page.click("a[href='/status']");
+    await expect.poll(() => page.url()).toBe(`${ORIGIN}/status`);
+    expect(await page.evaluate(() => document.contentType)).toBe("text/html");
+    expect((await page.locator("h1").textContent())?.length).toBeGreaterThan(0);
+    await expect(page.locator("body").textContent()).resolves.toContain("/status");
+    await shot(page, "site-07-status-desktop");
+    const phone = await newPage({ viewport: PHONE });
+    await phone.page.goto(`${ORIGIN}/status`);
+    expect(await phone.page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+    await shot(phone.page, "site-07-status-phone");
+  });
+
   it("ends with no script error, CSP violation or serious accessibility problem", () => {
     expect(problems).toEqual([]);
   });
