@@ -146,7 +146,8 @@ export function buildTiles(dir: string, opts: TilesOptions = {}): TilesReport {
   const maxZoom = opts.maxZoom ?? TILES_MAXZOOM;
   const regions = readRegions();
   const listed = currentListCodes();
-  const keep = (level: Level, code: string) => regions.has(code) && (!listed || level !== "kelurahan" || listed.has(code)) && (!opts.filter || opts.filter(level, code));
+  const keep = (level: Level, code: string) =>
+    regions.has(code) && (!listed || level !== "kelurahan" || listed.has(code)) && (!opts.filter || opts.filter(level, code));
 
   const polygons = {} as Record<Level, GeoJSONVT>;
   const labels: object[] = [];
@@ -188,16 +189,22 @@ export function buildTiles(dir: string, opts: TilesOptions = {}): TilesReport {
     for (const level of LEVELS) {
       if (z < LEVEL_MINZOOM[level]) continue;
       const t = level === "provinsi" ? province : polygons[level].getTile(z, x, y);
-      if (t && t.features.length) layers[level] = t;
+      if (t?.features.length) layers[level] = t;
     }
     const label = labelIndex.getTile(z, x, y);
     if (label) {
       // Only labels of the levels this zoom shows; a point's tile must hold it inside (not in the buffer), so a label is drawn once.
       const inside = label.features.filter((f) => {
-        const [px, py] = (f.geometry as number[][])[0];
+        // A point's geometry: [[x, y]] (as geojson-vt's tiles hold it; its types also allow [x, y]).
+        const g = f.geometry as unknown as number[] | number[][];
+        const [px, py] = (Array.isArray(g[0]) ? g[0] : g) as number[];
         return (f.tags?.minzoom as number) <= z && px >= 0 && py >= 0 && px < TILE_EXTENT && py < TILE_EXTENT;
       });
-      if (inside.length) layers[LABEL_LAYER] = { ...label, features: inside.map(({ tags, ...f }) => ({ ...f, tags: { code: tags.code, name: tags.name, level: tags.level } })) } as GeoJSONVTTile;
+      if (inside.length)
+        layers[LABEL_LAYER] = {
+          ...label,
+          features: inside.map(({ tags, ...f }) => ({ ...f, tags: { code: tags?.code, name: tags?.name, level: tags?.level } })),
+        } as unknown as GeoJSONVTTile;
     }
     const pbf = fromGeojsonVt(layers, { version: 2, extent: TILE_EXTENT });
     const data = gzipSync(pbf, { level: 9 });
@@ -211,7 +218,14 @@ export function buildTiles(dir: string, opts: TilesOptions = {}): TilesReport {
       north = Math.max(north, lat(y));
       south = Math.min(south, lat(y + 1));
     }
-    if (z < maxZoom) for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) visit(z + 1, 2 * x + dx, 2 * y + dy);
+    if (z < maxZoom)
+      for (const [dx, dy] of [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ])
+        visit(z + 1, 2 * x + dx, 2 * y + dy);
     if (z > 4) for (const vt of [...Object.values(polygons), labelIndex]) delete cacheOf(vt)[cacheId(z, x, y)];
   };
   visit(0, 0, 0);
@@ -224,7 +238,13 @@ export function buildTiles(dir: string, opts: TilesOptions = {}): TilesReport {
       maxzoom: maxZoom,
       description: `${level} boundaries (polygons)`,
     })),
-    { id: LABEL_LAYER, fields: LAYER_FIELDS.label, minzoom: 0, maxzoom: maxZoom, description: "A point per region at its centroid, from its level's first zoom" },
+    {
+      id: LABEL_LAYER,
+      fields: LAYER_FIELDS.label,
+      minzoom: 0,
+      maxzoom: maxZoom,
+      description: "A point per region at its centroid, from its level's first zoom",
+    },
   ];
   const metadata: TilesMetadata = {
     name: "Wilayah API boundaries",
@@ -305,7 +325,10 @@ export async function uploadLocalTiles(dir: string, report: TilesReport, persist
   const statePath = join(persistTo ?? join(root, ".wrangler", "state"), "v3");
   const config = join(root, ".wrangler", "tmp", "tiles-upload.json");
   mkdirSync(join(root, ".wrangler", "tmp"), { recursive: true });
-  writeFileSync(config, JSON.stringify({ name: "wilayah-tiles-upload", compatibility_date: "2026-08-01", r2_buckets: [{ binding: "EXPORTS", bucket_name: bucketName() }] }));
+  writeFileSync(
+    config,
+    JSON.stringify({ name: "wilayah-tiles-upload", compatibility_date: "2026-08-01", r2_buckets: [{ binding: "EXPORTS", bucket_name: bucketName() }] }),
+  );
   const proxy = await getPlatformProxy<{ EXPORTS: R2Bucket }>({ configPath: config, persist: { path: statePath }, remoteBindings: false });
   try {
     const key = tilesKey(report.tiles_id);

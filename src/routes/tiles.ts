@@ -15,9 +15,9 @@ import { type Context, Hono } from "hono";
 import { admitCall } from "../account/admission";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
+import { resolveApiKey } from "../keys/service";
 import { ApiError } from "../lib/errors";
 import { throttle } from "../lib/throttle";
-import { resolveApiKey } from "../keys/service";
 import { TILES_MAXZOOM } from "../tiles/files";
 import { meterTile, TILES_PER_CALL } from "../tiles/metering";
 import { CURRENT_TILES, mapStyle, readTile, tileCoords, tileJson } from "../tiles/service";
@@ -57,7 +57,10 @@ tileRoutes.get(
     description: `A Mapbox Vector Tile (gzip) of the four levels' boundaries: layers provinsi (from zoom 0), kabupaten (4), kecamatan (7), kelurahan (10), each feature with its code, name, level and parent codes, and label (a point per region at its centroid). Zooms 0 to ${TILES_MAXZOOM}; a map draws deeper zooms from zoom ${TILES_MAXZOOM}. 204 for a tile with nothing in it (open sea); 304 when If-None-Match names the current tiles. Metered as 1/${TILES_PER_CALL} of a call (a call per ${TILES_PER_CALL} tiles, empty tiles and 304 free). Use the URL in GET /tiles/tiles.json (it names the data version, so browsers keep tiles for good).`,
     caller: "apiKey",
     input: "query",
-    parameters: [...tileParams, { in: "query", name: "v", required: false, schema: { type: "string" }, description: "The tiles' id (the TileJSON's URL carries it)" }],
+    parameters: [
+      ...tileParams,
+      { in: "query", name: "v", required: false, schema: { type: "string" }, description: "The tiles' id (the TileJSON's URL carries it)" },
+    ],
     ok: { description: "The tile", media: { "application/vnd.mapbox-vector-tile": "MVT 2.1, gzip content-encoding" } },
     errors: ["SERVICE_UNAVAILABLE"],
   }),
@@ -68,8 +71,7 @@ tileRoutes.get(
     const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
     const key = c.req.header("x-api-key");
     const ip = c.req.header("cf-connecting-ip");
-    const principal =
-      key === undefined && c.req.header("sec-fetch-site") === "same-origin" ? null : await resolveApiKey(c.env, key, waitUntil, ip);
+    const principal = key === undefined && c.req.header("sec-fetch-site") === "same-origin" ? null : await resolveApiKey(c.env, key, waitUntil, ip);
     if (!principal) await throttle(c.env.MAP_LIMITER, `map:${ip ?? "unknown"}`, 60);
     const current = c.req.query("v") === CURRENT_TILES;
     const headers: Record<string, string> = {
@@ -78,7 +80,13 @@ tileRoutes.get(
       "cache-control": current ? "private, max-age=31536000, immutable" : "private, max-age=3600",
       vary: "x-api-key",
     };
-    if (c.req.header("if-none-match")?.split(",").some((t) => t.trim().replace(/^W\//, "") === ETAG)) return new Response(null, { status: 304, headers });
+    if (
+      c.req
+        .header("if-none-match")
+        ?.split(",")
+        .some((t) => t.trim().replace(/^W\//, "") === ETAG)
+    )
+      return new Response(null, { status: 304, headers });
     const tile = await storedTile(c, coords);
     if (!tile) return new Response(null, { status: 204, headers });
     if (principal) await meterTile(principal.keyId, () => admitCall(c.env, principal, "/tiles/{z}/{x}/{y}.mvt", waitUntil));

@@ -59,5 +59,4 @@ export type TilesMetadata = {
   vector_layers: { id: string; fields: Record<string, string>; minzoom: number; maxzoom: number; description: string }[];
 };
 
-export const TILES_ATTRIBUTION =
-  "Wilayah API: idn-area-data (ODbL), boundaries from cahyadsn/wilayah_boundaries (MIT)";
+export const TILES_ATTRIBUTION = "Wilayah API: idn-area-data (ODbL), boundaries from cahyadsn/wilayah_boundaries (MIT)";

@@ -38,7 +38,8 @@ async function openArchive(bucket: R2Bucket, key: string): Promise<Archive> {
   const header = decodeHeader(head.subarray(0, HEADER_BYTES));
   const root = decodeDirectory(head.subarray(header.rootOffset, header.rootOffset + header.rootLength));
   const metaEnd = header.metadataOffset + header.metadataLength;
-  const metaBytes = metaEnd <= head.length ? head.subarray(header.metadataOffset, metaEnd) : await range(bucket, key, header.metadataOffset, header.metadataLength);
+  const metaBytes =
+    metaEnd <= head.length ? head.subarray(header.metadataOffset, metaEnd) : await range(bucket, key, header.metadataOffset, header.metadataLength);
   const metadata = JSON.parse(new TextDecoder().decode(metaBytes)) as TilesMetadata;
   return { key, header, root, metadata };
 }
@@ -73,7 +74,9 @@ export function tileCoords(z: string, x: string, y: string): TileCoords {
   if (![z, x, y].every((v) => /^\d{1,8}$/.test(v))) throw bad(`The tile address must be /tiles/{z}/{x}/{y}.mvt with whole numbers; got ${z}/${x}/${y}.`);
   const [zn, xn, yn] = [Number(z), Number(x), Number(y)];
   if (zn > TILES_MAXZOOM) {
-    throw bad(`Zoom ${zn} is outside the tiles' pyramid (zoom 0 to ${TILES_MAXZOOM}); maps draw deeper zooms from zoom ${TILES_MAXZOOM} tiles (the TileJSON's maxzoom).`);
+    throw bad(
+      `Zoom ${zn} is outside the tiles' pyramid (zoom 0 to ${TILES_MAXZOOM}); maps draw deeper zooms from zoom ${TILES_MAXZOOM} tiles (the TileJSON's maxzoom).`,
+    );
   }
   const n = 2 ** zn;
   if (xn >= n || yn >= n) throw bad(`Tile ${zn}/${xn}/${yn} is outside the pyramid: at zoom ${zn}, x and y go from 0 to ${n - 1}.`);
@@ -124,7 +127,15 @@ export async function tileJson(bucket: R2Bucket, origin: string) {
 
 export const tileUrl = (origin: string) => `${origin}/tiles/{z}/{x}/{y}.mvt?v=${CURRENT_TILES}`;
 
-const COLORS = { background: "#e3eef7", land: "#f7f5ef", provinsi: "#3b4a5a", kabupaten: "#5d7287", kecamatan: "#8aa0b4", kelurahan: "#b5c4d1", text: "#1d2b36" };
+const COLORS = {
+  background: "#e3eef7",
+  land: "#f7f5ef",
+  provinsi: "#3b4a5a",
+  kabupaten: "#5d7287",
+  kecamatan: "#8aa0b4",
+  kelurahan: "#b5c4d1",
+  text: "#1d2b36",
+};
 
 /**
  * A MapLibre style of our layers on a plain background: no third-party basemap, glyphs or

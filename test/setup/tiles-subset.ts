@@ -23,7 +23,11 @@ export default function setup() {
   mkdirSync(TILES_SUBSET_DIR, { recursive: true });
   const report = buildTiles(TILES_SUBSET_DIR, {
     filter: (level, id) =>
-      level === "provinsi" || level === "kabupaten" ? PROVINCES.some((p) => id.startsWith(p)) : level === "kelurahan" ? id.startsWith("32.73.") : AREAS.some((a) => id.startsWith(a)),
+      level === "provinsi" || level === "kabupaten"
+        ? PROVINCES.some((p) => id.startsWith(p))
+        : level === "kelurahan"
+          ? id.startsWith("32.73.")
+          : AREAS.some((a) => id.startsWith(a)),
   });
 
   writeFileSync(join(TILES_SUBSET_DIR, "archive.b64"), readFileSync(join(TILES_SUBSET_DIR, TILES_FILE)).toString("base64"));

@@ -4,8 +4,9 @@
  * asked for as a map asks: a tile of each level decoded, empty tiles, tiles outside the pyramid,
  * ETag and 304, CORS, metering at a tenth of a call, the site's own allowance, TileJSON and style.
  */
-import { VectorTile } from "@mapbox/vector-tile";
+
 import { env } from "cloudflare:workers";
+import { VectorTile } from "@mapbox/vector-tile";
 import { PbfReader } from "pbf";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tilesKey } from "../../src/tiles/files";
