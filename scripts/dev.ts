@@ -2,8 +2,8 @@
  * `npm run dev`: one command from a fresh clone to a running API on http://localhost:8787.
  * Applies migrations to local D1, loads the wilayah seed and the kelurahan boundaries (built from
  * their compressed source, scripts/seed/boundaries.ts) only when what is loaded differs from
- * seed/manifest.json, puts the bulk exports into the local R2 (scripts/seed/exports.ts) when they
- * are missing, makes sure a development API key exists (kept in .dev-key), prints it, then runs
+ * seed/manifest.json, puts the bulk exports into the local R2 (scripts/seed/exports.ts) and the
+ * vector tiles (scripts/seed/tiles.ts) when they are missing, makes sure a development API key exists (kept in .dev-key), prints it, then runs
  * `wrangler dev`.
  *
  *   npm run dev -- --no-serve   # prepare only (CI smoke checks)
@@ -19,6 +19,7 @@ import { base64url, newId, randomBytes } from "../src/lib/crypto.ts";
 import { d1, readDevVars, root, sqlString, type Target, targetArgs, toolEnv, wrangler, wranglerBin } from "./lib.ts";
 import { KELURAHAN_MARKER, loadKelurahanBoundaries } from "./seed/boundaries.ts";
 import { ensureLocalExports } from "./seed/exports.ts";
+import { ensureLocalTiles } from "./seed/tiles.ts";
 
 const persistTo = process.env.WRANGLER_PERSIST_TO;
 const target: Target = { persistTo };
@@ -121,6 +122,8 @@ async function main() {
   }
   // The bulk exports in the local R2 (built once per seed into .wrangler/exports/, uploaded to each state).
   await ensureLocalExports(persistTo);
+  // The vector tiles (one PMTiles archive, built once per seed into .wrangler/tiles/, about 90 s).
+  await ensureLocalTiles(persistTo);
 
   const key = await ensureDevKey();
   console.log(

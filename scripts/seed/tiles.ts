@@ -9,6 +9,7 @@
  *   npm run seed:tiles                      # local R2 (npm run dev and the browser suite do this when needed)
  *   npm run seed:tiles -- --remote          # the deployed bucket (README: "Deploy")
  *   npm run seed:tiles -- --out DIR         # only build, into DIR (prints the tile sizes)
+ *   TILES_DIR=DIR npm run seed:tiles        # upload the archive built in DIR to the local R2
  *
  * WRANGLER_PERSIST_TO=DIR uploads to that local state instead of .wrangler/state (as scripts/dev.ts).
  *
@@ -341,9 +342,14 @@ export async function uploadLocalTiles(dir: string, report: TilesReport, persist
   }
 }
 
-/** For scripts/dev.ts: the current archive in the local R2 of this state (built first when needed). */
+/**
+ * For scripts/dev.ts: the current archive in the local R2 of this state (built first when needed).
+ * TILES_DIR=DIR uploads an archive already built there instead (the browser suite's small one,
+ * test/setup/tiles-subset.ts: the whole build takes about 90 s and 2.6 GB).
+ */
 export async function ensureLocalTiles(persistTo?: string): Promise<void> {
-  const { dir, report } = currentTiles();
+  const given = process.env.TILES_DIR;
+  const { dir, report } = given ? { dir: given, report: JSON.parse(readFileSync(join(given, "report.json"), "utf8")) as TilesReport } : currentTiles();
   const t0 = Date.now();
   if (await uploadLocalTiles(dir, report, persistTo)) console.log(`Vector tiles uploaded to the local R2 in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
 }

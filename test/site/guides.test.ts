@@ -130,9 +130,15 @@ describe("the guides", () => {
         expect(s.code, what).toMatch(s.lang === "js" ? /from "standardwebhooks"/ : /from standardwebhooks\.webhooks import Webhook/);
         expect(s.code, what).toContain("verify(");
         seen.webhook++;
+      } else if (s.lang === "html" && s.annotation === "map-embed") {
+        // The style it loads is ours, and the key goes in a header (never a URL parameter).
+        expect(s.code, what).toContain("/tiles/style.json");
+        expect(s.code, what).toMatch(/transformRequest[\s\S]*headers: \{ "x-api-key": KEY \}/);
+        expect(s.code, what).not.toMatch(/[?&]key=/);
+        expect((await call("/tiles/style.json")).status, what).toBe(200);
       } else {
         throw new Error(
-          `${what}: a code sample must say how it is tested (sh run, json answer ..., json mcp-config, ts sdk, python sdk, sql <dialects>, json webhook-payload, js/python webhook-receiver)`,
+          `${what}: a code sample must say how it is tested (sh run, json answer ..., json mcp-config, ts sdk, python sdk, sql <dialects>, json webhook-payload, js/python webhook-receiver, html map-embed)`,
         );
       }
     }
