@@ -64,9 +64,10 @@ function start(host) {
   var map = new maplibregl.Map({
     container: host,
     style: "/tiles/style.json",
-    center: [118, -2.5],
-    zoom: kind === "demo" ? 3.3 : 4,
-    minZoom: 2,
+    // The whole country at any width (a phone too), a little zoomed out of its bounds.
+    bounds: [[95, -11], [141, 6]],
+    fitBoundsOptions: { padding: 8 },
+    minZoom: 1,
     maxBounds: [[85, -20], [150, 15]],
     attributionControl: { compact: true },
     dragRotate: false,
