@@ -12,15 +12,26 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { isMain, root } from "./lib.ts";
 
+const require = createRequire(import.meta.url);
+// Each package resolved by a literal name (so the dependency checker sees it is used).
 const COPIES = [
-  { pkg: "swagger-ui-dist", from: "", files: ["swagger-ui-bundle.js", "swagger-ui.css"], out: join("public", "docs", "vendor") },
-  { pkg: "maplibre-gl", from: "dist", files: ["maplibre-gl.mjs", "maplibre-gl-worker.mjs", "maplibre-gl.css"], out: join("public", "vendor", "maplibre") },
+  {
+    pkgJson: () => require.resolve("swagger-ui-dist/package.json"),
+    from: "",
+    files: ["swagger-ui-bundle.js", "swagger-ui.css"],
+    out: join("public", "docs", "vendor"),
+  },
+  {
+    pkgJson: () => require.resolve("maplibre-gl/package.json"),
+    from: "dist",
+    files: ["maplibre-gl.mjs", "maplibre-gl-worker.mjs", "maplibre-gl.css"],
+    out: join("public", "vendor", "maplibre"),
+  },
 ];
 
 export function copyDocsAssets(): void {
-  const require = createRequire(import.meta.url);
   for (const c of COPIES) {
-    const pkgDir = dirname(require.resolve(`${c.pkg}/package.json`));
+    const pkgDir = dirname(c.pkgJson());
     const version = (JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as { version: string }).version;
     const out = join(root, c.out);
     const stamp = join(out, "VERSION");

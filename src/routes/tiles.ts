@@ -25,9 +25,6 @@ import { DATA_VERSION } from "../wilayah/version";
 
 export const tileRoutes = new Hono<BaseEnv>();
 
-/** The site's map: tiles per minute per client IP without a key (wrangler.toml MAP_LIMITER). */
-export const MAP_TILES_PER_MINUTE = 600;
-
 const CACHE_ORIGIN = "https://tiles-cache.wilayah.invalid";
 const ETAG = `"${CURRENT_TILES}"`;
 const origin = (c: Context) => new URL(c.req.url).origin;
@@ -72,6 +69,7 @@ tileRoutes.get(
     const key = c.req.header("x-api-key");
     const ip = c.req.header("cf-connecting-ip");
     const principal = key === undefined && c.req.header("sec-fetch-site") === "same-origin" ? null : await resolveApiKey(c.env, key, waitUntil, ip);
+    // The site's map: 600 tiles a minute per client IP without a key (wrangler.toml MAP_LIMITER).
     if (!principal) await throttle(c.env.MAP_LIMITER, `map:${ip ?? "unknown"}`, 60);
     const current = c.req.query("v") === CURRENT_TILES;
     const headers: Record<string, string> = {

@@ -36,8 +36,3 @@ export async function meterTile(key: string, admitOne: () => Promise<unknown>): 
   block.left--;
   await block.admitted;
 }
-
-/** For tests: forget every block. */
-export function forgetBlocks(): void {
-  blocks.clear();
-}

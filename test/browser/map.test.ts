@@ -45,7 +45,7 @@ async function mapReady(page: Page, selector = "[data-wilayah-map]") {
   // A function, not a string: the page's CSP refuses eval, which a string predicate would need.
   await page.waitForFunction(
     () => {
-      const map = (window as unknown as { wilayahMap?: { loaded(): boolean; areTilesLoaded(): boolean } }).wilayahMap;
+      const map = (globalThis as unknown as { wilayahMap?: { loaded(): boolean; areTilesLoaded(): boolean } }).wilayahMap;
       return !!map && map.loaded() && map.areTilesLoaded();
     },
     undefined,
@@ -58,25 +58,21 @@ async function mapReady(page: Page, selector = "[data-wilayah-map]") {
  * frame is drawn (in its render event): a WebGL canvas' pixels are gone once the frame is shown.
  */
 async function canvasColours(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        type M = { getCanvas(): HTMLCanvasElement; once(e: string, f: () => void): void; triggerRepaint(): void };
-        const map = (window as unknown as { wilayahMap: M }).wilayahMap;
-        map.once("render", () => {
-          const copy = document.createElement("canvas");
-          copy.width = 200;
-          copy.height = 200;
-          const ctx = copy.getContext("2d") as CanvasRenderingContext2D;
-          ctx.drawImage(map.getCanvas(), 0, 0, 200, 200);
-          const data = ctx.getImageData(0, 0, 200, 200).data;
-          const seen = new Set<string>();
-          for (let i = 0; i < data.length; i += 16) seen.add(`${data[i] >> 3},${data[i + 1] >> 3},${data[i + 2] >> 3}`);
-          resolve(seen.size);
-        });
-        map.triggerRepaint();
-      }),
-  );
+  return page.evaluate<number>(`new Promise((resolve) => {
+    const map = window.wilayahMap;
+    map.once("render", () => {
+      const copy = document.createElement("canvas");
+      copy.width = 200;
+      copy.height = 200;
+      const ctx = copy.getContext("2d");
+      ctx.drawImage(map.getCanvas(), 0, 0, 200, 200);
+      const data = ctx.getImageData(0, 0, 200, 200).data;
+      const seen = new Set();
+      for (let i = 0; i < data.length; i += 16) seen.add((data[i] >> 3) + "," + (data[i + 1] >> 3) + "," + (data[i + 2] >> 3));
+      resolve(seen.size);
+    });
+    map.triggerRepaint();
+  })`);
 }
 
 async function shot(page: Page, name: string) {
@@ -86,13 +82,9 @@ async function shot(page: Page, name: string) {
 
 /** A place on the map as a point of the page (for the mouse). */
 async function pointOf(page: Page, lngLat: [number, number]) {
-  const p = await page.evaluate((ll) => {
-    type M = { project(l: [number, number]): { x: number; y: number }; getContainer(): HTMLElement };
-    const map = (window as unknown as { wilayahMap: M }).wilayahMap;
-    const at = map.project(ll);
-    const box = map.getContainer().getBoundingClientRect();
-    return { x: box.left + at.x, y: box.top + at.y };
-  }, lngLat);
+  const p = await page.evaluate<{ x: number; y: number }>(
+    `(() => { const at = window.wilayahMap.project(${JSON.stringify(lngLat)}); const box = window.wilayahMap.getContainer().getBoundingClientRect(); return { x: box.left + at.x, y: box.top + at.y }; })()`,
+  );
   return { x: Math.round(p.x), y: Math.round(p.y) };
 }
 
@@ -119,7 +111,7 @@ describe("the map explorer in a browser", () => {
     // The tiles came without a key (this site's own allowance), and some held boundaries.
     expect(tileStatuses.filter((s) => s === 200).length).toBeGreaterThan(0);
     expect(await canvasColours(page)).toBeGreaterThan(3);
-    await page.evaluate((c) => (window as unknown as { wilayahMap: { jumpTo(o: unknown): void } }).wilayahMap.jumpTo({ center: c, zoom: 7.5 }), BANDUNG);
+    await page.evaluate(`window.wilayahMap.jumpTo({ center: ${JSON.stringify(BANDUNG)}, zoom: 7.5 })`);
     await mapReady(page);
     const at = await pointOf(page, BANDUNG);
     await page.mouse.move(at.x + 1, at.y + 1);
@@ -132,7 +124,7 @@ describe("the map explorer in a browser", () => {
     const page = await newPage();
     await page.goto(`${ORIGIN}/map`);
     await mapReady(page);
-    await page.evaluate((c) => (window as unknown as { wilayahMap: { jumpTo(o: unknown): void } }).wilayahMap.jumpTo({ center: c, zoom: 11 }), BANDUNG);
+    await page.evaluate(`window.wilayahMap.jumpTo({ center: ${JSON.stringify(BANDUNG)}, zoom: 11 })`);
     await mapReady(page);
     const at = await pointOf(page, BANDUNG);
     await page.mouse.click(at.x, at.y);

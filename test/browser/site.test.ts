@@ -84,13 +84,9 @@ describe("the front door in a browser", () => {
     // A click at Bandung's place on the map (the map explorer's map, test/browser/map.test.ts).
     await page.waitForSelector('#demo-map-live[data-ready="1"]', { timeout: 30_000 });
     await page.locator("#demo-map-live").scrollIntoViewIfNeeded();
-    const at = await page.evaluate(() => {
-      type M = { project(l: [number, number]): { x: number; y: number }; getContainer(): HTMLElement };
-      const map = (window as unknown as { wilayahMap: M }).wilayahMap;
-      const p = map.project([107.62, -6.91]);
-      const box = map.getContainer().getBoundingClientRect();
-      return { x: box.left + p.x, y: box.top + p.y };
-    });
+    const at = await page.evaluate<{ x: number; y: number }>(
+      "(() => { const p = window.wilayahMap.project([107.62, -6.91]); const box = window.wilayahMap.getContainer().getBoundingClientRect(); return { x: box.left + p.x, y: box.top + p.y }; })()",
+    );
     await page.mouse.click(at.x, at.y);
     await expect.poll(() => page.locator("#demo-reverse-result").textContent(), { timeout: 10_000 }).toContain("Jawa Barat");
     expect(Number(await page.inputValue("#demo-lat"))).toBeCloseTo(-6.91, 0);
