@@ -151,6 +151,18 @@ describe("vector tiles", () => {
     expect(own.status).toBe(200);
   });
 
+  it("from this site's own pages are limited per client IP: 600 a minute, then 429 with Retry-After", async () => {
+    const own = { ip: "203.0.113.38", headers: { "sec-fetch-site": "same-origin" } };
+    const answers = await Promise.all(Array.from({ length: 600 }, () => call("/tiles/3/0/0.mvt", own)));
+    expect(answers.every((r) => r.status === 204)).toBe(true);
+    const over = await call("/tiles/3/0/0.mvt", own);
+    await expectError(over, 429, "RATE_LIMITED");
+    expect(over.headers.get("retry-after")).toBe("60");
+    // Another visitor, and a key, are not held back by it.
+    expect((await call("/tiles/3/0/0.mvt", { ...own, ip: "203.0.113.39" })).status).toBe(204);
+    expect((await call("/tiles/3/0/0.mvt", { ip: own.ip, key })).status).toBe(204);
+  });
+
   it("are metered at a tenth of a call: 25 tiles are 3 calls; empty tiles and 304 are free", async () => {
     const dev = await verifiedDeveloper();
     await setPlan(dev.data.id, "starter");
