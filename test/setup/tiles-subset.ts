@@ -4,10 +4,13 @@
  * and Sumatera Barat (13), their kabupaten/kota, the kecamatan of Kota Bandung (32.73) and Kabupaten
  * Padang Pariaman (13.05), and the villages of Kota Bandung. All zooms (0 to 12): about 1,600 tiles
  * in about 15 s. Written as base64 text (the Worker tests import it `?raw`); rebuilt only when the
- * seed or the tiles' layout changes.
+ * seed or the tiles' layout changes. Also run by itself (.ci/run: the shared local state's tiles):
+ *
+ *   node scripts/boot.mjs node test/setup/tiles-subset.ts
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isMain } from "../../scripts/lib.ts";
 import { buildTiles } from "../../scripts/seed/tiles.ts";
 import { TILES_FILE, TILES_LAYOUT, tilesId } from "../../src/tiles/files.ts";
 
@@ -34,3 +37,5 @@ export default function setup() {
   writeFileSync(join(TILES_SUBSET_DIR, "subset-report.json"), JSON.stringify(report));
   writeFileSync(stamp, want);
 }
+
+if (isMain(import.meta.url)) setup();
