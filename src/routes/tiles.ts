@@ -62,6 +62,8 @@ tileRoutes.get(
     errors: ["SERVICE_UNAVAILABLE"],
   }),
   async (c) => {
+    // Hono answers HEAD with this route: a tile would be metered for a body nobody receives.
+    if (c.req.method === "HEAD") throw new ApiError("METHOD_NOT_ALLOWED", "HEAD is not served on tiles; use GET.", { headers: { allow: "GET" } });
     const coords = tileCoords(c.req.param("z"), c.req.param("x"), c.req.param("y").slice(0, -".mvt".length));
     const unknown = Object.keys(c.req.queries()).filter((k) => k !== "v");
     if (unknown.length) throw new ApiError("INVALID_QUERY", `Unknown query parameter: ${unknown.join(", ")} (a tile takes only v, the tiles' id).`);

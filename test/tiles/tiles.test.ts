@@ -111,6 +111,10 @@ describe("vector tiles", () => {
     expect(err.message).toMatch(/x and y go from 0 to 3/);
     await expectError(await call("/tiles/two/1/1.mvt", { key }), 400, "INVALID_QUERY");
     await expectError(await call(`${tileAt(5).path}?format=png`, { key }), 400, "INVALID_QUERY");
+    // HEAD would meter a tile nobody receives: refused (a HEAD answer has no body; its status says it).
+    const head = await call(tileAt(5).path, { key, method: "HEAD" });
+    expect(head.status).toBe(405);
+    expect(head.headers.get("allow")).toBe("GET");
     // The pyramid is checked before the key: a wrong address is a 400 for anyone.
     await expectError(await call("/tiles/20/0/0.mvt"), 400, "INVALID_QUERY");
   });
