@@ -29,8 +29,12 @@ const CACHE_ORIGIN = "https://tiles-cache.wilayah.invalid";
 const ETAG = `"${CURRENT_TILES}"`;
 const origin = (c: Context) => new URL(c.req.url).origin;
 
-/** The tile as stored: from the location's cache, else R2 (then cached). Empty tiles are cached too, as an empty body. */
+/**
+ * The tile as stored: from the location's cache, else R2 (then cached). Empty tiles are cached too,
+ * as an empty body. RESPONSE_CACHE=off (the benchmark's uncached pass) reads R2 every time.
+ */
 async function storedTile(c: Context<BaseEnv>, coords: { z: number; x: number; y: number }): Promise<Uint8Array | null> {
+  if (c.env.RESPONSE_CACHE === "off") return readTile(c.env.EXPORTS, coords);
   const key = `${CACHE_ORIGIN}/${CURRENT_TILES}/${coords.z}/${coords.x}/${coords.y}`;
   const cache = (caches as unknown as { default: Cache }).default;
   const hit = await cache.match(key);

@@ -190,6 +190,17 @@ describe("vector tiles", () => {
     expect((await usageOf(dev.token)).total).toBe(3);
   });
 
+  it("asked for at once, as a map does, are metered the same: 20 tiles are 2 calls", async () => {
+    const dev = await verifiedDeveloper();
+    await setPlan(dev.data.id, "starter");
+    const { key: k } = await createKey(dev.token);
+    const c = tileAt(12);
+    const burst = Array.from({ length: 20 }, (_, i) => call(`/tiles/12/${c.x - 2 + (i % 5)}/${c.y - 2 + Math.floor(i / 5)}.mvt`, { key: k }));
+    expect((await Promise.all(burst)).map((r) => r.status)).toEqual(Array(20).fill(200));
+    const u = await waitForTotal(dev.token, 2);
+    expect(u.total).toBe(2);
+  });
+
   it("are refused (402) when the account can pay for no more calls, and nothing is served", async () => {
     const dev = await verifiedDeveloper();
     const { key: k } = await createKey(dev.token);
