@@ -51,7 +51,7 @@ export default defineConfig(async () => {
             isolate: false,
             include: ["test/**/*.test.ts"],
             exclude: ["test/node/**", "test/browser/**", "test/edition/**"],
-            globalSetup: ["./test/setup/boundaries-subset.ts", "./test/setup/exports-subset.ts"],
+            globalSetup: ["./test/setup/boundaries-subset.ts", "./test/setup/exports-subset.ts", "./test/setup/tiles-subset.ts"],
             setupFiles: ["./test/setup/apply-seed.ts"],
             testTimeout: 30_000,
             hookTimeout: 120_000,

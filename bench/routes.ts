@@ -249,4 +249,18 @@ export function warmBmkgCache() {
 }
 
 /** The paths a route sends (a mix: each of its paths once). */
+/**
+ * Vector tiles (issue 38): a map's worth of zoom-12 tiles around Bandung (5 x 5, each connection
+ * cycling through them) and the densest zoom-10 tile (western Java's villages), with the key.
+ */
+export const TILE_ROUTES: Route[] = [
+  {
+    name: "tile z12 (mix of 25)",
+    path: "/tiles/12/3270/2126.mvt",
+    paths: Array.from({ length: 25 }, (_, i) => `/tiles/12/${3268 + (i % 5)}/${2124 + Math.floor(i / 5)}.mvt`),
+    headers: { "accept-encoding": "gzip" },
+  },
+  { name: "tile z10 (largest)", path: "/tiles/10/820/531.mvt", headers: { "accept-encoding": "gzip" } },
+];
+
 export const pathsOf = (r: Route) => r.paths ?? [r.path];

@@ -30,6 +30,7 @@ import {
   type Route,
   SEARCH_MIXES,
   SPACE_ROUTES,
+  TILE_ROUTES,
   text,
   warmBmkgCache,
 } from "./routes.ts";
@@ -163,12 +164,13 @@ async function main() {
   const key = prepareState();
   warmBmkgCache();
   if (process.argv.includes("--limits")) return limits(key);
-  if (ONLY !== "uncached") await run("Cached (warm response cache)", [], [...ROUTES, ...SPACE_ROUTES, ...ADDRESS_ROUTES, MCP_SEARCH, ...BMKG_ROUTES], key);
+  if (ONLY !== "uncached")
+    await run("Cached (warm response cache)", [], [...ROUTES, ...SPACE_ROUTES, ...ADDRESS_ROUTES, MCP_SEARCH, ...BMKG_ROUTES, ...TILE_ROUTES], key);
   if (ONLY !== "cached")
     await run(
       "Uncached (RESPONSE_CACHE=off: every call reads D1)",
       ["RESPONSE_CACHE:off"],
-      [...ROUTES, ...SPACE_ROUTES, ...ADDRESS_ROUTES, ...SEARCH_MIXES, MCP_SEARCH],
+      [...ROUTES, ...SPACE_ROUTES, ...ADDRESS_ROUTES, ...SEARCH_MIXES, MCP_SEARCH, ...TILE_ROUTES],
       key,
     );
   console.log(

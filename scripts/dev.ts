@@ -2,8 +2,8 @@
  * `npm run dev`: one command from a fresh clone to a running API on http://localhost:8787 (or the
  * port given). Applies migrations to local D1, loads the wilayah seed and the kelurahan boundaries
  * (built from their compressed source, scripts/seed/boundaries.ts) only when what is loaded differs
- * from seed/manifest.json, puts the bulk exports into the local R2 (scripts/seed/exports.ts) when
- * they are missing, makes sure a development API key exists (kept in .dev-key), runs `wrangler dev`
+ * from seed/manifest.json, puts the bulk exports (scripts/seed/exports.ts) and the vector tiles
+ * (scripts/seed/tiles.ts) into the local R2 when they are missing, makes sure a development API key exists (kept in .dev-key), runs `wrangler dev`
  * and, once it answers, prints the key last, on a line of its own.
  *
  *   npm run dev                      # port 8787
@@ -24,6 +24,7 @@ import { devOptions, devSummary } from "./dev-options.ts";
 import { d1, readDevVars, root, sqlString, type Target, targetArgs, toolEnv, wrangler, wranglerBin } from "./lib.ts";
 import { KELURAHAN_MARKER, loadKelurahanBoundaries } from "./seed/boundaries.ts";
 import { ensureLocalExports } from "./seed/exports.ts";
+import { ensureLocalTiles } from "./seed/tiles.ts";
 
 const persistTo = process.env.WRANGLER_PERSIST_TO;
 const target: Target = { persistTo };
@@ -129,6 +130,8 @@ async function main() {
   }
   // The bulk exports in the local R2 (built once per seed into .wrangler/exports/, uploaded to each state).
   await ensureLocalExports(persistTo);
+  // The vector tiles (one PMTiles archive, built once per seed into .wrangler/tiles/, about 90 s).
+  await ensureLocalTiles(persistTo);
 
   const key = await ensureDevKey();
   const summary = devSummary({ key, keyFile: keyFile.startsWith(root) ? keyFile.slice(root.length + 1) : keyFile, port: options.port, serving: options.serve });

@@ -46,7 +46,7 @@ const PUBLIC_CORS = {
   maxAge: 86_400,
 };
 
-/** The data API (`/api/v1/*`): any origin, no credentials. */
+/** The data API (`/api/v1/*`) and the vector tiles (`/tiles/*`): any origin, no credentials. */
 export const dataCors = publicCors(PUBLIC_CORS);
 
 /**
@@ -60,7 +60,7 @@ export const mcpCors = cors({ origin: "*", ...PUBLIC_CORS });
  * no DASHBOARD_URL the dashboard is the portal on this origin, which needs no CORS.
  */
 export const accountCors: MiddlewareHandler<BaseEnv> = async (c, next) => {
-  if (c.req.path.startsWith("/api/v1/") || c.req.path.startsWith("/mcp")) return next();
+  if (c.req.path.startsWith("/api/v1/") || c.req.path.startsWith("/mcp") || c.req.path.startsWith("/tiles/")) return next();
   if (!c.env.DASHBOARD_URL) return next();
   return cors({ origin: c.env.DASHBOARD_URL, allowHeaders: ["authorization", "content-type"], exposeHeaders: ["x-request-id", "retry-after"], maxAge: 86_400 })(
     c,

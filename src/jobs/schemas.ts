@@ -49,7 +49,9 @@ const job = z.object({
   }),
   data_versions: z
     .array(z.string())
-    .describe("The region data version(s) the rows were answered from (the x-data-version of a single call); two when a new edition was loaded while the job ran"),
+    .describe(
+      "The region data version(s) the rows were answered from (the x-data-version of a single call); two when a new edition was loaded while the job ran",
+    ),
   error: z.string().nullable(),
   estimated_seconds_left: z.number().int().nullable().describe("From the pace so far; null before the first chunk is done"),
   created_at: z.string(),

@@ -129,6 +129,17 @@ export async function apiDocument(app: Hono<BaseEnv>, env: Env, requestOrigin: s
       },
     },
   });
+  // A parameter with a suffix (/tiles/{z}/{x}/{y}.mvt) is a regex route in Hono (`:y{[^/]+\.mvt}`),
+  // which the generator writes as is, with a parameter of its own named after the pattern: written
+  // as OpenAPI spells it, the route's own documented parameters kept.
+  type Ops = Record<string, { parameters?: { name: string }[] }>;
+  const paths = (doc as { paths?: Record<string, Ops> }).paths ?? {};
+  for (const ops of Object.values(paths)) {
+    for (const op of Object.values(ops)) if (op.parameters) op.parameters = op.parameters.filter((p) => !/[{}]/.test(p.name));
+  }
+  (doc as { paths?: Record<string, Ops> }).paths = Object.fromEntries(
+    Object.entries(paths).map(([path, ops]) => [path.replaceAll(/\{(\w+)\{.*?\\\.(\w+)\}/g, "{$1}.$2"), ops]),
+  );
   cached = { key, doc };
   return doc;
 }

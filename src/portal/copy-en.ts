@@ -246,6 +246,7 @@ export const en = {
   col_rows: "Rows done",
   col_created: "Started",
   col_result: "Result",
+  nav_map: "Map",
   nav_addresses: "Addresses",
   addresses_title: "Addresses to region codes",
   addresses_intro:

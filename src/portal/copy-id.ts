@@ -248,6 +248,7 @@ export const id: Record<Key, string> = {
   col_rows: "Baris selesai",
   col_created: "Dimulai",
   col_result: "Hasil",
+  nav_map: "Peta",
   nav_addresses: "Alamat",
   addresses_title: "Alamat ke kode wilayah",
   addresses_intro:

@@ -77,30 +77,37 @@ export async function sessionUser(c: Context) {
 /**
  * Security headers of every portal page: a CSP without inline scripts or styles (scripts are
  * files served by the Worker; the bot-challenge widget's origin is the one outside script source),
- * no framing, no referrer beyond the origin, no MIME sniffing.
+ * no framing, no referrer beyond the origin, no MIME sniffing. `imgBlob`: the map pages also allow
+ * `blob:` images (MapLibre draws its canvas' images from blobs); its worker is a same-origin file,
+ * so scripts stay 'self'.
  */
-export const securityHeaders = createMiddleware<BaseEnv>(async (c, next) => {
-  await next();
-  const challenge = "https://challenges.cloudflare.com";
-  c.header(
-    "content-security-policy",
-    [
-      "default-src 'self'",
-      `script-src 'self' ${challenge}`,
-      "style-src 'self'",
-      "img-src 'self' data:",
-      `frame-src ${challenge}`,
-      "connect-src 'self'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-      "base-uri 'none'",
-      "object-src 'none'",
-    ].join("; "),
-  );
-  c.header("x-frame-options", "DENY");
-  c.header("referrer-policy", "strict-origin-when-cross-origin");
-  c.header("x-content-type-options", "nosniff");
-  c.header("cross-origin-opener-policy", "same-origin");
-  c.header("permissions-policy", "camera=(), microphone=(), geolocation=()");
-  if (!c.res.headers.has("cache-control")) c.header("cache-control", "no-store");
-});
+const pageSecurityHeaders = (opts: { imgBlob?: boolean } = {}) =>
+  createMiddleware<BaseEnv>(async (c, next) => {
+    await next();
+    const challenge = "https://challenges.cloudflare.com";
+    c.header(
+      "content-security-policy",
+      [
+        "default-src 'self'",
+        `script-src 'self' ${challenge}`,
+        "style-src 'self'",
+        `img-src 'self' data:${opts.imgBlob ? " blob:" : ""}`,
+        `frame-src ${challenge}`,
+        "connect-src 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "object-src 'none'",
+      ].join("; "),
+    );
+    c.header("x-frame-options", "DENY");
+    c.header("referrer-policy", "strict-origin-when-cross-origin");
+    c.header("x-content-type-options", "nosniff");
+    c.header("cross-origin-opener-policy", "same-origin");
+    c.header("permissions-policy", "camera=(), microphone=(), geolocation=()");
+    if (!c.res.headers.has("cache-control")) c.header("cache-control", "no-store");
+  });
+
+export const securityHeaders = pageSecurityHeaders();
+/** The pages with a map (/map, the landing page). */
+export const mapSecurityHeaders = pageSecurityHeaders({ imgBlob: true });

@@ -69,6 +69,28 @@ const en = {
   guides_english: "The guides are written in English.",
   guides_fields: "Field by field:",
   guides_reference: "the API reference",
+  nav_map: "Map",
+  map_title: "Map explorer",
+  map_intro:
+    "Indonesia's boundaries by level as you zoom: provinsi, then kabupaten/kota (zoom 4), kecamatan (7) and kelurahan/desa (10). Hover for a name, click for the region's card and what lies at that point.",
+  map_search_label: "Find a region",
+  map_search_placeholder: "e.g. Cihapit, Kota Bandung",
+  map_search: "Find",
+  map_density: "Population density by kabupaten/kota",
+  map_density_legend: "People per km²",
+  map_card_empty: "Click the map to see a region's card.",
+  map_card_code: "Code",
+  map_card_parents: "Part of",
+  map_card_population: "Population",
+  map_card_area: "Area",
+  map_card_density: "Density",
+  map_card_postal: "Postal codes",
+  map_card_api: "Its API answer",
+  map_card_point: "At this point",
+  map_card_none: "No region at this point (sea, or outside Indonesia).",
+  map_no_webgl: "This browser cannot draw the map (WebGL is off); the search and the API still work.",
+  map_auth_note: "This map is the site's own: no key needed, limited per visitor. To put it on your page, use the tiles with your API key (the guides, Maps).",
+  map_open: "Open the map explorer",
 } as const;
 
 export type SiteKey = keyof typeof en;
@@ -141,6 +163,29 @@ const id: Record<SiteKey, string> = {
   guides_english: "Panduan ditulis dalam bahasa Inggris.",
   guides_fields: "Rincian tiap kolom:",
   guides_reference: "referensi API",
+  nav_map: "Peta",
+  map_title: "Penjelajah peta",
+  map_intro:
+    "Batas wilayah Indonesia per tingkat sesuai perbesaran: provinsi, lalu kabupaten/kota (zoom 4), kecamatan (7) dan kelurahan/desa (10). Arahkan kursor untuk melihat nama, klik untuk kartu wilayah dan apa yang ada di titik itu.",
+  map_search_label: "Cari wilayah",
+  map_search_placeholder: "mis. Cihapit, Kota Bandung",
+  map_search: "Cari",
+  map_density: "Kepadatan penduduk per kabupaten/kota",
+  map_density_legend: "Jiwa per km²",
+  map_card_empty: "Klik peta untuk melihat kartu wilayah.",
+  map_card_code: "Kode",
+  map_card_parents: "Bagian dari",
+  map_card_population: "Penduduk",
+  map_card_area: "Luas",
+  map_card_density: "Kepadatan",
+  map_card_postal: "Kode pos",
+  map_card_api: "Jawaban API-nya",
+  map_card_point: "Di titik ini",
+  map_card_none: "Tidak ada wilayah di titik ini (laut, atau di luar Indonesia).",
+  map_no_webgl: "Peramban ini tidak dapat menggambar peta (WebGL mati); pencarian dan API tetap berfungsi.",
+  map_auth_note:
+    "Peta ini milik situs ini: tanpa kunci, dibatasi per pengunjung. Untuk memasangnya di halaman Anda, pakai tile dengan kunci API Anda (panduan, Maps).",
+  map_open: "Buka penjelajah peta",
 };
 
 export type SiteT = (key: SiteKey, vars?: Record<string, string | number>) => string;

@@ -7,8 +7,11 @@ import { z } from "zod";
 import { regionDb } from "../db/client";
 import { validationError } from "../lib/errors";
 import { throttle } from "../lib/throttle";
+import { LEVELS, parentAt } from "../wilayah/codes";
 import { reverseEndpoint } from "../wilayah/geo/endpoints";
 import { reverseGeocode } from "../wilayah/geo/service";
+import { postalCodesUnder } from "../wilayah/postal/queries";
+import { getRegion } from "../wilayah/regions/service";
 import { searchEndpoint } from "../wilayah/search/endpoints";
 import { search } from "../wilayah/search/service";
 
@@ -48,4 +51,31 @@ export async function demoReverse(env: Env, raw: unknown) {
   const { lat, lng } = parsed(demoReverseInput, raw);
   const { data } = await reverseGeocode(regionDb(env), lat, lng);
   return { demo: true as const, note: demoNote(), data };
+}
+
+/** Postal codes shown on a region's card at most (a kabupaten/kota has up to a few hundred). */
+export const CARD_POSTAL_CODES = 100;
+
+/**
+ * The map's region card: the region's record (as GET /wilayah/{id} answers it), its parents' names,
+ * and the postal codes of its villages (none listed for a provinsi: hundreds). Same limit as the demo.
+ */
+export async function demoRegion(env: Env, rawId: string) {
+  const db = regionDb(env);
+  const { data } = await getRegion(db, rawId);
+  const parents = await Promise.all(
+    LEVELS.slice(0, LEVELS.indexOf(data.level)).map(async (level) => {
+      const p = (await getRegion(db, parentAt(data.id, level), level)).data;
+      return { id: p.id, name: p.name, level };
+    }),
+  );
+  const postal =
+    data.level === "kelurahan"
+      ? "postal_code" in data && data.postal_code
+        ? [data.postal_code]
+        : []
+      : data.level === "provinsi"
+        ? null
+        : await postalCodesUnder(db, data.id, CARD_POSTAL_CODES);
+  return { demo: true as const, note: demoNote(), data: { ...data, parents, postal_codes: postal } };
 }

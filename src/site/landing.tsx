@@ -16,6 +16,7 @@ import type { SiteT } from "./copy";
 import { DEMO_PER_MINUTE, DEMO_RESULTS, type demoReverse, type demoSearch } from "./demo";
 import { examples } from "./examples";
 import map from "./map.json";
+import { MapHead, mapLabels } from "./map-head";
 
 type Plan = z.infer<typeof planSchema>;
 
@@ -34,7 +35,7 @@ type Demo =
   | { kind: "reverse"; lat: string; lng: string; answer?: Awaited<ReturnType<typeof demoReverse>>; error?: string };
 
 /** The frame shared by the landing page and the guides: header with links and the language toggle, footer with sources. */
-export function SiteLayout(props: { f: SiteFrame; title: string; children?: Child }) {
+export function SiteLayout(props: { f: SiteFrame; title: string; head?: Child; children?: Child }) {
   const { f } = props;
   const other: Lang = f.lang === "en" ? "id" : "en";
   return (
@@ -50,6 +51,7 @@ export function SiteLayout(props: { f: SiteFrame; title: string; children?: Chil
           <link rel="stylesheet" href="/site/assets/site.css" />
           <script src="/portal/assets/app.js" defer></script>
           <script src="/site/assets/site.js" defer></script>
+          {props.head}
         </head>
         <body>
           <a class="skip" href="#main">
@@ -62,6 +64,7 @@ export function SiteLayout(props: { f: SiteFrame; title: string; children?: Chil
               </a>
               <nav aria-label={f.lang === "en" ? "Main" : "Utama"}>
                 <a href="/docs/guide">{f.t("nav_docs")}</a>
+                <a href="/map">{f.t("nav_map")}</a>
                 <a href="/docs">{f.t("nav_reference")}</a>
                 <a href="/#pricing">{f.t("nav_pricing")}</a>
                 <a href="/status">{f.t("nav_status")}</a>
@@ -248,7 +251,7 @@ export function LandingPage(props: { f: SiteFrame; facts: DataFacts; regulation:
   const search = props.demo?.kind === "search" ? props.demo : null;
   const reverse = props.demo?.kind === "reverse" ? props.demo : null;
   return (
-    <SiteLayout f={f} title={`Wilayah API · ${f.t("title")}`}>
+    <SiteLayout f={f} title={`Wilayah API · ${f.t("title")}`} head={<MapHead />}>
       <section class="hero">
         <h1>{f.t("title")}</h1>
         <p class="lead">{f.t("lead")}</p>
@@ -296,13 +299,19 @@ export function LandingPage(props: { f: SiteFrame; facts: DataFacts; regulation:
           </div>
           <div>
             <h3>{f.t("demo_reverse")}</h3>
-            <svg id="demo-map" class="map" viewBox={map.viewBox} role="img" aria-label={f.t("demo_map_label")} data-box={JSON.stringify(map.box)}>
-              {map.provinces.map((p) => (
-                <path d={p.d}>
-                  <title>{p.name}</title>
-                </path>
-              ))}
-            </svg>
+            {/* The map explorer's map (map.js); the SVG is what shows without JavaScript or WebGL. */}
+            <div id="demo-map-live" class="map-canvas demo" data-wilayah-map="demo" data-labels={mapLabels(f)}>
+              <svg id="demo-map" class="map" viewBox={map.viewBox} role="img" aria-label={f.t("demo_map_label")} data-box={JSON.stringify(map.box)}>
+                {map.provinces.map((p) => (
+                  <path d={p.d}>
+                    <title>{p.name}</title>
+                  </path>
+                ))}
+              </svg>
+            </div>
+            <p>
+              <a href="/map">{f.t("map_open")}</a>
+            </p>
             <form method="get" action="/#demo" class="row" data-demo="reverse">
               <div>
                 <label for="demo-lat">{f.t("demo_lat")}</label>

@@ -12,19 +12,23 @@ import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
 import { ApiError } from "../lib/errors";
 import { errorText, pickLang } from "../portal/i18n";
-import { cookieOptions, LANG_COOKIE, securityHeaders } from "../portal/session";
+import { cookieOptions, LANG_COOKIE, mapSecurityHeaders, securityHeaders } from "../portal/session";
 import { readLoadedDataset } from "../wilayah/dataset/queries";
 import { DATA_VERSION } from "../wilayah/version";
 import { SITE_CSS, SITE_JS } from "./assets";
 import { siteCopy } from "./copy";
-import { demoReverse, demoSearch, demoThrottle } from "./demo";
+import { demoRegion, demoReverse, demoSearch, demoThrottle } from "./demo";
 import { type DataFacts, LandingPage, type SiteFrame, StatusPage } from "./landing";
+import { MapPage } from "./map";
+import { MAP_CSS, MAP_JS } from "./map-assets";
 
 export const siteRoutes = new Hono<BaseEnv>();
 
 const ASSET_HEADERS = { "cache-control": "public, max-age=300", "x-content-type-options": "nosniff" };
 siteRoutes.get("/site/assets/site.css", (c) => c.body(SITE_CSS, 200, { ...ASSET_HEADERS, "content-type": "text/css; charset=utf-8" }));
 siteRoutes.get("/site/assets/site.js", (c) => c.body(SITE_JS, 200, { ...ASSET_HEADERS, "content-type": "text/javascript; charset=utf-8" }));
+siteRoutes.get("/site/assets/map.css", (c) => c.body(MAP_CSS, 200, { ...ASSET_HEADERS, "content-type": "text/css; charset=utf-8" }));
+siteRoutes.get("/site/assets/map.js", (c) => c.body(MAP_JS, 200, { ...ASSET_HEADERS, "content-type": "text/javascript; charset=utf-8" }));
 
 const frame = (c: { req: { header(n: string): string | undefined; url: string; path: string } }, cookie: string | undefined): SiteFrame => {
   const lang = pickLang(cookie, c.req.header("accept-language"));
@@ -96,6 +100,25 @@ siteRoutes.get(
 // The page's CSP and framing rules (the JSON answer gets them too: harmless there).
 siteRoutes.use("/status", securityHeaders);
 siteRoutes.get(
+  "/demo/region/:id",
+  doc({
+    operationId: "demoRegion",
+    tags: ["Demo"],
+    summary: "Demo region card (no key)",
+    description:
+      "The map explorer's region card: the region as GET /api/v1/wilayah/{id} answers it, its parents' names and its villages' postal codes (at most 100; none for a provinsi), limited per client IP, metered to no account.",
+    caller: "none",
+    parameters: [{ in: "path", name: "id", required: true, schema: { type: "string", maxLength: 20 } }],
+    ok: { description: "A demo answer" },
+    errors: ["RATE_LIMITED", "NOT_FOUND"],
+  }),
+  async (c) => {
+    await demoThrottle(c.env, c.req.header("cf-connecting-ip"));
+    return c.json(await demoRegion(c.env, c.req.param("id")), 200, demoResponse);
+  },
+);
+
+siteRoutes.get(
   "/status",
   doc({
     operationId: "getStatus",
@@ -142,10 +165,13 @@ siteRoutes.get("/lang/:lang{en|id}", (c) => {
   setCookie(c, LANG_COOKIE, c.req.param("lang"), { ...cookieOptions(c, 365 * 24 * 3600), httpOnly: false });
   const next = c.req.query("next") ?? "/";
   // Only a page of this site: never another one.
-  return c.redirect(/^\/(docs\/guide(\/[a-z0-9-]*)?|status)?$/.test(next) ? next : "/", 303);
+  return c.redirect(/^\/(docs\/guide(\/[a-z0-9-]*)?|status|map)?$/.test(next) ? next : "/", 303);
 });
 
-siteRoutes.use("/", securityHeaders);
+// The pages with a map: MapLibre's canvas needs blob: images (its worker is a same-origin file).
+siteRoutes.use("/", mapSecurityHeaders);
+siteRoutes.use("/map", mapSecurityHeaders);
+siteRoutes.get("/map", (c) => c.html(<MapPage f={frame(c, getCookie(c, LANG_COOKIE))} />));
 siteRoutes.get("/", async (c) => {
   const f = frame(c, getCookie(c, LANG_COOKIE));
   const q = c.req.query("q");

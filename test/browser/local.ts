@@ -12,6 +12,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { d1, root, sqlString, toolEnv, wranglerBin } from "../../scripts/lib.ts";
 import { transactionSignature } from "../../src/billing/signature.ts";
+import buildTilesSubset, { TILES_SUBSET_DIR } from "../setup/tiles-subset.ts";
 
 export const STATE = join(root, ".wrangler", "browser");
 /** BROWSER_PORT moves the suite's Worker (and the Tripay stand-in, one above) off 8791, e.g. when another checkout's suite runs. */
@@ -32,11 +33,16 @@ export function assertBrowser() {
   }
 }
 
-/** Migrations, seed (when changed) and a .dev.vars with a JWT secret (scripts/dev.ts --no-serve, on this state). */
+/**
+ * Migrations, seed (when changed) and a .dev.vars with a JWT secret (scripts/dev.ts --no-serve, on
+ * this state). The vector tiles are the Worker tests' small archive (Jawa Barat and Sumatera Barat,
+ * Kota Bandung's villages; test/setup/tiles-subset.ts), not the whole build's 90 s.
+ */
 export function prepareState() {
+  buildTilesSubset();
   const r = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve"], {
     cwd: root,
-    env: { ...toolEnv, WRANGLER_PERSIST_TO: STATE, WRANGLER_HIDE_BANNER: "true" },
+    env: { ...toolEnv, WRANGLER_PERSIST_TO: STATE, WRANGLER_HIDE_BANNER: "true", TILES_DIR: TILES_SUBSET_DIR },
     stdio: ["ignore", "ignore", "inherit"],
   });
   if (r.status !== 0) throw new Error("preparing the browser suite's local state failed (scripts/dev.ts --no-serve)");

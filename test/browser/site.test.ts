@@ -81,11 +81,13 @@ describe("the front door in a browser", () => {
     await expect.poll(() => page.locator("#demo-search-result li").count()).toBeGreaterThan(0);
     await expect(page.locator("#demo-search-result").textContent()).resolves.toContain("Gambir");
     expect(page.url()).toBe(`${ORIGIN}/`); // answered in place, no reload
-    // A click at Bandung's place on the map (its SVG coordinates: 10 units a degree from 94.5 E, 6.5 N).
-    const map = page.locator("#demo-map");
-    const box = (await map.boundingBox())!;
-    const [x, y] = [((107.62 - 94.5) * 10 * box.width) / 470, ((6.5 + 6.91) * 10 * box.height) / 180];
-    await map.click({ position: { x, y } });
+    // A click at Bandung's place on the map (the map explorer's map, test/browser/map.test.ts).
+    await page.waitForSelector('#demo-map-live[data-ready="1"]', { timeout: 30_000 });
+    await page.locator("#demo-map-live").scrollIntoViewIfNeeded();
+    const at = await page.evaluate<{ x: number; y: number }>(
+      "(() => { const p = window.wilayahMap.project([107.62, -6.91]); const box = window.wilayahMap.getContainer().getBoundingClientRect(); return { x: box.left + p.x, y: box.top + p.y }; })()",
+    );
+    await page.mouse.click(at.x, at.y);
     await expect.poll(() => page.locator("#demo-reverse-result").textContent(), { timeout: 10_000 }).toContain("Jawa Barat");
     expect(Number(await page.inputValue("#demo-lat"))).toBeCloseTo(-6.91, 0);
     await shot(page, "site-03-demo-desktop");
@@ -134,7 +136,7 @@ describe("the front door in a browser", () => {
     await page.goto(ORIGIN);
     await page.click("a[href='/status']");
     await expect.poll(() => page.url()).toBe(`${ORIGIN}/status`);
-    expect(await page.evaluate(() => document.contentType)).toBe("text/html");
+    expect(await page.evaluate<string>("document.contentType")).toBe("text/html");
     expect((await page.locator("h1").textContent())?.length).toBeGreaterThan(0);
     await expect(page.locator("body").textContent()).resolves.toContain("/status");
     await shot(page, "site-07-status-desktop");

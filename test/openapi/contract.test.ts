@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { callbackSignature } from "../../src/billing/signature";
 import { forecastBody, quakeBody } from "../fixtures/bmkg";
 import { call, createKey, json, makeAdmin, setPlan, verifiedDeveloper } from "../helpers";
+import { uploadTilesSubset } from "../tiles-subset";
 
 type Schema = Record<string, any>;
 type Param = { in: "path" | "query" | "header"; name: string; required?: boolean; schema: Schema; example?: unknown };
@@ -194,6 +195,8 @@ function invalidRequests(op: Operation): { why: string; query?: Record<string, u
 
 beforeAll(async () => {
   Object.assign(env, TRIPAY);
+  // The tiles are served from their archive in R2 (uploaded per data version): in place, as on a deployment.
+  await uploadTilesSubset();
   // Outbound calls are answered here: Tripay's sandbox and BMKG; nothing reaches the internet.
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);

@@ -9,7 +9,7 @@ import { call, json } from "../helpers";
  * the document and its page, and the portal's pages (a web surface, not an API).
  */
 // Browser surfaces (pages, their assets, the language toggle) are not API operations.
-const UNDOCUMENTED = [/^\/mcp/, /^\/openapi\.json$/, /^\/docs/, /^\/portal/, /^\/$/, /^\/site\//, /^\/lang\//];
+const UNDOCUMENTED = [/^\/mcp/, /^\/openapi\.json$/, /^\/docs/, /^\/portal/, /^\/$/, /^\/map$/, /^\/site\//, /^\/lang\//];
 
 /** Every operation's name, as SDK users call it. A change here is a breaking change of both SDKs. */
 const OPERATION_NAMES: string[] = [
@@ -63,10 +63,14 @@ const OPERATION_NAMES: string[] = [
   "GET /billing/invoices/{id} getInvoice",
   "GET /billing/plans listPlans",
   "GET /billing/status getBillingStatus",
+  "GET /demo/region/{id} demoRegion",
   "GET /demo/reverse demoReverse",
   "GET /demo/search demoSearch",
   "GET /health getHealth",
   "GET /status getStatus",
+  "GET /tiles/style.json getMapStyle",
+  "GET /tiles/tiles.json getTileJson",
+  "GET /tiles/{z}/{x}/{y}.mvt getTile",
   "GET /user/keys listKeys",
   "GET /user/usage getUsage",
   "GET /user/webhooks listWebhooks",
@@ -100,7 +104,8 @@ const OPERATION_NAMES: string[] = [
   "POST /user/webhooks/{id}/test testWebhook",
 ];
 
-const toOpenApiPath = (p: string) => p.replaceAll(/:(\w+)/g, "{$1}");
+// A parameter with a suffix is a regex route in Hono (`:y{[^/]+\.mvt}`): OpenAPI writes `{y}.mvt`.
+const toOpenApiPath = (p: string) => p.replaceAll(/:(\w+)\{.*?\\\.(\w+)\}/g, "{$1}.$2").replaceAll(/:(\w+)/g, "{$1}");
 
 async function documentFor() {
   const res = await call("/openapi.json");

@@ -137,9 +137,15 @@ describe("the guides", () => {
         expect(s.code, what).toContain('"x-api-key": "wk_pub_..."');
         expect(s.code, what).toContain("https://wilayah-api.example.com/api/v1/");
         seen.page++;
+      } else if (s.lang === "html" && s.annotation === "map-embed") {
+        // The style it loads is ours, and the key goes in a header (never a URL parameter).
+        expect(s.code, what).toContain("/tiles/style.json");
+        expect(s.code, what).toMatch(/transformRequest[\s\S]*headers: \{ "x-api-key": KEY \}/);
+        expect(s.code, what).not.toMatch(/[?&]key=/);
+        expect((await call("/tiles/style.json")).status, what).toBe(200);
       } else {
         throw new Error(
-          `${what}: a code sample must say how it is tested (sh run, json answer ..., json mcp-config, ts sdk, python sdk, sql <dialects>, json webhook-payload, js/python webhook-receiver, html publishable-page)`,
+          `${what}: a code sample must say how it is tested (sh run, json answer ..., json mcp-config, ts sdk, python sdk, sql <dialects>, json webhook-payload, js/python webhook-receiver, html publishable-page, html map-embed)`,
         );
       }
     }

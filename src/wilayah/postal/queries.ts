@@ -1,5 +1,5 @@
 /** Villages by postal code, with their parents (tables `kelurahan` and its parents). */
-import { asc, count, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import type { RegionDb } from "../../db/client";
 import { kabupaten, kecamatan, kelurahan, provinsi } from "../../db/schema";
 
@@ -51,4 +51,18 @@ export async function villagesByPostalCode(
       .offset(offset),
   ]);
   return { total: totals[0]?.total ?? 0, rows };
+}
+
+/**
+ * The distinct postal codes of the current villages under a region (the ids after its code's
+ * prefix: a range of the primary key), in order, at most `limit` (the map's region card).
+ */
+export async function postalCodesUnder(db: RegionDb, id: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ postal: sql<string>`${kelurahan.postalCode}` })
+    .from(kelurahan)
+    .where(and(gte(kelurahan.id, `${id}.`), lt(kelurahan.id, `${id}/`), eq(kelurahan.isActive, 1), isNotNull(kelurahan.postalCode)))
+    .orderBy(asc(kelurahan.postalCode))
+    .limit(limit);
+  return rows.map((r) => r.postal);
 }
