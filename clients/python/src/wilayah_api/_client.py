@@ -523,6 +523,22 @@ class Client(BaseClient):
             path_params={"id": id},
         ))
 
+    def demo_region(self, id: str) -> httpx.Response:
+        """
+        The map explorer's region card: the region as GET /api/v1/wilayah/{id} answers it, its
+        parents' names and its villages' postal codes (at most 100; none for a provinsi), limited
+        per client IP, metered to no account.
+
+        GET /demo/region/{id}
+
+        Returns:
+            The httpx.Response (HTTP 200).
+
+        Raises:
+            ApiError: NOT_FOUND (404), RATE_LIMITED (429).
+        """
+        return self._send("GET", "/demo/region/{id}", auth="none", path_params={"id": id})
+
     def demo_reverse(self, *, lat: str, lng: str) -> httpx.Response:
         """
         The landing page's demo: the kelurahan/desa at a point, limited per client IP, metered to no
@@ -1138,6 +1154,20 @@ class Client(BaseClient):
             path_params={"id": id},
         ))
 
+    def get_map_style(self) -> dict[str, Any]:
+        """
+        A MapLibre style with the boundaries of every level, their labels and a plain background (no
+        third-party basemap, glyphs or sprites); the layer kabupaten-density (hidden) is a
+        choropleth of population density. Public (no key): give MapLibre your key for the tiles with
+        transformRequest (docs/api.md, Maps).
+
+        GET /tiles/style.json
+
+        Returns:
+            dict[str, Any]: The style.
+        """
+        return cast("dict[str, Any]", self._call("GET", "/tiles/style.json", auth="none"))
+
     def get_me(self) -> GetMeResponse:
         """
         The current user
@@ -1246,6 +1276,52 @@ class Client(BaseClient):
             The httpx.Response (HTTP 200).
         """
         return self._send("GET", "/status", auth="none")
+
+    def get_tile(self, z: int, x: int, y: int, *, v: str | None = None) -> httpx.Response:
+        """
+        A Mapbox Vector Tile (gzip) of the four levels' boundaries: layers provinsi (from zoom 0),
+        kabupaten (4), kecamatan (7), kelurahan (10), each feature with its code, name, level and
+        parent codes, and label (a point per region at its centroid). Zooms 0 to 12; a map draws
+        deeper zooms from zoom 12. 204 for a tile with nothing in it (open sea); 304 when
+        If-None-Match names the current tiles. Metered as 1/10 of a call (a call per 10 tiles, empty
+        tiles and 304 free). Use the URL in GET /tiles/tiles.json (it names the data version, so
+        browsers keep tiles for good).
+
+        GET /tiles/{z}/{x}/{y}.mvt
+
+        Args:
+            v: The tiles' id (the TileJSON's URL carries it)
+
+        Returns:
+            The httpx.Response (HTTP 200).
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
+                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429),
+                SERVICE_UNAVAILABLE (503).
+        """
+        return self._send(
+            "GET",
+            "/tiles/{z}/{x}/{y}.mvt",
+            auth="apiKey",
+            path_params={"z": z, "x": x, "y": y},
+            query={"v": v},
+        )
+
+    def get_tile_json(self) -> dict[str, Any]:
+        """
+        TileJSON 3.0.0: the tile URL (with the tiles' id, which changes with the data), zooms,
+        bounds, and each layer's fields. Public (no key): tiles themselves need one.
+
+        GET /tiles/tiles.json
+
+        Returns:
+            dict[str, Any]: TileJSON.
+
+        Raises:
+            ApiError: SERVICE_UNAVAILABLE (503).
+        """
+        return cast("dict[str, Any]", self._call("GET", "/tiles/tiles.json", auth="none"))
 
     def get_usage(self, *, month: str | None = None) -> GetUsageResponse:
         """
@@ -2962,6 +3038,22 @@ class AsyncClient(BaseAsyncClient):
             path_params={"id": id},
         ))
 
+    async def demo_region(self, id: str) -> httpx.Response:
+        """
+        The map explorer's region card: the region as GET /api/v1/wilayah/{id} answers it, its
+        parents' names and its villages' postal codes (at most 100; none for a provinsi), limited
+        per client IP, metered to no account.
+
+        GET /demo/region/{id}
+
+        Returns:
+            The httpx.Response (HTTP 200).
+
+        Raises:
+            ApiError: NOT_FOUND (404), RATE_LIMITED (429).
+        """
+        return await self._send("GET", "/demo/region/{id}", auth="none", path_params={"id": id})
+
     async def demo_reverse(self, *, lat: str, lng: str) -> httpx.Response:
         """
         The landing page's demo: the kelurahan/desa at a point, limited per client IP, metered to no
@@ -3591,6 +3683,20 @@ class AsyncClient(BaseAsyncClient):
             path_params={"id": id},
         ))
 
+    async def get_map_style(self) -> dict[str, Any]:
+        """
+        A MapLibre style with the boundaries of every level, their labels and a plain background (no
+        third-party basemap, glyphs or sprites); the layer kabupaten-density (hidden) is a
+        choropleth of population density. Public (no key): give MapLibre your key for the tiles with
+        transformRequest (docs/api.md, Maps).
+
+        GET /tiles/style.json
+
+        Returns:
+            dict[str, Any]: The style.
+        """
+        return cast("dict[str, Any]", await self._call("GET", "/tiles/style.json", auth="none"))
+
     async def get_me(self) -> GetMeResponse:
         """
         The current user
@@ -3699,6 +3805,52 @@ class AsyncClient(BaseAsyncClient):
             The httpx.Response (HTTP 200).
         """
         return await self._send("GET", "/status", auth="none")
+
+    async def get_tile(self, z: int, x: int, y: int, *, v: str | None = None) -> httpx.Response:
+        """
+        A Mapbox Vector Tile (gzip) of the four levels' boundaries: layers provinsi (from zoom 0),
+        kabupaten (4), kecamatan (7), kelurahan (10), each feature with its code, name, level and
+        parent codes, and label (a point per region at its centroid). Zooms 0 to 12; a map draws
+        deeper zooms from zoom 12. 204 for a tile with nothing in it (open sea); 304 when
+        If-None-Match names the current tiles. Metered as 1/10 of a call (a call per 10 tiles, empty
+        tiles and 304 free). Use the URL in GET /tiles/tiles.json (it names the data version, so
+        browsers keep tiles for good).
+
+        GET /tiles/{z}/{x}/{y}.mvt
+
+        Args:
+            v: The tiles' id (the TileJSON's URL carries it)
+
+        Returns:
+            The httpx.Response (HTTP 200).
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
+                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429),
+                SERVICE_UNAVAILABLE (503).
+        """
+        return await self._send(
+            "GET",
+            "/tiles/{z}/{x}/{y}.mvt",
+            auth="apiKey",
+            path_params={"z": z, "x": x, "y": y},
+            query={"v": v},
+        )
+
+    async def get_tile_json(self) -> dict[str, Any]:
+        """
+        TileJSON 3.0.0: the tile URL (with the tiles' id, which changes with the data), zooms,
+        bounds, and each layer's fields. Public (no key): tiles themselves need one.
+
+        GET /tiles/tiles.json
+
+        Returns:
+            dict[str, Any]: TileJSON.
+
+        Raises:
+            ApiError: SERVICE_UNAVAILABLE (503).
+        """
+        return cast("dict[str, Any]", await self._call("GET", "/tiles/tiles.json", auth="none"))
 
     async def get_usage(self, *, month: str | None = None) -> GetUsageResponse:
         """

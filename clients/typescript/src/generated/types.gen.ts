@@ -6768,6 +6768,105 @@ export type GetGempaTerkiniResponses = {
 
 export type GetGempaTerkiniResponse = GetGempaTerkiniResponses[keyof GetGempaTerkiniResponses];
 
+export type GetTileData = {
+    body?: never;
+    path: {
+        z: number;
+        x: number;
+        y: number;
+    };
+    query?: {
+        /**
+         * The tiles' id (the TileJSON's URL carries it)
+         */
+        v?: string;
+    };
+    url: '/tiles/{z}/{x}/{y}.mvt';
+};
+
+export type GetTileErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: Error;
+    /**
+     * Error: `QUOTA_EXCEEDED`
+     */
+    402: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+    /**
+     * Error: `SERVICE_UNAVAILABLE`
+     */
+    503: Error;
+};
+
+export type GetTileError = GetTileErrors[keyof GetTileErrors];
+
+export type GetTileResponses = {
+    /**
+     * MVT 2.1, gzip content-encoding
+     */
+    200: string;
+};
+
+export type GetTileResponse = GetTileResponses[keyof GetTileResponses];
+
+export type GetTileJsonData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/tiles/tiles.json';
+};
+
+export type GetTileJsonErrors = {
+    /**
+     * Error: `SERVICE_UNAVAILABLE`
+     */
+    503: Error;
+};
+
+export type GetTileJsonError = GetTileJsonErrors[keyof GetTileJsonErrors];
+
+export type GetTileJsonResponses = {
+    /**
+     * TileJSON 3.0.0
+     */
+    200: {
+        [key: string]: unknown;
+    };
+};
+
+export type GetTileJsonResponse = GetTileJsonResponses[keyof GetTileJsonResponses];
+
+export type GetMapStyleData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/tiles/style.json';
+};
+
+export type GetMapStyleResponses = {
+    /**
+     * MapLibre style (version 8)
+     */
+    200: {
+        [key: string]: unknown;
+    };
+};
+
+export type GetMapStyleResponse = GetMapStyleResponses[keyof GetMapStyleResponses];
+
 export type DemoSearchData = {
     body?: never;
     path?: never;
@@ -6825,6 +6924,35 @@ export type DemoReverseErrors = {
 export type DemoReverseError = DemoReverseErrors[keyof DemoReverseErrors];
 
 export type DemoReverseResponses = {
+    /**
+     * A demo answer
+     */
+    200: unknown;
+};
+
+export type DemoRegionData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/demo/region/{id}';
+};
+
+export type DemoRegionErrors = {
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type DemoRegionError = DemoRegionErrors[keyof DemoRegionErrors];
+
+export type DemoRegionResponses = {
     /**
      * A demo answer
      */
