@@ -5,11 +5,11 @@
  * reaches the internet.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { d1, root, sqlString, toolEnv, wranglerBin } from "../../scripts/lib.ts";
 import { transactionSignature } from "../../src/billing/signature.ts";
 import buildTilesSubset, { TILES_SUBSET_DIR } from "../setup/tiles-subset.ts";
@@ -208,4 +208,21 @@ export async function resetLink(output: { text: string }, email: string, timeout
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`no reset link for ${email} in wrangler's output`);
+}
+
+/** A suite's running parts: the local Worker and Chromium (and, for the portal, the Tripay stand-in). */
+export type Suite = { worker: ChildProcess; browser: Browser };
+
+/** A suite's start: the browser checked, the screenshots' folder made, the state prepared, then the Worker and Chromium. */
+export async function startSuite(output: { text: string }, shots: string): Promise<Suite> {
+  assertBrowser();
+  mkdirSync(shots, { recursive: true });
+  prepareState();
+  const worker = await startWorker(output);
+  return { worker, browser: await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] }) };
+}
+
+export async function stopSuite(suite: Partial<Suite>): Promise<void> {
+  await suite.browser?.close();
+  stopWorker(suite.worker);
 }

@@ -8,12 +8,11 @@
  * tile error draws an empty canvas without any script error).
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib.ts";
-import { accessibilityProblems, assertBrowser, CHROMIUM, ORIGIN, prepareState, startWorker, stopWorker } from "./local.ts";
+import { accessibilityProblems, assertBrowser, ORIGIN, startSuite, stopSuite } from "./local.ts";
 
 const SHOTS = join(root, "test", "browser", "screenshots");
 const DESKTOP = { width: 1280, height: 900 };
@@ -92,17 +91,10 @@ it("finds the Chromium it drives", () => assertBrowser());
 
 describe("the map explorer in a browser", () => {
   beforeAll(async () => {
-    assertBrowser();
-    mkdirSync(SHOTS, { recursive: true });
-    prepareState();
-    worker = await startWorker(output);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    ({ worker, browser } = await startSuite(output, SHOTS));
   }, 300_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    stopWorker(worker);
-  });
+  afterAll(() => stopSuite({ worker, browser }));
 
   it("draws the boundaries at desktop width, and hover shows a region's name", async () => {
     const page = await newPage();

@@ -7,10 +7,10 @@
  * phone widths, go to test/browser/screenshots/ (git-ignored).
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib.ts";
@@ -19,15 +19,13 @@ import guides from "../../src/site/guides.json";
 import {
   accessibilityProblems,
   assertBrowser,
-  CHROMIUM,
   makeAdmin,
   ORIGIN,
-  prepareState,
   resetLink,
   setPlanOf,
+  startSuite,
   startTripay,
-  startWorker,
-  stopWorker,
+  stopSuite,
   TRIPAY,
   type Transaction,
   verificationLink,
@@ -97,17 +95,12 @@ describe("the portal in a browser", () => {
   let context: BrowserContext;
 
   beforeAll(async () => {
-    assertBrowser();
-    mkdirSync(SHOTS, { recursive: true });
-    prepareState();
     tripay = await startTripay();
-    worker = await startWorker(output);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    ({ worker, browser } = await startSuite(output, SHOTS));
   }, 300_000);
 
   afterAll(async () => {
-    await browser?.close();
-    stopWorker(worker);
+    await stopSuite({ worker, browser });
     await new Promise((r) => (tripay ? tripay.server.close(r) : r(undefined)));
   });
 
