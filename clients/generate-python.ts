@@ -374,13 +374,17 @@ export function pythonSdk(doc: Document): Map<string, string> {
     "",
     methods.map((m) => m.code(async)).join("\n\n"),
   ];
+  const sync = clientPy(false);
+  const asyncPy = clientPy(true);
+  // `Any` only when an operation answers untyped JSON (e.g. the map style): an unused import fails ruff, a missing one mypy.
+  const typing = [/\bAny\b/.test([...sync, ...asyncPy].join("\n")) ? "Any" : "", "Literal", "cast"].filter(Boolean).join(", ");
   const clientFile = [
     HEADER(doc),
     '"""``Client`` and ``AsyncClient``: one method per operation of the API document."""',
     "",
     "from __future__ import annotations",
     "",
-    "from typing import Literal, cast",
+    `from typing import ${typing}`,
     "",
     "import httpx",
     "",
@@ -388,10 +392,10 @@ export function pythonSdk(doc: Document): Map<string, string> {
     "from .models import *  # noqa: F403",
     "",
     "",
-    ...clientPy(false),
+    ...sync,
     "",
     "",
-    ...clientPy(true),
+    ...asyncPy,
     "",
     "",
     '__all__ = ["AsyncClient", "Client"]',

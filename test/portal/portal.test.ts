@@ -97,7 +97,7 @@ describe("sign-up, verification, session cookie, CSRF", () => {
     // development (the console mailer): the page says where the link went (issue 41)
     expect(page).toContain('data-testid="console-mailer"');
     expect(page).toMatch(/printed in the terminal|dicetak di terminal/);
-    expect(page).toMatch(/<button type="submit" disabled="">/);
+    expect(page).toMatch(/<button type="submit" class="mt" disabled="">/);
     // The form is disabled, and the service refuses anyway.
     let res = await b.post("/portal/keys", { name: "app" });
     expect(res.status).toBe(403);
