@@ -24,6 +24,7 @@ import { interiorPoint, ringsOf } from "../../src/wilayah/geo/geometry.ts";
 import { normalizeSearchText } from "../../src/wilayah/normalize.ts";
 import { isMain, seedDir } from "../lib.ts";
 import { neighbourSql } from "./borders.ts";
+import { BPS_CROSSWALK, type BpsLevel, bpsCoverage, bpsSql, parseBpsCrosswalk } from "./bps.ts";
 import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
 import { buildHistory, renderReport } from "./history.ts";
 import { CURRENT, EDITIONS, type Edition, levelNo, parentOf, readCurated, readEditions } from "./history-editions.ts";
@@ -178,6 +179,8 @@ export type SeedResult = {
     stats: { population: number; area: number };
     /** Borders per level (pairs of neighbours); kelurahan's are in seed/neighbours-kelurahan.csv.gz. */
     neighbours: Record<Level, number>;
+    /** BPS codes per level (seed/sources/wilayah-bps-crosswalk.csv): in the file, mapped to a current region, current regions holding one. */
+    bps: Record<BpsLevel, { codes: number; mapped: number; regions: number }>;
   };
   rows: Row[];
   islands: IslandRow[];
@@ -340,6 +343,9 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
   body += renderIslands(islands);
   for (const level of ["provinsi", "kabupaten", "kecamatan"] as const) body += boundarySql(level, shapes[level]);
   for (const level of ["provinsi", "kabupaten", "kecamatan"] as const) body += neighbourSql(level, neighbours[level].rows);
+  // BPS codes (src/wilayah/bps): each leads to a current region or stays unmapped.
+  const bps = parseBpsCrosswalk(readSource(BPS_CROSSWALK));
+  body += bpsSql(bps, new Map(active.map((r) => [r.id, { name: r.name, level: r.level }])));
   // Built inside SQLite from what is loaded: the centroid grid of /nearby, then the coverage report.
   body += pointSql();
   body += coverageSql();
@@ -388,6 +394,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
       },
       stats: { population: withStats.filter((r) => r.stats?.total != null).length, area: withStats.filter((r) => r.stats?.areaKm2 != null).length },
       neighbours: Object.fromEntries(LEVELS.map((l) => [l, neighbours[l].rows.length / 2])) as Record<Level, number>,
+      bps: bpsCoverage(bps),
     },
   };
 }
