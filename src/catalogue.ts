@@ -11,6 +11,7 @@ import { weatherEndpoints } from "./weather/endpoints";
 import { addressEndpoints } from "./wilayah/addresses/endpoints";
 import { coverageEndpoint, missingEndpoint } from "./wilayah/coverage/endpoints";
 import { exportEndpoints, mappingEndpoint } from "./wilayah/export/endpoints";
+import { bpsEndpoint } from "./wilayah/bps/endpoints";
 import { boundaryEndpoint, reverseEndpoint } from "./wilayah/geo/endpoints";
 import { historyEndpoints } from "./wilayah/history/endpoints";
 import { islandEndpoints } from "./wilayah/islands/endpoints";
@@ -26,6 +27,7 @@ export const dataEndpoints: readonly DataEndpoint[] = [
   searchEndpoint,
   reverseEndpoint,
   postalEndpoint,
+  bpsEndpoint,
   ...islandEndpoints,
   ...nikEndpoints,
   boundaryEndpoint,
