@@ -68,9 +68,18 @@ const lit = (v: string | number | null) => (v === null ? "NULL" : typeof v === "
 export function bpsSql(rows: BpsRow[], current: Map<string, { name: string; level: string }>): string {
   const tuples = rows.map((r) => {
     const region = r.currentId ? current.get(r.currentId) : undefined;
-    if (r.currentId && region?.level !== r.level)
-      throw new Error(`${BPS_CROSSWALK}: BPS ${r.code} leads to ${r.currentId}, which is no current ${r.level}`);
-    const values = [r.code, BPS_LEVELS[r.level].n, r.name, r.period, r.kemendagriCodes.join("|") || null, r.kemendagriName, r.currentId, region?.name ?? null, r.match];
+    if (r.currentId && region?.level !== r.level) throw new Error(`${BPS_CROSSWALK}: BPS ${r.code} leads to ${r.currentId}, which is no current ${r.level}`);
+    const values = [
+      r.code,
+      BPS_LEVELS[r.level].n,
+      r.name,
+      r.period,
+      r.kemendagriCodes.join("|") || null,
+      r.kemendagriName,
+      r.currentId,
+      region?.name ?? null,
+      r.match,
+    ];
     return `(${values.map(lit).join(",")})`;
   });
   return `-- BPS codes: from seed/sources/wilayah-bps-crosswalk.csv (BPS bridging service, via gapra0393, taufiqart, englandrc). Do not edit.\nDELETE FROM wilayah_bps;\n${insertStatements(

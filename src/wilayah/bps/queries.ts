@@ -46,7 +46,9 @@ export const bpsCodesOfStatement = (db: RegionDb, id: string) =>
 
 /** Many BPS codes in one statement (one bound parameter, whatever their number), in the order given; a code not held gives nulls. */
 export async function bpsRows(db: RegionDb, codes: string[]): Promise<(BpsRow | null)[]> {
-  const rows = await db.all<BpsRow & { i: number }>(sql`SELECT j.key AS i, b.code, b.level, b.name, b.period, b.kemendagri_codes, b.kemendagri_name, b.current_id, b.current_name, b.match
+  const rows = await db.all<
+    BpsRow & { i: number }
+  >(sql`SELECT j.key AS i, b.code, b.level, b.name, b.period, b.kemendagri_codes, b.kemendagri_name, b.current_id, b.current_name, b.match
     FROM json_each(${JSON.stringify(codes)}) j LEFT JOIN wilayah_bps b ON b.code = j.value ORDER BY j.key`);
   return rows.map((r) => (r.code === null ? null : r));
 }

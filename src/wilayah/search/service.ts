@@ -253,7 +253,14 @@ export async function search(db: RegionDb, opts: Paging & { q: string; level?: L
   const fixes = typoFixes(q, plan, readings);
   // A plain query (one word or phrase, no hint, code, context reading, name reading or typo) keeps the suffix-index statement.
   const simple =
-    readings.length === 0 && fixes.length === 0 && !plan.code && !plan.postal && !plan.bps && plan.contexts.length === 0 && !plan.literal.hint && plan.literal.own === q;
+    readings.length === 0 &&
+    fixes.length === 0 &&
+    !plan.code &&
+    !plan.postal &&
+    !plan.bps &&
+    plan.contexts.length === 0 &&
+    !plan.literal.hint &&
+    plan.literal.own === q;
   let variants: Variant[] | null = simple
     ? null
     : [
