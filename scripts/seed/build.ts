@@ -25,7 +25,7 @@ import { normalizeSearchText } from "../../src/wilayah/normalize.ts";
 import { isMain, seedDir } from "../lib.ts";
 import { neighbourSql } from "./borders.ts";
 import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
-import { BPS_CROSSWALK, type BpsLevel, bpsCoverage, bpsSql, parseBpsCrosswalk } from "./bps.ts";
+import { BPS_CROSSWALK, type BpsLevel, type BpsRow, bpsCoverage, bpsSql, parseBpsCrosswalk } from "./bps.ts";
 import { buildHistory, renderReport } from "./history.ts";
 import { CURRENT, EDITIONS, type Edition, levelNo, parentOf, readCurated, readEditions } from "./history-editions.ts";
 import { nameKey } from "./history-names.ts";
@@ -184,6 +184,8 @@ export type SeedResult = {
   };
   rows: Row[];
   islands: IslandRow[];
+  /** The BPS crosswalk's rows as loaded into wilayah_bps (the exports' bps_code). */
+  bps: BpsRow[];
   /** The resolution report of the region history (renderReport prints it). */
   history: Report;
   /** The region history tables' rows, as loaded into D1 (the code mapping files are built from them: scripts/seed/mapping.ts). */
@@ -364,6 +366,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
     nameTable,
     rows,
     islands,
+    bps,
     history: history.report,
     historyTables,
     orphans: { codes: orphans.map((r) => r.id), resolved: orphanLinks.length },

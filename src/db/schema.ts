@@ -140,7 +140,7 @@ export const wilayahGrid = sqliteTable(
  *   every current region with coordinates, keyed by its grid cell (POINT_CELL in
  *   src/wilayah/space/grid.ts), for `/nearby`. Built inside SQLite by the seed.
  * - `wilayah_gap (field, level, id)`, primary key (field, level, id): the current regions that lack
- *   a field (coordinates, boundary, postal_code, population, area), and `wilayah_coverage (level,
+ *   a field (coordinates, boundary, postal_code, population, area, bps_code), and `wilayah_coverage (level,
  *   field, regions, covered)`: the counts per level. Rebuilt in SQL at the end of the seed and of
  *   the kelurahan boundary load, so they describe what is loaded.
  */
