@@ -149,3 +149,20 @@ describe("search by a BPS code", () => {
     expect(mcp.structuredContent.data[0].id).toBe("32.73.06");
   });
 });
+
+describe("addresses with a BPS code", () => {
+  const address = (q: string) => call(`/api/v1/wilayah/address?q=${encodeURIComponent(q)}`, { key });
+
+  it("reads a 7- or 10-digit BPS code where no Kemendagri code has the same digits", async () => {
+    const village = (await json(await address("Kode BPS 3273190001"))).data;
+    expect(village.kelurahan).toEqual({ id: "32.73.06.1002", name: "Arjuna" });
+    const kecamatan = (await json(await address("3273190, Kota Bandung"))).data;
+    expect(kecamatan).toMatchObject({ level: "kecamatan", kecamatan: { id: "32.73.06", name: "Cicendo" } });
+  });
+
+  it("keeps the Kemendagri reading of ten digits some edition holds (BPS 1101022001 would be 11.09.09.2005)", async () => {
+    const { data } = await json(await address("1101022001"));
+    expect(data.kelurahan?.id).not.toBe("11.09.09.2005");
+    expect(data.kabupaten?.id).not.toBe("11.09");
+  });
+});

@@ -99,3 +99,14 @@ export async function convertBps(db: RegionDb, codes: string[]) {
     }),
   };
 }
+
+/** The current region each BPS code leads to (codes we do not hold, or hold unmapped, are absent): one statement. */
+export async function bpsTargets(db: RegionDb, codes: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (codes.length === 0) return out;
+  const rows = await bpsRows(db, codes);
+  rows.forEach((r, i) => {
+    if (r?.current_id) out.set(codes[i], r.current_id);
+  });
+  return out;
+}
