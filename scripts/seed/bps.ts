@@ -62,13 +62,33 @@ const MAX_STATEMENT_BYTES = 60_000;
 const lit = (v: string | number | null) => (v === null ? "NULL" : typeof v === "number" ? String(v) : sqlString(v));
 
 /**
- * The `wilayah_bps` rows (emptied first). `current`: today's regions (id -> name, level); a
- * `current_code` not among them, or of another level, stops the build.
+ * Where each row leads in this seed. The file's `current_code` is a code of edition 2025; once a
+ * later edition (`npm run edition:add`) retires it, the row follows its one successor of the same
+ * level (the region history), and with none or several it is left unmapped: never guessed. A code
+ * that no edition holds stops the build.
  */
-export function bpsSql(rows: BpsRow[], current: Map<string, { name: string; level: string }>): string {
+export function resolveBps(
+  rows: BpsRow[],
+  current: Map<string, { name: string; level: string }>,
+  successorsOf: (id: string) => string[],
+  known: (id: string) => boolean,
+): (BpsRow & { currentName: string | null })[] {
+  return rows.map((r) => {
+    if (!r.currentId) return { ...r, currentName: null };
+    const region = current.get(r.currentId);
+    if (region) {
+      if (region.level !== r.level) throw new Error(`${BPS_CROSSWALK}: BPS ${r.code} leads to ${r.currentId}, which is no ${r.level}`);
+      return { ...r, currentName: region.name };
+    }
+    if (!known(r.currentId)) throw new Error(`${BPS_CROSSWALK}: BPS ${r.code} leads to ${r.currentId}, which no edition holds`);
+    const next = successorsOf(r.currentId).filter((id) => current.get(id)?.level === r.level);
+    return next.length === 1 ? { ...r, currentId: next[0], currentName: current.get(next[0])?.name ?? null } : { ...r, currentId: null, currentName: null };
+  });
+}
+
+/** The `wilayah_bps` rows (emptied first), as resolveBps leads them. */
+export function bpsSql(rows: (BpsRow & { currentName: string | null })[]): string {
   const tuples = rows.map((r) => {
-    const region = r.currentId ? current.get(r.currentId) : undefined;
-    if (r.currentId && region?.level !== r.level) throw new Error(`${BPS_CROSSWALK}: BPS ${r.code} leads to ${r.currentId}, which is no current ${r.level}`);
     const values = [
       r.code,
       BPS_LEVELS[r.level].n,
@@ -77,7 +97,7 @@ export function bpsSql(rows: BpsRow[], current: Map<string, { name: string; leve
       r.kemendagriCodes.join("|") || null,
       r.kemendagriName,
       r.currentId,
-      region?.name ?? null,
+      r.currentName,
       r.match,
     ];
     return `(${values.map(lit).join(",")})`;

@@ -25,7 +25,7 @@ import { normalizeSearchText } from "../../src/wilayah/normalize.ts";
 import { isMain, seedDir } from "../lib.ts";
 import { neighbourSql } from "./borders.ts";
 import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
-import { BPS_CROSSWALK, type BpsLevel, type BpsRow, bpsCoverage, bpsSql, parseBpsCrosswalk } from "./bps.ts";
+import { BPS_CROSSWALK, type BpsLevel, type BpsRow, bpsCoverage, bpsSql, parseBpsCrosswalk, resolveBps } from "./bps.ts";
 import { buildHistory, renderReport } from "./history.ts";
 import { CURRENT, EDITIONS, type Edition, levelNo, parentOf, readCurated, readEditions } from "./history-editions.ts";
 import { nameKey } from "./history-names.ts";
@@ -346,8 +346,15 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
   for (const level of ["provinsi", "kabupaten", "kecamatan"] as const) body += boundarySql(level, shapes[level]);
   for (const level of ["provinsi", "kabupaten", "kecamatan"] as const) body += neighbourSql(level, neighbours[level].rows);
   // BPS codes (src/wilayah/bps): each leads to a current region or stays unmapped.
-  const bps = parseBpsCrosswalk(readSource(BPS_CROSSWALK));
-  body += bpsSql(bps, new Map(active.map((r) => [r.id, { name: r.name, level: r.level }])));
+  const successorsOf = new Map<string, string[]>();
+  for (const l of historyTables.successors) successorsOf.set(l.oldId, [...(successorsOf.get(l.oldId) ?? []), l.newId]);
+  const bps = resolveBps(
+    parseBpsCrosswalk(readSource(BPS_CROSSWALK)),
+    new Map(active.map((r) => [r.id, { name: r.name, level: r.level }])),
+    (id) => successorsOf.get(id) ?? [],
+    (id) => byId.has(id) || history.codes.has(id),
+  );
+  body += bpsSql(bps);
   // Built inside SQLite from what is loaded: the centroid grid of /nearby, then the coverage report.
   body += pointSql();
   body += coverageSql();
