@@ -148,6 +148,16 @@ describe("search by a BPS code", () => {
     const mcp = await mcpTool(key, "wilayah_search", { q: "3273190" });
     expect(mcp.structuredContent.data[0].id).toBe("32.73.06");
   });
+
+  it("lists both regions for ten digits that are a Kemendagri code and a BPS code of another village", async () => {
+    const body = await json(await get("/search?q=1101022001"));
+    const ids = body.data.map((r: { id: string }) => r.id);
+    expect(ids).toContain("11.01.02.2001"); // Fajar Harapan, the Kemendagri code
+    expect(ids).toContain("11.09.09.2005"); // where BPS 1101022001 leads
+
+    const kabupaten = (await json(await get("/search?q=1101"))).data.map((r: { id: string }) => r.id);
+    expect(kabupaten.slice(0, 2).sort()).toEqual(["11.01", "11.09"]); // Aceh Selatan (Kemendagri 11.01), Simeulue (BPS 1101)
+  });
 });
 
 describe("addresses with a BPS code", () => {
