@@ -10,5 +10,5 @@ CREATE TABLE `wilayah_bps` (
 	`match` text NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX `wilayah_bps_current_idx` ON `wilayah_bps` (`current_id`,`period`);--> statement-breakpoint
+CREATE INDEX `wilayah_bps_current_idx` ON `wilayah_bps` (`current_id`,"period" DESC,`code`);--> statement-breakpoint
 CREATE INDEX `wilayah_bps_period_idx` ON `wilayah_bps` (`period`);

@@ -479,8 +479,9 @@ export const wilayahBps = sqliteTable(
     currentName: text("current_name"),
     match: text("match").notNull(), // same_code_same_name | same_code_name_differs | renamed_or_moved | none
   },
+  // current: a by-id answer's bps_codes read from the index alone, in its order (newest period, then code);
   // period: the not-found answer names the periods held, a few index lookups (src/wilayah/bps/queries.ts)
-  (t) => [index("wilayah_bps_current_idx").on(t.currentId, t.period), index("wilayah_bps_period_idx").on(t.period)],
+  (t) => [index("wilayah_bps_current_idx").on(t.currentId, sql`${t.period} DESC`, t.code), index("wilayah_bps_period_idx").on(t.period)],
 );
 
 // ---------------------------------------------------------------- webhooks (src/webhooks; docs/api.md, "Webhooks")
