@@ -60,7 +60,31 @@ export const ROUTES: Route[] = [
     body: JSON.stringify({ codes: convertCodes() }),
     headers: { "content-type": "application/json" },
   },
+  { name: "by-id (kabupaten, 2 BPS codes)", path: "/api/v1/wilayah/95.01" },
+  {
+    name: "bps (mix of 3 levels)",
+    path: "/api/v1/wilayah/bps/3273",
+    paths: ["3273", "3273190", "3273190001"].map((c) => `/api/v1/wilayah/bps/${c}`),
+  },
+  {
+    name: "convert from bps (1,000)",
+    path: "/api/v1/wilayah/convert",
+    method: "POST",
+    body: JSON.stringify({ from: "bps", codes: bpsCodes() }),
+    headers: { "content-type": "application/json" },
+  },
 ];
+
+/** 1,000 BPS codes of every level and period, evenly spaced through the crosswalk (seed/sources/wilayah-bps-crosswalk.csv). */
+function bpsCodes(): string[] {
+  const codes = readFileSync(join(root, "seed", "sources", "wilayah-bps-crosswalk.csv"), "utf8")
+    .split("\n")
+    .slice(1)
+    .filter(Boolean)
+    .map((line) => line.split(",")[1]);
+  const step = Math.floor(codes.length / 1000);
+  return codes.filter((_, i) => i % step === 0).slice(0, 1000);
+}
 
 /**
  * 1,000 codes to convert, as a database built in 2022 would hold them: every fifth village code of

@@ -9,6 +9,7 @@ import type { DataEndpoint } from "./data/endpoint";
 import type { Admit } from "./data/run";
 import { weatherEndpoints } from "./weather/endpoints";
 import { addressEndpoints } from "./wilayah/addresses/endpoints";
+import { bpsEndpoint } from "./wilayah/bps/endpoints";
 import { coverageEndpoint, missingEndpoint } from "./wilayah/coverage/endpoints";
 import { exportEndpoints, mappingEndpoint } from "./wilayah/export/endpoints";
 import { boundaryEndpoint, reverseEndpoint } from "./wilayah/geo/endpoints";
@@ -26,6 +27,7 @@ export const dataEndpoints: readonly DataEndpoint[] = [
   searchEndpoint,
   reverseEndpoint,
   postalEndpoint,
+  bpsEndpoint,
   ...islandEndpoints,
   ...nikEndpoints,
   boundaryEndpoint,

@@ -25,6 +25,7 @@ import { normalizeSearchText } from "../../src/wilayah/normalize.ts";
 import { isMain, seedDir } from "../lib.ts";
 import { neighbourSql } from "./borders.ts";
 import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
+import { BPS_CROSSWALK, type BpsLevel, type BpsRow, bpsCoverage, bpsSql, parseBpsCrosswalk, resolveBps } from "./bps.ts";
 import { buildHistory, renderReport } from "./history.ts";
 import { CURRENT, EDITIONS, type Edition, levelNo, parentOf, readCurated, readEditions } from "./history-editions.ts";
 import { nameKey } from "./history-names.ts";
@@ -178,9 +179,13 @@ export type SeedResult = {
     stats: { population: number; area: number };
     /** Borders per level (pairs of neighbours); kelurahan's are in seed/neighbours-kelurahan.csv.gz. */
     neighbours: Record<Level, number>;
+    /** BPS codes per level (seed/sources/wilayah-bps-crosswalk.csv): in the file, mapped to a current region, current regions holding one. */
+    bps: Record<BpsLevel, { codes: number; mapped: number; regions: number }>;
   };
   rows: Row[];
   islands: IslandRow[];
+  /** The BPS crosswalk's rows as loaded into wilayah_bps (the exports' bps_code). */
+  bps: BpsRow[];
   /** The resolution report of the region history (renderReport prints it). */
   history: Report;
   /** The region history tables' rows, as loaded into D1 (the code mapping files are built from them: scripts/seed/mapping.ts). */
@@ -340,6 +345,16 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
   body += renderIslands(islands);
   for (const level of ["provinsi", "kabupaten", "kecamatan"] as const) body += boundarySql(level, shapes[level]);
   for (const level of ["provinsi", "kabupaten", "kecamatan"] as const) body += neighbourSql(level, neighbours[level].rows);
+  // BPS codes (src/wilayah/bps): each leads to a current region or stays unmapped.
+  const successorsOf = new Map<string, string[]>();
+  for (const l of historyTables.successors) successorsOf.set(l.oldId, [...(successorsOf.get(l.oldId) ?? []), l.newId]);
+  const bps = resolveBps(
+    parseBpsCrosswalk(readSource(BPS_CROSSWALK)),
+    new Map(active.map((r) => [r.id, { name: r.name, level: r.level }])),
+    (id) => successorsOf.get(id) ?? [],
+    (id) => byId.has(id) || history.codes.has(id),
+  );
+  body += bpsSql(bps);
   // Built inside SQLite from what is loaded: the centroid grid of /nearby, then the coverage report.
   body += pointSql();
   body += coverageSql();
@@ -358,6 +373,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
     nameTable,
     rows,
     islands,
+    bps,
     history: history.report,
     historyTables,
     orphans: { codes: orphans.map((r) => r.id), resolved: orphanLinks.length },
@@ -388,6 +404,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
       },
       stats: { population: withStats.filter((r) => r.stats?.total != null).length, area: withStats.filter((r) => r.stats?.areaKm2 != null).length },
       neighbours: Object.fromEntries(LEVELS.map((l) => [l, neighbours[l].rows.length / 2])) as Record<Level, number>,
+      bps: bpsCoverage(bps),
     },
   };
 }

@@ -52,7 +52,14 @@ type ExportRecord = Record<string, string | number | Population | null>;
 const PARENT: Record<Level, string | null> = { provinsi: null, kabupaten: "provinsi_id", kecamatan: "kabupaten_id", kelurahan: "kecamatan_id" };
 
 /** Every region of every level, active and retired (is_active 0), ordered by id as the API lists them. */
-function exportRecords(rows: SeedResult["rows"]): Record<Level, ExportRecord[]> {
+function exportRecords(rows: SeedResult["rows"], bps: SeedResult["bps"]): Record<Level, ExportRecord[]> {
+  // The newest BPS code leading to each region: as its by-id answer orders bps_codes (newest period, then lowest code).
+  const newestBps = new Map<string, { code: string; period: string }>();
+  for (const b of bps) {
+    if (!b.currentId) continue;
+    const held = newestBps.get(b.currentId);
+    if (!held || b.period > held.period || (b.period === held.period && b.code < held.code)) newestBps.set(b.currentId, { code: b.code, period: b.period });
+  }
   const out = Object.fromEntries(LEVELS.map((l) => [l, [] as ExportRecord[]])) as Record<Level, ExportRecord[]>;
   for (const r of rows) {
     const record: ExportRecord = { id: r.id, code: undotted(r.id), name: r.name, alt_name: r.altName, lat: r.lat, lng: r.lng, is_active: r.isActive };
@@ -60,6 +67,7 @@ function exportRecords(rows: SeedResult["rows"]): Record<Level, ExportRecord[]> 
     if (parent) record[parent] = r.parentId;
     if (r.level === "kabupaten") record.type = r.type ?? null;
     if (r.level === "kelurahan") record.postal_code = r.postalCode;
+    if (r.level !== "provinsi") record.bps_code = r.isActive ? (newestBps.get(r.id)?.code ?? null) : null;
     if (r.stats) {
       // As the API shows them (src/wilayah/regions/service.ts): density to one decimal, null when either is unknown.
       const { male, female, total, areaKm2 } = r.stats;
@@ -141,6 +149,12 @@ Parts of the records come from cahya dsn's repositories, under the MIT licence b
 - the code mapping files (mapping-<edition>.csv, .json, .sql): the editions of the code list since
   2015, https://github.com/cahyadsn/wilayah (MIT, copyright (c) 2017-2025 Cahya DSN)
 
+bps_code: the region codes of BPS (Badan Pusat Statistik), from BPS's bridging service
+(sig.bps.go.id/bridging-kode) as published by https://github.com/gapra0393/indonesia-administrative-area,
+https://github.com/taufiqart/wilayah-indonesia and https://github.com/englandrc/IndonesiaCrosswalk
+(no licence stated; facts published by BPS). A BPS region lies in the region it is listed with; it
+is not always equal to it.
+
 MIT License
 
 Copyright (c) 2024-2025 cahya dsn
@@ -189,7 +203,7 @@ export async function buildExports(dir: string, opts: BuildOptions = {}): Promis
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const built = await buildSeed();
-  const all = exportRecords(built.rows);
+  const all = exportRecords(built.rows, built.bps);
   const files: ExportFileEntry[] = [];
   for (const level of levels) {
     const records = opts.filter ? all[level].filter((r) => opts.filter?.(level, r.id as string)) : all[level];

@@ -43,6 +43,8 @@ const MISSING: Record<CoverageField, string> = {
   postal_code: "r.postal_code IS NULL",
   population: "r.population_total IS NULL",
   area: "r.area_km2 IS NULL",
+  // a BPS code leading to the region (src/wilayah/bps); loaded before this report
+  bps_code: "NOT EXISTS (SELECT 1 FROM wilayah_bps x WHERE x.current_id = r.id)",
 };
 
 /** Every field at every level it applies to. */

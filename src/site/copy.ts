@@ -51,6 +51,8 @@ const en = {
   source_regions: "Regions and islands: idn-area-data (Fityan Nugroho), ODbL 1.0: our database is a derivative database under the ODbL.",
   source_cahya: "Coordinates, boundaries, postal codes: cahyadsn/wilayah_boundaries and wilayah_kodepos, MIT, © cahya dsn.",
   source_bmkg: "Weather and earthquakes: BMKG open data (credit BMKG where you show it).",
+  source_bps:
+    "BPS codes: Badan Pusat Statistik's bridging service, as published by gapra0393, taufiqart and englandrc on GitHub (credit BPS where you show them).",
   pricing_title: "Pricing",
   pricing_note: "Monthly prices in rupiah, paid by QRIS. Calls beyond the quota spend prepaid credits (Rp2 a call).",
   per_month: "/ month",
@@ -145,6 +147,8 @@ const id: Record<SiteKey, string> = {
   source_regions: "Wilayah dan pulau: idn-area-data (Fityan Nugroho), ODbL 1.0: basis data kami adalah basis data turunan di bawah ODbL.",
   source_cahya: "Koordinat, batas wilayah, kode pos: cahyadsn/wilayah_boundaries dan wilayah_kodepos, MIT, © cahya dsn.",
   source_bmkg: "Cuaca dan gempa: data terbuka BMKG (sebutkan BMKG saat menampilkannya).",
+  source_bps:
+    "Kode BPS: layanan bridging Badan Pusat Statistik, sebagaimana diterbitkan gapra0393, taufiqart dan englandrc di GitHub (sebutkan BPS saat menampilkannya).",
   pricing_title: "Harga",
   pricing_note: "Harga bulanan dalam rupiah, dibayar dengan QRIS. Panggilan di atas kuota memakai kredit prabayar (Rp2 per panggilan).",
   per_month: "/ bulan",

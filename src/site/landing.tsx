@@ -203,6 +203,7 @@ function DataSection(props: { f: SiteFrame; facts: DataFacts; regulation: Regula
       <ul>
         <li>{f.t("source_regions")}</li>
         <li>{f.t("source_cahya")}</li>
+        <li>{f.t("source_bps")}</li>
         <li>{f.t("source_bmkg")}</li>
       </ul>
     </section>

@@ -46,6 +46,13 @@ export const LEVEL_RECORD = {
   }),
 } as const satisfies Record<Level, z.ZodObject>;
 
+/** By-id answers: the BPS (statistics bureau) codes that lie in the region (src/wilayah/bps). */
+export const bpsCodes = z
+  .array(z.object({ code: z.string().describe("BPS code, digits only"), period: z.string().describe("BPS period of the pairing: 2025_2, 2020_2 or 2017_2") }))
+  .describe(
+    "The BPS codes that lie in this region, newest period first (several where BPS splits what Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells more); empty for a retired code or one BPS has no pairing for",
+  );
+
 /** A region named in an answer: its id and name. */
 export const regionRef = z.object({ id: z.string(), name: z.string() });
 

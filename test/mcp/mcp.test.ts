@@ -73,6 +73,7 @@ describe("MCP tool surface", () => {
         "jobs_status",
         "wilayah_address",
         "wilayah_boundary",
+        "wilayah_bps",
         "wilayah_changes",
         "wilayah_convert",
         "wilayah_coverage",
@@ -317,7 +318,7 @@ describe("MCP tool surface", () => {
     const modern = await connectModern(secret);
     expect(modern.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     const { tools } = await modern.listTools();
-    expect(tools.length).toBe(24); // 23 data tools and jobs_status
+    expect(tools.length).toBe(25); // 24 data tools and jobs_status
     expect(tools.every((t) => t.inputSchema.type === "object" && t.outputSchema?.type === "object")).toBe(true);
     const r = (await modern.callTool({ name: "wilayah_search", arguments: { q: "bandung", per_page: 2 } })) as ToolResult;
     expect(r.structuredContent).toEqual(body.result.structuredContent);

@@ -26,6 +26,7 @@ const OPERATION_NAMES: string[] = [
   "GET /api/v1/jobs/{id} getJob",
   "GET /api/v1/jobs/{id}/result getJobResult",
   "GET /api/v1/wilayah/address resolveAddress",
+  "GET /api/v1/wilayah/bps/{code} getBps",
   "GET /api/v1/wilayah/changes listChanges",
   "GET /api/v1/wilayah/changes/mapping getChangesMapping",
   "GET /api/v1/wilayah/coverage getCoverage",

@@ -4,6 +4,7 @@
  * downloaded as a customer does. The round trip: the downloaded CSV and JSON of kabupaten/kota are
  * the list endpoint's answers, and the GeoJSON holds the same boundaries /wilayah/{id}/boundary answers.
  */
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CURRENT_EXPORT } from "../../src/wilayah/export/service";
 import { EXPORT_FILES, exportManifest as manifest, removeExport, uploadExportSubset } from "../export-subset";
@@ -81,7 +82,15 @@ describe("bulk exports", () => {
     );
   });
 
-  it("the CSV of kabupaten/kota is the list endpoint's answers, row for row (the round trip)", async () => {
+  it("the CSV of kabupaten/kota is the list endpoint's answers, row for row (the round trip), and bps_code", async () => {
+    const bpsOf = new Map(
+      (
+        await env.DB.prepare("SELECT current_id, max(code) AS code FROM wilayah_bps WHERE level = 2 AND period = '2025_2' GROUP BY current_id").all<{
+          current_id: string;
+          code: string;
+        }>()
+      ).results.map((r) => [r.current_id, r.code]),
+    );
     const res = await download("?level=kabupaten&format=csv");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
@@ -106,9 +115,12 @@ describe("bulk exports", () => {
           k === "population" ? ["male", "female", "total"].map((p) => [`population_${p}`, v === null ? null : (v as Record<string, number>)[p]]) : [[k, v]],
         ),
       );
-    const flatListed = listed.map(flat);
+    // then the files' own column: the newest BPS code leading to the region (Kota Bandung: 3273)
+    const flatListed: Record<string, unknown>[] = listed.map((r) => ({ ...flat(r), bps_code: bpsOf.get(r.id as string) ?? null }));
     expect(header).toEqual(Object.keys(flatListed[0]));
     expect(rows).toHaveLength(514);
+    expect(rows.find((r) => r[0] === "32.73")?.at(-1)).toBe("3273");
+    expect(rows.find((r) => r[0] === "95.01")?.at(-1)).toBe("9702"); // Jayawijaya: the 2025_2 code, not the retired 9402
     // CSV has text only: the API's numbers as text, null as an empty field.
     expect(rows).toEqual(flatListed.map((r) => header.map((c) => (r[c] === null ? "" : String(r[c])))));
   });
@@ -119,7 +131,7 @@ describe("bulk exports", () => {
     const body = await json(res);
     expect(body.meta).toMatchObject({ level: "kabupaten", total: 514, export_id: CURRENT_EXPORT, data_version: res.headers.get("x-data-version") });
     expect(body.meta.license).toMatch(/ODbL/);
-    expect(body.data).toEqual(await listAll("kabupaten"));
+    expect(body.data).toEqual((await listAll("kabupaten")).map((r) => ({ ...r, bps_code: r.is_active ? expect.any(String) : null })));
   });
 
   it("the GeoJSON of a level is an RFC 7946 FeatureCollection holding each region's boundary as /wilayah/{id}/boundary answers it", async () => {

@@ -190,6 +190,7 @@ describe("by id, a code of any edition", () => {
       density_per_km2: null,
       level: "kabupaten",
       replaced_by: ["96.71"],
+      bps_codes: [], // BPS codes lead to current regions only
     });
     expect((await json(await get("/kabupaten/9271"))).data).toMatchObject({ id: "92.71", replaced_by: ["96.71"] });
     await expectError(await get("/kecamatan/92.71"), 404, "NOT_FOUND");

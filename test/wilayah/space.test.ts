@@ -232,10 +232,19 @@ describe("GET /wilayah/coverage and /coverage/missing", () => {
     const body = await data("/coverage");
     const loadedVillageBoundaries = (await env.DB.prepare("SELECT count(*) AS n FROM wilayah_bbox WHERE level = 4").first<{ n: number }>())?.n;
     expect(body.data).toEqual([
-      { level: "provinsi", regions: 38, coordinates: 38, boundary: 38, postal_code: null, population: 38, area: 38 },
-      { level: "kabupaten", regions: 514, coordinates: 514, boundary: 514, postal_code: null, population: 514, area: 514 },
-      { level: "kecamatan", regions: 7285, coordinates: 7285, boundary: 7285, postal_code: null, population: null, area: null },
-      { level: "kelurahan", regions: 83_762, coordinates: 83_402, boundary: loadedVillageBoundaries, postal_code: 83_762, population: null, area: null },
+      { level: "provinsi", regions: 38, coordinates: 38, boundary: 38, postal_code: null, population: 38, area: 38, bps_code: null },
+      { level: "kabupaten", regions: 514, coordinates: 514, boundary: 514, postal_code: null, population: 514, area: 514, bps_code: 514 },
+      { level: "kecamatan", regions: 7285, coordinates: 7285, boundary: 7285, postal_code: null, population: null, area: null, bps_code: 7_284 },
+      {
+        level: "kelurahan",
+        regions: 83_762,
+        coordinates: 83_402,
+        boundary: loadedVillageBoundaries,
+        postal_code: 83_762,
+        population: null,
+        area: null,
+        bps_code: 82_934,
+      },
     ]);
   });
 

@@ -139,10 +139,17 @@ export function regionCode(w: string): string | null {
   const ten = CODE_TEN.exec(w);
   return ten ? ten.slice(1).join(".") : null;
 }
+/**
+ * A number that may be a BPS (statistics bureau) code: a kecamatan's 7 digits (no Kemendagri code
+ * has 7) or a village's 10. Read as BPS only where the crosswalk holds it and, for 10 digits, no
+ * edition of Kemendagri's list holds the same digits as a code (the address service decides).
+ */
+const BPS_CODE = /^[1-9]\d{6}(?:\d{3})?$/;
+export const bpsCodeOf = (w: string): string | null => (BPS_CODE.test(w) ? w : null);
 /** Codes read from one address: more is a list pasted into one line, not an address. */
 export const MAX_CODES = 4;
-/** Words that label a code (`Kode Wilayah: 32.73.01.1001`, `kode kemendagri`), dropped before it. */
-export const CODE_LABELS = new Set(["kode", "kd", "wilayah", "kemendagri", "kemdagri", "desa", "kelurahan", "kel"]);
+/** Words that label a code (`Kode Wilayah: 32.73.01.1001`, `kode kemendagri`, `kode BPS`), dropped before it. */
+export const CODE_LABELS = new Set(["kode", "kd", "wilayah", "kemendagri", "kemdagri", "bps", "desa", "kelurahan", "kel"]);
 
 export const isNumber = (t: Tok | undefined) => !!t && !t.sep && /^\d/.test(t.w) && /\d/.test(t.w);
 export const isPostal = (t: Tok | undefined) => !!t && /^[1-9]\d{4}$/.test(t.w);

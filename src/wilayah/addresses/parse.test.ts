@@ -289,18 +289,27 @@ describe("address parser: region segments", () => {
     expect(parseAddress("Jl.").components.street).toBe(null);
   });
 
-  it("reads region codes, dotted or a village's ten digits, and drops their labels; phone numbers, prices and BPS codes are no codes", () => {
+  it("reads region codes, dotted or a village's ten digits, and drops their labels; phone numbers and prices are no codes", () => {
     const p = parseAddress("Kode Wilayah: 32.73.01.1001, Braga, Kota Bandung 40111");
     expect(p.codes).toEqual([{ text: "32.73.01.1001", id: "32.73.01.1001" }]);
     expect(p.regions.map((r) => r.text)).toEqual(["Braga", "Bandung"]);
     expect(p.components.postal_code).toBe("40111");
-    expect(parseAddress("DESA SUKAMAJU 3204052001").codes).toEqual([{ text: "3204052001", id: "32.04.05.2001" }]);
+    // ten digits may be a BPS code too: the service reads them so only when no edition holds 32.04.05.2001
+    expect(parseAddress("DESA SUKAMAJU 3204052001").codes).toEqual([{ text: "3204052001", id: "32.04.05.2001", bps: "3204052001" }]);
     expect(parseAddress("DESA SUKAMAJU 3204052001").regions.map((r) => r.text)).toEqual(["SUKAMAJU"]);
     expect(parseAddress("Kec. Coblong 32.73.02, Kode Kemendagri 32.73").codes.map((c) => c.id)).toEqual(["32.73.02", "32.73"]);
-    for (const text of ["Braga 081234567890", "Braga 3273010001", "Braga Rp 12.500", "Jl. Braga Km 12.50, Bandung", "Braga 40111"]) {
+    for (const text of ["Braga 081234567890", "Braga Rp 12.500", "Jl. Braga Km 12.50, Bandung", "Braga 40111", "Braga 327301", "Braga 0273190"]) {
       expect(parseAddress(text).codes, text).toEqual([]);
     }
     expect(parseAddress("1101012001 1101012002 1101012003 1101012004 1101012005").codes).toHaveLength(4);
+  });
+
+  it("reads a 7-digit number and ten digits that are no Kemendagri code as possible BPS codes, their labels dropped", () => {
+    expect(parseAddress("Braga 3273010001").codes).toEqual([{ text: "3273010001", id: "3273010001", bps: "3273010001" }]);
+    const p = parseAddress("Cicendo, Kode BPS 3273190, Kota Bandung");
+    expect(p.codes).toEqual([{ text: "3273190", id: "3273190", bps: "3273190" }]);
+    expect(p.regions.map((r) => r.text)).toEqual(["Cicendo", "Bandung"]);
+    expect(parseAddress("Kode Wilayah: 32.73.01.1001").codes[0].bps).toBeUndefined();
   });
 });
 

@@ -27,6 +27,7 @@
 import type { Level } from "../codes.ts";
 import {
   ADMINISTRATIVE,
+  bpsCodeOf,
   CODE_LABELS,
   isHouseNumber,
   isNumber,
@@ -76,8 +77,12 @@ export type RegionSegment = {
   fromStreet?: true;
 };
 
-/** A region code written in the address (`32.73.01.1001`, `3273011001`): of any edition, read through the region history. */
-export type WrittenCode = { text: string; id: string };
+/**
+ * A region code written in the address (`32.73.01.1001`, `3273011001`): of any edition, read through
+ * the region history. `bps`: the same digits read as a BPS code (`3273190`, `3273190001`), which the
+ * address service uses only when no edition holds `id` (a 7-digit `id` is never a Kemendagri code).
+ */
+export type WrittenCode = { text: string; id: string; bps?: string };
 
 export type ParsedAddress = {
   components: AddressComponents;
@@ -326,7 +331,8 @@ function readNumber(w: Walk, i: number): number | null {
   const t = toks[i];
   if (!isNumber(t)) return null;
   const code = regionCode(t.w);
-  if (code) readCode(w, code, t.raw);
+  const bps = bpsCodeOf(t.w);
+  if (code || bps) readCode(w, code ?? t.w, t.raw, bps);
   else if (isPostal(t)) take(w, "postal_code", t.raw);
   else if (t.w.length > 5 || /^\d+[.,]\d/.test(t.w)) close(w, "number");
   else if (cur && (cur.kind === "street" || cur.kind === "building" || cur.kind === "complex") && w.components.house_number === null)
@@ -336,7 +342,7 @@ function readNumber(w: Walk, i: number): number | null {
 }
 
 /** A region code; its label words (`Kode Wilayah`) are no region: they leave the segment before it. */
-function readCode(w: Walk, code: string, raw: string): void {
+function readCode(w: Walk, code: string, raw: string, bps: string | null): void {
   const { cur, toks } = w;
   if (cur?.kind === "region") {
     let to = cur.to;
@@ -344,7 +350,7 @@ function readCode(w: Walk, code: string, raw: string): void {
     cur.to = to;
   }
   close(w, "number");
-  if (w.codes.length < MAX_CODES && !w.codes.some((c) => c.id === code)) w.codes.push({ text: raw, id: code });
+  if (w.codes.length < MAX_CODES && !w.codes.some((c) => c.id === code)) w.codes.push({ text: raw, id: code, ...(bps ? { bps } : {}) });
 }
 
 const SEGMENT_KINDS: ReadonlySet<string> = new Set(["street", "complex", "building", "dusun", "region"]);

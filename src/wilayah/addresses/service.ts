@@ -5,6 +5,7 @@
  * and each address scored on its own (resolve.ts). Knows nothing of HTTP.
  */
 import type { RegionDb } from "../../db/client";
+import { bpsTargets } from "../bps/service";
 import type { Level } from "../codes";
 import { convert, predecessors } from "../history/service";
 import { nameTable } from "../names/shipped";
@@ -86,8 +87,9 @@ async function convertCodes(db: RegionDb, ids: string[]) {
 }
 
 /**
- * Resolves addresses, answers in the same order. At most four statements whatever their number:
- * only if some address holds a region code, the codes' current regions (region history); the
+ * Resolves addresses, answers in the same order. At most five statements whatever their number:
+ * only if some address holds a region code, the codes' current regions (region history); only if
+ * some number no edition holds may be a BPS code, the BPS crosswalk; the
  * phrases, postal codes and those regions of all of them; then, only if some answer left a name
  * unexplained, the regions of those areas (compared in the isolate); then, only if some village
  * lies outside the kecamatan the text labels, those villages' earlier codes (region history).
@@ -100,7 +102,18 @@ export async function resolveAddresses(db: RegionDb, texts: string[]): Promise<A
   });
   const phrases = [...new Set(batch.flatMap((b) => b.phrases.map((p) => p.phrase)))];
   const postals = [...new Set(batch.flatMap((b) => (b.parsed.components.postal_code ? [b.parsed.components.postal_code] : [])))];
-  const { targets: codes, unknown } = await convertCodes(db, [...new Set(batch.flatMap((b) => b.parsed.codes.map((c) => c.id)))]);
+  const written = batch.flatMap((b) => b.parsed.codes);
+  const { targets: codes, unknown } = await convertCodes(db, [...new Set(written.map((c) => c.id))]);
+  // A number is read as a BPS code only when no edition of Kemendagri's list holds it as a code (7
+  // digits never are one; 4,039 of the 84,108 BPS village codes are, mostly another region's): one
+  // more statement, only when some address holds such a number.
+  const bps = await bpsTargets(db, [...new Set(written.flatMap((c) => (c.bps && unknown.has(c.id) ? [c.bps] : [])))]);
+  for (const c of written) {
+    const target = c.bps && unknown.has(c.id) ? bps.get(c.bps) : undefined;
+    if (!target) continue;
+    codes.set(c.id, [{ id: target, former: false, several: false }]);
+    unknown.delete(c.id);
+  }
   const targets = [...new Set([...codes.values()].flatMap((list) => list.map((t) => t.id)))];
   const { byId, ...rest } = await lookupPhrases(db, phrases, postals, targets);
   const byCode = new Map<string, CodeTarget[]>();

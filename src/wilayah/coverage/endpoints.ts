@@ -16,7 +16,7 @@ export const coverageEndpoint = defineEndpoint({
   example: {},
   tool: "wilayah_coverage",
   description:
-    "What the data holds, per level: how many current regions there are and how many have coordinates, a boundary (for kelurahan/desa: the boundaries loaded), a postal code (kelurahan/desa), population and area (provinsi and kabupaten/kota). null: the field does not apply to the level. wilayah_coverage_missing lists the regions that lack one.",
+    "What the data holds, per level: how many current regions there are and how many have coordinates, a boundary (for kelurahan/desa: the boundaries loaded), a postal code (kelurahan/desa), population and area (provinsi and kabupaten/kota), a BPS code leading to it (kabupaten/kota, kecamatan, kelurahan/desa). null: the field does not apply to the level. wilayah_coverage_missing lists the regions that lack one.",
   input: z.strictObject({}),
   output: z.object({
     data: z.array(
@@ -28,6 +28,7 @@ export const coverageEndpoint = defineEndpoint({
         postal_code: count("a postal code"),
         population: count("a population figure"),
         area: count("an area"),
+        bps_code: count("a BPS (statistics bureau) code leading to it"),
       }),
     ),
   }),
@@ -37,7 +38,11 @@ export const coverageEndpoint = defineEndpoint({
 });
 
 const missingInput = z.strictObject({
-  field: z.enum(COVERAGE_FIELDS).describe("What the regions lack: coordinates, boundary, postal_code (kelurahan), population or area (provinsi, kabupaten)"),
+  field: z
+    .enum(COVERAGE_FIELDS)
+    .describe(
+      "What the regions lack: coordinates, boundary, postal_code (kelurahan), population or area (provinsi, kabupaten), bps_code (kabupaten, kecamatan, kelurahan)",
+    ),
   level: z.enum(LEVELS).optional().describe("One level; default: every level the field applies to"),
   ...pageParams,
 });
@@ -47,7 +52,7 @@ export const missingEndpoint = defineEndpoint({
   example: { field: "coordinates", level: "provinsi" },
   tool: "wilayah_coverage_missing",
   description:
-    "The current regions that lack a field (coordinates, boundary, postal_code, population, area), at one level or at every level the field applies to, by level then id, paged. A field that does not apply to the level is INVALID_QUERY, naming the valid ones.",
+    "The current regions that lack a field (coordinates, boundary, postal_code, population, area, bps_code), at one level or at every level the field applies to, by level then id, paged. A field that does not apply to the level is INVALID_QUERY, naming the valid ones.",
   input: missingInput,
   output: z.object({
     data: z.array(z.object({ id: z.string(), name: z.string(), level: z.enum(LEVELS) })),

@@ -20,11 +20,22 @@ export const EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMATS) as ExportFormat[]
  * (`{male, female, total}` or null); CSV, being flat, writes it as three columns (csvColumns).
  */
 const STATS = ["area_km2", "population", "density_per_km2"] as const;
+/**
+ * Columns of the files only, last: `bps_code`, the newest BPS code leading to the region (the first
+ * of its by-id answer's `bps_codes`; empty when it has none). Not in the list answers, where it would
+ * cost a read per region of every page.
+ */
+export const EXPORT_ONLY_COLUMNS: Record<Level, readonly string[]> = {
+  provinsi: [],
+  kabupaten: ["bps_code"],
+  kecamatan: ["bps_code"],
+  kelurahan: ["bps_code"],
+};
 export const EXPORT_COLUMNS: Record<Level, readonly string[]> = {
   provinsi: ["id", "code", "name", "alt_name", "lat", "lng", "is_active", ...STATS],
-  kabupaten: ["id", "code", "name", "alt_name", "lat", "lng", "is_active", "provinsi_id", "type", ...STATS],
-  kecamatan: ["id", "code", "name", "alt_name", "lat", "lng", "is_active", "kabupaten_id"],
-  kelurahan: ["id", "code", "name", "alt_name", "lat", "lng", "is_active", "kecamatan_id", "postal_code"],
+  kabupaten: ["id", "code", "name", "alt_name", "lat", "lng", "is_active", "provinsi_id", "type", ...STATS, ...EXPORT_ONLY_COLUMNS.kabupaten],
+  kecamatan: ["id", "code", "name", "alt_name", "lat", "lng", "is_active", "kabupaten_id", ...EXPORT_ONLY_COLUMNS.kecamatan],
+  kelurahan: ["id", "code", "name", "alt_name", "lat", "lng", "is_active", "kecamatan_id", "postal_code", ...EXPORT_ONLY_COLUMNS.kelurahan],
 };
 
 /** The population's parts, in the order CSV writes them (`population_male`, ...). */
@@ -37,7 +48,8 @@ export function csvColumns(level: Level): string[] {
 
 /** Layout of the bucket and the files' columns; a new layout is a new prefix, so a Worker never reads files it does not understand. */
 // v2: provinsi and kabupaten/kota gained population and area (files of v1 lack them).
-export const LAYOUT = "v2";
+// v3: kabupaten/kota, kecamatan and kelurahan/desa gained bps_code (issue 39).
+export const LAYOUT = "v3";
 
 /**
  * The export's id: the seed's checksum and the village boundaries' (seed/manifest.json), so new

@@ -5,6 +5,8 @@ import registry from "../../../seed/editions.json";
 import { defineEndpoint } from "../../data/endpoint";
 import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
+import { bpsFacts } from "../bps/endpoints";
+import { convertBps } from "../bps/service";
 import { LEVELS } from "../codes";
 import { DAY } from "../schemas";
 import { WILAYAH_DATA } from "../version";
@@ -155,13 +157,17 @@ const convertInput = z.strictObject({
     .min(1, "at least 1 code")
     .max(CONVERT_MAX, `at most ${CONVERT_MAX} codes per request`)
     .describe(`1 to ${CONVERT_MAX} region codes of any level and edition, with or without dots; each counts as one call`),
+  from: z
+    .enum(["kemendagri", "bps"])
+    .default("kemendagri")
+    .describe("kemendagri (default): Kemendagri codes of any edition; bps: BPS (statistics bureau) codes of 4, 7 or 10 digits, separators optional"),
 });
 
 export const convertEndpoint = defineEndpoint({
   path: "/wilayah/convert",
   method: "POST",
   tool: "wilayah_convert",
-  description: `Convert region codes of any edition since 2015 and any level to today's codes, ${CONVERT_MAX} at a time, in order: for each, its status (current, retired, or unknown: never a code), the current region (the successor when there is exactly one; the code itself when current) and every successor with why and how sure. Each code counts as one call; a request the remaining quota and credits cannot cover whole is refused whole (402). Use it to migrate a database keyed on old codes.`,
+  description: `Convert region codes of any edition since 2015 and any level to today's codes, ${CONVERT_MAX} at a time, in order: for each, its status (current, retired, or unknown: never a code), the current region (the successor when there is exactly one; the code itself when current) and every successor with why and how sure. Each code counts as one call; a request the remaining quota and credits cannot cover whole is refused whole (402). Use it to migrate a database keyed on old codes. With from "bps" it takes BPS (statistics bureau) codes: status current (the BPS region lies in \`current\`), unmapped (BPS code known, no current region established: never guessed) or unknown, with the BPS period, match and Kemendagri codes of that period in \`bps\`.`,
   example: { codes: ["91.01", "9271", "91.01.01.2001", "32.73", "32.73.99"] },
   input: convertInput,
   calls: (input) => input.codes.length,
@@ -169,22 +175,28 @@ export const convertEndpoint = defineEndpoint({
     data: z.array(
       z.object({
         code: z.string().describe("The code as given"),
-        id: z.string().nullable().describe("The code dotted; null when it is no well-formed code"),
+        id: z.string().nullable().describe("The code dotted (from bps: its digits); null when it is no well-formed code"),
         status: z
-          .enum(["current", "retired", "unknown"])
-          .describe("current: in today's list; retired: of an earlier edition only; unknown: in no edition since 2015"),
+          .enum(["current", "retired", "unknown", "unmapped"])
+          .describe(
+            "current: in today's list (from bps: leads to a current region); retired: of an earlier edition only; unknown: in no edition since 2015 (from bps: no BPS code we hold); unmapped: from bps only, a BPS code we hold whose current region could not be established",
+          ),
         current: regionRef
           .nullable()
           .describe("The region to use today: the code itself when current, its successor when it has exactly one; null otherwise (see successors)"),
         successors: z
           .array(regionRef.extend({ basis, confidence }))
           .describe("A retired code's successors among today's regions, surest first (several for a split or a tie; none when not known)"),
+        bps: z
+          .object(bpsFacts)
+          .optional()
+          .describe("from bps, a BPS code we hold: the period of its pairing, how today's region was reached, the Kemendagri code(s) of that period"),
       }),
     ),
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => convert(regionDb(env), q.codes),
+  handler: (q, { env }) => (q.from === "bps" ? convertBps(regionDb(env), q.codes) : convert(regionDb(env), q.codes)),
 });
 
 /** In catalogue order: the one-segment paths before `/wilayah/:id`, which would take them. */

@@ -4,7 +4,7 @@ import { defineEndpoint } from "../../data/endpoint";
 import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { LEVELS, type Level } from "../codes";
-import { DAY, includeInactive, LEVEL_RECORD, regionFields, statsFields } from "../schemas";
+import { bpsCodes, DAY, includeInactive, LEVEL_RECORD, regionFields, statsFields } from "../schemas";
 import { WILAYAH_DATA } from "../version";
 import { getRegion, listLevel } from "./service";
 
@@ -65,11 +65,11 @@ function byIdEndpoint(level: Level) {
   return defineEndpoint({
     path: `/wilayah/${level}/:id`,
     tool: null, // agents use wilayah_detail, which takes an id of any level
-    description: `One ${level} by its id, the Kemendagri code (dotted or undotted, e.g. ${ID_EXAMPLE[level]}). Use it when you hold a ${level} code; GET /wilayah/{id} takes a code of any level. Returns the region's record${LEVEL_FIELDS[level]} and its level; a retired code answers with is_active 0. Unknown id: NOT_FOUND.`,
+    description: `One ${level} by its id, the Kemendagri code (dotted or undotted, e.g. ${ID_EXAMPLE[level]}). Use it when you hold a ${level} code; GET /wilayah/{id} takes a code of any level. Returns the region's record${LEVEL_FIELDS[level]}, its level and bps_codes (the statistics bureau's codes that lie in it); a retired code answers with is_active 0. Unknown id: NOT_FOUND.`,
     errors: ["NOT_FOUND"],
     example: { id: ID_EXAMPLE[level] },
     input,
-    output: z.object({ data: LEVEL_RECORD[level].extend({ level: z.literal(level) }) }),
+    output: z.object({ data: LEVEL_RECORD[level].extend({ level: z.literal(level), bps_codes: bpsCodes }) }),
     cacheSeconds: DAY,
     version: WILAYAH_DATA,
     handler: (q: z.infer<typeof input>, { env }) => getRegion(regionDb(env), q.id, level) as never,
@@ -84,7 +84,7 @@ export const detailEndpoint = defineEndpoint({
   path: "/wilayah/:id",
   tool: "wilayah_detail",
   description:
-    "One region of any level by its Kemendagri code, dots optional (32, 32.73, 32.73.09, 32.73.09.1001: the level is told by the code's length). Use it to look up a code you already hold; to find a region by its name, search instead. Returns the record (id, code, name, alt_name, centroid lat/lng, is_active), its level, its parent's id, type for a kabupaten/kota and postal_code for a kelurahan/desa; a retired code answers with is_active 0. Unknown code: NOT_FOUND.",
+    "One region of any level by its Kemendagri code, dots optional (32, 32.73, 32.73.09, 32.73.09.1001: the level is told by the code's length). Use it to look up a code you already hold; to find a region by its name, search instead. Returns the record (id, code, name, alt_name, centroid lat/lng, is_active), its level, its parent's id, type for a kabupaten/kota, postal_code for a kelurahan/desa, and bps_codes (the BPS codes that lie in it, newest period first); a retired code answers with is_active 0. Unknown code: NOT_FOUND.",
   errors: ["NOT_FOUND"],
   example: { id: "32.73.09.1001" },
   input: detailInput,
@@ -100,6 +100,7 @@ export const detailEndpoint = defineEndpoint({
       population: statsFields.population.optional().describe("provinsi and kabupaten/kota only; the source states no reference date"),
       area_km2: statsFields.area_km2.optional().describe("provinsi and kabupaten/kota only"),
       density_per_km2: statsFields.density_per_km2.optional().describe("provinsi and kabupaten/kota only"),
+      bps_codes: bpsCodes,
     }),
   }),
   cacheSeconds: DAY,

@@ -2,6 +2,7 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import type { RegionDb } from "../../db/client";
 import { kabupaten, kecamatan, kelurahan, provinsi } from "../../db/schema";
+import { bpsCodesOfStatement } from "../bps/queries";
 import type { Level } from "../codes";
 
 const base = <T extends typeof provinsi | typeof kabupaten | typeof kecamatan | typeof kelurahan>(t: T) => ({
@@ -70,8 +71,12 @@ export async function listRegions(
   return { total: totals[0]?.total ?? 0, rows: rows as RegionRow[] };
 }
 
-export async function findRegion(db: RegionDb, level: Level, id: string): Promise<RegionRow | undefined> {
+/**
+ * One region and the BPS codes that lie in it (newest period first), in one round trip: the BPS
+ * statement reads only its own rows (the `current_id` index), a handful at most.
+ */
+export async function findRegion(db: RegionDb, level: Level, id: string): Promise<{ row: RegionRow | undefined; bps: { code: string; period: string }[] }> {
   const { table, columns } = LEVEL_TABLES[level];
-  const rows = await db.select(columns).from(table).where(eq(table.id, id)).limit(1);
-  return rows[0] as RegionRow | undefined;
+  const [rows, bps] = await db.batch([db.select(columns).from(table).where(eq(table.id, id)).limit(1), bpsCodesOfStatement(db, id)]);
+  return { row: rows[0] as RegionRow | undefined, bps };
 }

@@ -42,7 +42,11 @@ export async function listLevel(
  * region history (a code of an earlier edition, as last published). A retired code says which
  * current regions replaced it (`replaced_by`).
  */
-export async function getRegion(db: RegionDb, rawId: string, level?: Level): Promise<{ data: RegionRecord & { level: Level; replaced_by?: string[] } }> {
+export async function getRegion(
+  db: RegionDb,
+  rawId: string,
+  level?: Level,
+): Promise<{ data: RegionRecord & { level: Level; replaced_by?: string[]; bps_codes: { code: string; period: string }[] } }> {
   const id = toDottedId(rawId);
   const idLevel = id ? levelOf(id) : undefined;
   if (!id || !idLevel || (level && idLevel !== level)) {
@@ -51,10 +55,11 @@ export async function getRegion(db: RegionDb, rawId: string, level?: Level): Pro
       `No ${level ?? "region"} with id "${rawId.length > 40 ? `${rawId.slice(0, 40)}…` : rawId}". Ids are Kemendagri codes such as 32, 32.73, 32.73.09 or 32.73.09.1001 (dots optional).`,
     );
   }
-  const row = await findRegion(db, idLevel, id);
-  if (row?.is_active === 1) return { data: { ...toRecord(row), level: idLevel } };
-  if (row) return { data: { ...toRecord(row), level: idLevel, replaced_by: await replacedBy(db, id) } };
+  // BPS codes lead to current regions only: a retired code's list is empty.
+  const { row, bps } = await findRegion(db, idLevel, id);
+  if (row?.is_active === 1) return { data: { ...toRecord(row), level: idLevel, bps_codes: bps } };
+  if (row) return { data: { ...toRecord(row), level: idLevel, replaced_by: await replacedBy(db, id), bps_codes: bps } };
   const old = await retiredRecord(db, id, idLevel);
   if (!old) throw new ApiError("NOT_FOUND", `No ${idLevel} with id "${id}" in any edition since 2015.`);
-  return { data: { ...old, level: idLevel } };
+  return { data: { ...old, level: idLevel, bps_codes: [] } };
 }

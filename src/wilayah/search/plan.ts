@@ -54,6 +54,8 @@ export type QueryPlan = {
   code?: string;
   /** A 5-digit postal code: its villages. */
   postal?: string;
+  /** A BPS code (4, 7 or 10 digits, separators optional), digits only: the current region it lies in. */
+  bps?: string;
   units: Unit[];
   /** The literal reading (always present): the whole query, or its units when hints or commas were read. */
   literal: Reading;
@@ -74,6 +76,9 @@ const MIN_CONTEXT_UNIT = 3;
 export function planQuery(q: string): QueryPlan {
   const code = /^\d{2}(\.?\d{2}(\.?\d{2}(\.?\d{4})?)?)?$/.test(q) ? (toDottedId(q) ?? toDottedId(q.replaceAll(".", "")) ?? undefined) : undefined;
   const postal = /^\d{5}$/.test(q) ? q : undefined;
+  // A 4-digit BPS code of a kabupaten is mostly its Kemendagri code undotted too: both are read, one row each region.
+  const digits = /^\d[\d. -]*$/.test(q) ? q.replace(/[. -]/g, "") : "";
+  const bps = /^(\d{4}|\d{7}|\d{10})$/.test(digits) ? digits : undefined;
 
   // Words and parts (commas), admin words set aside as hints.
   const units: Unit[] = [];
@@ -108,11 +113,11 @@ export function planQuery(q: string): QueryPlan {
   if (units.length === 0 || plain || [...units.map(unitText).join(" ")].length < 2) {
     // No hints, no commas: the query is matched as typed (as before context reading existed).
     const contexts = units.length >= 2 ? contextReadings(units) : [];
-    return { code, postal, units, literal: { own: q, context: [] }, contexts };
+    return { code, postal, bps, units, literal: { own: q, context: [] }, contexts };
   }
   const literal: Reading = { own: units.map(unitText).join(" "), hint: ownHint(units), context: [] };
   const typed = q.replaceAll(",", " ").replace(/ +/g, " ").trim();
-  return { code, postal, units, literal, contexts: contextReadings(units), ...(typed !== literal.own ? { typed: { own: typed, context: [] } } : {}) };
+  return { code, postal, bps, units, literal, contexts: contextReadings(units), ...(typed !== literal.own ? { typed: { own: typed, context: [] } } : {}) };
 }
 
 /** The hint of a run of own-name units: a level hint that is not already a name prefix. */

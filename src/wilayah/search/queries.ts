@@ -3,6 +3,7 @@
  * Each row carries the ranking key and reading id of protocol.ts.
  */
 import { type SQL, sql } from "drizzle-orm";
+import { bpsCurrentIdSql } from "../bps/queries";
 import { TERM_SEPARATOR } from "../normalize";
 import { keySql, packedHSql, packedKeySql, packSql, RANK } from "./protocol";
 
@@ -89,6 +90,8 @@ export function searchRows(rows: StatementRow[]): { total: number; rows: SearchR
 export type PlannedSource =
   | { kind: "code"; id: string; h: number }
   | { kind: "postal"; postal: string; h: number }
+  /** A BPS code (digits): the current region it lies in, as a code match. */
+  | { kind: "bps"; bps: string; h: number }
   /** `substrings`: its matches inside words count too (the query as typed only). */
   | { kind: "literal"; phrase: string; hint?: number; fuzzy: boolean; substrings: boolean; h: number }
   | { kind: "context"; own: string; hint?: number; context: { text: string; level?: number }[]; fuzzy: boolean; h: number };
@@ -143,6 +146,8 @@ export function searchPlannedSql(sources: PlannedSource[], opts: { level?: numbe
     const h = int(src.h);
     if (src.kind === "code") {
       front.push(`SELECT ord AS r, ${keySql(RANK.CODE)} AS key, ${h} AS h FROM wilayah_search WHERE id = ${str(src.id)}${filters("")}`);
+    } else if (src.kind === "bps") {
+      front.push(`SELECT ord AS r, ${keySql(RANK.CODE)} AS key, ${h} AS h FROM wilayah_search WHERE id = (${bpsCurrentIdSql(src.bps)})${filters("")}`);
     } else if (src.kind === "postal") {
       front.push(
         `SELECT p.r, ${keySql(RANK.POSTAL)}, ${h} FROM wilayah_postal p JOIN wilayah_search w ON w.ord = p.r WHERE p.postal = ${str(src.postal)}${filters("w.")}`,

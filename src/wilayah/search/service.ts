@@ -53,6 +53,8 @@ function sourcesOf(variants: Variant[]): PlannedSource[] {
     const typed = v.kind === "typed";
     const fuzzy = v.kind === "corrected";
     if (typed && plan.code) out.push({ kind: "code", id: plan.code, h: readingId(v, READING.CODE) });
+    // A BPS code finds the region it lies in, ranked and reported as a code match.
+    if (typed && plan.bps) out.push({ kind: "bps", bps: plan.bps, h: readingId(v, READING.CODE) });
     if (typed && plan.postal) out.push({ kind: "postal", postal: plan.postal, h: readingId(v, READING.POSTAL) });
     out.push({ kind: "literal", phrase: plan.literal.own, hint: levelNumber(plan.literal.hint), fuzzy, substrings: typed, h: readingId(v, READING.LITERAL) });
     if (plan.typed && !fuzzy) out.push({ kind: "literal", phrase: plan.typed.own, fuzzy, substrings: typed, h: readingId(v, READING.TYPED) });
@@ -251,7 +253,14 @@ export async function search(db: RegionDb, opts: Paging & { q: string; level?: L
   const fixes = typoFixes(q, plan, readings);
   // A plain query (one word or phrase, no hint, code, context reading, name reading or typo) keeps the suffix-index statement.
   const simple =
-    readings.length === 0 && fixes.length === 0 && !plan.code && !plan.postal && plan.contexts.length === 0 && !plan.literal.hint && plan.literal.own === q;
+    readings.length === 0 &&
+    fixes.length === 0 &&
+    !plan.code &&
+    !plan.postal &&
+    !plan.bps &&
+    plan.contexts.length === 0 &&
+    !plan.literal.hint &&
+    plan.literal.own === q;
   let variants: Variant[] | null = simple
     ? null
     : [
