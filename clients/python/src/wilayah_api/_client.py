@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 import httpx
 
@@ -284,14 +284,22 @@ class Client(BaseClient):
         """
         return self._send("GET", "/wilayah/changes.atom", auth="none")
 
-    def convert_codes(self, *, codes: list[str]) -> ConvertCodesResponse:
+    def convert_codes(
+        self,
+        *,
+        codes: list[str],
+        from_: Literal["kemendagri", "bps"] | None = None,
+    ) -> ConvertCodesResponse:
         """
         Convert region codes of any edition since 2015 and any level to today's codes, 1000 at a
         time, in order: for each, its status (current, retired, or unknown: never a code), the
         current region (the successor when there is exactly one; the code itself when current) and
         every successor with why and how sure. Each code counts as one call; a request the remaining
         quota and credits cannot cover whole is refused whole (402). Use it to migrate a database
-        keyed on old codes.
+        keyed on old codes. With from "bps" it takes BPS (statistics bureau) codes: status current
+        (the BPS region lies in `current`), unmapped (BPS code known, no current region established:
+        never guessed) or unknown, with the BPS period, match and Kemendagri codes of that period in
+        `bps`.
 
         Also the MCP tool `wilayah_convert`.
 
@@ -300,6 +308,8 @@ class Client(BaseClient):
         Args:
             codes: 1 to 1000 region codes of any level and edition, with or without dots; each
                 counts as one call
+            from_: kemendagri (default): Kemendagri codes of any edition; bps: BPS (statistics
+                bureau) codes of 4, 7 or 10 digits, separators optional
 
         Returns:
             ConvertCodesResponse: The answer; `data` (and `meta` for lists).
@@ -313,7 +323,7 @@ class Client(BaseClient):
             "POST",
             "/api/v1/wilayah/convert",
             auth="apiKey",
-            body={"codes": codes},
+            body={"codes": codes, "from": from_},
         ))
 
     def create_job(
@@ -689,6 +699,38 @@ class Client(BaseClient):
             query={"simplify": simplify},
         ))
 
+    def get_bps(self, code: str) -> GetBpsResponse:
+        """
+        A BPS (Badan Pusat Statistik) region code of any level (4 digits kabupaten/kota, 7
+        kecamatan, 10 kelurahan/desa; separators optional) to today's Kemendagri region. Use it to
+        join statistics (census, Susenas, Podes, the Master File Desa) to region ids. Returns the
+        level, the BPS name, the BPS period the pairing comes from, the Kemendagri code(s) of that
+        period, how today's region was reached (match) and the current region (id, name, level; null
+        when it could not be established: never guessed). A BPS region lies in the region it leads
+        to; it is not always equal to it. Unknown BPS code: NOT_FOUND naming the periods held.
+
+        Also the MCP tool `wilayah_bps`.
+
+        GET /api/v1/wilayah/bps/{code}
+
+        Args:
+            code: A BPS region code: 4 digits (kabupaten/kota), 7 (kecamatan) or 10
+                (kelurahan/desa); dots, spaces and dashes ignored
+
+        Returns:
+            GetBpsResponse: The answer; `data` (and `meta` for lists).
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
+                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+        """
+        return cast("GetBpsResponse", self._call(
+            "GET",
+            "/api/v1/wilayah/bps/{code}",
+            auth="apiKey",
+            path_params={"code": code},
+        ))
+
     def get_changes_mapping(
         self,
         *,
@@ -738,8 +780,9 @@ class Client(BaseClient):
         """
         What the data holds, per level: how many current regions there are and how many have
         coordinates, a boundary (for kelurahan/desa: the boundaries loaded), a postal code
-        (kelurahan/desa), population and area (provinsi and kabupaten/kota). null: the field does
-        not apply to the level. wilayah_coverage_missing lists the regions that lack one.
+        (kelurahan/desa), population and area (provinsi and kabupaten/kota), a BPS code leading to
+        it (kabupaten/kota, kecamatan, kelurahan/desa). null: the field does not apply to the level.
+        wilayah_coverage_missing lists the regions that lack one.
 
         Also the MCP tool `wilayah_coverage`.
 
@@ -1089,8 +1132,9 @@ class Client(BaseClient):
         """
         One kabupaten by its id, the Kemendagri code (dotted or undotted, e.g. 32.73). Use it when
         you hold a kabupaten code; GET /wilayah/{id} takes a code of any level. Returns the region's
-        record, provinsi_id and type (kabupaten or kota) and its level; a retired code answers with
-        is_active 0. Unknown id: NOT_FOUND.
+        record, provinsi_id and type (kabupaten or kota), its level and bps_codes (the statistics
+        bureau's codes that lie in it); a retired code answers with is_active 0. Unknown id:
+        NOT_FOUND.
 
         GET /api/v1/wilayah/kabupaten/{id}
 
@@ -1112,8 +1156,8 @@ class Client(BaseClient):
         """
         One kecamatan by its id, the Kemendagri code (dotted or undotted, e.g. 32.73.09). Use it
         when you hold a kecamatan code; GET /wilayah/{id} takes a code of any level. Returns the
-        region's record, kabupaten_id and its level; a retired code answers with is_active 0.
-        Unknown id: NOT_FOUND.
+        region's record, kabupaten_id, its level and bps_codes (the statistics bureau's codes that
+        lie in it); a retired code answers with is_active 0. Unknown id: NOT_FOUND.
 
         GET /api/v1/wilayah/kecamatan/{id}
 
@@ -1135,8 +1179,9 @@ class Client(BaseClient):
         """
         One kelurahan by its id, the Kemendagri code (dotted or undotted, e.g. 32.73.09.1001). Use
         it when you hold a kelurahan code; GET /wilayah/{id} takes a code of any level. Returns the
-        region's record, kecamatan_id and postal_code and its level; a retired code answers with
-        is_active 0. Unknown id: NOT_FOUND.
+        region's record, kecamatan_id and postal_code, its level and bps_codes (the statistics
+        bureau's codes that lie in it); a retired code answers with is_active 0. Unknown id:
+        NOT_FOUND.
 
         GET /api/v1/wilayah/kelurahan/{id}
 
@@ -1218,7 +1263,8 @@ class Client(BaseClient):
         """
         One provinsi by its id, the Kemendagri code (dotted or undotted, e.g. 32). Use it when you
         hold a provinsi code; GET /wilayah/{id} takes a code of any level. Returns the region's
-        record and its level; a retired code answers with is_active 0. Unknown id: NOT_FOUND.
+        record, its level and bps_codes (the statistics bureau's codes that lie in it); a retired
+        code answers with is_active 0. Unknown id: NOT_FOUND.
 
         GET /api/v1/wilayah/provinsi/{id}
 
@@ -1376,8 +1422,8 @@ class Client(BaseClient):
         32.73.09.1001: the level is told by the code's length). Use it to look up a code you already
         hold; to find a region by its name, search instead. Returns the record (id, code, name,
         alt_name, centroid lat/lng, is_active), its level, its parent's id, type for a
-        kabupaten/kota and postal_code for a kelurahan/desa; a retired code answers with is_active
-        0. Unknown code: NOT_FOUND.
+        kabupaten/kota, postal_code for a kelurahan/desa, and bps_codes (the BPS codes that lie in
+        it, newest period first); a retired code answers with is_active 0. Unknown code: NOT_FOUND.
 
         Also the MCP tool `wilayah_detail`.
 
@@ -1447,15 +1493,15 @@ class Client(BaseClient):
     def list_coverage_missing(
         self,
         *,
-        field: Literal["coordinates", "boundary", "postal_code", "population", "area"],
+        field: Literal["coordinates", "boundary", "postal_code", "population", "area", "bps_code"],
         level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"] | None = None,
         page: int | None = None,
         per_page: int | None = None,
     ) -> ListCoverageMissingResponse:
         """
-        The current regions that lack a field (coordinates, boundary, postal_code, population,
-        area), at one level or at every level the field applies to, by level then id, paged. A field
-        that does not apply to the level is INVALID_QUERY, naming the valid ones.
+        The current regions that lack a field (coordinates, boundary, postal_code, population, area,
+        bps_code), at one level or at every level the field applies to, by level then id, paged. A
+        field that does not apply to the level is INVALID_QUERY, naming the valid ones.
 
         Also the MCP tool `wilayah_coverage_missing`.
 
@@ -1463,7 +1509,7 @@ class Client(BaseClient):
 
         Args:
             field: What the regions lack: coordinates, boundary, postal_code (kelurahan), population
-                or area (provinsi, kabupaten)
+                or area (provinsi, kabupaten), bps_code (kabupaten, kecamatan, kelurahan)
             level: One level; default: every level the field applies to
             page: Page number, from 1.
             per_page: Page size, default 20; values above 100 are treated as 100.
@@ -2313,21 +2359,22 @@ class Client(BaseClient):
         apart from Kabupaten Bandung (kab garut); kecamatan/kec/kec., kelurahan/kel/kel., desa/ds,
         provinsi/prov put that level first (kec. coblong, kel. dago). Codes: a Kemendagri code with
         or without dots returns that region first (3204, 32.73.09.1001); a 5-digit postal code
-        returns its villages (40135). Names as people write them: compounds apart or together
-        (pematang siantar finds Kota Pematangsiantar, padangpanjang Kota Padang Panjang), short
-        forms (tg pinang, sby, kab bdg), the spelling before 1972 (soerabaja, tjirebon) and colonial
-        names (buitenzorg, fort de kock) are read as the official words and rank like the query
-        typed that way; match.reading says which reading found a region. Typos: a word of 4-7
-        letters with no exact or prefix match is read as the indexed words 1 edit away (2 edits from
-        8 letters; a swap of two neighbours is 1 edit): bandng finds Bandung; such matches come
-        after every exact, prefix and word match and say fuzzy. A query of several words that finds
-        nothing at all is tried with each word corrected in turn, even a word that is a name
-        elsewhere, then as a name followed by the kabupaten/kota or provinsi it is in, compared with
-        that region's kecamatan and villages (kujang kediri finds Kunjang, Kabupaten Kediri; fuzzy).
-        Ranking: exact name, then name with its parents, then prefix, then word prefix (each as
-        typed or as read), then corrected typos, then substring; provinces before regencies before
-        districts before villages on ties. Each item names its parents (parent) and says what
-        matched (match).
+        returns its villages (40135); a BPS (statistics bureau) code of 4, 7 or 10 digits returns
+        the region it lies in, as a code match (3273190). Names as people write them: compounds
+        apart or together (pematang siantar finds Kota Pematangsiantar, padangpanjang Kota Padang
+        Panjang), short forms (tg pinang, sby, kab bdg), the spelling before 1972 (soerabaja,
+        tjirebon) and colonial names (buitenzorg, fort de kock) are read as the official words and
+        rank like the query typed that way; match.reading says which reading found a region. Typos:
+        a word of 4-7 letters with no exact or prefix match is read as the indexed words 1 edit away
+        (2 edits from 8 letters; a swap of two neighbours is 1 edit): bandng finds Bandung; such
+        matches come after every exact, prefix and word match and say fuzzy. A query of several
+        words that finds nothing at all is tried with each word corrected in turn, even a word that
+        is a name elsewhere, then as a name followed by the kabupaten/kota or provinsi it is in,
+        compared with that region's kecamatan and villages (kujang kediri finds Kunjang, Kabupaten
+        Kediri; fuzzy). Ranking: exact name, then name with its parents, then prefix, then word
+        prefix (each as typed or as read), then corrected typos, then substring; provinces before
+        regencies before districts before villages on ties. Each item names its parents (parent) and
+        says what matched (match).
 
         Also the MCP tool `wilayah_search`.
 
@@ -2799,14 +2846,22 @@ class AsyncClient(BaseAsyncClient):
         """
         return await self._send("GET", "/wilayah/changes.atom", auth="none")
 
-    async def convert_codes(self, *, codes: list[str]) -> ConvertCodesResponse:
+    async def convert_codes(
+        self,
+        *,
+        codes: list[str],
+        from_: Literal["kemendagri", "bps"] | None = None,
+    ) -> ConvertCodesResponse:
         """
         Convert region codes of any edition since 2015 and any level to today's codes, 1000 at a
         time, in order: for each, its status (current, retired, or unknown: never a code), the
         current region (the successor when there is exactly one; the code itself when current) and
         every successor with why and how sure. Each code counts as one call; a request the remaining
         quota and credits cannot cover whole is refused whole (402). Use it to migrate a database
-        keyed on old codes.
+        keyed on old codes. With from "bps" it takes BPS (statistics bureau) codes: status current
+        (the BPS region lies in `current`), unmapped (BPS code known, no current region established:
+        never guessed) or unknown, with the BPS period, match and Kemendagri codes of that period in
+        `bps`.
 
         Also the MCP tool `wilayah_convert`.
 
@@ -2815,6 +2870,8 @@ class AsyncClient(BaseAsyncClient):
         Args:
             codes: 1 to 1000 region codes of any level and edition, with or without dots; each
                 counts as one call
+            from_: kemendagri (default): Kemendagri codes of any edition; bps: BPS (statistics
+                bureau) codes of 4, 7 or 10 digits, separators optional
 
         Returns:
             ConvertCodesResponse: The answer; `data` (and `meta` for lists).
@@ -2828,7 +2885,7 @@ class AsyncClient(BaseAsyncClient):
             "POST",
             "/api/v1/wilayah/convert",
             auth="apiKey",
-            body={"codes": codes},
+            body={"codes": codes, "from": from_},
         ))
 
     async def create_job(
@@ -3213,6 +3270,38 @@ class AsyncClient(BaseAsyncClient):
             query={"simplify": simplify},
         ))
 
+    async def get_bps(self, code: str) -> GetBpsResponse:
+        """
+        A BPS (Badan Pusat Statistik) region code of any level (4 digits kabupaten/kota, 7
+        kecamatan, 10 kelurahan/desa; separators optional) to today's Kemendagri region. Use it to
+        join statistics (census, Susenas, Podes, the Master File Desa) to region ids. Returns the
+        level, the BPS name, the BPS period the pairing comes from, the Kemendagri code(s) of that
+        period, how today's region was reached (match) and the current region (id, name, level; null
+        when it could not be established: never guessed). A BPS region lies in the region it leads
+        to; it is not always equal to it. Unknown BPS code: NOT_FOUND naming the periods held.
+
+        Also the MCP tool `wilayah_bps`.
+
+        GET /api/v1/wilayah/bps/{code}
+
+        Args:
+            code: A BPS region code: 4 digits (kabupaten/kota), 7 (kecamatan) or 10
+                (kelurahan/desa); dots, spaces and dashes ignored
+
+        Returns:
+            GetBpsResponse: The answer; `data` (and `meta` for lists).
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
+                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+        """
+        return cast("GetBpsResponse", await self._call(
+            "GET",
+            "/api/v1/wilayah/bps/{code}",
+            auth="apiKey",
+            path_params={"code": code},
+        ))
+
     async def get_changes_mapping(
         self,
         *,
@@ -3262,8 +3351,9 @@ class AsyncClient(BaseAsyncClient):
         """
         What the data holds, per level: how many current regions there are and how many have
         coordinates, a boundary (for kelurahan/desa: the boundaries loaded), a postal code
-        (kelurahan/desa), population and area (provinsi and kabupaten/kota). null: the field does
-        not apply to the level. wilayah_coverage_missing lists the regions that lack one.
+        (kelurahan/desa), population and area (provinsi and kabupaten/kota), a BPS code leading to
+        it (kabupaten/kota, kecamatan, kelurahan/desa). null: the field does not apply to the level.
+        wilayah_coverage_missing lists the regions that lack one.
 
         Also the MCP tool `wilayah_coverage`.
 
@@ -3618,8 +3708,9 @@ class AsyncClient(BaseAsyncClient):
         """
         One kabupaten by its id, the Kemendagri code (dotted or undotted, e.g. 32.73). Use it when
         you hold a kabupaten code; GET /wilayah/{id} takes a code of any level. Returns the region's
-        record, provinsi_id and type (kabupaten or kota) and its level; a retired code answers with
-        is_active 0. Unknown id: NOT_FOUND.
+        record, provinsi_id and type (kabupaten or kota), its level and bps_codes (the statistics
+        bureau's codes that lie in it); a retired code answers with is_active 0. Unknown id:
+        NOT_FOUND.
 
         GET /api/v1/wilayah/kabupaten/{id}
 
@@ -3641,8 +3732,8 @@ class AsyncClient(BaseAsyncClient):
         """
         One kecamatan by its id, the Kemendagri code (dotted or undotted, e.g. 32.73.09). Use it
         when you hold a kecamatan code; GET /wilayah/{id} takes a code of any level. Returns the
-        region's record, kabupaten_id and its level; a retired code answers with is_active 0.
-        Unknown id: NOT_FOUND.
+        region's record, kabupaten_id, its level and bps_codes (the statistics bureau's codes that
+        lie in it); a retired code answers with is_active 0. Unknown id: NOT_FOUND.
 
         GET /api/v1/wilayah/kecamatan/{id}
 
@@ -3664,8 +3755,9 @@ class AsyncClient(BaseAsyncClient):
         """
         One kelurahan by its id, the Kemendagri code (dotted or undotted, e.g. 32.73.09.1001). Use
         it when you hold a kelurahan code; GET /wilayah/{id} takes a code of any level. Returns the
-        region's record, kecamatan_id and postal_code and its level; a retired code answers with
-        is_active 0. Unknown id: NOT_FOUND.
+        region's record, kecamatan_id and postal_code, its level and bps_codes (the statistics
+        bureau's codes that lie in it); a retired code answers with is_active 0. Unknown id:
+        NOT_FOUND.
 
         GET /api/v1/wilayah/kelurahan/{id}
 
@@ -3747,7 +3839,8 @@ class AsyncClient(BaseAsyncClient):
         """
         One provinsi by its id, the Kemendagri code (dotted or undotted, e.g. 32). Use it when you
         hold a provinsi code; GET /wilayah/{id} takes a code of any level. Returns the region's
-        record and its level; a retired code answers with is_active 0. Unknown id: NOT_FOUND.
+        record, its level and bps_codes (the statistics bureau's codes that lie in it); a retired
+        code answers with is_active 0. Unknown id: NOT_FOUND.
 
         GET /api/v1/wilayah/provinsi/{id}
 
@@ -3905,8 +3998,8 @@ class AsyncClient(BaseAsyncClient):
         32.73.09.1001: the level is told by the code's length). Use it to look up a code you already
         hold; to find a region by its name, search instead. Returns the record (id, code, name,
         alt_name, centroid lat/lng, is_active), its level, its parent's id, type for a
-        kabupaten/kota and postal_code for a kelurahan/desa; a retired code answers with is_active
-        0. Unknown code: NOT_FOUND.
+        kabupaten/kota, postal_code for a kelurahan/desa, and bps_codes (the BPS codes that lie in
+        it, newest period first); a retired code answers with is_active 0. Unknown code: NOT_FOUND.
 
         Also the MCP tool `wilayah_detail`.
 
@@ -3976,15 +4069,15 @@ class AsyncClient(BaseAsyncClient):
     async def list_coverage_missing(
         self,
         *,
-        field: Literal["coordinates", "boundary", "postal_code", "population", "area"],
+        field: Literal["coordinates", "boundary", "postal_code", "population", "area", "bps_code"],
         level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"] | None = None,
         page: int | None = None,
         per_page: int | None = None,
     ) -> ListCoverageMissingResponse:
         """
-        The current regions that lack a field (coordinates, boundary, postal_code, population,
-        area), at one level or at every level the field applies to, by level then id, paged. A field
-        that does not apply to the level is INVALID_QUERY, naming the valid ones.
+        The current regions that lack a field (coordinates, boundary, postal_code, population, area,
+        bps_code), at one level or at every level the field applies to, by level then id, paged. A
+        field that does not apply to the level is INVALID_QUERY, naming the valid ones.
 
         Also the MCP tool `wilayah_coverage_missing`.
 
@@ -3992,7 +4085,7 @@ class AsyncClient(BaseAsyncClient):
 
         Args:
             field: What the regions lack: coordinates, boundary, postal_code (kelurahan), population
-                or area (provinsi, kabupaten)
+                or area (provinsi, kabupaten), bps_code (kabupaten, kecamatan, kelurahan)
             level: One level; default: every level the field applies to
             page: Page number, from 1.
             per_page: Page size, default 20; values above 100 are treated as 100.
@@ -4855,21 +4948,22 @@ class AsyncClient(BaseAsyncClient):
         apart from Kabupaten Bandung (kab garut); kecamatan/kec/kec., kelurahan/kel/kel., desa/ds,
         provinsi/prov put that level first (kec. coblong, kel. dago). Codes: a Kemendagri code with
         or without dots returns that region first (3204, 32.73.09.1001); a 5-digit postal code
-        returns its villages (40135). Names as people write them: compounds apart or together
-        (pematang siantar finds Kota Pematangsiantar, padangpanjang Kota Padang Panjang), short
-        forms (tg pinang, sby, kab bdg), the spelling before 1972 (soerabaja, tjirebon) and colonial
-        names (buitenzorg, fort de kock) are read as the official words and rank like the query
-        typed that way; match.reading says which reading found a region. Typos: a word of 4-7
-        letters with no exact or prefix match is read as the indexed words 1 edit away (2 edits from
-        8 letters; a swap of two neighbours is 1 edit): bandng finds Bandung; such matches come
-        after every exact, prefix and word match and say fuzzy. A query of several words that finds
-        nothing at all is tried with each word corrected in turn, even a word that is a name
-        elsewhere, then as a name followed by the kabupaten/kota or provinsi it is in, compared with
-        that region's kecamatan and villages (kujang kediri finds Kunjang, Kabupaten Kediri; fuzzy).
-        Ranking: exact name, then name with its parents, then prefix, then word prefix (each as
-        typed or as read), then corrected typos, then substring; provinces before regencies before
-        districts before villages on ties. Each item names its parents (parent) and says what
-        matched (match).
+        returns its villages (40135); a BPS (statistics bureau) code of 4, 7 or 10 digits returns
+        the region it lies in, as a code match (3273190). Names as people write them: compounds
+        apart or together (pematang siantar finds Kota Pematangsiantar, padangpanjang Kota Padang
+        Panjang), short forms (tg pinang, sby, kab bdg), the spelling before 1972 (soerabaja,
+        tjirebon) and colonial names (buitenzorg, fort de kock) are read as the official words and
+        rank like the query typed that way; match.reading says which reading found a region. Typos:
+        a word of 4-7 letters with no exact or prefix match is read as the indexed words 1 edit away
+        (2 edits from 8 letters; a swap of two neighbours is 1 edit): bandng finds Bandung; such
+        matches come after every exact, prefix and word match and say fuzzy. A query of several
+        words that finds nothing at all is tried with each word corrected in turn, even a word that
+        is a name elsewhere, then as a name followed by the kabupaten/kota or provinsi it is in,
+        compared with that region's kecamatan and villages (kujang kediri finds Kunjang, Kabupaten
+        Kediri; fuzzy). Ranking: exact name, then name with its parents, then prefix, then word
+        prefix (each as typed or as read), then corrected typos, then substring; provinces before
+        regencies before districts before villages on ties. Each item names its parents (parent) and
+        says what matched (match).
 
         Also the MCP tool `wilayah_search`.
 

@@ -1117,6 +1117,13 @@ class GetProvinsiResponseDataPopulation(TypedDict):
     total: int
 
 
+class GetProvinsiResponseDataBpsCodesItem(TypedDict):
+    #: BPS code, digits only
+    code: str
+    #: BPS period of the pairing: 2025_2, 2020_2 or 2017_2
+    period: str
+
+
 class GetProvinsiResponseData(TypedDict):
     #: Kemendagri code with dots, e.g. 32.73.09.1001
     id: str
@@ -1143,6 +1150,10 @@ class GetProvinsiResponseData(TypedDict):
     #: population.total / area_km2, people per km² to 1 decimal; null when either is unknown
     density_per_km2: float | None
     level: Literal["provinsi"]
+    #: The BPS codes that lie in this region, newest period first (several where BPS splits what
+    #: Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells
+    #: more); empty for a retired code or one BPS has no pairing for
+    bps_codes: list[GetProvinsiResponseDataBpsCodesItem]
 
 
 class GetProvinsiResponse(TypedDict):
@@ -1194,6 +1205,13 @@ class GetKabupatenResponseDataPopulation(TypedDict):
     total: int
 
 
+class GetKabupatenResponseDataBpsCodesItem(TypedDict):
+    #: BPS code, digits only
+    code: str
+    #: BPS period of the pairing: 2025_2, 2020_2 or 2017_2
+    period: str
+
+
 class GetKabupatenResponseData(TypedDict):
     #: Kemendagri code with dots, e.g. 32.73.09.1001
     id: str
@@ -1222,6 +1240,10 @@ class GetKabupatenResponseData(TypedDict):
     #: population.total / area_km2, people per km² to 1 decimal; null when either is unknown
     density_per_km2: float | None
     level: Literal["kabupaten"]
+    #: The BPS codes that lie in this region, newest period first (several where BPS splits what
+    #: Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells
+    #: more); empty for a retired code or one BPS has no pairing for
+    bps_codes: list[GetKabupatenResponseDataBpsCodesItem]
 
 
 class GetKabupatenResponse(TypedDict):
@@ -1252,6 +1274,13 @@ class ListKecamatanResponse(Page[ListKecamatanResponseItem]):
     pass
 
 
+class GetKecamatanResponseDataBpsCodesItem(TypedDict):
+    #: BPS code, digits only
+    code: str
+    #: BPS period of the pairing: 2025_2, 2020_2 or 2017_2
+    period: str
+
+
 class GetKecamatanResponseData(TypedDict):
     #: Kemendagri code with dots, e.g. 32.73.09.1001
     id: str
@@ -1271,6 +1300,10 @@ class GetKecamatanResponseData(TypedDict):
     replaced_by: NotRequired[list[str]]
     kabupaten_id: str
     level: Literal["kecamatan"]
+    #: The BPS codes that lie in this region, newest period first (several where BPS splits what
+    #: Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells
+    #: more); empty for a retired code or one BPS has no pairing for
+    bps_codes: list[GetKecamatanResponseDataBpsCodesItem]
 
 
 class GetKecamatanResponse(TypedDict):
@@ -1303,6 +1336,13 @@ class ListKelurahanResponse(Page[ListKelurahanResponseItem]):
     pass
 
 
+class GetKelurahanResponseDataBpsCodesItem(TypedDict):
+    #: BPS code, digits only
+    code: str
+    #: BPS period of the pairing: 2025_2, 2020_2 or 2017_2
+    period: str
+
+
 class GetKelurahanResponseData(TypedDict):
     #: Kemendagri code with dots, e.g. 32.73.09.1001
     id: str
@@ -1324,6 +1364,10 @@ class GetKelurahanResponseData(TypedDict):
     #: Postal code (kode pos), 5 digits; null only for retired codes
     postal_code: str | None
     level: Literal["kelurahan"]
+    #: The BPS codes that lie in this region, newest period first (several where BPS splits what
+    #: Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells
+    #: more); empty for a retired code or one BPS has no pairing for
+    bps_codes: list[GetKelurahanResponseDataBpsCodesItem]
 
 
 class GetKelurahanResponse(TypedDict):
@@ -1441,6 +1485,38 @@ class ListKodeposResponseItem(TypedDict):
 
 class ListKodeposResponse(Page[ListKodeposResponseItem]):
     pass
+
+
+class GetBpsResponseDataCurrent(TypedDict):
+    id: str
+    name: str
+    level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"]
+
+
+class GetBpsResponseData(TypedDict):
+    #: The BPS code, digits only
+    bps_code: str
+    level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"]
+    #: As BPS spells it; null for codes of 2020_2, whose source kept only the Kemendagri name
+    bps_name: str | None
+    #: The BPS period the pairing comes from: 2025_2 (BPS 2025 semester 2 with Kemendagri 2025),
+    #: 2020_2 or 2017_2
+    period: str
+    #: How today's region was reached: the period's Kemendagri code is current under the same name,
+    #: or under another name (check it), or was followed through the editions; none: not established
+    #: (current is null)
+    match: Literal["same_code_same_name", "same_code_name_differs", "renamed_or_moved", "none"]
+    #: The Kemendagri code(s) BPS paired it with in that period, as BPS gave them (usually one;
+    #: several in 8 cases; none when BPS gave none)
+    kemendagri_codes: list[str]
+    #: The Kemendagri name of that period, as the source gives it
+    kemendagri_name: str | None
+    #: Today's region the BPS region lies in; null: unmapped
+    current: GetBpsResponseDataCurrent | None
+
+
+class GetBpsResponse(TypedDict):
+    data: GetBpsResponseData
 
 
 class ListPulauResponseItem(TypedDict):
@@ -1714,20 +1790,39 @@ class ConvertCodesResponseDataItemSuccessorsItem(TypedDict):
     confidence: float
 
 
+class ConvertCodesResponseDataItemBps(TypedDict):
+    """from bps, a BPS code we hold: the period of its pairing, how today's region was reached, the
+    Kemendagri code(s) of that period"""
+    #: The BPS period the pairing comes from: 2025_2 (BPS 2025 semester 2 with Kemendagri 2025),
+    #: 2020_2 or 2017_2
+    period: str
+    #: How today's region was reached: the period's Kemendagri code is current under the same name,
+    #: or under another name (check it), or was followed through the editions; none: not established
+    #: (current is null)
+    match: Literal["same_code_same_name", "same_code_name_differs", "renamed_or_moved", "none"]
+    #: The Kemendagri code(s) BPS paired it with in that period, as BPS gave them (usually one;
+    #: several in 8 cases; none when BPS gave none)
+    kemendagri_codes: list[str]
+
+
 class ConvertCodesResponseDataItem(TypedDict):
     #: The code as given
     code: str
-    #: The code dotted; null when it is no well-formed code
+    #: The code dotted (from bps: its digits); null when it is no well-formed code
     id: str | None
-    #: current: in today's list; retired: of an earlier edition only; unknown: in no edition since
-    #: 2015
-    status: Literal["current", "retired", "unknown"]
+    #: current: in today's list (from bps: leads to a current region); retired: of an earlier
+    #: edition only; unknown: in no edition since 2015 (from bps: no BPS code we hold); unmapped:
+    #: from bps only, a BPS code we hold whose current region could not be established
+    status: Literal["current", "retired", "unknown", "unmapped"]
     #: The region to use today: the code itself when current, its successor when it has exactly one;
     #: null otherwise (see successors)
     current: ConvertCodesResponseDataItemCurrent | None
     #: A retired code's successors among today's regions, surest first (several for a split or a
     #: tie; none when not known)
     successors: list[ConvertCodesResponseDataItemSuccessorsItem]
+    #: from bps, a BPS code we hold: the period of its pairing, how today's region was reached, the
+    #: Kemendagri code(s) of that period
+    bps: NotRequired[ConvertCodesResponseDataItemBps]
 
 
 class ConvertCodesResponse(TypedDict):
@@ -1897,6 +1992,9 @@ class GetCoverageResponseDataItem(TypedDict):
     population: int | None
     #: Current regions with an area; null where the field does not apply to the level
     area: int | None
+    #: Current regions with a BPS (statistics bureau) code leading to it; null where the field does
+    #: not apply to the level
+    bps_code: int | None
 
 
 class GetCoverageResponse(TypedDict):
@@ -1917,7 +2015,7 @@ class ListCoverageMissingResponseMeta(TypedDict):
     per_page: int
     #: ceil(total / per_page)
     total_pages: int
-    field: Literal["coordinates", "boundary", "postal_code", "population", "area"]
+    field: Literal["coordinates", "boundary", "postal_code", "population", "area", "bps_code"]
     levels: list[Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"]]
 
 
@@ -2225,6 +2323,13 @@ class GetWilayahResponseDataPopulation(TypedDict):
     total: int
 
 
+class GetWilayahResponseDataBpsCodesItem(TypedDict):
+    #: BPS code, digits only
+    code: str
+    #: BPS period of the pairing: 2025_2, 2020_2 or 2017_2
+    period: str
+
+
 class GetWilayahResponseData(TypedDict):
     #: Kemendagri code with dots, e.g. 32.73.09.1001
     id: str
@@ -2255,6 +2360,10 @@ class GetWilayahResponseData(TypedDict):
     area_km2: NotRequired[float | None]
     #: provinsi and kabupaten/kota only
     density_per_km2: NotRequired[float | None]
+    #: The BPS codes that lie in this region, newest period first (several where BPS splits what
+    #: Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells
+    #: more); empty for a retired code or one BPS has no pairing for
+    bps_codes: list[GetWilayahResponseDataBpsCodesItem]
 
 
 class GetWilayahResponse(TypedDict):
@@ -2334,4 +2443,4 @@ class GetGempaTerkiniResponse(TypedDict):
     data: GetGempaTerkiniResponseData
 
 
-__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "CancelJobResponse", "CancelJobResponseData", "CancelJobResponseDataChunks", "CancelJobResponseDataCost", "CancelJobResponseDataInput", "CancelJobResponseDataRows", "ChangePasswordResponse", "ChangePasswordResponseData", "ConvertCodesResponse", "ConvertCodesResponseDataItem", "ConvertCodesResponseDataItemCurrent", "ConvertCodesResponseDataItemSuccessorsItem", "CreateJobResponse", "CreateJobResponseData", "CreateJobResponseDataChunks", "CreateJobResponseDataCost", "CreateJobResponseDataInput", "CreateJobResponseDataRows", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "CreateWebhookResponse", "CreateWebhookResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataAsIssued", "DecodeNikResponseDataAsIssuedKabupaten", "DecodeNikResponseDataAsIssuedKecamatan", "DecodeNikResponseDataAsIssuedProvinsi", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "DeleteWebhookResponse", "DeleteWebhookResponseData", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetCoverageResponse", "GetCoverageResponseDataItem", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetEditionsResponse", "GetEditionsResponseDataItem", "GetEditionsResponseDataItemCounts", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetExportManifestResponseDataMappingsItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetHistoryResponse", "GetHistoryResponseData", "GetHistoryResponseDataChangesItem", "GetHistoryResponseDataEditionsItem", "GetHistoryResponseDataPredecessorsItem", "GetHistoryResponseDataSuccessorsItem", "GetHistoryResponseDataWithin", "GetInvoiceResponse", "GetInvoiceResponseData", "GetJobResponse", "GetJobResponseData", "GetJobResponseDataChunks", "GetJobResponseDataCost", "GetJobResponseDataInput", "GetJobResponseDataRows", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKabupatenResponseDataPopulation", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKelurahanResponse", "GetKelurahanResponseData", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataAsIssued", "GetNikResponseDataAsIssuedKabupaten", "GetNikResponseDataAsIssuedKecamatan", "GetNikResponseDataAsIssuedProvinsi", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetProvinsiResponseDataPopulation", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWebhookResponse", "GetWebhookResponseData", "GetWilayahResponse", "GetWilayahResponseData", "GetWilayahResponseDataPopulation", "ListChangesResponse", "ListChangesResponseDataItem", "ListChangesResponseMeta", "ListCoverageMissingResponse", "ListCoverageMissingResponseDataItem", "ListCoverageMissingResponseMeta", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListJobsResponse", "ListJobsResponseItem", "ListJobsResponseItemChunks", "ListJobsResponseItemCost", "ListJobsResponseItemInput", "ListJobsResponseItemRows", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKabupatenResponseItemPopulation", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListNearbyResponse", "ListNearbyResponseDataItem", "ListNearbyResponseMeta", "ListNearbyResponseMetaContaining", "ListNeighborsResponse", "ListNeighborsResponseDataItem", "ListNeighborsResponseMeta", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListProvinsiResponseItemPopulation", "ListPulauResponse", "ListPulauResponseItem", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseItem", "ListWebhookDeliveriesResponseItemAttemptLogItem", "ListWebhooksResponse", "ListWebhooksResponseDataItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RedeliverWebhookResponse", "RedeliverWebhookResponseData", "RedeliverWebhookResponseDataAttemptLogItem", "RegisterResponse", "RegisterResponseData", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ResolveAddressResponse", "ResolveAddressResponseData", "ResolveAddressResponseDataAlternativesItem", "ResolveAddressResponseDataComponents", "ResolveAddressResponseDataKabupaten", "ResolveAddressResponseDataKecamatan", "ResolveAddressResponseDataKelurahan", "ResolveAddressResponseDataMatchedItem", "ResolveAddressResponseDataProvinsi", "ResolveAddressesResponse", "ResolveAddressesResponseDataItem", "ResolveAddressesResponseDataItemAlternativesItem", "ResolveAddressesResponseDataItemComponents", "ResolveAddressesResponseDataItemKabupaten", "ResolveAddressesResponseDataItemKecamatan", "ResolveAddressesResponseDataItemKelurahan", "ResolveAddressesResponseDataItemMatchedItem", "ResolveAddressesResponseDataItemProvinsi", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "RollKeyResponse", "RollKeyResponseData", "RollWebhookSecretResponse", "RollWebhookSecretResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SearchRegionsResponseItemMatchReading", "SearchRegionsResponseItemMatchReadingRewritesItem", "SubscribeResponse", "SubscribeResponseData", "TestWebhookResponse", "TestWebhookResponseData", "TestWebhookResponseDataAttemptLogItem", "TripayWebhookResponse", "UpdateWebhookResponse", "UpdateWebhookResponseData"]
+__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "CancelJobResponse", "CancelJobResponseData", "CancelJobResponseDataChunks", "CancelJobResponseDataCost", "CancelJobResponseDataInput", "CancelJobResponseDataRows", "ChangePasswordResponse", "ChangePasswordResponseData", "ConvertCodesResponse", "ConvertCodesResponseDataItem", "ConvertCodesResponseDataItemBps", "ConvertCodesResponseDataItemCurrent", "ConvertCodesResponseDataItemSuccessorsItem", "CreateJobResponse", "CreateJobResponseData", "CreateJobResponseDataChunks", "CreateJobResponseDataCost", "CreateJobResponseDataInput", "CreateJobResponseDataRows", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "CreateWebhookResponse", "CreateWebhookResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataAsIssued", "DecodeNikResponseDataAsIssuedKabupaten", "DecodeNikResponseDataAsIssuedKecamatan", "DecodeNikResponseDataAsIssuedProvinsi", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "DeleteWebhookResponse", "DeleteWebhookResponseData", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetBpsResponse", "GetBpsResponseData", "GetBpsResponseDataCurrent", "GetCoverageResponse", "GetCoverageResponseDataItem", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetEditionsResponse", "GetEditionsResponseDataItem", "GetEditionsResponseDataItemCounts", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetExportManifestResponseDataMappingsItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetHistoryResponse", "GetHistoryResponseData", "GetHistoryResponseDataChangesItem", "GetHistoryResponseDataEditionsItem", "GetHistoryResponseDataPredecessorsItem", "GetHistoryResponseDataSuccessorsItem", "GetHistoryResponseDataWithin", "GetInvoiceResponse", "GetInvoiceResponseData", "GetJobResponse", "GetJobResponseData", "GetJobResponseDataChunks", "GetJobResponseDataCost", "GetJobResponseDataInput", "GetJobResponseDataRows", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKabupatenResponseDataBpsCodesItem", "GetKabupatenResponseDataPopulation", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKecamatanResponseDataBpsCodesItem", "GetKelurahanResponse", "GetKelurahanResponseData", "GetKelurahanResponseDataBpsCodesItem", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataAsIssued", "GetNikResponseDataAsIssuedKabupaten", "GetNikResponseDataAsIssuedKecamatan", "GetNikResponseDataAsIssuedProvinsi", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetProvinsiResponseDataBpsCodesItem", "GetProvinsiResponseDataPopulation", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWebhookResponse", "GetWebhookResponseData", "GetWilayahResponse", "GetWilayahResponseData", "GetWilayahResponseDataBpsCodesItem", "GetWilayahResponseDataPopulation", "ListChangesResponse", "ListChangesResponseDataItem", "ListChangesResponseMeta", "ListCoverageMissingResponse", "ListCoverageMissingResponseDataItem", "ListCoverageMissingResponseMeta", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListJobsResponse", "ListJobsResponseItem", "ListJobsResponseItemChunks", "ListJobsResponseItemCost", "ListJobsResponseItemInput", "ListJobsResponseItemRows", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKabupatenResponseItemPopulation", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListNearbyResponse", "ListNearbyResponseDataItem", "ListNearbyResponseMeta", "ListNearbyResponseMetaContaining", "ListNeighborsResponse", "ListNeighborsResponseDataItem", "ListNeighborsResponseMeta", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListProvinsiResponseItemPopulation", "ListPulauResponse", "ListPulauResponseItem", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseItem", "ListWebhookDeliveriesResponseItemAttemptLogItem", "ListWebhooksResponse", "ListWebhooksResponseDataItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RedeliverWebhookResponse", "RedeliverWebhookResponseData", "RedeliverWebhookResponseDataAttemptLogItem", "RegisterResponse", "RegisterResponseData", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ResolveAddressResponse", "ResolveAddressResponseData", "ResolveAddressResponseDataAlternativesItem", "ResolveAddressResponseDataComponents", "ResolveAddressResponseDataKabupaten", "ResolveAddressResponseDataKecamatan", "ResolveAddressResponseDataKelurahan", "ResolveAddressResponseDataMatchedItem", "ResolveAddressResponseDataProvinsi", "ResolveAddressesResponse", "ResolveAddressesResponseDataItem", "ResolveAddressesResponseDataItemAlternativesItem", "ResolveAddressesResponseDataItemComponents", "ResolveAddressesResponseDataItemKabupaten", "ResolveAddressesResponseDataItemKecamatan", "ResolveAddressesResponseDataItemKelurahan", "ResolveAddressesResponseDataItemMatchedItem", "ResolveAddressesResponseDataItemProvinsi", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "RollKeyResponse", "RollKeyResponseData", "RollWebhookSecretResponse", "RollWebhookSecretResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SearchRegionsResponseItemMatchReading", "SearchRegionsResponseItemMatchReadingRewritesItem", "SubscribeResponse", "SubscribeResponseData", "TestWebhookResponse", "TestWebhookResponseData", "TestWebhookResponseDataAttemptLogItem", "TripayWebhookResponse", "UpdateWebhookResponse", "UpdateWebhookResponseData"]

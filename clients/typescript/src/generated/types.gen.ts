@@ -3667,6 +3667,19 @@ export type GetProvinsiResponses = {
              */
             density_per_km2: number | null;
             level: 'provinsi';
+            /**
+             * The BPS codes that lie in this region, newest period first (several where BPS splits what Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells more); empty for a retired code or one BPS has no pairing for
+             */
+            bps_codes: Array<{
+                /**
+                 * BPS code, digits only
+                 */
+                code: string;
+                /**
+                 * BPS period of the pairing: 2025_2, 2020_2 or 2017_2
+                 */
+                period: string;
+            }>;
         };
     };
 };
@@ -3888,6 +3901,19 @@ export type GetKabupatenResponses = {
              */
             density_per_km2: number | null;
             level: 'kabupaten';
+            /**
+             * The BPS codes that lie in this region, newest period first (several where BPS splits what Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells more); empty for a retired code or one BPS has no pairing for
+             */
+            bps_codes: Array<{
+                /**
+                 * BPS code, digits only
+                 */
+                code: string;
+                /**
+                 * BPS period of the pairing: 2025_2, 2020_2 or 2017_2
+                 */
+                period: string;
+            }>;
         };
     };
 };
@@ -4075,6 +4101,19 @@ export type GetKecamatanResponses = {
             replaced_by?: Array<string>;
             kabupaten_id: string;
             level: 'kecamatan';
+            /**
+             * The BPS codes that lie in this region, newest period first (several where BPS splits what Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells more); empty for a retired code or one BPS has no pairing for
+             */
+            bps_codes: Array<{
+                /**
+                 * BPS code, digits only
+                 */
+                code: string;
+                /**
+                 * BPS period of the pairing: 2025_2, 2020_2 or 2017_2
+                 */
+                period: string;
+            }>;
         };
     };
 };
@@ -4270,6 +4309,19 @@ export type GetKelurahanResponses = {
              */
             postal_code: string | null;
             level: 'kelurahan';
+            /**
+             * The BPS codes that lie in this region, newest period first (several where BPS splits what Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells more); empty for a retired code or one BPS has no pairing for
+             */
+            bps_codes: Array<{
+                /**
+                 * BPS code, digits only
+                 */
+                code: string;
+                /**
+                 * BPS period of the pairing: 2025_2, 2020_2 or 2017_2
+                 */
+                period: string;
+            }>;
         };
     };
 };
@@ -4582,6 +4634,92 @@ export type ListKodeposResponses = {
 };
 
 export type ListKodeposResponse = ListKodeposResponses[keyof ListKodeposResponses];
+
+export type GetBpsData = {
+    body?: never;
+    path: {
+        /**
+         * A BPS region code: 4 digits (kabupaten/kota), 7 (kecamatan) or 10 (kelurahan/desa); dots, spaces and dashes ignored
+         */
+        code: string;
+    };
+    query?: never;
+    url: '/api/v1/wilayah/bps/{code}';
+};
+
+export type GetBpsErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: Error;
+    /**
+     * Error: `QUOTA_EXCEEDED`
+     */
+    402: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type GetBpsError = GetBpsErrors[keyof GetBpsErrors];
+
+export type GetBpsResponses = {
+    /**
+     * The answer; `data` (and `meta` for lists)
+     */
+    200: {
+        data: {
+            /**
+             * The BPS code, digits only
+             */
+            bps_code: string;
+            level: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan';
+            /**
+             * As BPS spells it; null for codes of 2020_2, whose source kept only the Kemendagri name
+             */
+            bps_name: string | null;
+            /**
+             * The BPS period the pairing comes from: 2025_2 (BPS 2025 semester 2 with Kemendagri 2025), 2020_2 or 2017_2
+             */
+            period: string;
+            /**
+             * How today's region was reached: the period's Kemendagri code is current under the same name, or under another name (check it), or was followed through the editions; none: not established (current is null)
+             */
+            match: 'same_code_same_name' | 'same_code_name_differs' | 'renamed_or_moved' | 'none';
+            /**
+             * The Kemendagri code(s) BPS paired it with in that period, as BPS gave them (usually one; several in 8 cases; none when BPS gave none)
+             */
+            kemendagri_codes: Array<string>;
+            /**
+             * The Kemendagri name of that period, as the source gives it
+             */
+            kemendagri_name: string | null;
+            /**
+             * Today's region the BPS region lies in; null: unmapped
+             */
+            current: {
+                id: string;
+                name: string;
+                level: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan';
+            } | null;
+        };
+    };
+};
+
+export type GetBpsResponse = GetBpsResponses[keyof GetBpsResponses];
 
 export type ListPulauData = {
     body?: never;
@@ -5284,6 +5422,10 @@ export type ConvertCodesData = {
          * 1 to 1000 region codes of any level and edition, with or without dots; each counts as one call
          */
         codes: Array<string>;
+        /**
+         * kemendagri (default): Kemendagri codes of any edition; bps: BPS (statistics bureau) codes of 4, 7 or 10 digits, separators optional
+         */
+        from?: 'kemendagri' | 'bps';
     };
     path?: never;
     query?: never;
@@ -5334,13 +5476,13 @@ export type ConvertCodesResponses = {
              */
             code: string;
             /**
-             * The code dotted; null when it is no well-formed code
+             * The code dotted (from bps: its digits); null when it is no well-formed code
              */
             id: string | null;
             /**
-             * current: in today's list; retired: of an earlier edition only; unknown: in no edition since 2015
+             * current: in today's list (from bps: leads to a current region); retired: of an earlier edition only; unknown: in no edition since 2015 (from bps: no BPS code we hold); unmapped: from bps only, a BPS code we hold whose current region could not be established
              */
-            status: 'current' | 'retired' | 'unknown';
+            status: 'current' | 'retired' | 'unknown' | 'unmapped';
             /**
              * The region to use today: the code itself when current, its successor when it has exactly one; null otherwise (see successors)
              */
@@ -5365,6 +5507,23 @@ export type ConvertCodesResponses = {
                  */
                 confidence: number;
             }>;
+            /**
+             * from bps, a BPS code we hold: the period of its pairing, how today's region was reached, the Kemendagri code(s) of that period
+             */
+            bps?: {
+                /**
+                 * The BPS period the pairing comes from: 2025_2 (BPS 2025 semester 2 with Kemendagri 2025), 2020_2 or 2017_2
+                 */
+                period: string;
+                /**
+                 * How today's region was reached: the period's Kemendagri code is current under the same name, or under another name (check it), or was followed through the editions; none: not established (current is null)
+                 */
+                match: 'same_code_same_name' | 'same_code_name_differs' | 'renamed_or_moved' | 'none';
+                /**
+                 * The Kemendagri code(s) BPS paired it with in that period, as BPS gave them (usually one; several in 8 cases; none when BPS gave none)
+                 */
+                kemendagri_codes: Array<string>;
+            };
         }>;
     };
 };
@@ -5761,6 +5920,10 @@ export type GetCoverageResponses = {
              * Current regions with an area; null where the field does not apply to the level
              */
             area: number | null;
+            /**
+             * Current regions with a BPS (statistics bureau) code leading to it; null where the field does not apply to the level
+             */
+            bps_code: number | null;
         }>;
     };
 };
@@ -5772,9 +5935,9 @@ export type ListCoverageMissingData = {
     path?: never;
     query: {
         /**
-         * What the regions lack: coordinates, boundary, postal_code (kelurahan), population or area (provinsi, kabupaten)
+         * What the regions lack: coordinates, boundary, postal_code (kelurahan), population or area (provinsi, kabupaten), bps_code (kabupaten, kecamatan, kelurahan)
          */
-        field: 'coordinates' | 'boundary' | 'postal_code' | 'population' | 'area';
+        field: 'coordinates' | 'boundary' | 'postal_code' | 'population' | 'area' | 'bps_code';
         /**
          * One level; default: every level the field applies to
          */
@@ -5840,7 +6003,7 @@ export type ListCoverageMissingResponses = {
              * ceil(total / per_page)
              */
             total_pages: number;
-            field: 'coordinates' | 'boundary' | 'postal_code' | 'population' | 'area';
+            field: 'coordinates' | 'boundary' | 'postal_code' | 'population' | 'area' | 'bps_code';
             levels: Array<'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan'>;
         };
     };
@@ -6582,6 +6745,19 @@ export type GetWilayahResponses = {
              * provinsi and kabupaten/kota only
              */
             density_per_km2?: number | null;
+            /**
+             * The BPS codes that lie in this region, newest period first (several where BPS splits what Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells more); empty for a retired code or one BPS has no pairing for
+             */
+            bps_codes: Array<{
+                /**
+                 * BPS code, digits only
+                 */
+                code: string;
+                /**
+                 * BPS period of the pairing: 2025_2, 2020_2 or 2017_2
+                 */
+                period: string;
+            }>;
         };
     };
 };
