@@ -611,6 +611,8 @@ export const jobs = sqliteTable(
     settledAt: integer("settled_at"),
     // The region data versions its rows were answered from, comma-separated (two when a seed landed mid-job).
     dataVersions: text("data_versions"),
+    // convert jobs: whose codes the file holds (null: kemendagri, as before BPS codes; address jobs: null)
+    codeSystem: text("code_system", { enum: ["kemendagri", "bps"] }),
   },
   (t) => [index("jobs_user_idx").on(t.userId, t.createdAt), index("jobs_expiry_idx").on(t.expiresAt), index("jobs_state_idx").on(t.state, t.progressAt)],
 );

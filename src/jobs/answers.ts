@@ -5,10 +5,11 @@
  */
 import { regionDb } from "../db/client";
 import { type AddressAnswer, resolveAddresses } from "../wilayah/addresses/service";
+import { convertBps } from "../wilayah/bps/service";
 import { convert } from "../wilayah/history/service";
 
 export type JobKind = "address" | "convert";
-type ConvertAnswer = Awaited<ReturnType<typeof convert>>["data"][number];
+type ConvertAnswer = Awaited<ReturnType<typeof convert>>["data"][number] | Awaited<ReturnType<typeof convertBps>>["data"][number];
 export type RowAnswer = AddressAnswer | ConvertAnswer | null;
 
 /**
@@ -25,7 +26,12 @@ const GROUP: Record<JobKind, number> = { address: 10, convert: 100 };
 const BUSY_SHARE = 0.5;
 
 /** Answers for `values`, in order; an empty value gets none (null), and is counted as warned. */
-export async function answerValues(env: Env, kind: JobKind, values: string[]): Promise<{ answers: RowAnswer[]; warned: number }> {
+export async function answerValues(
+  env: Env,
+  kind: JobKind,
+  values: string[],
+  from: "kemendagri" | "bps" = "kemendagri",
+): Promise<{ answers: RowAnswer[]; warned: number }> {
   const db = regionDb(env);
   const answers: RowAnswer[] = values.map(() => null);
   const todo = values.map((v, i) => ({ v: v.trim(), i })).filter((x) => x.v !== "");
@@ -40,7 +46,7 @@ export async function answerValues(env: Env, kind: JobKind, values: string[]): P
             part.map((x) => x.v),
           )
         : (
-            await convert(
+            await (from === "bps" ? convertBps : convert)(
               db,
               part.map((x) => x.v),
             )
@@ -57,7 +63,7 @@ export async function answerValues(env: Env, kind: JobKind, values: string[]): P
 /** A row worth a second look: no answer, a warning, or (convert) a code no edition knows. */
 function warnedOf(a: RowAnswer): boolean {
   if (a === null) return true;
-  return "warnings" in a ? a.warnings.length > 0 || a.level === null : a.status === "unknown";
+  return "warnings" in a ? a.warnings.length > 0 || a.level === null : a.status === "unknown" || a.status === "unmapped";
 }
 
 /** The answer's columns in a CSV result, after the input's. */

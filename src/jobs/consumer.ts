@@ -48,6 +48,7 @@ export async function processChunk(env: Env, m: JobMessage): Promise<void> {
       pinned,
       job.kind,
       rows.map((r) => r.value),
+      job.codeSystem ?? "kemendagri",
     ),
   );
   const lines = rows.map((r, i) => JSON.stringify({ row: r.row, input: r.fields, answer: answers[i] } satisfies ResultLine));

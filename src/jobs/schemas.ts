@@ -4,12 +4,21 @@ import { pageMeta, pageParams } from "../lib/paging";
 
 export const JOB_KINDS = ["address", "convert"] as const;
 
+/** Whose codes a convert job reads. */
+export const JOB_CODE_SYSTEMS = ["kemendagri", "bps"] as const;
+
 export const createJobQuery = z.strictObject({
   kind: z
     .enum(JOB_KINDS)
     .optional()
     .describe(
       "address: free text to regions (as POST /wilayah/address); convert: codes of any edition to today's (as /wilayah/convert). Required, here or as a form field.",
+    ),
+  from: z
+    .enum(JOB_CODE_SYSTEMS)
+    .optional()
+    .describe(
+      "convert jobs: whose codes the file holds, kemendagri (any edition since 2015; the default) or bps (the statistics bureau's, as POST /wilayah/convert with from bps).",
     ),
   column: z
     .string()
@@ -35,6 +44,7 @@ export const jobPaging = z.strictObject(pageParams);
 const job = z.object({
   id: z.string().describe("job_..."),
   kind: z.enum(["address", "convert"]),
+  from: z.enum(JOB_CODE_SYSTEMS).nullable().describe("convert jobs: whose codes the file holds; null for address jobs"),
   state: z.enum(["queued", "running", "done", "failed", "cancelled"]),
   input: z.object({ format: z.enum(["csv", "jsonl"]), column: z.string(), bytes: z.number().int(), header: z.array(z.string()).nullable() }),
   rows: z.object({

@@ -62,6 +62,7 @@ export function jobView(j: JobRow, now = Date.now()) {
   return {
     id: j.id,
     kind: j.kind,
+    from: j.kind === "convert" ? (j.codeSystem ?? "kemendagri") : null,
     state: j.state,
     input: { format: j.format, column: j.column, bytes: j.inputBytes, header: j.header ? (JSON.parse(j.header) as string[]) : null },
     rows: { total: j.rowsTotal, done: j.rowsDone, warned: j.rowsWarned },
@@ -123,7 +124,7 @@ async function storeInput(bucket: R2Bucket, key: string, body: ReadableStream<Ui
 export async function createJob(
   env: Env,
   principal: Principal,
-  o: { kind: JobKind; format: InputFormat; column: string; body: ReadableStream<Uint8Array> | null },
+  o: { kind: JobKind; from?: "kemendagri" | "bps"; format: InputFormat; column: string; body: ReadableStream<Uint8Array> | null },
   now = Date.now(),
 ): Promise<JobRow> {
   if (!o.body) throw new ApiError("VALIDATION_ERROR", "The file is empty: send it as the request body (or the `file` field of a form).");
@@ -184,6 +185,7 @@ export async function createJob(
     progressAt: now,
     settledAt: null,
     dataVersions: null,
+    codeSystem: o.kind === "convert" ? (o.from ?? "kemendagri") : null,
   };
   try {
     await insertJob(db, row);

@@ -5,7 +5,7 @@ import { doc } from "../http/docs";
 import { boundaryOf, readMultipartUpload } from "../http/multipart";
 import { queryParams } from "../http/validate";
 import type { InputFormat } from "../jobs/input";
-import { createJobQuery, JOB_KINDS, jobListResponse, jobPaging, jobResponse, jobResultQuery } from "../jobs/schemas";
+import { createJobQuery, JOB_CODE_SYSTEMS, JOB_KINDS, jobListResponse, jobPaging, jobResponse, jobResultQuery } from "../jobs/schemas";
 import { cancelJob, createJob, getJob, jobResult, jobView, listJobs, RESULT_DAYS } from "../jobs/service";
 import { ApiError } from "../lib/errors";
 
@@ -22,6 +22,8 @@ const FORMATS: Record<string, InputFormat> = {
   "application/x-jsonlines": "jsonl",
 };
 const KINDS: readonly string[] = JOB_KINDS;
+type CodeSystem = (typeof JOB_CODE_SYSTEMS)[number];
+const SYSTEMS: readonly string[] = JOB_CODE_SYSTEMS;
 
 /** A raw file's format: said in the query, else by its Content-Type. */
 function formatOf(said: InputFormat | undefined, contentType: string | undefined): InputFormat {
@@ -36,7 +38,7 @@ function formatOf(said: InputFormat | undefined, contentType: string | undefined
 }
 
 /** The upload: the raw body, or a multipart form's fields (before the file) and its file part, streamed either way. */
-async function uploadOf(req: Request, q: { kind?: "address" | "convert"; column?: string; format?: InputFormat }) {
+async function uploadOf(req: Request, q: { kind?: "address" | "convert"; from?: CodeSystem; column?: string; format?: InputFormat }) {
   const boundary = boundaryOf(req.headers.get("content-type") ?? undefined);
   if (!boundary) return { ...q, format: formatOf(q.format, req.headers.get("content-type") ?? undefined), body: req.body };
   if (!req.body) throw new ApiError("VALIDATION_ERROR", "The form is empty: send the file in its `file` field.");
@@ -44,10 +46,13 @@ async function uploadOf(req: Request, q: { kind?: "address" | "convert"; column?
   if (!form.file) throw new ApiError("VALIDATION_ERROR", "The form has no file: send it in a `file` field (after the other fields).");
   const kind = q.kind ?? form.fields.kind;
   if (kind !== undefined && !KINDS.includes(kind)) throw new ApiError("VALIDATION_ERROR", `kind must be address or convert, not "${kind.slice(0, 40)}".`);
+  const from = q.from ?? form.fields.from;
+  if (from !== undefined && !SYSTEMS.includes(from)) throw new ApiError("VALIDATION_ERROR", `from must be kemendagri or bps, not "${from.slice(0, 40)}".`);
   const said = q.format ?? (form.fields.format === "csv" || form.fields.format === "jsonl" ? form.fields.format : undefined);
   const jsonl = /\.(jsonl|ndjson)$/i.test(form.filename ?? "") || FORMATS[form.type ?? ""] === "jsonl";
   return {
     kind: kind as "address" | "convert" | undefined,
+    from: from as CodeSystem | undefined,
     column: q.column ?? (form.fields.column?.trim() || undefined),
     format: said ?? (jsonl ? "jsonl" : "csv"),
     body: form.file,
@@ -60,7 +65,7 @@ jobRoutes.post(
     operationId: "createJob",
     tags,
     summary: "Start a bulk job",
-    description: `Send a file of up to 1,000,000 rows and 200 MB as the request body (CSV with a header, or JSON Lines), or as the \`file\` field of a multipart/form-data form (fields \`kind\`, \`column\` before it): each row's text (address) or code (convert) is answered as the single endpoints answer it. One call per row: the rows are reserved from your quota and credits when the job is accepted (402 when they cannot cover all of them; nothing is charged), charged as they are done, and what is not used goes back on cancel or failure. A bad file is refused with the line where it went wrong. The file and the result are kept ${RESULT_DAYS} days.`,
+    description: `Send a file of up to 1,000,000 rows and 200 MB as the request body (CSV with a header, or JSON Lines), or as the \`file\` field of a multipart/form-data form (fields \`kind\`, \`from\`, \`column\` before it): each row's text (address) or code (convert) is answered as the single endpoints answer it. One call per row: the rows are reserved from your quota and credits when the job is accepted (402 when they cannot cover all of them; nothing is charged), charged as they are done, and what is not used goes back on cancel or failure. A bad file is refused with the line where it went wrong. The file and the result are kept ${RESULT_DAYS} days.`,
     caller: "apiKey",
     input: "query",
     ok: { status: 202, description: "The job, queued", schema: jobResponse },
@@ -71,8 +76,10 @@ jobRoutes.post(
   async (c) => {
     const up = await uploadOf(c.req.raw, c.req.valid("query"));
     if (!up.kind) throw new ApiError("VALIDATION_ERROR", "Say the job's kind: `kind=address` or `kind=convert` (in the query or as a form field).");
+    if (up.from !== undefined && up.kind !== "convert")
+      throw new ApiError("VALIDATION_ERROR", "`from` is for convert jobs (whose codes the file holds); address jobs read any code written in the text.");
     const column = up.column ?? (up.kind === "address" ? "address" : "code");
-    const job = await createJob(c.env, c.get("call").principal, { kind: up.kind, format: up.format, column, body: up.body });
+    const job = await createJob(c.env, c.get("call").principal, { kind: up.kind, from: up.from, format: up.format, column, body: up.body });
     return c.json({ data: jobView(job) }, 202);
   },
 );

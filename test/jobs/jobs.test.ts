@@ -99,6 +99,32 @@ describe("bulk jobs", () => {
     ]);
   }, 120_000);
 
+  it("a convert job of BPS codes (from=bps, issue 39): each as POST /wilayah/convert with from bps answers it", async () => {
+    const { secret } = await seedUserWithKey();
+    const res = await upload(
+      secret,
+      "kind=convert&from=bps&column=kode_bps",
+      ["kode_bps", "3273", "3273190", "3273190001", "9999999"].join("\n") + "\n",
+      "text/csv",
+    );
+    expect(res.status).toBe(202);
+    const accepted = (await json(res)).data;
+    expect(accepted).toMatchObject({ kind: "convert", from: "bps" });
+    const job = await finished(secret, accepted.id);
+    expect(job).toMatchObject({ state: "done", from: "bps", rows: { total: 4, done: 4, warned: 1 } });
+    const table = parseCsvRows(await text(await call(`/api/v1/jobs/${job.id}/result`, { key: secret })), { crlf: true });
+    const at = (name: string) => table[0].indexOf(name);
+    expect(table.slice(1).map((r) => [r[1], r[at("status")], r[at("current_id")]])).toEqual([
+      ["3273", "current", "32.73"],
+      ["3273190", "current", "32.73.06"],
+      ["3273190001", "current", "32.73.06.1002"],
+      ["9999999", "unknown", ""],
+    ]);
+    // from is for convert jobs only, and says one of two systems
+    await expectError(await upload(secret, "kind=address&from=bps", "address\nBandung\n"), 400, "VALIDATION_ERROR");
+    await expectError(await upload(secret, "kind=convert&from=bpss", "code\n3273\n"), 400, "INVALID_QUERY");
+  }, 120_000);
+
   it("bad files: a clear 400 with the line, 415 for another media type, 402 beyond quota and credits; nothing created or charged", async () => {
     const { userId, secret } = await seedUserWithKey();
     await expectError(await upload(secret, "kind=address&column=alamat", "id,kota\n1,Bandung\n"), 400, "VALIDATION_ERROR");
