@@ -330,23 +330,26 @@ class Client(BaseClient):
         self,
         *,
         kind: Literal["address", "convert"] | None = None,
+        from_: Literal["kemendagri", "bps"] | None = None,
         column: str | None = None,
         format: Literal["csv", "jsonl"] | None = None,
     ) -> CreateJobResponse:
         """
         Send a file of up to 1,000,000 rows and 200 MB as the request body (CSV with a header, or
-        JSON Lines), or as the `file` field of a multipart/form-data form (fields `kind`, `column`
-        before it): each row's text (address) or code (convert) is answered as the single endpoints
-        answer it. One call per row: the rows are reserved from your quota and credits when the job
-        is accepted (402 when they cannot cover all of them; nothing is charged), charged as they
-        are done, and what is not used goes back on cancel or failure. A bad file is refused with
-        the line where it went wrong. The file and the result are kept 7 days.
+        JSON Lines), or as the `file` field of a multipart/form-data form (fields `kind`, `from`,
+        `column` before it): each row's text (address) or code (convert) is answered as the single
+        endpoints answer it. One call per row: the rows are reserved from your quota and credits
+        when the job is accepted (402 when they cannot cover all of them; nothing is charged),
+        charged as they are done, and what is not used goes back on cancel or failure. A bad file is
+        refused with the line where it went wrong. The file and the result are kept 7 days.
 
         POST /api/v1/jobs
 
         Args:
             kind: address: free text to regions (as POST /wilayah/address); convert: codes of any
                 edition to today's (as /wilayah/convert). Required, here or as a form field.
+            from_: convert jobs: whose codes the file holds, kemendagri (any edition since 2015; the
+                default) or bps (the statistics bureau's, as POST /wilayah/convert with from bps).
             column: The CSV header's column (or the JSON Lines objects' field) holding the text or
                 code. Default: `address` for address jobs, `code` for convert jobs.
             format: The file's format; by default read from Content-Type (text/csv,
@@ -365,7 +368,7 @@ class Client(BaseClient):
             "POST",
             "/api/v1/jobs",
             auth="apiKey",
-            query={"kind": kind, "column": column, "format": format},
+            query={"kind": kind, "from": from_, "column": column, "format": format},
         ))
 
     def create_key(
@@ -2892,23 +2895,26 @@ class AsyncClient(BaseAsyncClient):
         self,
         *,
         kind: Literal["address", "convert"] | None = None,
+        from_: Literal["kemendagri", "bps"] | None = None,
         column: str | None = None,
         format: Literal["csv", "jsonl"] | None = None,
     ) -> CreateJobResponse:
         """
         Send a file of up to 1,000,000 rows and 200 MB as the request body (CSV with a header, or
-        JSON Lines), or as the `file` field of a multipart/form-data form (fields `kind`, `column`
-        before it): each row's text (address) or code (convert) is answered as the single endpoints
-        answer it. One call per row: the rows are reserved from your quota and credits when the job
-        is accepted (402 when they cannot cover all of them; nothing is charged), charged as they
-        are done, and what is not used goes back on cancel or failure. A bad file is refused with
-        the line where it went wrong. The file and the result are kept 7 days.
+        JSON Lines), or as the `file` field of a multipart/form-data form (fields `kind`, `from`,
+        `column` before it): each row's text (address) or code (convert) is answered as the single
+        endpoints answer it. One call per row: the rows are reserved from your quota and credits
+        when the job is accepted (402 when they cannot cover all of them; nothing is charged),
+        charged as they are done, and what is not used goes back on cancel or failure. A bad file is
+        refused with the line where it went wrong. The file and the result are kept 7 days.
 
         POST /api/v1/jobs
 
         Args:
             kind: address: free text to regions (as POST /wilayah/address); convert: codes of any
                 edition to today's (as /wilayah/convert). Required, here or as a form field.
+            from_: convert jobs: whose codes the file holds, kemendagri (any edition since 2015; the
+                default) or bps (the statistics bureau's, as POST /wilayah/convert with from bps).
             column: The CSV header's column (or the JSON Lines objects' field) holding the text or
                 code. Default: `address` for address jobs, `code` for convert jobs.
             format: The file's format; by default read from Content-Type (text/csv,
@@ -2927,7 +2933,7 @@ class AsyncClient(BaseAsyncClient):
             "POST",
             "/api/v1/jobs",
             auth="apiKey",
-            query={"kind": kind, "column": column, "format": format},
+            query={"kind": kind, "from": from_, "column": column, "format": format},
         ))
 
     async def create_key(

@@ -878,28 +878,7 @@ class CreateJobResponseDataCost(TypedDict):
     credits_reserved: int
 
 
-class CreateJobResponseData(TypedDict):
-    #: job_...
-    id: str
-    kind: Literal["address", "convert"]
-    state: Literal["queued", "running", "done", "failed", "cancelled"]
-    input: CreateJobResponseDataInput
-    rows: CreateJobResponseDataRows
-    chunks: CreateJobResponseDataChunks
-    cost: CreateJobResponseDataCost
-    #: The region data version(s) the rows were answered from (the x-data-version of a single call);
-    #: two when a new edition was loaded while the job ran
-    data_versions: list[str]
-    error: str | None
-    #: From the pace so far; null before the first chunk is done
-    estimated_seconds_left: int | None
-    created_at: str
-    started_at: str | None
-    finished_at: str | None
-    #: When the input and the result are deleted (7 days after the job was made)
-    expires_at: str
-    #: Where to download the result, once the job is over and has rows done
-    result: str | None
+CreateJobResponseData = TypedDict("CreateJobResponseData", {"id": str, "kind": Literal["address", "convert"], "from": Literal["kemendagri", "bps"] | None, "state": Literal["queued", "running", "done", "failed", "cancelled"], "input": CreateJobResponseDataInput, "rows": CreateJobResponseDataRows, "chunks": CreateJobResponseDataChunks, "cost": CreateJobResponseDataCost, "data_versions": list[str], "error": str | None, "estimated_seconds_left": int | None, "created_at": str, "started_at": str | None, "finished_at": str | None, "expires_at": str, "result": str | None})
 
 
 class CreateJobResponse(TypedDict):
@@ -934,28 +913,7 @@ class ListJobsResponseItemCost(TypedDict):
     credits_reserved: int
 
 
-class ListJobsResponseItem(TypedDict):
-    #: job_...
-    id: str
-    kind: Literal["address", "convert"]
-    state: Literal["queued", "running", "done", "failed", "cancelled"]
-    input: ListJobsResponseItemInput
-    rows: ListJobsResponseItemRows
-    chunks: ListJobsResponseItemChunks
-    cost: ListJobsResponseItemCost
-    #: The region data version(s) the rows were answered from (the x-data-version of a single call);
-    #: two when a new edition was loaded while the job ran
-    data_versions: list[str]
-    error: str | None
-    #: From the pace so far; null before the first chunk is done
-    estimated_seconds_left: int | None
-    created_at: str
-    started_at: str | None
-    finished_at: str | None
-    #: When the input and the result are deleted (7 days after the job was made)
-    expires_at: str
-    #: Where to download the result, once the job is over and has rows done
-    result: str | None
+ListJobsResponseItem = TypedDict("ListJobsResponseItem", {"id": str, "kind": Literal["address", "convert"], "from": Literal["kemendagri", "bps"] | None, "state": Literal["queued", "running", "done", "failed", "cancelled"], "input": ListJobsResponseItemInput, "rows": ListJobsResponseItemRows, "chunks": ListJobsResponseItemChunks, "cost": ListJobsResponseItemCost, "data_versions": list[str], "error": str | None, "estimated_seconds_left": int | None, "created_at": str, "started_at": str | None, "finished_at": str | None, "expires_at": str, "result": str | None})
 
 
 class ListJobsResponse(Page[ListJobsResponseItem]):
@@ -990,28 +948,7 @@ class GetJobResponseDataCost(TypedDict):
     credits_reserved: int
 
 
-class GetJobResponseData(TypedDict):
-    #: job_...
-    id: str
-    kind: Literal["address", "convert"]
-    state: Literal["queued", "running", "done", "failed", "cancelled"]
-    input: GetJobResponseDataInput
-    rows: GetJobResponseDataRows
-    chunks: GetJobResponseDataChunks
-    cost: GetJobResponseDataCost
-    #: The region data version(s) the rows were answered from (the x-data-version of a single call);
-    #: two when a new edition was loaded while the job ran
-    data_versions: list[str]
-    error: str | None
-    #: From the pace so far; null before the first chunk is done
-    estimated_seconds_left: int | None
-    created_at: str
-    started_at: str | None
-    finished_at: str | None
-    #: When the input and the result are deleted (7 days after the job was made)
-    expires_at: str
-    #: Where to download the result, once the job is over and has rows done
-    result: str | None
+GetJobResponseData = TypedDict("GetJobResponseData", {"id": str, "kind": Literal["address", "convert"], "from": Literal["kemendagri", "bps"] | None, "state": Literal["queued", "running", "done", "failed", "cancelled"], "input": GetJobResponseDataInput, "rows": GetJobResponseDataRows, "chunks": GetJobResponseDataChunks, "cost": GetJobResponseDataCost, "data_versions": list[str], "error": str | None, "estimated_seconds_left": int | None, "created_at": str, "started_at": str | None, "finished_at": str | None, "expires_at": str, "result": str | None})
 
 
 class GetJobResponse(TypedDict):
@@ -1046,28 +983,7 @@ class CancelJobResponseDataCost(TypedDict):
     credits_reserved: int
 
 
-class CancelJobResponseData(TypedDict):
-    #: job_...
-    id: str
-    kind: Literal["address", "convert"]
-    state: Literal["queued", "running", "done", "failed", "cancelled"]
-    input: CancelJobResponseDataInput
-    rows: CancelJobResponseDataRows
-    chunks: CancelJobResponseDataChunks
-    cost: CancelJobResponseDataCost
-    #: The region data version(s) the rows were answered from (the x-data-version of a single call);
-    #: two when a new edition was loaded while the job ran
-    data_versions: list[str]
-    error: str | None
-    #: From the pace so far; null before the first chunk is done
-    estimated_seconds_left: int | None
-    created_at: str
-    started_at: str | None
-    finished_at: str | None
-    #: When the input and the result are deleted (7 days after the job was made)
-    expires_at: str
-    #: Where to download the result, once the job is over and has rows done
-    result: str | None
+CancelJobResponseData = TypedDict("CancelJobResponseData", {"id": str, "kind": Literal["address", "convert"], "from": Literal["kemendagri", "bps"] | None, "state": Literal["queued", "running", "done", "failed", "cancelled"], "input": CancelJobResponseDataInput, "rows": CancelJobResponseDataRows, "chunks": CancelJobResponseDataChunks, "cost": CancelJobResponseDataCost, "data_versions": list[str], "error": str | None, "estimated_seconds_left": int | None, "created_at": str, "started_at": str | None, "finished_at": str | None, "expires_at": str, "result": str | None})
 
 
 class CancelJobResponse(TypedDict):

@@ -532,7 +532,7 @@ export const listJobs = <ThrowOnError extends boolean = true>(options?: Options<
 /**
  * Start a bulk job
  *
- * Send a file of up to 1,000,000 rows and 200 MB as the request body (CSV with a header, or JSON Lines), or as the `file` field of a multipart/form-data form (fields `kind`, `column` before it): each row's text (address) or code (convert) is answered as the single endpoints answer it. One call per row: the rows are reserved from your quota and credits when the job is accepted (402 when they cannot cover all of them; nothing is charged), charged as they are done, and what is not used goes back on cancel or failure. A bad file is refused with the line where it went wrong. The file and the result are kept 7 days.
+ * Send a file of up to 1,000,000 rows and 200 MB as the request body (CSV with a header, or JSON Lines), or as the `file` field of a multipart/form-data form (fields `kind`, `from`, `column` before it): each row's text (address) or code (convert) is answered as the single endpoints answer it. One call per row: the rows are reserved from your quota and credits when the job is accepted (402 when they cannot cover all of them; nothing is charged), charged as they are done, and what is not used goes back on cancel or failure. A bad file is refused with the line where it went wrong. The file and the result are kept 7 days.
  */
 export const createJob = <ThrowOnError extends boolean = true>(options?: Options<CreateJobData, ThrowOnError>): RequestResult<CreateJobResponses, CreateJobErrors, ThrowOnError> => (options?.client ?? client).post<CreateJobResponses, CreateJobErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }],

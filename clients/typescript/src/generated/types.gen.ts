@@ -2986,6 +2986,10 @@ export type ListJobsResponses = {
              */
             id: string;
             kind: 'address' | 'convert';
+            /**
+             * convert jobs: whose codes the file holds; null for address jobs
+             */
+            from: 'kemendagri' | 'bps' | null;
             state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
             input: {
                 format: 'csv' | 'jsonl';
@@ -3068,6 +3072,10 @@ export type CreateJobData = {
          */
         kind?: 'address' | 'convert';
         /**
+         * convert jobs: whose codes the file holds, kemendagri (any edition since 2015; the default) or bps (the statistics bureau's, as POST /wilayah/convert with from bps).
+         */
+        from?: 'kemendagri' | 'bps';
+        /**
          * The CSV header's column (or the JSON Lines objects' field) holding the text or code. Default: `address` for address jobs, `code` for convert jobs.
          */
         column?: string;
@@ -3127,6 +3135,10 @@ export type CreateJobResponses = {
              */
             id: string;
             kind: 'address' | 'convert';
+            /**
+             * convert jobs: whose codes the file holds; null for address jobs
+             */
+            from: 'kemendagri' | 'bps' | null;
             state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
             input: {
                 format: 'csv' | 'jsonl';
@@ -3237,6 +3249,10 @@ export type CancelJobResponses = {
              */
             id: string;
             kind: 'address' | 'convert';
+            /**
+             * convert jobs: whose codes the file holds; null for address jobs
+             */
+            from: 'kemendagri' | 'bps' | null;
             state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
             input: {
                 format: 'csv' | 'jsonl';
@@ -3343,6 +3359,10 @@ export type GetJobResponses = {
              */
             id: string;
             kind: 'address' | 'convert';
+            /**
+             * convert jobs: whose codes the file holds; null for address jobs
+             */
+            from: 'kemendagri' | 'bps' | null;
             state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
             input: {
                 format: 'csv' | 'jsonl';
