@@ -359,10 +359,10 @@ describe("coverage on the full data", () => {
   it("reports every loaded boundary and the known gaps", async () => {
     const { data } = await getCoverage(runner);
     expect(data).toEqual([
-      { level: "provinsi", regions: 38, coordinates: 38, boundary: 38, postal_code: null, population: 38, area: 38 },
-      { level: "kabupaten", regions: 514, coordinates: 514, boundary: 514, postal_code: null, population: 514, area: 514 },
-      { level: "kecamatan", regions: 7285, coordinates: 7285, boundary: 7285, postal_code: null, population: null, area: null },
-      { level: "kelurahan", regions: 83_762, coordinates: 83_402, boundary: 83_402, postal_code: 83_762, population: null, area: null },
+      { level: "provinsi", regions: 38, coordinates: 38, boundary: 38, postal_code: null, population: 38, area: 38, bps_code: null },
+      { level: "kabupaten", regions: 514, coordinates: 514, boundary: 514, postal_code: null, population: 514, area: 514, bps_code: 514 },
+      { level: "kecamatan", regions: 7285, coordinates: 7285, boundary: 7285, postal_code: null, population: null, area: null, bps_code: 7284 },
+      { level: "kelurahan", regions: 83_762, coordinates: 83_402, boundary: 83_402, postal_code: 83_762, population: null, area: null, bps_code: 82_934 },
     ]);
   });
 });

@@ -77,7 +77,7 @@ describe("Wilayah API through the TypeScript SDK", () => {
     expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="wilayah-kabupaten-\w+\.csv"$/);
     const rows = text.trimEnd().split("\r\n");
     expect(rows[0]).toBe(
-      "id,code,name,alt_name,lat,lng,is_active,provinsi_id,type,area_km2,population_male,population_female,population_total,density_per_km2",
+      "id,code,name,alt_name,lat,lng,is_active,provinsi_id,type,area_km2,population_male,population_female,population_total,density_per_km2,bps_code",
     );
     const { data: page } = await listKabupaten({ client, query: { per_page: 3 } });
     expect(rows.slice(1, 4).map((r) => r.split(",")[0])).toEqual(page.data.map((k) => k.id));
