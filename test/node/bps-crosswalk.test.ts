@@ -6,15 +6,16 @@
  * that lead to it, newest period first, in the one extra statement batched with the region read.
  */
 
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BPS_CROSSWALK, parseBpsCrosswalk } from "../../scripts/seed/bps";
 import { type StatementRun, sqliteDb } from "../../scripts/sqlite-d1";
 import { type RegionDb, withDataKey } from "../../src/db/client";
 import { bpsCode, convertBps } from "../../src/wilayah/bps/service";
 import { getRegion } from "../../src/wilayah/regions/service";
+import { seededMemoryDb } from "./seeded-db.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const TABLES = /^INSERT INTO (provinsi|kabupaten|kecamatan|kelurahan|wilayah_bps) /;
@@ -25,18 +26,7 @@ let runner: RegionDb;
 let statements = 0;
 
 beforeAll(() => {
-  db = new DatabaseSync(":memory:");
-  for (const f of readdirSync(join(root, "migrations"))
-    .filter((f) => f.endsWith(".sql"))
-    .sort()) {
-    for (const statement of readFileSync(join(root, "migrations", f), "utf8").split("--> statement-breakpoint")) if (statement.trim()) db.exec(statement);
-  }
-  db.exec(
-    readFileSync(join(root, "seed", "wilayah.sql"), "utf8")
-      .split("\n")
-      .filter((l) => TABLES.test(l))
-      .join("\n"),
-  );
+  db = seededMemoryDb((l) => TABLES.test(l));
   runner = withDataKey(
     sqliteDb(db, (_run: StatementRun) => statements++),
     "node-test",

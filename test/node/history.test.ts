@@ -7,9 +7,8 @@
  * /changes pages through every change of every edition, reading its own rows only.
  */
 
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildHistory } from "../../scripts/seed/history";
 import { EDITIONS, readCurated, readEditions } from "../../scripts/seed/history-editions";
@@ -21,8 +20,9 @@ import { withDataKey } from "../../src/db/client";
 import { levelOf } from "../../src/wilayah/codes";
 import { CHANGES, convert, listChanges, listEditions, regionHistory } from "../../src/wilayah/history/service";
 import { getRegion } from "../../src/wilayah/regions/service";
+import { seededMemoryDb } from "./seeded-db.ts";
 
-const root = join(import.meta.dirname, "..", "..");
+const _root = join(import.meta.dirname, "..", "..");
 const TABLES = /^INSERT INTO (provinsi|kabupaten|kecamatan|kelurahan|wilayah_edition|wilayah_history|wilayah_successor|wilayah_change|wilayah_change_run) /;
 
 let db: DatabaseSync;
@@ -33,19 +33,8 @@ let editions: ReturnType<typeof readEditions>;
 let orphans: string[];
 
 beforeAll(() => {
-  db = new DatabaseSync(":memory:");
-  for (const f of readdirSync(join(root, "migrations"))
-    .filter((f) => f.endsWith(".sql"))
-    .sort()) {
-    for (const statement of readFileSync(join(root, "migrations", f), "utf8").split("--> statement-breakpoint")) if (statement.trim()) db.exec(statement);
-  }
   // the region tables and the history tables of the committed seed
-  db.exec(
-    readFileSync(join(root, "seed", "wilayah.sql"), "utf8")
-      .split("\n")
-      .filter((l) => TABLES.test(l))
-      .join("\n"),
-  );
+  db = seededMemoryDb((l) => TABLES.test(l));
   // keyed like a data answer's handle (src/data/run.ts): the editions are read once, not checked per call
   runner = withDataKey(
     sqliteDb(db, (_run: StatementRun) => statements++),

@@ -6,10 +6,10 @@
  * a seeded sample of village borders by a brute-force method on the raw rings, and compares nearby
  * answers with a brute force over every centroid.
  */
-import { createReadStream, readdirSync, readFileSync } from "node:fs";
+import { createReadStream, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync } from "node:sqlite";
 import { createGunzip } from "node:zlib";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -25,6 +25,7 @@ import { getCoverage } from "../../src/wilayah/coverage/service";
 import { nearestSql } from "../../src/wilayah/nearby/queries";
 import { nearby } from "../../src/wilayah/nearby/service";
 import { getNeighbors } from "../../src/wilayah/neighbors/service";
+import { seededMemoryDb } from "./seeded-db.ts";
 
 const root = join(import.meta.dirname, "..", "..");
 const manifest = JSON.parse(readFileSync(join(root, "seed", "manifest.json"), "utf8"));
@@ -43,19 +44,8 @@ const rowsOf = (level: number) => db.prepare("SELECT id, neighbor_id, level, sha
 const ids = async (id: string) => (await getNeighbors(runner, id)).data.map((n) => n.id).sort();
 
 beforeAll(() => {
-  db = new DatabaseSync(":memory:");
-  for (const f of readdirSync(join(root, "migrations"))
-    .filter((f) => f.endsWith(".sql"))
-    .sort()) {
-    for (const statement of readFileSync(join(root, "migrations", f), "utf8").split("--> statement-breakpoint")) if (statement.trim()) db.exec(statement);
-  }
   // The seed without the search index (not read here), then every village boundary and border.
-  db.exec(
-    readFileSync(join(root, "seed", "wilayah.sql"), "utf8")
-      .split("\n")
-      .filter((l) => l && !l.startsWith("--") && !/^INSERT INTO wilayah_(grams|short|search) /.test(l))
-      .join("\n"),
-  );
+  db = seededMemoryDb((l) => l !== "" && !l.startsWith("--") && !/^INSERT INTO wilayah_(grams|short|search) /.test(l));
   db.exec(kelurahanBoundarySql());
   runner = sqliteDb(db);
 }, 300_000);
