@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, lte, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lt, lte, ne, or, type SQL, sql } from "drizzle-orm";
 import { appendLedgerIf, appendTakeBackIf } from "../account/queries";
 import { reconcileUserPlans, setPlan, setPlanOf } from "../auth/queries";
 import { batch, type Db } from "../db/client";
@@ -136,11 +136,21 @@ const planNow = (userId: string, now: number, condition: SQL) =>
 
 /**
  * UNPAID -> PAID and its effect (ledger credit, or a subscription and the plan) in one atomic D1
- * batch; `adopt`: the paying transaction's reference, for an invoice that had none yet. The status guard and the unique refs make duplicate, concurrent or late deliveries no-ops.
+ * batch; `adopt`: the paying transaction's reference, for an invoice that had none yet or (`sibling`) whose
+ * kept transaction is not the one paid: then also from EXPIRED or FAILED, whoever closed it (the closing
+ * was of the other transaction). The status guard and the unique refs make duplicate, concurrent or late deliveries no-ops.
  * A subscription is queued after the user's last one (so a cheaper plan bought while a dearer one
  * runs waits for it); the plan changes now only if it starts now.
  */
-export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodOf: (start: number) => number, subscriptionId: string, adopt?: string) {
+export async function settlePaid(
+  db: Db,
+  inv: InvoiceRow,
+  now: number,
+  periodOf: (start: number) => number,
+  subscriptionId: string,
+  adopt?: string,
+  sibling = false,
+) {
   const source = `invoice:${inv.id}`;
   const reason = inv.status === "EXPIRED" ? `top-up ${inv.id} (paid after expiry)` : `top-up ${inv.id}`;
   let seenEnd = inv.kind === "subscription" ? await lastPeriodEnd(db, inv.userId) : 0;
@@ -164,7 +174,7 @@ export async function settlePaid(db: Db, inv: InvoiceRow, now: number, periodOf:
             }
           : {}),
       })
-      .where(and(eq(invoices.id, inv.id), settleable)),
+      .where(and(eq(invoices.id, inv.id), sibling ? inArray(invoices.status, ["UNPAID", "EXPIRED", "FAILED"]) : settleable)),
     ...effects,
   ]);
   const transitioned = transition.meta.changes === 1;

@@ -210,9 +210,14 @@ export async function handleTripayCallback(env: Env, delivery: TripayDelivery): 
   const notFound = () => new ApiError("NOT_FOUND", `No invoice with merchant_ref "${cb.merchant_ref}" and reference "${cb.reference}".`);
   if (!inv) throw notFound();
   const pending = isPending(inv);
-  const own = pending || inv.reference === cb.reference;
+  // A PAID for another transaction of this invoice (the provider received our create request twice
+  // and the payer paid the one we did not keep) on an invoice not yet paid: money received for this
+  // invoice, so it settles it, with that transaction's reference, even after our kept one was closed.
+  const sibling = !pending && inv.reference !== cb.reference && cb.status === "PAID" && (inv.status === "UNPAID" || inv.status === "EXPIRED" || inv.status === "FAILED");
+  const own = pending || sibling || inv.reference === cb.reference;
   if (!own && (cb.status === "PAID" || cb.status === "REFUND")) {
-    // Money moved on a transaction that is not the one this invoice was settled or shown with: not ours to decide.
+    // Money moved on a transaction other than the one this invoice was settled with (paid twice), or a refund of
+    // another transaction: not ours to decide.
     log.error("payment_reference_mismatch", { invoice: inv.id, reference: cb.reference, invoice_reference: inv.reference, status: cb.status });
     throw notFound();
   }
@@ -244,7 +249,7 @@ export async function handleTripayCallback(env: Env, delivery: TripayDelivery): 
   // expiring or failing: the invoice's own transaction decides, so nothing changes.
   if (!own) return;
   if (cb.status === "PAID") {
-    const { transitioned, unqueued } = await settlePaid(db, inv, Date.now(), addMonth, newId("sub"), pending ? cb.reference : undefined);
+    const { transitioned, unqueued } = await settlePaid(db, inv, Date.now(), addMonth, newId("sub"), pending || sibling ? cb.reference : undefined, sibling);
     if (unqueued) {
       // Paid, but its subscription could not be queued (other subscriptions of the user kept taking
       // the slot): a 503 makes Tripay deliver again, and that delivery queues it.

@@ -163,11 +163,11 @@ describe("webhook", () => {
     expect(await balanceOf(dev.token)).toBe(0);
   });
 
-  it("wrong amount (400), unknown reference (404), malformed JSON (400), other event (400): nothing changes", async () => {
+  it("wrong amount (400), unknown merchant_ref (404), malformed JSON (400), other event (400): nothing changes", async () => {
     const dev = await verifiedDeveloper();
     const inv = await topupInvoice(dev.token);
     await expectError(await deliver(paid(inv, "PAID", 10_000)), 409, "PAYMENT_AMOUNT_MISMATCH");
-    await expectError(await deliver({ ...paid(inv), reference: "DEV-NOPE" }), 404, "NOT_FOUND");
+    await expectError(await deliver({ ...paid(inv), merchant_ref: "inv_unknown" }), 404, "NOT_FOUND");
     await expectError(await deliver("{not json"), 400, "INVALID_JSON");
     await expectError(await deliver({ hello: "world" }), 400, "VALIDATION_ERROR");
     await expectError(await deliver(paid(inv), { event: "something_else" }), 400, "VALIDATION_ERROR");
@@ -198,16 +198,30 @@ describe("webhook", () => {
     expect(await balanceOf(dev.token)).toBe(25_000);
   });
 
-  it("another transaction Tripay made for the invoice (a create request it got twice): its EXPIRED changes nothing (200); a PAID on it is refused 404 and logged", async () => {
+  it("another transaction Tripay made for the invoice (a create request it got twice): its EXPIRED changes nothing (200); its PAID settles the invoice (money received), and a second payment is refused 404 and logged", async () => {
     const dev = await verifiedDeveloper();
     const inv = await topupInvoice(dev.token);
     const twin = { ...inv, reference: "DEV-T0001TWIN" };
     expect(await json(await deliver(paid(twin, "EXPIRED")))).toEqual({ success: true });
     expect((await env.DB.prepare("SELECT status FROM invoices WHERE id = ?").bind(inv.id).first<{ status: string }>())!.status).toBe("UNPAID");
+    // The payer paid the twin, not the QR we showed: the invoice is paid, with the twin's reference.
+    expect(await json(await deliver(paid(twin)))).toEqual({ success: true });
+    expect(await env.DB.prepare("SELECT status, reference FROM invoices WHERE id = ?").bind(inv.id).first()).toEqual({ status: "PAID", reference: "DEV-T0001TWIN" });
+    expect(await balanceOf(dev.token)).toBe(10_000);
+    // Paid a second time (the shown QR too): not credited twice; refused and logged for a person to refund.
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
-    await expectError(await deliver(paid(twin)), 404, "NOT_FOUND");
+    await expectError(await deliver(paid(inv)), 404, "NOT_FOUND");
     expect(log.mock.calls.flat().join(" ")).toContain("payment_reference_mismatch");
-    expect(await json(await deliver(paid(inv)))).toEqual({ success: true });
+    expect(await balanceOf(dev.token)).toBe(10_000);
+  });
+
+  it("the kept transaction expired at the provider, then its twin was paid: the invoice is settled with the twin's reference", async () => {
+    const dev = await verifiedDeveloper();
+    const inv = await topupInvoice(dev.token);
+    await deliver(paid(inv, "EXPIRED"));
+    expect(await env.DB.prepare("SELECT status, closed_by FROM invoices WHERE id = ?").bind(inv.id).first()).toEqual({ status: "EXPIRED", closed_by: "provider" });
+    expect(await json(await deliver(paid({ ...inv, reference: "DEV-T0001AFTER" })))).toEqual({ success: true });
+    expect(await env.DB.prepare("SELECT status, reference FROM invoices WHERE id = ?").bind(inv.id).first()).toEqual({ status: "PAID", reference: "DEV-T0001AFTER" });
     expect(await balanceOf(dev.token)).toBe(10_000);
   });
 
