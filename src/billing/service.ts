@@ -213,7 +213,8 @@ export async function handleTripayCallback(env: Env, delivery: TripayDelivery): 
   // A PAID for another transaction of this invoice (the provider received our create request twice
   // and the payer paid the one we did not keep) on an invoice not yet paid: money received for this
   // invoice, so it settles it, with that transaction's reference, even after our kept one was closed.
-  const sibling = !pending && inv.reference !== cb.reference && cb.status === "PAID" && (inv.status === "UNPAID" || inv.status === "EXPIRED" || inv.status === "FAILED");
+  const sibling =
+    !pending && inv.reference !== cb.reference && cb.status === "PAID" && (inv.status === "UNPAID" || inv.status === "EXPIRED" || inv.status === "FAILED");
   const own = pending || sibling || inv.reference === cb.reference;
   if (!own && (cb.status === "PAID" || cb.status === "REFUND")) {
     // Money moved on a transaction other than the one this invoice was settled with (paid twice), or a refund of

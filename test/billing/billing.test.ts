@@ -206,7 +206,10 @@ describe("webhook", () => {
     expect((await env.DB.prepare("SELECT status FROM invoices WHERE id = ?").bind(inv.id).first<{ status: string }>())!.status).toBe("UNPAID");
     // The payer paid the twin, not the QR we showed: the invoice is paid, with the twin's reference.
     expect(await json(await deliver(paid(twin)))).toEqual({ success: true });
-    expect(await env.DB.prepare("SELECT status, reference FROM invoices WHERE id = ?").bind(inv.id).first()).toEqual({ status: "PAID", reference: "DEV-T0001TWIN" });
+    expect(await env.DB.prepare("SELECT status, reference FROM invoices WHERE id = ?").bind(inv.id).first()).toEqual({
+      status: "PAID",
+      reference: "DEV-T0001TWIN",
+    });
     expect(await balanceOf(dev.token)).toBe(10_000);
     // Paid a second time (the shown QR too): not credited twice; refused and logged for a person to refund.
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
@@ -219,9 +222,15 @@ describe("webhook", () => {
     const dev = await verifiedDeveloper();
     const inv = await topupInvoice(dev.token);
     await deliver(paid(inv, "EXPIRED"));
-    expect(await env.DB.prepare("SELECT status, closed_by FROM invoices WHERE id = ?").bind(inv.id).first()).toEqual({ status: "EXPIRED", closed_by: "provider" });
+    expect(await env.DB.prepare("SELECT status, closed_by FROM invoices WHERE id = ?").bind(inv.id).first()).toEqual({
+      status: "EXPIRED",
+      closed_by: "provider",
+    });
     expect(await json(await deliver(paid({ ...inv, reference: "DEV-T0001AFTER" })))).toEqual({ success: true });
-    expect(await env.DB.prepare("SELECT status, reference FROM invoices WHERE id = ?").bind(inv.id).first()).toEqual({ status: "PAID", reference: "DEV-T0001AFTER" });
+    expect(await env.DB.prepare("SELECT status, reference FROM invoices WHERE id = ?").bind(inv.id).first()).toEqual({
+      status: "PAID",
+      reference: "DEV-T0001AFTER",
+    });
     expect(await balanceOf(dev.token)).toBe(10_000);
   });
 
