@@ -3,7 +3,7 @@
  * per-invocation limits, and the isolate's heap after all of them (docs/performance.md,
  * "Production limits").
  */
-import { ADDRESS_ROUTES, BMKG_ROUTES, MCP_SEARCH, pathsOf, ROUTE_FILTER, ROUTES, SEARCH_MIXES, SPACE_ROUTES } from "./routes.ts";
+import { ADDRESS_ROUTES, BMKG_ROUTES, MCP_SEARCH, pathsOf, ROUTES, routeWanted, SEARCH_MIXES, SPACE_ROUTES } from "./routes.ts";
 import { PORT, startWorker, stopWorker, URL_BASE } from "./worker.ts";
 
 /** The development-only cost headers of one answer (src/http/d1-stats.ts). */
@@ -57,9 +57,7 @@ export async function limits(key: string) {
   const inspector = PORT + 1000;
   const child = await startWorker(["D1_STATS:on", "RESPONSE_CACHE:off"], undefined, ["--inspector-port", String(inspector)]);
   try {
-    const routes = [...ROUTES, ...SPACE_ROUTES, ...ADDRESS_ROUTES, ...SEARCH_MIXES, MCP_SEARCH, ...BMKG_ROUTES].filter(
-      (r) => !ROUTE_FILTER || r.name.includes(ROUTE_FILTER),
-    );
+    const routes = [...ROUTES, ...SPACE_ROUTES, ...ADDRESS_ROUTES, ...SEARCH_MIXES, MCP_SEARCH, ...BMKG_ROUTES].filter((r) => routeWanted(r.name));
     console.log(`Largest per call: ${COSTS.join(", ")} (uncached; each path once)`);
     console.log(`${"route".padEnd(32)}${["queries", "rows", "KV", "DO", "fetch"].map((h) => h.padStart(9)).join("")}`);
     const worst = COSTS.map(() => 0);

@@ -18,7 +18,9 @@ export const arg = (name: string, fallback: number) => {
   return value === undefined ? fallback : Number(value);
 };
 /** `--route NAME`: only the routes whose name contains it. */
-export const ROUTE_FILTER = text("route");
+const ROUTE_FILTER = text("route");
+/** Whether a route is one `--route` asks for: its name contains the filter, or one of its `|`-separated parts. */
+export const routeWanted = (name: string) => !ROUTE_FILTER || ROUTE_FILTER.split("|").some((part) => name.includes(part));
 
 /**
  * `sameAs`: the REST route this one answers the same question as (MCP): its ratio to that route is printed too.

@@ -5,7 +5,7 @@
  * (warm) and with it off (RESPONSE_CACHE=off), so both paths are measured.
  *
  *   npm run bench -- --duration 10 --connections 10
- *   npm run bench -- --only uncached --route search   (one path, routes whose name contains "search")
+ *   npm run bench -- --only uncached --route search   (one path, routes whose name contains "search"; "by-id|bps" takes either)
  *   npm run bench -- --port 8800                      (when another benchmark holds port 8799)
  *   npm run bench -- --limits                          (per-call D1 queries, KV, Durable Object and
  *                                                      subrequest counts and the heap: bench/limits.ts)
@@ -25,9 +25,9 @@ import {
   BMKG_ROUTES,
   MCP_SEARCH,
   pathsOf,
-  ROUTE_FILTER,
   ROUTES,
   type Route,
+  routeWanted,
   SEARCH_MIXES,
   SPACE_ROUTES,
   TILE_ROUTES,
@@ -120,7 +120,7 @@ async function rowsRead(vars: string[], routes: Route[], key: string): Promise<M
 }
 
 async function run(label: string, vars: string[], allRoutes: Route[], key: string) {
-  const routes = allRoutes.filter((r) => !ROUTE_FILTER || r.name.includes(ROUTE_FILTER));
+  const routes = allRoutes.filter((r) => routeWanted(r.name));
   const rows = await rowsRead(vars, routes, key);
   const child: ChildProcess = await startWorker(vars);
   const pids = workerdPids(child);
