@@ -84,11 +84,17 @@ const lastSeen = new WeakMap<object, { loaded: Loaded; at: number }>();
 
 export async function loadedFor(version: DataVersion, env: Env): Promise<Loaded> {
   if (typeof version === "string") return { version, checksum: "" };
-  const seen = lastSeen.get(version);
-  if (seen && Date.now() - seen.at < LOADED_TTL_MS) return seen.loaded;
+  const seen = recentlyLoaded(version);
+  if (seen) return seen;
   const loaded = await version.read(env);
   lastSeen.set(version, { loaded, at: Date.now() });
   return loaded;
+}
+
+/** The loaded version this isolate saw within LOADED_TTL_MS, if any (no read). */
+export function recentlyLoaded(version: Exclude<DataVersion, string>): Loaded | undefined {
+  const seen = lastSeen.get(version);
+  return seen && Date.now() - seen.at < LOADED_TTL_MS ? seen.loaded : undefined;
 }
 
 /** The loaded data an answer was just read from: the next keys are made for it without reading it again. */

@@ -8,7 +8,7 @@
  */
 import { withDataKey, withRegionSession } from "../db/client";
 import { ApiError, validationError } from "../lib/errors";
-import { answerKey, cachedAnswer, cacheOn, keepAnswer, type Loaded, loadedFor, noteLoaded, sameData } from "./cache";
+import { answerKey, cachedAnswer, cacheOn, keepAnswer, type Loaded, loadedFor, noteLoaded, recentlyLoaded, sameData } from "./cache";
 import type { DataContext } from "./context";
 import type { DataEndpoint, DataVersion, FileAnswer, FileEndpoint, JsonEndpoint } from "./endpoint";
 
@@ -28,11 +28,21 @@ export function parseInput<E extends DataEndpoint>(ep: E, raw: unknown) {
 /** Reads the version around the handler's reads: equal before and after, every read saw the same data (a swap is one transaction); otherwise read again. */
 const CONSISTENT_TRIES = 3;
 
-/** `run` with every read of one version of the region data (read again when a seed swap came between), and that version. Also used by bulk jobs per chunk. */
+/**
+ * `run` with every read of one version of the region data (read again when a seed swap came between), and that version. Also used by bulk jobs per chunk.
+ *
+ * The version before the handler's reads may be the one this isolate saw last (`recentlyLoaded`,
+ * at most LOADED_TTL_MS old) when the reads go to the primary (no read replication): the primary
+ * is linearizable, so every later read sees that version or a newer one, and an equal version read
+ * after the handler brackets its reads as well as a fresh read before would. That saves one D1
+ * statement per uncached answer (docs/performance.md, "BPS codes"). With replicas a new session may
+ * start behind what the isolate saw, so both reads are made; a retry always reads both.
+ */
 export async function consistent<T>(version: DataVersion, env: Env, run: (env: Env) => Promise<T>): Promise<{ value: T; loaded: Loaded }> {
   if (typeof version === "string") return { value: await run(env), loaded: { version, checksum: "" } };
   for (let i = 0; i < CONSISTENT_TRIES; i++) {
-    const before = await version.read(env);
+    const remembered = i === 0 && env.D1_READ_REPLICATION !== "auto" ? recentlyLoaded(version) : undefined;
+    const before = remembered ?? (await version.read(env));
     const value = await run(withDataKey(env, before.checksum));
     const after = await version.read(env);
     if (before.checksum === after.checksum) {
