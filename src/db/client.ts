@@ -11,7 +11,22 @@ export type Db = ReturnType<typeof primaryDb>;
  * (docs/performance.md, "Worker CPU").
  */
 export function primaryDb(env: Env) {
-  return drizzle(env.DB);
+  return handleOf(env.DB);
+}
+
+/**
+ * One drizzle handle per D1 binding or session object: a handle holds no request state, and making
+ * one (its session, dialect and logger) on every call was a few percent of an uncached data call's
+ * CPU (docs/performance.md, "BPS codes and the cost of a by-id call").
+ */
+const handles = new WeakMap<object, ReturnType<typeof drizzle<Record<string, never>, D1Database>>>();
+function handleOf(client: D1Database) {
+  let db = handles.get(client);
+  if (!db) {
+    db = drizzle(client);
+    handles.set(client, db);
+  }
+  return db;
 }
 
 /**
@@ -48,7 +63,7 @@ export type RegionDb = Db;
 export function regionDb(env: Env): RegionDb {
   // A D1DatabaseSession has the prepare/batch surface drizzle uses; it only lacks exec/dump.
   const key = (env as KeyedEnv)[DATA_KEY];
-  const db = drizzle(regionReads(env) as D1Database);
+  const db = handleOf(regionReads(env) as D1Database);
   return key === undefined ? db : withDataKey(db, key);
 }
 

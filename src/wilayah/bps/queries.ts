@@ -1,6 +1,7 @@
 /** Reads of `wilayah_bps` (the BPS codes, seed/sources/wilayah-bps-crosswalk.csv): this room owns the table. */
 import { asc, desc, eq, sql } from "drizzle-orm";
 import type { RegionDb } from "../../db/client";
+import { compiledSelect } from "../../db/compiled";
 import { wilayahBps } from "../../db/schema";
 
 export type BpsRow = {
@@ -37,12 +38,13 @@ export async function bpsRow(db: RegionDb, code: string): Promise<BpsRow | undef
  * The BPS codes that lie in one current region, newest period first: a statement for the caller to
  * batch with its own read (the by-id answers), read through the `current_id` index (its rows only).
  */
-export const bpsCodesOfStatement = (db: RegionDb, id: string) =>
+export const bpsCodesOf = compiledSelect<{ code: string; period: string }, "id">({ code: wilayahBps.code, period: wilayahBps.period }, (db) =>
   db
     .select({ code: wilayahBps.code, period: wilayahBps.period })
     .from(wilayahBps)
-    .where(eq(wilayahBps.currentId, id))
-    .orderBy(desc(wilayahBps.period), asc(wilayahBps.code));
+    .where(eq(wilayahBps.currentId, sql.placeholder("id")))
+    .orderBy(desc(wilayahBps.period), asc(wilayahBps.code)),
+);
 
 /** Many BPS codes in one statement (one bound parameter, whatever their number), in the order given; a code not held gives nulls. */
 export async function bpsRows(db: RegionDb, codes: string[]): Promise<(BpsRow | null)[]> {

@@ -1,8 +1,9 @@
 /** Reads of the four region tables (`provinsi`, `kabupaten`, `kecamatan`, `kelurahan`). */
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { RegionDb } from "../../db/client";
+import { type CompiledSelect, compiledSelect } from "../../db/compiled";
 import { kabupaten, kecamatan, kelurahan, provinsi } from "../../db/schema";
-import { bpsCodesOfStatement } from "../bps/queries";
+import { bpsCodesOf } from "../bps/queries";
 import type { Level } from "../codes";
 
 const base = <T extends typeof provinsi | typeof kabupaten | typeof kecamatan | typeof kelurahan>(t: T) => ({
@@ -76,7 +77,24 @@ export async function listRegions(
  * statement reads only its own rows (the `current_id` index), a handful at most.
  */
 export async function findRegion(db: RegionDb, level: Level, id: string): Promise<{ row: RegionRow | undefined; bps: { code: string; period: string }[] }> {
-  const { table, columns } = LEVEL_TABLES[level];
-  const [rows, bps] = await db.batch([db.select(columns).from(table).where(eq(table.id, id)).limit(1), bpsCodesOfStatement(db, id)]);
-  return { row: rows[0] as RegionRow | undefined, bps };
+  const byId = REGION_BY_ID[level];
+  const [rows, bps] = await db.$client.batch([byId.statement(db, { id }), bpsCodesOf.statement(db, { id })]);
+  return { row: byId.rows(rows)[0], bps: bpsCodesOf.rows(bps) };
 }
+
+/** One region by id, per level: rendered once (src/db/compiled.ts), as every uncached by-id answer runs it. */
+const REGION_BY_ID = Object.fromEntries(
+  (Object.keys(LEVEL_TABLES) as Level[]).map((level) => {
+    const { table, columns } = LEVEL_TABLES[level];
+    return [
+      level,
+      compiledSelect<RegionRow, "id">(columns, (db) =>
+        db
+          .select(columns)
+          .from(table)
+          .where(eq(table.id, sql.placeholder("id")))
+          .limit(1),
+      ),
+    ];
+  }),
+) as Record<Level, CompiledSelect<"id", RegionRow>>;
