@@ -19,6 +19,8 @@ export const en = {
   event_admin_subscription_granted: "Subscription granted by an administrator",
   event_payment_refunded: "Payment refunded",
   event_payment_amount_mismatch: "Payment figures did not match the invoice (under review)",
+  event_report_filed: "Wrong fact reported",
+  event_report_reviewed: "Report answered",
   status_active: "active",
   status_suspended: "suspended",
   amount_rp: "Amount (Rp)",

@@ -21,6 +21,8 @@ export const id: Record<Key, string> = {
   event_admin_subscription_granted: "Langganan diberikan oleh administrator",
   event_payment_refunded: "Pembayaran dikembalikan",
   event_payment_amount_mismatch: "Angka pembayaran tidak sesuai tagihan (sedang ditinjau)",
+  event_report_filed: "Kesalahan data dilaporkan",
+  event_report_reviewed: "Laporan dijawab",
   status_active: "aktif",
   status_suspended: "ditangguhkan",
   amount_rp: "Jumlah (Rp)",
