@@ -185,7 +185,8 @@ async function tellReporter(env: Env, r: ReportRow): Promise<void> {
     ...(r.duplicateOf ? [`It repeats report ${r.duplicateOf}.`, ""] : []),
     "Your reports and their answers: GET /user/reports, or the portal's Reports page.",
   ];
-  await mailerFor(env).send({ to, subject: `Your report on ${r.regionId} was ${r.status}`, text: lines.join("\n") });
+  const outcome = r.status === "duplicate" ? "marked a duplicate" : r.status;
+  await mailerFor(env).send({ to, subject: `Your report on ${r.regionId} was ${outcome}`, text: lines.join("\n") });
 }
 
 /**
