@@ -83,7 +83,3 @@ export async function openCounts(db: Db): Promise<{ regionId: string; n: number 
     .where(eq(reports.status, "open"))
     .groupBy(reports.regionId);
 }
-
-/** Accepted reports, oldest decision first: what `npm run corrections:pull` writes (it runs this SQL through wrangler d1). */
-export const ACCEPTED_REPORTS_SQL =
-  "SELECT id, region_id, field, coalesce(accepted_value, value) AS value, basis, reviewed_at FROM reports WHERE status = 'accepted' ORDER BY reviewed_at, id";
