@@ -11,6 +11,7 @@ import { withOpenReports } from "./reports/open";
 import { weatherEndpoints } from "./weather/endpoints";
 import { addressEndpoints } from "./wilayah/addresses/endpoints";
 import { bpsEndpoint } from "./wilayah/bps/endpoints";
+import { toDottedId } from "./wilayah/codes";
 import { coverageEndpoint, missingEndpoint } from "./wilayah/coverage/endpoints";
 import { exportEndpoints, mappingEndpoint } from "./wilayah/export/endpoints";
 import { boundaryEndpoint, reverseEndpoint } from "./wilayah/geo/endpoints";
@@ -22,7 +23,6 @@ import { nikEndpoints } from "./wilayah/nik/endpoints";
 import { postalEndpoint } from "./wilayah/postal/endpoints";
 import { detailEndpoint, regionEndpoints } from "./wilayah/regions/endpoints";
 import { searchEndpoint } from "./wilayah/search/endpoints";
-import { toDottedId } from "./wilayah/codes";
 
 /**
  * A by-id answer says how many open reports dispute the region (`open_reports`, src/reports/open.ts):

@@ -8,8 +8,8 @@ import { pulledCorrections } from "../corrections-pull.ts";
 import { d1, root, sqlString, toolEnv, wrangler } from "../lib.ts";
 import {
   applyCorrections,
-  type Correction,
   CORRECTIONS_HEADER,
+  type Correction,
   correctionsCsv,
   correctionsSql,
   mergeCorrections,
@@ -55,7 +55,10 @@ describe("seed/corrections.csv", () => {
   });
 
   it("round-trips through its CSV (quotes, commas, line breaks), refuses another header and a row without a basis", () => {
-    const rows = [c("rpt_a", "32.73.09", "coordinates", "-6.9,107.6"), { ...c("rpt_b", "32.73", "name", 'Kota "Kembang", Bandung'), basis: "Line one\nline two" }];
+    const rows = [
+      c("rpt_a", "32.73.09", "coordinates", "-6.9,107.6"),
+      { ...c("rpt_b", "32.73", "name", 'Kota "Kembang", Bandung'), basis: "Line one\nline two" },
+    ];
     expect(parseCorrections(correctionsCsv(rows))).toEqual(rows);
     expect(() => parseCorrections("report,region\r\n")).toThrow(/header must be exactly/);
     expect(() => parseCorrections(`${CORRECTIONS_HEADER.join(",")}\r\nrpt_a,32.73,name,X,,2026\r\n`)).toThrow(/needs its basis/);
@@ -65,12 +68,33 @@ describe("seed/corrections.csv", () => {
   it("a pull keeps what the file held and adds the newly accepted reports, once each, in order of acceptance", () => {
     const old = [c("rpt_old", "32.73", "name", "Kota Bandung", "2026-01-01T00:00:00.000Z")];
     const pulled = pulledCorrections([
-      { id: "rpt_new", region_id: "32.73.09.1001", field: "postal_code", value: "40115", basis: "Pos Indonesia", reviewed_at: Date.parse("2026-11-28T03:00:00Z") },
-      { id: "rpt_old", region_id: "32.73", field: "name", value: "Kota Bandung", basis: "Perwal Bandung 1/2026", reviewed_at: Date.parse("2026-01-01T00:00:00Z") },
+      {
+        id: "rpt_new",
+        region_id: "32.73.09.1001",
+        field: "postal_code",
+        value: "40115",
+        basis: "Pos Indonesia",
+        reviewed_at: Date.parse("2026-11-28T03:00:00Z"),
+      },
+      {
+        id: "rpt_old",
+        region_id: "32.73",
+        field: "name",
+        value: "Kota Bandung",
+        basis: "Perwal Bandung 1/2026",
+        reviewed_at: Date.parse("2026-01-01T00:00:00Z"),
+      },
     ]);
     const merged = mergeCorrections(old, pulled);
     expect(merged.map((x) => x.reportId)).toEqual(["rpt_old", "rpt_new"]);
-    expect(merged[1]).toEqual({ reportId: "rpt_new", regionCode: "32.73.09.1001", field: "postal_code", value: "40115", basis: "Pos Indonesia", acceptedAt: "2026-11-28T03:00:00.000Z" });
+    expect(merged[1]).toEqual({
+      reportId: "rpt_new",
+      regionCode: "32.73.09.1001",
+      field: "postal_code",
+      value: "40115",
+      basis: "Pos Indonesia",
+      acceptedAt: "2026-11-28T03:00:00.000Z",
+    });
     expect(mergeCorrections(merged, pulled)).toEqual(merged);
   });
 });
@@ -114,12 +138,34 @@ describe("the seed build's apply step", () => {
     const db = seededMemoryDb((l) => l.startsWith("INSERT INTO kelurahan") && l.includes("'32.73.09.1001'"));
     db.exec(`${sql}UPDATE kelurahan SET postal_code = ${sqlString(rows[2].postalCode ?? "")} WHERE id = '32.73.09.1001';`);
     db.exec(sql); // loaded twice: the same state
-    expect(db.prepare("SELECT report_id, region_id, level, field, value_before, value, basis, accepted_at FROM wilayah_corrections ORDER BY report_id").all()).toEqual([
-      { report_id: "rpt_name", region_id: "32.73", level: 2, field: "name", value_before: "Kota Bandung", value: "Kota Bandung Raya", basis: "Perwal Bandung 1/2026", accepted_at: "2026-11-28T01:00:00.000Z" },
-      { report_id: "rpt_postal", region_id: "32.73.09.1001", level: 4, field: "postal_code", value_before: "40114", value: "40115", basis: "Perwal Bandung 1/2026", accepted_at: "2026-11-28T01:00:00.000Z" },
+    expect(
+      db.prepare("SELECT report_id, region_id, level, field, value_before, value, basis, accepted_at FROM wilayah_corrections ORDER BY report_id").all(),
+    ).toEqual([
+      {
+        report_id: "rpt_name",
+        region_id: "32.73",
+        level: 2,
+        field: "name",
+        value_before: "Kota Bandung",
+        value: "Kota Bandung Raya",
+        basis: "Perwal Bandung 1/2026",
+        accepted_at: "2026-11-28T01:00:00.000Z",
+      },
+      {
+        report_id: "rpt_postal",
+        region_id: "32.73.09.1001",
+        level: 4,
+        field: "postal_code",
+        value_before: "40114",
+        value: "40115",
+        basis: "Perwal Bandung 1/2026",
+        accepted_at: "2026-11-28T01:00:00.000Z",
+      },
     ]);
     expect(db.prepare("SELECT postal_code FROM kelurahan WHERE id = '32.73.09.1001'").get()).toEqual({ postal_code: "40115" });
-    expect(correctionsSql([])).toBe("-- Corrections from accepted reports: seed/corrections.csv (scripts/seed/corrections.ts). Do not edit.\nDELETE FROM wilayah_corrections;\n");
+    expect(correctionsSql([])).toBe(
+      "-- Corrections from accepted reports: seed/corrections.csv (scripts/seed/corrections.ts). Do not edit.\nDELETE FROM wilayah_corrections;\n",
+    );
   });
 });
 
@@ -155,7 +201,14 @@ describe("npm run corrections:pull", () => {
     expect(r.stdout).toMatch(/2 corrections, 1 new from the local database/);
     expect(parseCorrections(readFileSync(join(seed, "corrections.csv"), "utf8"))).toEqual([
       c("rpt_earlier1", "32.73", "name", "Kota Bandung", "2026-01-01T00:00:00.000Z"),
-      { reportId: "rpt_accepted1", regionCode: "32.73.09.1001", field: "postal_code", value: "40115", basis: "Pos Indonesia, kodepos 2026", acceptedAt: "2026-11-28T04:00:00.000Z" },
+      {
+        reportId: "rpt_accepted1",
+        regionCode: "32.73.09.1001",
+        field: "postal_code",
+        value: "40115",
+        basis: "Pos Indonesia, kodepos 2026",
+        acceptedAt: "2026-11-28T04:00:00.000Z",
+      },
     ]);
   }, 300_000);
 });

@@ -20,7 +20,7 @@ import { lit, type Row } from "./region-sql.ts";
 
 export const CORRECTIONS_FILE = "corrections.csv";
 export const CORRECTIONS_HEADER = ["report_id", "region_code", "field", "value", "basis", "accepted_at"] as const;
-/** The fields the build applies (src/reports/schemas.ts APPLIED_FIELDS says the same to the API). */
+/** The fields the build applies (docs/api.md, "Reporting a wrong fact", says the same). */
 export const APPLIED = new Set(["name", "postal_code", "coordinates"]);
 
 export type Correction = { reportId: string; regionCode: string; field: string; value: string; basis: string; acceptedAt: string };
@@ -39,7 +39,8 @@ export function correctionsCsv(rows: Correction[]): string {
 export function parseCorrections(text: string): Correction[] {
   const rows = parseCsvRows(text, { crlf: false }).filter((r) => r.some((v) => v !== ""));
   const [header, ...data] = rows;
-  if (!header || header.join(",") !== CORRECTIONS_HEADER.join(",")) throw new Error(`${CORRECTIONS_FILE}: the header must be exactly ${CORRECTIONS_HEADER.join(",")}`);
+  if (!header || header.join(",") !== CORRECTIONS_HEADER.join(","))
+    throw new Error(`${CORRECTIONS_FILE}: the header must be exactly ${CORRECTIONS_HEADER.join(",")}`);
   return data.map((r, i) => {
     if (r.length !== CORRECTIONS_HEADER.length) throw new Error(`${CORRECTIONS_FILE} line ${i + 2}: ${r.length} fields, expected ${CORRECTIONS_HEADER.length}`);
     const [reportId, regionCode, f, value, basis, acceptedAt] = r;

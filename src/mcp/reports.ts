@@ -26,6 +26,8 @@ export const reportTool: AccountTool = {
     const parsed = input.safeParse(args);
     if (!parsed.success) throw validationError("VALIDATION_ERROR", "arguments", parsed.error.issues);
     const { id, ...report } = parsed.data;
-    return { data: await fileReport(call.env, id, report, { userId: call.principal.userId, keyId: call.principal.keyId, requestId: call.requestId, ip: call.ip }) };
+    return {
+      data: await fileReport(call.env, id, report, { userId: call.principal.userId, keyId: call.principal.keyId, requestId: call.requestId, ip: call.ip }),
+    };
   },
 };

@@ -77,9 +77,5 @@ export async function decide(
 
 /** Open reports per region: reads the open rows only (reports_status_region_idx). */
 export async function openCounts(db: Db): Promise<{ regionId: string; n: number }[]> {
-  return db
-    .select({ regionId: reports.regionId, n: count() })
-    .from(reports)
-    .where(eq(reports.status, "open"))
-    .groupBy(reports.regionId);
+  return db.select({ regionId: reports.regionId, n: count() }).from(reports).where(eq(reports.status, "open")).groupBy(reports.regionId);
 }

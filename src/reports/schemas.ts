@@ -10,14 +10,6 @@ export type ReportField = (typeof REPORT_FIELDS)[number];
 export const REPORT_STATUSES = ["open", "accepted", "rejected", "duplicate"] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
 
-/**
- * The fields the seed build applies by itself once a report is accepted (scripts/seed/corrections.ts):
- * a name, a postal code and a coordinate are one value of one row. The others need a person: a new
- * parent is a new code (a recode, which an edition decides), a boundary is a geometry, population
- * needs its counts by sex and a reference date, a missing child needs a code Kemendagri assigns.
- */
-export const APPLIED_FIELDS = ["name", "postal_code", "coordinates"] as const satisfies readonly ReportField[];
-
 export const EVIDENCE_TEXT_MAX = 2_000;
 export const VALUE_MAX = 500;
 

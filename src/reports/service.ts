@@ -106,7 +106,8 @@ export async function listOwnReports(env: Env, userId: string, opts: Paging & { 
 }
 
 /** Reports say the same when region, field and value match, the value compared without case and spacing. */
-const sameKey = (r: Pick<ReportRow, "regionId" | "field" | "value">) => `${r.regionId}\u001f${r.field}\u001f${r.value.toLowerCase().replace(/\s+/g, " ").trim()}`;
+const sameKey = (r: Pick<ReportRow, "regionId" | "field" | "value">) =>
+  `${r.regionId}\u001f${r.field}\u001f${r.value.toLowerCase().replace(/\s+/g, " ").trim()}`;
 
 function adminReport(r: ReportRow, same: string[]) {
   return { ...publicReport(r), user_id: r.userId, key_id: r.keyId, reviewed_by: r.reviewedBy, same };
@@ -134,12 +135,6 @@ export async function reportQueuePage(
   return { items: rows.map((r) => adminReport(r, same.get(r.id) ?? [])), meta: w.meta(total) };
 }
 
-export async function adminGetReport(env: Env, id: string): Promise<AdminReportView> {
-  const row = await findReport(primaryDb(env), id);
-  if (!row) throw new ApiError("NOT_FOUND", `No report "${id.slice(0, 40)}".`);
-  return adminReport(row, (await duplicatesOf(env, [row])).get(row.id) ?? []);
-}
-
 /**
  * The value an accepted correction applies, in the form the seed build takes (scripts/seed/corrections.ts):
  * a postal code is 5 digits (kelurahan/desa only), coordinates are `lat,lng` inside Indonesia's
@@ -149,7 +144,7 @@ export function correctionValue(field: ReportRow["field"], level: string, raw: s
   const bad = (message: string) => new ApiError("VALIDATION_ERROR", `Invalid value for ${field}: ${message}`, { details: [{ path: "value", message }] });
   const v = raw.trim();
   if (field === "postal_code") {
-    if (level !== "kelurahan") throw bad("postal codes belong to kelurahan/desa; this region is a " + level);
+    if (level !== "kelurahan") throw bad(`postal codes belong to kelurahan/desa; this region is a ${level}`);
     if (!/^[1-9]\d{4}$/.test(v)) throw bad("a postal code is 5 digits, e.g. 40114");
     return v;
   }

@@ -40,7 +40,9 @@ describe("reporting a wrong fact", () => {
     expect(byKey.data).toHaveLength(1);
     expect(byKey.meta.total).toBe(2);
     // audited, with the report's id (never the evidence)
-    const audited = await env.DB.prepare("SELECT event, actor_id, detail FROM audit_events WHERE event = 'report_filed' AND actor_id = ?").bind(dev.data.id).all();
+    const audited = await env.DB.prepare("SELECT event, actor_id, detail FROM audit_events WHERE event = 'report_filed' AND actor_id = ?")
+      .bind(dev.data.id)
+      .all();
     expect(audited.results).toHaveLength(2);
     expect(String(audited.results[0].detail)).not.toContain("post office");
     await expectError(await file(dev.key, "32.73.99.9999", good), 404, "NOT_FOUND");
@@ -63,7 +65,11 @@ describe("reporting a wrong fact", () => {
       const err = await expectError(await file(dev.key, "32.73", body), 400, "VALIDATION_ERROR");
       expect(err.details?.map((d) => d.path).join(" "), JSON.stringify(body)).toContain(path);
     }
-    await expectError(await call("/api/v1/wilayah/32.73/reports", { method: "POST", key: dev.key, body: "{", headers: { "content-type": "application/json" } }), 400, "INVALID_JSON");
+    await expectError(
+      await call("/api/v1/wilayah/32.73/reports", { method: "POST", key: dev.key, body: "{", headers: { "content-type": "application/json" } }),
+      400,
+      "INVALID_JSON",
+    );
     await expectError(await call("/api/v1/wilayah/32.73/reports", { method: "POST", json: good }), 401, "MISSING_API_KEY");
     await expectError(await call("/user/reports?status=maybe", { key: dev.key }), 400, "INVALID_QUERY");
     // an unverified account's session may not report (reports are answered by email)
@@ -92,7 +98,11 @@ describe("reporting a wrong fact", () => {
     const id = "35.13.15.2017";
     const before = await call(`/api/v1/wilayah/${id}`, { key: dev.key });
     expect((await json(before)).data.open_reports).toBeUndefined();
-    const r = (await json(await file(dev.key, id, { field: "name", value: "Sumberanyar Baru", evidence: { text: "the village office sign" }, email: "told@example.test" }))).data;
+    const r = (
+      await json(
+        await file(dev.key, id, { field: "name", value: "Sumberanyar Baru", evidence: { text: "the village office sign" }, email: "told@example.test" }),
+      )
+    ).data;
     // the same answer from the cache, with the count of this isolate's set
     const after = await call(`/api/v1/wilayah/${id}`, { key: dev.key });
     expect(after.headers.get("x-cache")).toBe("HIT");
@@ -105,7 +115,11 @@ describe("reporting a wrong fact", () => {
     expect(mcp.structuredContent.data.open_reports).toBe(1);
 
     const log = vi.spyOn(console, "log");
-    const res = await call(`/admin/reports/${r.id}`, { method: "PATCH", token: admin.token, json: { status: "rejected", answer: "The decree spells it Sumberanyar." } });
+    const res = await call(`/admin/reports/${r.id}`, {
+      method: "PATCH",
+      token: admin.token,
+      json: { status: "rejected", answer: "The decree spells it Sumberanyar." },
+    });
     expect(res.status).toBe(200);
     expect((await json(res)).data).toMatchObject({ status: "rejected", answer: "The decree spells it Sumberanyar.", basis: null });
     const mails = await printed(log, /\[console mailer\] to told@example\.test: Your report on 35\.13\.15\.2017 was rejected/);
@@ -115,8 +129,14 @@ describe("reporting a wrong fact", () => {
     expect(mine).toMatchObject({ id: r.id, status: "rejected", answer: "The decree spells it Sumberanyar." });
     expect((await json(await call(`/api/v1/wilayah/${id}`, { key: dev.key }))).data.open_reports).toBeUndefined();
     // a decision is final
-    await expectError(await call(`/admin/reports/${r.id}`, { method: "PATCH", token: admin.token, json: { status: "accepted", answer: "Yes after all", basis: "x y z" } }), 409, "REPORT_CLOSED");
-    const audited = await env.DB.prepare("SELECT actor_id, subject_id FROM audit_events WHERE event = 'report_reviewed' AND detail LIKE ?").bind(`%${r.id}%`).first();
+    await expectError(
+      await call(`/admin/reports/${r.id}`, { method: "PATCH", token: admin.token, json: { status: "accepted", answer: "Yes after all", basis: "x y z" } }),
+      409,
+      "REPORT_CLOSED",
+    );
+    const audited = await env.DB.prepare("SELECT actor_id, subject_id FROM audit_events WHERE event = 'report_reviewed' AND detail LIKE ?")
+      .bind(`%${r.id}%`)
+      .first();
     expect(audited).toEqual({ actor_id: admin.data.id, subject_id: dev.data.id });
   });
 
@@ -136,15 +156,40 @@ describe("reporting a wrong fact", () => {
     await expectError(await call("/admin/reports", { token: a.token }), 403, "FORBIDDEN");
 
     // bad decisions
-    await expectError(await call(`/admin/reports/${first.id}`, { method: "PATCH", token: admin.token, json: { status: "accepted", answer: "ok" } }), 400, "VALIDATION_ERROR");
-    await expectError(await call(`/admin/reports/${first.id}`, { method: "PATCH", token: admin.token, json: { status: "open", answer: "hmm" } }), 400, "VALIDATION_ERROR");
-    const badValue = await call(`/admin/reports/${first.id}`, { method: "PATCH", token: admin.token, json: { status: "accepted", answer: "Right.", basis: "Pos Indonesia list", value: "4011" } });
+    await expectError(
+      await call(`/admin/reports/${first.id}`, { method: "PATCH", token: admin.token, json: { status: "accepted", answer: "ok" } }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    await expectError(
+      await call(`/admin/reports/${first.id}`, { method: "PATCH", token: admin.token, json: { status: "open", answer: "hmm" } }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    const badValue = await call(`/admin/reports/${first.id}`, {
+      method: "PATCH",
+      token: admin.token,
+      json: { status: "accepted", answer: "Right.", basis: "Pos Indonesia list", value: "4011" },
+    });
     expect((await expectError(badValue, 400, "VALIDATION_ERROR")).message).toContain("5 digits");
-    await expectError(await call("/admin/reports/rpt_nope", { method: "PATCH", token: admin.token, json: { status: "rejected", answer: "no no" } }), 404, "NOT_FOUND");
+    await expectError(
+      await call("/admin/reports/rpt_nope", { method: "PATCH", token: admin.token, json: { status: "rejected", answer: "no no" } }),
+      404,
+      "NOT_FOUND",
+    );
 
     const log = vi.spyOn(console, "log");
-    const accepted = await call(`/admin/reports/${first.id}`, { method: "PATCH", token: admin.token, json: { status: "accepted", answer: "Right, thank you.", basis: "Pos Indonesia, kodepos list 2026" } });
-    expect((await json(accepted)).data).toMatchObject({ status: "accepted", basis: "Pos Indonesia, kodepos list 2026", accepted_value: "40115", reviewed_by: admin.data.id });
+    const accepted = await call(`/admin/reports/${first.id}`, {
+      method: "PATCH",
+      token: admin.token,
+      json: { status: "accepted", answer: "Right, thank you.", basis: "Pos Indonesia, kodepos list 2026" },
+    });
+    expect((await json(accepted)).data).toMatchObject({
+      status: "accepted",
+      basis: "Pos Indonesia, kodepos list 2026",
+      accepted_value: "40115",
+      reviewed_by: admin.data.id,
+    });
     expect(await printed(log, new RegExp(`to ${a.data.email.replace(/[.]/g, "\\.")}: Your report on 32\\.73\\.09\\.1001 was accepted`))).toHaveLength(1);
     const dup = await call(`/admin/reports/${second.id}`, { method: "PATCH", token: admin.token, json: { status: "duplicate", duplicate_of: first.id } });
     expect((await json(dup)).data).toMatchObject({ status: "duplicate", duplicate_of: first.id });
