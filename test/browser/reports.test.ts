@@ -24,7 +24,8 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US", extraHTTPHeaders: { "accept-language": "en-US" } });
   const page = await context.newPage();
   page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`${page.url()}: ${m.text()}`);
+    // the form answered with its error is a 400 page on purpose (the evidence left out below)
+    if (m.type() === "error" && !(page.url().endsWith("/portal/report") && m.text().includes("status of 400"))) problems.push(`${page.url()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`${page.url()}: ${e.message}`));
   return { context, page };

@@ -199,6 +199,23 @@ describe("reporting a wrong fact", () => {
     expect(accQ.data.map((x: { id: string }) => x.id)).toContain(first.id);
   });
 
+  it("open_reports costs a by-id call no D1 read: a cached answer with the count reads nothing", async () => {
+    const dev = await reporter();
+    const id = "32.73.09.1002";
+    await file(dev.key, id, { field: "name", value: "Cicadas Baru", evidence: { text: "sign" } });
+    expect((await call(`/api/v1/wilayah/${id}`, { key: dev.key })).status).toBe(200); // fills the cache (and the isolate's set, if it was empty)
+    Object.assign(env, { D1_STATS: "on" });
+    try {
+      const res = await call(`/api/v1/wilayah/${id}`, { key: dev.key });
+      expect(res.headers.get("x-cache")).toBe("HIT");
+      expect(res.headers.get("x-d1-queries")).toBe("0");
+      expect(res.headers.get("x-d1-rows-read")).toBe("0");
+      expect((await json(res)).data.open_reports).toBe(1);
+    } finally {
+      Object.assign(env, { D1_STATS: "off" });
+    }
+  });
+
   it("agents report through the MCP tool wilayah_report (same rules)", async () => {
     const dev = await reporter();
     const ok = await mcpTool(dev.key, "wilayah_report", { id: "32.73", field: "coordinates", value: "-6.91,107.61", evidence: { text: "OpenStreetMap node" } });
