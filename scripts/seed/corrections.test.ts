@@ -122,6 +122,19 @@ describe("the seed build's apply step", () => {
     expect(skipped[0].why).toMatch(/not applied by the build/);
   });
 
+  it("a correction to the value the data already holds (a second report of the same fix) changes nothing and is not listed", () => {
+    const { applied, skipped } = applyCorrections(smallSeed(), [
+      c("rpt_first", "32.73.09.1001", "postal_code", "40115"),
+      c("rpt_again", "32.73.09.1001", "postal_code", "40115"),
+      c("rpt_same_name", "32.73.09", "name", "Bandung Wetan"),
+    ]);
+    expect(applied.map((a) => a.reportId)).toEqual(["rpt_first"]);
+    expect(skipped.map((s) => [s.reportId, s.why])).toEqual([
+      ["rpt_again", expect.stringMatching(/already holds this value/)],
+      ["rpt_same_name", expect.stringMatching(/already holds this value/)],
+    ]);
+  });
+
   it("stops on a correction it cannot apply (unknown region, postal code outside a village, a value out of shape)", () => {
     expect(() => applyCorrections(smallSeed(), [c("rpt_x", "32.73.99", "name", "X")])).toThrow(/no region 32.73.99/);
     expect(() => applyCorrections(smallSeed(), [c("rpt_x", "32.73", "postal_code", "40115")])).toThrow(/belong to kelurahan/);

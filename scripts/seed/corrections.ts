@@ -77,13 +77,15 @@ const KABUPATEN_PREFIX = /^(Kabupaten Administrasi|Kota Administrasi|Kabupaten|K
  * Applies the corrections of the fields it can over the seed's rows (in file order: a later
  * correction of the same field wins). A correction of an unknown region, of a postal code outside a
  * kelurahan/desa, or with a value the field cannot take stops the build (the reviewer checked it
- * when accepting: a failure here means the file was edited by hand). The others are returned as
- * `skipped`, with why.
+ * when accepting: a failure here means the file was edited by hand). The others, and a correction
+ * to the value the data already holds, are returned as `skipped`, with why.
  */
 export function applyCorrections(rows: Row[], corrections: Correction[]): { applied: AppliedCorrection[]; skipped: (Correction & { why: string })[] } {
   const byId = new Map(rows.map((r) => [r.id, r]));
   const applied: AppliedCorrection[] = [];
   const skipped: (Correction & { why: string })[] = [];
+  // Two accepted reports of the same fix (a duplicate not marked as one): the second changes nothing and is no correction to list.
+  const unchanged = "the data already holds this value (the sources, or an earlier correction)";
   for (const c of corrections) {
     const where = `${CORRECTIONS_FILE}: ${c.reportId}`;
     if (!APPLIED.has(c.field)) {
@@ -98,6 +100,10 @@ export function applyCorrections(rows: Row[], corrections: Correction[]): { appl
       const name = c.value.trim();
       if (!name || name.length > 100) throw new Error(`${where}: a name of 1 to 100 characters`);
       valueBefore = r.name;
+      if (name === r.name) {
+        skipped.push({ ...c, why: unchanged });
+        continue;
+      }
       if (r.level === "kabupaten") r.altName = name.replace(KABUPATEN_PREFIX, "");
       else if (r.altName === r.name) r.altName = name;
       // the name before stays searchable: whoever types it (from an old list, or the wrong spelling) still finds the region, marked former
@@ -107,6 +113,10 @@ export function applyCorrections(rows: Row[], corrections: Correction[]): { appl
       if (r.level !== "kelurahan") throw new Error(`${where}: postal codes belong to kelurahan/desa, ${c.regionCode} is a ${r.level}`);
       if (!/^[1-9]\d{4}$/.test(c.value)) throw new Error(`${where}: "${c.value}" is no 5-digit postal code`);
       valueBefore = r.postalCode;
+      if (c.value === valueBefore) {
+        skipped.push({ ...c, why: unchanged });
+        continue;
+      }
       r.postalCode = c.value;
     } else {
       const m = /^(-?\d{1,2}(?:\.\d+)?),(-?\d{1,3}(?:\.\d+)?)$/.exec(c.value.replace(/\s+/g, ""));
@@ -114,6 +124,10 @@ export function applyCorrections(rows: Row[], corrections: Correction[]): { appl
       const lng = m ? Number(m[2]) : Number.NaN;
       if (!m || lat < -11.5 || lat > 6.5 || lng < 94.5 || lng > 141.5) throw new Error(`${where}: "${c.value}" is no lat,lng inside Indonesia`);
       valueBefore = r.lat === null || r.lng === null ? null : `${r.lat},${r.lng}`;
+      if (r.lat === lat && r.lng === lng) {
+        skipped.push({ ...c, why: unchanged });
+        continue;
+      }
       r.lat = lat;
       r.lng = lng;
     }
