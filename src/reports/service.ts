@@ -159,6 +159,9 @@ export function correctionValue(field: ReportRow["field"], level: string, raw: s
   return v;
 }
 
+/** The fields the seed build applies by itself (scripts/seed/corrections.ts APPLIED; docs/api.md, "Reporting a wrong fact"). */
+const APPLIED = new Set<ReportRow["field"]>(["name", "postal_code", "coordinates"]);
+
 /** Who decides, and where from (the audit trail). */
 export type Reviewer = RequestMeta & { id: string };
 
@@ -197,6 +200,16 @@ export async function reviewReport(env: Env, id: string, decision: ReviewInput, 
   let acceptedValue: string | null = null;
   if (decision.status === "accepted") {
     const region = await regionOf(env, before.regionId);
+    // The seed corrects today's regions: a retired code's record is as it was last published.
+    if (region.is_active !== 1 && APPLIED.has(before.field)) {
+      throw new ApiError(
+        "VALIDATION_ERROR",
+        `Region ${region.id} is a retired code: its record is as last published and is not corrected. Reject the report, or report on its successor.`,
+        {
+          details: [{ path: "status", message: "a retired region's facts are not corrected" }],
+        },
+      );
+    }
     acceptedValue = correctionValue(before.field, region.level, decision.value ?? before.value);
   }
   if (decision.status === "duplicate") {
