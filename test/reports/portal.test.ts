@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { call } from "../helpers";
-import { Browser, signedUp } from "../portal/browser";
+import { signedUp } from "../portal/browser";
 
 afterEach(() => vi.restoreAllMocks());
 
