@@ -22,6 +22,7 @@ import { billingRoutes } from "./routes/billing";
 import { healthRoutes } from "./routes/health";
 import { jobRoutes } from "./routes/jobs";
 import { keyRoutes } from "./routes/keys";
+import { ownReportRoutes, reportRoutes } from "./routes/reports";
 import { tileRoutes } from "./routes/tiles";
 import { usageRoutes } from "./routes/usage";
 import { webhookRoutes } from "./routes/webhooks";
@@ -48,11 +49,14 @@ app.route("/auth", authRoutes);
 app.route("/user/keys", keyRoutes);
 app.route("/user/usage", usageRoutes);
 app.route("/user/webhooks", webhookRoutes);
+app.route("/user/reports", ownReportRoutes);
 app.route("/billing", billingRoutes);
 app.route("/admin", adminRoutes);
 // The Atom feed of editions (/wilayah/changes.atom): public, not a metered data call.
 app.route("/", feedRoutes);
 app.route("/api/v1/jobs", jobRoutes);
+// Reports of wrong facts (POST /api/v1/wilayah/{id}/reports): an API key or a session, not a metered data call.
+app.route("/api/v1/wilayah", reportRoutes);
 app.route("/api/v1", dataRoutes(dataEndpoints, admitDataCall));
 // Vector tiles, their TileJSON and style (src/tiles): keyed and metered per tile, outside /api/v1 as map clients expect.
 app.route("/", tileRoutes);

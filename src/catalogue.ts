@@ -5,11 +5,13 @@
  * wires in the account's admission (rate, quota, metering), which the data plane only knows as a hook.
  */
 import { admitCall, mayCall } from "./account/admission";
-import type { DataEndpoint } from "./data/endpoint";
+import type { DataEndpoint, JsonEndpoint } from "./data/endpoint";
 import type { Admit } from "./data/run";
+import { withOpenReports } from "./reports/open";
 import { weatherEndpoints } from "./weather/endpoints";
 import { addressEndpoints } from "./wilayah/addresses/endpoints";
 import { bpsEndpoint } from "./wilayah/bps/endpoints";
+import { toDottedId } from "./wilayah/codes";
 import { coverageEndpoint, missingEndpoint } from "./wilayah/coverage/endpoints";
 import { exportEndpoints, mappingEndpoint } from "./wilayah/export/endpoints";
 import { boundaryEndpoint, reverseEndpoint } from "./wilayah/geo/endpoints";
@@ -22,8 +24,17 @@ import { postalEndpoint } from "./wilayah/postal/endpoints";
 import { detailEndpoint, regionEndpoints } from "./wilayah/regions/endpoints";
 import { searchEndpoint } from "./wilayah/search/endpoints";
 
+/**
+ * A by-id answer says how many open reports dispute the region (`open_reports`, src/reports/open.ts):
+ * added after the response cache from this isolate's set of disputed regions, so no by-id call reads
+ * D1 for it and the cached answer stays the same for everyone.
+ */
+function disputed<E extends JsonEndpoint>(ep: E): E {
+  return { ...ep, annotate: (json, input: { id: string }, ctx) => withOpenReports(json, toDottedId(input.id), ctx.env, ctx.waitUntil) };
+}
+
 export const dataEndpoints: readonly DataEndpoint[] = [
-  ...regionEndpoints,
+  ...regionEndpoints.map((ep) => (ep.path.endsWith("/:id") ? disputed(ep) : ep)),
   searchEndpoint,
   reverseEndpoint,
   postalEndpoint,
@@ -41,7 +52,7 @@ export const dataEndpoints: readonly DataEndpoint[] = [
   mappingEndpoint,
   // Last of the regions: routes match in registration order, and `/wilayah/:id` would take /wilayah/search, /reverse, /pulau, /editions, /changes, /nearby, /coverage, /address, /export
   // (two-segment paths such as /wilayah/changes/mapping and /wilayah/export/manifest are before it too, beside `/wilayah/:id/boundary` and the like).
-  detailEndpoint,
+  disputed(detailEndpoint),
   ...weatherEndpoints,
 ];
 

@@ -260,3 +260,29 @@ describe("region history in the seed (scripts/seed/history.ts)", () => {
     expect(byId.get("73.71")?.aliases).not.toContain("Ujung Pandang");
   });
 });
+
+describe("corrections (seed/corrections.csv, scripts/seed/corrections.ts)", () => {
+  it("a build with corrections applies them over the sources, seeds wilayah_corrections, and is a new checksum; without, none", async () => {
+    expect(seed.manifest.corrections).toEqual({ applied: 0, skipped: 0 });
+    expect(seed.sql).toContain("DELETE FROM wilayah_corrections;\n");
+    const basis = "Perwal Bandung 1/2026";
+    const corrected = await buildSeed({
+      neighbours,
+      corrections: [
+        { reportId: "rpt_postal", regionCode: "32.73.09.1001", field: "postal_code", value: "40199", basis, acceptedAt: "2026-11-28T01:00:00.000Z" },
+        { reportId: "rpt_name", regionCode: "32.73.09", field: "name", value: "Bandung Wetan Raya", basis, acceptedAt: "2026-11-28T02:00:00.000Z" },
+        { reportId: "rpt_parent", regionCode: "32.73.09", field: "parent", value: "32.04", basis, acceptedAt: "2026-11-28T03:00:00.000Z" },
+      ],
+    });
+    const byId = new Map(corrected.rows.map((r) => [r.id, r]));
+    expect(byId.get("32.73.09.1001")?.postalCode).toBe("40199");
+    expect(byId.get("32.73.09")).toMatchObject({ name: "Bandung Wetan Raya", former: expect.arrayContaining(["Bandung Wetan"]) });
+    expect(corrected.sql).toContain(
+      "INSERT OR REPLACE INTO wilayah_corrections (report_id, region_id, level, field, value_before, value, basis, accepted_at) VALUES ('rpt_postal', '32.73.09.1001', 4, 'postal_code', '40114', '40199', 'Perwal Bandung 1/2026', '2026-11-28T01:00:00.000Z');",
+    );
+    expect(corrected.sql).toMatch(/INSERT INTO kelurahan \([^)]*\) VALUES [^\n]*\('32\.73\.09\.1001',[^)]*'40199'/);
+    expect(corrected.manifest.corrections).toEqual({ applied: 2, skipped: 1 });
+    expect(corrected.skippedCorrections.map((c) => c.reportId)).toEqual(["rpt_parent"]);
+    expect(corrected.manifest.checksum).not.toBe(seed.manifest.checksum);
+  });
+});

@@ -12,6 +12,10 @@
  *   npm run seed:build                       # coordinates from seed/sources/wilayah-centroids.csv (else from the boundary)
  *   npm run seed:build -- --coords FILE.csv  # from another `code,lat,lng` CSV
  *
+ * Last, seed/corrections.csv (accepted reports, `npm run corrections:pull`) is applied over the
+ * sources: names, postal codes and coordinates (scripts/seed/corrections.ts), each recorded in
+ * `wilayah_corrections` with its basis.
+ *
  * Loading the SQL twice leaves the same state: it empties the wilayah tables first.
  */
 import { createHash } from "node:crypto";
@@ -26,6 +30,7 @@ import { isMain, seedDir } from "../lib.ts";
 import { neighbourSql } from "./borders.ts";
 import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
 import { BPS_CROSSWALK, type BpsLevel, type BpsRow, bpsCoverage, bpsSql, parseBpsCrosswalk, resolveBps } from "./bps.ts";
+import { applyCorrections, type Correction, correctionsSql, readCorrections } from "./corrections.ts";
 import { buildHistory, renderReport } from "./history.ts";
 import { CURRENT, EDITIONS, type Edition, levelNo, parentOf, readCurated, readEditions } from "./history-editions.ts";
 import { nameKey } from "./history-names.ts";
@@ -181,6 +186,8 @@ export type SeedResult = {
     neighbours: Record<Level, number>;
     /** BPS codes per level (seed/sources/wilayah-bps-crosswalk.csv): in the file, mapped to a current region, current regions holding one. */
     bps: Record<BpsLevel, { codes: number; mapped: number; regions: number }>;
+    /** seed/corrections.csv: corrections applied, and accepted reports of fields the build does not apply (listed by the CLI). */
+    corrections: { applied: number; skipped: number };
   };
   rows: Row[];
   islands: IslandRow[];
@@ -196,10 +203,15 @@ export type SeedResult = {
   neighbours: NeighbourResult;
   /** seed/neighbours-kelurahan.csv.gz */
   kelurahanNeighboursCsv: Buffer;
+  /** Accepted reports the build did not apply (their field needs a person), with why. */
+  skippedCorrections: (Correction & { why: string })[];
 };
 
-/** `neighbours`: an already computed result (tests build the seed twice from one computation); computed when absent. */
-export async function buildSeed(opts: { coordsCsv?: string; neighbours?: NeighbourResult } = {}): Promise<SeedResult> {
+/**
+ * `neighbours`: an already computed result (tests build the seed twice from one computation); computed when absent.
+ * `corrections`: instead of seed/corrections.csv.
+ */
+export async function buildSeed(opts: { coordsCsv?: string; neighbours?: NeighbourResult; corrections?: Correction[] } = {}): Promise<SeedResult> {
   const editionLists = readEditions();
   const { now, earlier, sourceCodes } = await regionLists(editionLists);
   const coords = parseCoords(opts.coordsCsv ?? readSource("wilayah-centroids.csv"));
@@ -339,6 +351,8 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
     r.lng = point.lng;
     derived++;
   }
+  // Corrections from accepted reports, over everything the sources said (scripts/seed/corrections.ts).
+  const corrections = applyCorrections(rows, opts.corrections ?? readCorrections());
   const { sql: searchSql, vocabulary, formerTerms } = renderSql(rows, byId);
   let body = searchSql;
   body += historySql(historyTables);
@@ -355,6 +369,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
     (id) => byId.has(id) || history.codes.has(id),
   );
   body += bpsSql(bps);
+  body += correctionsSql(corrections.applied);
   // Built inside SQLite from what is loaded: the centroid grid of /nearby, then the coverage report.
   body += pointSql();
   body += coverageSql();
@@ -379,6 +394,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
     orphans: { codes: orphans.map((r) => r.id), resolved: orphanLinks.length },
     neighbours,
     kelurahanNeighboursCsv,
+    skippedCorrections: corrections.skipped,
     manifest: {
       dataVersion: DATA_VERSION,
       regulation: REGULATION,
@@ -405,6 +421,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
       stats: { population: withStats.filter((r) => r.stats?.total != null).length, area: withStats.filter((r) => r.stats?.areaKm2 != null).length },
       neighbours: Object.fromEntries(LEVELS.map((l) => [l, neighbours[l].rows.length / 2])) as Record<Level, number>,
       bps: bpsCoverage(bps),
+      corrections: { applied: corrections.applied.length, skipped: corrections.skipped.length },
     },
   };
 }
@@ -417,13 +434,14 @@ async function main() {
   const coordsFile = at >= 0 ? args[at + 1] : undefined;
   if (at >= 0 && !coordsFile) throw new Error("--coords needs a file path");
   const outDir = seedDir;
-  const { sql, manifest, vocabulary, history, orphans, kelurahanNeighboursCsv, nameTable } = await buildSeed({
+  const { sql, manifest, vocabulary, history, orphans, kelurahanNeighboursCsv, nameTable, skippedCorrections } = await buildSeed({
     coordsCsv: coordsFile ? readFileSync(coordsFile, "utf8") : undefined,
   });
   process.stdout.write(`Region history (scripts/seed/history.ts, docs/history-method.md):\n${renderReport(history)}`);
   console.log(
     `Retired codes of the region tables in no edition: ${orphans.codes.length}, ${orphans.resolved} with a successor of the same name under the same parent`,
   );
+  for (const c of skippedCorrections) console.log(`Correction not applied (${c.reportId}, ${c.field} of ${c.regionCode}): ${c.why}`);
   writeFileSync(join(outDir, "wilayah.sql"), sql);
   writeFileSync(KELURAHAN_NEIGHBOURS, kelurahanNeighboursCsv);
   writeFileSync(join(outDir, "vocabulary.json"), vocabulary);

@@ -22,6 +22,8 @@ export const AUDIT_EVENTS = [
   "admin_subscription_granted",
   "payment_refunded",
   "payment_amount_mismatch",
+  "report_filed",
+  "report_reviewed",
 ] as const;
 export type AuditEventName = (typeof AUDIT_EVENTS)[number];
 

@@ -12,6 +12,8 @@ export type DataContext = {
   env: Env;
   principal: Principal;
   requestId: string;
+  /** The client's address (cf-connecting-ip), for per-address throttles of what is not metered (reports). */
+  ip?: string;
   waitUntil(promise: Promise<unknown>): void;
 };
 

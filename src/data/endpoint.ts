@@ -62,6 +62,12 @@ export type JsonEndpoint<I extends z.ZodObject = z.ZodObject, O extends z.ZodTyp
    */
   cacheScope?: "account";
   handler(input: z.infer<I>, ctx: DataContext): Promise<z.infer<O>>;
+  /**
+   * Changes the answer's JSON after the response cache, on every call (a hit too): for a fact that
+   * changes faster than the cached answer (a region's open reports). It must read nothing from D1
+   * per call (src/catalogue.ts wires it in from the feature that keeps the fact).
+   */
+  annotate?(json: string, input: z.infer<I>, ctx: DataContext): Promise<string>;
 };
 
 /** A file, streamed to the caller (the REST mount sets its headers): never cached by the runner, never an MCP tool. */

@@ -19,7 +19,7 @@ export function requireApiKey(tag: string) {
       c.set("corsOrigin", origin !== undefined && originAllowed(principal.publishable.allowedOrigins, origin) ? origin : null);
       admitPublishable(principal.publishable, origin, tag);
     }
-    c.set("call", { env: c.env, principal, requestId: c.get("requestId"), waitUntil });
+    c.set("call", { env: c.env, principal, requestId: c.get("requestId"), ip: c.req.header("cf-connecting-ip"), waitUntil });
     await next();
   });
 }

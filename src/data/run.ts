@@ -55,7 +55,13 @@ export async function consistent<T>(version: DataVersion, env: Env, run: (env: E
   });
 }
 
+/** The answer as cached, then as `ep.annotate` completes it (after the cache: a hit is annotated too). */
 async function runEndpoint(ep: JsonEndpoint, input: Record<string, unknown>, call: DataContext): Promise<EndpointResult> {
+  const result = await cachedOrComputed(ep, input, call);
+  return ep.annotate ? { ...result, json: await ep.annotate(result.json, input, call) } : result;
+}
+
+async function cachedOrComputed(ep: JsonEndpoint, input: Record<string, unknown>, call: DataContext): Promise<EndpointResult> {
   // every region read of this answer, the data version's included, through one D1 session
   const ctx = { ...call, env: withRegionSession(call.env) };
   const compute = async () => {

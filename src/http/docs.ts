@@ -10,13 +10,15 @@ import type { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "../lib/errors";
 import { type JsonSchema, toJsonSchema } from "../lib/json-schema";
 
-export type Caller = "none" | "apiKey" | "bearer" | "admin" | "webhook";
+/** `keyOrSession`: an API key (`x-api-key`) or a session token (`Authorization: Bearer`), either one; not metered. */
+export type Caller = "none" | "apiKey" | "bearer" | "keyOrSession" | "admin" | "webhook";
 
 /** Codes every route of a kind of caller or input can answer. */
 const CALLER_ERRORS: Record<Caller, ErrorCode[]> = {
   none: [],
   apiKey: ["MISSING_API_KEY", "INVALID_API_KEY", "ACCOUNT_SUSPENDED", "QUOTA_EXCEEDED", "RATE_LIMITED"],
   bearer: ["MISSING_TOKEN", "UNAUTHORIZED", "INVALID_TOKEN", "ACCOUNT_SUSPENDED"],
+  keyOrSession: ["MISSING_API_KEY", "INVALID_API_KEY", "UNAUTHORIZED", "INVALID_TOKEN", "ACCOUNT_SUSPENDED", "RATE_LIMITED"],
   admin: ["MISSING_TOKEN", "UNAUTHORIZED", "INVALID_TOKEN", "ACCOUNT_SUSPENDED", "FORBIDDEN"],
   webhook: ["INVALID_SIGNATURE"],
 };
@@ -29,6 +31,7 @@ const SECURITY: Record<Caller, Record<string, string[]>[]> = {
   none: [],
   apiKey: [{ apiKey: [] }],
   bearer: [{ bearer: [] }],
+  keyOrSession: [{ apiKey: [] }, { bearer: [] }],
   admin: [{ bearer: [] }],
   webhook: [{ tripaySignature: [] }],
 };

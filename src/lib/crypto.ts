@@ -54,7 +54,7 @@ export function timingSafeEqual(a: string | Uint8Array, b: string | Uint8Array):
   return x.byteLength === y.byteLength && crypto.subtle.timingSafeEqual(x, y);
 }
 
-export type IdPrefix = "key" | "user" | "inv" | "sub" | "wh" | "msg" | "job";
+export type IdPrefix = "key" | "user" | "inv" | "sub" | "wh" | "msg" | "job" | "rpt";
 
 /** A record id: its kind and 96 random bits, `key_3fJ...`. */
 export function newId(prefix: IdPrefix): string {

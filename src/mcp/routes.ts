@@ -17,10 +17,11 @@ import { requireApiKey } from "../data/guard";
 import type { BaseEnv } from "../http/context";
 import { ApiError } from "../lib/errors";
 import { jobsStatusTool } from "./jobs";
+import { reportTool } from "./reports";
 import { buildServer } from "./server";
 
 /** Tools about the caller's account, beside the data tools: counted against the rate, not metered. */
-const ACCOUNT_TOOLS = [jobsStatusTool];
+const ACCOUNT_TOOLS = [jobsStatusTool, reportTool];
 
 /**
  * Host and Origin of /mcp. The Host (the check that stops DNS rebinding) must be localhost, the

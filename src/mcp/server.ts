@@ -53,14 +53,14 @@ export type AccountTool = {
   run: (args: unknown, call: DataContext) => Promise<unknown>;
 };
 
-/** An account tool's config from its schemas (built once, at module load). */
-export function accountToolConfig(o: { name: string; description: string; input: ZodType; output: ZodType }): Tool["config"] {
+/** An account tool's config from its schemas (built once, at module load). `writes`: the tool records something (a report), so it is neither read-only nor idempotent. */
+export function accountToolConfig(o: { name: string; description: string; input: ZodType; output: ZodType; writes?: boolean }): Tool["config"] {
   return {
     title: o.name,
     description: o.description,
     inputSchema: precomputed(portableSchema(toJsonSchema(o.input, "input"))),
     outputSchema: precomputed(portableSchema(toJsonSchema(o.output, "output"))),
-    annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    annotations: { readOnlyHint: !o.writes, idempotentHint: !o.writes, destructiveHint: false, openWorldHint: false },
   };
 }
 

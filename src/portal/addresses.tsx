@@ -18,6 +18,7 @@ import type { AddressAnswer } from "../wilayah/addresses/service";
 import { errorNotice, lang, type PortalEnv, page, signedIn } from "./context";
 import { formatNumber, type Lang, type T, translator } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, VerifyFirst } from "./layout";
+import { reportHref } from "./reports";
 
 /** The key id the portal's own data calls are metered under (usage per key shows it as the portal). */
 export const PORTAL_CALLS_KEY = "portal";
@@ -208,6 +209,13 @@ function Results(props: { p: Page; answers: AddressAnswer[] }) {
                   {a.warnings.map((w) => (
                     <div>{warningText(p.t, w)}</div>
                   ))}
+                  {(a.kelurahan ?? a.kecamatan ?? a.kabupaten ?? a.provinsi) ? (
+                    <div>
+                      <a href={reportHref((a.kelurahan ?? a.kecamatan ?? a.kabupaten ?? a.provinsi)?.id ?? "")} data-testid="address-report">
+                        {p.t("report_link")}
+                      </a>
+                    </div>
+                  ) : null}
                   {a.alternatives.length ? (
                     <div class="muted">
                       {p.t("addresses_alternatives")}:{" "}

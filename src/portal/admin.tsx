@@ -83,6 +83,11 @@ function AdminPage(props: {
   return (
     <Layout p={p} title={p.t("admin_title")}>
       <h1>{p.t("admin_title")}</h1>
+      <p>
+        <a href="/portal/admin/reports?status=open" data-testid="admin-reports-link">
+          {p.t("admin_reports_title")}
+        </a>
+      </p>
       <div class="grid">
         <div class="card">
           <div class="muted">{p.t("users")}</div>

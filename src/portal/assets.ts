@@ -26,7 +26,7 @@ h2{font-size:1.15rem;margin:0 0 .75rem}
 .narrow{max-width:440px;margin:1.5rem auto}
 .grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(220px,1fr))}
 label{display:block;font-weight:600;margin:.6rem 0 .25rem}
-input[type=text],input[type=email],input[type=password],input[type=number],input[type=search],input[type=date],select,textarea{width:100%;padding:.55rem .6rem;border:1px solid #b9c2cc;border-radius:6px;font:inherit;background:#fff}
+input[type=text],input[type=email],input[type=url],input[type=password],input[type=number],input[type=search],input[type=date],select,textarea{width:100%;padding:.55rem .6rem;border:1px solid #b9c2cc;border-radius:6px;font:inherit;background:#fff}
 .hint{color:var(--muted);font-size:.875rem;margin:.25rem 0 0}
 button,.button{display:inline-block;background:var(--accent);color:var(--accent-fg);border:0;border-radius:6px;padding:.55rem 1rem;font:inherit;font-weight:600;cursor:pointer;text-decoration:none;text-align:center}
 button.secondary,.button.secondary{background:#e8ecf0;color:var(--fg)}

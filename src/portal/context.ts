@@ -84,6 +84,8 @@ const FLASH = {
   webhook_deleted: "ok",
   webhook_test_sent: "ok",
   webhook_redelivered: "ok",
+  report_filed: "ok",
+  report_decided: "ok",
 } as const;
 export function flash<E extends PortalEnv>(c: PortalContext<E>): Notice {
   const f = c.req.query("msg");

@@ -58,6 +58,7 @@ export function Layout(props: { p: Page; title: string; children?: Child; challe
                     {nav("/portal/webhooks", p.t("nav_webhooks"))}
                     {nav("/portal/addresses", p.t("nav_addresses"))}
                     {nav("/portal/jobs", p.t("nav_jobs"))}
+                    {nav("/portal/reports", p.t("nav_reports"))}
                     {nav("/map", p.t("nav_map"))}
                     {nav("/portal/billing", p.t("nav_billing"))}
                     {nav("/portal/security", p.t("nav_security"))}

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /**
  * The developer portal: a third surface beside REST and MCP, mounted at /portal. Server-rendered
- * pages (Hono JSX) and HTML forms, one module per page (auth, keys, usage, webhooks, addresses, billing, admin); each
+ * pages (Hono JSX) and HTML forms, one module per page (auth, keys, usage, webhooks, addresses, reports, billing, admin); each
  * handler parses its form with the API's own rules, calls the same feature service the REST route
  * calls (same verification, key limits, quota, admin check), and renders or redirects. The session
  * is the API's JWT in an HttpOnly cookie (session.ts). This file mounts the pages behind the
@@ -20,6 +20,7 @@ import { errorText, translator } from "./i18n";
 import { jobPages } from "./jobs";
 import { keyPages } from "./keys";
 import { ErrorPage, type Page } from "./layout";
+import { reportPages } from "./reports";
 import { securityPages } from "./security";
 import { checkCsrf, securityHeaders, sessionUser } from "./session";
 import { usagePages } from "./usage";
@@ -53,6 +54,7 @@ portalRoutes.route("/", billingPages);
 portalRoutes.route("/", adminPages);
 portalRoutes.route("/", securityPages);
 portalRoutes.route("/", webhookPages);
+portalRoutes.route("/", reportPages);
 
 /** Portal pages answer errors as pages, not JSON. */
 portalRoutes.onError((caught, c) => {

@@ -20,6 +20,8 @@ import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";
 import { jsonBody, queryParams } from "../http/validate";
 import { pageParams } from "../lib/paging";
+import { adminReportListResponse, adminReportResponse, adminReportsQuery, reviewInput } from "../reports/schemas";
+import { reportQueuePage, reviewReport } from "../reports/service";
 
 /** Mounted at /admin: bearer token of an admin (checked per route, so unknown paths stay 404). */
 export const adminRoutes = new Hono<BaseEnv>();
@@ -162,4 +164,43 @@ adminRoutes.get(
     const { user_id, event, ...paging } = c.req.valid("query");
     return c.json(pageBody(await listAuditEvents(c.env, { userId: user_id, event }, paging)));
   },
+);
+
+adminRoutes.get(
+  "/reports",
+  doc({
+    operationId: "adminListReports",
+    tags,
+    summary: "The queue of reported wrong facts",
+    description:
+      "Oldest first (the longest waiting on top); filtered by status, field and region. Each report lists in `same` the other reports of the same region, field and value (compared without case and spacing): decide one, mark the others duplicates.",
+    caller: "admin",
+    input: "query",
+    ok: { description: "Reports", schema: adminReportListResponse },
+  }),
+  ...admin,
+  queryParams(adminReportsQuery),
+  async (c) => {
+    const { status, field, region_id, ...paging } = c.req.valid("query");
+    return c.json(pageBody(await reportQueuePage(c.env, { status, field, region_id }, paging)));
+  },
+);
+
+adminRoutes.patch(
+  "/reports/:id",
+  doc({
+    operationId: "adminReviewReport",
+    tags,
+    summary: "Accept, reject, or mark a report a duplicate",
+    description:
+      "Once per report (409 `REPORT_CLOSED` after): `accepted` with the answer, the basis the correction cites and optionally the value to apply (a postal code is 5 digits of a kelurahan/desa, coordinates `lat,lng` inside Indonesia: checked now, as the seed build applies them); `rejected` with the answer; `duplicate` with the report it repeats. The reporter is emailed; the decision is audited. Accepted reports reach the data with `npm run corrections:pull` and the next seed build.",
+    caller: "admin",
+    input: "json",
+    parameters: [{ in: "path", name: "id", required: true, schema: { type: "string" }, description: "The report's id (`rpt_...`)" }],
+    ok: { description: "The report after the decision", schema: adminReportResponse },
+    errors: ["NOT_FOUND", "REPORT_CLOSED"],
+  }),
+  ...admin,
+  ...jsonBody(reviewInput),
+  async (c) => c.json({ data: await reviewReport(c.env, c.req.param("id"), c.req.valid("json"), actor(c)) }),
 );

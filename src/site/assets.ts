@@ -15,6 +15,7 @@ a:focus-visible,button:focus-visible,input:focus-visible,pre:focus-visible,selec
 .demo-grid h3{margin:.25rem 0 .5rem;font-size:1rem}
 .results{padding-left:1.2rem;margin:.75rem 0}
 .results li{margin:.35rem 0}
+.report-link{font-size:.85rem}
 .place{display:grid;grid-template-columns:max-content 1fr;gap:.2rem .75rem;margin:.75rem 0}
 .place dt{font-weight:600;color:var(--muted)}
 .place dd{margin:0}
@@ -59,6 +60,7 @@ export const SITE_JS = `
       var li = el("li"); li.appendChild(el("strong", null, r.name)); li.appendChild(document.createTextNode(" "));
       li.appendChild(el("span", "badge", r.level)); li.appendChild(document.createTextNode(" ")); li.appendChild(el("code", null, r.id));
       if (r.parent) li.appendChild(el("div", "muted", r.parent));
+      var report = el("a", "report-link", labels.report); report.href = "/portal/report?region=" + encodeURIComponent(r.id); li.appendChild(report);
       ol.appendChild(li);
     });
     box.appendChild(ol);

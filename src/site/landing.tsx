@@ -110,6 +110,9 @@ function DemoResult(props: { f: SiteFrame; demo: Demo }) {
             <li>
               <strong>{r.name}</strong> <span class="badge">{r.level}</span> <code>{r.id}</code>
               {r.parent ? <div class="muted">{r.parent}</div> : null}
+              <a class="report-link" href={`/portal/report?region=${encodeURIComponent(r.id)}`}>
+                {f.t("report_problem")}
+              </a>
             </li>
           ))}
         </ol>
@@ -271,7 +274,7 @@ export function LandingPage(props: { f: SiteFrame; facts: DataFacts; regulation:
         id="demo"
         class="card"
         aria-labelledby="demo-title"
-        data-labels={JSON.stringify({ none: f.t("demo_none"), more: f.t("demo_more"), approximate: f.t("demo_approximate") })}
+        data-labels={JSON.stringify({ none: f.t("demo_none"), more: f.t("demo_more"), approximate: f.t("demo_approximate"), report: f.t("report_problem") })}
       >
         <h2 id="demo-title">{f.t("demo_title")}</h2>
         <p class="hint">{f.t("demo_note", { n: DEMO_RESULTS, rate: DEMO_PER_MINUTE })}</p>

@@ -147,6 +147,8 @@ function start(host) {
       var api = el("a", null, "/api/v1/wilayah/" + d.id); api.href = "/api/v1/wilayah/" + d.id;
       row(dl, labels.map_card_api, api);
       card.appendChild(dl);
+      var report = el("a", "report-link", labels.report_problem); report.href = "/portal/report?region=" + encodeURIComponent(d.id);
+      card.appendChild(report);
     }
     if (point !== undefined) {
       card.appendChild(el("h3", null, labels.map_card_point));

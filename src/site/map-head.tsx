@@ -14,6 +14,7 @@ export function mapLabels(f: { t: SiteT; lang: string }) {
     "map_card_density",
     "map_card_postal",
     "map_card_api",
+    "report_problem",
     "map_card_point",
     "map_card_none",
     "map_no_webgl",

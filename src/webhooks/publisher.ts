@@ -59,7 +59,9 @@ export async function announceEdition(env: Env, editionId: string, now = Date.no
 
   const published = await subscribers(db, "edition.published", now);
   if (published.length) {
-    const firstPage = edition.previous ? (await listChanges(regions, { from: edition.previous, to: edition.id, page: 1, per_page: FIRST_PAGE })).data : [];
+    const firstPage = edition.previous
+      ? (await listChanges(regions, { from: edition.previous, to: edition.id, kind: "edition", page: 1, per_page: FIRST_PAGE })).data
+      : [];
     const data = {
       edition: edition.id,
       regulation: edition.regulation,

@@ -100,6 +100,9 @@ export const deliveryPaging = z.strictObject({ ...pageParams });
 // ---------------------------------------------------------------- payloads (what receivers get)
 
 const changeItem = z.object({
+  kind: z
+    .enum(["edition", "correction"])
+    .describe("edition: a change between editions (always, here: corrections from reports are listed by GET /api/v1/wilayah/changes, not announced)"),
   edition: z.string(),
   regulation: z.string(),
   change: z.string().describe("created, retired, renamed, recoded, split, merged"),

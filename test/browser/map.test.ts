@@ -128,6 +128,10 @@ describe("the map explorer in a browser", () => {
     expect(text).toMatch(/Postal codes\s*40\d{3}/);
     expect(text).toContain("At this point");
     expect(await card.locator("a[href^='/api/v1/wilayah/32.73.']").count()).toBe(1);
+    // Report a problem with the region shown (the portal's form, issue 40)
+    const report = card.locator("a.report-link");
+    expect(await report.textContent()).toBe("Report a problem");
+    expect(await report.getAttribute("href")).toMatch(/^\/portal\/report\?region=32\.73\./);
     await shot(page, "map-02-desktop-card");
   });
 

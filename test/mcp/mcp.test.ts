@@ -61,7 +61,7 @@ const errorCode = (r: ToolResult) => JSON.parse(r.content[0].text).error.code;
 afterEach(() => vi.restoreAllMocks());
 
 describe("MCP tool surface", () => {
-  it("initializes and lists one tool per data endpoint (and jobs_status), with schemas and read-only annotations", async () => {
+  it("initializes and lists one tool per data endpoint (and jobs_status, wilayah_report), with schemas and read-only annotations (wilayah_report writes)", async () => {
     const { secret } = await seedUserWithKey();
     const client = await connect(secret);
     expect(client.getServerVersion()).toMatchObject({ name: "wilayah-api", version: pkg.version });
@@ -91,13 +91,16 @@ describe("MCP tool surface", () => {
         "wilayah_provinsi",
         "wilayah_pulau",
         "wilayah_pulau_detail",
+        "wilayah_report",
         "wilayah_reverse",
         "wilayah_search",
       ].sort(),
     );
     for (const t of tools) {
       expect(t.description!.length, t.name).toBeGreaterThan(40);
-      expect(t.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+      // wilayah_report files a report: neither read-only nor idempotent (each call is a report)
+      const writes = t.name === "wilayah_report";
+      expect(t.annotations, t.name).toMatchObject({ readOnlyHint: !writes, idempotentHint: !writes, openWorldHint: false });
       expect(t.inputSchema.type).toBe("object");
       expect(t.outputSchema?.type).toBe("object");
     }
@@ -318,7 +321,7 @@ describe("MCP tool surface", () => {
     const modern = await connectModern(secret);
     expect(modern.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     const { tools } = await modern.listTools();
-    expect(tools.length).toBe(25); // 24 data tools and jobs_status
+    expect(tools.length).toBe(26); // 24 data tools, jobs_status and wilayah_report
     expect(tools.every((t) => t.inputSchema.type === "object" && t.outputSchema?.type === "object")).toBe(true);
     const r = (await modern.callTool({ name: "wilayah_search", arguments: { q: "bandung", per_page: 2 } })) as ToolResult;
     expect(r.structuredContent).toEqual(body.result.structuredContent);

@@ -47,6 +47,8 @@ describe("GET / (landing page)", () => {
     const searched = await html(await call("/?q=gambir%20jakarta", { headers: { "accept-language": "en" } }));
     expect(searched).toContain("Gambir");
     expect(searched).toContain("31.71.01");
+    // every result offers the portal's report form for its region (issue 40)
+    expect(searched).toContain('<a class="report-link" href="/portal/report?region=31.71.01">Report a problem</a>');
     const reversed = await html(await call("/?lat=-6.90827&lng=107.626971", { headers: { "accept-language": "en" } }));
     expect(reversed).toContain("Cihapit");
     expect(reversed).toContain("32.73.09.1001");

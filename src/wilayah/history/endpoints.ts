@@ -47,12 +47,17 @@ export const editionsEndpoint = defineEndpoint({
 });
 
 const changeItem = z.object({
-  edition: z.string().describe("The edition the change shows in (the change happened since the edition before it)"),
+  kind: z
+    .enum(["edition", "correction"])
+    .describe(
+      "edition: a change between two editions of the code list; correction: a fact we corrected over the current edition from an accepted report of a wrong fact (see `correction`)",
+    ),
+  edition: z.string().describe("The edition the change shows in (the change happened since the edition before it); for a correction, the edition it corrects"),
   regulation: z.string(),
   change: z
     .enum(CHANGES)
     .describe(
-      "created (a new code; code_before names the region it was formed from, when known), retired (the code left with no successor), renamed, recoded (the code left, one region took its place), split, merged",
+      "created (a new code; code_before names the region it was formed from, when known), retired (the code left with no successor), renamed, recoded (the code left, one region took its place), split, merged; corrected (kind correction: a name, postal code or coordinate we corrected)",
     ),
   level: levelEnum,
   code_before: z.string().nullable(),
@@ -61,6 +66,17 @@ const changeItem = z.object({
   name_after: z.string().nullable().describe("As the later edition spelled it"),
   basis: basis.nullable().describe("For recoded, split, merged and created-from: why (see basis of successors)"),
   confidence: confidence.nullable(),
+  correction: z
+    .object({
+      report_id: z.string().describe("The accepted report it came from"),
+      field: z.enum(["name", "postal_code", "coordinates"]),
+      value_before: z.string().nullable().describe("What the sources said (coordinates as `lat,lng`)"),
+      value: z.string().describe("The value now served"),
+      basis: z.string().describe("What the reviewer cited: a regulation, a letter, a survey"),
+      accepted_at: z.string().describe("When the report was accepted (ISO 8601)"),
+    })
+    .optional()
+    .describe("kind correction only"),
 });
 
 const historyInput = z.strictObject({
@@ -128,6 +144,10 @@ const changesInput = z.strictObject({
   to: z.string().max(20).optional().describe("The later edition; default: the current one"),
   level: levelEnum.optional().describe("Only this level"),
   change: z.enum(CHANGES).optional().describe("Only this kind of change"),
+  kind: z
+    .enum(["edition", "correction"])
+    .optional()
+    .describe("Only changes between editions, or only corrections (listed when `to` is the current edition); default both"),
   ...pageParams,
 });
 
@@ -135,7 +155,7 @@ export const changesEndpoint = defineEndpoint({
   path: "/wilayah/changes",
   tool: "wilayah_changes",
   description:
-    "The changes to the region code list between two editions (default: from the previous edition to the current one): codes created, retired, renamed, recoded, split and merged, each with its level and the code and name before and after. Paged, in order (edition, level, kind, code).",
+    "The changes to the region code list between two editions (default: from the previous edition to the current one): codes created, retired, renamed, recoded, split and merged, each with its level and the code and name before and after. Paged, in order (edition, level, kind, code). When `to` is the current edition, the corrections made over it follow (kind correction, change corrected: a name, postal code or coordinate corrected from an accepted report, with its basis).",
   example: { from: "2022b", to: "2025", level: "kabupaten", per_page: 3 },
   input: changesInput,
   output: z.object({

@@ -9,6 +9,7 @@ import { dataKeyOf, type RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { type Paging, pageWindow } from "../../lib/paging";
 import { LEVELS, type Level, levelOf, parentAt, toDottedId, undotted } from "../codes";
+import { type CorrectionRow, correctionRows } from "../corrections/queries";
 import { loadedDataset } from "../dataset/queries";
 import {
   type ChangeRow,
@@ -25,7 +26,8 @@ import {
   successorIds,
 } from "./queries";
 
-export const CHANGES = ["created", "retired", "renamed", "recoded", "split", "merged"] as const;
+/** Kinds of change: between editions, and `corrected` (a fact the seed corrected from an accepted report: scripts/seed/corrections.ts). */
+export const CHANGES = ["created", "retired", "renamed", "recoded", "split", "merged", "corrected"] as const;
 export type ChangeKind = (typeof CHANGES)[number];
 export const BASES = ["curated", "same_name", "same_name_elsewhere", "children", "split", "similar_name", "name_part"] as const;
 export type Basis = (typeof BASES)[number];
@@ -36,13 +38,13 @@ export type Basis = (typeof BASES)[number];
  * checksum: the key a data answer's handle carries (src/data/run.ts read it), else one point read
  * (the webhook publisher, the feed). An empty table (no seed loaded yet) is not kept.
  */
-let memo: { key: string; editions: EditionRow[]; runs: RunRow[] } | undefined;
+let memo: { key: string; editions: EditionRow[]; runs: RunRow[]; corrections: CorrectionRow[] } | undefined;
 async function reference(db: RegionDb) {
   const key = dataKeyOf(db) ?? (await loadedDataset(db))?.checksum ?? "";
   if (memo?.key === key) return memo;
-  const rows = await editionRows(db);
-  if (rows.editions.length) memo = { key, ...rows };
-  return rows;
+  const [rows, corrections] = await Promise.all([editionRows(db), correctionRows(db)]);
+  if (rows.editions.length) memo = { key, ...rows, corrections };
+  return { ...rows, corrections };
 }
 export const editionList = async (db: RegionDb): Promise<EditionRow[]> => (await reference(db)).editions;
 
@@ -77,6 +79,7 @@ const confidence = (c: number) => Math.round(c * 100) / 100;
 function changeItem(c: ChangeRow, editions: EditionRow[]) {
   const e = editions[c.edition];
   return {
+    kind: "edition" as "edition" | "correction",
     edition: e?.id ?? String(c.edition),
     regulation: e?.regulation ?? "",
     change: c.change as ChangeKind,
@@ -90,12 +93,35 @@ function changeItem(c: ChangeRow, editions: EditionRow[]) {
   };
 }
 
+/**
+ * A correction as a change of the current edition (`kind` correction, change `corrected`): the
+ * region before and after (the names differ only for a name correction), and in `correction` the
+ * field, the values, the basis and the report it came from.
+ */
+function correctionItem(c: CorrectionRow, current: EditionRow) {
+  const nameBefore = c.field === "name" ? c.value_before : c.name;
+  return {
+    kind: "correction" as "edition" | "correction",
+    edition: current.id,
+    regulation: current.regulation,
+    change: "corrected" as ChangeKind,
+    level: levelName(c.level),
+    code_before: c.region_id,
+    name_before: nameBefore,
+    code_after: c.region_id,
+    name_after: c.name,
+    basis: null,
+    confidence: null,
+    correction: { report_id: c.report_id, field: c.field, value_before: c.value_before, value: c.value, basis: c.basis, accepted_at: c.accepted_at },
+  };
+}
+
 /** GET /{code}/history: editions and names, successors, predecessors, changes. 404 only for a code no edition and no region table holds. */
 export async function regionHistory(db: RegionDb, raw: string) {
   const id = toDottedId(raw);
   if (!id) throw notFound(raw);
   const level = levelOf(id);
-  const [editions, h] = await Promise.all([editionList(db), codeHistory(db, id, level)]);
+  const [{ editions, corrections }, h] = await Promise.all([reference(db), codeHistory(db, id, level)]);
   if (!h.history && !h.region) throw notFound(raw);
   const current = h.region?.is_active === 1;
   const byEdition = h.history
@@ -134,10 +160,18 @@ export async function regionHistory(db: RegionDb, raw: string) {
           confidence: confidence(p.confidence),
         };
       }),
-      changes: h.changes.map((c) => changeItem(c, editions)),
+      changes: [
+        ...h.changes.map((c) => changeItem(c, editions)),
+        ...(current ? corrections.filter((c) => c.region_id === id).flatMap((c) => correctionsOf(c, editions)) : []),
+      ],
     },
   };
 }
+
+const correctionsOf = (c: CorrectionRow, editions: EditionRow[]) => {
+  const current = editions.find((e) => e.is_current === 1);
+  return current ? [correctionItem(c, current)] : [];
+};
 
 const badEdition = (param: "from" | "to", value: string, editions: EditionRow[]) => {
   const valid = editions.map((e) => e.id).join(", ");
@@ -170,8 +204,11 @@ export async function checkMappingEdition(db: RegionDb, from: string): Promise<v
 }
 
 /** GET /changes: the changes between two editions (default: the previous one to the current one), paged in order. */
-export async function listChanges(db: RegionDb, opts: Paging & { from?: string; to?: string; level?: Level; change?: ChangeKind }) {
-  const { editions, runs } = await reference(db);
+export async function listChanges(
+  db: RegionDb,
+  opts: Paging & { from?: string; to?: string; level?: Level; change?: ChangeKind; kind?: "edition" | "correction" },
+) {
+  const { editions, runs, corrections } = await reference(db);
   const current = editions.find((e) => e.is_current === 1);
   if (!current) throw new ApiError("INTERNAL_ERROR", "The region history is not loaded.");
   const to = opts.to === undefined ? current : editions.find((e) => e.id === opts.to);
@@ -192,9 +229,17 @@ export async function listChanges(db: RegionDb, opts: Paging & { from?: string; 
   // The changes that show in the editions after `from` up to `to`, of the level and kind asked: runs of
   // seq, in order. The total is their sum; the page is the seq values it covers (docs/performance.md).
   const level = opts.level ? LEVELS.indexOf(opts.level) + 1 : undefined;
-  const selected = runs.filter(
-    (r) => r.edition > from.ord && r.edition <= to.ord && (level === undefined || r.level === level) && (!opts.change || r.change === opts.change),
-  );
+  const selected =
+    opts.kind === "correction"
+      ? []
+      : runs.filter(
+          (r) => r.edition > from.ord && r.edition <= to.ord && (level === undefined || r.level === level) && (!opts.change || r.change === opts.change),
+        );
+  // Corrections (kind correction, change corrected) follow the edition changes when the range ends at the current edition: they are made over it.
+  const fixes =
+    opts.kind === "edition" || to.is_current !== 1 || (opts.change && opts.change !== "corrected")
+      ? []
+      : corrections.filter((c) => level === undefined || c.level === level);
   const seqs: number[] = [];
   let skip = w.offset;
   let take = w.limit;
@@ -210,8 +255,12 @@ export async function listChanges(db: RegionDb, opts: Paging & { from?: string; 
     skip = 0;
   }
   const rows = await changesBySeq(db, seqs);
-  const total = selected.reduce((n, r) => n + r.n, 0);
-  return { data: rows.map((c) => changeItem(c, editions)), meta: { ...w.meta(total), from: from.id, to: to.id } };
+  const editionTotal = selected.reduce((n, r) => n + r.n, 0);
+  // the page's corrections: those after the edition changes the window skipped or took
+  const start = Math.max(0, w.offset - editionTotal);
+  const fixed = fixes.slice(start, start + Math.max(0, w.limit - seqs.length)).map((c) => correctionItem(c, to));
+  const total = editionTotal + fixes.length;
+  return { data: [...rows.map((c) => changeItem(c, editions)), ...fixed], meta: { ...w.meta(total), from: from.id, to: to.id } };
 }
 
 /**

@@ -8,6 +8,15 @@ import { bpsCodes, DAY, includeInactive, LEVEL_RECORD, regionFields, statsFields
 import { WILAYAH_DATA } from "../version";
 import { getRegion, listLevel } from "./service";
 
+/** Filled after the cache by the reports feature (src/catalogue.ts): the regions' answers never read it themselves. */
+const openReports = z
+  .int()
+  .positive()
+  .optional()
+  .describe(
+    "Reports of a wrong fact about this region not yet decided (POST /wilayah/{id}/reports); absent when none. Counted from a set each server refreshes at most once a minute: up to about a minute old.",
+  );
+
 /** Examples for the API document: Kelurahan Cihapit, Bandung Wetan, Kota Bandung, Jawa Barat, and its parents. */
 const ID_EXAMPLE: Record<Level, string> = { provinsi: "32", kabupaten: "32.73", kecamatan: "32.73.09", kelurahan: "32.73.09.1001" };
 const LIST_EXAMPLE: Record<Level, string> = { provinsi: "", kabupaten: "32", kecamatan: "32.73", kelurahan: "32.73.09" };
@@ -69,7 +78,7 @@ function byIdEndpoint(level: Level) {
     errors: ["NOT_FOUND"],
     example: { id: ID_EXAMPLE[level] },
     input,
-    output: z.object({ data: LEVEL_RECORD[level].extend({ level: z.literal(level), bps_codes: bpsCodes }) }),
+    output: z.object({ data: LEVEL_RECORD[level].extend({ level: z.literal(level), bps_codes: bpsCodes, open_reports: openReports }) }),
     cacheSeconds: DAY,
     version: WILAYAH_DATA,
     handler: (q: z.infer<typeof input>, { env }) => getRegion(regionDb(env), q.id, level) as never,
@@ -101,6 +110,7 @@ export const detailEndpoint = defineEndpoint({
       area_km2: statsFields.area_km2.optional().describe("provinsi and kabupaten/kota only"),
       density_per_km2: statsFields.density_per_km2.optional().describe("provinsi and kabupaten/kota only"),
       bps_codes: bpsCodes,
+      open_reports: openReports,
     }),
   }),
   cacheSeconds: DAY,

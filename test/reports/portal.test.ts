@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { call } from "../helpers";
+import { signedUp } from "../portal/browser";
+
+afterEach(() => vi.restoreAllMocks());
+
+/** A signed-up portal user whose email is verified (the emailed link opened in the same browser). */
+async function verifiedPortalUser() {
+  const { b, link } = await signedUp();
+  await b.get(link.pathname + link.search);
+  await b.get("/portal/lang/en");
+  return b;
+}
+
+describe("the portal's report pages (forms, through HTTP)", () => {
+  it("signed out: the form and the list go to login; the queue too", async () => {
+    for (const path of ["/portal/report?region=32.73", "/portal/reports", "/portal/admin/reports"]) {
+      const res = await call(path, { redirect: "manual" });
+      expect(res.status, path).toBe(303);
+      expect(res.headers.get("location")).toBe("/portal/login");
+    }
+  });
+
+  it("files a report through the form (CSRF checked), answers a bad form with the fields named, lists it; an unknown region is a 404 page", async () => {
+    const b = await verifiedPortalUser();
+    const form = await b.get("/portal/report?region=3273091001&field=postal_code");
+    expect(form.status).toBe(200);
+    expect(b.last).toContain("Cihapit (32.73.09.1001, kelurahan)");
+    expect(b.last).toMatch(/<option value="postal_code" selected="">/);
+    const fields = { region: "32.73.09.1001", field: "postal_code", value: "40199", url: "", regulation: "", text: "" };
+    // no evidence: the form again, 400, naming it
+    const bad = await b.post("/portal/report", fields);
+    expect(bad.status).toBe(400);
+    expect(b.last).toContain("evidence");
+    expect(b.last).toContain('value="40199"'); // what was typed is kept
+    // another site's form (no CSRF token) is refused
+    const forged = await b.post("/portal/report", { ...fields, text: "x" }, { csrf: "nope" });
+    expect(forged.status).toBe(403);
+    const ok = await b.post("/portal/report", { ...fields, text: "The post office stamps 40199." });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get("location")).toBe("/portal/reports?msg=report_filed");
+    await b.get("/portal/reports?msg=report_filed");
+    expect(b.last).toContain("your report was sent");
+    expect(b.last).toMatch(/data-testid="own-report"[\s\S]*32\.73\.09\.1001[\s\S]*40199[\s\S]*open/);
+    expect((await b.get("/portal/report?region=99.99")).status).toBe(404);
+    // not an admin: the queue is refused
+    expect((await b.get("/portal/admin/reports")).status).toBe(403);
+  });
+});
