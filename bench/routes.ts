@@ -2,10 +2,11 @@
  * What the benchmarks send (`npm run bench`, `npm run bench -- --limits`): the routes with their
  * paths and bodies, the command-line options they read, and the BMKG fixture the weather routes need.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { root, targetArgs, wrangler } from "../scripts/lib.ts";
+import { d1, root, sqlString, targetArgs, wrangler } from "../scripts/lib.ts";
 import { readEditions } from "../scripts/seed/history-editions.ts";
+import { displayParts, generateKeySecret, hashKeySecret } from "../src/keys/secret.ts";
 import { levelOf } from "../src/wilayah/codes.ts";
 import { STATE } from "./worker.ts";
 
@@ -26,7 +27,17 @@ export const routeWanted = (name: string) => !ROUTE_FILTER || ROUTE_FILTER.split
  * `sameAs`: the REST route this one answers the same question as (MCP): its ratio to that route is printed too.
  * `paths`: a mix, each connection cycling through them (`path` is the first, used to warm).
  */
-export type Route = { name: string; path: string; paths?: string[]; method?: string; body?: string; headers?: Record<string, string>; sameAs?: string };
+export type Route = {
+  name: string;
+  path: string;
+  paths?: string[];
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
+  sameAs?: string;
+  /** Keys the requests take in turn instead of the bench's own (publishable keys: each has its own per-minute limit). */
+  keys?: () => string[];
+};
 
 export const ROUTES: Route[] = [
   { name: "provinsi", path: "/api/v1/wilayah/provinsi" },
@@ -290,3 +301,49 @@ export const TILE_ROUTES: Route[] = [
 ];
 
 export const pathsOf = (r: Route) => r.paths ?? [r.path];
+
+/** The origin the publishable keys of the bench allow, sent as Origin with their requests. */
+const BENCH_ORIGIN = "https://bench.example";
+/**
+ * Publishable keys (issue 38) made once in the bench's state for its development user, on the
+ * largest per-key rate (600 a minute): 100 of them taken in turn keep each under its own limit at
+ * the bench's rates, so the figure is the key check's, not the limiter's 429.
+ */
+let publishable: string[] | undefined;
+async function makePublishableKeys(): Promise<string[]> {
+  const file = join(STATE, "publishable-keys");
+  const target = { persistTo: STATE };
+  const made = d1("SELECT count(*) AS n FROM api_keys WHERE name = 'bench publishable' AND revoked_at IS NULL", target)[0]?.n;
+  if (existsSync(file) && made === 100) return readFileSync(file, "utf8").trim().split("\n");
+  d1("DELETE FROM api_keys WHERE name = 'bench publishable'", target);
+  const [user] = d1("SELECT id FROM users WHERE email = 'dev@localhost'", target);
+  if (!user) throw new Error("no development user in the bench's state (scripts/dev.ts --no-serve makes it)");
+  const secrets = Array.from({ length: 100 }, () => generateKeySecret("publishable"));
+  const rows = await Promise.all(
+    secrets.map(async (secret, i) => {
+      const { prefix, last4 } = displayParts(secret);
+      return `(${sqlString(`key_benchpub${i}`)}, ${sqlString(String(user.id))}, 'bench publishable', ${sqlString(prefix)}, ${sqlString(last4)}, ${sqlString(await hashKeySecret(secret))}, ${Date.now()}, 'publishable', ${sqlString(JSON.stringify([BENCH_ORIGIN]))}, 600)`;
+    }),
+  );
+  d1(
+    `INSERT INTO api_keys (id, user_id, name, prefix, last4, key_hash, created_at, kind, allowed_origins, rate_limit_per_minute) VALUES ${rows.join(", ")}`,
+    target,
+  );
+  writeFileSync(file, `${secrets.join("\n")}\n`, { mode: 0o600 });
+  return secrets;
+}
+export async function preparePublishableKeys(): Promise<void> {
+  publishable = await makePublishableKeys();
+}
+
+/** The zoom-12 tile mix with publishable keys from a page of their allowed origin: the key check of a browser's map. */
+TILE_ROUTES.push({
+  name: "tile z12 (publishable keys)",
+  path: "/tiles/12/3270/2126.mvt",
+  paths: Array.from({ length: 25 }, (_, i) => `/tiles/12/${3268 + (i % 5)}/${2124 + Math.floor(i / 5)}.mvt`),
+  headers: { "accept-encoding": "gzip", origin: BENCH_ORIGIN },
+  keys: () => {
+    if (!publishable) throw new Error("preparePublishableKeys() first");
+    return publishable;
+  },
+});

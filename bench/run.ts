@@ -25,6 +25,7 @@ import {
   BMKG_ROUTES,
   MCP_SEARCH,
   pathsOf,
+  preparePublishableKeys,
   ROUTES,
   type Route,
   routeWanted,
@@ -55,8 +56,12 @@ async function measure(url: string, route: Route, key: string, floor: Route, pid
     url: url + r.path,
     method: (r.method ?? "GET") as "GET",
     body: r.body,
-    headers: { "x-api-key": key, ...r.headers },
-    ...(r.paths ? { requests: r.paths.map((path) => ({ method: "GET" as const, path })) } : {}),
+    headers: headersOf(r, key),
+    ...(r.keys
+      ? { requests: r.keys().map((_, i) => ({ method: "GET" as const, path: pathsOf(r)[i % pathsOf(r).length], headers: headersOf(r, key, i) })) }
+      : r.paths
+        ? { requests: r.paths.map((path) => ({ method: "GET" as const, path })) }
+        : {}),
   });
   const slice = Math.max(2, Math.round(DURATION / ROUNDS));
   let rps = 0;
@@ -97,16 +102,28 @@ const fmt = (n: number, d = 0) => n.toFixed(d).padStart(8);
  * never serves the speed figures). Each route is warmed first, as in the speed run, so the cached
  * run shows what a cached call reads.
  */
+/** A route's request headers: the bench's key, or the `i`th of the route's own keys. */
+const headersOf = (r: Route, key: string, i = 0): Record<string, string> => ({ "x-api-key": r.keys ? r.keys()[i % r.keys().length] : key, ...r.headers });
+
+/** Each path once, and each of the route's own keys once (their lookups cached, as on a warm isolate). */
+async function warm(r: Route, key: string) {
+  const n = Math.max(pathsOf(r).length, r.keys?.().length ?? 0);
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(URL_BASE + pathsOf(r)[i % pathsOf(r).length], { method: r.method, body: r.body, headers: headersOf(r, key, i) });
+    await res.arrayBuffer();
+  }
+}
+
 async function rowsRead(vars: string[], routes: Route[], key: string): Promise<Map<string, number>> {
   const child = await startWorker([...vars, "D1_STATS:on"]);
   const out = new Map<string, number>();
   try {
-    const send = (r: Route, path: string) => fetch(URL_BASE + path, { method: r.method, body: r.body, headers: { "x-api-key": key, ...r.headers } });
-    for (const r of routes) for (const path of pathsOf(r)) await (await send(r, path)).arrayBuffer();
+    const send = (r: Route, path: string, i = 0) => fetch(URL_BASE + path, { method: r.method, body: r.body, headers: headersOf(r, key, i) });
+    for (const r of routes) await warm(r, key);
     for (const r of routes) {
       let sum = 0;
-      for (const path of pathsOf(r)) {
-        const res = await send(r, path);
+      for (const [i, path] of pathsOf(r).entries()) {
+        const res = await send(r, path, i);
         await res.arrayBuffer();
         sum += Number(res.headers.get("x-d1-rows-read") ?? Number.NaN);
       }
@@ -128,7 +145,7 @@ async function run(label: string, vars: string[], allRoutes: Route[], key: strin
   const url = URL_BASE;
   try {
     // Warm: one request per route fills the cache (or the D1 page cache) before measuring.
-    for (const r of routes) await fetch(url + r.path, { method: r.method, body: r.body, headers: { "x-api-key": key, ...r.headers } });
+    for (const r of routes) await warm(r, key);
     const floor: Route = { name: "floor (/health)", path: "/health" };
     console.log(`\n${label}: req/s with ${CONNECTIONS} connections (${ROUNDS} slices alternating with the floor); p50/p99 with 1 connection;`);
     console.log("Worker CPU ms per call (workerd processes, over the route's slices; net = minus the floor's); D1 rows read per call (D1_STATS)");
@@ -163,6 +180,7 @@ async function run(label: string, vars: string[], allRoutes: Route[], key: strin
 async function main() {
   const key = prepareState();
   warmBmkgCache();
+  await preparePublishableKeys();
   if (process.argv.includes("--limits")) return limits(key);
   if (ONLY !== "uncached")
     await run("Cached (warm response cache)", [], [...ROUTES, ...SPACE_ROUTES, ...ADDRESS_ROUTES, MCP_SEARCH, ...BMKG_ROUTES, ...TILE_ROUTES], key);
