@@ -30,9 +30,17 @@ const columns = {
 
 /** One BPS code (digits only), by its primary key. */
 export async function bpsRow(db: RegionDb, code: string): Promise<BpsRow | undefined> {
-  const rows = await db.select(columns).from(wilayahBps).where(eq(wilayahBps.code, code)).limit(1);
-  return rows[0];
+  return (await BPS_BY_CODE.all(db, { code }))[0];
 }
+
+/** Every uncached GET /wilayah/bps/:code runs it: rendered once (src/db/compiled.ts). */
+const BPS_BY_CODE = compiledSelect<BpsRow, "code">(columns, (db) =>
+  db
+    .select(columns)
+    .from(wilayahBps)
+    .where(eq(wilayahBps.code, sql.placeholder("code")))
+    .limit(1),
+);
 
 /**
  * The BPS codes that lie in one current region, newest period first: a statement for the caller to
