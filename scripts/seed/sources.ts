@@ -258,7 +258,7 @@ export function sourcesSql(sources: SourceRow[], notes: SourceNote[]): string {
         s.licenceUrl,
         s.attribution,
         s.edition,
-        s.files.join(" ") || null,
+        s.files.join("|") || null,
         s.processing,
         s.note,
       ]

@@ -506,7 +506,7 @@ export const wilayahSource = sqliteTable("wilayah_source", {
   licenceUrl: text("licence_url"),
   attribution: text("attribution").notNull(), // the credit to show where the data is shown or shipped
   edition: text("edition"), // a regulation: the edition of the code list it set (wilayah_edition.id)
-  files: text("files"), // the repository files it arrives in, space-separated
+  files: text("files"), // the repository files it arrives in, `|`-separated
   processing: text("processing"),
   note: text("note"),
 });
