@@ -365,10 +365,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
     ]),
     ...Object.entries(REGENCY_ALIASES).flatMap(([id, list]) => list.map((value) => ({ id, kind: "alias" as const, value }))),
   ];
-  body += sourcesSql(
-    loadSources(EDITIONS),
-    sourceNotes({ curated: readCurated(), nameReadings: nameRows, aliases, coded, derivedPoints, islandMoves: moves }),
-  );
+  body += sourcesSql(loadSources(EDITIONS), sourceNotes({ curated: readCurated(), nameReadings: nameRows, aliases, coded, derivedPoints, islandMoves: moves }));
   // Built inside SQLite from what is loaded: the centroid grid of /nearby, then the coverage report.
   body += pointSql();
   body += coverageSql();

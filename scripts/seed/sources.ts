@@ -9,7 +9,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CORRECTION_KINDS, type CorrectionKind, FAMILIES, type Family } from "../../src/wilayah/sources/families.ts";
+import { type CorrectionKind, FAMILIES, type Family } from "../../src/wilayah/sources/families.ts";
 import { insertStatements, root, seedDir } from "../lib.ts";
 import type { Edition } from "./history-editions.ts";
 import { lit } from "./region-sql.ts";
@@ -96,7 +96,8 @@ export function loadSources(
   for (const d of manifest.datasets) {
     if (ids.has(d.id)) fail(`dataset "${d.id}" twice`);
     ids.add(d.id);
-    for (const f of d.families) if (!(FAMILIES as readonly string[]).includes(f)) fail(`dataset "${d.id}": unknown family "${f}" (one of ${FAMILIES.join(", ")})`);
+    for (const f of d.families)
+      if (!(FAMILIES as readonly string[]).includes(f)) fail(`dataset "${d.id}": unknown family "${f}" (one of ${FAMILIES.join(", ")})`);
     if (!d.attribution.trim()) fail(`dataset "${d.id}" has no attribution`);
     if ((d.version === null || d.licence === null) && !d.note) fail(`dataset "${d.id}" lacks a version or licence and says nothing of it in "note"`);
     if (d.licence !== null && !LICENCE_WORDS[d.licence]) fail(`dataset "${d.id}": licence "${d.licence}" is none of ${Object.keys(LICENCE_WORDS).join(", ")}`);
@@ -111,7 +112,8 @@ export function loadSources(
       if (!section) fail(`dataset "${d.id}": seed/sources/README.md has no section on ${local}`);
       const text = `${section?.heading}\n${section?.body}`;
       if (d.version !== null && !text.includes(d.version)) fail(`dataset "${d.id}": seed/sources/README.md does not state version ${d.version} for ${local}`);
-      if (d.licence !== null && !LICENCE_WORDS[d.licence].test(text)) fail(`dataset "${d.id}": seed/sources/README.md does not state licence ${d.licence} for ${local}`);
+      if (d.licence !== null && !LICENCE_WORDS[d.licence].test(text))
+        fail(`dataset "${d.id}": seed/sources/README.md does not state licence ${d.licence} for ${local}`);
       if (d.licence === null && !/no licence/i.test(text)) fail(`dataset "${d.id}": licence null, but seed/sources/README.md states one for ${local}`);
     }
     rows.push({
@@ -135,7 +137,8 @@ export function loadSources(
   // idn-area-data arrives as a package, not a file: the README's section on it states its release and licence.
   const idn = manifest.datasets.find((d) => d.id === "idn-area-data");
   const idnSection = readme.slice(readme.indexOf("## From idn-area-data"));
-  if (!idn || !idnSection.includes(idn.version ?? "-") || !/ODbL/.test(idnSection)) fail(`"idn-area-data" must be listed with the release and licence seed/sources/README.md states`);
+  if (!idn || !idnSection.includes(idn.version ?? "-") || !/ODbL/.test(idnSection))
+    fail(`"idn-area-data" must be listed with the release and licence seed/sources/README.md states`);
   for (const file of sourceFiles) {
     if (file === "README.md" || file === "sources.json") continue;
     if (!manifest.datasets.some((d) => d.files.includes(`seed/sources/${file}`))) fail(`seed/sources/${file} belongs to no dataset`);
@@ -188,8 +191,11 @@ export function sourceNotes(input: {
   };
   for (const c of input.curated) {
     const value =
-      c.relation === "successor" ? `${c.oldCode} became ${c.newCode} in edition ${c.edition}` : `${c.newCode} was formed from part of ${c.oldCode} in edition ${c.edition}`;
-    for (const regionId of [c.newCode, c.oldCode]) add({ regionId, family: "code_name", kind: "curated_history", value, basis: c.source, sourceFile: "seed/history-curated.csv" });
+      c.relation === "successor"
+        ? `${c.oldCode} became ${c.newCode} in edition ${c.edition}`
+        : `${c.newCode} was formed from part of ${c.oldCode} in edition ${c.edition}`;
+    for (const regionId of [c.newCode, c.oldCode])
+      add({ regionId, family: "code_name", kind: "curated_history", value, basis: c.source, sourceFile: "seed/history-curated.csv" });
   }
   for (const r of input.nameReadings) {
     if (!r.id) continue;
@@ -212,7 +218,10 @@ export function sourceNotes(input: {
       family: "code_name",
       kind: c.kind,
       value: c.kind === "alias" ? `${c.value} (search only)` : c.value,
-      basis: c.kind === "alt_name" ? "the name in everyday use, set by hand; no document is cited" : "a spelling in everyday use, set by hand for search; no document is cited",
+      basis:
+        c.kind === "alt_name"
+          ? "the name in everyday use, set by hand; no document is cited"
+          : "a spelling in everyday use, set by hand for search; no document is cited",
       sourceFile: "scripts/seed/build.ts",
     });
   }

@@ -32,7 +32,17 @@ function Source(props: { s: Listed }) {
         <dd>{s.date ?? "not known"}</dd>
         <dt>Licence</dt>
         <dd>
-          {s.licence ? s.licence_url ? <a href={s.licence_url}>{s.licence}</a> : s.licence : s.kind === "regulation" ? "an official regulation; no licence stated" : "none stated"}
+          {s.licence ? (
+            s.licence_url ? (
+              <a href={s.licence_url}>{s.licence}</a>
+            ) : (
+              s.licence
+            )
+          ) : s.kind === "regulation" ? (
+            "an official regulation; no licence stated"
+          ) : (
+            "none stated"
+          )}
         </dd>
         <dt>Attribution</dt>
         <dd class="attribution">{s.attribution}</dd>
@@ -67,8 +77,8 @@ export function SourcesContent(props: { sources: Listed[] }) {
     <article lang="en">
       <h1>Sources and licences</h1>
       <p>
-        Every fact the API serves comes from one of the sources below. Ask any region for its own with <code>GET /api/v1/wilayah/{"{id}"}?include=sources</code>:
-        for each family of its fields the dataset, its version, licence and attribution, the regulation that set its code and name, and any correction made by
+        Every fact the API serves comes from one of the sources below. Ask any region for its own with <code>GET /api/v1/wilayah/{"{id}"}?include=sources</code>
+        : for each family of its fields the dataset, its version, licence and attribution, the regulation that set its code and name, and any correction made by
         hand with its basis (<a href="/docs/guide/provenance">Provenance</a>). Show the attribution of a source wherever you show or ship its data.
       </p>
       <table tabindex={0}>

@@ -81,7 +81,11 @@ describe("GET /wilayah/{id}?include=sources", () => {
 
   it("says where a name was set and how the edition writes it (32.05.38, renamed in 2017 and 2020)", async () => {
     const s = await sourcesOf("/32.05.38?include=sources");
-    expect(s.code_name.name_set_in).toMatchObject({ edition: "2020", regulation: "Permendagri 72/2019 as revised by Kepmendagri 146.1-4717/2020", at_or_before: false });
+    expect(s.code_name.name_set_in).toMatchObject({
+      edition: "2020",
+      regulation: "Permendagri 72/2019 as revised by Kepmendagri 146.1-4717/2020",
+      at_or_before: false,
+    });
     expect(s.code_name.name_as_published).toBe("Limbangan");
     expect(s.code_name.note).toMatch(/idn-area-data/);
   });
@@ -93,8 +97,12 @@ describe("GET /wilayah/{id}?include=sources", () => {
     );
     expect(bandung.code_name.corrections.find((c: { kind: string }) => c.kind === "name_reading").basis).toMatch(/SNI 7657:2010/);
     const jakarta = await sourcesOf("/31?include=sources");
-    expect(jakarta.code_name.corrections).toContainEqual(expect.objectContaining({ kind: "alias", value: "Batavia (former)", source_file: "seed/aliases.csv" }));
-    expect(jakarta.code_name.corrections).toContainEqual(expect.objectContaining({ kind: "alt_name", value: "DKI Jakarta", source_file: "scripts/seed/build.ts" }));
+    expect(jakarta.code_name.corrections).toContainEqual(
+      expect.objectContaining({ kind: "alias", value: "Batavia (former)", source_file: "seed/aliases.csv" }),
+    );
+    expect(jakarta.code_name.corrections).toContainEqual(
+      expect.objectContaining({ kind: "alt_name", value: "DKI Jakarta", source_file: "scripts/seed/build.ts" }),
+    );
   });
 
   it("says a point was derived from the boundary, and cites the island moves of 2430/2025", async () => {
@@ -172,10 +180,11 @@ describe("/docs/guide/sources", () => {
       licence: string | null;
     }>();
     expect(rows.results.length).toBeGreaterThanOrEqual(18);
-    const escape = (s: string) => s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
+    const htmlText = (s: string) =>
+      s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
     for (const r of rows.results) {
       expect(html, r.id).toContain(`id="${r.id}"`);
-      expect(html, r.id).toContain(escape(r.attribution));
+      expect(html, r.id).toContain(htmlText(r.attribution));
     }
     expect(html).toContain("ODbL-1.0");
     expect(html).toContain("none stated");

@@ -92,7 +92,11 @@ export async function codeOrigin(
   const mask = history?.editions ?? (1 << editions.length) - 1;
   const first = 31 - Math.clz32(mask & -mask); // the lowest set bit
   const last = lastOrd(mask);
-  const cite = (ord: number): EditionCite => ({ edition: editions[ord]?.id ?? String(ord), regulation: editions[ord]?.regulation ?? "", at_or_before: ord === 0 });
+  const cite = (ord: number): EditionCite => ({
+    edition: editions[ord]?.id ?? String(ord),
+    regulation: editions[ord]?.regulation ?? "",
+    at_or_before: ord === 0,
+  });
   const arrival = changes.find((c) => c.edition === first && c.change !== "renamed");
   const renamed = changes.filter((c) => c.change === "renamed").map((c) => c.edition);
   const nameOrd = renamed.length ? Math.max(...renamed) : first;

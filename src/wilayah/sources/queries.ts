@@ -14,7 +14,13 @@ export async function sourceRows(db: RegionDb): Promise<SourceRow[]> {
 /** One region's hand corrections: a range of the primary key. */
 export async function noteRows(db: RegionDb, regionId: string): Promise<NoteRow[]> {
   return db
-    .select({ family: wilayahSourceNote.family, kind: wilayahSourceNote.kind, value: wilayahSourceNote.value, basis: wilayahSourceNote.basis, sourceFile: wilayahSourceNote.sourceFile })
+    .select({
+      family: wilayahSourceNote.family,
+      kind: wilayahSourceNote.kind,
+      value: wilayahSourceNote.value,
+      basis: wilayahSourceNote.basis,
+      sourceFile: wilayahSourceNote.sourceFile,
+    })
     .from(wilayahSourceNote)
     .where(eq(wilayahSourceNote.regionId, regionId));
 }

@@ -5,7 +5,9 @@ import { CORRECTION_KINDS } from "./families";
 export const includeParam = z
   .enum(["sources"])
   .optional()
-  .describe("sources: add `sources`, where each family of the record's fields comes from (dataset, version, licence, attribution, the regulation that set the code and name, hand corrections and their basis). Absent: the record alone.");
+  .describe(
+    "sources: add `sources`, where each family of the record's fields comes from (dataset, version, licence, attribution, the regulation that set the code and name, hand corrections and their basis). Absent: the record alone.",
+  );
 
 const sourceRef = z.object({
   id: z.string().describe("The source's id in the sources table (GET /docs/guide/sources lists every one)"),

@@ -97,7 +97,14 @@ export const REPORT_FIELD_FAMILY: Record<string, Family> = {
 export function reportCorrection(r: AcceptedReport): { family: Family; correction: Correction } {
   return {
     family: REPORT_FIELD_FAMILY[r.field] ?? "code_name",
-    correction: { kind: "report", value: `${r.field}: ${r.value}`, basis: r.basis, source_file: "seed/corrections.csv", report_id: r.report_id, accepted_at: r.accepted_at },
+    correction: {
+      kind: "report",
+      value: `${r.field}: ${r.value}`,
+      basis: r.basis,
+      source_file: "seed/corrections.csv",
+      report_id: r.report_id,
+      accepted_at: r.accepted_at,
+    },
   };
 }
 
@@ -202,7 +209,9 @@ export async function regionSources(db: RegionDb, r: RegionFacts): Promise<Regio
 }
 
 /** The page /docs/guide/sources: every source with its licence and attribution, datasets first, then the regulations. */
-export async function listSources(db: RegionDb): Promise<(SourceRef & { families: Family[]; files: string[]; processing: string | null; edition: string | null })[]> {
+export async function listSources(
+  db: RegionDb,
+): Promise<(SourceRef & { families: Family[]; files: string[]; processing: string | null; edition: string | null })[]> {
   return (await allSources(db)).map((s) => ({
     ...ref(s),
     families: s.families.split(" ") as Family[],
