@@ -79,7 +79,8 @@ export function SourcesContent(props: { sources: Listed[] }) {
       <p>
         Every fact the API serves comes from one of the sources below. Ask any region for its own with <code>GET /api/v1/wilayah/{"{id}"}?include=sources</code>
         : for each family of its fields the dataset, its version, licence and attribution, the regulation that set its code and name, and any correction made by
-        hand with its basis (<a href="/docs/guide/provenance">Provenance</a>). Show the attribution of a source wherever you show or ship its data.
+        hand with its basis (<a href="/docs/guide/regional-data#provenance-include-sources">Provenance</a>). Show the attribution of a source wherever you show
+        or ship its data.
       </p>
       <table tabindex={0}>
         <thead>
