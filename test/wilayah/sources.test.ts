@@ -114,11 +114,25 @@ describe("GET /wilayah/{id}?include=sources", () => {
     expect(ids(singkil.islands)).toEqual(["idn-area-data", "cahyadsn-island-moves"]);
   });
 
+  it("says which facts a region lacks, from the coverage report of what is loaded", async () => {
+    // a village the sources have no point, no boundary and no BPS code for
+    const s = await sourcesOf("/11.16.06.2021?include=sources");
+    expect(s.coordinates.note).toMatch(/^No point/);
+    expect(s.boundary.note).toMatch(/^No boundary/);
+    expect(s.bps_codes.note).toBe("No BPS code leads to this region.");
+    expect(s.bps_codes.sources.map((x: { id: string }) => x.id)).toEqual(["bps-bridging"]);
+    expect(s.postal_code.note).toBeNull();
+    // Cihapit has them all (its boundary is among the test's loaded village boundaries)
+    const cihapit = await sourcesOf("/32.73.09.1001?include=sources");
+    for (const f of ["coordinates", "postal_code", "boundary", "bps_codes"]) expect(cihapit[f].note, f).toBeNull();
+  });
+
   it("answers for a retired code: the editions that held it", async () => {
     const s = await sourcesOf("/91.01?include=sources");
     expect(s.code_name.code_set_in).toMatchObject({ edition: "2015", at_or_before: true });
     expect(s.code_name.until).toMatchObject({ edition: "2022", regulation: "Permendagri 58/2021 as revised by Kepmendagri 050-145/2022" });
     expect(s.code_name.corrections).toContainEqual(expect.objectContaining({ kind: "curated_history", value: "91.01 became 93.01 in edition 2022b" }));
+    expect(s.coordinates.note).toMatch(/^A retired code/);
   });
 
   it("works on the per-level by-id route too; without include the answer is unchanged", async () => {

@@ -6,6 +6,8 @@
  */
 import { dataKeyOf, type RegionDb } from "../../db/client";
 import type { Level } from "../codes";
+import type { CoverageField } from "../coverage/fields";
+import { missingFields } from "../coverage/service";
 import { loadedDataset } from "../dataset/queries";
 import { codeOrigin, type EditionCite } from "../history/service";
 import { type CorrectionKind, FAMILIES, type Family, LEVEL_FAMILIES } from "./families";
@@ -51,10 +53,6 @@ export type RegionFacts = {
   level: Level;
   name: string;
   is_active: number;
-  lat: number | null;
-  postal_code?: string | null;
-  population?: unknown;
-  area_km2?: number | null;
   bps_codes: { code: string; period: string }[];
 };
 
@@ -148,22 +146,36 @@ const ref = (s: SourceRow): SourceRef => ({
 
 const fromNote = (n: NoteRow): Correction => ({ kind: n.kind as CorrectionKind, value: n.value, basis: n.basis, source_file: n.sourceFile });
 
-/** Why a family has no value for this region, from the record itself (null: it has one, or the record cannot tell). */
-function absence(family: Family, r: RegionFacts): string | null {
-  if (family === "coordinates" && r.lat === null) return "No point: neither the centroid file nor a boundary has one for this region.";
-  if (family === "postal_code" && !r.postal_code) return "No postal code: the source gives none for this code (retired codes carry none).";
-  if (family === "population_area" && (r.population == null || r.area_km2 == null)) return "The source has no figure for this region.";
-  if (family === "bps_codes" && r.bps_codes.length === 0) return "No BPS code leads to this region.";
-  return null;
+/** The coverage report's field behind each family that a region may lack. */
+const GAP_OF: Partial<Record<Family, CoverageField[]>> = {
+  coordinates: ["coordinates"],
+  boundary: ["boundary"],
+  postal_code: ["postal_code"],
+  population_area: ["population", "area"],
+  bps_codes: ["bps_code"],
+};
+const ABSENT: Partial<Record<Family, string>> = {
+  coordinates: "No point: neither the centroid file nor a boundary has one for this region.",
+  boundary: "No boundary is loaded for this region: the source has none for it.",
+  postal_code: "No postal code: the source has none for this region.",
+  population_area: "The source has no figure for this region.",
+  bps_codes: "No BPS code leads to this region.",
+};
+
+/** Why a family has no value for this region (null: it has one). A retired code: the sources describe the current list only. */
+function absence(family: Family, r: RegionFacts, gaps: CoverageField[]): string | null {
+  if (r.is_active !== 1) return "A retired code: these sources describe the current list and say nothing of it; the record is as the code was last published.";
+  return GAP_OF[family]?.some((g) => gaps.includes(g)) ? (ABSENT[family] ?? null) : null;
 }
 
 /** The `sources` object of a region's answer: every family its level has. */
 export async function regionSources(db: RegionDb, r: RegionFacts): Promise<RegionSources> {
-  const [sources, notes, reports, origin] = await Promise.all([
+  const [sources, notes, reports, origin, gaps] = await Promise.all([
     allSources(db),
     noteRows(db, r.id),
     acceptedReports(db, r.id),
     codeOrigin(db, r.id, r.is_active === 1),
+    r.is_active === 1 ? missingFields(db, r.level, r.id) : [],
   ]);
   const corrections = new Map<Family, Correction[]>(FAMILIES.map((f) => [f, []]));
   for (const n of notes) corrections.get(n.family as Family)?.push(fromNote(n));
@@ -184,7 +196,12 @@ export async function regionSources(db: RegionDb, r: RegionFacts): Promise<Regio
         : f === "code_name"
           ? own.filter((s) => s.id !== "wilayah-api-curated" || (corrections.get(f)?.length ?? 0) > 0)
           : own;
-    return { covers: COVERS[f](r.level), sources: picked.map(ref), corrections: corrections.get(f) ?? [], note: absence(f, r) };
+    return {
+      covers: COVERS[f](r.level),
+      sources: picked.map(ref),
+      corrections: corrections.get(f) ?? [],
+      note: f === "code_name" ? null : absence(f, r, gaps),
+    };
   };
 
   const base = family("code_name");
