@@ -165,7 +165,17 @@ export function loadSources(
       edition: e.id,
       files: e.file ? [`seed/${e.file}`] : ["seed/sources/wilayah-editions.csv.gz"],
       processing: null,
-      note: m?.note ?? (e.added ? `Taken in with npm run edition:add on ${e.added}.` : null),
+      note:
+        [
+          m?.note,
+          e.added ? `Taken in with npm run edition:add on ${e.added}.` : null,
+          // idn-area-data names the codes of edition 2025 only: a later edition current brings its own names
+          e === editions.at(-1) && !e.regions
+            ? "The region tables' names follow this edition's own list; a name it did not change keeps the spelling served before (idn-area-data's)."
+            : null,
+        ]
+          .filter(Boolean)
+          .join(" ") || null,
     });
   }
   return rows;
