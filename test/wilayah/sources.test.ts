@@ -153,6 +153,27 @@ describe("GET /wilayah/{id}?include=sources", () => {
     await expectError(await get("/kabupaten/32.73?include=x"), 400, "INVALID_QUERY");
   });
 
+  it("is in the API document: the include parameter and the sources object, on both by-id routes", async () => {
+    const doc = await json(await call("/openapi.json"));
+    for (const path of ["/api/v1/wilayah/{id}", "/api/v1/wilayah/kelurahan/{id}"]) {
+      const op = doc.paths[path].get;
+      const include = op.parameters.find((p: { name: string }) => p.name === "include");
+      expect(include, path).toMatchObject({ in: "query", required: false, schema: { enum: ["sources"] } });
+      expect(include.description ?? include.schema.description, path).toMatch(/where each family/);
+      const data = op.responses["200"].content["application/json"].schema.properties.data;
+      expect(Object.keys(data.properties.sources.properties), path).toEqual([
+        "code_name",
+        "coordinates",
+        "postal_code",
+        "boundary",
+        "population_area",
+        "islands",
+        "bps_codes",
+      ]);
+    }
+    expect(doc.paths["/api/v1/wilayah/{id}"].get.description).toContain("include=sources");
+  });
+
   it("reads one region's corrections by the primary key", async () => {
     const plan = await env.DB.prepare("EXPLAIN QUERY PLAN SELECT family, kind, value, basis, source_file FROM wilayah_source_note WHERE region_id = ?")
       .bind("32.73")
