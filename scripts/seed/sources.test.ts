@@ -34,6 +34,7 @@ describe("seed/sources/sources.json", () => {
         (m) => void (m.datasets = m.datasets.filter((d) => d.id !== "cahyadsn-kodepos")),
         /wilayah-postal-codes\.csv belongs to no dataset/,
       ],
+      ["cited id renamed", (m) => void (m.datasets[8].id = "bps-2025"), /dataset "bps-2025_2" is missing/],
       ["regulation text", (m) => void (m.regulations[0].regulation = "Permendagri 1/2015"), /is not seed\/editions\.json's/],
     ];
     for (const [what, change, error] of cases) {

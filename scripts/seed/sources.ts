@@ -9,7 +9,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type CorrectionKind, FAMILIES, type Family } from "../../src/wilayah/sources/families.ts";
+import { BPS_PERIODS, CITED_SOURCES, type CorrectionKind, FAMILIES, type Family } from "../../src/wilayah/sources/families.ts";
 import { insertStatements, root, seedDir } from "../lib.ts";
 import type { Edition } from "./history-editions.ts";
 import { lit } from "./region-sql.ts";
@@ -134,8 +134,10 @@ export function loadSources(
       note: d.note,
     });
   }
+  for (const id of [CITED_SOURCES.names, CITED_SOURCES.bps, CITED_SOURCES.curated, ...BPS_PERIODS.map(CITED_SOURCES.bpsPeriod)])
+    if (!ids.has(id)) fail(`dataset "${id}" is missing: src/wilayah/sources/service.ts cites it by id`);
   // idn-area-data arrives as a package, not a file: the README's section on it states its release and licence.
-  const idn = manifest.datasets.find((d) => d.id === "idn-area-data");
+  const idn = manifest.datasets.find((d) => d.id === CITED_SOURCES.names);
   const idnSection = readme.slice(readme.indexOf("## From idn-area-data"));
   if (!idn || !idnSection.includes(idn.version ?? "-") || !/ODbL/.test(idnSection))
     fail(`"idn-area-data" must be listed with the release and licence seed/sources/README.md states`);

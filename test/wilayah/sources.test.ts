@@ -133,6 +133,10 @@ describe("GET /wilayah/{id}?include=sources", () => {
     expect(s.code_name.until).toMatchObject({ edition: "2022", regulation: "Permendagri 58/2021 as revised by Kepmendagri 050-145/2022" });
     expect(s.code_name.corrections).toContainEqual(expect.objectContaining({ kind: "curated_history", value: "91.01 became 93.01 in edition 2022b" }));
     expect(s.coordinates.note).toMatch(/^A retired code/);
+    // a retired code of an older idn-area-data release that no edition holds: when it was set cannot be told
+    const orphan = await sourcesOf("/96.01.05.1006?include=sources");
+    expect(orphan.code_name).toMatchObject({ code_set_in: null, name_set_in: null, until: null });
+    expect(orphan.code_name.note).toMatch(/No edition of the code list/);
   });
 
   it("works on the per-level by-id route too; without include the answer is unchanged", async () => {

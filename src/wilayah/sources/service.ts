@@ -10,7 +10,7 @@ import type { CoverageField } from "../coverage/fields";
 import { missingFields } from "../coverage/service";
 import { loadedDataset } from "../dataset/queries";
 import { codeOrigin, type EditionCite } from "../history/service";
-import { type CorrectionKind, FAMILIES, type Family, LEVEL_FAMILIES } from "./families";
+import { CITED_SOURCES, type CorrectionKind, FAMILIES, type Family, LEVEL_FAMILIES } from "./families";
 import { type NoteRow, noteRows, type SourceRow, sourceRows } from "./queries";
 
 /** A dataset or regulation as an answer cites it. */
@@ -192,9 +192,9 @@ export async function regionSources(db: RegionDb, r: RegionFacts): Promise<Regio
     const own = datasets.filter((s) => s.families.split(" ").includes(f));
     const picked =
       f === "bps_codes"
-        ? own.filter((s) => s.id === "bps-bridging" || r.bps_codes.some((b) => s.id === `bps-${b.period}`))
+        ? own.filter((s) => s.id === CITED_SOURCES.bps || r.bps_codes.some((b) => s.id === CITED_SOURCES.bpsPeriod(b.period)))
         : f === "code_name"
-          ? own.filter((s) => s.id !== "wilayah-api-curated" || (corrections.get(f)?.length ?? 0) > 0)
+          ? own.filter((s) => s.id !== CITED_SOURCES.curated || (corrections.get(f)?.length ?? 0) > 0)
           : own;
     return {
       covers: COVERS[f](r.level),
