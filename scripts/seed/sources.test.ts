@@ -6,8 +6,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { seedDir } from "../lib.ts";
+import { renameTables } from "./apply.ts";
 import { EDITIONS } from "./history-editions.ts";
-import { loadSources, SOURCES_MANIFEST, type SourcesManifest, sourceNotes } from "./sources.ts";
+import { loadSources, SOURCES_MANIFEST, type SourcesManifest, sourceNotes, sourcesSql } from "./sources.ts";
 
 const manifest = () => JSON.parse(readFileSync(SOURCES_MANIFEST, "utf8")) as SourcesManifest;
 const readme = readFileSync(join(seedDir, "sources", "README.md"), "utf8");
@@ -75,5 +76,23 @@ describe("sourceNotes", () => {
       ["93.01", "curated_history"],
     ]);
     expect(notes.find((n) => n.regionId === "93.01")).toMatchObject({ basis: "UU 14/2022", sourceFile: "seed/history-curated.csv" });
+  });
+});
+
+describe("sourcesSql", () => {
+  it("is SQL seed:apply can stage: its string scanner reads it whole, and the tables are renamed", () => {
+    const notes = sourceNotes({
+      curated: [],
+      nameReadings: [],
+      aliases: [{ id: "31", alias: "Jakarta", kind: "short", source: "the city's name" }],
+      coded: [],
+      derivedPoints: [],
+      islandMoves: [],
+    });
+    const sql = sourcesSql(loadSources(EDITIONS), notes);
+    const staged = renameTables(sql, new Set(["wilayah_source", "wilayah_source_note"]), "__next");
+    expect(staged).toContain("INSERT INTO wilayah_source__next (");
+    expect(staged).toContain("INSERT INTO wilayah_source_note__next (");
+    expect(staged).toContain("'the city''s name'");
   });
 });

@@ -287,7 +287,7 @@ export function sourcesSql(sources: SourceRow[], notes: SourceNote[]): string {
         .join(",")})`,
   );
   const noteTuples = notes.map((n) => `(${[n.regionId, n.family, n.kind, n.value, n.basis, n.sourceFile].map(lit).join(",")})`);
-  return `-- Sources: from seed/sources/sources.json (checked against seed/sources/README.md) and the seed's hand corrections. Do not edit.
+  return `-- Sources: from seed/sources/sources.json (checked against seed/sources/README.md) and the hand corrections of the seed (no quote may stand in this comment: seed:apply scans the SQL for string literals). Do not edit.
 DELETE FROM wilayah_source;
 DELETE FROM wilayah_source_note;
 ${insertStatements("wilayah_source", "id, ord, kind, families, name, url, version, date, licence, licence_url, attribution, edition, files, processing, note", sourceTuples, MAX_STATEMENT_BYTES)}${insertStatements("wilayah_source_note", "region_id, family, kind, value, basis, source_file", noteTuples, MAX_STATEMENT_BYTES)}`;
