@@ -24,19 +24,66 @@ describe("seed/sources/sources.json", () => {
   });
 
   it("stops on a version, licence, file or regulation the README and editions do not state", () => {
+    // each case: what it breaks, the manifest with it broken, the error expected
     const cases: [string, (m: SourcesManifest) => void, RegExp][] = [
-      ["wrong commit", (m) => void (m.datasets[2].version = "deadbee"), /does not state version deadbee/],
-      ["wrong licence", (m) => void (m.datasets[2].licence = "ODbL-1.0"), /does not state licence ODbL-1.0/],
-      ["licence dropped", (m) => void ((m.datasets[2].licence = null), (m.datasets[2].note = "x")), /licence null, but .* states one/],
-      ["silent gap", (m) => void ((m.datasets[2].version = null), (m.datasets[2].note = null)), /says nothing of it/],
-      ["unknown family", (m) => void (m.datasets[0].families = ["names" as never]), /unknown family "names"/],
+      [
+        "wrong commit",
+        (m) => {
+          m.datasets[2].version = "deadbee";
+        },
+        /does not state version deadbee/,
+      ],
+      [
+        "wrong licence",
+        (m) => {
+          m.datasets[2].licence = "ODbL-1.0";
+        },
+        /does not state licence ODbL-1.0/,
+      ],
+      [
+        "licence dropped",
+        (m) => {
+          m.datasets[2].licence = null;
+          m.datasets[2].note = "x";
+        },
+        /licence null, but .* states one/,
+      ],
+      [
+        "silent gap",
+        (m) => {
+          m.datasets[2].version = null;
+          m.datasets[2].note = null;
+        },
+        /says nothing of it/,
+      ],
+      [
+        "unknown family",
+        (m) => {
+          m.datasets[0].families = ["names" as never];
+        },
+        /unknown family "names"/,
+      ],
       [
         "file of no dataset",
-        (m) => void (m.datasets = m.datasets.filter((d) => d.id !== "cahyadsn-kodepos")),
+        (m) => {
+          m.datasets = m.datasets.filter((d) => d.id !== "cahyadsn-kodepos");
+        },
         /wilayah-postal-codes\.csv belongs to no dataset/,
       ],
-      ["cited id renamed", (m) => void (m.datasets[8].id = "bps-2025"), /dataset "bps-2025_2" is missing/],
-      ["regulation text", (m) => void (m.regulations[0].regulation = "Permendagri 1/2015"), /is not seed\/editions\.json's/],
+      [
+        "cited id renamed",
+        (m) => {
+          m.datasets[8].id = "bps-2025";
+        },
+        /dataset "bps-2025_2" is missing/,
+      ],
+      [
+        "regulation text",
+        (m) => {
+          m.regulations[0].regulation = "Permendagri 1/2015";
+        },
+        /is not seed\/editions\.json's/,
+      ],
     ];
     for (const [what, change, error] of cases) {
       const m = manifest();
