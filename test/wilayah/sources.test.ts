@@ -149,6 +149,26 @@ describe("GET /wilayah/{id}?include=sources", () => {
     expect((await json(await get("/32.73.09.1001"))).data).not.toHaveProperty("sources");
   });
 
+  it("adds no D1 read to a by-id call without include (the same statements and rows as before issue 40)", async () => {
+    // D1_STATS (src/http/d1-stats.ts) counts statements and rows; measured on main before this change
+    // (150a310): 4 statements, 5 rows for a kelurahan by id (the dataset version, the region and its BPS codes, admission).
+    const own = (await seedUserWithKey({ plan: "free" })).secret;
+    Object.assign(env, { D1_STATS: "on" });
+    try {
+      await call("/api/v1/wilayah/32", { key: own }); // the account's admission lease, so the calls below count the same
+      const cost = async (path: string) => {
+        const res = await call(`/api/v1/wilayah${path}`, { key: own });
+        expect([res.status, res.headers.get("x-cache")], path).toEqual([200, "MISS"]);
+        return { queries: Number(res.headers.get("x-d1-queries")), rows: Number(res.headers.get("x-d1-rows-read")) };
+      };
+      expect(await cost("/kelurahan/32.73.09.1003")).toEqual({ queries: 4, rows: 5 });
+      const withSources = await cost("/kelurahan/32.73.09.1002?include=sources");
+      expect(withSources.queries).toBeGreaterThan(4);
+    } finally {
+      Object.assign(env, { D1_STATS: "off" });
+    }
+  });
+
   it("refuses an unknown include with 400 INVALID_QUERY", async () => {
     for (const q of ["include=foo", "include=sources,history", "include=SOURCES", "include="]) {
       const body = await expectError(await get(`/32.73?${q}`), 400, "INVALID_QUERY");
