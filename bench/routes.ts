@@ -74,6 +74,8 @@ export const ROUTES: Route[] = [
     headers: { "content-type": "application/json" },
   },
   { name: "by-id (kabupaten, 2 BPS codes)", path: "/api/v1/wilayah/95.01" },
+  // issue 40: what include=sources adds to a by-id call (the plain by-id rows above must not change)
+  { name: "by-id (kelurahan, include=sources)", path: "/api/v1/wilayah/32.73.09.1001?include=sources" },
   {
     name: "bps (mix of 3 levels)",
     path: "/api/v1/wilayah/bps/3273",

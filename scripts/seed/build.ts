@@ -41,6 +41,7 @@ import { buildNeighbours, type NeighbourResult } from "./neighbours.ts";
 import { buildIslands, type IslandRow, parseCoords, parseIslandMoves, parsePostalCodes, parseStats } from "./region-sources.ts";
 import { lit, type Row, renderIslands, renderSql } from "./region-sql.ts";
 import { kindSpellings, loadAliases } from "./search-index.ts";
+import { loadSources, sourceNotes, sourcesSql } from "./sources.ts";
 import { coverageSql, KELURAHAN_NEIGHBOURS, neighboursCsv, pointSql } from "./space-sql.ts";
 
 /**
@@ -340,7 +341,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
   // Selatan, kecamatan 72.06.20, 156 villages), and /nearby cannot place a region without one. Their
   // point is derived from the boundary, a point inside it (interiorPoint); the village boundaries
   // are read here only for that (they are loaded apart: scripts/seed/boundaries.ts).
-  let derived = 0;
+  const derivedPoints: string[] = [];
   const villageShapes = readBoundaries("kelurahan").filter((b) => current(b) && byId.get(b.id)?.level === "kelurahan");
   for (const b of [...shapes.provinsi, ...shapes.kabupaten, ...shapes.kecamatan, ...villageShapes]) {
     const r = byId.get(b.id);
@@ -349,10 +350,11 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
     if (!point) continue;
     r.lat = point.lat;
     r.lng = point.lng;
-    derived++;
+    derivedPoints.push(r.id);
   }
   // Corrections from accepted reports, over everything the sources said (scripts/seed/corrections.ts).
   const corrections = applyCorrections(rows, opts.corrections ?? readCorrections());
+  const derived = derivedPoints.length;
   const { sql: searchSql, vocabulary, formerTerms } = renderSql(rows, byId);
   let body = searchSql;
   body += historySql(historyTables);
@@ -370,6 +372,15 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
   );
   body += bpsSql(bps);
   body += correctionsSql(corrections.applied);
+  // Provenance (src/wilayah/sources): the datasets and regulations, and the hand corrections above, each with its basis.
+  const coded = [
+    ...Object.entries(PROVINCE_ALT).flatMap(([id, p]) => [
+      ...(p.alt ? [{ id, kind: "alt_name" as const, value: p.alt }] : []),
+      ...p.aliases.map((value) => ({ id, kind: "alias" as const, value })),
+    ]),
+    ...Object.entries(REGENCY_ALIASES).flatMap(([id, list]) => list.map((value) => ({ id, kind: "alias" as const, value }))),
+  ];
+  body += sourcesSql(loadSources(EDITIONS), sourceNotes({ curated: readCurated(), nameReadings: nameRows, aliases, coded, derivedPoints, islandMoves: moves }));
   // Built inside SQLite from what is loaded: the centroid grid of /nearby, then the coverage report.
   body += pointSql();
   body += coverageSql();

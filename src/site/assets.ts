@@ -36,7 +36,12 @@ svg.map circle{fill:#f2b705;stroke:#10302a;stroke-width:1}
 .guide-nav{display:flex;flex-wrap:wrap;gap:.4rem;margin:0 0 1rem}
 .guide-nav a{padding:.3rem .7rem;border-radius:999px;background:#e8ecf0;text-decoration:none;color:var(--fg);font-size:.9rem}
 .guide-nav a[aria-current=page]{background:var(--accent);color:#fff}
-@media (max-width:640px){.hero h1{font-size:1.55rem}}
+.source{border-top:1px solid #e3e7eb;padding:.6rem 0;overflow-wrap:anywhere}
+.source h3{margin:.2rem 0 .5rem;font-size:1.05rem}
+.source dl{display:grid;grid-template-columns:8.5rem 1fr;gap:.25rem .9rem;margin:0}
+.source dt{font-weight:600;color:#4a5560}
+.source dd{margin:0}
+@media (max-width:640px){.hero h1{font-size:1.55rem}.source dl{grid-template-columns:1fr}.source dt{margin-top:.35rem}}
 `;
 
 /**

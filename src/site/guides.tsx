@@ -7,13 +7,16 @@
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { raw } from "hono/html";
+import { regionDb } from "../db/client";
 import type { BaseEnv } from "../http/context";
 import { ApiError } from "../lib/errors";
 import { pickLang } from "../portal/i18n";
 import { LANG_COOKIE, securityHeaders } from "../portal/session";
+import { listSources } from "../wilayah/sources/service";
 import { siteCopy } from "./copy";
 import guides from "./guides.json";
 import { type SiteFrame, SiteLayout } from "./landing";
+import { SourcesContent } from "./sources";
 
 const bySlug = new Map(guides.pages.map((p) => [p.slug, p]));
 
@@ -53,10 +56,27 @@ guideRoutes.get("/", (c) => {
               <a href={`/docs/guide/${p.slug}`}>{p.title}</a>
             </li>
           ))}
+          <li>
+            <a href="/docs/guide/sources">Sources and licences</a>
+          </li>
         </ul>
         <p>
           {f.t("guides_fields")} <a href="/docs">{f.t("guides_reference")}</a> (<a href="/openapi.json">OpenAPI 3.1</a>).
         </p>
+      </div>
+    </SiteLayout>,
+  );
+});
+
+// Generated from the sources table the API reads (src/wilayah/sources), not from docs/*.md: before `/:slug`.
+guideRoutes.get("/sources", async (c) => {
+  const sources = await listSources(regionDb(c.env));
+  const f = frameOf(c, getCookie(c, LANG_COOKIE));
+  return c.html(
+    <SiteLayout f={f} title={`Sources and licences · ${f.t("guides_title")}`}>
+      <div class="guide">
+        <GuideNav f={f} current={null} />
+        <SourcesContent sources={sources} />
       </div>
     </SiteLayout>,
   );

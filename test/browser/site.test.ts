@@ -123,6 +123,20 @@ describe("the front door in a browser", () => {
     await shot(phone.page, "site-06-guide-phone");
   });
 
+  it("the sources page (issue 40), from the guides' index, at desktop and phone widths", async () => {
+    const { page } = await newPage();
+    await page.goto(`${ORIGIN}/docs/guide`);
+    await page.click("a[href='/docs/guide/sources']");
+    await expect.poll(() => page.url()).toBe(`${ORIGIN}/docs/guide/sources`);
+    await expect(page.locator("h1").textContent()).resolves.toBe("Sources and licences");
+    await expect(page.locator("#idn-area-data").textContent()).resolves.toContain("Open Database License");
+    await shot(page, "site-08-sources-desktop");
+    const phone = await newPage({ viewport: PHONE });
+    await phone.page.goto(`${ORIGIN}/docs/guide/sources`);
+    expect(await phone.page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(PHONE.width);
+    await shot(phone.page, "site-08-sources-phone");
+  });
+
   it("the header's Data status link opens a page for people (issue 41), at desktop and phone widths", async () => {
     const { page } = await newPage();
     await page.goto(ORIGIN);

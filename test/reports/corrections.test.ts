@@ -110,4 +110,22 @@ describe("corrections the seed carries", () => {
     const tool = await mcpTool(key, "wilayah_changes", { kind: "correction" });
     expect(tool.structuredContent).toEqual(await get("/changes?kind=correction"));
   });
+
+  it("the record's sources cite each correction with its report and basis (include=sources, REST and MCP)", async () => {
+    const village = (await get(`/${VILLAGE}?include=sources`)).data.sources;
+    expect(village.postal_code.corrections).toContainEqual(
+      expect.objectContaining({
+        kind: "report",
+        report_id: "rpt_testPostal0000001",
+        basis: "Pos Indonesia, kodepos 2026",
+        source_file: "seed/corrections.csv",
+      }),
+    );
+    const kecamatan = (await get(`/kecamatan/${KECAMATAN}?include=sources`)).data.sources;
+    expect(kecamatan.code_name.corrections).toContainEqual(
+      expect.objectContaining({ kind: "report", report_id: "rpt_testName000000001", basis: "Perbup Aceh Selatan 12/2026" }),
+    );
+    const tool = await mcpTool(key, "wilayah_detail", { id: KECAMATAN, include: "sources" });
+    expect((tool.structuredContent as { data: { sources: unknown } }).data.sources).toEqual(kecamatan);
+  });
 });

@@ -33,3 +33,12 @@ export async function correctionRows(db: RegionDb): Promise<CorrectionRow[]> {
   ]);
   return rows.results as CorrectionRow[];
 }
+
+/** The corrections of one region (the `region_id` index), in the order they were accepted: its provenance cites them. */
+export async function correctionsOf(db: RegionDb, regionId: string): Promise<Omit<CorrectionRow, "name">[]> {
+  const [rows] = await batch(db, [
+    sql`SELECT report_id, region_id, level, field, value_before, value, basis, accepted_at
+        FROM wilayah_corrections WHERE region_id = ${regionId} ORDER BY accepted_at, report_id`,
+  ]);
+  return rows.results as Omit<CorrectionRow, "name">[];
+}

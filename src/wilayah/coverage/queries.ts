@@ -6,7 +6,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { batch, type RegionDb } from "../../db/client";
 import { LEVELS, type Level } from "../codes";
-import type { CoverageField } from "./fields";
+import { COVERAGE_FIELDS, type CoverageField } from "./fields";
 
 export type CoverageRow = { level: number; field: CoverageField; regions: number; covered: number };
 
@@ -35,4 +35,16 @@ export async function lacking(db: RegionDb, field: CoverageField, levels: Level[
         WHERE g.field = ${field} AND g.level IN (${inLevels}) ORDER BY g.level, g.id LIMIT ${limit} OFFSET ${offset}`,
   ]);
   return { total: (total.results as { n: number }[])[0]?.n ?? 0, rows: rows.results as GapRow[] };
+}
+
+/** The fields one current region lacks: one primary-key lookup per field (a region's provenance, src/wilayah/sources). */
+export async function gapFields(db: RegionDb, level: Level, id: string): Promise<CoverageField[]> {
+  const fields = sql.join(
+    COVERAGE_FIELDS.map((f) => sql`${f}`),
+    sql`, `,
+  );
+  const rows = await db.all<{ field: CoverageField }>(
+    sql`SELECT field FROM wilayah_gap WHERE field IN (${fields}) AND level = ${LEVELS.indexOf(level) + 1} AND id = ${id}`,
+  );
+  return rows.map((r) => r.field);
 }

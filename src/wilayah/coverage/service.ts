@@ -4,7 +4,7 @@ import { ApiError } from "../../lib/errors";
 import { type PageMeta, type Paging, pageWindow } from "../../lib/paging";
 import { LEVELS, type Level } from "../codes";
 import { COVERAGE_FIELDS, type CoverageField, FIELD_LEVELS } from "./fields";
-import { coverageRows, lacking } from "./queries";
+import { coverageRows, gapFields, lacking } from "./queries";
 
 export type LevelCoverage = { level: Level; regions: number } & Record<CoverageField, number | null>;
 
@@ -48,3 +48,6 @@ export async function getMissing(db: RegionDb, field: CoverageField, level: Leve
     meta: { ...w.meta(total), field, levels },
   };
 }
+
+/** The fields a current region lacks, as the coverage report (what is loaded) has them. */
+export const missingFields = (db: RegionDb, level: Level, id: string): Promise<CoverageField[]> => gapFields(db, level, id);

@@ -115,6 +115,15 @@ export async function retiredCode(db: RegionDb, id: string): Promise<{ history: 
   return { history: history.results[0] as HistoryRow | undefined, successors: (successors.results as { new_id: string }[]).map((r) => r.new_id) };
 }
 
+/** A code's history row and the changes that lead to it (`code_after`, by index), in one round trip: where its code and name were set (src/wilayah/sources). */
+export async function codeOriginRows(db: RegionDb, id: string): Promise<{ history: HistoryRow | undefined; changes: ChangeRow[] }> {
+  const [history, changes] = await batch(db, [
+    sql`SELECT id, level, editions, names, within FROM wilayah_history WHERE id = ${id}`,
+    sql`SELECT ${CHANGE_COLUMNS} FROM wilayah_change WHERE code_after = ${id} ORDER BY seq`,
+  ]);
+  return { history: history.results[0] as HistoryRow | undefined, changes: changes.results as ChangeRow[] };
+}
+
 /** The successors' ids of one code (retired rows of the region tables). */
 export async function successorIds(db: RegionDb, id: string): Promise<string[]> {
   const rows = await db.all<{ new_id: string }>(sql`SELECT new_id FROM wilayah_successor WHERE old_id = ${id} ORDER BY confidence DESC, new_id`);

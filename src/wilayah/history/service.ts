@@ -16,6 +16,7 @@ import {
   changesBySeq,
   changesInSeqRange,
   codeHistory,
+  codeOriginRows,
   convertCodes,
   type EditionRow,
   editionRows,
@@ -66,6 +67,53 @@ const namesOf = (row: { names: string }) => JSON.parse(row.names) as [number, st
 export const lastOrd = (mask: number) => 31 - Math.clz32(mask);
 /** The name a code had in the edition `ord` (undefined: not in that edition). */
 export const nameIn = (row: { names: string }, ord: number) => namesOf(row).find(([mask]) => mask & (1 << ord))?.[1];
+
+/** An edition as a region's provenance cites it. `at_or_before`: the oldest edition the data holds, so the fact may be older. */
+export type EditionCite = { edition: string; regulation: string; at_or_before: boolean };
+
+/**
+ * Where a code and its name were set, as far as the editions tell (src/wilayah/sources): the first
+ * edition holding the code, and the change that brought it (created, recoded from another code,
+ * split, merged, with its basis); the edition of its last rename (spelling and case aside), else
+ * the code's first. A code without a history row is in every edition under the name its region row
+ * carries. `name_as_published`: the name in the last edition holding the code. Null: a retired
+ * code of the region tables that no edition holds (the editions cannot tell).
+ */
+export async function codeOrigin(
+  db: RegionDb,
+  id: string,
+  isCurrent: boolean,
+): Promise<{
+  code: EditionCite & { change: { kind: ChangeKind; from: string | null; basis: Basis | null; confidence: number | null } | null };
+  name: EditionCite;
+  name_as_published: string | null;
+  until: EditionCite | null;
+} | null> {
+  const [editions, { history, changes }] = await Promise.all([editionList(db), codeOriginRows(db, id)]);
+  if (!editions.length || (!history && !isCurrent)) return null;
+  const mask = history?.editions ?? (1 << editions.length) - 1;
+  const first = 31 - Math.clz32(mask & -mask); // the lowest set bit
+  const last = lastOrd(mask);
+  const cite = (ord: number): EditionCite => ({
+    edition: editions[ord]?.id ?? String(ord),
+    regulation: editions[ord]?.regulation ?? "",
+    at_or_before: ord === 0,
+  });
+  const arrival = changes.find((c) => c.edition === first && c.change !== "renamed");
+  const renamed = changes.filter((c) => c.change === "renamed").map((c) => c.edition);
+  const nameOrd = renamed.length ? Math.max(...renamed) : first;
+  return {
+    code: {
+      ...cite(first),
+      change: arrival
+        ? { kind: arrival.change as ChangeKind, from: arrival.code_before, basis: arrival.basis as Basis | null, confidence: arrival.confidence }
+        : null,
+    },
+    name: cite(nameOrd),
+    name_as_published: history ? (nameIn(history, last) ?? null) : null,
+    until: last === editions.length - 1 ? null : cite(last),
+  };
+}
 
 const notFound = (raw: string) =>
   new ApiError(

@@ -5,6 +5,7 @@ import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { LEVELS, type Level } from "../codes";
 import { bpsCodes, DAY, includeInactive, LEVEL_RECORD, regionFields, statsFields } from "../schemas";
+import { includeParam, sourcesSchema } from "../sources/schemas";
 import { WILAYAH_DATA } from "../version";
 import { getRegion, listLevel } from "./service";
 
@@ -70,30 +71,31 @@ function listEndpoint(level: Level) {
 }
 
 function byIdEndpoint(level: Level) {
-  const input = z.strictObject({ id: z.string() });
+  const input = z.strictObject({ id: z.string(), include: includeParam });
   return defineEndpoint({
     path: `/wilayah/${level}/:id`,
     tool: null, // agents use wilayah_detail, which takes an id of any level
-    description: `One ${level} by its id, the Kemendagri code (dotted or undotted, e.g. ${ID_EXAMPLE[level]}). Use it when you hold a ${level} code; GET /wilayah/{id} takes a code of any level. Returns the region's record${LEVEL_FIELDS[level]}, its level and bps_codes (the statistics bureau's codes that lie in it); a retired code answers with is_active 0. Unknown id: NOT_FOUND.`,
+    description: `One ${level} by its id, the Kemendagri code (dotted or undotted, e.g. ${ID_EXAMPLE[level]}). Use it when you hold a ${level} code; GET /wilayah/{id} takes a code of any level. Returns the region's record${LEVEL_FIELDS[level]}, its level and bps_codes (the statistics bureau's codes that lie in it); a retired code answers with is_active 0. With include=sources, also where each family of fields comes from (sources). Unknown id: NOT_FOUND.`,
     errors: ["NOT_FOUND"],
     example: { id: ID_EXAMPLE[level] },
     input,
-    output: z.object({ data: LEVEL_RECORD[level].extend({ level: z.literal(level), bps_codes: bpsCodes, open_reports: openReports }) }),
+    output: z.object({ data: LEVEL_RECORD[level].extend({ level: z.literal(level), bps_codes: bpsCodes, open_reports: openReports, sources: sourcesSchema }) }),
     cacheSeconds: DAY,
     version: WILAYAH_DATA,
-    handler: (q: z.infer<typeof input>, { env }) => getRegion(regionDb(env), q.id, level) as never,
+    handler: (q: z.infer<typeof input>, { env }) => getRegion(regionDb(env), q.id, level, { sources: q.include === "sources" }) as never,
   });
 }
 
 const detailInput = z.strictObject({
   id: z.string().describe("A Kemendagri code of any level, with or without dots: 32, 32.73, 32.73.09, 32.73.09.1001"),
+  include: includeParam,
 });
 /** By id of any level (the level told by the code). Its path takes any one segment: it is registered last (src/catalogue.ts). */
 export const detailEndpoint = defineEndpoint({
   path: "/wilayah/:id",
   tool: "wilayah_detail",
   description:
-    "One region of any level by its Kemendagri code, dots optional (32, 32.73, 32.73.09, 32.73.09.1001: the level is told by the code's length). Use it to look up a code you already hold; to find a region by its name, search instead. Returns the record (id, code, name, alt_name, centroid lat/lng, is_active), its level, its parent's id, type for a kabupaten/kota, postal_code for a kelurahan/desa, and bps_codes (the BPS codes that lie in it, newest period first); a retired code answers with is_active 0. Unknown code: NOT_FOUND.",
+    "One region of any level by its Kemendagri code, dots optional (32, 32.73, 32.73.09, 32.73.09.1001: the level is told by the code's length). Use it to look up a code you already hold; to find a region by its name, search instead. Returns the record (id, code, name, alt_name, centroid lat/lng, is_active), its level, its parent's id, type for a kabupaten/kota, postal_code for a kelurahan/desa, and bps_codes (the BPS codes that lie in it, newest period first); a retired code answers with is_active 0. include=sources adds sources: for each family of fields (code and name, coordinates, postal code, boundary, population and area, islands, BPS codes) the dataset with its version, licence and attribution, the regulation and edition that set the code and name, and any hand correction with its basis. Unknown code: NOT_FOUND.",
   errors: ["NOT_FOUND"],
   example: { id: "32.73.09.1001" },
   input: detailInput,
@@ -111,11 +113,12 @@ export const detailEndpoint = defineEndpoint({
       density_per_km2: statsFields.density_per_km2.optional().describe("provinsi and kabupaten/kota only"),
       bps_codes: bpsCodes,
       open_reports: openReports,
+      sources: sourcesSchema,
     }),
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => getRegion(regionDb(env), q.id),
+  handler: (q, { env }) => getRegion(regionDb(env), q.id, undefined, { sources: q.include === "sources" }),
 });
 
 export const regionEndpoints = LEVELS.flatMap((level) => [listEndpoint(level), byIdEndpoint(level)]);

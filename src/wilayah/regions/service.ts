@@ -4,6 +4,7 @@ import { ApiError } from "../../lib/errors";
 import { type PageMeta, type Paging, pageWindow } from "../../lib/paging";
 import { type Level, levelOf, toDottedId } from "../codes";
 import { replacedBy, retiredRecord } from "../history/service";
+import { type RegionSources, regionSources } from "../sources/service";
 import { findRegion, listRegions, type RegionRow } from "./queries";
 
 /** A region as the API shows it: population and area (provinsi, kabupaten/kota) grouped, with the density. */
@@ -40,13 +41,25 @@ export async function listLevel(
  * By id at a given level (or at the level the code tells, when `level` is omitted), of any edition:
  * the region tables first (current codes and the retired codes of the previous list), else the
  * region history (a code of an earlier edition, as last published). A retired code says which
- * current regions replaced it (`replaced_by`).
+ * current regions replaced it (`replaced_by`). `sources`: add where each family of its fields comes
+ * from (src/wilayah/sources), read only then.
  */
 export async function getRegion(
   db: RegionDb,
   rawId: string,
   level?: Level,
-): Promise<{ data: RegionRecord & { level: Level; replaced_by?: string[]; bps_codes: { code: string; period: string }[] } }> {
+  opts: { sources?: boolean } = {},
+): Promise<{ data: RegionRecord & { level: Level; replaced_by?: string[]; bps_codes: { code: string; period: string }[]; sources?: RegionSources } }> {
+  const answer = await findRecord(db, rawId, level);
+  if (opts.sources) answer.data.sources = await regionSources(db, answer.data);
+  return answer;
+}
+
+async function findRecord(
+  db: RegionDb,
+  rawId: string,
+  level?: Level,
+): Promise<{ data: RegionRecord & { level: Level; replaced_by?: string[]; bps_codes: { code: string; period: string }[]; sources?: RegionSources } }> {
   const id = toDottedId(rawId);
   const idLevel = id ? levelOf(id) : undefined;
   if (!id || !idLevel || (level && idLevel !== level)) {
