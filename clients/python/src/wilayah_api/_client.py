@@ -122,7 +122,7 @@ class Client(BaseClient):
         self,
         *,
         user_id: str | None = None,
-        event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "key_rolled", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch"] | None = None,
+        event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "key_rolled", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch", "report_filed", "report_reviewed"] | None = None,
         page: int | None = None,
         per_page: int | None = None,
     ) -> AdminListAuditResponse:
@@ -155,6 +155,43 @@ class Client(BaseClient):
             query={"user_id": user_id, "event": event, "page": page, "per_page": per_page},
         ))
 
+    def admin_list_reports(
+        self,
+        *,
+        status: Literal["open", "accepted", "rejected", "duplicate"] | None = None,
+        field: Literal["name", "parent", "postal_code", "coordinates", "boundary", "population", "missing_child", "other"] | None = None,
+        region_id: str | None = None,
+        page: int | None = None,
+        per_page: int | None = None,
+    ) -> AdminListReportsResponse:
+        """
+        Oldest first (the longest waiting on top); filtered by status, field and region. Each report
+        lists in `same` the other reports of the same region, field and value (compared without case
+        and spacing): decide one, mark the others duplicates.
+
+        GET /admin/reports
+
+        Args:
+            status: Only this status (default: every status)
+            field: Only this field
+            region_id: Only this region (dots optional)
+            page: Page number, from 1.
+            per_page: Page size, default 20; values above 100 are treated as 100.
+
+        Returns:
+            AdminListReportsResponse: Reports.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN
+                (401), ACCOUNT_SUSPENDED (403), FORBIDDEN (403).
+        """
+        return cast("AdminListReportsResponse", self._call(
+            "GET",
+            "/admin/reports",
+            auth="bearer",
+            query={"status": status, "field": field, "region_id": region_id, "page": page, "per_page": per_page},
+        ))
+
     def admin_list_users(
         self,
         *,
@@ -184,6 +221,35 @@ class Client(BaseClient):
             "/admin/users",
             auth="bearer",
             query={"q": q, "page": page, "per_page": per_page},
+        ))
+
+    def admin_review_report(self, id: str) -> AdminReviewReportResponse:
+        """
+        Once per report (409 `REPORT_CLOSED` after): `accepted` with the answer, the basis the
+        correction cites and optionally the value to apply (a postal code is 5 digits of a
+        kelurahan/desa, coordinates `lat,lng` inside Indonesia: checked now, as the seed build
+        applies them); `rejected` with the answer; `duplicate` with the report it repeats. The
+        reporter is emailed; the decision is audited. Accepted reports reach the data with `npm run
+        corrections:pull` and the next seed build.
+
+        PATCH /admin/reports/{id}
+
+        Args:
+            id: The report's id (`rpt_...`)
+
+        Returns:
+            AdminReviewReportResponse: The report after the decision.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
+                (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), FORBIDDEN (403), NOT_FOUND
+                (404), REPORT_CLOSED (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415).
+        """
+        return cast("AdminReviewReportResponse", self._call(
+            "PATCH",
+            "/admin/reports/{id}",
+            auth="bearer",
+            path_params={"id": id},
         ))
 
     def admin_update_user(
@@ -1131,15 +1197,26 @@ class Client(BaseClient):
             query={"format": format},
         )
 
-    def get_kabupaten(self, id: str) -> GetKabupatenResponse:
+    def get_kabupaten(
+        self,
+        id: str,
+        *,
+        include: Literal["sources"] | None = None,
+    ) -> GetKabupatenResponse:
         """
         One kabupaten by its id, the Kemendagri code (dotted or undotted, e.g. 32.73). Use it when
         you hold a kabupaten code; GET /wilayah/{id} takes a code of any level. Returns the region's
         record, provinsi_id and type (kabupaten or kota), its level and bps_codes (the statistics
-        bureau's codes that lie in it); a retired code answers with is_active 0. Unknown id:
+        bureau's codes that lie in it); a retired code answers with is_active 0. With
+        include=sources, also where each family of fields comes from (sources). Unknown id:
         NOT_FOUND.
 
         GET /api/v1/wilayah/kabupaten/{id}
+
+        Args:
+            include: sources: add `sources`, where each family of the record's fields comes from
+                (dataset, version, licence, attribution, the regulation that set the code and name,
+                hand corrections and their basis). Absent: the record alone.
 
         Returns:
             GetKabupatenResponse: The answer; `data` (and `meta` for lists).
@@ -1153,16 +1230,28 @@ class Client(BaseClient):
             "/api/v1/wilayah/kabupaten/{id}",
             auth="apiKey",
             path_params={"id": id},
+            query={"include": include},
         ))
 
-    def get_kecamatan(self, id: str) -> GetKecamatanResponse:
+    def get_kecamatan(
+        self,
+        id: str,
+        *,
+        include: Literal["sources"] | None = None,
+    ) -> GetKecamatanResponse:
         """
         One kecamatan by its id, the Kemendagri code (dotted or undotted, e.g. 32.73.09). Use it
         when you hold a kecamatan code; GET /wilayah/{id} takes a code of any level. Returns the
         region's record, kabupaten_id, its level and bps_codes (the statistics bureau's codes that
-        lie in it); a retired code answers with is_active 0. Unknown id: NOT_FOUND.
+        lie in it); a retired code answers with is_active 0. With include=sources, also where each
+        family of fields comes from (sources). Unknown id: NOT_FOUND.
 
         GET /api/v1/wilayah/kecamatan/{id}
+
+        Args:
+            include: sources: add `sources`, where each family of the record's fields comes from
+                (dataset, version, licence, attribution, the regulation that set the code and name,
+                hand corrections and their basis). Absent: the record alone.
 
         Returns:
             GetKecamatanResponse: The answer; `data` (and `meta` for lists).
@@ -1176,17 +1265,29 @@ class Client(BaseClient):
             "/api/v1/wilayah/kecamatan/{id}",
             auth="apiKey",
             path_params={"id": id},
+            query={"include": include},
         ))
 
-    def get_kelurahan(self, id: str) -> GetKelurahanResponse:
+    def get_kelurahan(
+        self,
+        id: str,
+        *,
+        include: Literal["sources"] | None = None,
+    ) -> GetKelurahanResponse:
         """
         One kelurahan by its id, the Kemendagri code (dotted or undotted, e.g. 32.73.09.1001). Use
         it when you hold a kelurahan code; GET /wilayah/{id} takes a code of any level. Returns the
         region's record, kecamatan_id and postal_code, its level and bps_codes (the statistics
-        bureau's codes that lie in it); a retired code answers with is_active 0. Unknown id:
+        bureau's codes that lie in it); a retired code answers with is_active 0. With
+        include=sources, also where each family of fields comes from (sources). Unknown id:
         NOT_FOUND.
 
         GET /api/v1/wilayah/kelurahan/{id}
+
+        Args:
+            include: sources: add `sources`, where each family of the record's fields comes from
+                (dataset, version, licence, attribution, the regulation that set the code and name,
+                hand corrections and their basis). Absent: the record alone.
 
         Returns:
             GetKelurahanResponse: The answer; `data` (and `meta` for lists).
@@ -1200,6 +1301,7 @@ class Client(BaseClient):
             "/api/v1/wilayah/kelurahan/{id}",
             auth="apiKey",
             path_params={"id": id},
+            query={"include": include},
         ))
 
     def get_map_style(self) -> dict[str, Any]:
@@ -1262,14 +1364,25 @@ class Client(BaseClient):
             path_params={"nik": nik},
         ))
 
-    def get_provinsi(self, id: str) -> GetProvinsiResponse:
+    def get_provinsi(
+        self,
+        id: str,
+        *,
+        include: Literal["sources"] | None = None,
+    ) -> GetProvinsiResponse:
         """
         One provinsi by its id, the Kemendagri code (dotted or undotted, e.g. 32). Use it when you
         hold a provinsi code; GET /wilayah/{id} takes a code of any level. Returns the region's
         record, its level and bps_codes (the statistics bureau's codes that lie in it); a retired
-        code answers with is_active 0. Unknown id: NOT_FOUND.
+        code answers with is_active 0. With include=sources, also where each family of fields comes
+        from (sources). Unknown id: NOT_FOUND.
 
         GET /api/v1/wilayah/provinsi/{id}
+
+        Args:
+            include: sources: add `sources`, where each family of the record's fields comes from
+                (dataset, version, licence, attribution, the regulation that set the code and name,
+                hand corrections and their basis). Absent: the record alone.
 
         Returns:
             GetProvinsiResponse: The answer; `data` (and `meta` for lists).
@@ -1283,6 +1396,7 @@ class Client(BaseClient):
             "/api/v1/wilayah/provinsi/{id}",
             auth="apiKey",
             path_params={"id": id},
+            query={"include": include},
         ))
 
     def get_pulau(self, id: str) -> GetPulauResponse:
@@ -1419,14 +1533,23 @@ class Client(BaseClient):
             path_params={"id": id},
         ))
 
-    def get_wilayah(self, id: str) -> GetWilayahResponse:
+    def get_wilayah(
+        self,
+        id: str,
+        *,
+        include: Literal["sources"] | None = None,
+    ) -> GetWilayahResponse:
         """
         One region of any level by its Kemendagri code, dots optional (32, 32.73, 32.73.09,
         32.73.09.1001: the level is told by the code's length). Use it to look up a code you already
         hold; to find a region by its name, search instead. Returns the record (id, code, name,
         alt_name, centroid lat/lng, is_active), its level, its parent's id, type for a
         kabupaten/kota, postal_code for a kelurahan/desa, and bps_codes (the BPS codes that lie in
-        it, newest period first); a retired code answers with is_active 0. Unknown code: NOT_FOUND.
+        it, newest period first); a retired code answers with is_active 0. include=sources adds
+        sources: for each family of fields (code and name, coordinates, postal code, boundary,
+        population and area, islands, BPS codes) the dataset with its version, licence and
+        attribution, the regulation and edition that set the code and name, and any hand correction
+        with its basis. Unknown code: NOT_FOUND.
 
         Also the MCP tool `wilayah_detail`.
 
@@ -1435,6 +1558,9 @@ class Client(BaseClient):
         Args:
             id: A Kemendagri code of any level, with or without dots: 32, 32.73, 32.73.09,
                 32.73.09.1001
+            include: sources: add `sources`, where each family of the record's fields comes from
+                (dataset, version, licence, attribution, the regulation that set the code and name,
+                hand corrections and their basis). Absent: the record alone.
 
         Returns:
             GetWilayahResponse: The answer; `data` (and `meta` for lists).
@@ -1448,6 +1574,7 @@ class Client(BaseClient):
             "/api/v1/wilayah/{id}",
             auth="apiKey",
             path_params={"id": id},
+            query={"include": include},
         ))
 
     def list_changes(
@@ -1456,7 +1583,8 @@ class Client(BaseClient):
         from_: str | None = None,
         to: str | None = None,
         level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"] | None = None,
-        change: Literal["created", "retired", "renamed", "recoded", "split", "merged"] | None = None,
+        change: Literal["created", "retired", "renamed", "recoded", "split", "merged", "corrected"] | None = None,
+        kind: Literal["edition", "correction"] | None = None,
         page: int | None = None,
         per_page: int | None = None,
     ) -> ListChangesResponse:
@@ -1464,7 +1592,9 @@ class Client(BaseClient):
         The changes to the region code list between two editions (default: from the previous edition
         to the current one): codes created, retired, renamed, recoded, split and merged, each with
         its level and the code and name before and after. Paged, in order (edition, level, kind,
-        code).
+        code). When `to` is the current edition, the corrections made over it follow (kind
+        correction, change corrected: a name, postal code or coordinate corrected from an accepted
+        report, with its basis).
 
         Also the MCP tool `wilayah_changes`.
 
@@ -1476,6 +1606,8 @@ class Client(BaseClient):
             to: The later edition; default: the current one
             level: Only this level
             change: Only this kind of change
+            kind: Only changes between editions, or only corrections (listed when `to` is the
+                current edition); default both
             page: Page number, from 1.
             per_page: Page size, default 20; values above 100 are treated as 100.
 
@@ -1490,7 +1622,7 @@ class Client(BaseClient):
             "GET",
             "/api/v1/wilayah/changes",
             auth="apiKey",
-            query={"from": from_, "to": to, "level": level, "change": change, "page": page, "per_page": per_page},
+            query={"from": from_, "to": to, "level": level, "change": change, "kind": kind, "page": page, "per_page": per_page},
         ))
 
     def list_coverage_missing(
@@ -1835,6 +1967,39 @@ class Client(BaseClient):
             path_params={"id": id},
         ))
 
+    def list_own_reports(
+        self,
+        *,
+        status: Literal["open", "accepted", "rejected", "duplicate"] | None = None,
+        page: int | None = None,
+        per_page: int | None = None,
+    ) -> ListOwnReportsResponse:
+        """
+        Newest first, with status (open, accepted, rejected, duplicate) and the reviewer's answer.
+        An API key or a session token.
+
+        GET /user/reports
+
+        Args:
+            status: Only this status
+            page: Page number, from 1.
+            per_page: Page size, default 20; values above 100 are treated as 100.
+
+        Returns:
+            ListOwnReportsResponse: Your reports.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
+                UNAUTHORIZED (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), RATE_LIMITED
+                (429).
+        """
+        return cast("ListOwnReportsResponse", self._call(
+            "GET",
+            "/user/reports",
+            auth="apiKey",
+            query={"status": status, "page": page, "per_page": per_page},
+        ))
+
     def list_plans(self) -> ListPlansResponse:
         """
         The plan catalog
@@ -2097,6 +2262,52 @@ class Client(BaseClient):
             "/auth/register",
             auth="none",
             body={"email": email, "password": password, "name": name, "challengeToken": challenge_token},
+        ))
+
+    def report_wrong_fact(
+        self,
+        id: str,
+        *,
+        field: Literal["name", "parent", "postal_code", "coordinates", "boundary", "population", "missing_child", "other"],
+        value: str,
+        evidence: ReportWrongFactBodyEvidence,
+        email: str | None = None,
+    ) -> ReportWrongFactResponse:
+        """
+        Say which field of the region is wrong (name, parent, postal_code, coordinates, boundary,
+        population, missing_child, other), the value you believe right and your evidence (a URL, a
+        regulation number, free text up to 2,000 characters; at least one). Free of charge: not a
+        metered call. At most 5 a minute per account and per client address, 50 a day per account.
+        An admin reviews it; you are emailed when its status changes (GET /user/reports lists
+        yours). Until it is decided the region's by-id answer carries `open_reports`.
+
+        POST /api/v1/wilayah/{id}/reports
+
+        Args:
+            id: The region's Kemendagri code, dots optional
+            field: What is wrong
+            value: The value you believe right: the name as it should be written, the parent's code,
+                a 5-digit postal code, `lat,lng` in decimal degrees, the population, the missing
+                village's name, or a short statement
+            evidence: Why: at least one of a URL, a regulation number, free text
+            email: Where to tell you when the report is answered (default: your account's email)
+
+        Returns:
+            ReportWrongFactResponse: The report, open.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_API_KEY (401),
+                INVALID_API_KEY (401), UNAUTHORIZED (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED
+                (403), EMAIL_NOT_VERIFIED (403), SECRET_KEY_REQUIRED (403), ORIGIN_NOT_ALLOWED
+                (403), NOT_FOUND (404), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
+        """
+        return cast("ReportWrongFactResponse", self._call(
+            "POST",
+            "/api/v1/wilayah/{id}/reports",
+            auth="apiKey",
+            path_params={"id": id},
+            body={"field": field, "value": value, "evidence": evidence, "email": email},
         ))
 
     def resend_verification(self) -> ResendVerificationResponse:
@@ -2687,7 +2898,7 @@ class AsyncClient(BaseAsyncClient):
         self,
         *,
         user_id: str | None = None,
-        event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "key_rolled", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch"] | None = None,
+        event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "key_rolled", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch", "report_filed", "report_reviewed"] | None = None,
         page: int | None = None,
         per_page: int | None = None,
     ) -> AdminListAuditResponse:
@@ -2720,6 +2931,43 @@ class AsyncClient(BaseAsyncClient):
             query={"user_id": user_id, "event": event, "page": page, "per_page": per_page},
         ))
 
+    async def admin_list_reports(
+        self,
+        *,
+        status: Literal["open", "accepted", "rejected", "duplicate"] | None = None,
+        field: Literal["name", "parent", "postal_code", "coordinates", "boundary", "population", "missing_child", "other"] | None = None,
+        region_id: str | None = None,
+        page: int | None = None,
+        per_page: int | None = None,
+    ) -> AdminListReportsResponse:
+        """
+        Oldest first (the longest waiting on top); filtered by status, field and region. Each report
+        lists in `same` the other reports of the same region, field and value (compared without case
+        and spacing): decide one, mark the others duplicates.
+
+        GET /admin/reports
+
+        Args:
+            status: Only this status (default: every status)
+            field: Only this field
+            region_id: Only this region (dots optional)
+            page: Page number, from 1.
+            per_page: Page size, default 20; values above 100 are treated as 100.
+
+        Returns:
+            AdminListReportsResponse: Reports.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN
+                (401), ACCOUNT_SUSPENDED (403), FORBIDDEN (403).
+        """
+        return cast("AdminListReportsResponse", await self._call(
+            "GET",
+            "/admin/reports",
+            auth="bearer",
+            query={"status": status, "field": field, "region_id": region_id, "page": page, "per_page": per_page},
+        ))
+
     async def admin_list_users(
         self,
         *,
@@ -2749,6 +2997,35 @@ class AsyncClient(BaseAsyncClient):
             "/admin/users",
             auth="bearer",
             query={"q": q, "page": page, "per_page": per_page},
+        ))
+
+    async def admin_review_report(self, id: str) -> AdminReviewReportResponse:
+        """
+        Once per report (409 `REPORT_CLOSED` after): `accepted` with the answer, the basis the
+        correction cites and optionally the value to apply (a postal code is 5 digits of a
+        kelurahan/desa, coordinates `lat,lng` inside Indonesia: checked now, as the seed build
+        applies them); `rejected` with the answer; `duplicate` with the report it repeats. The
+        reporter is emailed; the decision is audited. Accepted reports reach the data with `npm run
+        corrections:pull` and the next seed build.
+
+        PATCH /admin/reports/{id}
+
+        Args:
+            id: The report's id (`rpt_...`)
+
+        Returns:
+            AdminReviewReportResponse: The report after the decision.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
+                (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), FORBIDDEN (403), NOT_FOUND
+                (404), REPORT_CLOSED (409), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415).
+        """
+        return cast("AdminReviewReportResponse", await self._call(
+            "PATCH",
+            "/admin/reports/{id}",
+            auth="bearer",
+            path_params={"id": id},
         ))
 
     async def admin_update_user(
@@ -3710,15 +3987,26 @@ class AsyncClient(BaseAsyncClient):
             query={"format": format},
         )
 
-    async def get_kabupaten(self, id: str) -> GetKabupatenResponse:
+    async def get_kabupaten(
+        self,
+        id: str,
+        *,
+        include: Literal["sources"] | None = None,
+    ) -> GetKabupatenResponse:
         """
         One kabupaten by its id, the Kemendagri code (dotted or undotted, e.g. 32.73). Use it when
         you hold a kabupaten code; GET /wilayah/{id} takes a code of any level. Returns the region's
         record, provinsi_id and type (kabupaten or kota), its level and bps_codes (the statistics
-        bureau's codes that lie in it); a retired code answers with is_active 0. Unknown id:
+        bureau's codes that lie in it); a retired code answers with is_active 0. With
+        include=sources, also where each family of fields comes from (sources). Unknown id:
         NOT_FOUND.
 
         GET /api/v1/wilayah/kabupaten/{id}
+
+        Args:
+            include: sources: add `sources`, where each family of the record's fields comes from
+                (dataset, version, licence, attribution, the regulation that set the code and name,
+                hand corrections and their basis). Absent: the record alone.
 
         Returns:
             GetKabupatenResponse: The answer; `data` (and `meta` for lists).
@@ -3732,16 +4020,28 @@ class AsyncClient(BaseAsyncClient):
             "/api/v1/wilayah/kabupaten/{id}",
             auth="apiKey",
             path_params={"id": id},
+            query={"include": include},
         ))
 
-    async def get_kecamatan(self, id: str) -> GetKecamatanResponse:
+    async def get_kecamatan(
+        self,
+        id: str,
+        *,
+        include: Literal["sources"] | None = None,
+    ) -> GetKecamatanResponse:
         """
         One kecamatan by its id, the Kemendagri code (dotted or undotted, e.g. 32.73.09). Use it
         when you hold a kecamatan code; GET /wilayah/{id} takes a code of any level. Returns the
         region's record, kabupaten_id, its level and bps_codes (the statistics bureau's codes that
-        lie in it); a retired code answers with is_active 0. Unknown id: NOT_FOUND.
+        lie in it); a retired code answers with is_active 0. With include=sources, also where each
+        family of fields comes from (sources). Unknown id: NOT_FOUND.
 
         GET /api/v1/wilayah/kecamatan/{id}
+
+        Args:
+            include: sources: add `sources`, where each family of the record's fields comes from
+                (dataset, version, licence, attribution, the regulation that set the code and name,
+                hand corrections and their basis). Absent: the record alone.
 
         Returns:
             GetKecamatanResponse: The answer; `data` (and `meta` for lists).
@@ -3755,17 +4055,29 @@ class AsyncClient(BaseAsyncClient):
             "/api/v1/wilayah/kecamatan/{id}",
             auth="apiKey",
             path_params={"id": id},
+            query={"include": include},
         ))
 
-    async def get_kelurahan(self, id: str) -> GetKelurahanResponse:
+    async def get_kelurahan(
+        self,
+        id: str,
+        *,
+        include: Literal["sources"] | None = None,
+    ) -> GetKelurahanResponse:
         """
         One kelurahan by its id, the Kemendagri code (dotted or undotted, e.g. 32.73.09.1001). Use
         it when you hold a kelurahan code; GET /wilayah/{id} takes a code of any level. Returns the
         region's record, kecamatan_id and postal_code, its level and bps_codes (the statistics
-        bureau's codes that lie in it); a retired code answers with is_active 0. Unknown id:
+        bureau's codes that lie in it); a retired code answers with is_active 0. With
+        include=sources, also where each family of fields comes from (sources). Unknown id:
         NOT_FOUND.
 
         GET /api/v1/wilayah/kelurahan/{id}
+
+        Args:
+            include: sources: add `sources`, where each family of the record's fields comes from
+                (dataset, version, licence, attribution, the regulation that set the code and name,
+                hand corrections and their basis). Absent: the record alone.
 
         Returns:
             GetKelurahanResponse: The answer; `data` (and `meta` for lists).
@@ -3779,6 +4091,7 @@ class AsyncClient(BaseAsyncClient):
             "/api/v1/wilayah/kelurahan/{id}",
             auth="apiKey",
             path_params={"id": id},
+            query={"include": include},
         ))
 
     async def get_map_style(self) -> dict[str, Any]:
@@ -3841,14 +4154,25 @@ class AsyncClient(BaseAsyncClient):
             path_params={"nik": nik},
         ))
 
-    async def get_provinsi(self, id: str) -> GetProvinsiResponse:
+    async def get_provinsi(
+        self,
+        id: str,
+        *,
+        include: Literal["sources"] | None = None,
+    ) -> GetProvinsiResponse:
         """
         One provinsi by its id, the Kemendagri code (dotted or undotted, e.g. 32). Use it when you
         hold a provinsi code; GET /wilayah/{id} takes a code of any level. Returns the region's
         record, its level and bps_codes (the statistics bureau's codes that lie in it); a retired
-        code answers with is_active 0. Unknown id: NOT_FOUND.
+        code answers with is_active 0. With include=sources, also where each family of fields comes
+        from (sources). Unknown id: NOT_FOUND.
 
         GET /api/v1/wilayah/provinsi/{id}
+
+        Args:
+            include: sources: add `sources`, where each family of the record's fields comes from
+                (dataset, version, licence, attribution, the regulation that set the code and name,
+                hand corrections and their basis). Absent: the record alone.
 
         Returns:
             GetProvinsiResponse: The answer; `data` (and `meta` for lists).
@@ -3862,6 +4186,7 @@ class AsyncClient(BaseAsyncClient):
             "/api/v1/wilayah/provinsi/{id}",
             auth="apiKey",
             path_params={"id": id},
+            query={"include": include},
         ))
 
     async def get_pulau(self, id: str) -> GetPulauResponse:
@@ -3998,14 +4323,23 @@ class AsyncClient(BaseAsyncClient):
             path_params={"id": id},
         ))
 
-    async def get_wilayah(self, id: str) -> GetWilayahResponse:
+    async def get_wilayah(
+        self,
+        id: str,
+        *,
+        include: Literal["sources"] | None = None,
+    ) -> GetWilayahResponse:
         """
         One region of any level by its Kemendagri code, dots optional (32, 32.73, 32.73.09,
         32.73.09.1001: the level is told by the code's length). Use it to look up a code you already
         hold; to find a region by its name, search instead. Returns the record (id, code, name,
         alt_name, centroid lat/lng, is_active), its level, its parent's id, type for a
         kabupaten/kota, postal_code for a kelurahan/desa, and bps_codes (the BPS codes that lie in
-        it, newest period first); a retired code answers with is_active 0. Unknown code: NOT_FOUND.
+        it, newest period first); a retired code answers with is_active 0. include=sources adds
+        sources: for each family of fields (code and name, coordinates, postal code, boundary,
+        population and area, islands, BPS codes) the dataset with its version, licence and
+        attribution, the regulation and edition that set the code and name, and any hand correction
+        with its basis. Unknown code: NOT_FOUND.
 
         Also the MCP tool `wilayah_detail`.
 
@@ -4014,6 +4348,9 @@ class AsyncClient(BaseAsyncClient):
         Args:
             id: A Kemendagri code of any level, with or without dots: 32, 32.73, 32.73.09,
                 32.73.09.1001
+            include: sources: add `sources`, where each family of the record's fields comes from
+                (dataset, version, licence, attribution, the regulation that set the code and name,
+                hand corrections and their basis). Absent: the record alone.
 
         Returns:
             GetWilayahResponse: The answer; `data` (and `meta` for lists).
@@ -4027,6 +4364,7 @@ class AsyncClient(BaseAsyncClient):
             "/api/v1/wilayah/{id}",
             auth="apiKey",
             path_params={"id": id},
+            query={"include": include},
         ))
 
     async def list_changes(
@@ -4035,7 +4373,8 @@ class AsyncClient(BaseAsyncClient):
         from_: str | None = None,
         to: str | None = None,
         level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"] | None = None,
-        change: Literal["created", "retired", "renamed", "recoded", "split", "merged"] | None = None,
+        change: Literal["created", "retired", "renamed", "recoded", "split", "merged", "corrected"] | None = None,
+        kind: Literal["edition", "correction"] | None = None,
         page: int | None = None,
         per_page: int | None = None,
     ) -> ListChangesResponse:
@@ -4043,7 +4382,9 @@ class AsyncClient(BaseAsyncClient):
         The changes to the region code list between two editions (default: from the previous edition
         to the current one): codes created, retired, renamed, recoded, split and merged, each with
         its level and the code and name before and after. Paged, in order (edition, level, kind,
-        code).
+        code). When `to` is the current edition, the corrections made over it follow (kind
+        correction, change corrected: a name, postal code or coordinate corrected from an accepted
+        report, with its basis).
 
         Also the MCP tool `wilayah_changes`.
 
@@ -4055,6 +4396,8 @@ class AsyncClient(BaseAsyncClient):
             to: The later edition; default: the current one
             level: Only this level
             change: Only this kind of change
+            kind: Only changes between editions, or only corrections (listed when `to` is the
+                current edition); default both
             page: Page number, from 1.
             per_page: Page size, default 20; values above 100 are treated as 100.
 
@@ -4069,7 +4412,7 @@ class AsyncClient(BaseAsyncClient):
             "GET",
             "/api/v1/wilayah/changes",
             auth="apiKey",
-            query={"from": from_, "to": to, "level": level, "change": change, "page": page, "per_page": per_page},
+            query={"from": from_, "to": to, "level": level, "change": change, "kind": kind, "page": page, "per_page": per_page},
         ))
 
     async def list_coverage_missing(
@@ -4414,6 +4757,39 @@ class AsyncClient(BaseAsyncClient):
             path_params={"id": id},
         ))
 
+    async def list_own_reports(
+        self,
+        *,
+        status: Literal["open", "accepted", "rejected", "duplicate"] | None = None,
+        page: int | None = None,
+        per_page: int | None = None,
+    ) -> ListOwnReportsResponse:
+        """
+        Newest first, with status (open, accepted, rejected, duplicate) and the reviewer's answer.
+        An API key or a session token.
+
+        GET /user/reports
+
+        Args:
+            status: Only this status
+            page: Page number, from 1.
+            per_page: Page size, default 20; values above 100 are treated as 100.
+
+        Returns:
+            ListOwnReportsResponse: Your reports.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
+                UNAUTHORIZED (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), RATE_LIMITED
+                (429).
+        """
+        return cast("ListOwnReportsResponse", await self._call(
+            "GET",
+            "/user/reports",
+            auth="apiKey",
+            query={"status": status, "page": page, "per_page": per_page},
+        ))
+
     async def list_plans(self) -> ListPlansResponse:
         """
         The plan catalog
@@ -4684,6 +5060,52 @@ class AsyncClient(BaseAsyncClient):
             "/auth/register",
             auth="none",
             body={"email": email, "password": password, "name": name, "challengeToken": challenge_token},
+        ))
+
+    async def report_wrong_fact(
+        self,
+        id: str,
+        *,
+        field: Literal["name", "parent", "postal_code", "coordinates", "boundary", "population", "missing_child", "other"],
+        value: str,
+        evidence: ReportWrongFactBodyEvidence,
+        email: str | None = None,
+    ) -> ReportWrongFactResponse:
+        """
+        Say which field of the region is wrong (name, parent, postal_code, coordinates, boundary,
+        population, missing_child, other), the value you believe right and your evidence (a URL, a
+        regulation number, free text up to 2,000 characters; at least one). Free of charge: not a
+        metered call. At most 5 a minute per account and per client address, 50 a day per account.
+        An admin reviews it; you are emailed when its status changes (GET /user/reports lists
+        yours). Until it is decided the region's by-id answer carries `open_reports`.
+
+        POST /api/v1/wilayah/{id}/reports
+
+        Args:
+            id: The region's Kemendagri code, dots optional
+            field: What is wrong
+            value: The value you believe right: the name as it should be written, the parent's code,
+                a 5-digit postal code, `lat,lng` in decimal degrees, the population, the missing
+                village's name, or a short statement
+            evidence: Why: at least one of a URL, a regulation number, free text
+            email: Where to tell you when the report is answered (default: your account's email)
+
+        Returns:
+            ReportWrongFactResponse: The report, open.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_API_KEY (401),
+                INVALID_API_KEY (401), UNAUTHORIZED (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED
+                (403), EMAIL_NOT_VERIFIED (403), SECRET_KEY_REQUIRED (403), ORIGIN_NOT_ALLOWED
+                (403), NOT_FOUND (404), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
+        """
+        return cast("ReportWrongFactResponse", await self._call(
+            "POST",
+            "/api/v1/wilayah/{id}/reports",
+            auth="apiKey",
+            path_params={"id": id},
+            body={"field": field, "value": value, "evidence": evidence, "email": email},
         ))
 
     async def resend_verification(self) -> ResendVerificationResponse:

@@ -523,6 +523,35 @@ class RedeliverWebhookResponse(TypedDict):
     data: RedeliverWebhookResponseData
 
 
+class ListOwnReportsResponseItemEvidence(TypedDict):
+    url: str | None
+    regulation: str | None
+    text: str | None
+
+
+class ListOwnReportsResponseItem(TypedDict):
+    id: str
+    region_id: str
+    field: Literal["name", "parent", "postal_code", "coordinates", "boundary", "population", "missing_child", "other"]
+    value: str
+    evidence: ListOwnReportsResponseItemEvidence
+    status: Literal["open", "accepted", "rejected", "duplicate"]
+    #: The reviewer's answer, once reviewed
+    answer: str | None
+    #: accepted: the basis the correction cites
+    basis: str | None
+    #: accepted: the value the correction applies
+    accepted_value: str | None
+    #: duplicate: the report it repeats
+    duplicate_of: str | None
+    created_at: str
+    reviewed_at: str | None
+
+
+class ListOwnReportsResponse(Page[ListOwnReportsResponseItem]):
+    pass
+
+
 class ListPlansResponseDataItem(TypedDict):
     id: str
     name: str
@@ -835,7 +864,7 @@ class AdminListAuditResponseItem(TypedDict):
     id: int
     #: ISO 8601, UTC
     at: str
-    event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "key_rolled", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch"]
+    event: Literal["login_succeeded", "login_failed", "login_locked", "logout", "logout_all", "password_changed", "password_reset_requested", "password_reset", "account_takeover", "account_replaced", "email_verified", "key_created", "key_revoked", "key_rolled", "admin_user_changed", "admin_credits_changed", "admin_subscription_granted", "payment_refunded", "payment_amount_mismatch", "report_filed", "report_reviewed"]
     #: Who acted: the user, an admin; null for the payment provider or an unknown caller
     actor_id: str | None
     #: The account it concerns; null when none matched (a login with an unknown email)
@@ -848,6 +877,78 @@ class AdminListAuditResponseItem(TypedDict):
 
 class AdminListAuditResponse(Page[AdminListAuditResponseItem]):
     pass
+
+
+class AdminListReportsResponseItemEvidence(TypedDict):
+    url: str | None
+    regulation: str | None
+    text: str | None
+
+
+class AdminListReportsResponseItem(TypedDict):
+    id: str
+    region_id: str
+    field: Literal["name", "parent", "postal_code", "coordinates", "boundary", "population", "missing_child", "other"]
+    value: str
+    evidence: AdminListReportsResponseItemEvidence
+    status: Literal["open", "accepted", "rejected", "duplicate"]
+    #: The reviewer's answer, once reviewed
+    answer: str | None
+    #: accepted: the basis the correction cites
+    basis: str | None
+    #: accepted: the value the correction applies
+    accepted_value: str | None
+    #: duplicate: the report it repeats
+    duplicate_of: str | None
+    created_at: str
+    reviewed_at: str | None
+    user_id: str
+    #: The key it was filed with, or `portal`
+    key_id: str
+    reviewed_by: str | None
+    #: Other reports of the same region, field and value (compared without case and spacing), oldest
+    #: first
+    same: list[str]
+
+
+class AdminListReportsResponse(Page[AdminListReportsResponseItem]):
+    pass
+
+
+class AdminReviewReportResponseDataEvidence(TypedDict):
+    url: str | None
+    regulation: str | None
+    text: str | None
+
+
+class AdminReviewReportResponseData(TypedDict):
+    id: str
+    region_id: str
+    field: Literal["name", "parent", "postal_code", "coordinates", "boundary", "population", "missing_child", "other"]
+    value: str
+    evidence: AdminReviewReportResponseDataEvidence
+    status: Literal["open", "accepted", "rejected", "duplicate"]
+    #: The reviewer's answer, once reviewed
+    answer: str | None
+    #: accepted: the basis the correction cites
+    basis: str | None
+    #: accepted: the value the correction applies
+    accepted_value: str | None
+    #: duplicate: the report it repeats
+    duplicate_of: str | None
+    created_at: str
+    reviewed_at: str | None
+    user_id: str
+    #: The key it was filed with, or `portal`
+    key_id: str
+    reviewed_by: str | None
+    #: Other reports of the same region, field and value (compared without case and spacing), oldest
+    #: first
+    same: list[str]
+
+
+class AdminReviewReportResponse(TypedDict):
+    data: AdminReviewReportResponseData
 
 
 class CreateJobResponseDataInput(TypedDict):
@@ -990,6 +1091,45 @@ class CancelJobResponse(TypedDict):
     data: CancelJobResponseData
 
 
+class ReportWrongFactResponseDataEvidence(TypedDict):
+    url: str | None
+    regulation: str | None
+    text: str | None
+
+
+class ReportWrongFactResponseData(TypedDict):
+    id: str
+    region_id: str
+    field: Literal["name", "parent", "postal_code", "coordinates", "boundary", "population", "missing_child", "other"]
+    value: str
+    evidence: ReportWrongFactResponseDataEvidence
+    status: Literal["open", "accepted", "rejected", "duplicate"]
+    #: The reviewer's answer, once reviewed
+    answer: str | None
+    #: accepted: the basis the correction cites
+    basis: str | None
+    #: accepted: the value the correction applies
+    accepted_value: str | None
+    #: duplicate: the report it repeats
+    duplicate_of: str | None
+    created_at: str
+    reviewed_at: str | None
+
+
+class ReportWrongFactResponse(TypedDict):
+    data: ReportWrongFactResponseData
+
+
+class ReportWrongFactBodyEvidence(TypedDict):
+    """Why: at least one of a URL, a regulation number, free text"""
+    #: A page or document that shows it
+    url: NotRequired[str]
+    #: A regulation's number, e.g. Permendagri 58 Tahun 2021
+    regulation: NotRequired[str]
+    #: Free text, up to 2000 characters
+    text: NotRequired[str]
+
+
 class ListProvinsiResponseItemPopulation(TypedDict):
     male: int
     female: int
@@ -1040,6 +1180,388 @@ class GetProvinsiResponseDataBpsCodesItem(TypedDict):
     period: str
 
 
+class GetProvinsiResponseDataSourcesCodeNameSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetProvinsiResponseDataSourcesCodeNameCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetProvinsiResponseDataSourcesCodeNameList(TypedDict):
+    """The edition whose list the API follows now"""
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+GetProvinsiResponseDataSourcesCodeNameCodeSetInChange = TypedDict("GetProvinsiResponseDataSourcesCodeNameCodeSetInChange", {"kind": str, "from": str | None, "basis": str | None, "confidence": float | None})
+
+
+class GetProvinsiResponseDataSourcesCodeNameCodeSetIn(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+    #: The change that brought the code (created, recoded from `from`, split, merged) and how it was
+    #: established
+    change: GetProvinsiResponseDataSourcesCodeNameCodeSetInChange | None
+
+
+class GetProvinsiResponseDataSourcesCodeNameNameSetIn(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+class GetProvinsiResponseDataSourcesCodeNameUntil(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+class GetProvinsiResponseDataSourcesCodeName(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetProvinsiResponseDataSourcesCodeNameSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetProvinsiResponseDataSourcesCodeNameCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+    #: The edition whose list the API follows now
+    list: GetProvinsiResponseDataSourcesCodeNameList
+    #: The first edition holding the code; null where the editions cannot tell
+    code_set_in: GetProvinsiResponseDataSourcesCodeNameCodeSetIn | None
+    #: The edition of the last change of name (spelling and case aside); null where the editions
+    #: cannot tell
+    name_set_in: GetProvinsiResponseDataSourcesCodeNameNameSetIn | None
+    #: The name as that edition publishes it, when the record writes it otherwise
+    name_as_published: str | None
+    #: A retired code: the last edition holding it
+    until: GetProvinsiResponseDataSourcesCodeNameUntil | None
+
+
+class GetProvinsiResponseDataSourcesCoordinatesSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetProvinsiResponseDataSourcesCoordinatesCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetProvinsiResponseDataSourcesCoordinates(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetProvinsiResponseDataSourcesCoordinatesSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetProvinsiResponseDataSourcesCoordinatesCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetProvinsiResponseDataSourcesPostalCodeSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetProvinsiResponseDataSourcesPostalCodeCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetProvinsiResponseDataSourcesPostalCode(TypedDict):
+    """kelurahan/desa"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetProvinsiResponseDataSourcesPostalCodeSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetProvinsiResponseDataSourcesPostalCodeCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetProvinsiResponseDataSourcesBoundarySourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetProvinsiResponseDataSourcesBoundaryCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetProvinsiResponseDataSourcesBoundary(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetProvinsiResponseDataSourcesBoundarySourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetProvinsiResponseDataSourcesBoundaryCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetProvinsiResponseDataSourcesPopulationAreaSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetProvinsiResponseDataSourcesPopulationAreaCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetProvinsiResponseDataSourcesPopulationArea(TypedDict):
+    """provinsi and kabupaten/kota"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetProvinsiResponseDataSourcesPopulationAreaSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetProvinsiResponseDataSourcesPopulationAreaCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetProvinsiResponseDataSourcesIslandsSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetProvinsiResponseDataSourcesIslandsCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetProvinsiResponseDataSourcesIslands(TypedDict):
+    """provinsi and kabupaten/kota"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetProvinsiResponseDataSourcesIslandsSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetProvinsiResponseDataSourcesIslandsCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetProvinsiResponseDataSourcesBpsCodesSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetProvinsiResponseDataSourcesBpsCodesCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetProvinsiResponseDataSourcesBpsCodes(TypedDict):
+    """kabupaten/kota, kecamatan, kelurahan/desa"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetProvinsiResponseDataSourcesBpsCodesSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetProvinsiResponseDataSourcesBpsCodesCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetProvinsiResponseDataSources(TypedDict):
+    """Only with include=sources: where each family of fields comes from (docs/api.md, Sources)"""
+    code_name: GetProvinsiResponseDataSourcesCodeName
+    coordinates: NotRequired[GetProvinsiResponseDataSourcesCoordinates]
+    #: kelurahan/desa
+    postal_code: NotRequired[GetProvinsiResponseDataSourcesPostalCode]
+    boundary: NotRequired[GetProvinsiResponseDataSourcesBoundary]
+    #: provinsi and kabupaten/kota
+    population_area: NotRequired[GetProvinsiResponseDataSourcesPopulationArea]
+    #: provinsi and kabupaten/kota
+    islands: NotRequired[GetProvinsiResponseDataSourcesIslands]
+    #: kabupaten/kota, kecamatan, kelurahan/desa
+    bps_codes: NotRequired[GetProvinsiResponseDataSourcesBpsCodes]
+
+
 class GetProvinsiResponseData(TypedDict):
     #: Kemendagri code with dots, e.g. 32.73.09.1001
     id: str
@@ -1070,6 +1592,12 @@ class GetProvinsiResponseData(TypedDict):
     #: Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells
     #: more); empty for a retired code or one BPS has no pairing for
     bps_codes: list[GetProvinsiResponseDataBpsCodesItem]
+    #: Reports of a wrong fact about this region not yet decided (POST /wilayah/{id}/reports);
+    #: absent when none. Counted from a set each server refreshes at most once a minute: up to about
+    #: a minute old.
+    open_reports: NotRequired[int]
+    #: Only with include=sources: where each family of fields comes from (docs/api.md, Sources)
+    sources: NotRequired[GetProvinsiResponseDataSources]
 
 
 class GetProvinsiResponse(TypedDict):
@@ -1128,6 +1656,388 @@ class GetKabupatenResponseDataBpsCodesItem(TypedDict):
     period: str
 
 
+class GetKabupatenResponseDataSourcesCodeNameSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKabupatenResponseDataSourcesCodeNameCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKabupatenResponseDataSourcesCodeNameList(TypedDict):
+    """The edition whose list the API follows now"""
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+GetKabupatenResponseDataSourcesCodeNameCodeSetInChange = TypedDict("GetKabupatenResponseDataSourcesCodeNameCodeSetInChange", {"kind": str, "from": str | None, "basis": str | None, "confidence": float | None})
+
+
+class GetKabupatenResponseDataSourcesCodeNameCodeSetIn(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+    #: The change that brought the code (created, recoded from `from`, split, merged) and how it was
+    #: established
+    change: GetKabupatenResponseDataSourcesCodeNameCodeSetInChange | None
+
+
+class GetKabupatenResponseDataSourcesCodeNameNameSetIn(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+class GetKabupatenResponseDataSourcesCodeNameUntil(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+class GetKabupatenResponseDataSourcesCodeName(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKabupatenResponseDataSourcesCodeNameSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKabupatenResponseDataSourcesCodeNameCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+    #: The edition whose list the API follows now
+    list: GetKabupatenResponseDataSourcesCodeNameList
+    #: The first edition holding the code; null where the editions cannot tell
+    code_set_in: GetKabupatenResponseDataSourcesCodeNameCodeSetIn | None
+    #: The edition of the last change of name (spelling and case aside); null where the editions
+    #: cannot tell
+    name_set_in: GetKabupatenResponseDataSourcesCodeNameNameSetIn | None
+    #: The name as that edition publishes it, when the record writes it otherwise
+    name_as_published: str | None
+    #: A retired code: the last edition holding it
+    until: GetKabupatenResponseDataSourcesCodeNameUntil | None
+
+
+class GetKabupatenResponseDataSourcesCoordinatesSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKabupatenResponseDataSourcesCoordinatesCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKabupatenResponseDataSourcesCoordinates(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKabupatenResponseDataSourcesCoordinatesSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKabupatenResponseDataSourcesCoordinatesCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKabupatenResponseDataSourcesPostalCodeSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKabupatenResponseDataSourcesPostalCodeCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKabupatenResponseDataSourcesPostalCode(TypedDict):
+    """kelurahan/desa"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKabupatenResponseDataSourcesPostalCodeSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKabupatenResponseDataSourcesPostalCodeCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKabupatenResponseDataSourcesBoundarySourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKabupatenResponseDataSourcesBoundaryCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKabupatenResponseDataSourcesBoundary(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKabupatenResponseDataSourcesBoundarySourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKabupatenResponseDataSourcesBoundaryCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKabupatenResponseDataSourcesPopulationAreaSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKabupatenResponseDataSourcesPopulationAreaCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKabupatenResponseDataSourcesPopulationArea(TypedDict):
+    """provinsi and kabupaten/kota"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKabupatenResponseDataSourcesPopulationAreaSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKabupatenResponseDataSourcesPopulationAreaCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKabupatenResponseDataSourcesIslandsSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKabupatenResponseDataSourcesIslandsCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKabupatenResponseDataSourcesIslands(TypedDict):
+    """provinsi and kabupaten/kota"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKabupatenResponseDataSourcesIslandsSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKabupatenResponseDataSourcesIslandsCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKabupatenResponseDataSourcesBpsCodesSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKabupatenResponseDataSourcesBpsCodesCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKabupatenResponseDataSourcesBpsCodes(TypedDict):
+    """kabupaten/kota, kecamatan, kelurahan/desa"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKabupatenResponseDataSourcesBpsCodesSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKabupatenResponseDataSourcesBpsCodesCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKabupatenResponseDataSources(TypedDict):
+    """Only with include=sources: where each family of fields comes from (docs/api.md, Sources)"""
+    code_name: GetKabupatenResponseDataSourcesCodeName
+    coordinates: NotRequired[GetKabupatenResponseDataSourcesCoordinates]
+    #: kelurahan/desa
+    postal_code: NotRequired[GetKabupatenResponseDataSourcesPostalCode]
+    boundary: NotRequired[GetKabupatenResponseDataSourcesBoundary]
+    #: provinsi and kabupaten/kota
+    population_area: NotRequired[GetKabupatenResponseDataSourcesPopulationArea]
+    #: provinsi and kabupaten/kota
+    islands: NotRequired[GetKabupatenResponseDataSourcesIslands]
+    #: kabupaten/kota, kecamatan, kelurahan/desa
+    bps_codes: NotRequired[GetKabupatenResponseDataSourcesBpsCodes]
+
+
 class GetKabupatenResponseData(TypedDict):
     #: Kemendagri code with dots, e.g. 32.73.09.1001
     id: str
@@ -1160,6 +2070,12 @@ class GetKabupatenResponseData(TypedDict):
     #: Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells
     #: more); empty for a retired code or one BPS has no pairing for
     bps_codes: list[GetKabupatenResponseDataBpsCodesItem]
+    #: Reports of a wrong fact about this region not yet decided (POST /wilayah/{id}/reports);
+    #: absent when none. Counted from a set each server refreshes at most once a minute: up to about
+    #: a minute old.
+    open_reports: NotRequired[int]
+    #: Only with include=sources: where each family of fields comes from (docs/api.md, Sources)
+    sources: NotRequired[GetKabupatenResponseDataSources]
 
 
 class GetKabupatenResponse(TypedDict):
@@ -1197,6 +2113,388 @@ class GetKecamatanResponseDataBpsCodesItem(TypedDict):
     period: str
 
 
+class GetKecamatanResponseDataSourcesCodeNameSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKecamatanResponseDataSourcesCodeNameCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKecamatanResponseDataSourcesCodeNameList(TypedDict):
+    """The edition whose list the API follows now"""
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+GetKecamatanResponseDataSourcesCodeNameCodeSetInChange = TypedDict("GetKecamatanResponseDataSourcesCodeNameCodeSetInChange", {"kind": str, "from": str | None, "basis": str | None, "confidence": float | None})
+
+
+class GetKecamatanResponseDataSourcesCodeNameCodeSetIn(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+    #: The change that brought the code (created, recoded from `from`, split, merged) and how it was
+    #: established
+    change: GetKecamatanResponseDataSourcesCodeNameCodeSetInChange | None
+
+
+class GetKecamatanResponseDataSourcesCodeNameNameSetIn(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+class GetKecamatanResponseDataSourcesCodeNameUntil(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+class GetKecamatanResponseDataSourcesCodeName(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKecamatanResponseDataSourcesCodeNameSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKecamatanResponseDataSourcesCodeNameCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+    #: The edition whose list the API follows now
+    list: GetKecamatanResponseDataSourcesCodeNameList
+    #: The first edition holding the code; null where the editions cannot tell
+    code_set_in: GetKecamatanResponseDataSourcesCodeNameCodeSetIn | None
+    #: The edition of the last change of name (spelling and case aside); null where the editions
+    #: cannot tell
+    name_set_in: GetKecamatanResponseDataSourcesCodeNameNameSetIn | None
+    #: The name as that edition publishes it, when the record writes it otherwise
+    name_as_published: str | None
+    #: A retired code: the last edition holding it
+    until: GetKecamatanResponseDataSourcesCodeNameUntil | None
+
+
+class GetKecamatanResponseDataSourcesCoordinatesSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKecamatanResponseDataSourcesCoordinatesCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKecamatanResponseDataSourcesCoordinates(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKecamatanResponseDataSourcesCoordinatesSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKecamatanResponseDataSourcesCoordinatesCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKecamatanResponseDataSourcesPostalCodeSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKecamatanResponseDataSourcesPostalCodeCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKecamatanResponseDataSourcesPostalCode(TypedDict):
+    """kelurahan/desa"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKecamatanResponseDataSourcesPostalCodeSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKecamatanResponseDataSourcesPostalCodeCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKecamatanResponseDataSourcesBoundarySourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKecamatanResponseDataSourcesBoundaryCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKecamatanResponseDataSourcesBoundary(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKecamatanResponseDataSourcesBoundarySourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKecamatanResponseDataSourcesBoundaryCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKecamatanResponseDataSourcesPopulationAreaSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKecamatanResponseDataSourcesPopulationAreaCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKecamatanResponseDataSourcesPopulationArea(TypedDict):
+    """provinsi and kabupaten/kota"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKecamatanResponseDataSourcesPopulationAreaSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKecamatanResponseDataSourcesPopulationAreaCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKecamatanResponseDataSourcesIslandsSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKecamatanResponseDataSourcesIslandsCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKecamatanResponseDataSourcesIslands(TypedDict):
+    """provinsi and kabupaten/kota"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKecamatanResponseDataSourcesIslandsSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKecamatanResponseDataSourcesIslandsCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKecamatanResponseDataSourcesBpsCodesSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKecamatanResponseDataSourcesBpsCodesCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKecamatanResponseDataSourcesBpsCodes(TypedDict):
+    """kabupaten/kota, kecamatan, kelurahan/desa"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKecamatanResponseDataSourcesBpsCodesSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKecamatanResponseDataSourcesBpsCodesCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKecamatanResponseDataSources(TypedDict):
+    """Only with include=sources: where each family of fields comes from (docs/api.md, Sources)"""
+    code_name: GetKecamatanResponseDataSourcesCodeName
+    coordinates: NotRequired[GetKecamatanResponseDataSourcesCoordinates]
+    #: kelurahan/desa
+    postal_code: NotRequired[GetKecamatanResponseDataSourcesPostalCode]
+    boundary: NotRequired[GetKecamatanResponseDataSourcesBoundary]
+    #: provinsi and kabupaten/kota
+    population_area: NotRequired[GetKecamatanResponseDataSourcesPopulationArea]
+    #: provinsi and kabupaten/kota
+    islands: NotRequired[GetKecamatanResponseDataSourcesIslands]
+    #: kabupaten/kota, kecamatan, kelurahan/desa
+    bps_codes: NotRequired[GetKecamatanResponseDataSourcesBpsCodes]
+
+
 class GetKecamatanResponseData(TypedDict):
     #: Kemendagri code with dots, e.g. 32.73.09.1001
     id: str
@@ -1220,6 +2518,12 @@ class GetKecamatanResponseData(TypedDict):
     #: Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells
     #: more); empty for a retired code or one BPS has no pairing for
     bps_codes: list[GetKecamatanResponseDataBpsCodesItem]
+    #: Reports of a wrong fact about this region not yet decided (POST /wilayah/{id}/reports);
+    #: absent when none. Counted from a set each server refreshes at most once a minute: up to about
+    #: a minute old.
+    open_reports: NotRequired[int]
+    #: Only with include=sources: where each family of fields comes from (docs/api.md, Sources)
+    sources: NotRequired[GetKecamatanResponseDataSources]
 
 
 class GetKecamatanResponse(TypedDict):
@@ -1259,6 +2563,388 @@ class GetKelurahanResponseDataBpsCodesItem(TypedDict):
     period: str
 
 
+class GetKelurahanResponseDataSourcesCodeNameSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKelurahanResponseDataSourcesCodeNameCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKelurahanResponseDataSourcesCodeNameList(TypedDict):
+    """The edition whose list the API follows now"""
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+GetKelurahanResponseDataSourcesCodeNameCodeSetInChange = TypedDict("GetKelurahanResponseDataSourcesCodeNameCodeSetInChange", {"kind": str, "from": str | None, "basis": str | None, "confidence": float | None})
+
+
+class GetKelurahanResponseDataSourcesCodeNameCodeSetIn(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+    #: The change that brought the code (created, recoded from `from`, split, merged) and how it was
+    #: established
+    change: GetKelurahanResponseDataSourcesCodeNameCodeSetInChange | None
+
+
+class GetKelurahanResponseDataSourcesCodeNameNameSetIn(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+class GetKelurahanResponseDataSourcesCodeNameUntil(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+class GetKelurahanResponseDataSourcesCodeName(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKelurahanResponseDataSourcesCodeNameSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKelurahanResponseDataSourcesCodeNameCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+    #: The edition whose list the API follows now
+    list: GetKelurahanResponseDataSourcesCodeNameList
+    #: The first edition holding the code; null where the editions cannot tell
+    code_set_in: GetKelurahanResponseDataSourcesCodeNameCodeSetIn | None
+    #: The edition of the last change of name (spelling and case aside); null where the editions
+    #: cannot tell
+    name_set_in: GetKelurahanResponseDataSourcesCodeNameNameSetIn | None
+    #: The name as that edition publishes it, when the record writes it otherwise
+    name_as_published: str | None
+    #: A retired code: the last edition holding it
+    until: GetKelurahanResponseDataSourcesCodeNameUntil | None
+
+
+class GetKelurahanResponseDataSourcesCoordinatesSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKelurahanResponseDataSourcesCoordinatesCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKelurahanResponseDataSourcesCoordinates(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKelurahanResponseDataSourcesCoordinatesSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKelurahanResponseDataSourcesCoordinatesCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKelurahanResponseDataSourcesPostalCodeSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKelurahanResponseDataSourcesPostalCodeCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKelurahanResponseDataSourcesPostalCode(TypedDict):
+    """kelurahan/desa"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKelurahanResponseDataSourcesPostalCodeSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKelurahanResponseDataSourcesPostalCodeCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKelurahanResponseDataSourcesBoundarySourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKelurahanResponseDataSourcesBoundaryCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKelurahanResponseDataSourcesBoundary(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKelurahanResponseDataSourcesBoundarySourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKelurahanResponseDataSourcesBoundaryCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKelurahanResponseDataSourcesPopulationAreaSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKelurahanResponseDataSourcesPopulationAreaCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKelurahanResponseDataSourcesPopulationArea(TypedDict):
+    """provinsi and kabupaten/kota"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKelurahanResponseDataSourcesPopulationAreaSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKelurahanResponseDataSourcesPopulationAreaCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKelurahanResponseDataSourcesIslandsSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKelurahanResponseDataSourcesIslandsCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKelurahanResponseDataSourcesIslands(TypedDict):
+    """provinsi and kabupaten/kota"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKelurahanResponseDataSourcesIslandsSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKelurahanResponseDataSourcesIslandsCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKelurahanResponseDataSourcesBpsCodesSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetKelurahanResponseDataSourcesBpsCodesCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetKelurahanResponseDataSourcesBpsCodes(TypedDict):
+    """kabupaten/kota, kecamatan, kelurahan/desa"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetKelurahanResponseDataSourcesBpsCodesSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetKelurahanResponseDataSourcesBpsCodesCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetKelurahanResponseDataSources(TypedDict):
+    """Only with include=sources: where each family of fields comes from (docs/api.md, Sources)"""
+    code_name: GetKelurahanResponseDataSourcesCodeName
+    coordinates: NotRequired[GetKelurahanResponseDataSourcesCoordinates]
+    #: kelurahan/desa
+    postal_code: NotRequired[GetKelurahanResponseDataSourcesPostalCode]
+    boundary: NotRequired[GetKelurahanResponseDataSourcesBoundary]
+    #: provinsi and kabupaten/kota
+    population_area: NotRequired[GetKelurahanResponseDataSourcesPopulationArea]
+    #: provinsi and kabupaten/kota
+    islands: NotRequired[GetKelurahanResponseDataSourcesIslands]
+    #: kabupaten/kota, kecamatan, kelurahan/desa
+    bps_codes: NotRequired[GetKelurahanResponseDataSourcesBpsCodes]
+
+
 class GetKelurahanResponseData(TypedDict):
     #: Kemendagri code with dots, e.g. 32.73.09.1001
     id: str
@@ -1284,6 +2970,12 @@ class GetKelurahanResponseData(TypedDict):
     #: Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells
     #: more); empty for a retired code or one BPS has no pairing for
     bps_codes: list[GetKelurahanResponseDataBpsCodesItem]
+    #: Reports of a wrong fact about this region not yet decided (POST /wilayah/{id}/reports);
+    #: absent when none. Counted from a set each server refreshes at most once a minute: up to about
+    #: a minute old.
+    open_reports: NotRequired[int]
+    #: Only with include=sources: where each family of fields comes from (docs/api.md, Sources)
+    sources: NotRequired[GetKelurahanResponseDataSources]
 
 
 class GetKelurahanResponse(TypedDict):
@@ -1657,14 +3349,34 @@ class GetEditionsResponse(TypedDict):
     data: list[GetEditionsResponseDataItem]
 
 
+class ListChangesResponseDataItemCorrection(TypedDict):
+    """kind correction only"""
+    #: The accepted report it came from
+    report_id: str
+    field: Literal["name", "postal_code", "coordinates"]
+    #: What the sources said (coordinates as `lat,lng`)
+    value_before: str | None
+    #: The value now served
+    value: str
+    #: What the reviewer cited: a regulation, a letter, a survey
+    basis: str
+    #: When the report was accepted (ISO 8601)
+    accepted_at: str
+
+
 class ListChangesResponseDataItem(TypedDict):
-    #: The edition the change shows in (the change happened since the edition before it)
+    #: edition: a change between two editions of the code list; correction: a fact we corrected over
+    #: the current edition from an accepted report of a wrong fact (see `correction`)
+    kind: Literal["edition", "correction"]
+    #: The edition the change shows in (the change happened since the edition before it); for a
+    #: correction, the edition it corrects
     edition: str
     regulation: str
     #: created (a new code; code_before names the region it was formed from, when known), retired
     #: (the code left with no successor), renamed, recoded (the code left, one region took its
-    #: place), split, merged
-    change: Literal["created", "retired", "renamed", "recoded", "split", "merged"]
+    #: place), split, merged; corrected (kind correction: a name, postal code or coordinate we
+    #: corrected)
+    change: Literal["created", "retired", "renamed", "recoded", "split", "merged", "corrected"]
     level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"]
     code_before: str | None
     #: As the earlier edition spelled it
@@ -1675,6 +3387,8 @@ class ListChangesResponseDataItem(TypedDict):
     #: For recoded, split, merged and created-from: why (see basis of successors)
     basis: Literal["curated", "same_name", "same_name_elsewhere", "children", "split", "similar_name", "name_part"] | None
     confidence: float | None
+    #: kind correction only
+    correction: NotRequired[ListChangesResponseDataItemCorrection]
 
 
 ListChangesResponseMeta = TypedDict("ListChangesResponseMeta", {"total": int, "page": int, "per_page": int, "total_pages": int, "from": str, "to": str})
@@ -1790,14 +3504,34 @@ class GetHistoryResponseDataPredecessorsItem(TypedDict):
     confidence: float
 
 
+class GetHistoryResponseDataChangesItemCorrection(TypedDict):
+    """kind correction only"""
+    #: The accepted report it came from
+    report_id: str
+    field: Literal["name", "postal_code", "coordinates"]
+    #: What the sources said (coordinates as `lat,lng`)
+    value_before: str | None
+    #: The value now served
+    value: str
+    #: What the reviewer cited: a regulation, a letter, a survey
+    basis: str
+    #: When the report was accepted (ISO 8601)
+    accepted_at: str
+
+
 class GetHistoryResponseDataChangesItem(TypedDict):
-    #: The edition the change shows in (the change happened since the edition before it)
+    #: edition: a change between two editions of the code list; correction: a fact we corrected over
+    #: the current edition from an accepted report of a wrong fact (see `correction`)
+    kind: Literal["edition", "correction"]
+    #: The edition the change shows in (the change happened since the edition before it); for a
+    #: correction, the edition it corrects
     edition: str
     regulation: str
     #: created (a new code; code_before names the region it was formed from, when known), retired
     #: (the code left with no successor), renamed, recoded (the code left, one region took its
-    #: place), split, merged
-    change: Literal["created", "retired", "renamed", "recoded", "split", "merged"]
+    #: place), split, merged; corrected (kind correction: a name, postal code or coordinate we
+    #: corrected)
+    change: Literal["created", "retired", "renamed", "recoded", "split", "merged", "corrected"]
     level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"]
     code_before: str | None
     #: As the earlier edition spelled it
@@ -1808,6 +3542,8 @@ class GetHistoryResponseDataChangesItem(TypedDict):
     #: For recoded, split, merged and created-from: why (see basis of successors)
     basis: Literal["curated", "same_name", "same_name_elsewhere", "children", "split", "similar_name", "name_part"] | None
     confidence: float | None
+    #: kind correction only
+    correction: NotRequired[GetHistoryResponseDataChangesItemCorrection]
 
 
 class GetHistoryResponseData(TypedDict):
@@ -2246,6 +3982,388 @@ class GetWilayahResponseDataBpsCodesItem(TypedDict):
     period: str
 
 
+class GetWilayahResponseDataSourcesCodeNameSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetWilayahResponseDataSourcesCodeNameCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetWilayahResponseDataSourcesCodeNameList(TypedDict):
+    """The edition whose list the API follows now"""
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+GetWilayahResponseDataSourcesCodeNameCodeSetInChange = TypedDict("GetWilayahResponseDataSourcesCodeNameCodeSetInChange", {"kind": str, "from": str | None, "basis": str | None, "confidence": float | None})
+
+
+class GetWilayahResponseDataSourcesCodeNameCodeSetIn(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+    #: The change that brought the code (created, recoded from `from`, split, merged) and how it was
+    #: established
+    change: GetWilayahResponseDataSourcesCodeNameCodeSetInChange | None
+
+
+class GetWilayahResponseDataSourcesCodeNameNameSetIn(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+class GetWilayahResponseDataSourcesCodeNameUntil(TypedDict):
+    #: Edition of the Kemendagri code list (GET /wilayah/editions)
+    edition: str
+    #: The regulation that published it: its number
+    regulation: str
+    #: The regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: True for the oldest edition the data holds (2015): the fact may be older
+    at_or_before: bool
+
+
+class GetWilayahResponseDataSourcesCodeName(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetWilayahResponseDataSourcesCodeNameSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetWilayahResponseDataSourcesCodeNameCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+    #: The edition whose list the API follows now
+    list: GetWilayahResponseDataSourcesCodeNameList
+    #: The first edition holding the code; null where the editions cannot tell
+    code_set_in: GetWilayahResponseDataSourcesCodeNameCodeSetIn | None
+    #: The edition of the last change of name (spelling and case aside); null where the editions
+    #: cannot tell
+    name_set_in: GetWilayahResponseDataSourcesCodeNameNameSetIn | None
+    #: The name as that edition publishes it, when the record writes it otherwise
+    name_as_published: str | None
+    #: A retired code: the last edition holding it
+    until: GetWilayahResponseDataSourcesCodeNameUntil | None
+
+
+class GetWilayahResponseDataSourcesCoordinatesSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetWilayahResponseDataSourcesCoordinatesCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetWilayahResponseDataSourcesCoordinates(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetWilayahResponseDataSourcesCoordinatesSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetWilayahResponseDataSourcesCoordinatesCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetWilayahResponseDataSourcesPostalCodeSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetWilayahResponseDataSourcesPostalCodeCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetWilayahResponseDataSourcesPostalCode(TypedDict):
+    """kelurahan/desa"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetWilayahResponseDataSourcesPostalCodeSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetWilayahResponseDataSourcesPostalCodeCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetWilayahResponseDataSourcesBoundarySourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetWilayahResponseDataSourcesBoundaryCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetWilayahResponseDataSourcesBoundary(TypedDict):
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetWilayahResponseDataSourcesBoundarySourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetWilayahResponseDataSourcesBoundaryCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetWilayahResponseDataSourcesPopulationAreaSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetWilayahResponseDataSourcesPopulationAreaCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetWilayahResponseDataSourcesPopulationArea(TypedDict):
+    """provinsi and kabupaten/kota"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetWilayahResponseDataSourcesPopulationAreaSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetWilayahResponseDataSourcesPopulationAreaCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetWilayahResponseDataSourcesIslandsSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetWilayahResponseDataSourcesIslandsCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetWilayahResponseDataSourcesIslands(TypedDict):
+    """provinsi and kabupaten/kota"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetWilayahResponseDataSourcesIslandsSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetWilayahResponseDataSourcesIslandsCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetWilayahResponseDataSourcesBpsCodesSourcesItem(TypedDict):
+    #: The source's id in the sources table (GET /docs/guide/sources lists every one)
+    id: str
+    kind: Literal["dataset", "regulation"]
+    name: str
+    url: str | None
+    #: Release or commit of a dataset; the regulation's number for a regulation; null where the
+    #: source states none
+    version: str | None
+    #: Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+    date: str | None
+    #: SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+    licence: str | None
+    licence_url: str | None
+    #: The credit to show where this data is shown or shipped
+    attribution: str
+    note: str | None
+
+
+class GetWilayahResponseDataSourcesBpsCodesCorrectionsItem(TypedDict):
+    #: curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an
+    #: accepted report)
+    kind: Literal["curated_history", "name_reading", "alias", "alt_name", "derived_point", "island_move", "report"]
+    #: What was set by hand
+    value: str
+    #: The law, usage or reason the correction cites
+    basis: str
+    #: The repository file the correction is written in
+    source_file: str | None
+    report_id: NotRequired[str]
+    accepted_at: NotRequired[str]
+
+
+class GetWilayahResponseDataSourcesBpsCodes(TypedDict):
+    """kabupaten/kota, kecamatan, kelurahan/desa"""
+    #: The record fields and endpoints this family answers for
+    covers: list[str]
+    sources: list[GetWilayahResponseDataSourcesBpsCodesSourcesItem]
+    #: Hand corrections of this region's data in this family, each with its basis
+    corrections: list[GetWilayahResponseDataSourcesBpsCodesCorrectionsItem]
+    #: Why this region has no value here, or how the value differs from its source
+    note: str | None
+
+
+class GetWilayahResponseDataSources(TypedDict):
+    """Only with include=sources: where each family of fields comes from (docs/api.md, Sources)"""
+    code_name: GetWilayahResponseDataSourcesCodeName
+    coordinates: NotRequired[GetWilayahResponseDataSourcesCoordinates]
+    #: kelurahan/desa
+    postal_code: NotRequired[GetWilayahResponseDataSourcesPostalCode]
+    boundary: NotRequired[GetWilayahResponseDataSourcesBoundary]
+    #: provinsi and kabupaten/kota
+    population_area: NotRequired[GetWilayahResponseDataSourcesPopulationArea]
+    #: provinsi and kabupaten/kota
+    islands: NotRequired[GetWilayahResponseDataSourcesIslands]
+    #: kabupaten/kota, kecamatan, kelurahan/desa
+    bps_codes: NotRequired[GetWilayahResponseDataSourcesBpsCodes]
+
+
 class GetWilayahResponseData(TypedDict):
     #: Kemendagri code with dots, e.g. 32.73.09.1001
     id: str
@@ -2280,6 +4398,12 @@ class GetWilayahResponseData(TypedDict):
     #: Kemendagri does not, or renumbered: prefer the newest period; GET /wilayah/bps/{code} tells
     #: more); empty for a retired code or one BPS has no pairing for
     bps_codes: list[GetWilayahResponseDataBpsCodesItem]
+    #: Reports of a wrong fact about this region not yet decided (POST /wilayah/{id}/reports);
+    #: absent when none. Counted from a set each server refreshes at most once a minute: up to about
+    #: a minute old.
+    open_reports: NotRequired[int]
+    #: Only with include=sources: where each family of fields comes from (docs/api.md, Sources)
+    sources: NotRequired[GetWilayahResponseDataSources]
 
 
 class GetWilayahResponse(TypedDict):
@@ -2359,4 +4483,4 @@ class GetGempaTerkiniResponse(TypedDict):
     data: GetGempaTerkiniResponseData
 
 
-__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "CancelJobResponse", "CancelJobResponseData", "CancelJobResponseDataChunks", "CancelJobResponseDataCost", "CancelJobResponseDataInput", "CancelJobResponseDataRows", "ChangePasswordResponse", "ChangePasswordResponseData", "ConvertCodesResponse", "ConvertCodesResponseDataItem", "ConvertCodesResponseDataItemBps", "ConvertCodesResponseDataItemCurrent", "ConvertCodesResponseDataItemSuccessorsItem", "CreateJobResponse", "CreateJobResponseData", "CreateJobResponseDataChunks", "CreateJobResponseDataCost", "CreateJobResponseDataInput", "CreateJobResponseDataRows", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "CreateWebhookResponse", "CreateWebhookResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataAsIssued", "DecodeNikResponseDataAsIssuedKabupaten", "DecodeNikResponseDataAsIssuedKecamatan", "DecodeNikResponseDataAsIssuedProvinsi", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "DeleteWebhookResponse", "DeleteWebhookResponseData", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetBpsResponse", "GetBpsResponseData", "GetBpsResponseDataCurrent", "GetCoverageResponse", "GetCoverageResponseDataItem", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetEditionsResponse", "GetEditionsResponseDataItem", "GetEditionsResponseDataItemCounts", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetExportManifestResponseDataMappingsItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetHistoryResponse", "GetHistoryResponseData", "GetHistoryResponseDataChangesItem", "GetHistoryResponseDataEditionsItem", "GetHistoryResponseDataPredecessorsItem", "GetHistoryResponseDataSuccessorsItem", "GetHistoryResponseDataWithin", "GetInvoiceResponse", "GetInvoiceResponseData", "GetJobResponse", "GetJobResponseData", "GetJobResponseDataChunks", "GetJobResponseDataCost", "GetJobResponseDataInput", "GetJobResponseDataRows", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKabupatenResponseDataBpsCodesItem", "GetKabupatenResponseDataPopulation", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKecamatanResponseDataBpsCodesItem", "GetKelurahanResponse", "GetKelurahanResponseData", "GetKelurahanResponseDataBpsCodesItem", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataAsIssued", "GetNikResponseDataAsIssuedKabupaten", "GetNikResponseDataAsIssuedKecamatan", "GetNikResponseDataAsIssuedProvinsi", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetProvinsiResponseDataBpsCodesItem", "GetProvinsiResponseDataPopulation", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWebhookResponse", "GetWebhookResponseData", "GetWilayahResponse", "GetWilayahResponseData", "GetWilayahResponseDataBpsCodesItem", "GetWilayahResponseDataPopulation", "ListChangesResponse", "ListChangesResponseDataItem", "ListChangesResponseMeta", "ListCoverageMissingResponse", "ListCoverageMissingResponseDataItem", "ListCoverageMissingResponseMeta", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListJobsResponse", "ListJobsResponseItem", "ListJobsResponseItemChunks", "ListJobsResponseItemCost", "ListJobsResponseItemInput", "ListJobsResponseItemRows", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKabupatenResponseItemPopulation", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListNearbyResponse", "ListNearbyResponseDataItem", "ListNearbyResponseMeta", "ListNearbyResponseMetaContaining", "ListNeighborsResponse", "ListNeighborsResponseDataItem", "ListNeighborsResponseMeta", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListProvinsiResponseItemPopulation", "ListPulauResponse", "ListPulauResponseItem", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseItem", "ListWebhookDeliveriesResponseItemAttemptLogItem", "ListWebhooksResponse", "ListWebhooksResponseDataItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RedeliverWebhookResponse", "RedeliverWebhookResponseData", "RedeliverWebhookResponseDataAttemptLogItem", "RegisterResponse", "RegisterResponseData", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ResolveAddressResponse", "ResolveAddressResponseData", "ResolveAddressResponseDataAlternativesItem", "ResolveAddressResponseDataComponents", "ResolveAddressResponseDataKabupaten", "ResolveAddressResponseDataKecamatan", "ResolveAddressResponseDataKelurahan", "ResolveAddressResponseDataMatchedItem", "ResolveAddressResponseDataProvinsi", "ResolveAddressesResponse", "ResolveAddressesResponseDataItem", "ResolveAddressesResponseDataItemAlternativesItem", "ResolveAddressesResponseDataItemComponents", "ResolveAddressesResponseDataItemKabupaten", "ResolveAddressesResponseDataItemKecamatan", "ResolveAddressesResponseDataItemKelurahan", "ResolveAddressesResponseDataItemMatchedItem", "ResolveAddressesResponseDataItemProvinsi", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "RollKeyResponse", "RollKeyResponseData", "RollWebhookSecretResponse", "RollWebhookSecretResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SearchRegionsResponseItemMatchReading", "SearchRegionsResponseItemMatchReadingRewritesItem", "SubscribeResponse", "SubscribeResponseData", "TestWebhookResponse", "TestWebhookResponseData", "TestWebhookResponseDataAttemptLogItem", "TripayWebhookResponse", "UpdateWebhookResponse", "UpdateWebhookResponseData"]
+__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListReportsResponse", "AdminListReportsResponseItem", "AdminListReportsResponseItemEvidence", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminReviewReportResponse", "AdminReviewReportResponseData", "AdminReviewReportResponseDataEvidence", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "CancelJobResponse", "CancelJobResponseData", "CancelJobResponseDataChunks", "CancelJobResponseDataCost", "CancelJobResponseDataInput", "CancelJobResponseDataRows", "ChangePasswordResponse", "ChangePasswordResponseData", "ConvertCodesResponse", "ConvertCodesResponseDataItem", "ConvertCodesResponseDataItemBps", "ConvertCodesResponseDataItemCurrent", "ConvertCodesResponseDataItemSuccessorsItem", "CreateJobResponse", "CreateJobResponseData", "CreateJobResponseDataChunks", "CreateJobResponseDataCost", "CreateJobResponseDataInput", "CreateJobResponseDataRows", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "CreateWebhookResponse", "CreateWebhookResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataAsIssued", "DecodeNikResponseDataAsIssuedKabupaten", "DecodeNikResponseDataAsIssuedKecamatan", "DecodeNikResponseDataAsIssuedProvinsi", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "DeleteWebhookResponse", "DeleteWebhookResponseData", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetBpsResponse", "GetBpsResponseData", "GetBpsResponseDataCurrent", "GetCoverageResponse", "GetCoverageResponseDataItem", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetEditionsResponse", "GetEditionsResponseDataItem", "GetEditionsResponseDataItemCounts", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetExportManifestResponseDataMappingsItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetHistoryResponse", "GetHistoryResponseData", "GetHistoryResponseDataChangesItem", "GetHistoryResponseDataChangesItemCorrection", "GetHistoryResponseDataEditionsItem", "GetHistoryResponseDataPredecessorsItem", "GetHistoryResponseDataSuccessorsItem", "GetHistoryResponseDataWithin", "GetInvoiceResponse", "GetInvoiceResponseData", "GetJobResponse", "GetJobResponseData", "GetJobResponseDataChunks", "GetJobResponseDataCost", "GetJobResponseDataInput", "GetJobResponseDataRows", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKabupatenResponseDataBpsCodesItem", "GetKabupatenResponseDataPopulation", "GetKabupatenResponseDataSources", "GetKabupatenResponseDataSourcesBoundary", "GetKabupatenResponseDataSourcesBoundaryCorrectionsItem", "GetKabupatenResponseDataSourcesBoundarySourcesItem", "GetKabupatenResponseDataSourcesBpsCodes", "GetKabupatenResponseDataSourcesBpsCodesCorrectionsItem", "GetKabupatenResponseDataSourcesBpsCodesSourcesItem", "GetKabupatenResponseDataSourcesCodeName", "GetKabupatenResponseDataSourcesCodeNameCodeSetIn", "GetKabupatenResponseDataSourcesCodeNameCodeSetInChange", "GetKabupatenResponseDataSourcesCodeNameCorrectionsItem", "GetKabupatenResponseDataSourcesCodeNameList", "GetKabupatenResponseDataSourcesCodeNameNameSetIn", "GetKabupatenResponseDataSourcesCodeNameSourcesItem", "GetKabupatenResponseDataSourcesCodeNameUntil", "GetKabupatenResponseDataSourcesCoordinates", "GetKabupatenResponseDataSourcesCoordinatesCorrectionsItem", "GetKabupatenResponseDataSourcesCoordinatesSourcesItem", "GetKabupatenResponseDataSourcesIslands", "GetKabupatenResponseDataSourcesIslandsCorrectionsItem", "GetKabupatenResponseDataSourcesIslandsSourcesItem", "GetKabupatenResponseDataSourcesPopulationArea", "GetKabupatenResponseDataSourcesPopulationAreaCorrectionsItem", "GetKabupatenResponseDataSourcesPopulationAreaSourcesItem", "GetKabupatenResponseDataSourcesPostalCode", "GetKabupatenResponseDataSourcesPostalCodeCorrectionsItem", "GetKabupatenResponseDataSourcesPostalCodeSourcesItem", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKecamatanResponseDataBpsCodesItem", "GetKecamatanResponseDataSources", "GetKecamatanResponseDataSourcesBoundary", "GetKecamatanResponseDataSourcesBoundaryCorrectionsItem", "GetKecamatanResponseDataSourcesBoundarySourcesItem", "GetKecamatanResponseDataSourcesBpsCodes", "GetKecamatanResponseDataSourcesBpsCodesCorrectionsItem", "GetKecamatanResponseDataSourcesBpsCodesSourcesItem", "GetKecamatanResponseDataSourcesCodeName", "GetKecamatanResponseDataSourcesCodeNameCodeSetIn", "GetKecamatanResponseDataSourcesCodeNameCodeSetInChange", "GetKecamatanResponseDataSourcesCodeNameCorrectionsItem", "GetKecamatanResponseDataSourcesCodeNameList", "GetKecamatanResponseDataSourcesCodeNameNameSetIn", "GetKecamatanResponseDataSourcesCodeNameSourcesItem", "GetKecamatanResponseDataSourcesCodeNameUntil", "GetKecamatanResponseDataSourcesCoordinates", "GetKecamatanResponseDataSourcesCoordinatesCorrectionsItem", "GetKecamatanResponseDataSourcesCoordinatesSourcesItem", "GetKecamatanResponseDataSourcesIslands", "GetKecamatanResponseDataSourcesIslandsCorrectionsItem", "GetKecamatanResponseDataSourcesIslandsSourcesItem", "GetKecamatanResponseDataSourcesPopulationArea", "GetKecamatanResponseDataSourcesPopulationAreaCorrectionsItem", "GetKecamatanResponseDataSourcesPopulationAreaSourcesItem", "GetKecamatanResponseDataSourcesPostalCode", "GetKecamatanResponseDataSourcesPostalCodeCorrectionsItem", "GetKecamatanResponseDataSourcesPostalCodeSourcesItem", "GetKelurahanResponse", "GetKelurahanResponseData", "GetKelurahanResponseDataBpsCodesItem", "GetKelurahanResponseDataSources", "GetKelurahanResponseDataSourcesBoundary", "GetKelurahanResponseDataSourcesBoundaryCorrectionsItem", "GetKelurahanResponseDataSourcesBoundarySourcesItem", "GetKelurahanResponseDataSourcesBpsCodes", "GetKelurahanResponseDataSourcesBpsCodesCorrectionsItem", "GetKelurahanResponseDataSourcesBpsCodesSourcesItem", "GetKelurahanResponseDataSourcesCodeName", "GetKelurahanResponseDataSourcesCodeNameCodeSetIn", "GetKelurahanResponseDataSourcesCodeNameCodeSetInChange", "GetKelurahanResponseDataSourcesCodeNameCorrectionsItem", "GetKelurahanResponseDataSourcesCodeNameList", "GetKelurahanResponseDataSourcesCodeNameNameSetIn", "GetKelurahanResponseDataSourcesCodeNameSourcesItem", "GetKelurahanResponseDataSourcesCodeNameUntil", "GetKelurahanResponseDataSourcesCoordinates", "GetKelurahanResponseDataSourcesCoordinatesCorrectionsItem", "GetKelurahanResponseDataSourcesCoordinatesSourcesItem", "GetKelurahanResponseDataSourcesIslands", "GetKelurahanResponseDataSourcesIslandsCorrectionsItem", "GetKelurahanResponseDataSourcesIslandsSourcesItem", "GetKelurahanResponseDataSourcesPopulationArea", "GetKelurahanResponseDataSourcesPopulationAreaCorrectionsItem", "GetKelurahanResponseDataSourcesPopulationAreaSourcesItem", "GetKelurahanResponseDataSourcesPostalCode", "GetKelurahanResponseDataSourcesPostalCodeCorrectionsItem", "GetKelurahanResponseDataSourcesPostalCodeSourcesItem", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataAsIssued", "GetNikResponseDataAsIssuedKabupaten", "GetNikResponseDataAsIssuedKecamatan", "GetNikResponseDataAsIssuedProvinsi", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetProvinsiResponseDataBpsCodesItem", "GetProvinsiResponseDataPopulation", "GetProvinsiResponseDataSources", "GetProvinsiResponseDataSourcesBoundary", "GetProvinsiResponseDataSourcesBoundaryCorrectionsItem", "GetProvinsiResponseDataSourcesBoundarySourcesItem", "GetProvinsiResponseDataSourcesBpsCodes", "GetProvinsiResponseDataSourcesBpsCodesCorrectionsItem", "GetProvinsiResponseDataSourcesBpsCodesSourcesItem", "GetProvinsiResponseDataSourcesCodeName", "GetProvinsiResponseDataSourcesCodeNameCodeSetIn", "GetProvinsiResponseDataSourcesCodeNameCodeSetInChange", "GetProvinsiResponseDataSourcesCodeNameCorrectionsItem", "GetProvinsiResponseDataSourcesCodeNameList", "GetProvinsiResponseDataSourcesCodeNameNameSetIn", "GetProvinsiResponseDataSourcesCodeNameSourcesItem", "GetProvinsiResponseDataSourcesCodeNameUntil", "GetProvinsiResponseDataSourcesCoordinates", "GetProvinsiResponseDataSourcesCoordinatesCorrectionsItem", "GetProvinsiResponseDataSourcesCoordinatesSourcesItem", "GetProvinsiResponseDataSourcesIslands", "GetProvinsiResponseDataSourcesIslandsCorrectionsItem", "GetProvinsiResponseDataSourcesIslandsSourcesItem", "GetProvinsiResponseDataSourcesPopulationArea", "GetProvinsiResponseDataSourcesPopulationAreaCorrectionsItem", "GetProvinsiResponseDataSourcesPopulationAreaSourcesItem", "GetProvinsiResponseDataSourcesPostalCode", "GetProvinsiResponseDataSourcesPostalCodeCorrectionsItem", "GetProvinsiResponseDataSourcesPostalCodeSourcesItem", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWebhookResponse", "GetWebhookResponseData", "GetWilayahResponse", "GetWilayahResponseData", "GetWilayahResponseDataBpsCodesItem", "GetWilayahResponseDataPopulation", "GetWilayahResponseDataSources", "GetWilayahResponseDataSourcesBoundary", "GetWilayahResponseDataSourcesBoundaryCorrectionsItem", "GetWilayahResponseDataSourcesBoundarySourcesItem", "GetWilayahResponseDataSourcesBpsCodes", "GetWilayahResponseDataSourcesBpsCodesCorrectionsItem", "GetWilayahResponseDataSourcesBpsCodesSourcesItem", "GetWilayahResponseDataSourcesCodeName", "GetWilayahResponseDataSourcesCodeNameCodeSetIn", "GetWilayahResponseDataSourcesCodeNameCodeSetInChange", "GetWilayahResponseDataSourcesCodeNameCorrectionsItem", "GetWilayahResponseDataSourcesCodeNameList", "GetWilayahResponseDataSourcesCodeNameNameSetIn", "GetWilayahResponseDataSourcesCodeNameSourcesItem", "GetWilayahResponseDataSourcesCodeNameUntil", "GetWilayahResponseDataSourcesCoordinates", "GetWilayahResponseDataSourcesCoordinatesCorrectionsItem", "GetWilayahResponseDataSourcesCoordinatesSourcesItem", "GetWilayahResponseDataSourcesIslands", "GetWilayahResponseDataSourcesIslandsCorrectionsItem", "GetWilayahResponseDataSourcesIslandsSourcesItem", "GetWilayahResponseDataSourcesPopulationArea", "GetWilayahResponseDataSourcesPopulationAreaCorrectionsItem", "GetWilayahResponseDataSourcesPopulationAreaSourcesItem", "GetWilayahResponseDataSourcesPostalCode", "GetWilayahResponseDataSourcesPostalCodeCorrectionsItem", "GetWilayahResponseDataSourcesPostalCodeSourcesItem", "ListChangesResponse", "ListChangesResponseDataItem", "ListChangesResponseDataItemCorrection", "ListChangesResponseMeta", "ListCoverageMissingResponse", "ListCoverageMissingResponseDataItem", "ListCoverageMissingResponseMeta", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListJobsResponse", "ListJobsResponseItem", "ListJobsResponseItemChunks", "ListJobsResponseItemCost", "ListJobsResponseItemInput", "ListJobsResponseItemRows", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKabupatenResponseItemPopulation", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListNearbyResponse", "ListNearbyResponseDataItem", "ListNearbyResponseMeta", "ListNearbyResponseMetaContaining", "ListNeighborsResponse", "ListNeighborsResponseDataItem", "ListNeighborsResponseMeta", "ListOwnReportsResponse", "ListOwnReportsResponseItem", "ListOwnReportsResponseItemEvidence", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListProvinsiResponseItemPopulation", "ListPulauResponse", "ListPulauResponseItem", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseItem", "ListWebhookDeliveriesResponseItemAttemptLogItem", "ListWebhooksResponse", "ListWebhooksResponseDataItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RedeliverWebhookResponse", "RedeliverWebhookResponseData", "RedeliverWebhookResponseDataAttemptLogItem", "RegisterResponse", "RegisterResponseData", "ReportWrongFactBodyEvidence", "ReportWrongFactResponse", "ReportWrongFactResponseData", "ReportWrongFactResponseDataEvidence", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ResolveAddressResponse", "ResolveAddressResponseData", "ResolveAddressResponseDataAlternativesItem", "ResolveAddressResponseDataComponents", "ResolveAddressResponseDataKabupaten", "ResolveAddressResponseDataKecamatan", "ResolveAddressResponseDataKelurahan", "ResolveAddressResponseDataMatchedItem", "ResolveAddressResponseDataProvinsi", "ResolveAddressesResponse", "ResolveAddressesResponseDataItem", "ResolveAddressesResponseDataItemAlternativesItem", "ResolveAddressesResponseDataItemComponents", "ResolveAddressesResponseDataItemKabupaten", "ResolveAddressesResponseDataItemKecamatan", "ResolveAddressesResponseDataItemKelurahan", "ResolveAddressesResponseDataItemMatchedItem", "ResolveAddressesResponseDataItemProvinsi", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "RollKeyResponse", "RollKeyResponseData", "RollWebhookSecretResponse", "RollWebhookSecretResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SearchRegionsResponseItemMatchReading", "SearchRegionsResponseItemMatchReadingRewritesItem", "SubscribeResponse", "SubscribeResponseData", "TestWebhookResponse", "TestWebhookResponseData", "TestWebhookResponseDataAttemptLogItem", "TripayWebhookResponse", "UpdateWebhookResponse", "UpdateWebhookResponseData"]

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.js';
-import type { AdminGetStatsData, AdminGetStatsErrors, AdminGetStatsResponses, AdminGetUserData, AdminGetUserErrors, AdminGetUserResponses, AdminGrantCreditsData, AdminGrantCreditsErrors, AdminGrantCreditsResponses, AdminGrantSubscriptionData, AdminGrantSubscriptionErrors, AdminGrantSubscriptionResponses, AdminListAuditData, AdminListAuditErrors, AdminListAuditResponses, AdminListUsersData, AdminListUsersErrors, AdminListUsersResponses, AdminUpdateUserData, AdminUpdateUserErrors, AdminUpdateUserResponses, CancelJobData, CancelJobErrors, CancelJobResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ChangesFeedData, ChangesFeedResponses, ConvertCodesData, ConvertCodesErrors, ConvertCodesResponses, CreateJobData, CreateJobErrors, CreateJobResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateTopupData, CreateTopupErrors, CreateTopupResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecodeNikData, DecodeNikErrors, DecodeNikResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DemoRegionData, DemoRegionErrors, DemoRegionResponses, DemoReverseData, DemoReverseErrors, DemoReverseResponses, DemoSearchData, DemoSearchErrors, DemoSearchResponses, FinishOAuthData, FinishOAuthErrors, ForgotPasswordData, ForgotPasswordErrors, ForgotPasswordResponses, GetAuthConfigData, GetAuthConfigResponses, GetBillingStatusData, GetBillingStatusErrors, GetBillingStatusResponses, GetBoundaryData, GetBoundaryErrors, GetBoundaryResponses, GetBpsData, GetBpsErrors, GetBpsResponses, GetChangesMappingData, GetChangesMappingErrors, GetChangesMappingResponses, GetCoverageData, GetCoverageErrors, GetCoverageResponses, GetCreditsData, GetCreditsErrors, GetCreditsResponses, GetCuacaData, GetCuacaErrors, GetCuacaResponses, GetEditionsData, GetEditionsErrors, GetEditionsResponses, GetExportData, GetExportErrors, GetExportLicenseData, GetExportLicenseErrors, GetExportLicenseResponses, GetExportManifestData, GetExportManifestErrors, GetExportManifestResponses, GetExportResponses, GetGempaTerkiniData, GetGempaTerkiniErrors, GetGempaTerkiniResponses, GetHealthData, GetHealthResponses, GetHistoryData, GetHistoryErrors, GetHistoryResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetJobData, GetJobErrors, GetJobResponses, GetJobResultData, GetJobResultErrors, GetJobResultResponses, GetKabupatenData, GetKabupatenErrors, GetKabupatenResponses, GetKecamatanData, GetKecamatanErrors, GetKecamatanResponses, GetKelurahanData, GetKelurahanErrors, GetKelurahanResponses, GetMapStyleData, GetMapStyleResponses, GetMeData, GetMeErrors, GetMeResponses, GetNikData, GetNikErrors, GetNikResponses, GetProvinsiData, GetProvinsiErrors, GetProvinsiResponses, GetPulauData, GetPulauErrors, GetPulauResponses, GetStatusData, GetStatusResponses, GetTileData, GetTileErrors, GetTileJsonData, GetTileJsonErrors, GetTileJsonResponses, GetTileResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWilayahData, GetWilayahErrors, GetWilayahResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListCoverageMissingData, ListCoverageMissingErrors, ListCoverageMissingResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListJobsData, ListJobsErrors, ListJobsResponses, ListKabupatenData, ListKabupatenErrors, ListKabupatenResponses, ListKecamatanData, ListKecamatanErrors, ListKecamatanResponses, ListKelurahanData, ListKelurahanErrors, ListKelurahanResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListKodeposData, ListKodeposErrors, ListKodeposResponses, ListNearbyData, ListNearbyErrors, ListNearbyResponses, ListNeighborsData, ListNeighborsErrors, ListNeighborsResponses, ListPlansData, ListPlansResponses, ListProvinsiData, ListProvinsiErrors, ListProvinsiResponses, ListPulauData, ListPulauErrors, ListPulauResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, RedeliverWebhookData, RedeliverWebhookErrors, RedeliverWebhookResponses, RegisterData, RegisterErrors, RegisterResponses, ResendVerificationData, ResendVerificationErrors, ResendVerificationResponses, ResetPasswordData, ResetPasswordErrors, ResetPasswordResponses, ResolveAddressData, ResolveAddressErrors, ResolveAddressesData, ResolveAddressesErrors, ResolveAddressesResponses, ResolveAddressResponses, ReverseGeocodeData, ReverseGeocodeErrors, ReverseGeocodeResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RollKeyData, RollKeyErrors, RollKeyResponses, RollWebhookSecretData, RollWebhookSecretErrors, RollWebhookSecretResponses, SearchRegionsData, SearchRegionsErrors, SearchRegionsResponses, StartOAuthData, StartOAuthErrors, SubscribeData, SubscribeErrors, SubscribeResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, TripayWebhookData, TripayWebhookErrors, TripayWebhookResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, VerifyEmailData } from './types.gen.js';
+import type { AdminGetStatsData, AdminGetStatsErrors, AdminGetStatsResponses, AdminGetUserData, AdminGetUserErrors, AdminGetUserResponses, AdminGrantCreditsData, AdminGrantCreditsErrors, AdminGrantCreditsResponses, AdminGrantSubscriptionData, AdminGrantSubscriptionErrors, AdminGrantSubscriptionResponses, AdminListAuditData, AdminListAuditErrors, AdminListAuditResponses, AdminListReportsData, AdminListReportsErrors, AdminListReportsResponses, AdminListUsersData, AdminListUsersErrors, AdminListUsersResponses, AdminReviewReportData, AdminReviewReportErrors, AdminReviewReportResponses, AdminUpdateUserData, AdminUpdateUserErrors, AdminUpdateUserResponses, CancelJobData, CancelJobErrors, CancelJobResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ChangesFeedData, ChangesFeedResponses, ConvertCodesData, ConvertCodesErrors, ConvertCodesResponses, CreateJobData, CreateJobErrors, CreateJobResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateTopupData, CreateTopupErrors, CreateTopupResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecodeNikData, DecodeNikErrors, DecodeNikResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DemoRegionData, DemoRegionErrors, DemoRegionResponses, DemoReverseData, DemoReverseErrors, DemoReverseResponses, DemoSearchData, DemoSearchErrors, DemoSearchResponses, FinishOAuthData, FinishOAuthErrors, ForgotPasswordData, ForgotPasswordErrors, ForgotPasswordResponses, GetAuthConfigData, GetAuthConfigResponses, GetBillingStatusData, GetBillingStatusErrors, GetBillingStatusResponses, GetBoundaryData, GetBoundaryErrors, GetBoundaryResponses, GetBpsData, GetBpsErrors, GetBpsResponses, GetChangesMappingData, GetChangesMappingErrors, GetChangesMappingResponses, GetCoverageData, GetCoverageErrors, GetCoverageResponses, GetCreditsData, GetCreditsErrors, GetCreditsResponses, GetCuacaData, GetCuacaErrors, GetCuacaResponses, GetEditionsData, GetEditionsErrors, GetEditionsResponses, GetExportData, GetExportErrors, GetExportLicenseData, GetExportLicenseErrors, GetExportLicenseResponses, GetExportManifestData, GetExportManifestErrors, GetExportManifestResponses, GetExportResponses, GetGempaTerkiniData, GetGempaTerkiniErrors, GetGempaTerkiniResponses, GetHealthData, GetHealthResponses, GetHistoryData, GetHistoryErrors, GetHistoryResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetJobData, GetJobErrors, GetJobResponses, GetJobResultData, GetJobResultErrors, GetJobResultResponses, GetKabupatenData, GetKabupatenErrors, GetKabupatenResponses, GetKecamatanData, GetKecamatanErrors, GetKecamatanResponses, GetKelurahanData, GetKelurahanErrors, GetKelurahanResponses, GetMapStyleData, GetMapStyleResponses, GetMeData, GetMeErrors, GetMeResponses, GetNikData, GetNikErrors, GetNikResponses, GetProvinsiData, GetProvinsiErrors, GetProvinsiResponses, GetPulauData, GetPulauErrors, GetPulauResponses, GetStatusData, GetStatusResponses, GetTileData, GetTileErrors, GetTileJsonData, GetTileJsonErrors, GetTileJsonResponses, GetTileResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWilayahData, GetWilayahErrors, GetWilayahResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListCoverageMissingData, ListCoverageMissingErrors, ListCoverageMissingResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListJobsData, ListJobsErrors, ListJobsResponses, ListKabupatenData, ListKabupatenErrors, ListKabupatenResponses, ListKecamatanData, ListKecamatanErrors, ListKecamatanResponses, ListKelurahanData, ListKelurahanErrors, ListKelurahanResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListKodeposData, ListKodeposErrors, ListKodeposResponses, ListNearbyData, ListNearbyErrors, ListNearbyResponses, ListNeighborsData, ListNeighborsErrors, ListNeighborsResponses, ListOwnReportsData, ListOwnReportsErrors, ListOwnReportsResponses, ListPlansData, ListPlansResponses, ListProvinsiData, ListProvinsiErrors, ListProvinsiResponses, ListPulauData, ListPulauErrors, ListPulauResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, RedeliverWebhookData, RedeliverWebhookErrors, RedeliverWebhookResponses, RegisterData, RegisterErrors, RegisterResponses, ReportWrongFactData, ReportWrongFactErrors, ReportWrongFactResponses, ResendVerificationData, ResendVerificationErrors, ResendVerificationResponses, ResetPasswordData, ResetPasswordErrors, ResetPasswordResponses, ResolveAddressData, ResolveAddressErrors, ResolveAddressesData, ResolveAddressesErrors, ResolveAddressesResponses, ResolveAddressResponses, ReverseGeocodeData, ReverseGeocodeErrors, ReverseGeocodeResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RollKeyData, RollKeyErrors, RollKeyResponses, RollWebhookSecretData, RollWebhookSecretErrors, RollWebhookSecretResponses, SearchRegionsData, SearchRegionsErrors, SearchRegionsResponses, StartOAuthData, StartOAuthErrors, SubscribeData, SubscribeErrors, SubscribeResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, TripayWebhookData, TripayWebhookErrors, TripayWebhookResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, VerifyEmailData } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -333,6 +333,17 @@ export const redeliverWebhook = <ThrowOnError extends boolean = true>(options: O
 });
 
 /**
+ * Your reports and their answers
+ *
+ * Newest first, with status (open, accepted, rejected, duplicate) and the reviewer's answer. An API key or a session token.
+ */
+export const listOwnReports = <ThrowOnError extends boolean = true>(options?: Options<ListOwnReportsData, ThrowOnError>): RequestResult<ListOwnReportsResponses, ListOwnReportsErrors, ThrowOnError> => (options?.client ?? client).get<ListOwnReportsResponses, ListOwnReportsErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/user/reports',
+    ...options
+});
+
+/**
  * The plan catalog
  */
 export const listPlans = <ThrowOnError extends boolean = true>(options?: Options<ListPlansData, ThrowOnError>): RequestResult<ListPlansResponses, unknown, ThrowOnError> => (options?.client ?? client).get<ListPlansResponses, unknown, ThrowOnError>({ url: '/billing/plans', ...options });
@@ -512,6 +523,32 @@ export const adminListAudit = <ThrowOnError extends boolean = true>(options?: Op
 });
 
 /**
+ * The queue of reported wrong facts
+ *
+ * Oldest first (the longest waiting on top); filtered by status, field and region. Each report lists in `same` the other reports of the same region, field and value (compared without case and spacing): decide one, mark the others duplicates.
+ */
+export const adminListReports = <ThrowOnError extends boolean = true>(options?: Options<AdminListReportsData, ThrowOnError>): RequestResult<AdminListReportsResponses, AdminListReportsErrors, ThrowOnError> => (options?.client ?? client).get<AdminListReportsResponses, AdminListReportsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/admin/reports',
+    ...options
+});
+
+/**
+ * Accept, reject, or mark a report a duplicate
+ *
+ * Once per report (409 `REPORT_CLOSED` after): `accepted` with the answer, the basis the correction cites and optionally the value to apply (a postal code is 5 digits of a kelurahan/desa, coordinates `lat,lng` inside Indonesia: checked now, as the seed build applies them); `rejected` with the answer; `duplicate` with the report it repeats. The reporter is emailed; the decision is audited. Accepted reports reach the data with `npm run corrections:pull` and the next seed build.
+ */
+export const adminReviewReport = <ThrowOnError extends boolean = true>(options: Options<AdminReviewReportData, ThrowOnError>): RequestResult<AdminReviewReportResponses, AdminReviewReportErrors, ThrowOnError> => (options.client ?? client).patch<AdminReviewReportResponses, AdminReviewReportErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/admin/reports/{id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Atom feed of the editions and their changes
  *
  * Public (no API key, not metered). One entry per edition of the code list, newest first, with its counts of changes by kind and level and a link to the paged changes. Cached for an hour; `x-data-version` names the data.
@@ -572,6 +609,21 @@ export const getJobResult = <ThrowOnError extends boolean = true>(options: Optio
 });
 
 /**
+ * Report a wrong fact about a region
+ *
+ * Say which field of the region is wrong (name, parent, postal_code, coordinates, boundary, population, missing_child, other), the value you believe right and your evidence (a URL, a regulation number, free text up to 2,000 characters; at least one). Free of charge: not a metered call. At most 5 a minute per account and per client address, 50 a day per account. An admin reviews it; you are emailed when its status changes (GET /user/reports lists yours). Until it is decided the region's by-id answer carries `open_reports`.
+ */
+export const reportWrongFact = <ThrowOnError extends boolean = true>(options: Options<ReportWrongFactData, ThrowOnError>): RequestResult<ReportWrongFactResponses, ReportWrongFactErrors, ThrowOnError> => (options.client ?? client).post<ReportWrongFactResponses, ReportWrongFactErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }, { scheme: 'bearer', type: 'http' }],
+    url: '/api/v1/wilayah/{id}/reports',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * List Indonesian provinces (provinsi) ordered by id, paged.
  *
  * List Indonesian provinces (provinsi) ordered by id, paged. Use it to walk a level; to find a region by its name, search instead. Returns each region's id (the Kemendagri code), code, name, alt_name, centroid lat/lng (decimal degrees, null when unknown) and is_active, and meta (total, page, per_page, total_pages). Retired codes only with include_inactive.
@@ -587,7 +639,7 @@ export const listProvinsi = <ThrowOnError extends boolean = true>(options?: Opti
 /**
  * One provinsi by its id, the Kemendagri code (dotted or undotted, e.g. 32).
  *
- * One provinsi by its id, the Kemendagri code (dotted or undotted, e.g. 32). Use it when you hold a provinsi code; GET /wilayah/{id} takes a code of any level. Returns the region's record, its level and bps_codes (the statistics bureau's codes that lie in it); a retired code answers with is_active 0. Unknown id: NOT_FOUND.
+ * One provinsi by its id, the Kemendagri code (dotted or undotted, e.g. 32). Use it when you hold a provinsi code; GET /wilayah/{id} takes a code of any level. Returns the region's record, its level and bps_codes (the statistics bureau's codes that lie in it); a retired code answers with is_active 0. With include=sources, also where each family of fields comes from (sources). Unknown id: NOT_FOUND.
  */
 export const getProvinsi = <ThrowOnError extends boolean = true>(options: Options<GetProvinsiData, ThrowOnError>): RequestResult<GetProvinsiResponses, GetProvinsiErrors, ThrowOnError> => (options.client ?? client).get<GetProvinsiResponses, GetProvinsiErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }],
@@ -611,7 +663,7 @@ export const listKabupaten = <ThrowOnError extends boolean = true>(options?: Opt
 /**
  * One kabupaten by its id, the Kemendagri code (dotted or undotted, e.g. 32.73).
  *
- * One kabupaten by its id, the Kemendagri code (dotted or undotted, e.g. 32.73). Use it when you hold a kabupaten code; GET /wilayah/{id} takes a code of any level. Returns the region's record, provinsi_id and type (kabupaten or kota), its level and bps_codes (the statistics bureau's codes that lie in it); a retired code answers with is_active 0. Unknown id: NOT_FOUND.
+ * One kabupaten by its id, the Kemendagri code (dotted or undotted, e.g. 32.73). Use it when you hold a kabupaten code; GET /wilayah/{id} takes a code of any level. Returns the region's record, provinsi_id and type (kabupaten or kota), its level and bps_codes (the statistics bureau's codes that lie in it); a retired code answers with is_active 0. With include=sources, also where each family of fields comes from (sources). Unknown id: NOT_FOUND.
  */
 export const getKabupaten = <ThrowOnError extends boolean = true>(options: Options<GetKabupatenData, ThrowOnError>): RequestResult<GetKabupatenResponses, GetKabupatenErrors, ThrowOnError> => (options.client ?? client).get<GetKabupatenResponses, GetKabupatenErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }],
@@ -635,7 +687,7 @@ export const listKecamatan = <ThrowOnError extends boolean = true>(options?: Opt
 /**
  * One kecamatan by its id, the Kemendagri code (dotted or undotted, e.g. 32.73.09).
  *
- * One kecamatan by its id, the Kemendagri code (dotted or undotted, e.g. 32.73.09). Use it when you hold a kecamatan code; GET /wilayah/{id} takes a code of any level. Returns the region's record, kabupaten_id, its level and bps_codes (the statistics bureau's codes that lie in it); a retired code answers with is_active 0. Unknown id: NOT_FOUND.
+ * One kecamatan by its id, the Kemendagri code (dotted or undotted, e.g. 32.73.09). Use it when you hold a kecamatan code; GET /wilayah/{id} takes a code of any level. Returns the region's record, kabupaten_id, its level and bps_codes (the statistics bureau's codes that lie in it); a retired code answers with is_active 0. With include=sources, also where each family of fields comes from (sources). Unknown id: NOT_FOUND.
  */
 export const getKecamatan = <ThrowOnError extends boolean = true>(options: Options<GetKecamatanData, ThrowOnError>): RequestResult<GetKecamatanResponses, GetKecamatanErrors, ThrowOnError> => (options.client ?? client).get<GetKecamatanResponses, GetKecamatanErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }],
@@ -659,7 +711,7 @@ export const listKelurahan = <ThrowOnError extends boolean = true>(options?: Opt
 /**
  * One kelurahan by its id, the Kemendagri code (dotted or undotted, e.g. 32.73.09.1001).
  *
- * One kelurahan by its id, the Kemendagri code (dotted or undotted, e.g. 32.73.09.1001). Use it when you hold a kelurahan code; GET /wilayah/{id} takes a code of any level. Returns the region's record, kecamatan_id and postal_code, its level and bps_codes (the statistics bureau's codes that lie in it); a retired code answers with is_active 0. Unknown id: NOT_FOUND.
+ * One kelurahan by its id, the Kemendagri code (dotted or undotted, e.g. 32.73.09.1001). Use it when you hold a kelurahan code; GET /wilayah/{id} takes a code of any level. Returns the region's record, kecamatan_id and postal_code, its level and bps_codes (the statistics bureau's codes that lie in it); a retired code answers with is_active 0. With include=sources, also where each family of fields comes from (sources). Unknown id: NOT_FOUND.
  */
 export const getKelurahan = <ThrowOnError extends boolean = true>(options: Options<GetKelurahanData, ThrowOnError>): RequestResult<GetKelurahanResponses, GetKelurahanErrors, ThrowOnError> => (options.client ?? client).get<GetKelurahanResponses, GetKelurahanErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }],
@@ -802,7 +854,7 @@ export const getEditions = <ThrowOnError extends boolean = true>(options?: Optio
 /**
  * The changes to the region code list between two editions (default: from the previous edition to the current one): codes created, retired, renamed, recoded, split and merged, each with its level and the code and name before and after.
  *
- * The changes to the region code list between two editions (default: from the previous edition to the current one): codes created, retired, renamed, recoded, split and merged, each with its level and the code and name before and after. Paged, in order (edition, level, kind, code).
+ * The changes to the region code list between two editions (default: from the previous edition to the current one): codes created, retired, renamed, recoded, split and merged, each with its level and the code and name before and after. Paged, in order (edition, level, kind, code). When `to` is the current edition, the corrections made over it follow (kind correction, change corrected: a name, postal code or coordinate corrected from an accepted report, with its basis).
  *
  * Also the MCP tool `wilayah_changes`.
  */
@@ -969,7 +1021,7 @@ export const getChangesMapping = <ThrowOnError extends boolean = true>(options: 
 /**
  * One region of any level by its Kemendagri code, dots optional (32, 32.73, 32.73.09, 32.73.09.1001: the level is told by the code's length).
  *
- * One region of any level by its Kemendagri code, dots optional (32, 32.73, 32.73.09, 32.73.09.1001: the level is told by the code's length). Use it to look up a code you already hold; to find a region by its name, search instead. Returns the record (id, code, name, alt_name, centroid lat/lng, is_active), its level, its parent's id, type for a kabupaten/kota, postal_code for a kelurahan/desa, and bps_codes (the BPS codes that lie in it, newest period first); a retired code answers with is_active 0. Unknown code: NOT_FOUND.
+ * One region of any level by its Kemendagri code, dots optional (32, 32.73, 32.73.09, 32.73.09.1001: the level is told by the code's length). Use it to look up a code you already hold; to find a region by its name, search instead. Returns the record (id, code, name, alt_name, centroid lat/lng, is_active), its level, its parent's id, type for a kabupaten/kota, postal_code for a kelurahan/desa, and bps_codes (the BPS codes that lie in it, newest period first); a retired code answers with is_active 0. include=sources adds sources: for each family of fields (code and name, coordinates, postal code, boundary, population and area, islands, BPS codes) the dataset with its version, licence and attribution, the regulation and edition that set the code and name, and any hand correction with its basis. Unknown code: NOT_FOUND.
  *
  * Also the MCP tool `wilayah_detail`.
  */

@@ -11,7 +11,7 @@ export type Error = {
         /**
          * Stable, machine-readable: branch on this
          */
-        code: 'INVALID_QUERY' | 'INVALID_JSON' | 'VALIDATION_ERROR' | 'CHALLENGE_REQUIRED' | 'INVALID_RESET_TOKEN' | 'MISSING_TOKEN' | 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'QUOTA_EXCEEDED' | 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED' | 'CHALLENGE_FAILED' | 'ACCOUNT_SUSPENDED' | 'PLAN_REQUIRED' | 'ORIGIN_NOT_ALLOWED' | 'SECRET_KEY_REQUIRED' | 'NOT_FOUND' | 'NO_SUBSCRIPTION' | 'METHOD_NOT_ALLOWED' | 'EMAIL_TAKEN' | 'ALREADY_VERIFIED' | 'KEY_LIMIT_REACHED' | 'KEY_REVOKED' | 'KEY_CHANGED' | 'WEBHOOK_LIMIT_REACHED' | 'LAST_ADMIN' | 'TOO_MANY_OPEN_INVOICES' | 'PAYMENT_AMOUNT_MISMATCH' | 'JOB_FINISHED' | 'JOB_NOT_FINISHED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'UPSTREAM_ERROR' | 'PAYMENT_NOT_CONFIGURED' | 'SERVICE_UNAVAILABLE' | 'UPSTREAM_TIMEOUT';
+        code: 'INVALID_QUERY' | 'INVALID_JSON' | 'VALIDATION_ERROR' | 'CHALLENGE_REQUIRED' | 'INVALID_RESET_TOKEN' | 'MISSING_TOKEN' | 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'QUOTA_EXCEEDED' | 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED' | 'CHALLENGE_FAILED' | 'ACCOUNT_SUSPENDED' | 'PLAN_REQUIRED' | 'ORIGIN_NOT_ALLOWED' | 'SECRET_KEY_REQUIRED' | 'NOT_FOUND' | 'NO_SUBSCRIPTION' | 'METHOD_NOT_ALLOWED' | 'EMAIL_TAKEN' | 'ALREADY_VERIFIED' | 'KEY_LIMIT_REACHED' | 'KEY_REVOKED' | 'KEY_CHANGED' | 'WEBHOOK_LIMIT_REACHED' | 'LAST_ADMIN' | 'TOO_MANY_OPEN_INVOICES' | 'PAYMENT_AMOUNT_MISMATCH' | 'JOB_FINISHED' | 'JOB_NOT_FINISHED' | 'REPORT_CLOSED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'UPSTREAM_ERROR' | 'PAYMENT_NOT_CONFIGURED' | 'SERVICE_UNAVAILABLE' | 'UPSTREAM_TIMEOUT';
         /**
          * For people: what happened and what to do
          */
@@ -62,6 +62,10 @@ export type WebhookPayload = {
          * The first changes (at most 50), in the order of GET /api/v1/wilayah/changes
          */
         changes: Array<{
+            /**
+             * edition: a change between editions (always, here: corrections from reports are listed by GET /api/v1/wilayah/changes, not announced)
+             */
+            kind: 'edition' | 'correction';
             edition: string;
             regulation: string;
             /**
@@ -95,6 +99,10 @@ export type WebhookPayload = {
          * The matching changes (at most 200)
          */
         changes: Array<{
+            /**
+             * edition: a change between editions (always, here: corrections from reports are listed by GET /api/v1/wilayah/changes, not announced)
+             */
+            kind: 'edition' | 'correction';
             edition: string;
             regulation: string;
             /**
@@ -1825,6 +1833,102 @@ export type RedeliverWebhookResponses = {
 
 export type RedeliverWebhookResponse = RedeliverWebhookResponses[keyof RedeliverWebhookResponses];
 
+export type ListOwnReportsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only this status
+         */
+        status?: 'open' | 'accepted' | 'rejected' | 'duplicate';
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, default 20; values above 100 are treated as 100.
+         */
+        per_page?: number;
+    };
+    url: '/user/reports';
+};
+
+export type ListOwnReportsErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type ListOwnReportsError = ListOwnReportsErrors[keyof ListOwnReportsErrors];
+
+export type ListOwnReportsResponses = {
+    /**
+     * Your reports
+     */
+    200: {
+        data: Array<{
+            id: string;
+            region_id: string;
+            field: 'name' | 'parent' | 'postal_code' | 'coordinates' | 'boundary' | 'population' | 'missing_child' | 'other';
+            value: string;
+            evidence: {
+                url: string | null;
+                regulation: string | null;
+                text: string | null;
+            };
+            status: 'open' | 'accepted' | 'rejected' | 'duplicate';
+            /**
+             * The reviewer's answer, once reviewed
+             */
+            answer: string | null;
+            /**
+             * accepted: the basis the correction cites
+             */
+            basis: string | null;
+            /**
+             * accepted: the value the correction applies
+             */
+            accepted_value: string | null;
+            /**
+             * duplicate: the report it repeats
+             */
+            duplicate_of: string | null;
+            created_at: string;
+            reviewed_at: string | null;
+        }>;
+        meta: {
+            /**
+             * Matching records
+             */
+            total: number;
+            page: number;
+            /**
+             * Page size in effect
+             */
+            per_page: number;
+            /**
+             * ceil(total / per_page)
+             */
+            total_pages: number;
+        };
+    };
+};
+
+export type ListOwnReportsResponse = ListOwnReportsResponses[keyof ListOwnReportsResponses];
+
 export type ListPlansData = {
     body?: never;
     path?: never;
@@ -2839,7 +2943,7 @@ export type AdminListAuditData = {
         /**
          * One kind of event
          */
-        event?: 'login_succeeded' | 'login_failed' | 'login_locked' | 'logout' | 'logout_all' | 'password_changed' | 'password_reset_requested' | 'password_reset' | 'account_takeover' | 'account_replaced' | 'email_verified' | 'key_created' | 'key_revoked' | 'key_rolled' | 'admin_user_changed' | 'admin_credits_changed' | 'admin_subscription_granted' | 'payment_refunded' | 'payment_amount_mismatch';
+        event?: 'login_succeeded' | 'login_failed' | 'login_locked' | 'logout' | 'logout_all' | 'password_changed' | 'password_reset_requested' | 'password_reset' | 'account_takeover' | 'account_replaced' | 'email_verified' | 'key_created' | 'key_revoked' | 'key_rolled' | 'admin_user_changed' | 'admin_credits_changed' | 'admin_subscription_granted' | 'payment_refunded' | 'payment_amount_mismatch' | 'report_filed' | 'report_reviewed';
         /**
          * Page number, from 1.
          */
@@ -2880,7 +2984,7 @@ export type AdminListAuditResponses = {
              * ISO 8601, UTC
              */
             at: string;
-            event: 'login_succeeded' | 'login_failed' | 'login_locked' | 'logout' | 'logout_all' | 'password_changed' | 'password_reset_requested' | 'password_reset' | 'account_takeover' | 'account_replaced' | 'email_verified' | 'key_created' | 'key_revoked' | 'key_rolled' | 'admin_user_changed' | 'admin_credits_changed' | 'admin_subscription_granted' | 'payment_refunded' | 'payment_amount_mismatch';
+            event: 'login_succeeded' | 'login_failed' | 'login_locked' | 'logout' | 'logout_all' | 'password_changed' | 'password_reset_requested' | 'password_reset' | 'account_takeover' | 'account_replaced' | 'email_verified' | 'key_created' | 'key_revoked' | 'key_rolled' | 'admin_user_changed' | 'admin_credits_changed' | 'admin_subscription_granted' | 'payment_refunded' | 'payment_amount_mismatch' | 'report_filed' | 'report_reviewed';
             /**
              * Who acted: the user, an admin; null for the payment provider or an unknown caller
              */
@@ -2917,6 +3021,241 @@ export type AdminListAuditResponses = {
 };
 
 export type AdminListAuditResponse = AdminListAuditResponses[keyof AdminListAuditResponses];
+
+export type AdminListReportsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only this status (default: every status)
+         */
+        status?: 'open' | 'accepted' | 'rejected' | 'duplicate';
+        /**
+         * Only this field
+         */
+        field?: 'name' | 'parent' | 'postal_code' | 'coordinates' | 'boundary' | 'population' | 'missing_child' | 'other';
+        /**
+         * Only this region (dots optional)
+         */
+        region_id?: string;
+        /**
+         * Page number, from 1.
+         */
+        page?: number;
+        /**
+         * Page size, default 20; values above 100 are treated as 100.
+         */
+        per_page?: number;
+    };
+    url: '/admin/reports';
+};
+
+export type AdminListReportsErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`, `FORBIDDEN`
+     */
+    403: Error;
+};
+
+export type AdminListReportsError = AdminListReportsErrors[keyof AdminListReportsErrors];
+
+export type AdminListReportsResponses = {
+    /**
+     * Reports
+     */
+    200: {
+        data: Array<{
+            id: string;
+            region_id: string;
+            field: 'name' | 'parent' | 'postal_code' | 'coordinates' | 'boundary' | 'population' | 'missing_child' | 'other';
+            value: string;
+            evidence: {
+                url: string | null;
+                regulation: string | null;
+                text: string | null;
+            };
+            status: 'open' | 'accepted' | 'rejected' | 'duplicate';
+            /**
+             * The reviewer's answer, once reviewed
+             */
+            answer: string | null;
+            /**
+             * accepted: the basis the correction cites
+             */
+            basis: string | null;
+            /**
+             * accepted: the value the correction applies
+             */
+            accepted_value: string | null;
+            /**
+             * duplicate: the report it repeats
+             */
+            duplicate_of: string | null;
+            created_at: string;
+            reviewed_at: string | null;
+            user_id: string;
+            /**
+             * The key it was filed with, or `portal`
+             */
+            key_id: string;
+            reviewed_by: string | null;
+            /**
+             * Other reports of the same region, field and value (compared without case and spacing), oldest first
+             */
+            same: Array<string>;
+        }>;
+        meta: {
+            /**
+             * Matching records
+             */
+            total: number;
+            page: number;
+            /**
+             * Page size in effect
+             */
+            per_page: number;
+            /**
+             * ceil(total / per_page)
+             */
+            total_pages: number;
+        };
+    };
+};
+
+export type AdminListReportsResponse = AdminListReportsResponses[keyof AdminListReportsResponses];
+
+export type AdminReviewReportData = {
+    body: {
+        status: 'accepted';
+        /**
+         * Told to the reporter
+         */
+        answer: string;
+        /**
+         * What the correction cites: a regulation, a letter, a survey
+         */
+        basis: string;
+        /**
+         * The value to apply (default: the reporter's)
+         */
+        value?: string;
+    } | {
+        status: 'rejected';
+        /**
+         * Told to the reporter: why not
+         */
+        answer: string;
+    } | {
+        status: 'duplicate';
+        /**
+         * Told to the reporter
+         */
+        answer?: string;
+        /**
+         * The report it repeats (`rpt_...`)
+         */
+        duplicate_of: string;
+    };
+    path: {
+        /**
+         * The report's id (`rpt_...`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/admin/reports/{id}';
+};
+
+export type AdminReviewReportErrors = {
+    /**
+     * Error: `INVALID_JSON`, `VALIDATION_ERROR`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`, `FORBIDDEN`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+    /**
+     * Error: `REPORT_CLOSED`
+     */
+    409: Error;
+    /**
+     * Error: `PAYLOAD_TOO_LARGE`
+     */
+    413: Error;
+    /**
+     * Error: `UNSUPPORTED_MEDIA_TYPE`
+     */
+    415: Error;
+};
+
+export type AdminReviewReportError = AdminReviewReportErrors[keyof AdminReviewReportErrors];
+
+export type AdminReviewReportResponses = {
+    /**
+     * The report after the decision
+     */
+    200: {
+        data: {
+            id: string;
+            region_id: string;
+            field: 'name' | 'parent' | 'postal_code' | 'coordinates' | 'boundary' | 'population' | 'missing_child' | 'other';
+            value: string;
+            evidence: {
+                url: string | null;
+                regulation: string | null;
+                text: string | null;
+            };
+            status: 'open' | 'accepted' | 'rejected' | 'duplicate';
+            /**
+             * The reviewer's answer, once reviewed
+             */
+            answer: string | null;
+            /**
+             * accepted: the basis the correction cites
+             */
+            basis: string | null;
+            /**
+             * accepted: the value the correction applies
+             */
+            accepted_value: string | null;
+            /**
+             * duplicate: the report it repeats
+             */
+            duplicate_of: string | null;
+            created_at: string;
+            reviewed_at: string | null;
+            user_id: string;
+            /**
+             * The key it was filed with, or `portal`
+             */
+            key_id: string;
+            reviewed_by: string | null;
+            /**
+             * Other reports of the same region, field and value (compared without case and spacing), oldest first
+             */
+            same: Array<string>;
+        };
+    };
+};
+
+export type AdminReviewReportResponse = AdminReviewReportResponses[keyof AdminReviewReportResponses];
 
 export type ChangesFeedData = {
     body?: never;
@@ -3480,6 +3819,121 @@ export type GetJobResultResponses = {
 
 export type GetJobResultResponse = GetJobResultResponses[keyof GetJobResultResponses];
 
+export type ReportWrongFactData = {
+    body: {
+        /**
+         * What is wrong
+         */
+        field: 'name' | 'parent' | 'postal_code' | 'coordinates' | 'boundary' | 'population' | 'missing_child' | 'other';
+        /**
+         * The value you believe right: the name as it should be written, the parent's code, a 5-digit postal code, `lat,lng` in decimal degrees, the population, the missing village's name, or a short statement
+         */
+        value: string;
+        /**
+         * Why: at least one of a URL, a regulation number, free text
+         */
+        evidence: {
+            /**
+             * A page or document that shows it
+             */
+            url?: string;
+            /**
+             * A regulation's number, e.g. Permendagri 58 Tahun 2021
+             */
+            regulation?: string;
+            /**
+             * Free text, up to 2000 characters
+             */
+            text?: string;
+        };
+        /**
+         * Where to tell you when the report is answered (default: your account's email)
+         */
+        email?: string;
+    };
+    path: {
+        /**
+         * The region's Kemendagri code, dots optional
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/v1/wilayah/{id}/reports';
+};
+
+export type ReportWrongFactErrors = {
+    /**
+     * Error: `INVALID_JSON`, `VALIDATION_ERROR`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`, `EMAIL_NOT_VERIFIED`, `SECRET_KEY_REQUIRED`, `ORIGIN_NOT_ALLOWED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+    /**
+     * Error: `PAYLOAD_TOO_LARGE`
+     */
+    413: Error;
+    /**
+     * Error: `UNSUPPORTED_MEDIA_TYPE`
+     */
+    415: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type ReportWrongFactError = ReportWrongFactErrors[keyof ReportWrongFactErrors];
+
+export type ReportWrongFactResponses = {
+    /**
+     * The report, open
+     */
+    201: {
+        data: {
+            id: string;
+            region_id: string;
+            field: 'name' | 'parent' | 'postal_code' | 'coordinates' | 'boundary' | 'population' | 'missing_child' | 'other';
+            value: string;
+            evidence: {
+                url: string | null;
+                regulation: string | null;
+                text: string | null;
+            };
+            status: 'open' | 'accepted' | 'rejected' | 'duplicate';
+            /**
+             * The reviewer's answer, once reviewed
+             */
+            answer: string | null;
+            /**
+             * accepted: the basis the correction cites
+             */
+            basis: string | null;
+            /**
+             * accepted: the value the correction applies
+             */
+            accepted_value: string | null;
+            /**
+             * duplicate: the report it repeats
+             */
+            duplicate_of: string | null;
+            created_at: string;
+            reviewed_at: string | null;
+        };
+    };
+};
+
+export type ReportWrongFactResponse = ReportWrongFactResponses[keyof ReportWrongFactResponses];
+
 export type ListProvinsiData = {
     body?: never;
     path?: never;
@@ -3602,7 +4056,12 @@ export type GetProvinsiData = {
     path: {
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * sources: add `sources`, where each family of the record's fields comes from (dataset, version, licence, attribution, the regulation that set the code and name, hand corrections and their basis). Absent: the record alone.
+         */
+        include?: 'sources';
+    };
     url: '/api/v1/wilayah/provinsi/{id}';
 };
 
@@ -3700,6 +4159,544 @@ export type GetProvinsiResponses = {
                  */
                 period: string;
             }>;
+            /**
+             * Reports of a wrong fact about this region not yet decided (POST /wilayah/{id}/reports); absent when none. Counted from a set each server refreshes at most once a minute: up to about a minute old.
+             */
+            open_reports?: number;
+            /**
+             * Only with include=sources: where each family of fields comes from (docs/api.md, Sources)
+             */
+            sources?: {
+                code_name: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                    /**
+                     * The edition whose list the API follows now
+                     */
+                    list: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    };
+                    /**
+                     * The first edition holding the code; null where the editions cannot tell
+                     */
+                    code_set_in: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                        /**
+                         * The change that brought the code (created, recoded from `from`, split, merged) and how it was established
+                         */
+                        change: {
+                            kind: string;
+                            from: string | null;
+                            basis: string | null;
+                            confidence: number | null;
+                        } | null;
+                    } | null;
+                    /**
+                     * The edition of the last change of name (spelling and case aside); null where the editions cannot tell
+                     */
+                    name_set_in: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    } | null;
+                    /**
+                     * The name as that edition publishes it, when the record writes it otherwise
+                     */
+                    name_as_published: string | null;
+                    /**
+                     * A retired code: the last edition holding it
+                     */
+                    until: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    } | null;
+                };
+                coordinates?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * kelurahan/desa
+                 */
+                postal_code?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                boundary?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * provinsi and kabupaten/kota
+                 */
+                population_area?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * provinsi and kabupaten/kota
+                 */
+                islands?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * kabupaten/kota, kecamatan, kelurahan/desa
+                 */
+                bps_codes?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+            };
         };
     };
 };
@@ -3834,7 +4831,12 @@ export type GetKabupatenData = {
     path: {
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * sources: add `sources`, where each family of the record's fields comes from (dataset, version, licence, attribution, the regulation that set the code and name, hand corrections and their basis). Absent: the record alone.
+         */
+        include?: 'sources';
+    };
     url: '/api/v1/wilayah/kabupaten/{id}';
 };
 
@@ -3934,6 +4936,544 @@ export type GetKabupatenResponses = {
                  */
                 period: string;
             }>;
+            /**
+             * Reports of a wrong fact about this region not yet decided (POST /wilayah/{id}/reports); absent when none. Counted from a set each server refreshes at most once a minute: up to about a minute old.
+             */
+            open_reports?: number;
+            /**
+             * Only with include=sources: where each family of fields comes from (docs/api.md, Sources)
+             */
+            sources?: {
+                code_name: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                    /**
+                     * The edition whose list the API follows now
+                     */
+                    list: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    };
+                    /**
+                     * The first edition holding the code; null where the editions cannot tell
+                     */
+                    code_set_in: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                        /**
+                         * The change that brought the code (created, recoded from `from`, split, merged) and how it was established
+                         */
+                        change: {
+                            kind: string;
+                            from: string | null;
+                            basis: string | null;
+                            confidence: number | null;
+                        } | null;
+                    } | null;
+                    /**
+                     * The edition of the last change of name (spelling and case aside); null where the editions cannot tell
+                     */
+                    name_set_in: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    } | null;
+                    /**
+                     * The name as that edition publishes it, when the record writes it otherwise
+                     */
+                    name_as_published: string | null;
+                    /**
+                     * A retired code: the last edition holding it
+                     */
+                    until: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    } | null;
+                };
+                coordinates?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * kelurahan/desa
+                 */
+                postal_code?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                boundary?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * provinsi and kabupaten/kota
+                 */
+                population_area?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * provinsi and kabupaten/kota
+                 */
+                islands?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * kabupaten/kota, kecamatan, kelurahan/desa
+                 */
+                bps_codes?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+            };
         };
     };
 };
@@ -4051,7 +5591,12 @@ export type GetKecamatanData = {
     path: {
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * sources: add `sources`, where each family of the record's fields comes from (dataset, version, licence, attribution, the regulation that set the code and name, hand corrections and their basis). Absent: the record alone.
+         */
+        include?: 'sources';
+    };
     url: '/api/v1/wilayah/kecamatan/{id}';
 };
 
@@ -4134,6 +5679,544 @@ export type GetKecamatanResponses = {
                  */
                 period: string;
             }>;
+            /**
+             * Reports of a wrong fact about this region not yet decided (POST /wilayah/{id}/reports); absent when none. Counted from a set each server refreshes at most once a minute: up to about a minute old.
+             */
+            open_reports?: number;
+            /**
+             * Only with include=sources: where each family of fields comes from (docs/api.md, Sources)
+             */
+            sources?: {
+                code_name: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                    /**
+                     * The edition whose list the API follows now
+                     */
+                    list: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    };
+                    /**
+                     * The first edition holding the code; null where the editions cannot tell
+                     */
+                    code_set_in: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                        /**
+                         * The change that brought the code (created, recoded from `from`, split, merged) and how it was established
+                         */
+                        change: {
+                            kind: string;
+                            from: string | null;
+                            basis: string | null;
+                            confidence: number | null;
+                        } | null;
+                    } | null;
+                    /**
+                     * The edition of the last change of name (spelling and case aside); null where the editions cannot tell
+                     */
+                    name_set_in: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    } | null;
+                    /**
+                     * The name as that edition publishes it, when the record writes it otherwise
+                     */
+                    name_as_published: string | null;
+                    /**
+                     * A retired code: the last edition holding it
+                     */
+                    until: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    } | null;
+                };
+                coordinates?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * kelurahan/desa
+                 */
+                postal_code?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                boundary?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * provinsi and kabupaten/kota
+                 */
+                population_area?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * provinsi and kabupaten/kota
+                 */
+                islands?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * kabupaten/kota, kecamatan, kelurahan/desa
+                 */
+                bps_codes?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+            };
         };
     };
 };
@@ -4255,7 +6338,12 @@ export type GetKelurahanData = {
     path: {
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * sources: add `sources`, where each family of the record's fields comes from (dataset, version, licence, attribution, the regulation that set the code and name, hand corrections and their basis). Absent: the record alone.
+         */
+        include?: 'sources';
+    };
     url: '/api/v1/wilayah/kelurahan/{id}';
 };
 
@@ -4342,6 +6430,544 @@ export type GetKelurahanResponses = {
                  */
                 period: string;
             }>;
+            /**
+             * Reports of a wrong fact about this region not yet decided (POST /wilayah/{id}/reports); absent when none. Counted from a set each server refreshes at most once a minute: up to about a minute old.
+             */
+            open_reports?: number;
+            /**
+             * Only with include=sources: where each family of fields comes from (docs/api.md, Sources)
+             */
+            sources?: {
+                code_name: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                    /**
+                     * The edition whose list the API follows now
+                     */
+                    list: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    };
+                    /**
+                     * The first edition holding the code; null where the editions cannot tell
+                     */
+                    code_set_in: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                        /**
+                         * The change that brought the code (created, recoded from `from`, split, merged) and how it was established
+                         */
+                        change: {
+                            kind: string;
+                            from: string | null;
+                            basis: string | null;
+                            confidence: number | null;
+                        } | null;
+                    } | null;
+                    /**
+                     * The edition of the last change of name (spelling and case aside); null where the editions cannot tell
+                     */
+                    name_set_in: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    } | null;
+                    /**
+                     * The name as that edition publishes it, when the record writes it otherwise
+                     */
+                    name_as_published: string | null;
+                    /**
+                     * A retired code: the last edition holding it
+                     */
+                    until: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    } | null;
+                };
+                coordinates?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * kelurahan/desa
+                 */
+                postal_code?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                boundary?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * provinsi and kabupaten/kota
+                 */
+                population_area?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * provinsi and kabupaten/kota
+                 */
+                islands?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * kabupaten/kota, kecamatan, kelurahan/desa
+                 */
+                bps_codes?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+            };
         };
     };
 };
@@ -5338,7 +7964,11 @@ export type ListChangesData = {
         /**
          * Only this kind of change
          */
-        change?: 'created' | 'retired' | 'renamed' | 'recoded' | 'split' | 'merged';
+        change?: 'created' | 'retired' | 'renamed' | 'recoded' | 'split' | 'merged' | 'corrected';
+        /**
+         * Only changes between editions, or only corrections (listed when `to` is the current edition); default both
+         */
+        kind?: 'edition' | 'correction';
         /**
          * Page number, from 1.
          */
@@ -5383,14 +8013,18 @@ export type ListChangesResponses = {
     200: {
         data: Array<{
             /**
-             * The edition the change shows in (the change happened since the edition before it)
+             * edition: a change between two editions of the code list; correction: a fact we corrected over the current edition from an accepted report of a wrong fact (see `correction`)
+             */
+            kind: 'edition' | 'correction';
+            /**
+             * The edition the change shows in (the change happened since the edition before it); for a correction, the edition it corrects
              */
             edition: string;
             regulation: string;
             /**
-             * created (a new code; code_before names the region it was formed from, when known), retired (the code left with no successor), renamed, recoded (the code left, one region took its place), split, merged
+             * created (a new code; code_before names the region it was formed from, when known), retired (the code left with no successor), renamed, recoded (the code left, one region took its place), split, merged; corrected (kind correction: a name, postal code or coordinate we corrected)
              */
-            change: 'created' | 'retired' | 'renamed' | 'recoded' | 'split' | 'merged';
+            change: 'created' | 'retired' | 'renamed' | 'recoded' | 'split' | 'merged' | 'corrected';
             level: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan';
             code_before: string | null;
             /**
@@ -5407,6 +8041,32 @@ export type ListChangesResponses = {
              */
             basis: 'curated' | 'same_name' | 'same_name_elsewhere' | 'children' | 'split' | 'similar_name' | 'name_part' | null;
             confidence: number | null;
+            /**
+             * kind correction only
+             */
+            correction?: {
+                /**
+                 * The accepted report it came from
+                 */
+                report_id: string;
+                field: 'name' | 'postal_code' | 'coordinates';
+                /**
+                 * What the sources said (coordinates as `lat,lng`)
+                 */
+                value_before: string | null;
+                /**
+                 * The value now served
+                 */
+                value: string;
+                /**
+                 * What the reviewer cited: a regulation, a letter, a survey
+                 */
+                basis: string;
+                /**
+                 * When the report was accepted (ISO 8601)
+                 */
+                accepted_at: string;
+            };
         }>;
         meta: {
             /**
@@ -5669,14 +8329,18 @@ export type GetHistoryResponses = {
              */
             changes: Array<{
                 /**
-                 * The edition the change shows in (the change happened since the edition before it)
+                 * edition: a change between two editions of the code list; correction: a fact we corrected over the current edition from an accepted report of a wrong fact (see `correction`)
+                 */
+                kind: 'edition' | 'correction';
+                /**
+                 * The edition the change shows in (the change happened since the edition before it); for a correction, the edition it corrects
                  */
                 edition: string;
                 regulation: string;
                 /**
-                 * created (a new code; code_before names the region it was formed from, when known), retired (the code left with no successor), renamed, recoded (the code left, one region took its place), split, merged
+                 * created (a new code; code_before names the region it was formed from, when known), retired (the code left with no successor), renamed, recoded (the code left, one region took its place), split, merged; corrected (kind correction: a name, postal code or coordinate we corrected)
                  */
-                change: 'created' | 'retired' | 'renamed' | 'recoded' | 'split' | 'merged';
+                change: 'created' | 'retired' | 'renamed' | 'recoded' | 'split' | 'merged' | 'corrected';
                 level: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan';
                 code_before: string | null;
                 /**
@@ -5693,6 +8357,32 @@ export type GetHistoryResponses = {
                  */
                 basis: 'curated' | 'same_name' | 'same_name_elsewhere' | 'children' | 'split' | 'similar_name' | 'name_part' | null;
                 confidence: number | null;
+                /**
+                 * kind correction only
+                 */
+                correction?: {
+                    /**
+                     * The accepted report it came from
+                     */
+                    report_id: string;
+                    field: 'name' | 'postal_code' | 'coordinates';
+                    /**
+                     * What the sources said (coordinates as `lat,lng`)
+                     */
+                    value_before: string | null;
+                    /**
+                     * The value now served
+                     */
+                    value: string;
+                    /**
+                     * What the reviewer cited: a regulation, a letter, a survey
+                     */
+                    basis: string;
+                    /**
+                     * When the report was accepted (ISO 8601)
+                     */
+                    accepted_at: string;
+                };
             }>;
         };
     };
@@ -6672,7 +9362,12 @@ export type GetWilayahData = {
          */
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * sources: add `sources`, where each family of the record's fields comes from (dataset, version, licence, attribution, the regulation that set the code and name, hand corrections and their basis). Absent: the record alone.
+         */
+        include?: 'sources';
+    };
     url: '/api/v1/wilayah/{id}';
 };
 
@@ -6778,6 +9473,544 @@ export type GetWilayahResponses = {
                  */
                 period: string;
             }>;
+            /**
+             * Reports of a wrong fact about this region not yet decided (POST /wilayah/{id}/reports); absent when none. Counted from a set each server refreshes at most once a minute: up to about a minute old.
+             */
+            open_reports?: number;
+            /**
+             * Only with include=sources: where each family of fields comes from (docs/api.md, Sources)
+             */
+            sources?: {
+                code_name: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                    /**
+                     * The edition whose list the API follows now
+                     */
+                    list: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    };
+                    /**
+                     * The first edition holding the code; null where the editions cannot tell
+                     */
+                    code_set_in: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                        /**
+                         * The change that brought the code (created, recoded from `from`, split, merged) and how it was established
+                         */
+                        change: {
+                            kind: string;
+                            from: string | null;
+                            basis: string | null;
+                            confidence: number | null;
+                        } | null;
+                    } | null;
+                    /**
+                     * The edition of the last change of name (spelling and case aside); null where the editions cannot tell
+                     */
+                    name_set_in: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    } | null;
+                    /**
+                     * The name as that edition publishes it, when the record writes it otherwise
+                     */
+                    name_as_published: string | null;
+                    /**
+                     * A retired code: the last edition holding it
+                     */
+                    until: {
+                        /**
+                         * Edition of the Kemendagri code list (GET /wilayah/editions)
+                         */
+                        edition: string;
+                        /**
+                         * The regulation that published it: its number
+                         */
+                        regulation: string;
+                        /**
+                         * The regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * True for the oldest edition the data holds (2015): the fact may be older
+                         */
+                        at_or_before: boolean;
+                    } | null;
+                };
+                coordinates?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * kelurahan/desa
+                 */
+                postal_code?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                boundary?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * provinsi and kabupaten/kota
+                 */
+                population_area?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * provinsi and kabupaten/kota
+                 */
+                islands?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+                /**
+                 * kabupaten/kota, kecamatan, kelurahan/desa
+                 */
+                bps_codes?: {
+                    /**
+                     * The record fields and endpoints this family answers for
+                     */
+                    covers: Array<string>;
+                    sources: Array<{
+                        /**
+                         * The source's id in the sources table (GET /docs/guide/sources lists every one)
+                         */
+                        id: string;
+                        kind: 'dataset' | 'regulation';
+                        name: string;
+                        url: string | null;
+                        /**
+                         * Release or commit of a dataset; the regulation's number for a regulation; null where the source states none
+                         */
+                        version: string | null;
+                        /**
+                         * Commit date, or the regulation's date (YYYY-MM-DD); null where not known
+                         */
+                        date: string | null;
+                        /**
+                         * SPDX id (MIT, ODbL-1.0); null where none is stated (note says more)
+                         */
+                        licence: string | null;
+                        licence_url: string | null;
+                        /**
+                         * The credit to show where this data is shown or shipped
+                         */
+                        attribution: string;
+                        note: string | null;
+                    }>;
+                    /**
+                     * Hand corrections of this region's data in this family, each with its basis
+                     */
+                    corrections: Array<{
+                        /**
+                         * curated_history, name_reading, alias, alt_name, derived_point, island_move, or report (an accepted report)
+                         */
+                        kind: 'curated_history' | 'name_reading' | 'alias' | 'alt_name' | 'derived_point' | 'island_move' | 'report';
+                        /**
+                         * What was set by hand
+                         */
+                        value: string;
+                        /**
+                         * The law, usage or reason the correction cites
+                         */
+                        basis: string;
+                        /**
+                         * The repository file the correction is written in
+                         */
+                        source_file: string | null;
+                        report_id?: string;
+                        accepted_at?: string;
+                    }>;
+                    /**
+                     * Why this region has no value here, or how the value differs from its source
+                     */
+                    note: string | null;
+                };
+            };
         };
     };
 };
