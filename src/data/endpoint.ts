@@ -6,6 +6,7 @@
  * JSON and is REST only; admission, metering and the key guard are the same. src/catalogue.ts lists every declaration.
  */
 import { z } from "zod";
+import type { Db } from "../db/client";
 import type { ErrorCode } from "../lib/errors";
 import type { DataContext } from "./context";
 
@@ -14,7 +15,14 @@ import type { DataContext } from "./context";
  * (`read` gives the loaded version and checksum; `fallback` names it where no request is at hand:
  * the API document, file downloads built with the bundle).
  */
-export type DataVersion = string | { fallback: string; read(env: Env): Promise<{ version: string; checksum: string }> };
+export type DataVersion =
+  | string
+  | {
+      fallback: string;
+      read(env: Env): Promise<{ version: string; checksum: string }>;
+      /** The same read as a statement a handler's own batch can carry (src/db/client.ts, VersionRide), and its result read back. */
+      ride?: { statement(db: Db): D1PreparedStatement; loaded(result: D1Result): { version: string; checksum: string } };
+    };
 
 /** The version's name without reading anything. */
 export const versionLabel = (v: DataVersion) => (typeof v === "string" ? v : v.fallback);

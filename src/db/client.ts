@@ -63,8 +63,13 @@ export type RegionDb = Db;
 export function regionDb(env: Env): RegionDb {
   // A D1DatabaseSession has the prepare/batch surface drizzle uses; it only lacks exec/dump.
   const key = (env as KeyedEnv)[DATA_KEY];
+  const ride = (env as RiddenEnv)[RIDE];
   const db = handleOf(regionReads(env) as D1Database);
-  return key === undefined ? db : withDataKey(db, key);
+  if (key === undefined && ride === undefined) return db;
+  const marked = Object.create(db) as RegionDb & { [DATA_KEY]?: string; [RIDE]?: VersionRide };
+  marked[DATA_KEY] = key;
+  marked[RIDE] = ride;
+  return marked;
 }
 
 const DATA_KEY = Symbol("loaded data key");
@@ -97,4 +102,51 @@ export async function batch(db: Db, items: (SQL | { toSQL(): { sql: string; para
     return db.$client.prepare(q.sql).bind(...q.params);
   });
   return db.$client.batch(statements);
+}
+
+// ---------------------------------------------------------------- the data version, read in a handler's own batch
+
+/**
+ * The data version riding in a handler's own D1 batch: a batch is one transaction, so a version read
+ * in it is the version of every row the batch read. `consistent` (src/data/run.ts) attaches a ride to
+ * the env of an uncached answer; a query that batches its reads adds the version's statement
+ * (`ridingBatch`), and the service, once it knows that batch was its last read, says so
+ * (`lastRead`). The answer then needs no separate read of the version after it: one D1 round trip
+ * less per by-id or BPS answer (docs/performance.md, "One round trip"). Forgetting `lastRead` only
+ * costs that round trip; a read after `lastRead` would not be bracketed, and the D1 guard of the
+ * Worker tests refuses it (src/data/run.ts).
+ */
+export type VersionRide = {
+  /** The version's statement, prepared on the batch's own client. */
+  statement(db: Db): D1PreparedStatement;
+  /** Its result, from the batch. */
+  took(result: D1Result): void;
+  /** The service read nothing after the batch that carried the version. */
+  last(): void;
+};
+
+const RIDE = Symbol("version ride");
+type RiddenEnv = Env & { [RIDE]?: VersionRide };
+
+/** `env` whose region handles carry `ride` (regionDb). */
+export function withRide(env: Env, ride: VersionRide): Env {
+  const ridden = Object.create(env) as RiddenEnv;
+  ridden[RIDE] = ride;
+  return ridden;
+}
+
+const rideOf = (db: RegionDb): VersionRide | undefined => (db as RegionDb & { [RIDE]?: VersionRide })[RIDE];
+
+/** A D1 batch of region reads (prepared on `db.$client`), the data version read in it when the answer asks (see VersionRide). */
+export async function ridingBatch(db: RegionDb, statements: D1PreparedStatement[]): Promise<D1Result[]> {
+  const ride = rideOf(db);
+  if (!ride) return db.$client.batch(statements);
+  const results = await db.$client.batch([...statements, ride.statement(db)]);
+  ride.took(results[statements.length] as D1Result);
+  return results.slice(0, statements.length);
+}
+
+/** The caller read nothing of the region data after its last `ridingBatch` (see VersionRide). */
+export function lastRead(db: RegionDb): void {
+  rideOf(db)?.last();
 }

@@ -151,6 +151,7 @@ type Handle = D1Database | D1DatabaseSession;
 function guardedHandle<H extends Handle>(db: H, counter: Counter): H {
   return new Proxy(db, {
     get(t, prop) {
+      if (prop === QUERIES) return counter.queries;
       if (prop === "prepare") return (sql: string) => guardedStatement(t.prepare(sql), { sql, params: [] }, counter);
       if (prop === "batch")
         return async (statements: D1PreparedStatement[]) => {
@@ -166,6 +167,13 @@ function guardedHandle<H extends Handle>(db: H, counter: Counter): H {
       return typeof value === "function" ? value.bind(t) : value;
     },
   }) as H;
+}
+
+const QUERIES = Symbol("queries so far");
+
+/** The queries the guard counted on `db` so far in this invocation; undefined when `db` is not guarded (production). */
+export function queriesSoFar(db: D1Database | D1DatabaseSession): number | undefined {
+  return (db as unknown as { [QUERIES]?: number })[QUERIES];
 }
 
 /** `db` guarded with a query budget of its own (one invocation's). */

@@ -5,7 +5,8 @@
  * - `x-d1-rows-read`: every statement's `meta.rows_read`, summed. D1 gives no meta for `raw()`
  *   (drizzle reads selects that way), so a read through `raw()` runs once more through `all()` to be
  *   counted: the sum is exact, the timing is not.
- * - `x-d1-queries`: statements run (each statement of a batch is one), against D1's queries per invocation.
+ * - `x-d1-queries`: statements run (each statement of a batch is one), against D1's queries per invocation;
+ *   `x-d1-round-trips`: calls to D1 (a batch is one), what a call waits on.
  * - `x-kv-ops`: KV reads, writes, deletes and lists; `x-do-requests`: calls on a Durable Object stub
  *   (RPC methods and fetch), of the `ACCOUNT` namespace; `x-subrequests`: outbound `fetch()`.
  * Never on in production (the var defaults to "off").
@@ -14,7 +15,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { MiddlewareHandler } from "hono";
 import type { BaseEnv } from "./context";
 
-type Counter = { rows: number; queries: number; kv: number; durableObject: number; fetches: number; inFetch?: boolean };
+type Counter = { rows: number; queries: number; trips: number; kv: number; durableObject: number; fetches: number; inFetch?: boolean };
 
 const READ = /^\s*(SELECT|WITH)\b/i;
 
@@ -29,23 +30,27 @@ function countingStatement(stmt: D1PreparedStatement, sql: string, counter: Coun
       if (prop === "all")
         return () => {
           counter.queries++;
+          counter.trips++;
           return target.all().then(count);
         };
       if (prop === "run")
         return () => {
           counter.queries++;
+          counter.trips++;
           return target.run().then(count);
         };
       // The extra all() that counts rows is not a query of the request's own.
       if (prop === "first")
         return async (column?: string) => {
           counter.queries++;
+          counter.trips++;
           if (READ.test(sql)) count(await target.all());
           return column === undefined ? target.first() : target.first(column);
         };
       if (prop === "raw")
         return async (options?: { columnNames?: boolean }) => {
           counter.queries++;
+          counter.trips++;
           if (READ.test(sql)) count(await target.all());
           return target.raw(options as { columnNames: true });
         };
@@ -62,6 +67,7 @@ function countingDb(db: D1Database, counter: Counter): D1Database {
       if (prop === "batch")
         return async (statements: D1PreparedStatement[]) => {
           counter.queries += statements.length;
+          counter.trips++;
           const results = await target.batch(statements);
           for (const r of results) counter.rows += r.meta?.rows_read ?? 0;
           return results;
@@ -143,7 +149,7 @@ function countFetches() {
 
 export const d1Stats: MiddlewareHandler<BaseEnv> = async (c, next) => {
   if (c.env.D1_STATS !== "on" || c.env.ENVIRONMENT !== "development") return next();
-  const counter: Counter = { rows: 0, queries: 0, kv: 0, durableObject: 0, fetches: 0 };
+  const counter: Counter = { rows: 0, queries: 0, trips: 0, kv: 0, durableObject: 0, fetches: 0 };
   c.env = { ...c.env, DB: countingDb(c.env.DB, counter), KV: countingKv(c.env.KV, counter), ACCOUNT: countingNamespace(c.env.ACCOUNT, counter) };
   countFetches();
   await current.run(counter, next);
@@ -151,6 +157,7 @@ export const d1Stats: MiddlewareHandler<BaseEnv> = async (c, next) => {
   const res = new Response(c.res.body, c.res);
   res.headers.set("x-d1-rows-read", String(counter.rows));
   res.headers.set("x-d1-queries", String(counter.queries));
+  res.headers.set("x-d1-round-trips", String(counter.trips));
   res.headers.set("x-kv-ops", String(counter.kv));
   res.headers.set("x-do-requests", String(counter.durableObject));
   res.headers.set("x-subrequests", String(counter.fetches));

@@ -1,6 +1,6 @@
 import manifest from "../../seed/manifest.json";
 import type { DataVersion } from "../data/endpoint";
-import { readLoadedDataset } from "./dataset/queries";
+import { loadedDatasetOf, loadedDatasetStatement, readLoadedDataset } from "./dataset/queries";
 
 /** The regulation (and package) the bundled seed follows: what the pages and the API document name. */
 export const DATA_VERSION = manifest.dataVersion;
@@ -14,6 +14,10 @@ export const DATA_VERSION = manifest.dataVersion;
 export const WILAYAH_DATA: DataVersion = {
   fallback: DATA_VERSION,
   async read(env) {
-    return (await readLoadedDataset(env)) ?? { version: DATA_VERSION, checksum: manifest.checksum };
+    return (await readLoadedDataset(env)) ?? EMPTY;
   },
+  ride: { statement: loadedDatasetStatement, loaded: (result) => loadedDatasetOf(result) ?? EMPTY },
 };
+
+/** What an empty database (no dataset row) answers as. */
+const EMPTY = { version: DATA_VERSION, checksum: manifest.checksum };

@@ -58,6 +58,24 @@ describe("GET /wilayah/bps/:code", () => {
     for (const code of ["32", "32731", "abc", "327319000"]) await expectError(await get(`/bps/${code}`), 400, "INVALID_QUERY");
   });
 
+  it("an uncached answer is one D1 round trip: the data version rides in the code's own read (src/db/client.ts, VersionRide)", async () => {
+    const own = (await seedUserWithKey({ plan: "free" })).secret;
+    Object.assign(env, { D1_STATS: "on" });
+    try {
+      await call("/api/v1/wilayah/32", { key: own }); // the account's admission lease, so the calls below count the same
+      const cost = async (code: string, status: number) => {
+        const res = await call(`/api/v1/wilayah/bps/${code}`, { key: own });
+        expect([res.status, res.headers.get("x-cache")], code).toEqual([status, status === 200 ? "MISS" : null]);
+        return { queries: Number(res.headers.get("x-d1-queries")), trips: Number(res.headers.get("x-d1-round-trips")) };
+      };
+      expect(await cost("3273010", 200)).toEqual({ queries: 2, trips: 1 });
+      // an unknown code reads the periods after its row (an error answer names no data version)
+      expect((await cost("3273998", 404)).trips).toBe(2);
+    } finally {
+      Object.assign(env, { D1_STATS: "off" });
+    }
+  });
+
   it("the MCP tool answers the same", async () => {
     const r = await mcpTool(key, "wilayah_bps", { code: "3273190001" });
     expect(r.isError).toBeFalsy();

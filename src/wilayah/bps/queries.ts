@@ -1,6 +1,6 @@
 /** Reads of `wilayah_bps` (the BPS codes, seed/sources/wilayah-bps-crosswalk.csv): this room owns the table. */
 import { asc, desc, eq, sql } from "drizzle-orm";
-import type { RegionDb } from "../../db/client";
+import { type RegionDb, ridingBatch } from "../../db/client";
 import { compiledSelect } from "../../db/compiled";
 import { wilayahBps } from "../../db/schema";
 
@@ -28,9 +28,10 @@ const columns = {
   match: wilayahBps.match,
 };
 
-/** One BPS code (digits only), by its primary key. */
+/** One BPS code (digits only), by its primary key; the data version rides along when the answer asks (src/db/client.ts, VersionRide). */
 export async function bpsRow(db: RegionDb, code: string): Promise<BpsRow | undefined> {
-  return (await BPS_BY_CODE.all(db, { code }))[0];
+  const [result] = await ridingBatch(db, [BPS_BY_CODE.statement(db, { code })]);
+  return BPS_BY_CODE.rows(result as D1Result)[0];
 }
 
 /** Every uncached GET /wilayah/bps/:code runs it: rendered once (src/db/compiled.ts). */

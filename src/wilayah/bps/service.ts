@@ -3,7 +3,7 @@
  * region lies in the region it leads to; it is not always equal to it (docs/api.md, "BPS codes").
  * Knows nothing of HTTP.
  */
-import type { RegionDb } from "../../db/client";
+import { lastRead, type RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { LEVELS, type Level } from "../codes";
 import { type BpsRow, bpsPeriods, bpsRow, bpsRows } from "./queries";
@@ -73,6 +73,7 @@ export async function bpsCode(db: RegionDb, raw: string): Promise<{ data: BpsAns
       `No ${LEVEL_OF_DIGITS[code.length]} with BPS code ${code} in the periods held (${periods.map(periodWords).join(", ") || "none loaded"}; each BPS code as the newest of them that has it).`,
     );
   }
+  lastRead(db);
   return { data: toAnswer(row) };
 }
 

@@ -13,4 +13,8 @@ const LOADED = compiledSelect<{ version: string; checksum: string }, never>({ ve
   db.select({ version: dataset.version, checksum: dataset.checksum }).from(dataset).where(eq(dataset.id, "wilayah")).limit(1),
 );
 
+/** The same read for a handler's own batch (src/db/client.ts, VersionRide). */
+export const loadedDatasetStatement = (db: RegionDb) => LOADED.statement(db, {});
+export const loadedDatasetOf = (result: D1Result) => LOADED.rows(result)[0];
+
 export const readLoadedDataset = (env: Env) => loadedDataset(regionDb(env));

@@ -82,7 +82,7 @@ function byIdEndpoint(level: Level) {
     output: z.object({ data: LEVEL_RECORD[level].extend({ level: z.literal(level), bps_codes: bpsCodes, open_reports: openReports, sources: sourcesSchema }) }),
     cacheSeconds: DAY,
     version: WILAYAH_DATA,
-    handler: (q: z.infer<typeof input>, { env }) => getRegion(regionDb(env), q.id, level, { sources: q.include === "sources" }) as never,
+    handler: (q: z.infer<typeof input>, { env }) => getRegion(regionDb(env), q.id, level, { sources: q.include === "sources", last: true }) as never,
   });
 }
 
@@ -118,7 +118,7 @@ export const detailEndpoint = defineEndpoint({
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => getRegion(regionDb(env), q.id, undefined, { sources: q.include === "sources" }),
+  handler: (q, { env }) => getRegion(regionDb(env), q.id, undefined, { sources: q.include === "sources", last: true }),
 });
 
 export const regionEndpoints = LEVELS.flatMap((level) => [listEndpoint(level), byIdEndpoint(level)]);

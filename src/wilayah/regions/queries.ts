@@ -1,6 +1,6 @@
 /** Reads of the four region tables (`provinsi`, `kabupaten`, `kecamatan`, `kelurahan`). */
 import { and, asc, count, eq, sql } from "drizzle-orm";
-import type { RegionDb } from "../../db/client";
+import { type RegionDb, ridingBatch } from "../../db/client";
 import { type CompiledSelect, compiledSelect } from "../../db/compiled";
 import { kabupaten, kecamatan, kelurahan, provinsi } from "../../db/schema";
 import { bpsCodesOf } from "../bps/queries";
@@ -74,11 +74,19 @@ export async function listRegions(
 
 /**
  * One region and the BPS codes that lie in it (newest period first), in one round trip: the BPS
- * statement reads only its own rows (the `current_id` index), a handful at most.
+ * statement reads only its own rows (the `current_id` index), a handful at most. `rideVersion`: the
+ * data version is read in the same batch when the answer asks (src/db/client.ts, VersionRide); the
+ * caller says `lastRead` if it reads nothing more.
  */
-export async function findRegion(db: RegionDb, level: Level, id: string): Promise<{ row: RegionRow | undefined; bps: { code: string; period: string }[] }> {
+export async function findRegion(
+  db: RegionDb,
+  level: Level,
+  id: string,
+  rideVersion: boolean,
+): Promise<{ row: RegionRow | undefined; bps: { code: string; period: string }[] }> {
   const byId = REGION_BY_ID[level];
-  const [rows, bps] = await db.$client.batch([byId.statement(db, { id }), bpsCodesOf.statement(db, { id })]);
+  const statements = [byId.statement(db, { id }), bpsCodesOf.statement(db, { id })];
+  const [rows, bps] = rideVersion ? await ridingBatch(db, statements) : await db.$client.batch(statements);
   return { row: byId.rows(rows)[0], bps: bpsCodesOf.rows(bps) };
 }
 

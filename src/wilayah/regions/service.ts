@@ -1,5 +1,5 @@
 /** Regional data rules: paging, id forms, not-found. Knows nothing of HTTP. */
-import type { RegionDb } from "../../db/client";
+import { lastRead, type RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { type PageMeta, type Paging, pageWindow } from "../../lib/paging";
 import { type Level, levelOf, toDottedId } from "../codes";
@@ -42,23 +42,26 @@ export async function listLevel(
  * the region tables first (current codes and the retired codes of the previous list), else the
  * region history (a code of an earlier edition, as last published). A retired code says which
  * current regions replaced it (`replaced_by`). `sources`: add where each family of its fields comes
- * from (src/wilayah/sources), read only then.
+ * from (src/wilayah/sources), read only then. `last`: the caller reads nothing after it (an endpoint's
+ * handler), so the data version may ride in its one batch (src/db/client.ts, VersionRide).
  */
 export async function getRegion(
   db: RegionDb,
   rawId: string,
   level?: Level,
-  opts: { sources?: boolean } = {},
+  opts: { sources?: boolean; last?: boolean } = {},
 ): Promise<{ data: RegionRecord & { level: Level; replaced_by?: string[]; bps_codes: { code: string; period: string }[]; sources?: RegionSources } }> {
-  const answer = await findRecord(db, rawId, level);
+  const answer = await findRecord(db, rawId, level, opts.last === true && !opts.sources);
   if (opts.sources) answer.data.sources = await regionSources(db, answer.data);
   return answer;
 }
 
+/** `last`: nothing is read after it, so the data version may ride in its batch (src/db/client.ts, VersionRide). */
 async function findRecord(
   db: RegionDb,
   rawId: string,
-  level?: Level,
+  level: Level | undefined,
+  last: boolean,
 ): Promise<{ data: RegionRecord & { level: Level; replaced_by?: string[]; bps_codes: { code: string; period: string }[]; sources?: RegionSources } }> {
   const id = toDottedId(rawId);
   const idLevel = id ? levelOf(id) : undefined;
@@ -69,8 +72,11 @@ async function findRecord(
     );
   }
   // BPS codes lead to current regions only: a retired code's list is empty.
-  const { row, bps } = await findRegion(db, idLevel, id);
-  if (row?.is_active === 1) return { data: { ...toRecord(row), level: idLevel, bps_codes: bps } };
+  const { row, bps } = await findRegion(db, idLevel, id, last);
+  if (row?.is_active === 1) {
+    if (last) lastRead(db);
+    return { data: { ...toRecord(row), level: idLevel, bps_codes: bps } };
+  }
   if (row) return { data: { ...toRecord(row), level: idLevel, replaced_by: await replacedBy(db, id), bps_codes: bps } };
   const old = await retiredRecord(db, id, idLevel);
   if (!old) throw new ApiError("NOT_FOUND", `No ${idLevel} with id "${id}" in any edition since 2015.`);
