@@ -1,4 +1,4 @@
-import { and, count, eq, getTableColumns, gt, isNull, lt, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, getTableColumns, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { batch, type Db } from "../db/client";
 import { loginFailures, passwordResets, revokedSessions, type UserRow, users } from "../db/schema";
 
@@ -78,18 +78,51 @@ export async function setPassword(db: Db, id: string, passwordHash: string, opts
   )[0];
 }
 
+/** The SQL condition "this reset link is still usable" (unused, unexpired), for the statements of its batch. */
+export function resetUsable(id: string, userId: string, now: number): SQL {
+  return sql`EXISTS (SELECT 1 FROM password_resets WHERE id = ${id} AND user_id = ${userId} AND used_at IS NULL AND expires_at > ${now})`;
+}
+
 /**
- * A password reset through an emailed link: the new hash, every earlier session ended, the email
- * verified and its owner proven, in one batch with `records` (the audit events): all or nothing.
+ * A password reset through an emailed link, all or nothing in one batch: `records` (the audit
+ * events, written only while the link is usable: `resetUsable`), the new hash (every earlier session
+ * ended, the email verified and its owner proven), then the link used up with every other open link
+ * of the user. False when the link was not usable: nothing was written. A batch that fails leaves
+ * the link usable for the next try (it was once used up first, in a write of its own, so a failure
+ * after it spent the link with the password unchanged).
  */
-export async function resetPasswordOf(db: Db, id: string, passwordHash: string, nowSeconds: number, records: Parameters<typeof batch>[1]): Promise<void> {
-  await batch(db, [
+export async function resetPasswordWith(
+  db: Db,
+  reset: { id: string; userId: string; now: number },
+  passwordHash: string,
+  nowSeconds: number,
+  records: Parameters<typeof batch>[1],
+): Promise<boolean> {
+  const usable = resetUsable(reset.id, reset.userId, reset.now);
+  const results = await batch(db, [
     ...records,
     db
       .update(users)
       .set({ passwordHash, sessionEpoch: raisedEpoch(nowSeconds), ownerProven: true, emailVerified: true })
-      .where(eq(users.id, id)),
+      .where(and(eq(users.id, reset.userId), usable)),
+    db
+      .update(passwordResets)
+      .set({ usedAt: reset.now })
+      // only when this batch set the password (the hash is salted: no other write leaves it there)
+      .where(
+        and(
+          eq(passwordResets.userId, reset.userId),
+          isNull(passwordResets.usedAt),
+          sql`EXISTS (SELECT 1 FROM users WHERE id = ${reset.userId} AND password_hash = ${passwordHash})`,
+        ),
+      ),
   ]);
+  return results[records.length]?.meta.changes === 1;
+}
+
+/** Whether a reset link is still usable (read before the work a reset does ahead of its batch). */
+export async function resetIsUsable(db: Db, id: string, userId: string, now: number): Promise<boolean> {
+  return (await db.all<{ ok: number }>(sql`SELECT ${resetUsable(id, userId, now)} AS ok`))[0]?.ok === 1;
 }
 
 /** A rehash of the same password (new parameters), written only if the hash is still the one that was checked. */
@@ -161,22 +194,6 @@ export async function insertResetIfQuiet(
     WHERE NOT EXISTS (SELECT 1 FROM password_resets WHERE user_id = ${row.userId} AND created_at > ${row.createdAt - rule.minGapMs})
       AND (SELECT count(*) FROM password_resets WHERE user_id = ${row.userId} AND created_at > ${row.createdAt - 24 * 3600 * 1000}) < ${rule.perDay}`);
   return r.meta.changes === 1;
-}
-
-/** Uses a reset once: true for the one request that marks it used, within its expiry. Other open resets of the user end with it. */
-export async function useReset(db: Db, id: string, userId: string, now: number): Promise<boolean> {
-  const r = await db
-    .update(passwordResets)
-    .set({ usedAt: now })
-    .where(and(eq(passwordResets.id, id), eq(passwordResets.userId, userId), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)))
-    .run();
-  if (r.meta.changes !== 1) return false;
-  await db
-    .update(passwordResets)
-    .set({ usedAt: now })
-    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)))
-    .run();
-  return true;
 }
 
 // ---------------------------------------------------------------- failed logins

@@ -4,7 +4,7 @@
  * and the surfaces (routes/auth.ts, the portal) shape the answer; the session token comes to it
  * read from wherever the surface carries it (auth/guards.ts reads the Authorization header).
  */
-import { audit, auditIf, auditStatement, type RequestMeta } from "../audit/service";
+import { audit, auditIf, type RequestMeta } from "../audit/service";
 import { primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { newId, sha256Hex } from "../lib/crypto";
@@ -34,10 +34,11 @@ import {
   markEmailVerified,
   pruneAuthRows,
   replaceHash,
-  resetPasswordOf,
+  resetIsUsable,
+  resetPasswordWith,
+  resetUsable,
   revokeSessionToken,
   setPassword,
-  useReset,
 } from "./queries";
 import { RESET_TTL_SECONDS, signReset, signSession, signVerification, VERIFY_TTL_SECONDS, verifyReset, verifySession, verifyVerification } from "./tokens";
 import { normalizeEmail } from "./users";
@@ -162,7 +163,11 @@ async function checkPassword(env: Env, user: UserRow | undefined, email: string,
     await audit(env, origin, { event: "login_failed", actorId: user?.id ?? null, subjectId: user?.id ?? null, detail: { email } });
     return false;
   }
-  await clearLoginFailures(db, key);
+  // The attempt was counted before the check; a right password clears the count. When that write
+  // fails the login still goes on: refusing the right password with a 503 would leave the attempt
+  // counted, and an outage would end in "too many failed logins" for someone who typed it right.
+  // The count left behind ends with the next success or its window.
+  await clearLoginFailures(db, key).catch((e) => log.warn("login_failures_not_cleared", { error: errorText(e) }));
   if (needsRehash(user.passwordHash)) await replaceHash(db, user.id, user.passwordHash, await hashPassword(password));
   return true;
 }
@@ -269,26 +274,30 @@ export async function resetPassword(env: Env, input: { token: string; password: 
   if (!user) throw invalid();
   await acceptablePassword(env, input.password);
   const now = Date.now();
-  if (!(await useReset(db, claims.resetId, user.id, now))) throw invalid();
+  const reset = { id: claims.resetId, userId: user.id, now };
+  if (!(await resetIsUsable(db, reset.id, user.id, now))) throw invalid();
   const passwordHash = await hashPassword(input.password);
   // A takeover revokes the keys before the owner is proven (the password set, last): a reset that
-  // fails half-way leaves the account unproven, so the next link (this one is spent) takes it over
-  // again and finishes what the failed one began. The password and its events commit together.
+  // fails half-way leaves the account unproven and the link unused (it is used up in the batch that
+  // sets the password), so the next try takes it over again and finishes what the failed one began.
+  // The password, its events and the link's use commit together or not at all.
   const takeover = !user.ownerProven;
   const keysRevoked = takeover ? await hooks.revokeKeysBefore(env, user.id, now, origin) : 0;
-  await resetPasswordOf(db, user.id, passwordHash, nowSeconds(), [
-    auditStatement(env, origin, { event: "password_reset", actorId: user.id, subjectId: user.id, detail: { takeover } }),
+  const usable = resetUsable(reset.id, user.id, now);
+  const done = await resetPasswordWith(db, reset, passwordHash, nowSeconds(), [
+    auditIf(origin, { event: "password_reset", actorId: user.id, subjectId: user.id, detail: { takeover } }, usable),
     ...(takeover
       ? [
-          auditStatement(env, origin, {
-            event: "account_takeover",
-            actorId: user.id,
-            subjectId: user.id,
-            detail: { via: "password_reset", keys_revoked: keysRevoked },
-          }),
+          auditIf(
+            origin,
+            { event: "account_takeover", actorId: user.id, subjectId: user.id, detail: { via: "password_reset", keys_revoked: keysRevoked } },
+            usable,
+          ),
         ]
       : []),
   ]);
+  // Used by another request between the check and the batch: nothing was written by this one.
+  if (!done) throw invalid();
   return { takeover, keysRevoked, email: user.email };
 }
 

@@ -13,7 +13,7 @@ import { LEASE_MAX_CALLS } from "../../src/account/rules";
 import { currentMonth, monthUsage } from "../../src/account/usage";
 import { credits } from "../../src/billing/service";
 import { json, seedUserWithKey } from "../helpers";
-import { callWith, drain, FaultPlan, faultyEnv, MIN_FAULTS } from "./inject";
+import { callWith, drain, FAULTS_TIMEOUT_MS, FaultPlan, faultyEnv, MIN_FAULTS } from "./inject";
 
 const CALLS = 60;
 
@@ -67,21 +67,25 @@ async function run(seed: number, plan: "internal" | "business", startCredits: nu
 }
 
 describe("the account object failing and restarting mid-lease", () => {
-  it(`serves no call beyond quota + credits, and counts usage within the stated bound (at least ${MIN_FAULTS} faults)`, async () => {
-    await env.DB.prepare("UPDATE plans SET monthly_quota = 25 WHERE id = 'business'").run();
-    let injected = 0;
-    for (let seed = 101; injected < MIN_FAULTS; seed++) {
-      const withCredits = seed % 2 === 0;
-      const r = await run(seed, withCredits ? "business" : "internal", withCredits ? 20 : 0);
-      if (withCredits) {
-        expect(r.ok, `seed ${seed}`).toBeLessThanOrEqual(r.quota + 20);
-        // Credits are never spent beyond the balance; none are created.
-        expect(r.balance, `seed ${seed}`).toBeGreaterThanOrEqual(0);
+  it(
+    `serves no call beyond quota + credits, and counts usage within the stated bound (at least ${MIN_FAULTS} faults)`,
+    async () => {
+      await env.DB.prepare("UPDATE plans SET monthly_quota = 25 WHERE id = 'business'").run();
+      let injected = 0;
+      for (let seed = 101; injected < MIN_FAULTS; seed++) {
+        const withCredits = seed % 2 === 0;
+        const r = await run(seed, withCredits ? "business" : "internal", withCredits ? 20 : 0);
+        if (withCredits) {
+          expect(r.ok, `seed ${seed}`).toBeLessThanOrEqual(r.quota + 20);
+          // Credits are never spent beyond the balance; none are created.
+          expect(r.balance, `seed ${seed}`).toBeGreaterThanOrEqual(0);
+        }
+        expect(r.usage, `seed ${seed}: overcounted`).toBeLessThanOrEqual(r.ok + r.giveBackFailures);
+        expect(r.ok - r.usage, `seed ${seed}: lost beyond the bound`).toBeLessThanOrEqual(r.settleFaults * LEASE_MAX_CALLS);
+        injected += r.injected;
       }
-      expect(r.usage, `seed ${seed}: overcounted`).toBeLessThanOrEqual(r.ok + r.giveBackFailures);
-      expect(r.ok - r.usage, `seed ${seed}: lost beyond the bound`).toBeLessThanOrEqual(r.settleFaults * LEASE_MAX_CALLS);
-      injected += r.injected;
-    }
-    console.log(`account object: ${injected} faults injected`);
-  }, 300_000);
+      console.log(`account object: ${injected} faults injected`);
+    },
+    FAULTS_TIMEOUT_MS,
+  );
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { currentMonth, monthUsage } from "../../src/account/usage";
 import { credits } from "../../src/billing/service";
 import { json, seedUserWithKey } from "../helpers";
-import { callWith, drain, FaultPlan, faultyEnv, MIN_FAULTS } from "./inject";
+import { callWith, drain, FAULTS_TIMEOUT_MS, FaultPlan, faultyEnv, MIN_FAULTS } from "./inject";
 
 const PATHS = [
   "/api/v1/wilayah/provinsi?page=2&per_page=5",
@@ -70,22 +70,26 @@ async function run(seed: number, plan: "internal" | "business", startCredits: nu
 }
 
 describe("data calls while D1 and KV fail", () => {
-  it(`answer or 503 SERVICE_UNAVAILABLE, never 500; usage = successful calls; credits spent = calls beyond the quota (at least ${MIN_FAULTS} faults)`, async () => {
-    // `business` with a small quota, so credits are spent; `internal` is unlimited, so leases are granted.
-    await env.DB.prepare("UPDATE plans SET monthly_quota = 25 WHERE id = 'business'").run();
-    let injected = 0;
-    let answered = 0;
-    for (let seed = 1; injected < MIN_FAULTS; seed++) {
-      const withCredits = seed % 2 === 0;
-      const r = await run(seed, withCredits ? "business" : "internal", withCredits ? 20 : 0);
-      expect(r.usage, `seed ${seed}`).toBe(r.ok);
-      expect(r.spent, `seed ${seed}`).toBe(withCredits ? Math.max(0, r.ok - r.quota) : 0);
-      // Never beyond quota + credits.
-      if (withCredits) expect(r.ok).toBeLessThanOrEqual(r.quota + 20);
-      injected += r.injected;
-      answered += r.unavailable;
-    }
-    console.log(`data calls: ${injected} faults injected, ${answered} answered 503`);
-    expect(answered).toBeGreaterThan(0);
-  }, 300_000);
+  it(
+    `answer or 503 SERVICE_UNAVAILABLE, never 500; usage = successful calls; credits spent = calls beyond the quota (at least ${MIN_FAULTS} faults)`,
+    async () => {
+      // `business` with a small quota, so credits are spent; `internal` is unlimited, so leases are granted.
+      await env.DB.prepare("UPDATE plans SET monthly_quota = 25 WHERE id = 'business'").run();
+      let injected = 0;
+      let answered = 0;
+      for (let seed = 1; injected < MIN_FAULTS; seed++) {
+        const withCredits = seed % 2 === 0;
+        const r = await run(seed, withCredits ? "business" : "internal", withCredits ? 20 : 0);
+        expect(r.usage, `seed ${seed}`).toBe(r.ok);
+        expect(r.spent, `seed ${seed}`).toBe(withCredits ? Math.max(0, r.ok - r.quota) : 0);
+        // Never beyond quota + credits.
+        if (withCredits) expect(r.ok).toBeLessThanOrEqual(r.quota + 20);
+        injected += r.injected;
+        answered += r.unavailable;
+      }
+      console.log(`data calls: ${injected} faults injected, ${answered} answered 503`);
+      expect(answered).toBeGreaterThan(0);
+    },
+    FAULTS_TIMEOUT_MS,
+  );
 });

@@ -261,7 +261,11 @@ export async function drain(): Promise<void> {
 }
 
 /** How many faults a scenario injects at the least: 200, times FAULTS_SCALE (an environment variable, for longer runs). */
-export const MIN_FAULTS = 200 * Number((globalEnv as unknown as { FAULTS_SCALE?: string }).FAULTS_SCALE ?? 1);
+const FAULTS_SCALE = Number((globalEnv as unknown as { FAULTS_SCALE?: string }).FAULTS_SCALE ?? 1);
+export const MIN_FAULTS = 200 * FAULTS_SCALE;
+
+/** A scenario's time limit: five minutes for MIN_FAULTS at the default scale, as many times more as it injects. */
+export const FAULTS_TIMEOUT_MS = 300_000 * Math.max(1, FAULTS_SCALE);
 
 /**
  * Makes the account object of `userId` meet its own D1 (plan, status, balance reads; flushes) through

@@ -17,7 +17,7 @@ import { createJob, type JobMessage, jobResult } from "../../src/jobs/service";
 import { STALL_MS, watchJobs } from "../../src/jobs/watchdog";
 import { seeded } from "../../src/lib/random";
 import { seedUserWithKey } from "../helpers";
-import { FaultPlan, faultyEnv, MIN_FAULTS } from "./inject";
+import { FAULTS_TIMEOUT_MS, FaultPlan, faultyEnv, MIN_FAULTS } from "./inject";
 
 const ROWS = 3_500; // four chunks
 
@@ -100,24 +100,28 @@ async function run(seed: number) {
 }
 
 describe("a bulk job's chunks under faults", () => {
-  it(`every row once and in order, charged rows = rows done, the reservation ended (at least ${MIN_FAULTS} faults)`, async () => {
-    let injected = 0;
-    let givenUp = 0;
-    for (let seed = 301; injected < MIN_FAULTS; seed++) {
-      const r = await run(seed);
-      expect(r.row, `seed ${seed}`).toEqual({ state: "done", rows_done: ROWS, chunks_done: 4 });
-      expect(
-        r.lines.map((l) => l.row),
-        `seed ${seed}: rows once, in order`,
-      ).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
-      expect(r.lines[ROWS - 1].input).toEqual(["3273091001"]);
-      expect(r.usage, `seed ${seed}: charged rows = rows done`).toBe(ROWS);
-      expect(r.reservation, `seed ${seed}: reservation`).toEqual({ ended: 1, rows_done: ROWS });
-      expect(r.ledger, `seed ${seed}: one ledger entry`).toBe(1);
-      injected += r.injected;
-      givenUp += r.givenUp;
-    }
-    expect(givenUp, "some messages were given up on by the queue (the watchdog's case)").toBeGreaterThan(0);
-    console.log(`bulk jobs: ${injected} faults injected, ${givenUp} messages given up on by the queue and re-sent by the watchdog`);
-  }, 300_000);
+  it(
+    `every row once and in order, charged rows = rows done, the reservation ended (at least ${MIN_FAULTS} faults)`,
+    async () => {
+      let injected = 0;
+      let givenUp = 0;
+      for (let seed = 301; injected < MIN_FAULTS; seed++) {
+        const r = await run(seed);
+        expect(r.row, `seed ${seed}`).toEqual({ state: "done", rows_done: ROWS, chunks_done: 4 });
+        expect(
+          r.lines.map((l) => l.row),
+          `seed ${seed}: rows once, in order`,
+        ).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
+        expect(r.lines[ROWS - 1].input).toEqual(["3273091001"]);
+        expect(r.usage, `seed ${seed}: charged rows = rows done`).toBe(ROWS);
+        expect(r.reservation, `seed ${seed}: reservation`).toEqual({ ended: 1, rows_done: ROWS });
+        expect(r.ledger, `seed ${seed}: one ledger entry`).toBe(1);
+        injected += r.injected;
+        givenUp += r.givenUp;
+      }
+      expect(givenUp, "some messages were given up on by the queue (the watchdog's case)").toBeGreaterThan(0);
+      console.log(`bulk jobs: ${injected} faults injected, ${givenUp} messages given up on by the queue and re-sent by the watchdog`);
+    },
+    FAULTS_TIMEOUT_MS,
+  );
 });
