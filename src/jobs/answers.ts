@@ -25,12 +25,19 @@ const GROUP: Record<JobKind, number> = { address: 10, convert: 100 };
  */
 const BUSY_SHARE = 0.5;
 
-/** Answers for `values`, in order; an empty value gets none (null), and is counted as warned. */
+/**
+ * Answers for `values`, in order; an empty value gets none (null), and is counted as warned.
+ * `answered` is told each answer as its group is done, inside the group's share of the time: the
+ * consumer writes the row's result line there, so writing a chunk's 1,000 lines is not one long
+ * stretch that holds the isolate (JSON of 1,000 address answers takes 10 to 35 ms on this machine,
+ * and every call that arrived meanwhile waited for it: docs/performance.md, "Bulk jobs").
+ */
 export async function answerValues(
   env: Env,
   kind: JobKind,
   values: string[],
   from: "kemendagri" | "bps" = "kemendagri",
+  answered: (index: number, answer: RowAnswer) => void = () => undefined,
 ): Promise<{ answers: RowAnswer[]; warned: number }> {
   const db = regionDb(env);
   const answers: RowAnswer[] = values.map(() => null);
@@ -53,6 +60,7 @@ export async function answerValues(
           ).data;
     part.forEach((x, k) => {
       answers[x.i] = got[k];
+      answered(x.i, got[k]);
     });
     // Always a turn of the event loop (timers advance only across I/O in a Worker, so a group may read 0 ms).
     await new Promise((r) => setTimeout(r, ((Date.now() - started) * (1 - BUSY_SHARE)) / BUSY_SHARE));

@@ -11,7 +11,7 @@ import { consistent } from "../data/run";
 import { primaryDb } from "../db/client";
 import { errorText, log } from "../lib/log";
 import { WILAYAH_DATA } from "../wilayah/version";
-import { answerValues } from "./answers";
+import { answerValues, type RowAnswer } from "./answers";
 import { readChunk } from "./input";
 import { FINAL_STATES, findJob, finishJob, recordChunk } from "./queries";
 import { failJob, inputKey, type JobMessage, jobEnded, outKey, type ResultLine } from "./service";
@@ -40,6 +40,12 @@ export async function processChunk(env: Env, m: JobMessage): Promise<void> {
   }
   // One version of the region data per chunk (read again if a seed swap came between its reads); a
   // job that straddles a seed says so (data_versions).
+  // Each row's line is written as its answer comes (answerValues: in small groups, between pauses).
+  const lines: string[] = new Array(rows.length);
+  const line = (i: number, answer: RowAnswer) => {
+    const r = rows[i] as (typeof rows)[number];
+    lines[i] = JSON.stringify({ row: r.row, input: r.fields, answer } satisfies ResultLine);
+  };
   const {
     value: { answers, warned },
     loaded,
@@ -49,9 +55,13 @@ export async function processChunk(env: Env, m: JobMessage): Promise<void> {
       job.kind,
       rows.map((r) => r.value),
       job.codeSystem ?? "kemendagri",
+      line,
     ),
   );
-  const lines = rows.map((r, i) => JSON.stringify({ row: r.row, input: r.fields, answer: answers[i] } satisfies ResultLine));
+  // Empty values get no answer from a group: their lines (null) now.
+  answers.forEach((a, i) => {
+    if (lines[i] === undefined) line(i, a);
+  });
   await env.JOBS.put(outKey(job.id, m.chunk), `${lines.join("\n")}\n`);
   const { charged } = await chargeJobChunk(env, job.userId, { jobId: job.id, chunk: m.chunk, rows: rows.length });
   if (!charged) return; // the job ended meanwhile: this chunk is not part of it
