@@ -1,5 +1,5 @@
 /** The reports table's statements (src/reports owns `reports`). */
-import { and, asc, count, desc, eq, gte, inArray, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, not, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { reports } from "../db/schema";
 
@@ -12,6 +12,20 @@ export function insertReport(db: Db, row: NewReportRow) {
 
 export async function findReport(db: Db, id: string): Promise<ReportRow | undefined> {
   return (await db.select().from(reports).where(eq(reports.id, id)).limit(1))[0];
+}
+
+/**
+ * "The account has filed at most `cap` reports since `since`" (a report just inserted counted), for
+ * the statements of the batch that files one: the cap holds for reports filed at the same moment too,
+ * since D1 runs a batch as one transaction, one at a time.
+ */
+export function withinCap(userId: string, since: number, cap: number): SQL {
+  return sql`(SELECT count(*) FROM reports WHERE user_id = ${userId} AND created_at >= ${since}) <= ${cap}`;
+}
+
+/** Takes back a report just inserted when it went over the cap (`withinCap`), in the same batch. */
+export function dropOverCap(db: Db, id: string, userId: string, since: number, cap: number) {
+  return db.delete(reports).where(and(eq(reports.id, id), not(withinCap(userId, since, cap))));
 }
 
 /** Reports an account filed since `since` (ms): the daily cap. */

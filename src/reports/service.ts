@@ -5,7 +5,7 @@
  * the reporter told by email. Accepted reports become corrections through seed/corrections.csv
  * (`npm run corrections:pull`, then the seed build). Knows nothing of HTTP.
  */
-import { audit, auditStatement, type RequestMeta } from "../audit/service";
+import { audit, auditIf, type RequestMeta } from "../audit/service";
 import { mailerFor } from "../auth/mailer";
 import { findUserById } from "../auth/queries";
 import { batch, primaryDb, regionDb } from "../db/client";
@@ -17,7 +17,18 @@ import { iso } from "../lib/time";
 import { toDottedId } from "../wilayah/codes";
 import { getRegion } from "../wilayah/regions/service";
 import { noteOpenReport } from "./open";
-import { countFiledSince, decide, findReport, insertReport, type ReportRow, reportQueue, reportsOfRegions, reportsOfUser } from "./queries";
+import {
+  countFiledSince,
+  decide,
+  dropOverCap,
+  findReport,
+  insertReport,
+  type ReportRow,
+  reportQueue,
+  reportsOfRegions,
+  reportsOfUser,
+  withinCap,
+} from "./queries";
 import type { ReportInput, ReportStatus, ReviewInput } from "./schemas";
 
 /** Reports per account per minute and per client address per minute (wrangler.toml REPORT_LIMITER). */
@@ -52,6 +63,11 @@ async function regionOf(env: Env, rawId: string) {
   return (await getRegion(regionDb(env), rawId)).data;
 }
 
+const overCap = () =>
+  new ApiError("RATE_LIMITED", `At most ${REPORTS_PER_DAY} reports a day per account. Try again tomorrow, or write to us.`, {
+    headers: { "retry-after": "3600" },
+  });
+
 /** Files a report: the region must exist; throttled (per minute per account and per address, per day per account); audited with it. */
 export async function fileReport(env: Env, rawRegionId: string, input: ReportInput, who: Reporter): Promise<ReportView> {
   await throttle(env.REPORT_LIMITER, `report:account:${who.userId}`, 60);
@@ -60,11 +76,7 @@ export async function fileReport(env: Env, rawRegionId: string, input: ReportInp
   const region = await regionOf(env, rawRegionId);
   const db = primaryDb(env);
   const now = Date.now();
-  if ((await countFiledSince(db, who.userId, now - DAY_MS)) >= REPORTS_PER_DAY) {
-    throw new ApiError("RATE_LIMITED", `At most ${REPORTS_PER_DAY} reports a day per account. Try again tomorrow, or write to us.`, {
-      headers: { "retry-after": "3600" },
-    });
-  }
+  if ((await countFiledSince(db, who.userId, now - DAY_MS)) >= REPORTS_PER_DAY) throw overCap();
   const row: ReportRow = {
     id: newId("rpt"),
     userId: who.userId,
@@ -85,16 +97,25 @@ export async function fileReport(env: Env, rawRegionId: string, input: ReportInp
     reviewedAt: null,
     reviewedBy: null,
   };
-  // The report and its audit event commit together (the event names the report, never the evidence text or the email).
-  await batch(db, [
+  // The report and its audit event commit together (the event names the report, never the evidence
+  // text or the email). The count above is a fast answer; the cap itself is checked in the batch, so
+  // reports filed at the same moment cannot pass it together: one over it is taken back there.
+  const since = now - DAY_MS;
+  const results = await batch(db, [
     insertReport(db, row),
-    auditStatement(env, who, {
-      event: "report_filed",
-      actorId: who.userId,
-      subjectId: who.userId,
-      detail: { report_id: row.id, region_id: row.regionId, field: row.field, key_id: who.keyId },
-    }),
+    auditIf(
+      who,
+      {
+        event: "report_filed",
+        actorId: who.userId,
+        subjectId: who.userId,
+        detail: { report_id: row.id, region_id: row.regionId, field: row.field, key_id: who.keyId },
+      },
+      withinCap(who.userId, since, REPORTS_PER_DAY),
+    ),
+    dropOverCap(db, row.id, who.userId, since, REPORTS_PER_DAY),
   ]);
+  if (results[2]?.meta.changes) throw overCap();
   noteOpenReport(row.regionId, 1);
   return publicReport(row);
 }

@@ -92,6 +92,29 @@ describe("reporting a wrong fact", () => {
     await expectError(res, 429, "RATE_LIMITED");
   });
 
+  it("holds the daily cap of 50 for reports filed at the same moment: never more stored, each stored one audited", async () => {
+    const dev = await reporter();
+    const now = Date.now();
+    const seeded = Array.from({ length: 48 }, (_, i) =>
+      env.DB.prepare(
+        "INSERT INTO reports (id, user_id, key_id, region_id, field, value, evidence_text, status, created_at) VALUES (?, ?, 'portal', '32', 'other', ?, 'seeded', 'rejected', ?)",
+      ).bind(`rpt_cap${i}_${dev.data.id}`, dev.data.id, `seeded ${i}`, now - 1_000),
+    );
+    await env.DB.batch(seeded);
+    const answers = await Promise.all(
+      [0, 1, 2, 3].map((i) => file(dev.key, "32.73", { ...good, field: "other", value: `at once ${i}` }, `198.51.100.${10 + i}`)),
+    );
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 201, 429, 429]);
+    for (const r of answers) if (r.status === 429) expect((await json(r)).error.code).toBe("RATE_LIMITED");
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM reports WHERE user_id = ?").bind(dev.data.id).first<{ n: number }>();
+    expect(stored?.n).toBe(50);
+    const audited = await env.DB.prepare("SELECT count(*) AS n FROM audit_events WHERE event = 'report_filed' AND actor_id = ?")
+      .bind(dev.data.id)
+      .first<{ n: number }>();
+    expect(audited?.n).toBe(2);
+  });
+
   it("by-id answers carry open_reports (after the cache) until the report is decided; a rejection's answer is listed and emailed", async () => {
     const dev = await reporter();
     const admin = await makeAdmin();
