@@ -12,7 +12,7 @@ import { primaryDb } from "../db/client";
 import { errorText, log } from "../lib/log";
 import { WILAYAH_DATA } from "../wilayah/version";
 import { answerValues, type RowAnswer } from "./answers";
-import { readChunk } from "./input";
+import { readChunkPaced } from "./input";
 import { FINAL_STATES, findJob, finishJob, recordChunk } from "./queries";
 import { failJob, inputKey, type JobMessage, jobEnded, outKey, type ResultLine } from "./service";
 
@@ -31,9 +31,9 @@ export async function processChunk(env: Env, m: JobMessage): Promise<void> {
     return;
   }
   const bytes = new Uint8Array(await object.arrayBuffer());
-  let rows: ReturnType<typeof readChunk>;
+  let rows: Awaited<ReturnType<typeof readChunkPaced>>;
   try {
-    rows = readChunk(bytes, job.format, job.header ? (JSON.parse(job.header) as string[]) : null, job.column, m);
+    rows = await readChunkPaced(bytes, job.format, job.header ? (JSON.parse(job.header) as string[]) : null, job.column, m);
   } catch (e) {
     await failJob(env, job.id, e instanceof Error ? e.message : String(e));
     return;

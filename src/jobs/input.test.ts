@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../lib/errors";
-import { INPUT_LIMITS, InputScanner, readChunk } from "./input";
+import { INPUT_LIMITS, InputScanner, readChunk, readChunkPaced } from "./input";
 
 const enc = new TextEncoder();
 
@@ -55,6 +55,26 @@ describe("jobs/input", () => {
     const rows = readChunk(bytes.subarray(s.chunks[0].offset, s.chunks[0].offset + s.chunks[0].length), "csv", s.header, "alamat", s.chunks[0]);
     expect(rows.map((r) => r.value)).toEqual(["Desa Ngadirejo", "Kampung Ça"]);
     expect(scan(`alamat\n${"é".repeat(500)}\n`, "csv", "alamat").scan.rows).toBe(1);
+  });
+
+  it("read a slice at a time (readChunkPaced), a chunk gives the same rows: quotes, line breaks and UTF-8 characters cut between slices", async () => {
+    const values = Array.from({ length: 400 }, (_, i) => `Kampung Ça ${i}, "Désa" Ñgadirejo 🏝️\nblok ${"é".repeat(i % 17)}`);
+    const text = `id,alamat\n${values.map((v, i) => `${i},"${v.replaceAll('"', '""')}"`).join("\r\n")}\n`;
+    const { scan: s, bytes } = scan(text, "csv", "alamat", 4_096, { ...INPUT_LIMITS, chunkRows: 1_000 });
+    expect(s.chunks).toHaveLength(1);
+    expect(bytes.length).toBeGreaterThan(5 * 4_096);
+    for (const c of s.chunks) {
+      const part = bytes.subarray(c.offset, c.offset + c.length);
+      expect(await readChunkPaced(part, "csv", s.header, "alamat", c)).toEqual(readChunk(part, "csv", s.header, "alamat", c));
+    }
+    const all = (await Promise.all(s.chunks.map((c) => readChunkPaced(bytes.subarray(c.offset, c.offset + c.length), "csv", s.header, "alamat", c)))).flat();
+    expect(all.map((r) => r.value)).toEqual(values);
+    const jsonl = values.map((v) => JSON.stringify({ alamat: v })).join("\n");
+    const j = scan(jsonl, "jsonl", "alamat", 4_096, { ...INPUT_LIMITS, chunkRows: 1_000 });
+    const jrows = (
+      await Promise.all(j.scan.chunks.map((c) => readChunkPaced(j.bytes.subarray(c.offset, c.offset + c.length), "jsonl", null, "alamat", c)))
+    ).flat();
+    expect(jrows.map((r) => r.value)).toEqual(values);
   });
 
   it("JSON Lines: the column of each object; numbers read as text; blank lines skipped", () => {
