@@ -13,6 +13,7 @@ import { errorText, log } from "../lib/log";
 import { WILAYAH_DATA } from "../wilayah/version";
 import { answerValues, type RowAnswer } from "./answers";
 import { readChunkPaced } from "./input";
+import { putLinesPaced } from "./output";
 import { FINAL_STATES, findJob, finishJob, recordChunk } from "./queries";
 import { failJob, inputKey, type JobMessage, jobEnded, outKey, type ResultLine } from "./service";
 
@@ -62,7 +63,7 @@ export async function processChunk(env: Env, m: JobMessage): Promise<void> {
   answers.forEach((a, i) => {
     if (lines[i] === undefined) line(i, a);
   });
-  await env.JOBS.put(outKey(job.id, m.chunk), `${lines.join("\n")}\n`);
+  await putLinesPaced(env.JOBS, outKey(job.id, m.chunk), lines);
   const { charged } = await chargeJobChunk(env, job.userId, { jobId: job.id, chunk: m.chunk, rows: rows.length });
   if (!charged) return; // the job ended meanwhile: this chunk is not part of it
   const now = Date.now();
