@@ -39,4 +39,14 @@ describe("address phrases (src/wilayah/addresses/phrases.ts)", () => {
     expect(new Set(list.map((p) => p.phrase)).size).toBeLessThanOrEqual(MAX_PHRASES);
     expect(find(list, "kota bandung").length).toBeGreaterThan(0);
   });
+
+  it("a word's corrections, remembered after the first address, are the same in the next ones and under another vocabulary its own", () => {
+    const first = phrases("kel cihapitt kec coblongg kota bandung");
+    expect(phrases("kel cihapitt kec coblongg kota bandung")).toEqual(first);
+    expect(find(phrases("Jl. Merdeka, Cihapitt, Bandung"), "cihapit")[0]).toMatchObject({ corrections: [{ typed: "cihapitt", matched: "cihapit" }] });
+    // Another vocabulary (a lexicon without `cihapit`) does not see the shipped one's remembered words.
+    const lexicon = Object.assign(Object.create(ctx.lexicon) as typeof ctx.lexicon, { similarWords: () => [] });
+    const other = phrasesOf(parseAddress("kel cihapitt kec coblongg kota bandung"), { lexicon, table: ctx.table });
+    expect(find(other, "cihapit")).toEqual([]);
+  });
 });

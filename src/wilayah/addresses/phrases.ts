@@ -100,8 +100,30 @@ function shortForms(table: NameContext["table"]): Map<string, string> {
   return map;
 }
 
+/**
+ * Words' corrections already found, per vocabulary (one per isolate): the words of addresses repeat
+ * (85% of the 19,740 words of 4+ letters in the 3,084 distinct school addresses of
+ * test/fixtures/address-world.json occur earlier in it), and finding a word's candidates was about
+ * a third of a bulk address job's JavaScript (docs/performance.md, "Bulk jobs"). Bounded: emptied
+ * when full.
+ */
+const corrected = new WeakMap<Words, Map<string, readonly string[]>>();
+const CORRECTED_MAX = 20_000;
+
 /** Typo candidates of a word no indexed name holds (letters only, 4+, as search): closest, then most used. */
-function corrections(word: string, words: Words): string[] {
+function corrections(word: string, words: Words): readonly string[] {
+  const known = corrected.get(words) ?? new Map<string, readonly string[]>();
+  corrected.set(words, known);
+  let out = known.get(word);
+  if (!out) {
+    if (known.size >= CORRECTED_MAX) known.clear();
+    out = findCorrections(word, words);
+    known.set(word, out);
+  }
+  return out;
+}
+
+function findCorrections(word: string, words: Words): string[] {
   if (!/^[a-z]{4,}$/.test(word) || words.has(word)) return [];
   const k = maxEdits(word.length);
   return words
