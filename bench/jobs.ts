@@ -205,6 +205,15 @@ async function main() {
         );
       }
     }
+    if (!LIVE_HEAP) {
+      // The same idle measure after the jobs: the workerd processes have grown meanwhile (their
+      // RSS above), and plain calls are slower after a job than before it; the goal's ratio is to
+      // the idle p99 before, this says how far the machine moved.
+      const afterSampler = sample(pids, heap);
+      const afterP99 = await p99(key, IDLE_SECONDS);
+      afterSampler.stop();
+      console.log(`idle after the jobs: GET /wilayah/provinsi/32 p99 ${afterP99} ms (before: ${idleP99} ms)`);
+    }
   } finally {
     heap?.close();
     stopWorker(child);
