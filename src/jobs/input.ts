@@ -8,6 +8,7 @@
  * ranged R2 get. CSV's structural characters are ASCII, so scanning UTF-8 bytes is exact.
  */
 import { ApiError } from "../lib/errors";
+import { nextTurn } from "../lib/time";
 
 export type InputFormat = "csv" | "jsonl";
 
@@ -349,7 +350,7 @@ export async function readChunkPaced(
   const { rows, reader } = chunkReader(format, header, column, chunk);
   for (let at = 0; at < bytes.length; at += SLICE_BYTES) {
     reader.push(bytes.subarray(at, at + SLICE_BYTES));
-    if (at + SLICE_BYTES < bytes.length) await new Promise((r) => setTimeout(r, 0));
+    if (at + SLICE_BYTES < bytes.length) await nextTurn();
   }
   reader.end();
   return rows;

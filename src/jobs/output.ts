@@ -7,10 +7,10 @@
  * time as well. Same bytes as `${lines.join("\n")}\n`.
  */
 
+import { nextTurn } from "../lib/time";
+
 /** Characters encoded, and bytes written, between two turns of the event loop. */
 export const SLICE_CHARS = 32 * 1024;
-
-const turn = () => new Promise((r) => setTimeout(r, 0));
 
 /** `lines`, each followed by a line break, as UTF-8 slices of about SLICE_CHARS, a turn between slices. */
 export async function encodeLinesPaced(lines: string[]): Promise<Uint8Array[]> {
@@ -25,7 +25,7 @@ export async function encodeLinesPaced(lines: string[]): Promise<Uint8Array[]> {
       slices.push(encoder.encode(`${piece.join("\n")}\n`));
       piece = [];
       size = 0;
-      await turn();
+      await nextTurn();
     }
   }
   if (piece.length) slices.push(encoder.encode(`${piece.join("\n")}\n`));
@@ -41,7 +41,7 @@ export async function putLinesPaced(bucket: R2Bucket, key: string, lines: string
   const write = (async () => {
     for (const slice of slices) {
       await writer.write(slice);
-      await turn();
+      await nextTurn();
     }
     await writer.close();
   })();

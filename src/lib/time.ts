@@ -27,3 +27,8 @@ export function spokenDuration(ms: number): string {
   }
   return `${ms} ms`;
 }
+
+/** A turn of the event loop: lets requests waiting on the isolate run between slices of long work. */
+export function nextTurn(): Promise<void> {
+  return new Promise((r) => setTimeout(r, 0));
+}

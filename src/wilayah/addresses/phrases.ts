@@ -20,6 +20,7 @@
  * At most MAX_PHRASES distinct phrases per address: every span as typed first, then the readings,
  * then the corrections, so a long run of unknown words cannot crowd out the kabupaten at the end.
  */
+import { LRUCache } from "lru-cache";
 import type { Level } from "../codes";
 import type { WordCount } from "../names/lexicon";
 import { type NameContext, nameReadings, type ReadingKind } from "../names/readings";
@@ -104,35 +105,32 @@ function shortForms(table: NameContext["table"]): Map<string, string> {
  * Words' corrections already found, per vocabulary (one per isolate): the words of addresses repeat
  * (85% of the 19,740 words of 4+ letters in the 3,084 distinct school addresses of
  * test/fixtures/address-world.json occur earlier in it), and finding a word's candidates was about
- * a third of a bulk address job's JavaScript (docs/performance.md, "Bulk jobs"). Bounded: emptied
- * when full.
+ * a third of a bulk address job's JavaScript (docs/performance.md, "Bulk jobs").
  */
-const corrected = new WeakMap<Words, Map<string, readonly string[]>>();
+const corrected = new WeakMap<Words, LRUCache<string, readonly string[]>>();
 const CORRECTED_MAX = 20_000;
 
 /** Typo candidates of a word no indexed name holds (letters only, 4+, as search): closest, then most used. */
 function corrections(word: string, words: Words): readonly string[] {
-  const known = corrected.get(words) ?? new Map<string, readonly string[]>();
-  corrected.set(words, known);
+  if (!/^[a-z]{4,}$/.test(word) || words.has(word)) return [];
+  let known = corrected.get(words);
+  if (!known) {
+    known = new LRUCache({ max: CORRECTED_MAX });
+    corrected.set(words, known);
+  }
   let out = known.get(word);
   if (!out) {
-    if (known.size >= CORRECTED_MAX) known.clear();
-    out = findCorrections(word, words);
+    const k = maxEdits(word.length);
+    out = words
+      .similarWords(word, k)
+      .map((c) => ({ w: c.w, n: c.n, d: editDistance(word, c.w) }))
+      .filter((c) => c.d > 0 && c.d <= k)
+      .sort((a, b) => a.d - b.d || b.n - a.n)
+      .slice(0, CORRECTIONS_PER_WORD)
+      .map((c) => c.w);
     known.set(word, out);
   }
   return out;
-}
-
-function findCorrections(word: string, words: Words): string[] {
-  if (!/^[a-z]{4,}$/.test(word) || words.has(word)) return [];
-  const k = maxEdits(word.length);
-  return words
-    .similarWords(word, k)
-    .map((c) => ({ w: c.w, n: c.n, d: editDistance(word, c.w) }))
-    .filter((c) => c.d > 0 && c.d <= k)
-    .sort((a, b) => a.d - b.d || b.n - a.n)
-    .slice(0, CORRECTIONS_PER_WORD)
-    .map((c) => c.w);
 }
 
 /** Every phrase of the address's region segments (see the header), at most MAX_PHRASES distinct strings. */
