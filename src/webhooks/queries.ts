@@ -1,5 +1,5 @@
 /** Reads and writes of the webhook tables (src/db/schema.ts, "webhooks"); only this room touches them. */
-import { and, asc, count, desc, eq, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, lt, lte, ne, sql } from "drizzle-orm";
 import { batch, type Db } from "../db/client";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema";
 
@@ -125,9 +125,16 @@ export async function markStaleDead(db: Db, before: number, reason: string, at: 
   return res.meta.changes;
 }
 
-/** Back to pending for a redelivery (its attempts kept). */
-export async function reopenDelivery(db: Db, id: string, at: number): Promise<void> {
-  await db.update(webhookDeliveries).set({ status: "pending", finishedAt: null, enqueuedAt: at }).where(eq(webhookDeliveries.id, id));
+/**
+ * Back to pending for a redelivery (its attempts kept), only from a final state: false when it is
+ * pending already (its chain of attempts is still running, and a second chain must never start).
+ */
+export async function reopenDelivery(db: Db, id: string, at: number): Promise<boolean> {
+  const res = await db
+    .update(webhookDeliveries)
+    .set({ status: "pending", finishedAt: null, enqueuedAt: at })
+    .where(and(eq(webhookDeliveries.id, id), ne(webhookDeliveries.status, "pending")));
+  return res.meta.changes === 1;
 }
 
 /** An endpoint's deliveries, newest first, a page of them, and their number. */

@@ -233,14 +233,23 @@ export async function deadLetterStale(env: Env, now = Date.now()): Promise<numbe
   return markStaleDead(primaryDb(env), now - STALE_AFTER_MS, `no attempt for ${spokenDuration(STALE_AFTER_MS)}: the queue gave up on the message`, now);
 }
 
-/** Sends a delivery again (the same message: the same webhook-id), with a fresh retry schedule. */
+/**
+ * Sends a delivery again (the same message: the same webhook-id), with a fresh retry schedule. Only
+ * a delivery that is over (delivered or dead): one still pending has its chain of attempts running,
+ * and a second chain beside it would multiply the POSTs to a URL the user chose (409
+ * DELIVERY_PENDING). Decided in D1 (the state changes only if it was not pending), so redeliveries
+ * sent at once start one chain at most.
+ */
 export async function redeliver(env: Env, userId: string, id: string, deliveryId: string) {
   const e = await ownEndpoint(env, userId, id);
   await throttleActions(env, userId);
   const db = primaryDb(env);
   const d = await findDelivery(db, deliveryId);
   if (!d || d.endpointId !== e.id) throw new ApiError("NOT_FOUND", `No delivery "${deliveryId.slice(0, 40)}" for this endpoint.`);
-  await reopenDelivery(db, d.id, Date.now());
+  const pending = () =>
+    new ApiError("DELIVERY_PENDING", `Delivery ${d.id} is still being attempted (its retries are scheduled); redeliver it once it is delivered or dead.`);
+  if (d.status === "pending") throw pending();
+  if (!(await reopenDelivery(db, d.id, Date.now()))) throw pending();
   await enqueue(env, [d.id], true);
   return oneDelivery(env, d.id);
 }
