@@ -11,22 +11,34 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { d1, isMain, seedDir, type Target } from "./lib.ts";
-import { CORRECTIONS_FILE, type Correction, correctionsCsv, mergeCorrections, readCorrections } from "./seed/corrections.ts";
+import { CORRECTIONS_FILE, type Correction, correctionsCsv, correctionValueProblem, mergeCorrections, readCorrections } from "./seed/corrections.ts";
 
 /** Accepted reports (src/reports owns the table), oldest decision first; the value the reviewer accepted. */
 const ACCEPTED_REPORTS_SQL =
   "SELECT id, region_id, field, coalesce(accepted_value, value) AS value, basis, reviewed_at FROM reports WHERE status = 'accepted' ORDER BY reviewed_at, id";
 
-/** Accepted reports as D1 answers ACCEPTED_REPORTS_SQL, as corrections (accepted_at in ISO 8601, UTC). */
+/**
+ * Accepted reports as D1 answers ACCEPTED_REPORTS_SQL, as corrections (accepted_at in ISO 8601,
+ * UTC). A value that is not NFC text free of invisible characters (accepted before the API refused
+ * them) stops the pull, naming the report: nothing is written, so it never reaches the seed.
+ */
 export function pulledCorrections(rows: Record<string, unknown>[]): Correction[] {
-  return rows.map((r) => ({
-    reportId: String(r.id),
-    regionCode: String(r.region_id),
-    field: String(r.field),
-    value: String(r.value),
-    basis: String(r.basis ?? ""),
-    acceptedAt: new Date(Number(r.reviewed_at)).toISOString(),
-  }));
+  return rows.map((r) => {
+    const value = String(r.value);
+    const refused = correctionValueProblem(value);
+    if (refused)
+      throw new Error(
+        `report ${String(r.id)}: the accepted value ${JSON.stringify(value)} ${refused}. Correct it in the database (or reject the report) and pull again.`,
+      );
+    return {
+      reportId: String(r.id),
+      regionCode: String(r.region_id),
+      field: String(r.field),
+      value,
+      basis: String(r.basis ?? ""),
+      acceptedAt: new Date(Number(r.reviewed_at)).toISOString(),
+    };
+  });
 }
 
 /** Pulls, merges and writes; returns the file's corrections and how many were new. */

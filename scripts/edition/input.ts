@@ -4,6 +4,7 @@
  * Windows-1252. Every problem is collected with its line number; nothing is thrown half-way, so one
  * run lists them all.
  */
+import { nameProblem } from "../../src/lib/text.ts";
 import { LEVELS, levelOf, toDottedId } from "../../src/wilayah/codes.ts";
 import { csvFields, parentOf } from "../seed/history-editions.ts";
 
@@ -86,9 +87,14 @@ export function readList(text: string, keep: Map<string, string>): { entries: Li
       continue;
     }
     seen.set(code, line);
-    let name = fields[1].replace(/\s+/g, " ").trim();
+    let name = fields[1].normalize("NFC").replace(/\s+/g, " ").trim();
     if (name === "") {
       problems.push({ line, message: `empty name for ${code}` });
+      continue;
+    }
+    const invisible = nameProblem(name);
+    if (invisible) {
+      problems.push({ line, message: `${code}: the name ${invisible}` });
       continue;
     }
     if (levelOf(code) === "kabupaten") {

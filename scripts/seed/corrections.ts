@@ -14,6 +14,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCsvRows } from "../../src/lib/csv.ts";
+import { nameProblem } from "../../src/lib/text.ts";
 import { LEVELS } from "../../src/wilayah/codes.ts";
 import { seedDir } from "../lib.ts";
 import { lit, type Row } from "./region-sql.ts";
@@ -46,8 +47,20 @@ export function parseCorrections(text: string): Correction[] {
     const [reportId, regionCode, f, value, basis, acceptedAt] = r;
     if (!/^rpt_[\w-]+$/.test(reportId)) throw new Error(`${CORRECTIONS_FILE} line ${i + 2}: report_id "${reportId}" is no report id`);
     if (!basis.trim()) throw new Error(`${CORRECTIONS_FILE} line ${i + 2}: a correction needs its basis`);
+    const refused = correctionValueProblem(value);
+    if (refused) throw new Error(`${CORRECTIONS_FILE} line ${i + 2}: ${reportId}'s value ${refused}`);
     return { reportId, regionCode, field: f, value, basis, acceptedAt };
   });
+}
+
+/**
+ * Why a correction's value cannot be applied as it is, or null: it must be in Unicode NFC (what the
+ * API stores) and hold no control, format or bidirectional character (src/lib/text.ts nameProblem).
+ * Checked where values enter the seed: the pull and the file's reading (so also the build).
+ */
+export function correctionValueProblem(value: string): string | null {
+  if (value !== value.normalize("NFC")) return "is not in Unicode NFC (the same letters written another way): type it again";
+  return nameProblem(value);
 }
 
 /** seed/corrections.csv (or the seed copy WILAYAH_SEED_DIR names); none when the file is absent. */
@@ -97,6 +110,8 @@ export function applyCorrections(rows: Row[], corrections: Correction[]): { appl
     const level = LEVELS.indexOf(r.level) + 1;
     let valueBefore: string | null;
     if (c.field === "name") {
+      const refused = correctionValueProblem(c.value);
+      if (refused) throw new Error(`${where}: the name ${refused}`);
       const name = c.value.trim();
       if (!name || name.length > 100) throw new Error(`${where}: a name of 1 to 100 characters`);
       valueBefore = r.name;

@@ -1,7 +1,7 @@
 /** Reports of wrong facts (docs/api.md, "Reporting a wrong fact"): the fields, the statuses, and the REST shapes. */
 import { z } from "zod";
 import { pageMeta, pageParams } from "../lib/paging";
-import { displayText } from "../lib/text";
+import { displayText, nameText } from "../lib/text";
 
 /** What a report may say is wrong. */
 export const REPORT_FIELDS = ["name", "parent", "postal_code", "coordinates", "boundary", "population", "missing_child", "other"] as const;
@@ -13,8 +13,8 @@ export type ReportStatus = (typeof REPORT_STATUSES)[number];
 export const EVIDENCE_TEXT_MAX = 2_000;
 export const VALUE_MAX = 500;
 
-/** The value the reporter believes right: one line of text. */
-const value = displayText(1, VALUE_MAX).describe(
+/** The value the reporter believes right: one line of text, NFC, nothing invisible (it may become an official name). */
+const value = nameText(1, VALUE_MAX).describe(
   "The value you believe right: the name as it should be written, the parent's code, a 5-digit postal code, `lat,lng` in decimal degrees, the population, the missing village's name, or a short statement",
 );
 
@@ -41,7 +41,13 @@ export const reportInput = z.strictObject({
   field: z.enum(REPORT_FIELDS).describe("What is wrong"),
   value,
   evidence,
-  email: z.email("an email address").max(254).optional().describe("Where to tell you when the report is answered (default: your account's email)"),
+  email: z
+    .email("an email address")
+    .max(254)
+    .optional()
+    .describe(
+      "Your account's own email, if you name one: decisions are emailed only to the account's verified address (another address is refused, so no report can make us mail a stranger)",
+    ),
 });
 export type ReportInput = z.infer<typeof reportInput>;
 
@@ -106,7 +112,7 @@ export const reviewInput = z.discriminatedUnion("status", [
     status: z.literal("accepted"),
     answer: displayText(3, 2_000).describe("Told to the reporter"),
     basis: displayText(3, 500).describe("What the correction cites: a regulation, a letter, a survey"),
-    value: displayText(1, VALUE_MAX).optional().describe("The value to apply (default: the reporter's)"),
+    value: nameText(1, VALUE_MAX).optional().describe("The value to apply (default: the reporter's)"),
   }),
   z.strictObject({ status: z.literal("rejected"), answer: displayText(3, 2_000).describe("Told to the reporter: why not") }),
   z.strictObject({

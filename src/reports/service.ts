@@ -68,6 +68,14 @@ const overCap = () =>
     headers: { "retry-after": "3600" },
   });
 
+/** A report's `email`, if given, must be the account's own (where decisions are mailed): anything else is refused, never used. */
+async function checkOwnEmail(env: Env, userId: string, email: string): Promise<void> {
+  const user = await findUserById(primaryDb(env), userId);
+  if (user && user.email === email.trim().toLowerCase()) return;
+  const message = "decisions are emailed only to your account's verified email: leave `email` out, or give that address";
+  throw new ApiError("VALIDATION_ERROR", `Invalid request body: email: ${message}`, { details: [{ path: "email", message }] });
+}
+
 /** Files a report: the region must exist; throttled (per minute per account and per address, per day per account); audited with it. */
 export async function fileReport(env: Env, rawRegionId: string, input: ReportInput, who: Reporter): Promise<ReportView> {
   await throttle(env.REPORT_LIMITER, `report:account:${who.userId}`, 60);
@@ -75,6 +83,7 @@ export async function fileReport(env: Env, rawRegionId: string, input: ReportInp
   if (who.ip) await throttle(env.REPORT_LIMITER, `report:ip:${who.ip}`, 60);
   const region = await regionOf(env, rawRegionId);
   const db = primaryDb(env);
+  if (input.email !== undefined) await checkOwnEmail(env, who.userId, input.email);
   const now = Date.now();
   if ((await countFiledSince(db, who.userId, now - DAY_MS)) >= REPORTS_PER_DAY) throw overCap();
   const row: ReportRow = {
@@ -87,7 +96,7 @@ export async function fileReport(env: Env, rawRegionId: string, input: ReportInp
     evidenceUrl: input.evidence.url ?? null,
     evidenceRegulation: input.evidence.regulation ?? null,
     evidenceText: input.evidence.text ?? null,
-    notifyEmail: input.email ?? null,
+    notifyEmail: null, // decisions go to the account's verified email only (tellReporter)
     status: "open",
     answer: null,
     basis: null,
@@ -192,9 +201,15 @@ const STATUS_WORDS: Record<Exclude<ReportStatus, "open">, string> = {
   duplicate: "a duplicate of an earlier report",
 };
 
-/** Tells the reporter (the report's email, else the account's). Never fails the decision: the answer is in GET /user/reports too. */
+/**
+ * Tells the reporter, at the account's email and only when it is verified: a report's text goes into
+ * the mail, so an address the reporter merely typed would make the service's domain a relay to
+ * anyone. (Reports filed before this rule may hold another address: it is not used.) Never fails
+ * the decision: the answer is in GET /user/reports too.
+ */
 async function tellReporter(env: Env, r: ReportRow): Promise<void> {
-  const to = r.notifyEmail ?? (await findUserById(primaryDb(env), r.userId))?.email;
+  const user = await findUserById(primaryDb(env), r.userId);
+  const to = user?.emailVerified ? user.email : undefined;
   if (!to || r.status === "open") return;
   const lines = [
     `Your report ${r.id} (${r.field} of region ${r.regionId}: "${r.value}") was ${STATUS_WORDS[r.status]}.`,
