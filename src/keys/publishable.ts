@@ -4,6 +4,7 @@
  * wildcard label: `https://*.example.com`), the one list of what it may call, and its own
  * per-minute rate. Knows nothing of HTTP: the guard (src/data/guard.ts) hands it the request's origin.
  */
+import { getPublicSuffix } from "tldts";
 import { ApiError } from "../lib/errors";
 
 /**
@@ -62,6 +63,10 @@ export function originProblem(origin: string): string | null {
     if ((scheme === "https" && n === 443) || (scheme === "http" && n === 80)) return `leave out the default port (${scheme}://${wildcard ?? ""}${host})`;
   }
   if (wildcard && !host.includes(".")) return "a wildcard needs a domain of at least two labels (https://*.example.com)";
+  // `*.co.uk` or `*.github.io` would let in every site under a public suffix (anyone can register
+  // one there): the Public Suffix List (tldts, private domains included) decides, not a hand list.
+  if (wildcard && getPublicSuffix(host, { allowPrivateDomains: true }) === host)
+    return `${host} is a public suffix (anyone can have a site under it): a wildcard must name your own domain (https://*.yours.${host})`;
   return null;
 }
 

@@ -47,15 +47,22 @@ export function readCsvColumn(text: string): string[] {
 }
 
 /**
- * One CSV line (no line break at the end). A value that a spreadsheet would run as a formula (it
- * starts with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a `'` in front: the sheet shows
- * the text, never a formula someone typed into an address.
+ * A value a spreadsheet may run as a formula: its first character other than spaces (any Unicode
+ * space, zero-width ones too: sheets skip them) is `=`, `+`, `-` or `@`, or their fullwidth and small
+ * forms (`＝`, `＋`, `－`, `＠`, `﹦`, `﹢`, `﹣`: some sheets read them as the ASCII ones); or it starts
+ * with a tab, carriage return or line feed.
+ */
+const FORMULA = /^(?:[\s\u200b\u2060\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63]|[\t\r\n])/u;
+
+/**
+ * One CSV line (no line break at the end). A value that a spreadsheet would run as a formula
+ * (FORMULA) gets a `'` in front: the sheet shows the text, never a formula someone typed into an address.
  */
 export function csvLine(values: readonly (string | number | null)[]): string {
   return values
     .map((v) => {
       let s = v === null ? "" : String(v);
-      if (typeof v === "string" && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+      if (typeof v === "string" && FORMULA.test(s)) s = `'${s}`;
       return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
     })
     .join(",");
