@@ -4,13 +4,18 @@
  * buffer (a bulk job's 200 MB file). The stable npm parsers buffer each part (multipart-parser's
  * streaming parts are only in its unstable `/future` entry), hence this small reader.
  *
- * Fields after the file are not read (send them first, as `curl -F kind=… -F file=@…` does).
+ * Fields after the file are not read (send them first, as `curl -F kind=… -F file=@…` does). What
+ * comes before the file is bounded as a whole (FORM_LIMITS: a few fields, a few KiB), so a form of
+ * thousands of large fields is refused after its first KiBs instead of being held in memory.
  */
 import { ApiError } from "../lib/errors";
 
 const CRLF = new Uint8Array([13, 10]);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/** The parts before the file: at most this many fields, and this many bytes in all (boundaries and part headers counted). */
+export const FORM_LIMITS = { maxFields: 16, maxBytes: 16 * 1024 };
 
 export type MultipartUpload = { fields: Record<string, string>; file: ReadableStream<Uint8Array> | null; filename: string | null; type: string | null };
 
@@ -73,30 +78,56 @@ class Bytes {
 }
 
 /** Reads the fields before the first file part, and hands that file over as a stream. */
-export async function readMultipartUpload(body: ReadableStream<Uint8Array>, boundary: string, maxFieldBytes = 64 * 1024): Promise<MultipartUpload> {
+export async function readMultipartUpload(body: ReadableStream<Uint8Array>, boundary: string, limits = FORM_LIMITS): Promise<MultipartUpload> {
   const bytes = new Bytes(body.getReader());
   const dashBoundary = encoder.encode(`--${boundary}`);
   const delimiter = encoder.encode(`\r\n--${boundary}`);
-  await bytes.until(dashBoundary, maxFieldBytes); // the preamble, ignored
+  let used = 0;
+  /** The next piece up to `needle`, counted against what the form may hold before its file. */
+  const next = async (needle: Uint8Array) => {
+    const left = limits.maxBytes - used;
+    let piece: Uint8Array;
+    try {
+      piece = await bytes.until(needle, left);
+    } catch (e) {
+      if (bytes.buffer.length > left) throw tooLarge(limits);
+      throw e;
+    }
+    used += piece.length + needle.length;
+    if (used > limits.maxBytes) throw tooLarge(limits);
+    return piece;
+  };
+  await next(dashBoundary); // the preamble, ignored
   const fields: Record<string, string> = {};
-  for (;;) {
+  for (let count = 0; ; count++) {
     // After a boundary: "--" ends the body, else CRLF and a part's headers.
     while (bytes.buffer.length < 2 && (await bytes.more()));
     if (bytes.buffer[0] === 45 && bytes.buffer[1] === 45) return { fields, file: null, filename: null, type: null };
-    await bytes.until(CRLF, maxFieldBytes);
-    const headers = decoder.decode(await bytes.until(encoder.encode("\r\n\r\n"), maxFieldBytes));
+    if (count > limits.maxFields)
+      throw new ApiError(
+        "VALIDATION_ERROR",
+        `The form has more than ${limits.maxFields} fields before its file; send only kind, from, column and format, then the file.`,
+      );
+    await next(CRLF);
+    const headers = decoder.decode(await next(encoder.encode("\r\n\r\n")));
     const disposition = /content-disposition:\s*form-data\s*;([^\r\n]*)/i.exec(headers)?.[1] ?? "";
     const name = /\bname="([^"]*)"/i.exec(disposition)?.[1];
     const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1] ?? null;
     if (name === undefined) throw malformed("a part has no name");
     if (filename === null) {
-      fields[name] = decoder.decode(await bytes.until(delimiter, maxFieldBytes));
+      fields[name] = decoder.decode(await next(delimiter));
       continue;
     }
     const type = /content-type:\s*([^\r\n;]+)/i.exec(headers)?.[1]?.trim().toLowerCase() ?? null;
     return { fields, filename, type, file: fileStream(bytes, delimiter) };
   }
 }
+
+const tooLarge = (limits: typeof FORM_LIMITS) =>
+  new ApiError(
+    "PAYLOAD_TOO_LARGE",
+    `The form's fields before its file are larger than ${limits.maxBytes / 1024} KiB; send only kind, from, column and format, then the file.`,
+  );
 
 /** The file part's bytes up to the delimiter; what follows it is not read. */
 function fileStream(bytes: Bytes, delimiter: Uint8Array): ReadableStream<Uint8Array> {

@@ -19,7 +19,14 @@ export const INPUT_LIMITS = {
   maxValueChars: 500,
   /** One record whole (all its columns): past it a quote was surely left open. */
   maxRecordBytes: 64 * 1024,
+  /** A chunk ends after this many rows, */
   chunkRows: 1_000,
+  /**
+   * or once its records reach this many bytes (so a chunk is at most this plus one record): rows
+   * near the record limit would otherwise make a chunk of 1,000 rows 64 MB, more than a consumer's
+   * isolate (128 MB) can parse and answer. docs/performance.md, "Bulk jobs: the worst chunk".
+   */
+  chunkBytes: 2 * 1024 * 1024,
 };
 export type InputLimits = typeof INPUT_LIMITS;
 
@@ -222,8 +229,9 @@ function jsonValue(text: string, column: string, line: number): { record: Record
 
 /**
  * Scans an upload as it streams: checks it is UTF-8 text in the format said, finds the column,
- * counts rows against the limits and cuts chunks of `chunkRows` rows. Throws VALIDATION_ERROR with
- * the line where the file went wrong; `PAYLOAD_TOO_LARGE` past the byte limit.
+ * counts rows against the limits and cuts chunks (at `chunkRows` rows or `chunkBytes` bytes, whichever
+ * comes first). Throws VALIDATION_ERROR with the line where the file went wrong; `PAYLOAD_TOO_LARGE`
+ * past the byte limit.
  */
 export class InputScanner {
   #header: string[] | null = null;
@@ -300,7 +308,7 @@ export class InputScanner {
     if (this.#rows >= this.limits.maxRows) throw bad(line, `more than ${this.limits.maxRows.toLocaleString("en")} rows; split the file into several jobs.`);
     const chars = [...value].length;
     if (chars > this.limits.maxValueChars) throw bad(line, `the value is ${chars} characters long; at most ${this.limits.maxValueChars} are read.`);
-    if (!this.#open || this.#open.rows >= this.limits.chunkRows) {
+    if (!this.#open || this.#open.rows >= this.limits.chunkRows || start - this.#open.offset >= this.limits.chunkBytes) {
       this.#close(start);
       this.#open = { index: this.#chunks.length, firstRow: this.#rows + 1, rows: 0, offset: start, line };
     }
