@@ -1,21 +1,22 @@
 /**
- * The one way in: composition only. Request id, CORS, body limit, then each surface's routes:
+ * The one way in: composition only. Request id, CORS, the gate (who is calling, rate, quota, body
+ * limit: src/gate, for every route by its declared policy), then each surface's routes:
  * account REST routes (src/routes), the data API (src/data, over the catalogue), MCP, the API
  * document and the portal. Errors and unknown routes are answered by src/http/errors.ts.
  */
 import { Hono } from "hono";
-import { admitDataCall, dataEndpoints } from "./catalogue";
+import { admitDataCall, dataEndpoints, endpointGate } from "./catalogue";
 import { dataRoutes } from "./data/rest";
+import { gateKeeper, publicRoute } from "./gate";
 import type { BaseEnv } from "./http/context";
 import { accountCors, dataCors, mcpCors } from "./http/cors";
 import { d1Stats } from "./http/d1-stats";
 import { onError, unknownRoutes } from "./http/errors";
 import { serverRequestId } from "./http/request-id";
-import { bodySizeLimit } from "./http/validate";
 import { mcpRoutes } from "./mcp/routes";
 import { apiDocRoutes } from "./openapi/routes";
 import { oauthRoutes } from "./portal/oauth";
-import { portalRoutes } from "./portal/routes";
+import { portalErrorPage, portalRoutes } from "./portal/routes";
 import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
 import { billingRoutes } from "./routes/billing";
@@ -41,7 +42,8 @@ app.use("/tiles/*", dataCors);
 app.use("/mcp", mcpCors);
 app.use("/mcp/*", mcpCors);
 app.use("*", accountCors);
-app.use("*", bodySizeLimit);
+// Who is calling, rate, quota and the body limit of every route, before its chain runs (src/gate).
+app.use("*", gateKeeper);
 
 app.route("/", healthRoutes);
 app.route("/auth/oauth", oauthRoutes);
@@ -52,12 +54,14 @@ app.route("/user/webhooks", webhookRoutes);
 app.route("/user/reports", ownReportRoutes);
 app.route("/billing", billingRoutes);
 app.route("/admin", adminRoutes);
-// The Atom feed of editions (/wilayah/changes.atom): public, not a metered data call.
+// The Atom feed of editions (/wilayah/changes.atom): public, not a metered data call (declared
+// here: the regional-data domain that serves it knows nothing of callers).
+app.use("/wilayah/changes.atom", publicRoute);
 app.route("/", feedRoutes);
 app.route("/api/v1/jobs", jobRoutes);
 // Reports of wrong facts (POST /api/v1/wilayah/{id}/reports): an API key or a session, not a metered data call.
 app.route("/api/v1/wilayah", reportRoutes);
-app.route("/api/v1", dataRoutes(dataEndpoints, admitDataCall));
+app.route("/api/v1", dataRoutes(dataEndpoints, admitDataCall, endpointGate));
 // Vector tiles, their TileJSON and style (src/tiles): keyed and metered per tile, outside /api/v1 as map clients expect.
 app.route("/", tileRoutes);
 app.route("/mcp", mcpRoutes);
@@ -65,8 +69,9 @@ app.route("/docs/guide", guideRoutes);
 app.route("/", apiDocRoutes(app));
 app.route("/", siteRoutes);
 // Verification links land on {DASHBOARD_URL}/?verified=1: the portal's own address is /portal.
-app.get("/portal/", (c) => c.redirect(`/portal${new URL(c.req.url).search}`, 301));
+app.get("/portal/", publicRoute, (c) => c.redirect(`/portal${new URL(c.req.url).search}`, 301));
 app.route("/portal", portalRoutes);
 
-app.onError(onError);
+// The gate's refusals of portal pages are pages too, as the portal's own errors are.
+app.onError((e, c) => (c.req.path === "/portal" || c.req.path.startsWith("/portal/") ? portalErrorPage(e, c as never) : onError(e, c)));
 app.notFound(unknown.notFound);

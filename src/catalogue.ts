@@ -2,11 +2,16 @@
  * The catalogue: every data endpoint of the product, declared once by its domain, in route order.
  * REST serves it at /api/v1 (src/data/rest.ts), the MCP surface as tools (src/mcp), the API
  * document as operations (src/openapi). It sits above the domains that declare the endpoints and
- * wires in the account's admission (rate, quota, metering), which the data plane only knows as a hook.
+ * wires in the gate's policy of each (src/gate: who may call, rate and quota before the body) and
+ * the account's admission of a batch's other calls, which the data plane only knows as hooks.
  */
+import type { MiddlewareHandler } from "hono";
 import { admitCall, mayCall } from "./account/admission";
-import type { DataEndpoint, JsonEndpoint } from "./data/endpoint";
+import type { CallEnv } from "./data/context";
+import { type DataEndpoint, endpointTag, type JsonEndpoint } from "./data/endpoint";
 import type { Admit } from "./data/run";
+import { gate } from "./gate";
+import { PUBLISHABLE_TAGS } from "./keys/publishable";
 import { withOpenReports } from "./reports/open";
 import { weatherEndpoints } from "./weather/endpoints";
 import { addressEndpoints } from "./wilayah/addresses/endpoints";
@@ -56,8 +61,36 @@ export const dataEndpoints: readonly DataEndpoint[] = [
   ...weatherEndpoints,
 ];
 
-/** Who may call, then rate, quota and metering: the same for REST and MCP. */
+/** The data API's bodies (POST batches: a hundred addresses, a thousand codes) are larger than the account routes' 64 KiB. */
+const DATA_BODY_BYTES = 256 * 1024;
+
+/**
+ * A data endpoint's caller policy: an API key (publishable too when its tag is one a page may call),
+ * one metered call admitted by the gate before the input is read, the free plan refused first when
+ * the endpoint is for paid plans.
+ */
+export function endpointGate(ep: DataEndpoint): MiddlewareHandler<CallEnv> {
+  const tag = endpointTag(ep);
+  return gate({
+    callers: PUBLISHABLE_TAGS.has(tag) ? ["secretKey", "publishableKey"] : ["secretKey"],
+    tag,
+    meter: "call",
+    endpoint: ep.path,
+    plans: ep.plans,
+    body: ep.method === "POST" ? DATA_BODY_BYTES : undefined,
+  });
+}
+
+/**
+ * Who may call, then the calls counted: the same for REST and MCP. The request's rate was counted
+ * by the gate (once per request, REST or MCP), and on REST its first call admitted there too
+ * (`prepaid`): a batch admits only its other calls here, whole or not at all.
+ */
 export const admitDataCall: Admit = {
   mayCall: (ctx, ep) => mayCall(ctx.principal, ep.path, ep.plans),
-  admit: (ctx, ep, calls) => admitCall(ctx.env, ctx.principal, ep.path, ctx.waitUntil, calls),
+  admit: async (ctx, ep, calls) => {
+    const rest = calls - (ctx.prepaid?.take() ? 1 : 0);
+    if (rest <= 0) return { giveBack: async () => undefined };
+    return admitCall(ctx.env, ctx.principal, ep.path, ctx.waitUntil, rest, { rate: false });
+  },
 };

@@ -127,6 +127,8 @@ export async function expectError(res: Response, status: number, code: string) {
 export async function setPlan(userId: string, plan: string) {
   await env.DB.prepare("UPDATE users SET plan = ? WHERE id = ?").bind(plan, userId).run();
   await forgetUserKeys(env, userId);
+  // The account object reads its plan again (as accountChanged makes it do): the gate may have asked it already.
+  await (env.ACCOUNT.get(env.ACCOUNT.idFromName(userId)) as unknown as { refresh(): Promise<void> }).refresh();
 }
 
 export async function usageOf(token: string, month?: string) {

@@ -60,8 +60,16 @@ type Admitted = { giveBack(): Promise<void> };
  * `calls` > 1 (a batch, one call per item) is admitted by the account object alone, whole or not at
  * all; the per-minute rate counts requests, the quota counts items.
  */
-export async function admitCall(env: Env, principal: Principal, endpoint: string, waitUntil: (p: Promise<unknown>) => void, calls = 1): Promise<Admitted> {
-  await countRequest(env, principal);
+export async function admitCall(
+  env: Env,
+  principal: Principal,
+  endpoint: string,
+  waitUntil: (p: Promise<unknown>) => void,
+  calls = 1,
+  opts: { rate?: boolean } = {},
+): Promise<Admitted> {
+  // rate: false when the request's rate was counted already (the gate counts each request once, src/gate).
+  if (opts.rate !== false) await countRequest(env, principal);
   const { userId, keyId } = principal;
   const now = Date.now();
 
@@ -128,6 +136,24 @@ async function giveBack(env: Env, userId: string, ticket: string, counted?: Coun
     event: "account_give_back_failed",
     fields: { what: counted ? "lease call" : "admission" },
   });
+}
+
+/**
+ * Whether the account can pay for one more call now (quota, else credits), counting nothing: 402
+ * QUOTA_EXCEEDED (or the key's or account's refusal) when not. Under a lease this isolate holds with
+ * calls left the answer is known here; otherwise the account object is asked. The gate asks it
+ * before reading a bulk job's upload.
+ */
+export async function mayStillSpend(env: Env, principal: Principal): Promise<void> {
+  const lease = usableLease(principal.userId, Date.now());
+  if (lease && !lease.refuses(principal.keyId)) return;
+  const answer = await (await accountObject(env, principal.userId)).canSpend({ keyId: principal.keyId });
+  if (answer.ok) return;
+  if (answer.reason) throw refusal(answer.reason);
+  throw new ApiError(
+    "QUOTA_EXCEEDED",
+    "Your plan's monthly quota is used up and you have no credits left: nothing was read. Top up (POST /billing/topup) or subscribe to a larger plan.",
+  );
 }
 
 /** How every admission (a call's, a job's) answers a revoked key or a suspended account. */

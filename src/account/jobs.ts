@@ -6,11 +6,13 @@
  */
 import type { Principal } from "../keys/service";
 import { ApiError } from "../lib/errors";
-import { accountObject, countRequest, refusal } from "./admission";
+import { accountObject, refusal } from "./admission";
 
-/** Reserves `rows` calls for a job, whole, or throws 402 QUOTA_EXCEEDED (or the key's or account's refusal). */
+/**
+ * Reserves `rows` calls for a job, whole, or throws 402 QUOTA_EXCEEDED (or the key's or account's
+ * refusal). The request's rate was counted by the gate, before the upload was read (src/gate).
+ */
 export async function reserveJobRows(env: Env, principal: Principal, job: { id: string; endpoint: string; rows: number }): Promise<{ credits: number }> {
-  await countRequest(env, principal);
   const answer = await (await accountObject(env, principal.userId)).reserveJob({
     jobId: job.id,
     keyId: principal.keyId,

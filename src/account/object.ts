@@ -296,6 +296,17 @@ export class AccountObject extends Agent<Env> {
   }
 
   /**
+   * Whether `calls` more calls could be admitted now (quota, then credits), counting nothing: what
+   * the gate asks before a bulk job's upload is read, so an account that can pay for nothing is
+   * refused (402) before it sends its file. The job's own reservation decides again, once its rows
+   * are counted.
+   */
+  async canSpend({ keyId, calls = 1, now = Date.now() }: { keyId: string; calls?: number; now?: number }): Promise<Admission> {
+    const d = await this.#price(keyId, calls, now, () => true);
+    return d.ok ? { ok: true, charged: false, day: utcDay(now) } : { ok: false, ...(d.reason ? { reason: d.reason } : {}) };
+  }
+
+  /**
    * Reserves a bulk job's rows (one call each) from the quota and credits, whole or not at all, as
    * `admit` decides a batch; nothing is counted until rows are done (`chargeJobRows`). Asking again
    * for the same job answers the reservation already made.

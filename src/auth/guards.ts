@@ -1,13 +1,12 @@
 /**
- * Who is calling an account route: the guards routes put in front of their handlers. `requireUser`
- * reads the user from D1 on every request (a suspension or a change of admin rights applies at
- * once, whatever the token says) and sets `user`; `requireAdmin` needs it first.
+ * The bearer session as the gate (src/gate) reads it: the header's token, and the variables a
+ * session route gets (`user`, read from D1 on every request: a suspension or a change of admin
+ * rights applies at once, whatever the token says). Routes declare `requireUser` / `requireAdmin`
+ * from the gate.
  */
-import { createMiddleware } from "hono/factory";
 import type { RequestIdVariables } from "hono/request-id";
 import type { UserRow } from "../db/schema";
 import { ApiError } from "../lib/errors";
-import { userFromSession } from "./service";
 
 /** Set by requireUser (and by the portal's signed-in check, from the session cookie). */
 export type UserVariables = RequestIdVariables & { user: UserRow };
@@ -23,14 +22,3 @@ export function bearerToken(header: string | undefined): string {
   if (!match) throw new ApiError("UNAUTHORIZED", "Malformed Authorization header; expected: Bearer <token>.");
   return match[1];
 }
-
-/** `Authorization: Bearer <session JWT>` -> `user`. */
-export const requireUser = createMiddleware<UserEnv>(async (c, next) => {
-  c.set("user", await userFromSession(c.env, bearerToken(c.req.header("authorization"))));
-  await next();
-});
-
-export const requireAdmin = createMiddleware<UserEnv>(async (c, next) => {
-  if (!c.get("user").isAdmin) throw new ApiError("FORBIDDEN", "This route is for administrators.");
-  await next();
-});

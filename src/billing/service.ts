@@ -186,6 +186,14 @@ export async function subscribe(env: Env, user: UserRow, planId: string) {
 export type TripayDelivery = { rawBody: string; signature?: string; event?: string; json(): unknown };
 
 /**
+ * Whether a callback's signature is Tripay's over these exact bytes (the gate, src/gate, asks it
+ * before the route runs; 503 PAYMENT_NOT_CONFIGURED when this deployment has no Tripay keys).
+ */
+export async function verifyTripaySignature(env: Env, rawBody: string, signature: string | undefined): Promise<boolean> {
+  return verifyCallback(tripayConfig(env).privateKey, rawBody, signature);
+}
+
+/**
  * Tripay's payment_status callback. Signature first (constant time, over the raw body), then the
  * invoice by merchant ref and reference, the amount, and the one-way transition. Returns once
  * handled, also for repeated deliveries (the surface tells Tripay so, and Tripay stops retrying).

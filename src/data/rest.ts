@@ -7,23 +7,23 @@ import { queryValues, typedQuery } from "../http/query";
 import { requireJsonContentType } from "../http/validate";
 import { ApiError } from "../lib/errors";
 import type { CallEnv } from "./context";
-import { type DataEndpoint, endpointTag, type FileAnswer, isFileEndpoint, versionLabel } from "./endpoint";
-import { requireApiKey } from "./guard";
+import { type DataEndpoint, type FileAnswer, isFileEndpoint, versionLabel } from "./endpoint";
 import { endpointOperation } from "./openapi";
 import { type Admit, serveDataCall, serveFileCall } from "./run";
 
 /**
  * REST routes for declared data endpoints (mounted at /api/v1): query + path params in, the
- * endpoint's JSON out; a POST endpoint takes a JSON object body instead of a query string. The
- * API-key guard runs first (per route, so unknown paths are 404 before any key check) and puts the
- * call's context on the request; then `admit` (rate, quota, metering); a call that fails is
- * released, so only successful calls count. A file endpoint's answer is streamed as it comes.
+ * endpoint's JSON out; a POST endpoint takes a JSON object body instead of a query string. Each
+ * route carries `gateOf(ep)`, its caller policy (src/catalogue.ts wires in the gate's): the gate
+ * decides the caller, rate and quota before the route runs and puts the call's context on the
+ * request; `admit` then counts the rest of a batch; a call that fails is released, so only
+ * successful calls count. A file endpoint's answer is streamed as it comes.
  */
-export function dataRoutes(endpoints: readonly DataEndpoint[], admit: Admit): Hono<BaseEnv> {
+export function dataRoutes(endpoints: readonly DataEndpoint[], admit: Admit, gateOf: (ep: DataEndpoint) => MiddlewareHandler<CallEnv>): Hono<BaseEnv> {
   const app = new Hono<BaseEnv>();
   for (const ep of endpoints) {
     const documented = describeRoute(lazyOperation(() => endpointOperation(ep)));
-    const guard = requireApiKey(endpointTag(ep));
+    const guard = gateOf(ep);
     const answer = async (c: Context<CallEnv>, raw: Record<string, unknown>) => {
       if (isFileEndpoint(ep)) return fileResponse(c, await serveFileCall(ep, raw, c.get("call"), admit), versionLabel(ep.version));
       const result = await serveDataCall(ep, raw, c.get("call"), admit);
@@ -42,7 +42,7 @@ export function dataRoutes(endpoints: readonly DataEndpoint[], admit: Admit): Ho
         return answer(c, { ...(await jsonObjectBody(c.req)), ...c.req.param() });
       });
     } else {
-      app.get(ep.path, documented, refuseHead, guard, (c) => answer(c, { ...typedQuery(ep.input, queryValues(c.req.queries())), ...c.req.param() }));
+      app.get(ep.path, documented, guard, (c) => answer(c, { ...typedQuery(ep.input, queryValues(c.req.queries())), ...c.req.param() }));
     }
   }
   return app;
@@ -68,12 +68,3 @@ async function jsonObjectBody(req: HonoRequest): Promise<Record<string, unknown>
   }
   return body as Record<string, unknown>;
 }
-
-/**
- * Hono answers HEAD with the GET route; a data call would then be served (and metered) for a body
- * nobody receives. HEAD is refused instead, before the key is even looked at.
- */
-const refuseHead: MiddlewareHandler<BaseEnv> = async (c, next) => {
-  if (c.req.method === "HEAD") throw new ApiError("METHOD_NOT_ALLOWED", "HEAD is not served on data endpoints; use GET.", { headers: { allow: "GET" } });
-  await next();
-};

@@ -30,7 +30,7 @@ function publicCors(opts: { allowMethods: string[]; allowHeaders: string[]; expo
 
 const PUBLIC_CORS = {
   allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
-  allowHeaders: ["x-api-key", "authorization", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id"],
+  allowHeaders: ["x-api-key", "x-map-token", "authorization", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id"],
   // content-disposition, etag and the checksums: bulk exports (a browser may download one too).
   exposeHeaders: [
     "x-request-id",

@@ -1,6 +1,5 @@
 import { zValidator } from "@hono/zod-validator";
-import type { Env as HonoEnv, MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import type { Env as HonoEnv } from "hono";
 import { createMiddleware } from "hono/factory";
 import { uniqueSymbol } from "hono-openapi";
 import type { ZodType, z } from "zod";
@@ -61,23 +60,3 @@ export const queryParams = <T extends ZodType>(schema: T) =>
     "query",
     schema,
   );
-
-const limitOf = (kib: number) =>
-  bodyLimit({
-    maxSize: kib * 1024,
-    onError: () => {
-      throw new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${kib} KiB.`);
-    },
-  });
-const ACCOUNT_BODY = limitOf(64);
-const DATA_BODY = limitOf(256);
-
-/** Bulk jobs' uploads (API and portal): streamed to storage, never parsed whole; their own limit (200 MB) is counted as they stream (src/jobs/input.ts). */
-const JOB_UPLOADS = new Set(["/api/v1/jobs", "/portal/jobs/upload"]);
-
-/**
- * Bodies are refused before parsing when too large (413): 64 KiB on account routes (small JSON
- * objects), 256 KiB on the data API, whose batches (a hundred addresses, a thousand codes) are larger.
- */
-export const bodySizeLimit: MiddlewareHandler = (c, next) =>
-  JOB_UPLOADS.has(c.req.path) && c.req.method === "POST" ? next() : (c.req.path.startsWith("/api/v1/") ? DATA_BODY : ACCOUNT_BODY)(c, next);

@@ -10,10 +10,9 @@ import {
 import { createMcpHandler } from "agents/mcp/server";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { countRequest } from "../account/admission";
 import { admitDataCall, dataEndpoints } from "../catalogue";
-import type { DataContext } from "../data/context";
-import { requireApiKey } from "../data/guard";
+import type { CallEnv, DataContext } from "../data/context";
+import { gate } from "../gate";
 import type { BaseEnv } from "../http/context";
 import { ApiError } from "../lib/errors";
 import { jobsStatusTool } from "./jobs";
@@ -58,6 +57,15 @@ const challengeOn401 = createMiddleware<BaseEnv>(async (c, next) => {
 });
 
 /**
+ * Who may call /mcp, decided by the gate (src/gate) before this route runs: a secret API key (its
+ * account tools as much as its data tools: a publishable key is refused), every request counted
+ * against the plan's per-minute rate like a call (initialize, tools/list, notifications and tool
+ * calls alike: a tool call is then admitted for its quota by the tool). The gate's 401s carry the
+ * challenge too.
+ */
+const mcpGate = gate<CallEnv>({ callers: ["secretKey"], tag: "MCP", meter: "rate", methods: ["GET", "POST", "DELETE"], challenge: MCP_CHALLENGE });
+
+/**
  * Each request's call context (and, for a tools/call, the one tool it needs), found by the SDK's
  * per-request AuthInfo object: the handler passes the object it is given to the server factory as
  * is. (No API key in it: `token` is the key's id.)
@@ -97,7 +105,7 @@ function mcpHandler() {
  */
 export const mcpRoutes = new Hono<BaseEnv>();
 
-mcpRoutes.all("/", requireMcpHost, challengeOn401, requireApiKey("MCP"), async (c) => {
+mcpRoutes.all("/", requireMcpHost, challengeOn401, mcpGate, async (c) => {
   const call = c.get("call");
   // The body is read and parsed once, here; the SDK would otherwise clone and read it twice.
   let parsedBody: unknown;
@@ -109,11 +117,8 @@ mcpRoutes.all("/", requireMcpHost, challengeOn401, requireApiKey("MCP"), async (
     }
   }
   const authInfo: AuthInfo = { token: call.principal.keyId, clientId: call.principal.keyId, scopes: [] };
+  // The request's rate was counted by the gate; a data tool's call is admitted (quota, metering) by the tool.
   const tool = calledTool(parsedBody);
-  // A tool call is admitted (rate, quota, metering) by the tool; anything else (initialize, tools/list,
-  // notifications) counts against the key's per-minute rate here, so it cannot be sent without limit.
-  // A tools/call naming no tool is no data call either.
-  if (!tool || !dataEndpoints.some((ep) => ep.tool === tool)) await countRequest(call.env, call.principal);
   if (await isLegacyRequest(c.req.raw, parsedBody))
     return serveLegacy(c.req.raw, parsedBody, authInfo, () => buildServer(dataEndpoints, admitDataCall, call, tool, ACCOUNT_TOOLS));
   requests.set(authInfo, { call, tool });

@@ -5,6 +5,7 @@
  * itself runs no inline script, so its Content-Security-Policy allows scripts from 'self' only.
  */
 import { Hono } from "hono";
+import { publicRoute } from "../gate";
 import type { BaseEnv } from "../http/context";
 import { apiDocument } from "./document";
 
@@ -48,11 +49,11 @@ const PAGE_HEADERS = {
 /** Routes over `app`'s own route table. */
 export function apiDocRoutes(app: Hono<BaseEnv>) {
   return new Hono<BaseEnv>()
-    .get("/openapi.json", async (c) => {
+    .get("/openapi.json", publicRoute, async (c) => {
       c.header("cache-control", "public, max-age=300");
       c.header("access-control-allow-origin", "*");
       return c.json(await apiDocument(app, c.env, new URL(c.req.url).origin));
     })
-    .get("/docs", (c) => c.html(PAGE, 200, PAGE_HEADERS))
-    .get("/docs/init.js", (c) => c.body(INIT, 200, { ...PAGE_HEADERS, "content-type": "text/javascript; charset=utf-8" }));
+    .get("/docs", publicRoute, (c) => c.html(PAGE, 200, PAGE_HEADERS))
+    .get("/docs/init.js", publicRoute, (c) => c.body(INIT, 200, { ...PAGE_HEADERS, "content-type": "text/javascript; charset=utf-8" }));
 }

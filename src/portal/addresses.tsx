@@ -11,6 +11,7 @@ import { Hono } from "hono";
 import { admitDataCall } from "../catalogue";
 import type { DataContext } from "../data/context";
 import { serveDataCall } from "../data/run";
+import { gate, PORTAL_KEY_ID } from "../gate";
 import { csvLine, readCsvColumn } from "../lib/csv";
 import { ApiError } from "../lib/errors";
 import { ADDRESS_BATCH_MAX, ADDRESS_MAX_LENGTH, addressBatchEndpoint } from "../wilayah/addresses/endpoints";
@@ -20,8 +21,8 @@ import { formatNumber, type Lang, type T, translator } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, VerifyFirst } from "./layout";
 import { reportHref } from "./reports";
 
-/** The key id the portal's own data calls are metered under (usage per key shows it as the portal). */
-export const PORTAL_CALLS_KEY = "portal";
+/** The key id the portal's own data calls are metered under (usage per key shows it as the portal): the gate's, one definition. */
+export const PORTAL_CALLS_KEY = PORTAL_KEY_ID;
 /** An uploaded CSV larger than this is refused before it is read (100 addresses of 500 characters fit many times). */
 const FILE_MAX_BYTES = 512 * 1024;
 /** A first line that names the column, not an address. */
@@ -31,7 +32,8 @@ export const addressPages = new Hono<PortalEnv>();
 
 addressPages.get("/addresses", signedIn, (c) => c.html(<AddressesPage p={page(c)} notice={null} pasted="" />));
 
-addressPages.post("/addresses", signedIn, async (c) => {
+/** Each address is a call of the user's quota (admitted by the data runner); the request counts against the plan's rate, as an API call does. */
+addressPages.post("/addresses", signedIn, gate({ meter: "rate" }), async (c) => {
   const u = c.get("user");
   const p = page(c);
   const t = translator(lang(c));

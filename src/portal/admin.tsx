@@ -4,11 +4,10 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { type adminUserSchema, creditGrantInput, subscriptionGrantInput, userStatusInput } from "../admin/schemas";
 import { adminGrantCredits, adminGrantSubscription, getUser, listUsers, overallStats, patchUser } from "../admin/service";
-import { requireAdmin } from "../auth/guards";
 import { creditBalance, listPlans } from "../billing/service";
 import { ApiError } from "../lib/errors";
 import type { PlanView } from "./billing";
-import { errorNotice, flash, form, formInteger, origin, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
+import { adminOnly, errorNotice, flash, form, formInteger, origin, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatNumber } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, Pager } from "./layout";
 import type { UsageView } from "./usage";
@@ -19,7 +18,7 @@ type Paged = { page: number; total_pages: number };
 
 export const adminPages = new Hono<PortalEnv>();
 
-adminPages.get("/admin", signedIn, requireAdmin, async (c) => {
+adminPages.get("/admin", signedIn, adminOnly, async (c) => {
   const q = (c.req.query("q") ?? "").slice(0, 100);
   const n = Number(c.req.query("page") ?? "1");
   const [stats, users] = await Promise.all([overallStats(c.env), listUsers(c.env, { q, page: Number.isInteger(n) && n > 0 ? n : 1, per_page: 20 })]);
@@ -31,18 +30,18 @@ async function adminUserPage(c: PortalContext<SignedInEnv>, id: string, notice: 
   return c.html(<AdminUserPage p={page(c)} notice={notice} user={user} plans={plans} balance={balance} />, status);
 }
 
-adminPages.get("/admin/users/:id", signedIn, requireAdmin, async (c) => {
+adminPages.get("/admin/users/:id", signedIn, adminOnly, async (c) => {
   return adminUserPage(c, c.req.param("id"), flash(c));
 });
 
-adminPages.post("/admin/users/:id/status", signedIn, requireAdmin, async (c) => {
+adminPages.post("/admin/users/:id/status", signedIn, adminOnly, async (c) => {
   const id = c.req.param("id");
   const { status } = await form(c, z.object({ status: userStatusInput }));
   await patchUser(c.env, id, { status }, { id: c.get("user").id, ...origin(c) });
   return c.redirect(`/portal/admin/users/${id}?msg=saved`, 303);
 });
 
-adminPages.post("/admin/users/:id/credits", signedIn, requireAdmin, async (c) => {
+adminPages.post("/admin/users/:id/credits", signedIn, adminOnly, async (c) => {
   const u = c.get("user");
   const id = c.req.param("id");
   try {
@@ -55,7 +54,7 @@ adminPages.post("/admin/users/:id/credits", signedIn, requireAdmin, async (c) =>
   }
 });
 
-adminPages.post("/admin/users/:id/subscription", signedIn, requireAdmin, async (c) => {
+adminPages.post("/admin/users/:id/subscription", signedIn, adminOnly, async (c) => {
   const id = c.req.param("id");
   try {
     const { plan_id, months } = await form(

@@ -11,7 +11,7 @@ import { accountHooks } from "../admin/lifecycle";
 import { emailInput, loginPasswordInput, nameInput, passwordInput } from "../auth/inputs";
 import { forgotPassword, login, logout, publicConfig, register, resendVerification, resetPassword } from "../auth/service";
 import { ApiError } from "../lib/errors";
-import { errorNotice, flash, form, origin, type PortalContext, type PortalEnv, page, signedIn } from "./context";
+import { errorNotice, flash, form, origin, type PortalContext, type PortalEnv, page, signedIn, visitor } from "./context";
 import { Csrf, Layout, type Notice, NoticeBox, type Page } from "./layout";
 import { clearSession, cookieOptions, LANG_COOKIE, sessionToken, setSession } from "./session";
 
@@ -19,7 +19,7 @@ export const authPages = new Hono<PortalEnv>();
 
 // ---------------------------------------------------------------- landing, language
 
-authPages.get("/", (c) => {
+authPages.get("/", visitor, (c) => {
   const p = page(c);
   const u = c.get("portalUser");
   const verifyError = c.req.query("verify_error");
@@ -35,7 +35,7 @@ authPages.get("/", (c) => {
   return c.redirect(u ? "/portal/keys" : "/portal/login", 303);
 });
 
-authPages.get("/lang/:lang{en|id}", (c) => {
+authPages.get("/lang/:lang{en|id}", visitor, (c) => {
   setCookie(c, LANG_COOKIE, c.req.param("lang"), { ...cookieOptions(c, 365 * 24 * 3600), httpOnly: false });
   const next = c.req.query("next") ?? "/portal";
   // Only a path of this portal: never another site.
@@ -47,7 +47,7 @@ authPages.get("/lang/:lang{en|id}", (c) => {
 const challengeKey = (c: PortalContext) => (publicConfig(c.env).challenge_required ? c.env.TURNSTILE_SITE_KEY : null);
 const challengeToken = z.string().max(4096).optional();
 
-authPages.get("/login", (c) => {
+authPages.get("/login", visitor, (c) => {
   if (c.get("portalUser")) return c.redirect("/portal/keys", 303);
   const p = page(c);
   const oauthError = c.req.query("oauth_error");
@@ -55,7 +55,7 @@ authPages.get("/login", (c) => {
   return c.html(<LoginPage p={p} notice={notice} challengeSiteKey={challengeKey(c)} />);
 });
 
-authPages.post("/login", async (c) => {
+authPages.post("/login", visitor, async (c) => {
   const body = await c.req.parseBody();
   const email = typeof body.email === "string" ? body.email : "";
   try {
@@ -71,12 +71,12 @@ authPages.post("/login", async (c) => {
   }
 });
 
-authPages.get("/signup", (c) => {
+authPages.get("/signup", visitor, (c) => {
   if (c.get("portalUser")) return c.redirect("/portal/keys", 303);
   return c.html(<SignupPage p={page(c)} notice={null} challengeSiteKey={challengeKey(c)} />);
 });
 
-authPages.post("/signup", async (c) => {
+authPages.post("/signup", visitor, async (c) => {
   const body = await c.req.parseBody();
   const keep = { email: typeof body.email === "string" ? body.email : "", name: typeof body.name === "string" ? body.name : "" };
   try {
@@ -95,7 +95,7 @@ authPages.post("/signup", async (c) => {
 });
 
 /** Ends the session on the server too (a copied token stops working), then drops the cookie. */
-authPages.post("/logout", async (c) => {
+authPages.post("/logout", visitor, async (c) => {
   const u = c.get("portalUser");
   const token = sessionToken(c);
   if (u && token) await logout(c.env, u, token, origin(c));
@@ -105,9 +105,9 @@ authPages.post("/logout", async (c) => {
 
 // ---------------------------------------------------------------- recovery
 
-authPages.get("/forgot", (c) => c.html(<ForgotPage p={page(c)} notice={null} challengeSiteKey={challengeKey(c)} />));
+authPages.get("/forgot", visitor, (c) => c.html(<ForgotPage p={page(c)} notice={null} challengeSiteKey={challengeKey(c)} />));
 
-authPages.post("/forgot", async (c) => {
+authPages.post("/forgot", visitor, async (c) => {
   const body = await c.req.parseBody();
   const email = typeof body.email === "string" ? body.email : "";
   try {
@@ -122,12 +122,12 @@ authPages.post("/forgot", async (c) => {
   }
 });
 
-authPages.get("/reset", (c) => {
+authPages.get("/reset", visitor, (c) => {
   const token = (c.req.query("token") ?? "").slice(0, 2048);
   return c.html(<ResetPage p={page(c)} notice={token ? null : { kind: "err", text: page(c).t("reset_no_token") }} token={token} />);
 });
 
-authPages.post("/reset", async (c) => {
+authPages.post("/reset", visitor, async (c) => {
   const body = await c.req.parseBody();
   const token = typeof body.token === "string" ? body.token.slice(0, 2048) : "";
   try {

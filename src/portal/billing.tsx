@@ -6,7 +6,7 @@ import { type invoiceSchema, planIdInput, type planSchema, topupAmountInput } fr
 import { billingStatus, creditBalance, credits, getInvoice, listInvoices, listPlans, subscribe, topup } from "../billing/service";
 import type { UserRow } from "../db/schema";
 import { ApiError } from "../lib/errors";
-import { errorNotice, flash, form, formInteger, lang, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
+import { errorNotice, flash, form, formInteger, lang, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn, visitor } from "./context";
 import { formatDate, formatIdr, formatNumber } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, Pager, VerifyFirst } from "./layout";
 import { planFeatures } from "./plan-copy";
@@ -85,7 +85,7 @@ billingPages.get("/billing/invoices/:id", signedIn, async (c) => {
 });
 
 /** What the payment page polls: the invoice (the API's own view of it) and the balance, for the signed-in owner only. */
-billingPages.get("/billing/invoices/:id/status", async (c) => {
+billingPages.get("/billing/invoices/:id/status", visitor, async (c) => {
   const u = c.get("portalUser");
   if (!u) throw new ApiError("UNAUTHORIZED", "Log in again.");
   const [invoice, balance] = await Promise.all([getInvoice(c.env, u.id, c.req.param("id")), creditBalance(c.env, u.id)]);

@@ -12,6 +12,7 @@ import type { UserVariables } from "../auth/guards";
 import { usesConsoleMailer } from "../auth/mailer";
 import { publicConfig } from "../auth/service";
 import type { UserRow } from "../db/schema";
+import { declaring, gate } from "../gate";
 import { requestMeta } from "../http/context";
 import { ApiError, issuesToDetails } from "../lib/errors";
 import { errorText, type Lang, pickLang, translator } from "./i18n";
@@ -93,10 +94,23 @@ export function flash<E extends PortalEnv>(c: PortalContext<E>): Notice {
   return null;
 }
 
-/** A signed-in portal user as `user` (the variable the API's bearer guard sets), else the login page. */
-export const signedIn = createMiddleware<SignedInEnv>(async (c, next) => {
-  const u = c.get("portalUser");
-  if (!u) return c.redirect("/portal/login", 303);
-  c.set("user", u);
-  await next();
-});
+/**
+ * A page for signed-in users: declares the portal's session cookie as the route's caller (the gate,
+ * src/gate, reads it and sends a browser without one to the login page), and hands the user on as
+ * `user` (the variable the API's bearer routes get).
+ */
+export const signedIn = declaring(
+  createMiddleware<SignedInEnv>(async (c, next) => {
+    const u = c.get("portalUser");
+    if (!u) return c.redirect("/portal/login", 303);
+    c.set("user", u);
+    await next();
+  }),
+  { callers: ["portalSession"] },
+);
+
+/** A page for administrators (after `signedIn`): the gate refuses anyone else (403). */
+export const adminOnly = gate<SignedInEnv>({ admin: true });
+
+/** A page for anyone (login, sign-up, the language toggle), which knows the signed-in user when there is one (`portalUser`). */
+export const visitor = gate<PortalEnv>({ callers: ["portalVisitor"] });

@@ -8,6 +8,7 @@
  * lives in app.js (assets.ts): the portal's CSP allows no inline script.
  */
 import { Hono } from "hono";
+import { gate } from "../gate";
 import type { InputFormat } from "../jobs/input";
 import type { JobRow } from "../jobs/queries";
 import { cancelJob, createJob, getJob, jobResult, jobView, listJobs, RESULT_DAYS } from "../jobs/service";
@@ -26,8 +27,11 @@ jobPages.get("/jobs", signedIn, async (c) => {
   return c.html(<JobsPage p={page(c)} jobs={jobs} />);
 });
 
-/** The file as the request body (the page's script sends it so, with the CSRF token in a header). */
-jobPages.post("/jobs/upload", signedIn, async (c) => {
+/**
+ * The file as the request body (the page's script sends it so, with the CSRF token in a header). The
+ * gate decides the plan's rate and that quota or credits are left before a byte is read, as for POST /api/v1/jobs.
+ */
+jobPages.post("/jobs/upload", signedIn, gate({ meter: "upload", body: "upload" }), async (c) => {
   const u = c.get("user");
   const t = translator(lang(c));
   if (!u.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED", t("jobs_verify"));

@@ -20,6 +20,7 @@ import {
 } from "../auth/oauth";
 import { signInWithVerifiedEmail } from "../auth/service";
 import { purposeKey } from "../auth/tokens";
+import { publicRoute } from "../gate";
 import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";
 import { ApiError } from "../lib/errors";
@@ -57,6 +58,7 @@ oauthRoutes.get(
     ok: { status: 302, description: "Redirect to the provider's consent page", headers: { location: { schema: { type: "string" } } } },
     errors: ["NOT_FOUND"],
   }),
+  publicRoute,
   async (c) => {
     const p = provider(c);
     const started = await startAuthorization(c.env, p, redirectUri(c, p));
@@ -83,6 +85,7 @@ oauthRoutes.get(
     },
     errors: ["NOT_FOUND"],
   }),
+  publicRoute,
   async (c) => {
     const p = provider(c);
     const raw = await getSignedCookie(c, await cookieSecret(c.env), PENDING_COOKIE);

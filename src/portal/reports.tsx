@@ -8,13 +8,13 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireAdmin } from "../auth/guards";
 import { regionDb } from "../db/client";
+import { PORTAL_KEY_ID } from "../gate";
 import { ApiError } from "../lib/errors";
 import { REPORT_FIELDS, REPORT_STATUSES, type ReportField, reportInput, reviewInput } from "../reports/schemas";
 import { type AdminReportView, fileReport, listOwnReports, type ReportView, reportQueuePage, reviewReport } from "../reports/service";
 import { getRegion } from "../wilayah/regions/service";
-import { errorNotice, flash, origin, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
+import { adminOnly, errorNotice, flash, origin, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatDate } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, Pager, VerifyFirst } from "./layout";
 
@@ -72,7 +72,7 @@ reportPages.post("/report", signedIn, async (c) => {
       const details = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
       throw new ApiError("VALIDATION_ERROR", `Invalid report: ${details.map((d) => `${d.path}: ${d.message}`).join("; ")}`, { details });
     }
-    await fileReport(c.env, region.id, parsed.data, { ...origin(c), userId: u.id, keyId: "portal" });
+    await fileReport(c.env, region.id, parsed.data, { ...origin(c), userId: u.id, keyId: PORTAL_KEY_ID });
   } catch (e) {
     if (e instanceof ApiError && (e.status === 400 || e.status === 429)) return reportForm(c, region, errorNotice(c, e), draft, e.status);
     throw e;
@@ -105,9 +105,9 @@ async function queuePage(c: PortalContext<SignedInEnv>, notice: Notice, status: 
   return c.html(<QueuePage p={page(c)} notice={notice} reports={q.items} meta={q.meta} filter={filter} />, status);
 }
 
-reportPages.get("/admin/reports", signedIn, requireAdmin, (c) => queuePage(c, flash(c)));
+reportPages.get("/admin/reports", signedIn, adminOnly, (c) => queuePage(c, flash(c)));
 
-reportPages.post("/admin/reports/:id", signedIn, requireAdmin, async (c) => {
+reportPages.post("/admin/reports/:id", signedIn, adminOnly, async (c) => {
   const body = await c.req.parseBody();
   const text = (k: string) => (typeof body[k] === "string" ? (body[k] as string).trim() : "");
   const decision = text("status");

@@ -7,7 +7,8 @@
  * is the API's JWT in an HttpOnly cookie (session.ts). This file mounts the pages behind the
  * portal's headers, CSRF check and session, and answers errors as pages.
  */
-import { Hono } from "hono";
+import { type ErrorHandler, Hono } from "hono";
+import { publicRoute } from "../gate";
 import { failureAnswer } from "../lib/dependency";
 import { ApiError } from "../lib/errors";
 import { addressPages } from "./addresses";
@@ -22,7 +23,7 @@ import { keyPages } from "./keys";
 import { ErrorPage, type Page } from "./layout";
 import { reportPages } from "./reports";
 import { securityPages } from "./security";
-import { checkCsrf, securityHeaders, sessionUser } from "./session";
+import { checkCsrf, securityHeaders } from "./session";
 import { usagePages } from "./usage";
 import { webhookPages } from "./webhooks";
 
@@ -31,19 +32,16 @@ export const portalRoutes = new Hono<PortalEnv>();
 // ---------------------------------------------------------------- assets (no session needed)
 
 const ASSET_CACHE = "public, max-age=300";
-portalRoutes.get("/assets/app.css", (c) =>
+portalRoutes.get("/assets/app.css", publicRoute, (c) =>
   c.body(CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": ASSET_CACHE, "x-content-type-options": "nosniff" }),
 );
-portalRoutes.get("/assets/app.js", (c) =>
+portalRoutes.get("/assets/app.js", publicRoute, (c) =>
   c.body(JS, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": ASSET_CACHE, "x-content-type-options": "nosniff" }),
 );
 
 portalRoutes.use("*", securityHeaders);
 portalRoutes.use("*", checkCsrf);
-portalRoutes.use("*", async (c, next) => {
-  c.set("portalUser", await sessionUser(c));
-  await next();
-});
+// Who is signed in (`portalUser`) is the gate's to decide (src/gate): each page declares `visitor` or `signedIn`.
 
 portalRoutes.route("/", authPages);
 portalRoutes.route("/", keyPages);
@@ -56,8 +54,8 @@ portalRoutes.route("/", securityPages);
 portalRoutes.route("/", webhookPages);
 portalRoutes.route("/", reportPages);
 
-/** Portal pages answer errors as pages, not JSON. */
-portalRoutes.onError((caught, c) => {
+/** Portal pages answer errors as pages, not JSON (also the gate's refusals: src/app.ts hands /portal's to this). */
+export const portalErrorPage: ErrorHandler<PortalEnv> = (caught, c) => {
   // The same answer as the API's (a dependency that failed for a moment is 503 here too), shown in words.
   const err = failureAnswer(caught, { request_id: c.get("requestId"), path: c.req.path }, "portal_error");
   const { code, status } = err;
@@ -73,4 +71,5 @@ portalRoutes.onError((caught, c) => {
     return c.json({ error: { code, message, request_id: c.get("requestId") } }, status);
   }
   return c.html(<ErrorPage p={p} status={status} message={message} />, status);
-});
+};
+portalRoutes.onError(portalErrorPage);

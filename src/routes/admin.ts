@@ -14,7 +14,7 @@ import {
 import { adminGrantCredits, adminGrantSubscription, getUser, listUsers, overallStats, patchUser } from "../admin/service";
 import { AUDIT_EVENTS, auditListResponse } from "../audit/schemas";
 import { listAuditEvents } from "../audit/service";
-import { requireAdmin, requireUser } from "../auth/guards";
+import { requireAdmin, requireUser } from "../gate";
 import { pageBody } from "../http/answer";
 import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { accountHooks } from "../admin/lifecycle";
-import { bearerToken, requireUser } from "../auth/guards";
+import { bearerToken } from "../auth/guards";
 import { emailInput, loginPasswordInput, nameInput, passwordInput } from "../auth/inputs";
 import {
   configResponse,
@@ -29,6 +29,7 @@ import {
 } from "../auth/service";
 import { RESET_TTL_SECONDS, VERIFY_TTL_SECONDS } from "../auth/tokens";
 import { publicUser } from "../auth/users";
+import { publicRoute, requireUser } from "../gate";
 import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";
 import { jsonBody } from "../http/validate";
@@ -66,6 +67,7 @@ authRoutes.post(
     ok: { status: 201, description: "Registered", schema: registerResponse },
     errors: ["EMAIL_TAKEN", "CHALLENGE_REQUIRED", "CHALLENGE_FAILED", "RATE_LIMITED"],
   }),
+  publicRoute,
   ...jsonBody(z.object({ email, password, name: nameInput, challengeToken })),
   async (c) => {
     const r = await register(c.env, c.req.valid("json"), origin(c), accountHooks);
@@ -86,6 +88,7 @@ authRoutes.post(
     ok: { description: "Logged in", schema: loginResponse },
     errors: ["INVALID_CREDENTIALS", "ACCOUNT_SUSPENDED", "CHALLENGE_REQUIRED", "CHALLENGE_FAILED", "RATE_LIMITED"],
   }),
+  publicRoute,
   ...jsonBody(z.object({ email, password: loginPasswordInput, challengeToken })),
   async (c) => {
     const { user, token } = await login(c.env, c.req.valid("json"), origin(c));
@@ -117,6 +120,7 @@ authRoutes.get(
       headers: { location: { schema: { type: "string" }, description: "`{DASHBOARD_URL}/?verified=1` or `?verify_error=invalid|expired`" } },
     },
   }),
+  publicRoute,
   // The opener: the account whose portal session the browser opening the link carries, if any.
   async (c) => {
     const outcome = await verifyEmail(c.env, c.req.query("token"), (await sessionUser(c))?.id ?? null, requestMeta(c));
@@ -208,6 +212,7 @@ authRoutes.post(
     ok: { description: "Accepted", schema: forgotResponse },
     errors: ["CHALLENGE_REQUIRED", "CHALLENGE_FAILED", "RATE_LIMITED"],
   }),
+  publicRoute,
   ...jsonBody(z.object({ email, challengeToken })),
   async (c) => {
     await forgotPassword(c.env, c.req.valid("json"), origin(c), (work) => c.executionCtx.waitUntil(work));
@@ -227,6 +232,7 @@ authRoutes.post(
     ok: { description: "The password is set", schema: resetResponse },
     errors: ["INVALID_RESET_TOKEN"],
   }),
+  publicRoute,
   ...jsonBody(z.object({ token: z.string().min(1).max(2048), password })),
   async (c) => {
     const r = await resetPassword(c.env, c.req.valid("json"), requestMeta(c), accountHooks);
@@ -244,5 +250,6 @@ authRoutes.get(
     caller: "none",
     ok: { description: "The public configuration", schema: configResponse },
   }),
+  publicRoute,
   (c) => c.json({ data: publicConfig(c.env) }),
 );

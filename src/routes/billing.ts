@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { requireUser } from "../auth/guards";
 import {
   creditsResponse,
   invoiceListResponse,
@@ -13,6 +12,7 @@ import {
   webhookResponse,
 } from "../billing/schemas";
 import { billingStatus, credits, getInvoice, handleTripayCallback, listInvoices, listPlans, subscribe, topup } from "../billing/service";
+import { gate, publicRoute, requireUser } from "../gate";
 import { pageBody } from "../http/answer";
 import { parseJsonText } from "../http/body";
 import type { BaseEnv } from "../http/context";
@@ -34,6 +34,7 @@ billingRoutes.get(
     caller: "none",
     ok: { description: "Public plans, cheapest first", schema: plansResponse },
   }),
+  publicRoute,
   async (c) => c.json({ data: await listPlans(c.env) }),
 );
 
@@ -87,6 +88,7 @@ billingRoutes.post(
     ok: { description: "Handled", schema: webhookResponse },
     errors: ["INVALID_JSON", "VALIDATION_ERROR", "NOT_FOUND", "PAYMENT_AMOUNT_MISMATCH", "PAYMENT_NOT_CONFIGURED"],
   }),
+  gate({ callers: ["tripay"] }),
   async (c) => {
     const rawBody = await c.req.text();
     await handleTripayCallback(c.env, {

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { publicRoute } from "../gate";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
 
@@ -13,5 +14,6 @@ export const healthRoutes = new Hono<BaseEnv>().get(
     caller: "none",
     ok: { description: "The Worker answers", schema: z.object({ status: z.literal("ok") }) },
   }),
+  publicRoute,
   (c) => c.json({ status: "ok" as const }),
 );

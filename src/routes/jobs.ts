@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { CallEnv } from "../data/context";
-import { requireApiKey } from "../data/guard";
+import { gate } from "../gate";
 import { doc } from "../http/docs";
 import { boundaryOf, readMultipartUpload } from "../http/multipart";
 import { queryParams } from "../http/validate";
@@ -12,7 +12,10 @@ import { ApiError } from "../lib/errors";
 /** Mounted at /api/v1/jobs: bulk jobs, with the API key like every data call (docs/api.md, "Bulk jobs"). */
 export const jobRoutes = new Hono<CallEnv>();
 const tags = ["Bulk jobs"];
-const requireKey = requireApiKey(tags[0]);
+/** A secret key (a job's file and results belong on a server): the account's request rate. */
+const requireKey = gate<CallEnv>({ callers: ["secretKey"], tag: tags[0] });
+/** The upload: the plan's rate and quota left are decided before a byte of the file is read; 200 MB at most, streamed. */
+const uploadGate = gate<CallEnv>({ callers: ["secretKey"], tag: tags[0], meter: "upload", body: "upload" });
 const idParam = { in: "path", name: "id", required: true, schema: { type: "string" }, description: "The job's id (`job_...`)" };
 
 const FORMATS: Record<string, InputFormat> = {
@@ -71,7 +74,7 @@ jobRoutes.post(
     ok: { status: 202, description: "The job, queued", schema: jobResponse },
     errors: ["VALIDATION_ERROR", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "SERVICE_UNAVAILABLE"],
   }),
-  requireKey,
+  uploadGate,
   queryParams(createJobQuery),
   async (c) => {
     const up = await uploadOf(c.req.raw, c.req.valid("query"));

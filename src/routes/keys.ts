@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { createApiKey } from "../account/keys";
 import { revokeApiKey } from "../account/revocation";
-import { requireUser } from "../auth/guards";
+import { requireUser } from "../gate";
 import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";
 import { jsonBody } from "../http/validate";

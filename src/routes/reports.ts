@@ -1,9 +1,7 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { bearerToken } from "../auth/guards";
-import { userFromSession } from "../auth/service";
 import type { CallEnv } from "../data/context";
-import { requireApiKey } from "../data/guard";
+import { type Caller, gate, PORTAL_KEY_ID } from "../gate";
 import { pageBody } from "../http/answer";
 import { type BaseEnv, requestMeta } from "../http/context";
 import { doc } from "../http/docs";
@@ -12,29 +10,28 @@ import { ApiError } from "../lib/errors";
 import { ownReportsQuery, reportInput, reportListResponse, reportResponse } from "../reports/schemas";
 import { fileReport, listOwnReports, REPORTS_PER_DAY, REPORTS_PER_MINUTE, type Reporter } from "../reports/service";
 
-/** Who is reporting: set by `keyOrSession`. */
-type ReporterEnv = { Bindings: Env; Variables: BaseEnv["Variables"] & Partial<CallEnv["Variables"]> & { reporter: Reporter } };
+/** Who is reporting: set by `reporter` from the gate's caller. */
+type ReporterEnv = { Bindings: Env; Variables: BaseEnv["Variables"] & Partial<CallEnv["Variables"]> & { caller: Caller; reporter: Reporter } };
 
 const tags = ["Reports"];
-const keyGuard = requireApiKey(tags[0]);
 
 /**
- * An API key (`x-api-key`, as data calls send it) or a session token (`Authorization: Bearer`, as the
- * account routes take it); neither is metered. A session's account must have verified its email,
- * as it must to hold a key.
+ * A secret API key (`x-api-key`, as data calls send it; a publishable key is refused) or a
+ * session token (`Authorization: Bearer`, as the account routes take it), decided by the gate;
+ * neither is metered (the account's request rate applies). A session's account must have verified
+ * its email, as it must to hold a key.
  */
-const keyOrSession = createMiddleware<ReporterEnv>(async (c, next) => {
+const keyOrSession = gate<ReporterEnv>({ callers: ["secretKey", "session"], tag: tags[0] });
+
+const reporter = createMiddleware<ReporterEnv>(async (c, next) => {
   const meta = requestMeta(c);
-  if (c.req.header("x-api-key") !== undefined || c.req.header("authorization") === undefined) {
-    await keyGuard(c as never, async () => undefined);
-    const call = c.get("call");
-    if (!call) throw new ApiError("MISSING_API_KEY", "Send an API key (x-api-key) or a session token (Authorization: Bearer).");
-    c.set("reporter", { ...meta, userId: call.principal.userId, keyId: call.principal.keyId });
-  } else {
-    const user = await userFromSession(c.env, bearerToken(c.req.header("authorization")));
-    if (!user.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED", "Verify your email first: reports are answered by email.");
-    c.set("reporter", { ...meta, userId: user.id, keyId: "portal" });
-  }
+  const caller = c.get("caller");
+  if (caller.kind === "secretKey" || caller.kind === "publishableKey") {
+    c.set("reporter", { ...meta, userId: caller.principal.userId, keyId: caller.principal.keyId });
+  } else if (caller.kind === "session") {
+    if (!caller.user.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED", "Verify your email first: reports are answered by email.");
+    c.set("reporter", { ...meta, userId: caller.user.id, keyId: PORTAL_KEY_ID });
+  } else throw new ApiError("MISSING_API_KEY", "Send an API key (x-api-key) or a session token (Authorization: Bearer).");
   await next();
 });
 
@@ -55,6 +52,7 @@ reportRoutes.post(
     errors: ["NOT_FOUND", "EMAIL_NOT_VERIFIED", "SECRET_KEY_REQUIRED", "ORIGIN_NOT_ALLOWED"],
   }),
   keyOrSession,
+  reporter,
   ...jsonBody(reportInput),
   async (c) => c.json({ data: await fileReport(c.env, c.req.param("id"), c.req.valid("json"), c.get("reporter")) }, 201),
 );
@@ -74,6 +72,7 @@ ownReportRoutes.get(
     ok: { description: "Your reports", schema: reportListResponse },
   }),
   keyOrSession,
+  reporter,
   queryParams(ownReportsQuery),
   async (c) => {
     const { status, ...paging } = c.req.valid("query");

@@ -2,9 +2,10 @@
  * Vector tiles (issue 38): GET /tiles/{z}/{x}/{y}.mvt, the TileJSON (/tiles/tiles.json) and a
  * MapLibre style (/tiles/style.json). Tiles need an API key (`x-api-key`; MapLibre sends it with
  * `transformRequest`) and are metered at a tenth of a call (src/tiles/metering.ts), except the
- * site's own map (/map and the landing page): a request from this origin's pages without a key
- * (the browser's `Sec-Fetch-Site: same-origin`, which a page elsewhere cannot set) is served under a
- * per-client-IP allowance, metered to no account, like the landing page's demo.
+ * site's own map (/map and the landing page), whose page carries a short-lived token
+ * (src/gate/map-token.ts): with it, tiles up to zoom 10 are served under a per-client-network
+ * allowance, metered to no account. The gate (src/gate) decides who is calling and meters the tile
+ * before this route runs.
  *
  * Caching: every tile is kept in the location's Cache API under the tiles' id (which changes with
  * the data), so a new seed never answers an old tile; browsers keep a tile for a year when its URL
@@ -13,23 +14,31 @@
  */
 import { type Context, Hono } from "hono";
 import { LRUCache } from "lru-cache";
-import { admitCall } from "../account/admission";
+import { type Caller, gate, publicRoute, SITE_MAP_MAXZOOM } from "../gate";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
-import { admitPublishable, originAllowed, requestOrigin } from "../keys/publishable";
-import { resolveApiKey } from "../keys/service";
 import { ApiError } from "../lib/errors";
-import { throttle } from "../lib/throttle";
 import { TILES_MAXZOOM } from "../tiles/files";
-import { meterTile, TILES_PER_CALL } from "../tiles/metering";
+import { TILES_PER_CALL } from "../tiles/metering";
 import { CURRENT_TILES, mapStyle, readTile, tileCoords, tileJson } from "../tiles/service";
 import { DATA_VERSION } from "../wilayah/version";
 
-export const tileRoutes = new Hono<BaseEnv>();
+type TileEnv = { Bindings: Env; Variables: BaseEnv["Variables"] & { caller: Caller } };
+
+export const tileRoutes = new Hono<TileEnv>();
 
 const CACHE_ORIGIN = "https://tiles-cache.wilayah.invalid";
 const ETAG = `"${CURRENT_TILES}"`;
-const origin = (c: Context) => new URL(c.req.url).origin;
+/**
+ * The origin the TileJSON's and the style's URLs name: the deployment's configured public URL
+ * (PUBLIC_API_URL), so a request's Host header never reaches an answer others may be given; without
+ * one, the request's own origin, and then the answer is private and varies by Host (no shared cache
+ * may hand one host's URLs to another).
+ */
+function urlsFor(c: Context): { origin: string; cache: Record<string, string> } {
+  if (c.env.PUBLIC_API_URL) return { origin: new URL(c.env.PUBLIC_API_URL).origin, cache: { "cache-control": "public, max-age=300" } };
+  return { origin: new URL(c.req.url).origin, cache: { "cache-control": "private, max-age=300", vary: "host" } };
+}
 
 /** Hot tiles in this isolate's memory (16 MB at most; a tile is 1 to 85 KB): no subrequest at all. */
 const hot = new LRUCache<string, Uint8Array>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (t) => Math.max(1, t.length) });
@@ -39,7 +48,7 @@ const hot = new LRUCache<string, Uint8Array>({ maxSize: 16 * 1024 * 1024, sizeCa
  * both). Empty tiles are kept too, as an empty body. RESPONSE_CACHE=off (the benchmark's uncached
  * pass) reads R2 every time.
  */
-async function storedTile(c: Context<BaseEnv>, coords: { z: number; x: number; y: number }): Promise<Uint8Array | null> {
+async function storedTile(c: Context<TileEnv>, coords: { z: number; x: number; y: number }): Promise<Uint8Array | null> {
   if (c.env.RESPONSE_CACHE === "off") return readTile(c.env.EXPORTS, coords);
   const key = `${CACHE_ORIGIN}/${CURRENT_TILES}/${coords.z}/${coords.x}/${coords.y}`;
   const inMemory = hot.get(key);
@@ -75,30 +84,29 @@ tileRoutes.get(
     ok: { description: "The tile", media: { "application/vnd.mapbox-vector-tile": "MVT 2.1, gzip content-encoding" } },
     errors: ["SERVICE_UNAVAILABLE"],
   }),
+  gate({
+    callers: ["secretKey", "publishableKey", "siteMap"],
+    tag: "Tiles",
+    meter: "tile",
+    endpoint: "/tiles/{z}/{x}/{y}.mvt",
+    throttle: "map",
+  }),
   async (c) => {
-    // Hono answers HEAD with this route: a tile would be metered for a body nobody receives.
-    if (c.req.method === "HEAD") throw new ApiError("METHOD_NOT_ALLOWED", "HEAD is not served on tiles; use GET.", { headers: { allow: "GET" } });
     const coords = tileCoords(c.req.param("z"), c.req.param("x"), c.req.param("y").slice(0, -".mvt".length));
     const unknown = Object.keys(c.req.queries()).filter((k) => k !== "v");
     if (unknown.length) throw new ApiError("INVALID_QUERY", `Unknown query parameter: ${unknown.join(", ")} (a tile takes only v, the tiles' id).`);
-    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
-    const key = c.req.header("x-api-key");
-    const ip = c.req.header("cf-connecting-ip");
-    const from = requestOrigin(c.req.header("origin"), c.req.header("referer"));
-    const principal = key === undefined && c.req.header("sec-fetch-site") === "same-origin" ? null : await resolveApiKey(c.env, key, waitUntil, ip, from);
-    if (principal?.publishable) {
-      // A page's key (wk_pub_): only from its origins, answered for them only (src/data/guard.ts does the same for data calls).
-      c.set("corsOrigin", from !== undefined && originAllowed(principal.publishable.allowedOrigins, from) ? from : null);
-      admitPublishable(principal.publishable, from, "Tiles");
-    }
-    // The site's map: 600 tiles a minute per client IP without a key (wrangler.toml MAP_LIMITER).
-    if (!principal) await throttle(c.env.MAP_LIMITER, `map:${ip ?? "unknown"}`, 60);
+    // The site's map: tiles up to zoom 10 only (it draws deeper zooms from them); its per-network rate is the gate's (MAP_LIMITER).
+    if (c.get("caller").kind === "siteMap" && coords.z > SITE_MAP_MAXZOOM)
+      throw new ApiError(
+        "FORBIDDEN",
+        `The site's map draws zooms above ${SITE_MAP_MAXZOOM} from zoom ${SITE_MAP_MAXZOOM}: tiles of zooms ${SITE_MAP_MAXZOOM + 1} to ${TILES_MAXZOOM} need an API key.`,
+      );
     const current = c.req.query("v") === CURRENT_TILES;
     const headers: Record<string, string> = {
       etag: ETAG,
       "x-data-version": DATA_VERSION,
       "cache-control": current ? "private, max-age=31536000, immutable" : "private, max-age=3600",
-      vary: "x-api-key",
+      vary: "x-api-key, x-map-token",
     };
     if (
       c.req
@@ -109,7 +117,6 @@ tileRoutes.get(
       return new Response(null, { status: 304, headers });
     const tile = await storedTile(c, coords);
     if (!tile) return new Response(null, { status: 204, headers });
-    if (principal) await meterTile(principal.keyId, () => admitCall(c.env, principal, "/tiles/{z}/{x}/{y}.mvt", waitUntil));
     // Stored gzipped: sent as it is (encodeBody "manual": the runtime must not compress it again).
     return new Response(tile, {
       status: 200,
@@ -131,7 +138,11 @@ tileRoutes.get(
     ok: { description: "TileJSON", media: { "application/json": "TileJSON 3.0.0" } },
     errors: ["SERVICE_UNAVAILABLE"],
   }),
-  async (c) => c.json(await tileJson(c.env.EXPORTS, origin(c)), 200, { "cache-control": "public, max-age=300", "x-data-version": DATA_VERSION }),
+  publicRoute,
+  async (c) => {
+    const { origin, cache } = urlsFor(c);
+    return c.json(await tileJson(c.env.EXPORTS, origin), 200, { ...cache, "x-data-version": DATA_VERSION });
+  },
 );
 
 tileRoutes.get(
@@ -141,9 +152,19 @@ tileRoutes.get(
     tags: ["Maps"],
     summary: "A MapLibre style of the boundaries",
     description:
-      "A MapLibre style with the boundaries of every level, their labels and a plain background (no third-party basemap, glyphs or sprites); the layer kabupaten-density (hidden) is a choropleth of population density. Public (no key): give MapLibre your key for the tiles with transformRequest (docs/api.md, Maps).",
+      "A MapLibre style with the boundaries of every level, their labels and a plain background (no third-party basemap, glyphs or sprites); the layer kabupaten-density (hidden) is a choropleth of population density. Public (no key): give MapLibre your key for the tiles with transformRequest (docs/api.md, Maps). `maxzoom` caps the tiles' source (MapLibre draws deeper zooms from it): the site's own map asks for 10.",
     caller: "none",
+    input: "query",
+    parameters: [{ in: "query", name: "maxzoom", required: false, schema: { type: "integer", minimum: 0, maximum: TILES_MAXZOOM } }],
     ok: { description: "The style", media: { "application/json": "MapLibre style (version 8)" } },
   }),
-  (c) => c.json(mapStyle(origin(c)), 200, { "cache-control": "public, max-age=300", "x-data-version": DATA_VERSION }),
+  publicRoute,
+  (c) => {
+    const { origin, cache } = urlsFor(c);
+    const said = c.req.query("maxzoom");
+    const maxzoom = said === undefined ? TILES_MAXZOOM : Number(said);
+    if (!/^\d{1,2}$/.test(said ?? "0") || maxzoom > TILES_MAXZOOM)
+      throw new ApiError("INVALID_QUERY", `maxzoom must be a whole number from 0 to ${TILES_MAXZOOM}.`);
+    return c.json(mapStyle(origin, maxzoom), 200, { ...cache, "x-data-version": DATA_VERSION });
+  },
 );

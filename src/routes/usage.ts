@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { usageResponse } from "../account/schemas";
 import { currentMonth, monthUsage } from "../account/usage";
-import { requireUser } from "../auth/guards";
+import { requireUser } from "../gate";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
 import { queryParams } from "../http/validate";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { requireUser } from "../auth/guards";
+import { requireUser } from "../gate";
 import { pageBody } from "../http/answer";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";

@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { raw } from "hono/html";
 import { regionDb } from "../db/client";
+import { publicRoute } from "../gate";
 import type { BaseEnv } from "../http/context";
 import { ApiError } from "../lib/errors";
 import { pickLang } from "../portal/i18n";
@@ -41,7 +42,7 @@ const frameOf = (c: { req: { header(n: string): string | undefined; url: string;
   return { lang, t: siteCopy(lang), path: c.req.path, origin: new URL(c.req.url).origin };
 };
 
-guideRoutes.get("/", (c) => {
+guideRoutes.get("/", publicRoute, (c) => {
   const f = frameOf(c, getCookie(c, LANG_COOKIE));
   return c.html(
     <SiteLayout f={f} title={f.t("guides_title")}>
@@ -69,7 +70,7 @@ guideRoutes.get("/", (c) => {
 });
 
 // Generated from the sources table the API reads (src/wilayah/sources), not from docs/*.md: before `/:slug`.
-guideRoutes.get("/sources", async (c) => {
+guideRoutes.get("/sources", publicRoute, async (c) => {
   const sources = await listSources(regionDb(c.env));
   const f = frameOf(c, getCookie(c, LANG_COOKIE));
   return c.html(
@@ -82,7 +83,7 @@ guideRoutes.get("/sources", async (c) => {
   );
 });
 
-guideRoutes.get("/:slug", (c) => {
+guideRoutes.get("/:slug", publicRoute, (c) => {
   const page = bySlug.get(c.req.param("slug"));
   if (!page) throw new ApiError("NOT_FOUND", `No guide "${c.req.param("slug").slice(0, 40)}". The guides are listed at /docs/guide.`);
   const f = frameOf(c, getCookie(c, LANG_COOKIE));

@@ -20,7 +20,8 @@ import { MapHead, mapLabels } from "./map-head";
 
 type Plan = z.infer<typeof planSchema>;
 
-export type SiteFrame = { lang: Lang; t: SiteT; path: string; origin: string };
+/** `map`: the site map's token, on the pages with a map (src/gate/map-token.ts). */
+export type SiteFrame = { lang: Lang; t: SiteT; path: string; origin: string; map?: { token: string; expiresAt: number } };
 
 export type DataFacts = {
   regulation: string;

@@ -9,6 +9,11 @@
  * density choropleth. On the landing page (data-wilayah-map="demo"): hover names, and a click fills
  * the demo's coordinates and sends its reverse-geocoding form (answered by site.js). Without WebGL
  * the element keeps what the server drew (the landing page's SVG map) and says why.
+ *
+ * Tiles come without a key: the page carries the site map's token (src/gate/map-token.ts; in the
+ * labels, with when it ends), sent in \`x-map-token\` with every tile and renewed from GET
+ * /map/token before it ends. It grants zooms up to 10, so the style's source is capped there
+ * (MapLibre draws deeper zooms from zoom 10's tiles).
  */
 
 export const MAP_CSS = `
@@ -53,6 +58,13 @@ if (host) start(host);
 function start(host) {
   var kind = host.getAttribute("data-wilayah-map");
   var labels = JSON.parse(host.getAttribute("data-labels") || "{}");
+  var token = labels.token;
+  var tokenEnds = labels.token_expires_at ? Date.parse(labels.token_expires_at) : 0;
+  // A new token a minute and a half before this one ends (checked every 30 s; a page left open stays drawable).
+  setInterval(function () {
+    if (Date.now() < tokenEnds - 90000) return;
+    getJson("/map/token").then(function (b) { token = b.data.token; tokenEnds = Date.parse(b.data.expires_at); }).catch(function () {});
+  }, 30000);
   var minzoom = labels.minzoom;
   var fmt = new Intl.NumberFormat(labels.lang === "id" ? "id-ID" : "en-US");
   if (!webgl()) { host.appendChild(el("p", "notice", labels.map_no_webgl)); return; }
@@ -63,7 +75,9 @@ function start(host) {
 
   var map = new maplibregl.Map({
     container: host,
-    style: "/tiles/style.json",
+    style: "/tiles/style.json?maxzoom=" + labels.site_maxzoom,
+    // The site's token on every tile; the source capped at the zoom it grants.
+    transformRequest: function (url) { return //tiles/d+/d+/d+.mvt/.test(url) ? { url: url, headers: { "x-map-token": token } } : { url: url }; },
     // The whole country at any width (a phone too), a little zoomed out of its bounds.
     bounds: [[95, -11], [141, 6]],
     fitBoundsOptions: { padding: 8 },

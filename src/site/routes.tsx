@@ -4,12 +4,14 @@
  * status (`/status`), and the language toggle. Public: no account, no metering; the demo is limited
  * per client IP. Same headers as the portal (CSP without inline script or style).
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import manifest from "../../seed/manifest.json";
 import { listPlans } from "../billing/service";
+import { gate, mintMapToken, publicRoute } from "../gate";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
+import { requestOrigin } from "../keys/publishable";
 import { ApiError } from "../lib/errors";
 import { errorText, pickLang } from "../portal/i18n";
 import { cookieOptions, LANG_COOKIE, mapSecurityHeaders, securityHeaders } from "../portal/session";
@@ -25,10 +27,10 @@ import { MAP_CSS, MAP_JS } from "./map-assets";
 export const siteRoutes = new Hono<BaseEnv>();
 
 const ASSET_HEADERS = { "cache-control": "public, max-age=300", "x-content-type-options": "nosniff" };
-siteRoutes.get("/site/assets/site.css", (c) => c.body(SITE_CSS, 200, { ...ASSET_HEADERS, "content-type": "text/css; charset=utf-8" }));
-siteRoutes.get("/site/assets/site.js", (c) => c.body(SITE_JS, 200, { ...ASSET_HEADERS, "content-type": "text/javascript; charset=utf-8" }));
-siteRoutes.get("/site/assets/map.css", (c) => c.body(MAP_CSS, 200, { ...ASSET_HEADERS, "content-type": "text/css; charset=utf-8" }));
-siteRoutes.get("/site/assets/map.js", (c) => c.body(MAP_JS, 200, { ...ASSET_HEADERS, "content-type": "text/javascript; charset=utf-8" }));
+siteRoutes.get("/site/assets/site.css", publicRoute, (c) => c.body(SITE_CSS, 200, { ...ASSET_HEADERS, "content-type": "text/css; charset=utf-8" }));
+siteRoutes.get("/site/assets/site.js", publicRoute, (c) => c.body(SITE_JS, 200, { ...ASSET_HEADERS, "content-type": "text/javascript; charset=utf-8" }));
+siteRoutes.get("/site/assets/map.css", publicRoute, (c) => c.body(MAP_CSS, 200, { ...ASSET_HEADERS, "content-type": "text/css; charset=utf-8" }));
+siteRoutes.get("/site/assets/map.js", publicRoute, (c) => c.body(MAP_JS, 200, { ...ASSET_HEADERS, "content-type": "text/javascript; charset=utf-8" }));
 
 const frame = (c: { req: { header(n: string): string | undefined; url: string; path: string } }, cookie: string | undefined): SiteFrame => {
   const lang = pickLang(cookie, c.req.header("accept-language"));
@@ -54,6 +56,9 @@ export function dataFacts(): DataFacts {
 
 const demoResponse = { "cache-control": "private, max-age=60" };
 
+/** The demo's JSON routes: anyone, DEMO_PER_MINUTE a minute per client network (the gate's DEMO_LIMITER). */
+const demoGate = gate({ callers: ["anyone"], throttle: "demo" });
+
 siteRoutes.get(
   "/demo/search",
   doc({
@@ -68,10 +73,8 @@ siteRoutes.get(
     ok: { description: "A demo answer" },
     errors: ["RATE_LIMITED"],
   }),
-  async (c) => {
-    await demoThrottle(c.env, c.req.header("cf-connecting-ip"));
-    return c.json(await demoSearch(c.env, c.req.query()), 200, demoResponse);
-  },
+  demoGate,
+  async (c) => c.json(await demoSearch(c.env, c.req.query()), 200, demoResponse),
 );
 
 siteRoutes.get(
@@ -91,10 +94,8 @@ siteRoutes.get(
     ok: { description: "A demo answer" },
     errors: ["RATE_LIMITED", "NOT_FOUND"],
   }),
-  async (c) => {
-    await demoThrottle(c.env, c.req.header("cf-connecting-ip"));
-    return c.json(await demoReverse(c.env, c.req.query()), 200, demoResponse);
-  },
+  demoGate,
+  async (c) => c.json(await demoReverse(c.env, c.req.query()), 200, demoResponse),
 );
 
 // The page's CSP and framing rules (the JSON answer gets them too: harmless there).
@@ -112,10 +113,8 @@ siteRoutes.get(
     ok: { description: "A demo answer" },
     errors: ["RATE_LIMITED", "NOT_FOUND"],
   }),
-  async (c) => {
-    await demoThrottle(c.env, c.req.header("cf-connecting-ip"));
-    return c.json(await demoRegion(c.env, c.req.param("id")), 200, demoResponse);
-  },
+  demoGate,
+  async (c) => c.json(await demoRegion(c.env, c.req.param("id")), 200, demoResponse),
 );
 
 siteRoutes.get(
@@ -129,6 +128,7 @@ siteRoutes.get(
     caller: "none",
     ok: { description: "The data's status" },
   }),
+  publicRoute,
   async (c) => {
     const loaded = await readLoadedDataset(c.env);
     // data_version: what D1 serves (a seed apply changes it before the Worker bundling that seed is deployed)
@@ -161,7 +161,7 @@ function wantsHtml(accept: string | undefined): boolean {
   return html >= 0 && (json < 0 || html < json);
 }
 
-siteRoutes.get("/lang/:lang{en|id}", (c) => {
+siteRoutes.get("/lang/:lang{en|id}", publicRoute, (c) => {
   setCookie(c, LANG_COOKIE, c.req.param("lang"), { ...cookieOptions(c, 365 * 24 * 3600), httpOnly: false });
   const next = c.req.query("next") ?? "/";
   // Only a page of this site: never another one.
@@ -171,9 +171,37 @@ siteRoutes.get("/lang/:lang{en|id}", (c) => {
 // The pages with a map: MapLibre's canvas needs blob: images (its worker is a same-origin file).
 siteRoutes.use("/", mapSecurityHeaders);
 siteRoutes.use("/map", mapSecurityHeaders);
-siteRoutes.get("/map", (c) => c.html(<MapPage f={frame(c, getCookie(c, LANG_COOKIE))} />));
-siteRoutes.get("/", async (c) => {
-  const f = frame(c, getCookie(c, LANG_COOKIE));
+/** A page with a map carries the site map's token, minted for it (its origin, the client's network). */
+const withMap = async (c: Context<BaseEnv>, f: SiteFrame): Promise<SiteFrame> => ({
+  ...f,
+  map: await mintMapToken(c.env, f.origin, c.req.header("cf-connecting-ip")),
+});
+siteRoutes.get("/map", publicRoute, async (c) => c.html(<MapPage f={await withMap(c, frame(c, getCookie(c, LANG_COOKIE)))} />));
+
+/** A new token for a map page left open (map.js asks before its token ends); as limited as the tiles themselves. */
+siteRoutes.get(
+  "/map/token",
+  doc({
+    operationId: "getMapToken",
+    tags: ["Maps"],
+    summary: "The site map's token (this site's pages only)",
+    description:
+      "For this site's own map pages: a token for tiles up to zoom 10 without a key, valid 10 minutes, for the page's origin (Origin or Referer) and the client's network only. Limited like the tiles it grants.",
+    caller: "none",
+    ok: { description: "The token and when it ends" },
+    errors: ["RATE_LIMITED", "FORBIDDEN"],
+  }),
+  gate({ callers: ["anyone"], throttle: "map" }),
+  async (c) => {
+    const from = requestOrigin(c.req.header("origin"), c.req.header("referer"));
+    const own = new URL(c.req.url).origin;
+    if (from !== own) throw new ApiError("FORBIDDEN", "This token is for this site's own map pages.");
+    const t = await mintMapToken(c.env, own, c.req.header("cf-connecting-ip"));
+    return c.json({ data: { token: t.token, expires_at: new Date(t.expiresAt).toISOString() } }, 200, { "cache-control": "no-store" });
+  },
+);
+siteRoutes.get("/", publicRoute, async (c) => {
+  const f = await withMap(c, frame(c, getCookie(c, LANG_COOKIE)));
   const q = c.req.query("q");
   const lat = c.req.query("lat");
   const lng = c.req.query("lng");

@@ -142,7 +142,7 @@ const COLORS = {
  * sprites, so a map works from this API alone. Labels use the browser's own fonts (MapLibre draws
  * glyphs locally when a style names no glyph server).
  */
-export function mapStyle(origin: string) {
+export function mapStyle(origin: string, maxzoom: number = TILES_MAXZOOM) {
   const line = (level: "provinsi" | "kabupaten" | "kecamatan" | "kelurahan", width: number) => ({
     id: `${level}-line`,
     type: "line",
@@ -171,7 +171,7 @@ export function mapStyle(origin: string) {
         type: "vector",
         tiles: [tileUrl(origin)],
         minzoom: 0,
-        maxzoom: TILES_MAXZOOM,
+        maxzoom,
         bounds: [94.9, -11.1, 141.1, 6.1],
         attribution: TILES_ATTRIBUTION,
         promoteId: { provinsi: "code", kabupaten: "code", kecamatan: "code", kelurahan: "code", label: "code" },

@@ -69,6 +69,7 @@ const OPERATION_NAMES: string[] = [
   "GET /demo/reverse demoReverse",
   "GET /demo/search demoSearch",
   "GET /health getHealth",
+  "GET /map/token getMapToken",
   "GET /status getStatus",
   "GET /tiles/style.json getMapStyle",
   "GET /tiles/tiles.json getTileJson",

@@ -11,6 +11,7 @@ import { PbfReader } from "pbf";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tilesKey } from "../../src/tiles/files";
 import { CURRENT_TILES, forgetArchive } from "../../src/tiles/service";
+import { mapTile, mapTokenFor } from "../gate/helpers";
 import { call, createKey, expectError, json, seedUserWithKey, setPlan, usageOf, verifiedDeveloper, waitForTotal } from "../helpers";
 import { uploadTilesSubset } from "../tiles-subset";
 
@@ -113,8 +114,8 @@ describe("vector tiles", () => {
     const head = await call(tileAt(5).path, { key, method: "HEAD" });
     expect(head.status).toBe(405);
     expect(head.headers.get("allow")).toBe("GET");
-    // The pyramid is checked before the key: a wrong address is a 400 for anyone.
-    await expectError(await call("/tiles/20/0/0.mvt"), 400, "INVALID_QUERY");
+    // Who is calling is decided first (the gate, src/gate): a wrong address without a key is 401.
+    await expectError(await call("/tiles/20/0/0.mvt"), 401, "MISSING_API_KEY");
   });
 
   it("carry an ETag naming the data; If-None-Match answers 304; a versioned URL is kept for a year", async () => {
@@ -170,24 +171,27 @@ describe("vector tiles", () => {
     await expectError(await call(tileAt(6).path, { key: pub }), 403, "ORIGIN_NOT_ALLOWED");
   });
 
-  it("need a key, except from this site's own pages (Sec-Fetch-Site: same-origin)", async () => {
+  it("need a key, or the site map's token (the header Sec-Fetch-Site, which any client can send, is no credential)", async () => {
     await expectError(await call(tileAt(5).path), 401, "MISSING_API_KEY");
-    await expectError(await call(tileAt(5).path, { headers: { "sec-fetch-site": "cross-site" } }), 401, "MISSING_API_KEY");
+    await expectError(await call(tileAt(5).path, { headers: { "sec-fetch-site": "same-origin" } }), 401, "MISSING_API_KEY");
     await expectError(await call(tileAt(5).path, { key: "wk_live_not-a-key" }), 401, "INVALID_API_KEY");
-    const own = await call(tileAt(5).path, { headers: { "sec-fetch-site": "same-origin" } });
+    const ip = "203.0.113.37";
+    const own = await mapTile(tileAt(5).path, await mapTokenFor(ip), ip);
     expect(own.status).toBe(200);
   });
 
-  it("from this site's own pages are limited per client IP: 600 a minute, then 429 with Retry-After", async () => {
-    const own = { ip: "203.0.113.38", headers: { "sec-fetch-site": "same-origin" } };
-    const answers = await Promise.all(Array.from({ length: 600 }, () => call("/tiles/3/0/0.mvt", own)));
+  it("from this site's own map are limited per client network: 600 a minute, then 429 with Retry-After", async () => {
+    const ip = "203.0.113.38";
+    const token = await mapTokenFor(ip);
+    const answers = await Promise.all(Array.from({ length: 600 }, () => mapTile("/tiles/3/0/0.mvt", token, ip)));
     expect(answers.every((r) => r.status === 204)).toBe(true);
-    const over = await call("/tiles/3/0/0.mvt", own);
+    const over = await mapTile("/tiles/3/0/0.mvt", token, ip);
     await expectError(over, 429, "RATE_LIMITED");
     expect(over.headers.get("retry-after")).toBe("60");
     // Another visitor, and a key, are not held back by it.
-    expect((await call("/tiles/3/0/0.mvt", { ...own, ip: "203.0.113.39" })).status).toBe(204);
-    expect((await call("/tiles/3/0/0.mvt", { ip: own.ip, key })).status).toBe(204);
+    const other = "203.0.113.39";
+    expect((await mapTile("/tiles/3/0/0.mvt", await mapTokenFor(other), other)).status).toBe(204);
+    expect((await call("/tiles/3/0/0.mvt", { ip, key })).status).toBe(204);
   });
 
   it("are metered at a tenth of a call: 25 tiles are 3 calls; empty tiles and 304 are free", async () => {
@@ -209,7 +213,7 @@ describe("vector tiles", () => {
     expect(u.total).toBe(3);
     expect(u.by_endpoint).toEqual([{ endpoint: "/tiles/{z}/{x}/{y}.mvt", count: 3 }]);
     // Tiles from this site's own map are metered to nobody.
-    await call(c.path, { headers: { "sec-fetch-site": "same-origin" } });
+    await mapTile(tileAt(10).path, await mapTokenFor("203.0.113.40"), "203.0.113.40");
     expect((await usageOf(dev.token)).total).toBe(3);
   });
 

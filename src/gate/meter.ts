@@ -1,0 +1,89 @@
+/**
+ * Rate and quota, decided by the gate before the route runs and before its body is read, as the
+ * route's policy meters it (policy.ts `Meter`). One request is counted against one rate once: the
+ * data runner, the MCP tools and the bulk jobs' reservation count quota only (src/catalogue.ts,
+ * src/account/jobs.ts).
+ */
+import type { Context } from "hono";
+import { admitCall, countRequest, mayCall, mayStillSpend } from "../account/admission";
+import type { Principal } from "../keys/service";
+import { throttle } from "../lib/throttle";
+import { meterTile } from "../tiles/metering";
+import { accountOf, type Caller } from "./callers";
+import type { GatePolicy } from "./policy";
+
+/**
+ * A key caller's call context, the same for every surface (REST data routes, MCP, jobs): built by
+ * the gate; src/data/context.ts names it DataContext. `prepaid`: the call the gate admitted for a
+ * data route, taken once by the data runner (so a batch admits only its other calls).
+ */
+export type CallContext = {
+  env: Env;
+  principal: Principal;
+  requestId: string;
+  /** The client's address (cf-connecting-ip), for per-address throttles of what is not metered (reports). */
+  ip?: string;
+  waitUntil(promise: Promise<unknown>): void;
+  prepaid?: { take(): boolean };
+};
+
+type Admitted = {
+  call?: CallContext;
+  /** After the route: `failed` (an error, or a 4xx/5xx answer) gives back what was counted for it. */
+  settle(failed: boolean, status: number): Promise<void>;
+};
+
+const nothing: Admitted = { settle: async () => undefined };
+
+export async function admitBeforeBody(c: Context, policy: GatePolicy, caller: Caller): Promise<Admitted> {
+  const principal = accountOf(caller);
+  if (!principal) return nothing;
+  const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
+  const call: CallContext = { env: c.env, principal, requestId: c.get("requestId"), ip: c.req.header("cf-connecting-ip"), waitUntil };
+  const keyed = caller.kind === "secretKey" || caller.kind === "publishableKey";
+
+  switch (policy.meter) {
+    case "call": {
+      // The plan first (a refusal neither counted nor rate limited), then rate, quota and the count.
+      mayCall(principal, policy.endpoint ?? c.req.path, policy.plans);
+      const admission = await admitCall(c.env, principal, policy.endpoint ?? c.req.path, waitUntil);
+      let taken = false;
+      let given = false;
+      call.prepaid = {
+        take: () => {
+          if (taken) return false;
+          taken = true;
+          return true;
+        },
+      };
+      return {
+        call: keyed ? call : undefined,
+        settle: async (failed) => {
+          if (!failed || given) return;
+          given = true;
+          await admission.giveBack();
+        },
+      };
+    }
+    case "tile": {
+      const giveBack = await meterTile(principal.keyId, () => admitCall(c.env, principal, policy.endpoint ?? c.req.path, waitUntil));
+      return {
+        call: keyed ? call : undefined,
+        // An empty tile (204), an unchanged one (304) or one not served is free: it goes back to its block.
+        settle: async (failed, status) => {
+          if (failed || status === 204 || status === 304) giveBack();
+        },
+      };
+    }
+    case "upload":
+      await countRequest(c.env, principal);
+      await mayStillSpend(c.env, principal);
+      return { call: keyed ? call : undefined, settle: nothing.settle };
+    case "rate":
+      await countRequest(c.env, principal);
+      return { call: keyed ? call : undefined, settle: nothing.settle };
+    default:
+      await throttle(c.env.REQUEST_LIMITER, `requests:${principal.userId}`, 60);
+      return { call: keyed ? call : undefined, settle: nothing.settle };
+  }
+}
