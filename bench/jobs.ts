@@ -8,6 +8,13 @@
  * of the run is processed.
  *
  *   npm run bench:jobs -- --sizes 10000,100000 --kinds convert,address
+ *   npm run bench:jobs -- --worst --sizes 10000     # the worst chunk the input limits allow
+ *
+ * `--worst`: every row as large as a chunk's two limits allow together (src/jobs/input.ts: 1,000
+ * rows and 2 MiB): a value of the 500 characters a row's value may have and a second column filling
+ * the record to 2,090 bytes, so each chunk is 1,000 rows and 2 MiB at once: the most rows, the
+ * longest values and the most bytes a consumer holds for one chunk. BENCH_INSPECTOR_PORT sets the
+ * inspector's port (default: the bench's port + 1000).
  *
  * Inputs: convert jobs cycle through real codes of every level and some unknown ones; address jobs
  * cycle through the real school addresses of test/fixtures/address-world.json (no response cache is
@@ -18,7 +25,8 @@ import autocannon from "autocannon";
 import { PORT, prepareState, startWorker, stopWorker, URL_BASE, workerdPids } from "./worker.ts";
 
 /** wrangler's inspector for the Worker's isolate (a port beside the bench's own). */
-const INSPECTOR_PORT = PORT + 1000;
+const INSPECTOR_PORT = Number(process.env.BENCH_INSPECTOR_PORT ?? PORT + 1000);
+const WORST = process.argv.includes("--worst");
 
 const argAt = (name: string) => process.argv.indexOf(`--${name}`);
 const listArg = (name: string, fallback: string) => (argAt(name) >= 0 ? process.argv[argAt(name) + 1] : fallback).split(",");
@@ -39,8 +47,21 @@ const ADDRESSES = (JSON.parse(readFileSync(new URL("../test/fixtures/address-wor
 
 function csvOf(kind: "convert" | "address", rows: number): string {
   const quote = (s: string) => `"${s.replaceAll('"', '""')}"`;
+  if (WORST) return worstCsvOf(kind, rows);
   const lines = [kind === "convert" ? "code" : "address"];
   for (let i = 0; i < rows; i++) lines.push(kind === "convert" ? CODES[i % CODES.length] : quote(ADDRESSES[i % ADDRESSES.length]));
+  return `${lines.join("\n")}\n`;
+}
+
+/** `--worst`: rows of a 500-character value and a filler column, 2,090 bytes each (1,000 rows make 2 MiB: both chunk limits at once). */
+function worstCsvOf(kind: "convert" | "address", rows: number): string {
+  const lines = [kind === "convert" ? "code,note" : "address,note"];
+  for (let i = 0; i < rows; i++) {
+    const value =
+      kind === "convert" ? `${CODES[i % CODES.length]} ${"9".repeat(500)}`.slice(0, 500) : `${ADDRESSES[i % ADDRESSES.length]}, `.repeat(20).slice(0, 500);
+    const line = `"${value.replaceAll('"', "'")}",`;
+    lines.push(line + "x".repeat(2_090 - line.length - 1));
+  }
   return `${lines.join("\n")}\n`;
 }
 

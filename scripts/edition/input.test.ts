@@ -60,6 +60,18 @@ describe("edition list input", () => {
     expect(problems[9].message).toBe("33.01.01: its parent 33.01 is not in the file");
   });
 
+  it("refuses a name holding an invisible (control, format or bidirectional) character, naming its line; reads names in NFC", () => {
+    const { entries, problems } = readList(
+      lines("32,JAWA BARAT", "3273,KOTA BANDUNG", "327301,CIHAPIT\u200b\u2060", "327302,SUMUR\u202eBANDUNG", "327303,CAFE\u0301"),
+      today,
+    );
+    expect(problems).toEqual([
+      { line: 4, message: expect.stringMatching(/^32\.73\.01: the name holds the invisible character U\+200B/) },
+      { line: 5, message: expect.stringMatching(/^32\.73\.02: the name holds the invisible character U\+202E/) },
+    ]);
+    expect(entries.find((e) => e.code === "32.73.03")?.name).toBe("Caf\u00e9");
+  });
+
   it("refuses a wrong header", () => {
     expect(readList("kode,nama\n32,JAWA BARAT", today).problems).toEqual([{ line: 1, message: 'the header must be "code,name", got "kode,nama"' }]);
   });

@@ -65,6 +65,16 @@ describe("seed/corrections.csv", () => {
     expect(() => parseCorrections(`${CORRECTIONS_HEADER.join(",")}\r\nrpt_a,32.73,name\r\n`)).toThrow(/line 2: 3 fields/);
   });
 
+  it("a value with an invisible character or not in NFC stops the pull (naming the report), the file's reading and the build (naming the line)", () => {
+    const row = { id: "rpt_zw", region_id: "32.73.19.1001", field: "name", value: "Cihapit\u200b\u2060", basis: "x", reviewed_at: 0 };
+    expect(() => pulledCorrections([row])).toThrow(/report rpt_zw: .*U\+200B/);
+    expect(() => pulledCorrections([{ ...row, value: "Cafe\u0301" }])).toThrow(/not in Unicode NFC/);
+    const text = `${CORRECTIONS_HEADER.join(",")}\r\nrpt_zw,32.73.19.1001,name,Cihapit\u2060,Perwal,2026-01-01T00:00:00.000Z\r\n`;
+    expect(() => parseCorrections(text)).toThrow(/line 2: rpt_zw's value holds the invisible character U\+2060/);
+    const rows = [{ id: "32.73.19.1001", level: "kelurahan", name: "Cihapit", altName: "Cihapit", former: [] }] as unknown as Row[];
+    expect(() => applyCorrections(rows, [{ ...c("rpt_zw", "32.73.19.1001", "name", "Cihapit\u200b") }])).toThrow(/U\+200B/);
+  });
+
   it("a pull keeps what the file held and adds the newly accepted reports, once each, in order of acceptance", () => {
     const old = [c("rpt_old", "32.73", "name", "Kota Bandung", "2026-01-01T00:00:00.000Z")];
     const pulled = pulledCorrections([

@@ -59,6 +59,8 @@ export const portalErrorPage: ErrorHandler<PortalEnv> = (caught, c) => {
   // The same answer as the API's (a dependency that failed for a moment is 503 here too), shown in words.
   const err = failureAnswer(caught, { request_id: c.get("requestId"), path: c.req.path }, "portal_error");
   const { code, status } = err;
+  // Retry-After of a 429, Allow of a 405: the page carries them as the API's answer does.
+  for (const [k, v] of Object.entries(err.extra.headers ?? {})) c.header(k, v);
   let p: Page;
   try {
     p = page(c);

@@ -161,6 +161,8 @@ tileRoutes.get(
   publicRoute,
   (c) => {
     const { origin, cache } = urlsFor(c);
+    const unknown = Object.keys(c.req.queries()).filter((k) => k !== "maxzoom");
+    if (unknown.length) throw new ApiError("INVALID_QUERY", `Unknown query parameter: ${unknown.join(", ")} (the style takes only maxzoom).`);
     const said = c.req.query("maxzoom");
     const maxzoom = said === undefined ? TILES_MAXZOOM : Number(said);
     if (!/^\d{1,2}$/.test(said ?? "0") || maxzoom > TILES_MAXZOOM)
