@@ -43,7 +43,7 @@ const takes = (policy: GatePolicy, ...kinds: CallerKind[]) => kinds.some((k) => 
 /** Who is calling `c`, as `policy` allows; throws the refusal (401, 403) when no credential it takes is good. */
 export async function identify(c: Context, policy: GatePolicy, setCorsOrigin: (origin: string | null) => void): Promise<Caller> {
   const keyRoute = takes(policy, "secretKey", "publishableKey");
-  const apiKey = c.req.header("x-api-key");
+  const apiKey = c.req.header("x-api-key") ?? (policy.keyParam ? c.req.query(policy.keyParam) : undefined);
   const authorization = c.req.header("authorization");
   const ip = c.req.header("cf-connecting-ip");
   const origin = requestOrigin(c.req.header("origin"), c.req.header("referer"));

@@ -21,10 +21,11 @@
  *     meter: "call", endpoint: "/ogc/items" }), handler)                 //   is in PUBLISHABLE_TAGS; metered
  *   portalPages.get("/alerts", signedIn, handler)                        // a portal page (src/portal/context.ts)
  *
+ *   app.get("/ogc/collections", gate({ callers: ["secretKey"], tag: "OGC", keyParam: "key" }), h)  // also `?key=` (GIS clients)
+ *
  * Data endpoints (src/data/endpoint.ts) are declared by the catalogue (`endpointGate`): nothing to
- * add. A route that reads its key from elsewhere (the OGC surface's `?key=` query parameter) must
- * have the gate read it: add the credential to callers.ts (one place), name it in the policy, and
- * the suite tries it. What each field means is in policy.ts (`GatePolicy`); docs/api.md "Callers"
+ * add. A credential the gate does not know yet is added to callers.ts (one place), named in the
+ * policy, and the suite tries it; a route never reads a credential itself. What each field means is in policy.ts (`GatePolicy`); docs/api.md "Callers"
  * says the same for readers of the API.
  */
 import type { MiddlewareHandler } from "hono";

@@ -60,6 +60,12 @@ export type GatePolicy = {
   challenge?: string;
   /** The caller must be an administrator (a session's or the portal's): 403 FORBIDDEN otherwise. */
   admin?: boolean;
+  /**
+   * A query parameter that carries the API key when `x-api-key` is absent, on routes whose clients
+   * cannot send a header (GIS clients of an OGC API: `?key=`). Only where declared: a key in a URL
+   * ends up in logs and histories, so no other route reads one there.
+   */
+  keyParam?: string;
 };
 
 /** A part of a policy, as one middleware of a route's chain declares it; the parts of a chain are merged in order. */

@@ -31,3 +31,28 @@ describe("the route table", () => {
     }
   });
 });
+
+describe("a key in the query string (keyParam)", () => {
+  it("is read only on a route that declares it (GIS clients of an OGC API); elsewhere it is no credential", async () => {
+    const { Hono } = await import("hono");
+    const { requestId } = await import("hono/request-id");
+    const { onError } = await import("../../src/http/errors");
+    const { gate, gateKeeper } = await import("../../src/gate");
+    const { env } = await import("cloudflare:workers");
+    const { createExecutionContext } = await import("cloudflare:test");
+    const { seedUserWithKey, call } = await import("../helpers");
+    const mini = new Hono<{ Bindings: Env }>();
+    mini.use("*", requestId());
+    mini.use("*", gateKeeper as never);
+    mini.get("/ogc/collections", gate({ callers: ["secretKey"], tag: "OGC", keyParam: "key" }), (c) => c.text("ok"));
+    mini.onError(onError);
+    const { secret } = await seedUserWithKey();
+    const ask = (path: string) =>
+      mini.fetch(new Request(`https://api.wilayah.test${path}`, { headers: { "cf-connecting-ip": "192.0.2.31" } }), env, createExecutionContext());
+    expect((await ask(`/ogc/collections?key=${secret}`)).status).toBe(200);
+    expect((await ask("/ogc/collections")).status).toBe(401);
+    expect((await ask("/ogc/collections?key=wk_live_nope")).status).toBe(401);
+    // a data route never reads a key from its URL
+    expect((await call(`/api/v1/wilayah/provinsi?key=${secret}`)).status).toBe(401);
+  });
+});
