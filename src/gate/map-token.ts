@@ -6,9 +6,11 @@
  *
  * What keeps the map from being the archive for free is not the token (any program can load the
  * page and read it) but what it grants: tiles up to zoom SITE_MAP_MAXZOOM only (the map draws deeper
- * zooms from them), at most 600 tiles a minute per client network (MAP_LIMITER, wrangler.toml). Zooms 0
- * to 10 are 3,343 of the 35,181 tiles, simplified for those zooms; the detailed village boundaries
- * of zooms 11 and 12 need a key. docs/api.md, "Maps", says what an anonymous visitor can take.
+ * zooms from them), at most 600 tiles a minute per client network (MAP_LIMITER, wrangler.toml).
+ * Zooms 0 to 9 are 1,109 of the 35,181 tiles, 4.4 of the archive's 91.9 MB, and hold no village
+ * boundary at all (villages start at zoom 10: 2,233 tiles and 17.3 MB at zoom 10 alone, which is why
+ * the line is drawn at 9); the villages, what the bulk export mostly sells, need a key. docs/api.md,
+ * "Maps", says what an anonymous visitor can take.
  */
 import { purposeKey } from "../auth/tokens";
 import { base64url, hmacSha256Hex, randomBytes, timingSafeEqual } from "../lib/crypto";
@@ -17,7 +19,7 @@ import { clientNetwork } from "./network";
 /** How long a token is good for; the map asks for a new one (GET /map/token) before it ends. */
 export const MAP_TOKEN_SECONDS = 600;
 /** The deepest zoom the site's map gets without a key. */
-export const SITE_MAP_MAXZOOM = 10;
+export const SITE_MAP_MAXZOOM = 9;
 
 const PREFIX = "mt1";
 /** A token as sent: mt1.<expiry, unix seconds>.<nonce>.<signature> (base64url). */

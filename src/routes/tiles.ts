@@ -3,7 +3,7 @@
  * MapLibre style (/tiles/style.json). Tiles need an API key (`x-api-key`; MapLibre sends it with
  * `transformRequest`) and are metered at a tenth of a call (src/tiles/metering.ts), except the
  * site's own map (/map and the landing page), whose page carries a short-lived token
- * (src/gate/map-token.ts): with it, tiles up to zoom 10 are served under a per-client-network
+ * (src/gate/map-token.ts): with it, tiles up to zoom 9 are served under a per-client-network
  * allowance, metered to no account. The gate (src/gate) decides who is calling and meters the tile
  * before this route runs.
  *
@@ -95,7 +95,7 @@ tileRoutes.get(
     const coords = tileCoords(c.req.param("z"), c.req.param("x"), c.req.param("y").slice(0, -".mvt".length));
     const unknown = Object.keys(c.req.queries()).filter((k) => k !== "v");
     if (unknown.length) throw new ApiError("INVALID_QUERY", `Unknown query parameter: ${unknown.join(", ")} (a tile takes only v, the tiles' id).`);
-    // The site's map: tiles up to zoom 10 only (it draws deeper zooms from them); its per-network rate is the gate's (MAP_LIMITER).
+    // The site's map: tiles up to zoom 9 only (it draws deeper zooms from them); its per-network rate is the gate's (MAP_LIMITER).
     if (c.get("caller").kind === "siteMap" && coords.z > SITE_MAP_MAXZOOM)
       throw new ApiError(
         "FORBIDDEN",

@@ -12,8 +12,9 @@
  *
  * Tiles come without a key: the page carries the site map's token (src/gate/map-token.ts; in the
  * labels, with when it ends), sent in \`x-map-token\` with every tile and renewed from GET
- * /map/token before it ends. It grants zooms up to 10, so the style's source is capped there
- * (MapLibre draws deeper zooms from zoom 10's tiles).
+ * /map/token before it ends. It grants zooms up to 9, so the style's source is capped there
+ * (MapLibre draws deeper zooms from zoom 9's tiles: provinces, kabupaten/kota and kecamatan; the
+ * village layer, from zoom 10, needs a key).
  */
 
 export const MAP_CSS = `
@@ -92,7 +93,9 @@ function start(host) {
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }));
 
   /** The level drawn at a zoom: the deepest whose first zoom is reached. */
-  function levelAt(z) { var l = "provinsi"; LEVELS.forEach(function (x) { if (z >= minzoom[x]) l = x; }); return l; }
+  // The levels the map's tiles hold: the site's own map (zooms up to site_maxzoom) has no village layer.
+  function drawn(x) { return minzoom[x] <= labels.site_maxzoom; }
+  function levelAt(z) { var l = "provinsi"; LEVELS.forEach(function (x) { if (z >= minzoom[x] && drawn(x)) l = x; }); return l; }
   var hovered = null;
   var selected = null;
 
@@ -101,7 +104,7 @@ function start(host) {
       var next = LEVELS[i + 1];
       var layer = { id: level + "-hit", type: "fill", source: "wilayah", "source-layer": level, minzoom: minzoom[level],
         paint: { "fill-color": "#f2b705", "fill-opacity": ["case", ["boolean", ["feature-state", "hover"], false], 0.3, 0] } };
-      if (next) layer.maxzoom = minzoom[next];
+      if (next && drawn(next)) layer.maxzoom = minzoom[next];
       map.addLayer(layer, "kelurahan-line");
       var edge = { id: level + "-selected", type: "line", source: "wilayah", "source-layer": level, minzoom: minzoom[level],
         filter: ["==", ["get", "code"], ""], paint: { "line-color": "#d62828", "line-width": 3 } };

@@ -186,7 +186,7 @@ siteRoutes.get(
     tags: ["Maps"],
     summary: "The site map's token (this site's pages only)",
     description:
-      "For this site's own map pages: a token for tiles up to zoom 10 without a key, valid 10 minutes, for the page's origin (Origin or Referer) and the client's network only. Limited like the tiles it grants.",
+      "For this site's own map pages: a token for tiles up to zoom 9 without a key, valid 10 minutes, for the page's origin (Origin or Referer) and the client's network only. Limited like the tiles it grants.",
     caller: "none",
     ok: { description: "The token and when it ends" },
     errors: ["RATE_LIMITED", "FORBIDDEN"],

@@ -34,16 +34,16 @@ beforeAll(async () => {
 describe("1. the whole map for free", () => {
   it("a keyless tile with `Sec-Fetch-Site: same-origin` (any client can send it) is 401, not a tile", async () => {
     await expectError(await call("/tiles/12/3253/2118.mvt", { headers: { "sec-fetch-site": "same-origin" } }), 401, "MISSING_API_KEY");
-    await expectError(await call(tileAt(10), { headers: { "sec-fetch-site": "same-origin", referer: `${BASE}/map` } }), 401, "MISSING_API_KEY");
+    await expectError(await call(tileAt(9), { headers: { "sec-fetch-site": "same-origin", referer: `${BASE}/map` } }), 401, "MISSING_API_KEY");
   });
 
-  it("the site's map gets tiles with its page's token: up to zoom 10, for its own network and origin only", async () => {
+  it("the site's map gets tiles with its page's token: up to zoom 9 (no village boundary), for its own network and origin only", async () => {
     const ip = "203.0.113.70";
     const token = await mapTokenFor(ip);
     expect((await mapTile(tileAt(8), token, ip)).status).toBe(200);
-    expect((await mapTile(tileAt(10), token, ip)).status).toBe(200);
-    // the detailed zooms (what the export sells) need a key
-    for (const z of [11, 12]) await expectError(await mapTile(tileAt(z), token, ip), 403, "FORBIDDEN");
+    expect((await mapTile(tileAt(9), token, ip)).status).toBe(200);
+    // the villages' zooms (what the export mostly sells) need a key
+    for (const z of [10, 11, 12]) await expectError(await mapTile(tileAt(z), token, ip), 403, "FORBIDDEN");
     // another network, another origin, no origin, a forged or altered token: refused
     await expectError(await mapTile(tileAt(8), token, "203.0.113.71"), 401, "INVALID_API_KEY");
     await expectError(await mapTile(tileAt(8), token, ip, { referer: "https://evil.example/map" }), 401, "INVALID_API_KEY");

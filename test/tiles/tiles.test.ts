@@ -213,7 +213,7 @@ describe("vector tiles", () => {
     expect(u.total).toBe(3);
     expect(u.by_endpoint).toEqual([{ endpoint: "/tiles/{z}/{x}/{y}.mvt", count: 3 }]);
     // Tiles from this site's own map are metered to nobody.
-    await mapTile(tileAt(10).path, await mapTokenFor("203.0.113.40"), "203.0.113.40");
+    await mapTile(tileAt(9).path, await mapTokenFor("203.0.113.40"), "203.0.113.40");
     expect((await usageOf(dev.token)).total).toBe(3);
   });
 
