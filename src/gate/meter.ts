@@ -6,7 +6,7 @@
  */
 import type { Context } from "hono";
 import { admitCall, countRequest, mayCall, mayStillSpend } from "../account/admission";
-import type { Principal } from "../keys/service";
+import type { DataContext } from "../data/context";
 import { throttle } from "../lib/throttle";
 import { meterTile } from "../tiles/metering";
 import { accountOf, type Caller } from "./callers";
@@ -14,18 +14,10 @@ import type { GatePolicy } from "./policy";
 
 /**
  * A key caller's call context, the same for every surface (REST data routes, MCP, jobs): built by
- * the gate; src/data/context.ts names it DataContext. `prepaid`: the call the gate admitted for a
- * data route, taken once by the data runner (so a batch admits only its other calls).
+ * the gate (src/data/context.ts's DataContext). `prepaid`: the call the gate admitted for a data
+ * route, taken once by the data runner (so a batch admits only its other calls).
  */
-export type CallContext = {
-  env: Env;
-  principal: Principal;
-  requestId: string;
-  /** The client's address (cf-connecting-ip), for per-address throttles of what is not metered (reports). */
-  ip?: string;
-  waitUntil(promise: Promise<unknown>): void;
-  prepaid?: { take(): boolean };
-};
+export type CallContext = DataContext;
 
 type Admitted = {
   call?: CallContext;
