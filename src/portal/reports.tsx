@@ -24,7 +24,7 @@ export const reportPages = new Hono<PortalEnv>();
 export const reportHref = (regionId: string) => `/portal/report?region=${encodeURIComponent(regionId)}`;
 
 type Region = { id: string; name: string; level: string };
-type Draft = { field?: string; value?: string; url?: string; regulation?: string; text?: string; email?: string };
+type Draft = { field?: string; value?: string; url?: string; regulation?: string; text?: string };
 
 const pageNumber = (raw: string | undefined) => {
   const n = Number(raw ?? "1");
@@ -57,15 +57,14 @@ reportPages.post("/report", signedIn, async (c) => {
     url: text("url"),
     regulation: text("regulation"),
     text: text("text"),
-    email: text("email"),
   };
   if (!u.emailVerified) return reportForm(c, region, { kind: "err", text: page(c).t("addresses_verify") }, draft, 403);
   // The form's fields as the API's body (an empty field is not given), judged by the API's own schema.
+  // No `email`: a decision is mailed only to the account's verified address, which the page names.
   const parsed = reportInput.safeParse({
     field: draft.field,
     value: draft.value,
     evidence: { url: draft.url || undefined, regulation: draft.regulation || undefined, text: draft.text || undefined },
-    email: draft.email || undefined,
   });
   try {
     if (!parsed.success) {
@@ -175,13 +174,11 @@ function ReportPage(props: { p: Page; region: Region; notice: Notice; draft: Dra
               {draft.text ?? ""}
             </textarea>
           </fieldset>
-          <div>
-            <label for="report-email">{p.t("report_email")}</label>
-            <input id="report-email" name="email" type="email" maxlength={254} value={draft.email ?? ""} aria-describedby="report-email-hint" />
-            <p class="hint" id="report-email-hint">
-              {p.t("report_email_hint")}
+          {verified ? (
+            <p class="hint" data-testid="report-email">
+              {p.t("report_email_to", { email: p.user?.email ?? "" })}
             </p>
-          </div>
+          ) : null}
           <button type="submit" disabled={!verified} data-testid="report-submit">
             {p.t("report_submit")}
           </button>

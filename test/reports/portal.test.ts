@@ -6,10 +6,10 @@ afterEach(() => vi.restoreAllMocks());
 
 /** A signed-up portal user whose email is verified (the emailed link opened in the same browser). */
 async function verifiedPortalUser() {
-  const { b, link } = await signedUp();
+  const { b, link, email } = await signedUp();
   await b.get(link.pathname + link.search);
   await b.get("/portal/lang/en");
-  return b;
+  return Object.assign(b, { email });
 }
 
 describe("the portal's report pages (forms, through HTTP)", () => {
@@ -27,6 +27,9 @@ describe("the portal's report pages (forms, through HTTP)", () => {
     expect(form.status).toBe(200);
     expect(b.last).toContain("Cihapit (32.73.09.1001, kelurahan)");
     expect(b.last).toMatch(/<option value="postal_code" selected="">/);
+    // no address to type: the answer goes only to the account's verified email, which the form names
+    expect(b.last).not.toMatch(/name="email"/);
+    expect(b.last).toContain(`verified address, ${b.email}.`);
     const fields = { region: "32.73.09.1001", field: "postal_code", value: "40199", url: "", regulation: "", text: "" };
     // no evidence: the form again, 400, naming it
     const bad = await b.post("/portal/report", fields);
