@@ -3,6 +3,7 @@
  * the API-key guard (guard.ts); REST hands it to the endpoint runner, MCP to its server factory.
  */
 import type { RequestIdVariables } from "hono/request-id";
+import type { RegionReads } from "../db/reads";
 import type { CorsVariables } from "../http/context";
 import type { Principal } from "../keys/service";
 
@@ -16,6 +17,13 @@ export type DataContext = {
   ip?: string;
   waitUntil(promise: Promise<unknown>): void;
 };
+
+/**
+ * What a data endpoint's handler is given: the call's context and the answer's region reads
+ * (src/db/reads.ts), made by the runner for each answer (run.ts), so a handler and the services it
+ * calls read one version of the data through one D1 handle, and say so in their parameters.
+ */
+export type AnswerContext = DataContext & { reads: RegionReads };
 
 /** Set by requireApiKey. `corsOrigin`: see src/http/context.ts (set for publishable keys). */
 export type CallVariables = RequestIdVariables & CorsVariables & { call: DataContext };

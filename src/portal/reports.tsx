@@ -9,7 +9,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { requireAdmin } from "../auth/guards";
-import { regionDb } from "../db/client";
+import { regionReads } from "../db/reads";
 import { ApiError } from "../lib/errors";
 import { REPORT_FIELDS, REPORT_STATUSES, type ReportField, reportInput, reviewInput } from "../reports/schemas";
 import { type AdminReportView, fileReport, listOwnReports, type ReportView, reportQueuePage, reviewReport } from "../reports/service";
@@ -32,7 +32,7 @@ const pageNumber = (raw: string | undefined) => {
 };
 
 async function regionFor(env: Env, raw: string): Promise<Region> {
-  const { data } = await getRegion(regionDb(env), raw.slice(0, 40));
+  const { data } = await getRegion(regionReads(env), raw.slice(0, 40));
   return { id: data.id, name: data.name, level: data.level };
 }
 

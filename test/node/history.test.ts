@@ -15,8 +15,7 @@ import { EDITIONS, readCurated, readEditions } from "../../scripts/seed/history-
 import { nameKey } from "../../scripts/seed/history-names";
 import type { History } from "../../scripts/seed/history-transition";
 import { type StatementRun, sqliteDb } from "../../scripts/sqlite-d1";
-import type { RegionDb } from "../../src/db/client";
-import { withDataKey } from "../../src/db/client";
+import { plainReads, type RegionReads } from "../../src/db/reads";
 import { levelOf } from "../../src/wilayah/codes";
 import { CHANGES, convert, listChanges, listEditions, regionHistory } from "../../src/wilayah/history/service";
 import { getRegion } from "../../src/wilayah/regions/service";
@@ -26,7 +25,7 @@ const _root = join(import.meta.dirname, "..", "..");
 const TABLES = /^INSERT INTO (provinsi|kabupaten|kecamatan|kelurahan|wilayah_edition|wilayah_history|wilayah_successor|wilayah_change|wilayah_change_run) /;
 
 let db: DatabaseSync;
-let runner: RegionDb;
+let runner: RegionReads;
 let statements = 0;
 let h: History;
 let editions: ReturnType<typeof readEditions>;
@@ -35,8 +34,8 @@ let orphans: string[];
 beforeAll(() => {
   // the region tables and the history tables of the committed seed
   db = seededMemoryDb((l) => TABLES.test(l));
-  // keyed like a data answer's handle (src/data/run.ts): the editions are read once, not checked per call
-  runner = withDataKey(
+  // keyed like a data answer's reads (src/data/run.ts): the editions are read once, not checked per call
+  runner = plainReads(
     sqliteDb(db, (_run: StatementRun) => statements++),
     "node-test",
   );
@@ -107,7 +106,7 @@ describe("POST /convert over all codes", () => {
     for (let i = 0; i < codes.length; i += 1000) {
       const chunk = codes.slice(i, i + 1000);
       statements = 0;
-      const { data } = await convert(runner, chunk);
+      const { data } = await convert(runner.db, chunk);
       calls++;
       expect(statements).toBe(1);
       for (const [j, item] of data.entries()) {
@@ -132,7 +131,7 @@ describe("POST /convert over all codes", () => {
   it("a village of 91.01 in edition 2022 resolves to the village of the same name under 93.01", async () => {
     const villages = [...editions.get("2022")!].filter(([c]) => c.startsWith("91.01.") && levelOf(c) === "kelurahan");
     const { data } = await convert(
-      runner,
+      runner.db,
       villages.map(([c]) => c),
     );
     let sameName = 0;
@@ -152,7 +151,7 @@ describe("POST /convert over all codes", () => {
   });
 
   it("unknown and malformed codes are unknown, in place", async () => {
-    const { data } = await convert(runner, ["32.73.99", "abc", "9271", "3273"]);
+    const { data } = await convert(runner.db, ["32.73.99", "abc", "9271", "3273"]);
     expect(data.map((d) => [d.code, d.status, d.current?.id ?? null])).toEqual([
       ["32.73.99", "unknown", null],
       ["abc", "unknown", null],
@@ -189,7 +188,7 @@ describe("GET /changes over every change", () => {
       const got: string[] = [];
       for (let page = 1; ; page++) {
         const plans: string[] = [];
-        const planned = withDataKey(
+        const planned = plainReads(
           sqliteDb(db, (run) => {
             plans.push((db.prepare(`EXPLAIN QUERY PLAN ${run.sql}`).all(...run.params) as { detail: string }[]).map((x) => x.detail).join("; "));
           }),
