@@ -10,11 +10,20 @@ import { fileURLToPath } from "node:url";
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const wranglerBin = join(root, "node_modules", ".bin", "wrangler");
 /**
- * The seed's directory: its inputs (sources/, the editions, curated files) and what the build writes.
- * WILAYAH_SEED_DIR points the seed scripts at a copy (the edition tests take in a synthetic edition
- * in a copy, never in the repository's seed/).
+ * The repository's seed directory: its inputs (sources/, the editions, curated files) and what the
+ * build writes. The seed functions take the directory they work on as a parameter; the commands
+ * default to this one.
  */
-export const seedDir = process.env.WILAYAH_SEED_DIR ? resolve(process.env.WILAYAH_SEED_DIR) : join(root, "seed");
+export const SEED_DIR = join(root, "seed");
+
+/** A seed command's directory: `--seed DIR` (a copy: the edition tests take in a synthetic edition in one, never in seed/), else SEED_DIR. */
+export function seedDirArg(args: string[]): string {
+  const at = args.indexOf("--seed");
+  if (at < 0) return SEED_DIR;
+  const dir = args[at + 1];
+  if (!dir || dir.startsWith("--")) throw new Error("--seed needs a directory");
+  return resolve(dir);
+}
 /** The environment every wrangler call gets: no usage metrics sent. */
 export const toolEnv = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 

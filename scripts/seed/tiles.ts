@@ -7,7 +7,7 @@
  * into .wrangler/tiles/<layout>/<id>/ and reused, like the bulk exports (scripts/seed/exports.ts).
  *
  *   npm run seed:tiles                      # local R2 (npm run dev and the browser suite do this when needed)
- *   npm run seed:tiles -- --remote          # the deployed bucket (README: "Deploy")
+ *   npm run seed:tiles -- --remote          # the deployed bucket (npm run deploy does it when needed: docs/deploy.md)
  *   npm run seed:tiles -- --out DIR         # only build, into DIR (prints the tile sizes)
  *   TILES_DIR=DIR npm run seed:tiles        # upload the archive built in DIR to the local R2
  *
@@ -43,12 +43,12 @@ import {
 } from "../../src/tiles/files.ts";
 import { LEVELS, type Level, parentAt } from "../../src/wilayah/codes.ts";
 import { decodeShape, encodeRings, toMultiPolygon } from "../../src/wilayah/geo/geometry.ts";
-import { isMain, root, seedDir, wrangler } from "../lib.ts";
+import { isMain, root, seedDirArg, wrangler } from "../lib.ts";
 import { readBoundaries } from "./boundary-sql.ts";
 import { currentListCodes } from "./history-editions.ts";
 
 type SeedManifest = { dataVersion: string; checksum: string; boundaries: { kelurahan: { checksum: string } } };
-const seedManifest = (): SeedManifest => JSON.parse(readFileSync(join(seedDir, "manifest.json"), "utf8"));
+const seedManifest = (seedDir: string): SeedManifest => JSON.parse(readFileSync(join(seedDir, "manifest.json"), "utf8"));
 
 /** A region as the tiles carry it. */
 type Region = { id: string; level: Level; name: string; lat: number | null; lng: number | null; type?: string; population?: number; areaKm2?: number };
@@ -57,7 +57,7 @@ type Region = { id: string; level: Level; name: string; lat: number | null; lng:
  * The active regions of each level, read from seed/wilayah.sql (the rows D1 holds) into an
  * in-memory SQLite: seconds, where the seed build that wrote them takes a minute and more.
  */
-export function readRegions(): Map<string, Region> {
+export function readRegions(seedDir: string): Map<string, Region> {
   const db = new DatabaseSync(":memory:");
   const columns: Record<Level, string> = {
     provinsi: "id, code, name, alt_name, lat, lng, is_active, population_male, population_female, population_total, area_km2",
@@ -140,13 +140,13 @@ const cacheId = (z: number, x: number, y: number) => ((1 << z) * y + x) * 32 + z
  * Builds the archive into `dir` and returns what was built (sizes per zoom). Deterministic: the same
  * seed gives the same bytes (gzip without a timestamp, tiles in id order).
  */
-export function buildTiles(dir: string, opts: TilesOptions = {}): TilesReport {
+export function buildTiles(seedDir: string, dir: string, opts: TilesOptions = {}): TilesReport {
   const t0 = Date.now();
-  const seed = seedManifest();
+  const seed = seedManifest(seedDir);
   const id = tilesId(seed);
   const maxZoom = opts.maxZoom ?? TILES_MAXZOOM;
-  const regions = readRegions();
-  const listed = currentListCodes();
+  const regions = readRegions(seedDir);
+  const listed = currentListCodes(seedDir);
   const keep = (level: Level, code: string) =>
     regions.has(code) && (!listed || level !== "kelurahan" || listed.has(code)) && (!opts.filter || opts.filter(level, code));
 
@@ -154,7 +154,7 @@ export function buildTiles(dir: string, opts: TilesOptions = {}): TilesReport {
   const labels: object[] = [];
   for (const level of LEVELS) {
     const features: object[] = [];
-    for (const b of readBoundaries(level)) {
+    for (const b of readBoundaries(seedDir, level)) {
       if (!keep(level, b.id)) continue;
       const r = regions.get(b.id) as Region;
       features.push({
@@ -295,9 +295,12 @@ export function buildTiles(dir: string, opts: TilesOptions = {}): TilesReport {
   return report;
 }
 
-/** The archive of the current seed, built once into .wrangler/tiles/<layout>/<id>/ and reused while intact. */
-export function currentTiles(): { dir: string; report: TilesReport } {
-  const id = tilesId(seedManifest());
+/** The archive id of the seed in `seedDir` (its checksums): a new seed is a new archive. */
+const seedTilesId = (seedDir: string) => tilesId(seedManifest(seedDir));
+
+/** The archive of the seed in `seedDir`, built once into .wrangler/tiles/<layout>/<id>/ and reused while intact. */
+export function currentTiles(seedDir: string): { dir: string; report: TilesReport } {
+  const id = seedTilesId(seedDir);
   const dir = join(root, ".wrangler", "tiles", TILES_LAYOUT, id);
   const reportPath = join(dir, "report.json");
   if (existsSync(reportPath)) {
@@ -305,7 +308,7 @@ export function currentTiles(): { dir: string; report: TilesReport } {
     if (existsSync(join(dir, TILES_FILE)) && statSync(join(dir, TILES_FILE)).size === report.bytes) return { dir, report };
   }
   console.log(`Building the vector tiles (${id}: four levels, zooms 0-${TILES_MAXZOOM}; a few minutes)...`);
-  const report = buildTiles(dir);
+  const report = buildTiles(seedDir, dir);
   console.log(
     `Vector tiles built in ${report.seconds} s: ${report.tiles} tiles, ${(report.bytes / 1e6).toFixed(0)} MB in ${dir.slice(root.length + 1)} (gzipped tile median ${(report.gzip.median / 1024).toFixed(1)} KB, largest ${(report.gzip.max / 1024).toFixed(0)} KB).`,
   );
@@ -347,29 +350,30 @@ export async function uploadLocalTiles(dir: string, report: TilesReport, persist
  * TILES_DIR=DIR uploads an archive already built there instead (the browser suite's small one,
  * test/setup/tiles-subset.ts: the whole build takes about 90 s and 2.6 GB).
  */
-export async function ensureLocalTiles(persistTo?: string): Promise<void> {
+export async function ensureLocalTiles(seedDir: string, persistTo?: string): Promise<void> {
   const given = process.env.TILES_DIR;
-  const { dir, report } = given ? { dir: given, report: JSON.parse(readFileSync(join(given, "report.json"), "utf8")) as TilesReport } : currentTiles();
+  const { dir, report } = given ? { dir: given, report: JSON.parse(readFileSync(join(given, "report.json"), "utf8")) as TilesReport } : currentTiles(seedDir);
   const t0 = Date.now();
   if (await uploadLocalTiles(dir, report, persistTo)) console.log(`Vector tiles uploaded to the local R2 in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
 }
 
 async function main() {
   const args = process.argv.slice(2);
+  const seedDir = seedDirArg(args);
   const at = args.indexOf("--out");
   if (at >= 0) {
     if (!args[at + 1]) throw new Error("--out needs a folder");
-    console.log(JSON.stringify(buildTiles(args[at + 1]), null, 2));
+    console.log(JSON.stringify(buildTiles(seedDir, args[at + 1]), null, 2));
     return;
   }
   if (args.includes("--remote")) {
-    const { dir, report } = currentTiles();
+    const { dir, report } = currentTiles(seedDir);
     const target = `${bucketName()}/${tilesKey(report.tiles_id)}`;
     console.log(`Uploading ${TILES_FILE} (${(report.bytes / 1e6).toFixed(0)} MB) to ${target}`);
     wrangler(["r2", "object", "put", target, "--remote", "--file", join(dir, TILES_FILE), "--content-type", "application/vnd.pmtiles"], { capture: true });
     return;
   }
-  await ensureLocalTiles(process.env.WRANGLER_PERSIST_TO);
+  await ensureLocalTiles(seedDir, process.env.WRANGLER_PERSIST_TO);
 }
 
 if (isMain(import.meta.url)) {

@@ -10,8 +10,9 @@
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
+import { SEED_DIR } from "../../scripts/lib";
 import { buildHistory } from "../../scripts/seed/history";
-import { EDITIONS, readCurated, readEditions } from "../../scripts/seed/history-editions";
+import { type HistoryInputs, readHistoryInputs } from "../../scripts/seed/history-editions";
 import { nameKey } from "../../scripts/seed/history-names";
 import type { History } from "../../scripts/seed/history-transition";
 import { type StatementRun, sqliteDb } from "../../scripts/sqlite-d1";
@@ -28,7 +29,8 @@ let db: DatabaseSync;
 let runner: RegionReads;
 let statements = 0;
 let h: History;
-let editions: ReturnType<typeof readEditions>;
+let inputs: HistoryInputs;
+let editions: HistoryInputs["lists"];
 let orphans: string[];
 
 beforeAll(() => {
@@ -39,8 +41,9 @@ beforeAll(() => {
     sqliteDb(db, (_run: StatementRun) => statements++),
     "node-test",
   );
-  editions = readEditions();
-  h = buildHistory(editions, readCurated());
+  inputs = readHistoryInputs(SEED_DIR);
+  editions = inputs.lists;
+  h = buildHistory(inputs);
   orphans = (db.prepare("SELECT id FROM kelurahan WHERE is_active = 0").all() as { id: string }[]).map((r) => r.id).filter((id) => !h.codes.has(id));
 }, 180_000);
 
@@ -52,7 +55,7 @@ describe("GET /{code}/history for every code", () => {
     for (const [code, r] of h.codes) {
       statements = 0;
       const { data } = await regionHistory(runner, code.replaceAll(".", ""));
-      const want = EDITIONS.flatMap((e) => (editions.get(e.id)!.has(code) ? [{ edition: e.id, name: editions.get(e.id)!.get(code)! }] : []));
+      const want = inputs.editions.flatMap((e) => (editions.get(e.id)!.has(code) ? [{ edition: e.id, name: editions.get(e.id)!.get(code)! }] : []));
       const wantSuccessors = (h.successors.get(code) ?? []).map((s) => `${s.code} ${s.basis} ${s.confidence}`);
       const ok =
         data.code === code &&
@@ -163,7 +166,7 @@ describe("POST /convert over all codes", () => {
 
 describe("GET /changes over every change", () => {
   it("pages through the events of edition ranges and filters exactly as derived, each page one statement reading its rows by rowid", async () => {
-    const ids = EDITIONS.map((e) => e.id);
+    const ids = inputs.editions.map((e) => e.id);
     const levels = ["provinsi", "kabupaten", "kecamatan", "kelurahan"] as const;
     const key = (e: { edition: number; change: string; codeBefore: string | null; codeAfter: string | null }) =>
       `${ids[e.edition]} ${e.change} ${e.codeBefore} ${e.codeAfter}`;
