@@ -4,7 +4,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -41,9 +41,27 @@ export function readDevVars(file = join(root, ".dev.vars")): Record<string, stri
   return vars;
 }
 
+/**
+ * The wrangler the scripts' commands run: the first `wrangler` on PATH, else the project's. Every
+ * npm script puts node_modules/.bin first on PATH (scripts/boot.mjs), so that is the project's too;
+ * the deploy's test puts a stand-in before it, which records what it is asked (scripts/deploy.test.ts).
+ */
+function wranglerOnPath(): string {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    const file = join(dir, "wrangler");
+    if (dir && existsSync(file)) return file;
+  }
+  return wranglerBin;
+}
+
 /** Runs wrangler; throws with its output when it fails. `capture` returns stdout instead of showing it. */
 export function wrangler(args: string[], opts: { capture?: boolean } = {}): string {
-  const r = spawnSync(wranglerBin, args, { cwd: root, env: toolEnv, encoding: "utf8", stdio: opts.capture ? ["ignore", "pipe", "pipe"] : "inherit" });
+  const r = spawnSync(wranglerOnPath(), args, {
+    cwd: root,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    encoding: "utf8",
+    stdio: opts.capture ? ["ignore", "pipe", "pipe"] : "inherit",
+  });
   if (r.status !== 0) {
     const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
     if (opts.capture) process.stderr.write(output);
@@ -51,6 +69,17 @@ export function wrangler(args: string[], opts: { capture?: boolean } = {}): stri
     throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed (exit ${r.status})${opts.capture ? `: ${output.slice(-600)}` : ""}`);
   }
   return r.stdout ?? "";
+}
+
+/** Runs wrangler to ask something (does this exist?): its exit status and output, failing or not. */
+export function wranglerStatus(args: string[]): { ok: boolean; out: string } {
+  const r = spawnSync(wranglerOnPath(), args, {
+    cwd: root,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return { ok: r.status === 0, out: `${r.stdout ?? ""}${r.stderr ?? ""}` };
 }
 
 /**

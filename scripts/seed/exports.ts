@@ -309,7 +309,7 @@ function writeMappings(
 }
 
 /** The export id of the seed in `seedDir` (its checksums): a new seed is a new export. */
-const seedExportId = (seedDir: string) => exportId(seedManifest(seedDir));
+export const seedExportId = (seedDir: string) => exportId(seedManifest(seedDir));
 
 /** The full export of the seed in `seedDir`, built once into .wrangler/exports/<layout>/<id>/ and reused while its files are intact. */
 export async function currentExport(seedDir: string): Promise<{ dir: string; manifest: ExportManifest }> {
@@ -331,7 +331,7 @@ export async function currentExport(seedDir: string): Promise<{ dir: string; man
 }
 
 /** The bucket bound as EXPORTS in wrangler.toml. */
-function bucketName(): string {
+export function bucketName(): string {
   const toml = readFileSync(join(root, "wrangler.toml"), "utf8");
   const m = /\[\[r2_buckets\]\]\s*\nbinding\s*=\s*"EXPORTS"\s*\nbucket_name\s*=\s*"([^"]+)"/.exec(toml);
   if (!m) throw new Error('wrangler.toml has no [[r2_buckets]] binding "EXPORTS" with a bucket_name');
@@ -370,8 +370,8 @@ export async function uploadLocal(dir: string, manifest: ExportManifest, persist
   }
 }
 
-/** Uploads an export to the deployed bucket with `wrangler r2 object put --remote`, manifest last. */
-function uploadRemote(dir: string, manifest: ExportManifest): void {
+/** Uploads an export to the deployed bucket with `wrangler r2 object put --remote`, manifest last (so a bucket holding the manifest holds the export). */
+export function uploadRemote(dir: string, manifest: ExportManifest): void {
   const bucket = bucketName();
   for (const f of [...manifestObjects(manifest), { name: MANIFEST_FILE, media_type: "application/json" }]) {
     console.log(`Uploading ${f.name} to ${bucket}/${exportKey(manifest.export_id, f.name)}`);

@@ -22,7 +22,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { gzipSync } from "node:zlib";
 import { GeoJSONVT, type GeoJSONVTTile } from "@maplibre/geojson-vt";
@@ -45,6 +45,7 @@ import { LEVELS, type Level, parentAt } from "../../src/wilayah/codes.ts";
 import { decodeShape, encodeRings, toMultiPolygon } from "../../src/wilayah/geo/geometry.ts";
 import { isMain, root, seedDirArg, wrangler } from "../lib.ts";
 import { readBoundaries } from "./boundary-sql.ts";
+import { bucketName } from "./exports.ts";
 import { currentListCodes } from "./history-editions.ts";
 
 type SeedManifest = { dataVersion: string; checksum: string; boundaries: { kelurahan: { checksum: string } } };
@@ -296,7 +297,7 @@ export function buildTiles(seedDir: string, dir: string, opts: TilesOptions = {}
 }
 
 /** The archive id of the seed in `seedDir` (its checksums): a new seed is a new archive. */
-const seedTilesId = (seedDir: string) => tilesId(seedManifest(seedDir));
+export const seedTilesId = (seedDir: string) => tilesId(seedManifest(seedDir));
 
 /** The archive of the seed in `seedDir`, built once into .wrangler/tiles/<layout>/<id>/ and reused while intact. */
 export function currentTiles(seedDir: string): { dir: string; report: TilesReport } {
@@ -315,12 +316,28 @@ export function currentTiles(seedDir: string): { dir: string; report: TilesRepor
   return { dir, report };
 }
 
-/** The bucket bound as EXPORTS in wrangler.toml. */
-function bucketName(): string {
-  const toml = readFileSync(join(root, "wrangler.toml"), "utf8");
-  const m = /\[\[r2_buckets\]\]\s*\nbinding\s*=\s*"EXPORTS"\s*\nbucket_name\s*=\s*"([^"]+)"/.exec(toml);
-  if (!m) throw new Error('wrangler.toml has no [[r2_buckets]] binding "EXPORTS" with a bucket_name');
-  return m[1];
+/**
+ * The object beside the archive that says it is whole: its build report, put after the archive, so
+ * a bucket holding it holds this archive (`npm run deploy` reads it to skip an unchanged upload).
+ */
+export const tilesReportKey = (id: string) => tilesKey(id).replace(TILES_FILE, "report.json");
+
+/** Uploads the archive to the deployed bucket with `wrangler r2 object put --remote`, then its report. */
+export function uploadRemoteTiles(dir: string, report: TilesReport): void {
+  const bucket = bucketName();
+  console.log(`Uploading ${TILES_FILE} (${(report.bytes / 1e6).toFixed(0)} MB) to ${bucket}/${tilesKey(report.tiles_id)}`);
+  wrangler(
+    ["r2", "object", "put", `${bucket}/${tilesKey(report.tiles_id)}`, "--remote", "--file", join(dir, TILES_FILE), "--content-type", "application/vnd.pmtiles"],
+    {
+      capture: true,
+    },
+  );
+  const file = join(root, ".wrangler", "tmp", "tiles-report.json");
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(report));
+  wrangler(["r2", "object", "put", `${bucket}/${tilesReportKey(report.tiles_id)}`, "--remote", "--file", file, "--content-type", "application/json"], {
+    capture: true,
+  });
 }
 
 /** Uploads the archive to the local R2 of a state unless the bucket already holds one of the same size. */
@@ -368,9 +385,7 @@ async function main() {
   }
   if (args.includes("--remote")) {
     const { dir, report } = currentTiles(seedDir);
-    const target = `${bucketName()}/${tilesKey(report.tiles_id)}`;
-    console.log(`Uploading ${TILES_FILE} (${(report.bytes / 1e6).toFixed(0)} MB) to ${target}`);
-    wrangler(["r2", "object", "put", target, "--remote", "--file", join(dir, TILES_FILE), "--content-type", "application/vnd.pmtiles"], { capture: true });
+    uploadRemoteTiles(dir, report);
     return;
   }
   await ensureLocalTiles(seedDir, process.env.WRANGLER_PERSIST_TO);
