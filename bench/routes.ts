@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { d1, root, sqlString, targetArgs, wrangler } from "../scripts/lib.ts";
+import { d1, root, SEED_DIR, sqlString, targetArgs, wrangler } from "../scripts/lib.ts";
 import { readEditions } from "../scripts/seed/history-editions.ts";
 import { displayParts, generateKeySecret, hashKeySecret } from "../src/keys/secret.ts";
 import { levelOf } from "../src/wilayah/codes.ts";
@@ -107,7 +107,7 @@ function bpsCodes(): string[] {
  * 2022 edition, evenly spaced.
  */
 function convertCodes(): string[] {
-  const codes = [...(readEditions().get("2022")?.keys() ?? [])].sort();
+  const codes = [...(readEditions(SEED_DIR).get("2022")?.keys() ?? [])].sort();
   const papua = codes
     .filter((c) => c.startsWith("91.") && levelOf(c) === "kelurahan")
     .filter((_, i) => i % 5 === 0)

@@ -8,6 +8,7 @@
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import { nameWords } from "../src/wilayah/search/plan.ts";
 import { STREETS } from "./address-words.ts";
+import { SEED_DIR } from "./lib.ts";
 import type { buildSeed } from "./seed/build.ts";
 import { loadAliases } from "./seed/search-index.ts";
 
@@ -51,7 +52,7 @@ export function addressKit(rows: SeedRow[], random: () => number) {
       );
     }).length;
   const vocab = new Set(rows.flatMap((r) => [r.name, r.altName, ...r.aliases].map(key).flatMap(nameWords)));
-  const aliases = loadAliases(new Set(byId.keys()));
+  const aliases = loadAliases(SEED_DIR, new Set(byId.keys()));
   const shortOf = (id: string) => aliases.find((a) => a.id === id && a.kind === "short")?.alias;
   const provinces = active.filter((r) => r.level === "provinsi");
   const kabupatens = active.filter((r) => r.level === "kabupaten");

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
-import { root } from "./lib.ts";
+import { root, SEED_DIR } from "./lib.ts";
 import { buildSeed } from "./seed/build.ts";
 
 export type RealAddress = {
@@ -29,7 +29,7 @@ type Seed = Awaited<ReturnType<typeof buildSeed>>;
  * here): the seed check is what vouches for the codes, not the memory.
  */
 export async function checkRealAddresses(list: RealAddress[], built?: Seed): Promise<string[]> {
-  const { rows } = built ?? (await buildSeed());
+  const { rows } = built ?? (await buildSeed(SEED_DIR));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const flat = (s: string) => normalizeSearchText(s).replace(/[^a-z0-9]/g, "");
   const problems: string[] = [];

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkRealAddresses, type RealAddress } from "./address-real.ts";
 import { type AddressCase, buildAddressSet } from "./address-set.ts";
-import { root } from "./lib.ts";
+import { root, SEED_DIR } from "./lib.ts";
 import { buildSeed } from "./seed/build.ts";
 
 const committed = JSON.parse(readFileSync(join(root, "test", "fixtures", "address-set.json"), "utf8")) as AddressCase[];
@@ -12,7 +12,7 @@ const real = JSON.parse(readFileSync(join(root, "test", "fixtures", "address-rea
 describe("address quality set", () => {
   let built: Awaited<ReturnType<typeof buildSeed>>;
   beforeAll(async () => {
-    built = await buildSeed();
+    built = await buildSeed(SEED_DIR);
   }, 180_000); // the whole seed build: about 30 s alone, several times that beside the Worker suites in CI
 
   it("is what the generator writes from the seed (regenerate: npm run address:set)", async () => {

@@ -81,10 +81,10 @@ import { levelOf, parentAt } from "../src/wilayah/codes.ts";
 import { addressKit, must, type SeedRow } from "./address-kit.ts";
 import { checkRealAddressFile } from "./address-real.ts";
 import { HAMLETS, STREETS } from "./address-words.ts";
-import { isMain, LETTERS, root, TYPO_OPS, typoOf } from "./lib.ts";
+import { isMain, LETTERS, root, SEED_DIR, TYPO_OPS, typoOf } from "./lib.ts";
 import { buildSeed } from "./seed/build.ts";
 import { buildHistory } from "./seed/history.ts";
-import { readCurated, readEditions } from "./seed/history-editions.ts";
+import { readHistoryInputs } from "./seed/history-editions.ts";
 
 export const STYLE_SIZE = 120;
 
@@ -105,7 +105,7 @@ type Seed = Awaited<ReturnType<typeof buildSeed>>;
 export const RANDOM_SEED = 24;
 
 export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise<AddressCase[]> {
-  const { rows } = built ?? (await buildSeed());
+  const { rows } = built ?? (await buildSeed(SEED_DIR));
   const {
     pick,
     chance,
@@ -397,7 +397,7 @@ export async function buildAddressSet(seed = RANDOM_SEED, built?: Seed): Promise
 
   // Codes of earlier editions, as a database keyed on them holds them: the villages whose code of an
   // earlier edition is no code today and has exactly one successor in the seed's history.
-  const history = buildHistory(readEditions(), readCurated());
+  const history = buildHistory(readHistoryInputs(SEED_DIR));
   const formerCodes = [...history.successors]
     .filter(([old, next]) => levelOf(old) === "kelurahan" && !history.codes.get(old)?.current && !byId.get(old)?.isActive && next.length === 1)
     .map(([old, next]) => ({ old, v: byId.get(next[0].code) }))
@@ -425,7 +425,7 @@ async function main() {
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
-  const built = await buildSeed();
+  const built = await buildSeed(SEED_DIR);
   const set = await buildAddressSet(Number(arg("--seed") ?? RANDOM_SEED), built);
   const file = arg("--out") ?? join(root, "test", "fixtures", "address-set.json");
   writeFileSync(file, `${JSON.stringify(set, null, 1)}\n`);

@@ -33,18 +33,33 @@
  * schools per province where there are that many, the rest of ~3,000 taken round-robin from the
  * provinces with more; then split by another hash of the NPSN, half development, half held-out.
  * Each school gives two cases, the text with and without its province.
+ *
+ * The names and points: scripts/address-world-labels.ts; the fixture's README:
+ * scripts/address-world-readme.ts.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCsvRows } from "../src/lib/csv.ts";
-import { normalizeSearchText } from "../src/wilayah/normalize.ts";
+import {
+  type Candidate,
+  closest,
+  KAB_PREFIX,
+  kecForm,
+  nameKey,
+  polygonLocator,
+  villageInStreet,
+  writtenKabupaten,
+  writtenKecamatan,
+  writtenProvinsi,
+} from "./address-world-labels.ts";
 import type { WorldCase } from "./address-world-rates.ts";
-import { isMain, root, seedDir } from "./lib.ts";
+import { type Drops, type RawSample, type WorldBuild, worldReadme } from "./address-world-readme.ts";
+import { isMain, root, SEED_DIR } from "./lib.ts";
 import { buildSeed } from "./seed/build.ts";
 import type { Row } from "./seed/region-sql.ts";
-import { readShapes, SCALE, type Shapes } from "./seed/shapes.ts";
+import { readShapes, SCALE } from "./seed/shapes.ts";
 
 const DEFAULT_MIRROR = "/work/.mirror/suryavip+daftar-sekolah-indonesia/repo/.git";
 const DEFAULT_RAW_MIRROR = "/work/.mirror/MarkHershey+shopee-code-league-2021/repo";
@@ -69,156 +84,6 @@ type School = {
   lintang: string | null;
   bujur: string | null;
 };
-
-// ---------------------------------------------------------------- names
-
-/** A name for comparison: search-normalised, initialisms joined (`d.k.i.` -> `dki`), other punctuation a space. */
-export function nameKey(s: string): string {
-  return normalizeSearchText(s)
-    .replace(/\b([a-z])\.([a-z])\.(?:([a-z])\.)?/g, (_m, a: string, b: string, c: string | undefined) => `${a}${b}${c ?? ""} `)
-    .replace(/['`]/g, "")
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim();
-}
-
-/** Short forms of names, expanded by `formKey` (Roman numerals as the seed writes them: `Ilir Timur II` = `Ilir Timur Dua`). */
-const SHORT_FORMS: Record<string, string> = {
-  sei: "sungai",
-  sel: "selatan",
-  utr: "utara",
-  tim: "timur",
-  bar: "barat",
-  tgh: "tengah",
-  bt: "batu",
-  kp: "kampung",
-  bukik: "bukit",
-  kep: "kepulauan",
-  i: "satu",
-  ii: "dua",
-  iii: "tiga",
-  iv: "empat",
-};
-
-/** A name key with its short forms expanded, a leading `kota` dropped and no spaces (`Sei Bingai` = `Sungaibingai`, `Kep. Sangihe` = `Kepulauan Sangihe`). */
-export function formKey(key: string): string {
-  return key
-    .split(" ")
-    .map((w) => SHORT_FORMS[w] ?? w)
-    .join(" ")
-    .replace(/^kota (?=\S)/, "")
-    .replaceAll(" ", "");
-}
-
-/** Optimal string alignment distance (Levenshtein with transpositions of neighbours). */
-export function editDistance(a: string, b: string): number {
-  if (a === b) return 0;
-  if (!a.length) return b.length;
-  if (!b.length) return a.length;
-  let prev2 = new Array<number>(b.length + 1).fill(0);
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let cur = new Array<number>(b.length + 1).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
-      cur[j] = v;
-    }
-    [prev2, prev, cur] = [prev, cur, prev2];
-  }
-  return prev[b.length];
-}
-
-const nameDistance = (a: string, b: string) => Math.min(editDistance(a, b), editDistance(formKey(a), formKey(b)));
-
-type Candidate = { id: string; keys: string[] };
-
-/** The candidate closest to `written` (a name key): its id, or null on a tie or beyond max(3, 40% of the length) edits. */
-export function closest(written: string, candidates: Candidate[]): { id: string | null; d: number } {
-  let best = Number.POSITIVE_INFINITY;
-  let bestIds: string[] = [];
-  for (const c of candidates) {
-    const d = Math.min(...c.keys.map((k) => nameDistance(written, k)));
-    if (d < best) {
-      best = d;
-      bestIds = [c.id];
-    } else if (d === best && !bestIds.includes(c.id)) bestIds.push(c.id);
-  }
-  if (bestIds.length !== 1 || best > Math.max(3, 0.4 * written.length)) return { id: null, d: best };
-  return { id: bestIds[0], d: best };
-}
-
-const KAB_PREFIX = /^\s*(?:kabupaten administrasi|kota administrasi|kabupaten|kab|kota)\b\.?\s*/i;
-
-/** The written kabupaten/kota: its kind and its bare name; null kind when it has no prefix. */
-export function writtenKabupaten(s: string): { kind: "kabupaten" | "kota" | null; name: string } {
-  const m = /^\s*(kabupaten|kab|kota)\b\.?\s*/i.exec(s);
-  if (!m) return { kind: null, name: s.trim() };
-  return { kind: m[1].toLowerCase() === "kota" ? "kota" : "kabupaten", name: s.slice(m[0].length).trim() };
-}
-
-export const writtenKecamatan = (s: string) => s.replace(/^\s*(?:kecamatan|kec|kek)\b\.?\s*/i, "").trim();
-const writtenProvinsi = (s: string) => s.replace(/^\s*(?:provinsi|prov)\b\.?\s*/i, "").trim();
-
-/** The written kecamatan against the label's name (see WorldCase.kec_form). */
-export function kecForm(written: string, label: string): WorldCase["kec_form"] {
-  const w = nameKey(written);
-  const l = nameKey(label);
-  if (w === l) return "exact";
-  if (formKey(w) === formKey(l)) return "form";
-  return Math.min(editDistance(w, l), editDistance(formKey(w), formKey(l))) <= 2 ? "typo" : "other";
-}
-
-/** A village or hamlet word in the street part. */
-const VILLAGE_WORD = /\b(?:ds|desa|kel|kelurahan|dusun|dsn|dukuh|dk|kampung|kp|gampong|nagari|jorong|pekon|lingkungan|lingk)\b/i;
-export const villageInStreet = (street: string) => VILLAGE_WORD.test(street);
-
-// ---------------------------------------------------------------- points
-
-/** Finds the polygons holding a point (1e-5 degrees): bbox prefilter on a grid of 0.25 degrees, even-odd over all rings. */
-export function polygonLocator(s: Shapes): (x: number, y: number) => string[] {
-  const n = s.ids.length;
-  const box = new Int32Array(4 * n);
-  const CELL = 0.25 * SCALE;
-  const grid = new Map<number, number[]>();
-  const cell = (cx: number, cy: number) => cx * 100_000 + cy;
-  for (let i = 0; i < n; i++) {
-    let [x0, y0, x1, y1] = [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER];
-    for (let r = s.ringStart[i]; r < s.ringStart[i + 1]; r++)
-      for (let p = s.pointStart[r]; p < s.pointStart[r + 1]; p++) {
-        x0 = Math.min(x0, s.xs[p]);
-        x1 = Math.max(x1, s.xs[p]);
-        y0 = Math.min(y0, s.ys[p]);
-        y1 = Math.max(y1, s.ys[p]);
-      }
-    box.set([x0, y0, x1, y1], 4 * i);
-    if (x0 > x1) continue;
-    for (let cx = Math.floor(x0 / CELL); cx <= Math.floor(x1 / CELL); cx++)
-      for (let cy = Math.floor(y0 / CELL); cy <= Math.floor(y1 / CELL); cy++) {
-        const k = cell(cx, cy);
-        const list = grid.get(k);
-        if (list) list.push(i);
-        else grid.set(k, [i]);
-      }
-  }
-  const inside = (i: number, x: number, y: number) => {
-    let c = false;
-    for (let r = s.ringStart[i]; r < s.ringStart[i + 1]; r++) {
-      const end = s.pointStart[r + 1];
-      for (let j = s.pointStart[r], k = end - 1; j < end; k = j++) {
-        const yj = s.ys[j];
-        const yk = s.ys[k];
-        if (yj > y !== yk > y && x < ((s.xs[k] - s.xs[j]) * (y - yj)) / (yk - yj) + s.xs[j]) c = !c;
-      }
-    }
-    return c;
-  };
-  return (x, y) =>
-    (grid.get(cell(Math.floor(x / CELL), Math.floor(y / CELL))) ?? [])
-      .filter((i) => box[4 * i] <= x && x <= box[4 * i + 2] && box[4 * i + 1] <= y && y <= box[4 * i + 3] && inside(i, x, y))
-      .map((i) => s.ids[i]);
-}
 
 /** The school's point in 1e-5 degrees, or null when missing, unreadable or (0, 0). */
 function pointOf(s: School): { x: number; y: number } | null {
@@ -271,8 +136,6 @@ const hash = (s: string) => createHash("sha256").update(s).digest("hex");
 
 // ---------------------------------------------------------------- build
 
-type Drops = { duplicate: number; noPoint: number; outside: number; severalPolygons: number; kabupaten: number; kecamatan: number };
-
 type Labelled = {
   school: School;
   kecamatan_id: string;
@@ -282,9 +145,9 @@ type Labelled = {
   namedProvinsi: string | null;
 };
 
-async function build(mirror: string) {
+async function build(mirror: string): Promise<WorldBuild> {
   const { schools, commit } = readSchools(mirror);
-  const { rows } = await buildSeed();
+  const { rows } = await buildSeed(SEED_DIR);
   const active = rows.filter((r) => r.isActive === 1);
   const byId = new Map(active.map((r) => [r.id, r]));
   const childrenOf = new Map<string, Row[]>();
@@ -294,7 +157,7 @@ async function build(mirror: string) {
     ...new Set([r.name, r.altName, ...r.aliases, ...r.former].map((s) => nameKey(bare ? strip(s) : s)).filter(Boolean)),
   ];
   const provinces: Candidate[] = active.filter((r) => r.level === "provinsi").map((r) => ({ id: r.id, keys: keysOf(r) }));
-  const locate = polygonLocator(await readShapes(join(seedDir, "sources", "wilayah-boundaries-kecamatan.csv.gz")));
+  const locate = polygonLocator(await readShapes(join(SEED_DIR, "sources", "wilayah-boundaries-kecamatan.csv.gz")));
 
   const drops: Drops = { duplicate: 0, noPoint: 0, outside: 0, severalPolygons: 0, kabupaten: 0, kecamatan: 0 };
   const seen = new Set<string>();
@@ -464,7 +327,7 @@ async function build(mirror: string) {
 }
 
 /** ~RAW_SIZE distinct raw addresses of the Shopee Code League 2021 test file, in the order of a hash of their row id; null when the mirror is absent. */
-function buildRaw(rawMirror: string): { commit: string; rows: number; sampled: number } | null {
+function buildRaw(rawMirror: string): RawSample | null {
   const gitDir = existsSync(rawMirror) ? gitDirOf(rawMirror) : null;
   if (!gitDir) return null;
   const commit = git(gitDir, ["rev-parse", "HEAD"]).trim();
@@ -485,95 +348,6 @@ function buildRaw(rawMirror: string): { commit: string; rows: number; sampled: n
   return { commit, rows: rows.length, sampled: texts.size };
 }
 
-function readme(w: Awaited<ReturnType<typeof build>>, raw: ReturnType<typeof buildRaw>, licence: string): string {
-  const d = w.drops;
-  const dropped = d.duplicate + d.noPoint + d.outside + d.severalPolygons + d.kabupaten + d.kecamatan;
-  const rawSection = raw
-    ? `Source: the test file of the Shopee Code League 2021 "Address Elements Extraction" competition
-(Kaggle competition \`scl-2021-ds\`, data by Shopee), \`${RAW_PATH}\` (${raw.rows.toLocaleString("en")} rows,
-columns \`id,raw_address\`) as copied into the public repository github.com/MarkHershey/shopee-code-league-2021,
-commit ${raw.commit.slice(0, 7)}. ${raw.sampled} distinct addresses, the first by a SHA-256 hash of the row id.`
-    : "Not built here (the source mirror was absent).";
-  return `# Real-world address sets
-
-Built by \`npm run address:world\` (scripts/address-world.ts); scored by scripts/address-world-rates.ts
-(\`npm run address:quality -- --world\`, \`--heldout\`, \`--raw\`).
-
-- \`address-world.json\`: the development set (${w.dev} cases).
-- \`address-world-heldout.json\`: the held-out set (${w.heldout} cases). **Never use it to tune the
-  resolver** (no rule, word list, threshold or weight may be chosen by looking at it or its misses); only
-  report its figures, at most once per change, next to the development set's.
-- \`.wrangler/address-raw.json\` (not committed): raw, unlabelled addresses, for coverage and robustness only.
-  The repository they were copied into states no licence and the data is Shopee's, released for a Kaggle
-  competition whose terms could not be checked here: the sample is built locally from a mirror of that
-  repository and never committed.
-
-## Schools: source and licence
-
-Source: the Indonesian school list of github.com/suryavip/daftar-sekolah-indonesia (\`result/*.json\`,
-commit ${w.commit ? w.commit.slice(0, 7) : "(a checkout)"}), data collected from sekolah.data.kemdikbud.go.id.
-Facts of that list (school id, street address as registered, its kecamatan, kabupaten/kota and province
-as written, coordinates) are used under its licence:
-
-\`\`\`
-${licence.trim()}
-\`\`\`
-
-## Labels
-
-The codes in the list are Kemdikbud's own and are not used. The label of a school is the Kemendagri
-kecamatan whose polygon (seed/sources/wilayah-boundaries-kecamatan.csv.gz, even-odd over all rings)
-holds its point (lintang, bujur), with that kecamatan's kabupaten/kota and provinsi in the seed. A school
-is kept only when its text agrees with its point:
-
-- its written kabupaten/kota (\`Kab. X\`/\`Kota X\`, prefix stripped) is, among the kabupaten/kota of the
-  point's province of the written kind (Kab or Kota), uniquely the closest to the point's kabupaten;
-- its written kecamatan (\`Kec.\` stripped) is, among the kecamatan of the point's kabupaten, uniquely
-  the closest to the point's kecamatan (ties rejected);
-
-both within max(3, 40% of the written length) edits (optimal string alignment distance), names
-search-normalised with punctuation dropped, over each region's spellings in the seed (name, short name,
-aliases, former names), as written and with short forms expanded (Sei -> Sungai, Sel./Utr./Tim./Bar./Tgh.,
-Bt. -> Batu, Kp. -> Kampung, Bukik -> Bukit, Kep. -> Kepulauan, Roman numerals I-IV -> Satu..Empat, a leading Kota dropped, spaces removed).
-
-Schools: ${w.schools.toLocaleString("en")}; dropped ${dropped.toLocaleString("en")}:
-duplicate NPSN ${d.duplicate}; no point (missing, unreadable or 0,0) ${d.noPoint.toLocaleString("en")};
-point outside every kecamatan polygon ${d.outside.toLocaleString("en")}; point in several polygons ${d.severalPolygons.toLocaleString("en")};
-kabupaten/kota disagreement ${d.kabupaten.toLocaleString("en")}; kecamatan disagreement (kabupaten agreeing)
-${d.kecamatan.toLocaleString("en")}. Accepted: ${w.accepted.toLocaleString("en")}, of which ${w.provinceDiffers.toLocaleString("en")} write a
-province other than the point's (the list predates the 2022 Papua splits: \`Prov. Papua\` for a school now
-in Papua Selatan; their cases name no province: \`named.provinsi_id\` absent).
-
-## Sample and cases
-
-Deterministic: in each province (of the label) the schools in the order of a SHA-256 hash of their NPSN,
-${PER_PROVINCE} per province where there are that many, the rest up to ${TARGET.toLocaleString("en")} round-robin from the
-provinces with more; ${w.sampled.toLocaleString("en")} schools (${w.sampleProvinceDiffers} writing another province).
-Split by another hash of the NPSN: development ${w.dev / 2} schools, held-out ${w.heldout / 2}.
-Per province (id, taken of accepted): ${w.perProvince.join("; ")}.${w.missingProvinces.length ? ` No school accepted in: ${w.missingProvinces.join(", ")}.` : ""}
-
-Each school gives two cases: \`with_province\`, the address as registered,
-\`\${alamat_jalan}, \${kecamatan}, \${kabupaten_kota}, \${propinsi}\` (the fields as written, with their
-\`Kec.\`/\`Kab.\`/\`Kota\`/\`Prov.\` prefixes; an empty street left out), and \`without_province\`, the same
-without the province. Fields: \`npsn\`, \`text\`, \`style\`, the label (\`kecamatan_id\`, \`kabupaten_id\`,
-\`provinsi_id\`, from the point), \`named\` (what the text names unambiguously: the written province when it
-is the point's, with_province only, and the written kabupaten/kota, as label ids), \`kec_form\` (the written
-kecamatan against the label's name: \`exact\` normalised equal, \`form\` equal after expanding short forms,
-\`typo\` 1-2 edits otherwise, \`other\`; schools: ${["exact", "form", "typo", "other"].map((f) => `${f} ${w.forms.get(f) ?? 0}`).join(", ")}),
-\`village_in_street\` (the street part holds Ds./Desa/Kel./Kelurahan/Dusun/Dsn./Dukuh/Kampung/Kp./Gampong/
-Nagari/Jorong/Pekon/Lingkungan: ${w.villageWords} schools).
-
-## Raw addresses (unlabelled)
-
-${rawSection}
-
-No licence is stated in that repository, and the data is Shopee's, published for the competition under
-Kaggle's competition rules (which commonly limit use to the competition and non-commercial research).
-Used here only to measure coverage (how many addresses get any answer) and robustness (no exception);
-settle the terms before shipping the file anywhere outside this repository.
-`;
-}
-
 async function main() {
   const args = process.argv.slice(2);
   const opt = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -582,7 +356,7 @@ async function main() {
   const raw = buildRaw(opt("--raw-mirror", DEFAULT_RAW_MIRROR));
   const gitDir = gitDirOf(mirror);
   const licence = gitDir ? git(gitDir, ["show", "HEAD:LICENSE"]) : readFileSync(join(mirror, "LICENSE"), "utf8");
-  writeFileSync(join(FIXTURES, "address-world.README.md"), readme(w, raw, licence));
+  writeFileSync(join(FIXTURES, "address-world.README.md"), worldReadme(w, raw, licence, { perProvince: PER_PROVINCE, target: TARGET, rawPath: RAW_PATH }));
   console.log(
     `${w.schools} schools; dropped: ${JSON.stringify(w.drops)}; accepted ${w.accepted} (${w.provinceDiffers} writing another province); sampled ${w.sampled}: ${w.dev} development cases, ${w.heldout} held-out`,
   );

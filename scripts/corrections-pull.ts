@@ -7,10 +7,11 @@
  *
  *   npm run corrections:pull                # local D1
  *   npm run corrections:pull -- --remote    # production D1
+ *   npm run corrections:pull -- --seed DIR  # into the seed in DIR (a copy) instead of seed/
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { d1, isMain, seedDir, type Target } from "./lib.ts";
+import { d1, isMain, seedDirArg, type Target } from "./lib.ts";
 import { CORRECTIONS_FILE, type Correction, correctionsCsv, correctionValueProblem, mergeCorrections, readCorrections } from "./seed/corrections.ts";
 
 /** Accepted reports (src/reports owns the table), oldest decision first; the value the reviewer accepted. */
@@ -41,8 +42,8 @@ export function pulledCorrections(rows: Record<string, unknown>[]): Correction[]
   });
 }
 
-/** Pulls, merges and writes; returns the file's corrections and how many were new. */
-export function pullCorrections(target: Target, dir = seedDir): { total: number; added: number } {
+/** Pulls, merges and writes into the seed directory `dir`; returns the file's corrections and how many were new. */
+export function pullCorrections(target: Target, dir: string): { total: number; added: number } {
   const existing = readCorrections(dir);
   const pulled = pulledCorrections(d1(ACCEPTED_REPORTS_SQL, target));
   const known = new Set(existing.map((c) => c.reportId));
@@ -56,7 +57,7 @@ if (isMain(import.meta.url)) {
   const at = args.indexOf("--persist-to");
   const target: Target = { remote: args.includes("--remote"), persistTo: at >= 0 ? args[at + 1] : undefined };
   try {
-    const { total, added } = pullCorrections(target);
+    const { total, added } = pullCorrections(target, seedDirArg(args));
     console.log(
       `seed/${CORRECTIONS_FILE}: ${total} corrections, ${added} new from the ${target.remote ? "remote" : "local"} database. Next: npm run seed:build, then commit the seed.`,
     );

@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { displayParts, generateKeySecret, hashKeySecret } from "../src/keys/secret.ts";
 import { base64url, newId, randomBytes } from "../src/lib/crypto.ts";
 import { devOptions, devSummary } from "./dev-options.ts";
-import { d1, readDevVars, root, sqlString, type Target, targetArgs, toolEnv, wrangler, wranglerBin } from "./lib.ts";
+import { d1, readDevVars, root, SEED_DIR, sqlString, type Target, targetArgs, toolEnv, wrangler, wranglerBin } from "./lib.ts";
 import { KELURAHAN_MARKER, loadKelurahanBoundaries } from "./seed/boundaries.ts";
 import { ensureLocalExports } from "./seed/exports.ts";
 import { ensureLocalTiles } from "./seed/tiles.ts";
@@ -125,13 +125,13 @@ async function main() {
   if (markers.get(KELURAHAN_MARKER) !== manifest.boundaries.kelurahan.checksum) {
     console.log("Loading kelurahan/desa boundaries (built from seed/sources/wilayah-boundaries-kelurahan.csv.gz)...");
     const t0 = Date.now();
-    loadKelurahanBoundaries(target);
+    loadKelurahanBoundaries(SEED_DIR, target);
     console.log(`Boundaries loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
   }
   // The bulk exports in the local R2 (built once per seed into .wrangler/exports/, uploaded to each state).
-  await ensureLocalExports(persistTo);
+  await ensureLocalExports(SEED_DIR, persistTo);
   // The vector tiles (one PMTiles archive, built once per seed into .wrangler/tiles/, about 90 s).
-  await ensureLocalTiles(persistTo);
+  await ensureLocalTiles(SEED_DIR, persistTo);
 
   const key = await ensureDevKey();
   const summary = devSummary({ key, keyFile: keyFile.startsWith(root) ? keyFile.slice(root.length + 1) : keyFile, port: options.port, serving: options.serve });

@@ -4,17 +4,26 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const wranglerBin = join(root, "node_modules", ".bin", "wrangler");
 /**
- * The seed's directory: its inputs (sources/, the editions, curated files) and what the build writes.
- * WILAYAH_SEED_DIR points the seed scripts at a copy (the edition tests take in a synthetic edition
- * in a copy, never in the repository's seed/).
+ * The repository's seed directory: its inputs (sources/, the editions, curated files) and what the
+ * build writes. The seed functions take the directory they work on as a parameter; the commands
+ * default to this one.
  */
-export const seedDir = process.env.WILAYAH_SEED_DIR ? resolve(process.env.WILAYAH_SEED_DIR) : join(root, "seed");
+export const SEED_DIR = join(root, "seed");
+
+/** A seed command's directory: `--seed DIR` (a copy: the edition tests take in a synthetic edition in one, never in seed/), else SEED_DIR. */
+export function seedDirArg(args: string[]): string {
+  const at = args.indexOf("--seed");
+  if (at < 0) return SEED_DIR;
+  const dir = args[at + 1];
+  if (!dir || dir.startsWith("--")) throw new Error("--seed needs a directory");
+  return resolve(dir);
+}
 /** The environment every wrangler call gets: no usage metrics sent. */
 export const toolEnv = { ...process.env, WRANGLER_SEND_METRICS: "false" };
 
@@ -32,9 +41,27 @@ export function readDevVars(file = join(root, ".dev.vars")): Record<string, stri
   return vars;
 }
 
+/**
+ * The wrangler the scripts' commands run: the first `wrangler` on PATH, else the project's. Every
+ * npm script puts node_modules/.bin first on PATH (scripts/boot.mjs), so that is the project's too;
+ * the deploy's test puts a stand-in before it, which records what it is asked (scripts/deploy.test.ts).
+ */
+function wranglerOnPath(): string {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    const file = join(dir, "wrangler");
+    if (dir && existsSync(file)) return file;
+  }
+  return wranglerBin;
+}
+
 /** Runs wrangler; throws with its output when it fails. `capture` returns stdout instead of showing it. */
 export function wrangler(args: string[], opts: { capture?: boolean } = {}): string {
-  const r = spawnSync(wranglerBin, args, { cwd: root, env: toolEnv, encoding: "utf8", stdio: opts.capture ? ["ignore", "pipe", "pipe"] : "inherit" });
+  const r = spawnSync(wranglerOnPath(), args, {
+    cwd: root,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    encoding: "utf8",
+    stdio: opts.capture ? ["ignore", "pipe", "pipe"] : "inherit",
+  });
   if (r.status !== 0) {
     const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
     if (opts.capture) process.stderr.write(output);
@@ -42,6 +69,17 @@ export function wrangler(args: string[], opts: { capture?: boolean } = {}): stri
     throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed (exit ${r.status})${opts.capture ? `: ${output.slice(-600)}` : ""}`);
   }
   return r.stdout ?? "";
+}
+
+/** Runs wrangler to ask something (does this exist?): its exit status and output, failing or not. */
+export function wranglerStatus(args: string[]): { ok: boolean; out: string } {
+  const r = spawnSync(wranglerOnPath(), args, {
+    cwd: root,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return { ok: r.status === 0, out: `${r.stdout ?? ""}${r.stderr ?? ""}` };
 }
 
 /**

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { SEED_DIR } from "./lib.ts";
 import { buildNameGroups, NAME_GROUPS } from "./search-queries-names.ts";
 import { buildSeed } from "./seed/build.ts";
 
 describe("name-reading groups of the quality set (scripts/search-queries-names.ts)", () => {
   it("are drawn deterministically from the seed, each query with an active region to find", async () => {
-    const seed = await buildSeed();
+    const seed = await buildSeed(SEED_DIR);
     const { rows } = seed;
     const a = buildNameGroups(seed);
     const b = buildNameGroups(seed);

@@ -40,8 +40,9 @@ import { oldSpellingOf } from "../src/wilayah/names/spelling.ts";
 import { ADMIN_FORMS, STREET_WORDS } from "../src/wilayah/names/table.ts";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import { nameWords } from "../src/wilayah/search/plan.ts";
+import { SEED_DIR } from "./lib.ts";
 import type { SeedResult } from "./seed/build.ts";
-import { loadNameTable, spellingsOf } from "./seed/name-table.ts";
+import { loadNameTable, readNameTableCsv, spellingsOf } from "./seed/name-table.ts";
 import { loadAliases } from "./seed/search-index.ts";
 
 /** One query of the search quality set (here, below search-queries.ts, so the two do not import each other). */
@@ -165,8 +166,8 @@ export function buildNameGroups({ rows, vocabulary }: Pick<SeedResult, "rows" | 
 
   // short-form and historic: the table.
   const spellings = spellingsOf(rows);
-  const aliases = new Set(loadAliases(new Set(byId.keys())).map((a) => normalizeSearchText(a.alias)));
-  const table = loadNameTable(spellings, aliases);
+  const aliases = new Set(loadAliases(SEED_DIR, new Set(byId.keys())).map((a) => normalizeSearchText(a.alias)));
+  const table = loadNameTable(spellings, aliases, readNameTableCsv(SEED_DIR));
   for (const e of table) {
     if (e.id) {
       add({ group: e.kind === "historic" ? "historic" : "short-form", q: e.typed, expected: e.id, note: `${e.typed} = ${e.reads}` });

@@ -32,13 +32,13 @@ import { seeded } from "../src/lib/random.ts";
 import { undotted } from "../src/wilayah/codes.ts";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import { nameWords } from "../src/wilayah/search/plan.ts";
-import { LETTERS, TYPO_OPS, typoOf } from "./lib.ts";
+import { LETTERS, SEED_DIR, TYPO_OPS, typoOf } from "./lib.ts";
 import { buildNameGroups, type QualityQuery } from "./search-queries-names.ts";
 import { buildSeed } from "./seed/build.ts";
 import { loadAliases, loadPostalCodes } from "./seed/search-index.ts";
 
 export async function buildQualitySet(): Promise<QualityQuery[]> {
-  const seed = await buildSeed();
+  const seed = await buildSeed(SEED_DIR);
   const { rows } = seed;
   const random = seeded(15);
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
@@ -125,7 +125,7 @@ export async function buildQualitySet(): Promise<QualityQuery[]> {
   });
 
   // alias: all of them
-  for (const a of loadAliases(new Set(byId.keys()))) out.push({ group: "alias", q: a.alias, expected: a.id });
+  for (const a of loadAliases(SEED_DIR, new Set(byId.keys()))) out.push({ group: "alias", q: a.alias, expected: a.id });
 
   // typo
   for (const op of TYPO_OPS) {
@@ -149,7 +149,7 @@ export async function buildQualitySet(): Promise<QualityQuery[]> {
   });
 
   // postal
-  const postal = loadPostalCodes();
+  const postal = loadPostalCodes(SEED_DIR);
   const villages = new Map<string, string[]>();
   for (const [id, code] of postal) villages.set(code, [...(villages.get(code) ?? []), id]);
   const codes = [...villages.keys()].sort();

@@ -10,7 +10,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as current from "idn-area-data";
 import { decodeShape, encodeRings, toMultiPolygon } from "../src/wilayah/geo/geometry.ts";
-import { isMain, root } from "./lib.ts";
+import { isMain, root, SEED_DIR } from "./lib.ts";
 import { readBoundaries } from "./seed/boundary-sql.ts";
 
 /** Indonesia's box (the seed's bounds) and the SVG scale: units per degree. */
@@ -31,7 +31,7 @@ export async function buildMap(): Promise<string> {
   const names = new Map(
     (await (current as unknown as { getProvinces(): Promise<{ code: string; name: string }[]> }).getProvinces()).map((p) => [p.code, p.name]),
   );
-  const provinces = readBoundaries("provinsi").map((b) => {
+  const provinces = readBoundaries(SEED_DIR, "provinsi").map((b) => {
     const polygons = toMultiPolygon(decodeShape(encodeRings(b.rings)), SIMPLIFY_DEGREES);
     const d = polygons
       .flatMap((polygon) => polygon.filter((ring) => area(ring) >= MIN_RING_AREA))

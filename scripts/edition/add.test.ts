@@ -15,11 +15,21 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const add = (file: string, ...args: string[]) =>
   spawnSync(
     process.execPath,
-    [join(root, "scripts", "edition", "add.ts"), "--id", "2026", "--decree", "Kepmendagri test", "--date", "2026-03-01", "--file", file, ...args],
-    {
-      env: { ...process.env, WILAYAH_SEED_DIR: seed },
-      encoding: "utf8",
-    },
+    [
+      join(root, "scripts", "edition", "add.ts"),
+      "--id",
+      "2026",
+      "--decree",
+      "Kepmendagri test",
+      "--date",
+      "2026-03-01",
+      "--file",
+      file,
+      "--seed",
+      seed,
+      ...args,
+    ],
+    { encoding: "utf8" },
   );
 
 describe("npm run edition:add (the command)", () => {

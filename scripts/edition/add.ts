@@ -11,19 +11,35 @@
  *       province split off names where its kabupaten went), added to seed/history-curated.csv
  *   ... --allow-large-change
  *       accepts a list that drops more than 2% of today's codes of a level
+ *   ... --seed DIR
+ *       the seed in DIR (a copy: the edition tests take in a synthetic edition in one) instead of seed/
+ *
+ * One process: the review and the build are given the registry with the new edition appended as a
+ * value (scripts/seed/history-editions.ts, HistoryInputs), and the seed directory is written only
+ * once both are done.
  *
  * Any problem (each with its line number): nothing is written, exit 1. The maintainers' runbook is
  * docs/api.md, "A new decree is out".
  */
-import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
-import { isMain, root, seedDir } from "../lib.ts";
-import { CURATED_FILE, csvFields, type Edition, type Registry, readEditions, readRegistry } from "../seed/history-editions.ts";
+import { isMain, root, seedDirArg } from "../lib.ts";
+import { buildSeed, writeSeed } from "../seed/build.ts";
+import {
+  csvFields,
+  curatedFile,
+  type Edition,
+  type HistoryInputs,
+  parseCurated,
+  parseEditionList,
+  type Registry,
+  readEditions,
+  readRegistry,
+  registryFile,
+} from "../seed/history-editions.ts";
 import { checkEdition, decodeList, largeDrops, type Problem, readList } from "./input.ts";
-import type { ReviewCounts } from "./review.ts";
+import { type ReviewCounts, review } from "./review.ts";
 
 export type AddOptions = {
   id: string;
@@ -59,9 +75,6 @@ function parseArgs(argv: string[]): AddOptions {
 
 class UsageError extends Error {}
 
-/** Today's list as the current edition spells it (the editions file's official spelling, not the region tables' names). */
-const todaysList = (current: Edition) => readEditions().get(current.id) ?? new Map<string, string>();
-
 /** `--curated`: the links the decree's law states (seed/history-curated.csv rows), for the new edition only. */
 function readCuratedRows(file: string, id: string, today: Map<string, string>, next: Set<string>): { rows: string[]; problems: Problem[] } {
   const lines = readFileSync(file, "utf8").split(/\r?\n/);
@@ -85,43 +98,18 @@ function readCuratedRows(file: string, id: string, today: Map<string, string>, n
 
 const csvField = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
-/** A seed directory where the registry has the new edition last: links to everything else of `seedDir`. */
-function stagingDir(registry: Registry, edition: Edition, listGz: Buffer, curated: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "wilayah-edition-"));
-  // its own inputs, and the build's outputs (a link would write through to the real seed)
-  const own = ["editions.json", "editions", "history-curated.csv", ...BUILD_OUTPUTS];
-  for (const entry of readdirSync(seedDir)) if (!own.includes(entry)) symlinkSync(join(seedDir, entry), join(dir, entry));
-  writeFileSync(join(dir, "history-curated.csv"), curated);
-  mkdirSync(join(dir, "editions"));
-  for (const e of registry.editions) if (e.file) symlinkSync(join(seedDir, e.file), join(dir, e.file));
-  writeFileSync(join(dir, edition.file as string), listGz);
-  writeFileSync(join(dir, "editions.json"), registryJson({ ...registry, editions: [...registry.editions, edition] }));
-  return dir;
-}
-
-/** What scripts/seed/build.ts writes into the seed directory. */
-const BUILD_OUTPUTS = ["wilayah.sql", "manifest.json", "vocabulary.json", "name-table.json", "neighbours-kelurahan.csv.gz"];
-
 const registryJson = (r: Registry) => `${JSON.stringify(r, null, 2)}\n`;
-
-function runChild(script: string, dir: string, capture: boolean): string {
-  const r = spawnSync(process.execPath, [join(root, "scripts", ...script.split("/"))], {
-    env: { ...process.env, WILAYAH_SEED_DIR: dir },
-    encoding: "utf8",
-    stdio: capture ? ["ignore", "pipe", "inherit"] : "inherit",
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (r.status !== 0) throw new Error(`${script} failed (exit ${r.status})`);
-  return r.stdout ?? "";
-}
 
 export type AddResult = { problems: Problem[]; report?: string; counts?: ReviewCounts; written: boolean };
 
-export function addEdition(o: AddOptions): AddResult {
-  const registry = readRegistry();
+/** Takes the edition `o` describes into the seed in `seedDir` (written only with `o.write`, and only when nothing failed). */
+export async function addEdition(seedDir: string, o: AddOptions): Promise<AddResult> {
+  const registry = readRegistry(seedDir);
   const current = registry.editions[registry.editions.length - 1];
   const { text, encoding } = decodeList(readFileSync(o.file));
-  const today = todaysList(current);
+  // Today's list as the current edition spells it (the editions file's official spelling, not the region tables' names).
+  const lists = readEditions(seedDir, registry.editions);
+  const today = lists.get(current.id) ?? new Map<string, string>();
   const { entries, problems } = readList(text, today);
   problems.push(
     ...checkEdition(
@@ -143,46 +131,57 @@ export function addEdition(o: AddOptions): AddResult {
   const curated = o.curated ? readCuratedRows(o.curated, o.id, today, new Set(entries.map((e) => e.code))) : { rows: [], problems: [] };
   problems.push(...curated.problems);
   if (problems.length) return { problems, written: false };
-  const curatedCsv = `${readFileSync(CURATED_FILE, "utf8").replace(/\n*$/, "\n")}${curated.rows.map((r) => `${r}\n`).join("")}`;
+  const curatedCsv = `${readFileSync(curatedFile(seedDir), "utf8").replace(/\n*$/, "\n")}${curated.rows.map((r) => `${r}\n`).join("")}`;
 
   const edition: Edition = { id: o.id, regulation: o.decree, date: o.date, file: `editions/${o.id}.csv.gz`, added: new Date().toISOString().slice(0, 10) };
   const listCsv = `code,name\n${entries
     .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
     .map((e) => `${e.code},${csvField(e.name)}`)
     .join("\n")}\n`;
-  const listGz = gzipSync(listCsv, { level: 9 });
-  const dir = stagingDir(registry, edition, listGz, curatedCsv);
-  try {
-    const review = JSON.parse(runChild("edition/review.ts", dir, true)) as { markdown: string; counts: ReviewCounts };
-    // The whole seed from the new registry (regions, history, search index, name table, manifest),
-    // built beside the real one: a failure leaves the seed directory as it was.
-    if (o.write) runChild("seed/build.ts", dir, false);
-    const markdown = `${review.markdown}\nRead as ${encoding}; ${entries.length} codes.\n`;
-    const reportFile = o.report ?? (o.write ? join(dir, "editions", `${o.id}.review.md`) : join(root, ".wrangler", `edition-${o.id}-review.md`));
-    mkdirSync(dirname(reportFile), { recursive: true });
-    writeFileSync(reportFile, markdown);
-    if (o.write) {
-      mkdirSync(join(seedDir, "editions"), { recursive: true });
-      for (const f of [...BUILD_OUTPUTS, "history-curated.csv", edition.file as string, `editions/${o.id}.review.md`, "editions.json"])
-        copyFileSync(join(dir, f), join(seedDir, f));
-    }
-    return { problems, report: markdown, counts: review.counts, written: o.write };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const editions = [...registry.editions, edition];
+  // The seed's inputs with the new edition, as the build reads them once written: its list as its
+  // own file parses, the curated links with its rows.
+  const inputs: HistoryInputs = {
+    editions,
+    lists: new Map([...lists, [o.id, parseEditionList(listCsv, edition.file as string)]]),
+    curated: parseCurated(curatedCsv, editions),
+  };
+  const reviewed = await review(seedDir, inputs);
+  // The whole seed from the new registry (regions, history, search index, name table, manifest),
+  // built in memory: a failure leaves the seed directory as it was.
+  const built = o.write ? await buildSeed(seedDir, { history: inputs }) : undefined;
+  const markdown = `${reviewed.markdown}\nRead as ${encoding}; ${entries.length} codes.\n`;
+  const reportFiles = [
+    ...(o.report ? [o.report] : []),
+    ...(o.write ? [join(seedDir, "editions", `${o.id}.review.md`)] : o.report ? [] : [join(root, ".wrangler", `edition-${o.id}-review.md`)]),
+  ];
+  for (const f of reportFiles) {
+    mkdirSync(dirname(f), { recursive: true });
+    writeFileSync(f, markdown);
   }
+  if (built) {
+    writeFileSync(join(seedDir, edition.file as string), gzipSync(listCsv, { level: 9 }));
+    writeFileSync(curatedFile(seedDir), curatedCsv);
+    writeSeed(seedDir, built);
+    // last: the registry names the new edition once everything it needs is in place
+    writeFileSync(registryFile(seedDir), registryJson({ ...registry, editions }));
+  }
+  return { problems, report: markdown, counts: reviewed.counts, written: o.write };
 }
 
-function main() {
+async function main() {
+  const args = process.argv.slice(2);
+  const seedDir = seedDirArg(args);
   let o: AddOptions;
   try {
-    o = parseArgs(process.argv.slice(2));
+    o = parseArgs(args);
   } catch (e) {
     console.error(
-      `${e instanceof Error ? e.message : e}\nusage: npm run edition:add -- --id 2026 --decree "Kepmendagri ..." --date YYYY-MM-DD --file list.csv [--curated links.csv] [--write] [--allow-large-change] [--report FILE]`,
+      `${e instanceof Error ? e.message : e}\nusage: npm run edition:add -- --id 2026 --decree "Kepmendagri ..." --date YYYY-MM-DD --file list.csv [--curated links.csv] [--write] [--allow-large-change] [--report FILE] [--seed DIR]`,
     );
     process.exit(1);
   }
-  const r = addEdition(o);
+  const r = await addEdition(seedDir, o);
   if (r.problems.length) {
     for (const p of r.problems) console.error(`${p.line === null ? "edition" : `${relative(process.cwd(), o.file)}:${p.line}`}: ${p.message}`);
     console.error(`${r.problems.length} problem(s); nothing written.`);
@@ -197,10 +196,8 @@ function main() {
 }
 
 if (isMain(import.meta.url)) {
-  try {
-    main();
-  } catch (e) {
+  main().catch((e: unknown) => {
     console.error(e instanceof Error ? e.message : e);
     process.exit(1);
-  }
+  });
 }

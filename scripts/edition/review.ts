@@ -2,16 +2,16 @@
  * The review report of a new edition: every change against the edition before it, by kind, with
  * successors and the basis of each (the rules the six editions since 2015 go through:
  * scripts/seed/history.ts, docs/history-method.md), and the gaps its new codes open in the other
- * sources (reported, never filled). Run by scripts/edition/add.ts in a child process whose
- * WILAYAH_SEED_DIR holds the registry with the new edition last; prints JSON { markdown, counts }.
+ * sources (reported, never filled). Called by scripts/edition/add.ts with the history inputs that
+ * have the new edition last (nothing of it is written yet) and the seed directory whose sources
+ * the gaps are read from.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { LEVELS } from "../../src/wilayah/codes.ts";
-import { isMain, seedDir } from "../lib.ts";
 import { buildHistory } from "../seed/history.ts";
-import { CHANGES, CURRENT, EDITIONS, LEVEL_NAMES, type LevelNo, levelOfCode, readCurated, readEditions } from "../seed/history-editions.ts";
+import { CHANGES, type HistoryInputs, LEVEL_NAMES, type LevelNo, levelOfCode } from "../seed/history-editions.ts";
 import type { ChangeEvent } from "../seed/history-transition.ts";
 import { buildIslands, parseIslandMoves } from "../seed/region-sources.ts";
 
@@ -25,8 +25,6 @@ const firstColumn = (csv: string) =>
       .map((l) => l.slice(0, l.indexOf(",")))
       .filter(Boolean),
   );
-const sourceCodes = (file: string) => firstColumn(readFileSync(join(seedDir, "sources", file), "utf8"));
-const boundaryCodes = (level: string) => firstColumn(gunzipSync(readFileSync(join(seedDir, "sources", `wilayah-boundaries-${level}.csv.gz`))).toString("utf8"));
 
 const cell = (s: string | null) => (s ?? "").replace(/\|/g, "\\|");
 
@@ -39,12 +37,17 @@ function changeTable(events: ChangeEvent[]): string[] {
   return out;
 }
 
-export async function review(): Promise<{ markdown: string; counts: ReviewCounts }> {
-  const lists = readEditions();
-  const h = buildHistory(lists, readCurated());
-  const cur = EDITIONS[CURRENT];
-  const prev = EDITIONS[CURRENT - 1];
-  const events = h.events.filter((e) => e.edition === CURRENT);
+/** The review of the last edition of `inputs` against the one before it; the gaps against the sources of `seedDir`. */
+export async function review(seedDir: string, inputs: HistoryInputs): Promise<{ markdown: string; counts: ReviewCounts }> {
+  const sourceCodes = (file: string) => firstColumn(readFileSync(join(seedDir, "sources", file), "utf8"));
+  const boundaryCodes = (level: string) =>
+    firstColumn(gunzipSync(readFileSync(join(seedDir, "sources", `wilayah-boundaries-${level}.csv.gz`))).toString("utf8"));
+  const { editions, lists } = inputs;
+  const h = buildHistory(inputs);
+  const currentOrd = editions.length - 1;
+  const cur = editions[currentOrd];
+  const prev = editions[currentOrd - 1];
+  const events = h.events.filter((e) => e.edition === currentOrd);
   const next = lists.get(cur.id) ?? new Map<string, string>();
   const before = lists.get(prev.id) ?? new Map<string, string>();
   const md: string[] = [
@@ -103,13 +106,4 @@ export async function review(): Promise<{ markdown: string; counts: ReviewCounts
     md.push(`- ${what}: ${codes.length}${codes.length ? ` (${codes.slice(0, 20).join(", ")}${codes.length > 20 ? ", ..." : ""})` : ""}`);
   }
   return { markdown: `${md.join("\n")}\n`, counts };
-}
-
-if (isMain(import.meta.url)) {
-  review()
-    .then((r) => process.stdout.write(JSON.stringify(r)))
-    .catch((e: unknown) => {
-      console.error(e instanceof Error ? e.message : e);
-      process.exit(1);
-    });
 }

@@ -10,11 +10,11 @@
  *  - two villages recoded (new numbers in the same kecamatan);
  *  - two villages merged into a new one named after both.
  *
- *   node scripts/edition/synthetic.ts OUT.csv CURATED.csv [EXPECTED.json]
+ *   node scripts/edition/synthetic.ts OUT.csv CURATED.csv [EXPECTED.json] [--seed DIR]
  */
 import { writeFileSync } from "node:fs";
 import { levelOf } from "../../src/wilayah/codes.ts";
-import { isMain } from "../lib.ts";
+import { isMain, seedDirArg } from "../lib.ts";
 import { readEditions } from "../seed/history-editions.ts";
 
 export const SYNTHETIC = {
@@ -52,9 +52,10 @@ const annex = (code: string, name: string) => {
   return upper;
 };
 
-export function syntheticEdition(): { csv: Buffer; expected: Expected; list: Map<string, string> } {
+/** The next edition after the current one of the seed in `seedDir`. */
+export function syntheticEdition(seedDir: string): { csv: Buffer; expected: Expected; list: Map<string, string> } {
   // The official spelling of today's list: the current edition as the editions file has it.
-  const lists = readEditions();
+  const lists = readEditions(seedDir);
   const today = [...lists.values()].at(-1) as Map<string, string>;
   const next = new Map(today);
   const expected: Expected = { created: [], renamed: [], recoded: [], merged: [], mergedInto: { code: "", name: "" } };
@@ -136,12 +137,14 @@ const WINDOWS_1252 = new Map([
 ]);
 
 if (isMain(import.meta.url)) {
-  const [out, curatedOut, expectedOut] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const seed = args.indexOf("--seed");
+  const [out, curatedOut, expectedOut] = seed < 0 ? args : [...args.slice(0, seed), ...args.slice(seed + 2)];
   if (!out || !curatedOut) {
-    console.error("usage: node scripts/edition/synthetic.ts OUT.csv CURATED.csv [EXPECTED.json]");
+    console.error("usage: node scripts/edition/synthetic.ts OUT.csv CURATED.csv [EXPECTED.json] [--seed DIR]");
     process.exit(1);
   }
-  const { csv, expected } = syntheticEdition();
+  const { csv, expected } = syntheticEdition(seedDirArg(args));
   writeFileSync(out, csv);
   writeFileSync(curatedOut, syntheticCurated());
   if (expectedOut) writeFileSync(expectedOut, `${JSON.stringify(expected, null, 2)}\n`);

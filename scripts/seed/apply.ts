@@ -15,15 +15,17 @@
  *     swaps them back the same way (docs/api.md, "A new decree is out"; D1 Time Travel restores
  *     any earlier minute too).
  *
- *   npm run seed:apply -- --local [--persist-to DIR] [--force] [--rollback] [--notify URL]
+ *   npm run seed:apply -- --local [--persist-to DIR] [--force] [--rollback] [--notify URL] [--seed DIR]
  *   npm run seed:apply -- --remote [--force] [--rollback]
+ *
+ * `--seed DIR`: the built seed in DIR (a copy) instead of seed/.
  *
  * `--notify URL`: after the swap, GET URL (a local `wrangler dev --test-scheduled`'s
  * `/__scheduled?cron=...`) so the webhook publisher runs now instead of at its next minute.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { d1, isMain, root, seedDir, sqlString, type Target, targetArgs, wrangler } from "../lib.ts";
+import { d1, isMain, root, seedDirArg, sqlString, type Target, targetArgs, wrangler } from "../lib.ts";
 import { KELURAHAN_MARKER, kelurahanBoundarySql } from "./boundaries.ts";
 
 const NEXT = "__next";
@@ -182,7 +184,8 @@ function loadedChecksums(t: Target): Map<string, string> {
 
 export type ApplyResult = { applied: boolean; seconds: { stage: number; swap: number }; statements: number };
 
-export async function applySeed(t: Target, opts: { force?: boolean; notify?: string } = {}): Promise<ApplyResult> {
+/** Puts the seed built in `seedDir` into the D1 of `t`, with no gap (see above); nothing when it is loaded already. */
+export async function applySeed(seedDir: string, t: Target, opts: { force?: boolean; notify?: string } = {}): Promise<ApplyResult> {
   const manifest = JSON.parse(readFileSync(join(seedDir, "manifest.json"), "utf8")) as {
     checksum: string;
     dataVersion: string;
@@ -195,7 +198,7 @@ export async function applySeed(t: Target, opts: { force?: boolean; notify?: str
     return { applied: false, seconds: { stage: 0, swap: 0 }, statements: 0 };
   }
   const seed = readFileSync(join(seedDir, "wilayah.sql"), "utf8");
-  const extra = villagesDiffer ? [kelurahanBoundarySql()] : [];
+  const extra = villagesDiffer ? [kelurahanBoundarySql(seedDir)] : [];
   const { tables, emptied } = seedTables([seed, ...extra].join("\n"));
   const schema = schemaOf(tables, t);
   const missing = tables.filter((x) => !schema.some((r) => r.type === "table" && r.name === x));
@@ -235,8 +238,8 @@ export async function applySeed(t: Target, opts: { force?: boolean; notify?: str
   return { applied: true, seconds: { stage: (t1 - t0) / 1000, swap: (t2 - t1) / 1000 }, statements };
 }
 
-/** Swaps the `__old` tables (the data before the last apply) back in, with their data version. */
-export function rollbackSeed(t: Target): void {
+/** Swaps the `__old` tables (the data before the last apply) back in, with their data version (the tables are those the seed in `seedDir` writes). */
+export function rollbackSeed(seedDir: string, t: Target): void {
   const previous = d1("SELECT version, checksum FROM dataset WHERE id = 'wilayah-previous'", t)[0] as { version: string; checksum: string } | undefined;
   const seed = readFileSync(join(seedDir, "wilayah.sql"), "utf8");
   const { tables } = seedTables(seed);
@@ -271,8 +274,9 @@ async function main() {
   };
   if (args.includes("--remote") === args.includes("--local")) throw new Error("seed:apply: say --local or --remote");
   const t: Target = { remote: args.includes("--remote"), persistTo: value("--persist-to") };
-  if (args.includes("--rollback")) rollbackSeed(t);
-  else await applySeed(t, { force: args.includes("--force"), notify: value("--notify") });
+  const seedDir = seedDirArg(args);
+  if (args.includes("--rollback")) rollbackSeed(seedDir, t);
+  else await applySeed(seedDir, t, { force: args.includes("--force"), notify: value("--notify") });
 }
 
 if (isMain(import.meta.url)) {

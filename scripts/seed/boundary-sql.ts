@@ -13,11 +13,11 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { LEVELS, type Level, parentAt } from "../../src/wilayah/codes.ts";
 import { encodeRings, GRID_CELL, GRID_SQL, type Ring } from "../../src/wilayah/geo/geometry.ts";
-import { insertStatements, seedDir } from "../lib.ts";
-import { KELURAHAN_NEIGHBOURS } from "./space-sql.ts";
+import { insertStatements } from "../lib.ts";
 
-export const SOURCES = join(seedDir, "sources");
-export const boundarySource = (level: Level) => join(SOURCES, `wilayah-boundaries-${level}.csv.gz`);
+/** A seed directory's copied sources (seed/sources/README.md). */
+export const sourcesDir = (seedDir: string) => join(seedDir, "sources");
+export const boundarySource = (seedDir: string, level: Level) => join(sourcesDir(seedDir), `wilayah-boundaries-${level}.csv.gz`);
 
 /** Format version of the stored boundaries: part of the load marker, so a new format reloads. */
 export const SHAPE_FORMAT = "polyline5-v1";
@@ -55,17 +55,18 @@ export function parseBoundaries(csv: string): Boundary[] {
   return out;
 }
 
-export const readBoundaries = (level: Level): Boundary[] => parseBoundaries(gunzipSync(readFileSync(boundarySource(level))).toString("utf8"));
+export const readBoundaries = (seedDir: string, level: Level): Boundary[] =>
+  parseBoundaries(gunzipSync(readFileSync(boundarySource(seedDir, level))).toString("utf8"));
 
 /**
  * The load marker's checksum for the kelurahan boundaries: their compressed source, the format, and
- * the village neighbours loaded with them (`neighbours`: the gzip file's bytes; by default the
- * committed seed/neighbours-kelurahan.csv.gz; its text is hashed, not the compression).
+ * the village neighbours loaded with them (`neighbours`: the gzip file's bytes, seed/neighbours-kelurahan.csv.gz
+ * as built; its text is hashed, not the compression).
  */
-export function kelurahanBoundariesChecksum(neighbours: Buffer = readFileSync(KELURAHAN_NEIGHBOURS)): string {
+export function kelurahanBoundariesChecksum(seedDir: string, neighbours: Buffer): string {
   return createHash("sha256")
     .update(SHAPE_FORMAT)
-    .update(readFileSync(boundarySource("kelurahan")))
+    .update(readFileSync(boundarySource(seedDir, "kelurahan")))
     .update(gunzipSync(neighbours))
     .digest("hex")
     .slice(0, 16);

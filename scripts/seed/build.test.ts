@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
+import { SEED_DIR } from "../lib";
 import { buildSeed, type SeedResult } from "./build";
 import { renderReport } from "./history";
 import { buildNeighbours, type NeighbourResult } from "./neighbours";
@@ -22,8 +23,8 @@ let seed: SeedResult;
 /** Computed once (about 40 s: every village outline) and given to each build of this file. */
 let neighbours: NeighbourResult;
 beforeAll(async () => {
-  neighbours = await buildNeighbours();
-  seed = await buildSeed({ neighbours });
+  neighbours = await buildNeighbours(SEED_DIR);
+  seed = await buildSeed(SEED_DIR, { neighbours });
 }, 300_000);
 
 describe("seed build", () => {
@@ -60,7 +61,7 @@ describe("seed build", () => {
   it("renders statements that stay under D1's 100 KB statement limit, and is deterministic", async () => {
     const longest = Math.max(...seed.sql.split("\n").map((l) => Buffer.byteLength(l)));
     expect(longest).toBeLessThan(100_000);
-    expect((await buildSeed({ neighbours })).manifest.checksum).toBe(seed.manifest.checksum);
+    expect((await buildSeed(SEED_DIR, { neighbours })).manifest.checksum).toBe(seed.manifest.checksum);
   });
 
   it("the committed seed is the one the build produces", () => {
@@ -103,7 +104,7 @@ describe("coordinates (seed/sources/wilayah-centroids.csv, or --coords)", () => 
   });
 
   it("takes another file with --coords: codes it lacks get a point of their boundary, or stay null without one", async () => {
-    const other = await buildSeed({ coordsCsv: "code,lat,lng\n32.73,-6.91,107.61\n", neighbours });
+    const other = await buildSeed(SEED_DIR, { coordsCsv: "code,lat,lng\n32.73,-6.91,107.61\n", neighbours });
     expect(other.rows.find((r) => r.id === "32.73")).toMatchObject({ lat: -6.91, lng: 107.61 });
     const c = other.manifest.coordinates!;
     expect(c.filled).toBe(1 + c.derived);
@@ -266,7 +267,7 @@ describe("corrections (seed/corrections.csv, scripts/seed/corrections.ts)", () =
     expect(seed.manifest.corrections).toEqual({ applied: 0, skipped: 0 });
     expect(seed.sql).toContain("DELETE FROM wilayah_corrections;\n");
     const basis = "Perwal Bandung 1/2026";
-    const corrected = await buildSeed({
+    const corrected = await buildSeed(SEED_DIR, {
       neighbours,
       corrections: [
         { reportId: "rpt_postal", regionCode: "32.73.09.1001", field: "postal_code", value: "40199", basis, acceptedAt: "2026-11-28T01:00:00.000Z" },

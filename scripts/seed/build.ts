@@ -11,6 +11,9 @@
  *
  *   npm run seed:build                       # coordinates from seed/sources/wilayah-centroids.csv (else from the boundary)
  *   npm run seed:build -- --coords FILE.csv  # from another `code,lat,lng` CSV
+ *   npm run seed:build -- --seed DIR         # the seed in DIR (a copy) instead of seed/
+ *
+ * The region tables' lists and names are scripts/seed/region-rows.ts.
  *
  * Last, seed/corrections.csv (accepted reports, `npm run corrections:pull`) is applied over the
  * sources: names, postal codes and coordinates (scripts/seed/corrections.ts), each recorded in
@@ -21,28 +24,26 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import * as current from "idn-area-data";
-import * as previous from "idn-area-data-v3";
-import { LEVELS, type Level, levelOf } from "../../src/wilayah/codes.ts";
+import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
 import { interiorPoint, ringsOf } from "../../src/wilayah/geo/geometry.ts";
 import { normalizeSearchText } from "../../src/wilayah/normalize.ts";
-import { isMain, seedDir } from "../lib.ts";
+import { isMain, seedDirArg } from "../lib.ts";
 import { neighbourSql } from "./borders.ts";
-import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, SOURCES } from "./boundary-sql.ts";
+import { boundarySql, kelurahanBoundariesChecksum, readBoundaries, sourcesDir } from "./boundary-sql.ts";
 import { BPS_CROSSWALK, type BpsLevel, type BpsRow, bpsCoverage, bpsSql, parseBpsCrosswalk, resolveBps } from "./bps.ts";
 import { applyCorrections, type Correction, correctionsSql, readCorrections } from "./corrections.ts";
 import { buildHistory, renderReport } from "./history.ts";
-import { CURRENT, EDITIONS, type Edition, levelNo, parentOf, readCurated, readEditions } from "./history-editions.ts";
-import { nameKey } from "./history-names.ts";
+import { type Edition, type HistoryInputs, readHistoryInputs } from "./history-editions.ts";
 import { formerNames, type HistoryRows, historyRows, historySql, orphanSuccessors } from "./history-storage.ts";
 import type { Report } from "./history-transition.ts";
-import { loadNameTable, nameTableJson, spellingsOf } from "./name-table.ts";
+import { loadNameTable, nameTableJson, readNameTableCsv, spellingsOf } from "./name-table.ts";
 import { buildNeighbours, type NeighbourResult } from "./neighbours.ts";
+import { codedNames, olderSpellings, regionLists, regionRows } from "./region-rows.ts";
 import { buildIslands, type IslandRow, parseCoords, parseIslandMoves, parsePostalCodes, parseStats } from "./region-sources.ts";
 import { lit, type Row, renderIslands, renderSql } from "./region-sql.ts";
 import { kindSpellings, loadAliases } from "./search-index.ts";
 import { loadSources, sourceNotes, sourcesSql } from "./sources.ts";
-import { coverageSql, KELURAHAN_NEIGHBOURS, neighboursCsv, pointSql } from "./space-sql.ts";
+import { coverageSql, kelurahanNeighboursFile, neighboursCsv, pointSql } from "./space-sql.ts";
 
 /**
  * The regulation the data follows, in parts: the pages say it in the reader's language ("as amended
@@ -55,109 +56,8 @@ import { coverageSql, KELURAHAN_NEIGHBOURS, neighboursCsv, pointSql } from "./sp
 function regulationOf(e: Edition): { decree: string; amendments: string[]; source: string } {
   return { decree: e.decree ?? e.regulation, amendments: e.amendments ?? [], source: e.regions ?? `Wilayah API edition ${e.id}` };
 }
-const REGULATION = regulationOf(EDITIONS[CURRENT]);
-export const DATA_VERSION = REGULATION.amendments.length
-  ? `${REGULATION.decree} as amended by ${REGULATION.amendments.join(", ")} (${REGULATION.source})`
-  : `${REGULATION.decree} (${REGULATION.source})`;
-
-/** Names people also use for provinces: the short forms in everyday writing. */
-const PROVINCE_ALT: Record<string, { alt?: string; aliases: string[] }> = {
-  "11": { aliases: ["NAD", "Nanggroe Aceh Darussalam"] },
-  "12": { aliases: ["Sumut"] },
-  "13": { aliases: ["Sumbar"] },
-  "16": { aliases: ["Sumsel"] },
-  "19": { alt: "Bangka Belitung", aliases: ["Babel"] },
-  "21": { aliases: ["Kepri"] },
-  "31": { alt: "DKI Jakarta", aliases: ["Jakarta", "DKI"] },
-  "32": { aliases: ["Jabar"] },
-  "33": { aliases: ["Jateng"] },
-  "34": { alt: "DI Yogyakarta", aliases: ["Yogyakarta", "Jogja", "Jogjakarta", "Yogya", "DIY"] },
-  "35": { aliases: ["Jatim"] },
-  "52": { aliases: ["NTB"] },
-  "53": { aliases: ["NTT"] },
-  "61": { aliases: ["Kalbar"] },
-  "62": { aliases: ["Kalteng"] },
-  "63": { aliases: ["Kalsel"] },
-  "64": { aliases: ["Kaltim"] },
-  "65": { aliases: ["Kaltara"] },
-  "71": { aliases: ["Sulut"] },
-  "72": { aliases: ["Sulteng"] },
-  "73": { aliases: ["Sulsel"] },
-  "74": { aliases: ["Sultra"] },
-  "76": { aliases: ["Sulbar"] },
-  "82": { aliases: ["Malut"] },
-};
-
-/** Everyday names of a few kabupaten/kota beyond the name without its prefix. */
-const REGENCY_ALIASES: Record<string, string[]> = {
-  "34.71": ["Jogja", "Jogjakarta", "Yogya"],
-};
-
-const KABUPATEN_PREFIX = /^(Kabupaten Administrasi|Kota Administrasi|Kabupaten|Kota) /;
-
-/** A kabupaten/kota name as the older lists write it: `KAB. X`, `KOTA ADM. X`, `KABUPATEN X`. */
-const OLD_KABUPATEN_PREFIX = /^(KABUPATEN ADMINISTRASI|KOTA ADMINISTRASI|KAB\.?\s*ADM\.?|KOTA\s*ADM\.?|KABUPATEN|KAB\.?|KOTA)\s+/i;
-
-/** How a name of an older list is searched: a kabupaten/kota as `Kabupaten X` / `Kota X` and `X` (queries spell `kab.` out the same way). */
-function olderSpellings(level: Level, name: string): string[] {
-  if (level !== "kabupaten") return [name];
-  const m = OLD_KABUPATEN_PREFIX.exec(name);
-  if (!m) return [name];
-  const rest = name.slice(m[0].length);
-  return [`${/^kota/i.test(m[1]) ? "Kota" : "Kabupaten"} ${rest}`, rest];
-}
-
-const readSource = (file: string) => readFileSync(join(SOURCES, file), "utf8");
-
-type Source = {
-  getProvinces(): Promise<{ code: string; name: string }[]>;
-  getRegencies(): Promise<{ code: string; province_code: string; name: string }[]>;
-  getDistricts(): Promise<{ code: string; regency_code: string; name: string }[]>;
-  getVillages(): Promise<{ code: string; district_code: string; name: string }[]>;
-};
-
-type Lists = Record<Level, { id: string; name: string; parentId: string | null }[]>;
-
-async function load(src: Source): Promise<Lists> {
-  const [p, r, d, v] = await Promise.all([src.getProvinces(), src.getRegencies(), src.getDistricts(), src.getVillages()]);
-  return {
-    provinsi: p.map((x) => ({ id: x.code, name: x.name, parentId: null })),
-    kabupaten: r.map((x) => ({ id: x.code, name: x.name, parentId: x.province_code })),
-    kecamatan: d.map((x) => ({ id: x.code, name: x.name, parentId: x.regency_code })),
-    kelurahan: v.map((x) => ({ id: x.code, name: x.name, parentId: x.district_code })),
-  };
-}
-
-/** An edition's list (code -> name, dotted codes) as region lists: each code's parent is its prefix. */
-function fromEdition(list: Map<string, string>): Lists {
-  const out: Lists = { provinsi: [], kabupaten: [], kecamatan: [], kelurahan: [] };
-  for (const [id, name] of [...list].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out[levelOf(id)].push({ id, name, parentId: parentOf(id) });
-  return out;
-}
-
-/**
- * The region tables' lists: the current one, and the earlier ones whose codes the tables keep as
- * retired (is_active 0), oldest first. Edition 2025 current: idn-area-data 4.0.1, and 3.1.2 before
- * it. A later edition current: its own list, and both releases before it.
- */
-async function regionLists(editions: Map<string, Map<string, string>>): Promise<{ now: Lists; earlier: Lists[]; sourceCodes: Set<string> }> {
-  const [pkgNow, pkgBefore] = [await load(current as Source), await load(previous as Source)];
-  const base = EDITIONS.findLastIndex((e) => e.regions);
-  // the codes seed/sources/ describes: edition 2025's (idn-area-data 4.0.1 has exactly its codes)
-  const sourceCodes = new Set(LEVELS.flatMap((l) => pkgNow[l].map((x) => x.id)));
-  if (base === CURRENT) return { now: pkgNow, earlier: [pkgBefore], sourceCodes };
-  // A name a later decree did not change keeps the spelling the API served (idn-area-data writes 10
-  // names of edition 2025 differently: a customer sees no change the changes feed does not list).
-  let served = new Map(LEVELS.flatMap((l) => pkgNow[l].map((x) => [x.id, x.name] as const)));
-  const lists: Lists[] = [];
-  for (let i = base + 1; i <= CURRENT; i++) {
-    const before = editions.get(EDITIONS[i - 1].id) ?? new Map<string, string>();
-    const list = editions.get(EDITIONS[i].id) ?? new Map<string, string>();
-    served = new Map([...list].map(([code, name]) => [code, before.get(code) === name ? (served.get(code) ?? name) : name]));
-    lists.push(fromEdition(served));
-  }
-  return { now: lists[lists.length - 1], earlier: [pkgBefore, pkgNow, ...lists.slice(0, -1)], sourceCodes };
-}
+const dataVersionOf = (r: ReturnType<typeof regulationOf>) =>
+  r.amendments.length ? `${r.decree} as amended by ${r.amendments.join(", ")} (${r.source})` : `${r.decree} (${r.source})`;
 
 export type SeedResult = {
   sql: string;
@@ -208,92 +108,47 @@ export type SeedResult = {
   skippedCorrections: (Correction & { why: string })[];
 };
 
-/**
- * `neighbours`: an already computed result (tests build the seed twice from one computation); computed when absent.
- * `corrections`: instead of seed/corrections.csv.
- */
-export async function buildSeed(opts: { coordsCsv?: string; neighbours?: NeighbourResult; corrections?: Correction[] } = {}): Promise<SeedResult> {
-  const editionLists = readEditions();
-  const { now, earlier, sourceCodes } = await regionLists(editionLists);
+/** What a build may be given instead of reading it from the seed directory. */
+export type BuildOptions = {
+  /** Coordinates (`code,lat,lng`) instead of seed/sources/wilayah-centroids.csv. */
+  coordsCsv?: string;
+  /** An already computed result (tests build the seed twice from one computation); computed when absent. */
+  neighbours?: NeighbourResult;
+  /** Instead of seed/corrections.csv. */
+  corrections?: Correction[];
+  /** The editions, their lists and the curated links, instead of the seed directory's (`npm run edition:add` builds with its new edition before writing it). */
+  history?: HistoryInputs;
+};
+
+/** The seed of the inputs in `seedDir` (nothing is written: `writeSeed` does). */
+export async function buildSeed(seedDir: string, opts: BuildOptions = {}): Promise<SeedResult> {
+  const readSource = (file: string) => readFileSync(join(sourcesDir(seedDir), file), "utf8");
+  const inputs = opts.history ?? readHistoryInputs(seedDir);
+  const regulation = regulationOf(inputs.editions[inputs.editions.length - 1] as Edition);
+  const dataVersion = dataVersionOf(regulation);
+  const { now, earlier, sourceCodes } = await regionLists(inputs);
   const coords = parseCoords(opts.coordsCsv ?? readSource("wilayah-centroids.csv"));
   const postal = parsePostalCodes(readSource("wilayah-postal-codes.csv"));
   const moves = parseIslandMoves(readSource("wilayah-2430-island-moves.csv"));
   const islands = await buildIslands(moves);
   const stats = parseStats(readSource("wilayah-population.csv"), readSource("wilayah-area.csv"));
-  const neighbours = opts.neighbours ?? (await buildNeighbours());
+  const neighbours = opts.neighbours ?? (await buildNeighbours(seedDir));
 
-  const rows: Row[] = [];
-  let renamed = 0;
-  for (const level of LEVELS) {
-    const currentIds = new Set(now[level].map((x) => x.id));
-    const formerById = new Map(earlier[earlier.length - 1][level].map((x) => [x.id, x.name]));
-    // retired: every earlier list's codes not current, as the latest list holding them had them
-    const retiredById = new Map<string, Lists[Level][number]>();
-    for (const list of earlier) for (const x of list[level]) if (!currentIds.has(x.id)) retiredById.set(x.id, x);
-    const retired = [...retiredById.values()];
-    for (const [entries, isActive] of [
-      [now[level], 1],
-      [retired, 0],
-    ] as const) {
-      for (const x of entries) {
-        const former = formerById.get(x.id);
-        const aliases: string[] = [];
-        const formerOnes: string[] = [];
-        if (isActive && former && former.toLowerCase() !== x.name.toLowerCase()) {
-          // another spelling of the same name (Tanjung Balai, Tanjungbalai) is the current name; another name is a former one
-          (nameKey(levelNo(level), former) === nameKey(levelNo(level), x.name) ? aliases : formerOnes).push(former);
-          renamed++;
-        }
-        let altName = x.name;
-        let type: Row["type"];
-        if (level === "provinsi") {
-          const extra = PROVINCE_ALT[x.id];
-          if (extra?.alt) altName = extra.alt;
-          aliases.push(...(extra?.aliases ?? []));
-        } else if (level === "kabupaten") {
-          type = x.name.startsWith("Kota ") ? "kota" : "kabupaten";
-          altName = x.name.replace(KABUPATEN_PREFIX, "");
-          aliases.push(...(REGENCY_ALIASES[x.id] ?? []));
-          if (former) {
-            const stripped = former.replace(/^(KABUPATEN ADMINISTRASI|KOTA ADMINISTRASI|KABUPATEN|KOTA) /i, "");
-            (formerOnes.includes(former) ? formerOnes : aliases).push(stripped);
-          }
-        }
-        const c = coords?.get(x.id);
-        const postalCode = level === "kelurahan" && isActive ? (postal.get(x.id) ?? null) : null;
-        rows.push({
-          id: x.id,
-          level,
-          name: x.name,
-          altName,
-          parentId: x.parentId,
-          type,
-          isActive,
-          aliases,
-          former: formerOnes,
-          lat: c?.lat ?? null,
-          lng: c?.lng ?? null,
-          postalCode,
-          stats: level === "provinsi" || level === "kabupaten" ? (stats.get(x.id) ?? { male: null, female: null, total: null, areaKm2: null }) : undefined,
-        });
-      }
-    }
-  }
-  rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const { rows, renamed } = regionRows(now, earlier, { coords, postal, stats });
 
   const byId = new Map(rows.map((r) => [r.id, r]));
   // Search-only spellings (scripts/seed/search-index.ts): the curated aliases of seed/aliases.csv, and kinds.
   // loadAliases refuses an id the seed does not have, so every alias finds its row.
-  const aliases = loadAliases(new Set(byId.keys()));
+  const aliases = loadAliases(seedDir, new Set(byId.keys()));
   for (const a of aliases) byId.get(a.id)?.[a.kind === "former" ? "former" : "aliases"].push(a.alias);
   for (const r of rows) r.aliases.push(...kindSpellings(r.level, r.name, r.altName));
   // The name table (short forms, historic names) is checked against the spellings, aliases included.
-  const nameRows = loadNameTable(spellingsOf(rows), new Set(aliases.map((a) => normalizeSearchText(a.alias))));
+  const nameRows = loadNameTable(spellingsOf(rows), new Set(aliases.map((a) => normalizeSearchText(a.alias))), readNameTableCsv(seedDir));
   const nameTable = nameTableJson(nameRows);
 
   // Region history (scripts/seed/history.ts; docs/history-method.md): the six editions of the code
   // list, each code's successors, the changes. The region tables' names are the current names.
-  const history = buildHistory(editionLists, readCurated());
+  const history = buildHistory(inputs);
   const active = rows.filter((r) => r.isActive === 1);
   const currentNames = new Map(active.map((r) => [r.id, r.name]));
   const historyTables = historyRows(history, currentNames);
@@ -328,9 +183,9 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
   if (unknownPostal.length) throw new Error(`postal codes CSV: ${unknownPostal.length} codes are no current village, e.g. ${unknownPostal[0]}`);
   const current = (b: { id: string }) => !stale(b.id);
   const shapes = {
-    provinsi: readBoundaries("provinsi").filter(current),
-    kabupaten: readBoundaries("kabupaten").filter(current),
-    kecamatan: readBoundaries("kecamatan").filter(current),
+    provinsi: readBoundaries(seedDir, "provinsi").filter(current),
+    kabupaten: readBoundaries(seedDir, "kabupaten").filter(current),
+    kecamatan: readBoundaries(seedDir, "kecamatan").filter(current),
   };
   for (const level of LEVELS) neighbours[level].rows = neighbours[level].rows.filter((r) => !stale(r.id) && !stale(r.neighborId));
   for (const [level, list] of Object.entries(shapes)) {
@@ -342,7 +197,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
   // point is derived from the boundary, a point inside it (interiorPoint); the village boundaries
   // are read here only for that (they are loaded apart: scripts/seed/boundaries.ts).
   const derivedPoints: string[] = [];
-  const villageShapes = readBoundaries("kelurahan").filter((b) => current(b) && byId.get(b.id)?.level === "kelurahan");
+  const villageShapes = readBoundaries(seedDir, "kelurahan").filter((b) => current(b) && byId.get(b.id)?.level === "kelurahan");
   for (const b of [...shapes.provinsi, ...shapes.kabupaten, ...shapes.kecamatan, ...villageShapes]) {
     const r = byId.get(b.id);
     if (!r || r.lat !== null) continue;
@@ -353,7 +208,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
     derivedPoints.push(r.id);
   }
   // Corrections from accepted reports, over everything the sources said (scripts/seed/corrections.ts).
-  const corrections = applyCorrections(rows, opts.corrections ?? readCorrections());
+  const corrections = applyCorrections(rows, opts.corrections ?? readCorrections(seedDir));
   const derived = derivedPoints.length;
   const { sql: searchSql, vocabulary, formerTerms } = renderSql(rows, byId);
   let body = searchSql;
@@ -373,20 +228,14 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
   body += bpsSql(bps);
   body += correctionsSql(corrections.applied);
   // Provenance (src/wilayah/sources): the datasets and regulations, and the hand corrections above, each with its basis.
-  const coded = [
-    ...Object.entries(PROVINCE_ALT).flatMap(([id, p]) => [
-      ...(p.alt ? [{ id, kind: "alt_name" as const, value: p.alt }] : []),
-      ...p.aliases.map((value) => ({ id, kind: "alias" as const, value })),
-    ]),
-    ...Object.entries(REGENCY_ALIASES).flatMap(([id, list]) => list.map((value) => ({ id, kind: "alias" as const, value }))),
-  ];
-  body += sourcesSql(loadSources(EDITIONS), sourceNotes({ curated: readCurated(), nameReadings: nameRows, aliases, coded, derivedPoints, islandMoves: moves }));
+  const notes = sourceNotes({ curated: inputs.curated, nameReadings: nameRows, aliases, coded: codedNames(), derivedPoints, islandMoves: moves });
+  body += sourcesSql(loadSources(seedDir, inputs.editions), notes);
   // Built inside SQLite from what is loaded: the centroid grid of /nearby, then the coverage report.
   body += pointSql();
   body += coverageSql();
   const kelurahanNeighboursCsv = neighboursCsv(neighbours.kelurahan.rows);
   const checksum = createHash("sha256").update(body).digest("hex").slice(0, 16);
-  const sql = `${body}INSERT OR REPLACE INTO dataset (id, version, checksum) VALUES ('wilayah', ${lit(DATA_VERSION)}, '${checksum}');\n`;
+  const sql = `${body}INSERT OR REPLACE INTO dataset (id, version, checksum) VALUES ('wilayah', ${lit(dataVersion)}, '${checksum}');\n`;
 
   const counts = Object.fromEntries(LEVELS.map((l) => [l, { active: 0, inactive: 0 }])) as SeedResult["manifest"]["counts"];
   for (const r of rows) counts[r.level][r.isActive ? "active" : "inactive"]++;
@@ -407,8 +256,8 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
     kelurahanNeighboursCsv,
     skippedCorrections: corrections.skipped,
     manifest: {
-      dataVersion: DATA_VERSION,
-      regulation: REGULATION,
+      dataVersion,
+      regulation,
       checksum,
       counts,
       renamed,
@@ -427,7 +276,7 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
         provinsi: shapes.provinsi.length,
         kabupaten: shapes.kabupaten.length,
         kecamatan: shapes.kecamatan.length,
-        kelurahan: { checksum: kelurahanBoundariesChecksum(kelurahanNeighboursCsv) },
+        kelurahan: { checksum: kelurahanBoundariesChecksum(seedDir, kelurahanNeighboursCsv) },
       },
       stats: { population: withStats.filter((r) => r.stats?.total != null).length, area: withStats.filter((r) => r.stats?.areaKm2 != null).length },
       neighbours: Object.fromEntries(LEVELS.map((l) => [l, neighbours[l].rows.length / 2])) as Record<Level, number>,
@@ -437,27 +286,31 @@ export async function buildSeed(opts: { coordsCsv?: string; neighbours?: Neighbo
   };
 }
 
-// ---------------------------------------------------------------- CLI
+// ---------------------------------------------------------------- writing, CLI
+
+/** What the build writes into a seed directory (the seed's outputs; its inputs are never written here). */
+export function writeSeed(seedDir: string, built: SeedResult): void {
+  writeFileSync(join(seedDir, "wilayah.sql"), built.sql);
+  writeFileSync(kelurahanNeighboursFile(seedDir), built.kelurahanNeighboursCsv);
+  writeFileSync(join(seedDir, "vocabulary.json"), built.vocabulary);
+  writeFileSync(join(seedDir, "name-table.json"), built.nameTable);
+  writeFileSync(join(seedDir, "manifest.json"), `${JSON.stringify(built.manifest, null, 2)}\n`);
+}
 
 async function main() {
   const args = process.argv.slice(2);
+  const seedDir = seedDirArg(args);
   const at = args.indexOf("--coords");
   const coordsFile = at >= 0 ? args[at + 1] : undefined;
   if (at >= 0 && !coordsFile) throw new Error("--coords needs a file path");
-  const outDir = seedDir;
-  const { sql, manifest, vocabulary, history, orphans, kelurahanNeighboursCsv, nameTable, skippedCorrections } = await buildSeed({
-    coordsCsv: coordsFile ? readFileSync(coordsFile, "utf8") : undefined,
-  });
+  const built = await buildSeed(seedDir, { coordsCsv: coordsFile ? readFileSync(coordsFile, "utf8") : undefined });
+  const { sql, manifest, history, orphans, skippedCorrections } = built;
   process.stdout.write(`Region history (scripts/seed/history.ts, docs/history-method.md):\n${renderReport(history)}`);
   console.log(
     `Retired codes of the region tables in no edition: ${orphans.codes.length}, ${orphans.resolved} with a successor of the same name under the same parent`,
   );
   for (const c of skippedCorrections) console.log(`Correction not applied (${c.reportId}, ${c.field} of ${c.regionCode}): ${c.why}`);
-  writeFileSync(join(outDir, "wilayah.sql"), sql);
-  writeFileSync(KELURAHAN_NEIGHBOURS, kelurahanNeighboursCsv);
-  writeFileSync(join(outDir, "vocabulary.json"), vocabulary);
-  writeFileSync(join(outDir, "name-table.json"), nameTable);
-  writeFileSync(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeSeed(seedDir, built);
   console.log(`seed/wilayah.sql: ${(sql.length / 1e6).toFixed(1)} MB`, JSON.stringify(manifest));
 }
 

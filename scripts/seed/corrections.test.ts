@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { seededMemoryDb } from "../../test/node/seeded-db.ts";
 import { pulledCorrections } from "../corrections-pull.ts";
-import { d1, root, sqlString, toolEnv, wrangler } from "../lib.ts";
+import { d1, root, SEED_DIR, sqlString, toolEnv, wrangler } from "../lib.ts";
 import {
   applyCorrections,
   CORRECTIONS_HEADER,
@@ -51,7 +51,7 @@ describe("seed/corrections.csv", () => {
     const text = readFileSync(join(root, "seed", "corrections.csv"), "utf8");
     expect(text.split("\r\n")[0]).toBe("report_id,region_code,field,value,basis,accepted_at");
     expect(CORRECTIONS_HEADER.join(",")).toBe("report_id,region_code,field,value,basis,accepted_at");
-    expect(readCorrections()).toEqual([]);
+    expect(readCorrections(SEED_DIR)).toEqual([]);
   });
 
   it("round-trips through its CSV (quotes, commas, line breaks), refuses another header and a row without a basis", () => {
@@ -214,9 +214,9 @@ describe("npm run corrections:pull", () => {
     );
     writeFileSync(join(seed, "corrections.csv"), correctionsCsv([c("rpt_earlier1", "32.73", "name", "Kota Bandung", "2026-01-01T00:00:00.000Z")]));
     // The script as a developer runs it (npm run corrections:pull), pointed at the state and at a copy of the seed's folder.
-    const r = spawnSync(process.execPath, [join(root, "scripts", "corrections-pull.ts")], {
+    const r = spawnSync(process.execPath, [join(root, "scripts", "corrections-pull.ts"), "--seed", seed], {
       cwd: root,
-      env: { ...toolEnv, WRANGLER_PERSIST_TO: state, WILAYAH_SEED_DIR: seed },
+      env: { ...toolEnv, WRANGLER_PERSIST_TO: state },
       encoding: "utf8",
     });
     expect(r.stderr).toBe("");

@@ -16,7 +16,6 @@ import { join } from "node:path";
 import { parseCsvRows } from "../../src/lib/csv.ts";
 import { nameProblem } from "../../src/lib/text.ts";
 import { LEVELS } from "../../src/wilayah/codes.ts";
-import { seedDir } from "../lib.ts";
 import { lit, type Row } from "./region-sql.ts";
 
 export const CORRECTIONS_FILE = "corrections.csv";
@@ -63,8 +62,8 @@ export function correctionValueProblem(value: string): string | null {
   return nameProblem(value);
 }
 
-/** seed/corrections.csv (or the seed copy WILAYAH_SEED_DIR names); none when the file is absent. */
-export function readCorrections(dir = seedDir): Correction[] {
+/** seed/corrections.csv of a seed directory; none when the file is absent. */
+export function readCorrections(dir: string): Correction[] {
   try {
     return parseCorrections(readFileSync(join(dir, CORRECTIONS_FILE), "utf8"));
   } catch (e) {

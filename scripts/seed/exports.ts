@@ -7,7 +7,7 @@
  * 200 MB. Built files are kept in .wrangler/exports/<layout>/<id>/ and reused until the seed or the layout changes.
  *
  *   npm run seed:exports                    # local R2 (npm run dev, the bench, the browser suite do this when needed)
- *   npm run seed:exports -- --remote        # the deployed bucket (README: "Deploy")
+ *   npm run seed:exports -- --remote        # the deployed bucket (npm run deploy does it when needed: docs/deploy.md)
  *   npm run seed:exports -- --out DIR       # only build, into DIR
  *
  * WRANGLER_PERSIST_TO=DIR uploads to that local state instead of .wrangler/state (as scripts/dev.ts).
@@ -37,13 +37,13 @@ import {
   mappingFile,
 } from "../../src/wilayah/export/files.ts";
 import { decodeShape, encodeRings, type Ring, toMultiPolygon } from "../../src/wilayah/geo/geometry.ts";
-import { isMain, root, seedDir, wrangler } from "../lib.ts";
+import { isMain, root, seedDirArg, wrangler } from "../lib.ts";
 import { readBoundaries } from "./boundary-sql.ts";
 import { buildSeed, type SeedResult } from "./build.ts";
 import { currentEdition, mappingEditions, mappingRows, renderMapping } from "./mapping.ts";
 
 type SeedManifest = { dataVersion: string; checksum: string; boundaries: { kelurahan: { checksum: string } } };
-const seedManifest = (): SeedManifest => JSON.parse(readFileSync(join(seedDir, "manifest.json"), "utf8"));
+const seedManifest = (seedDir: string): SeedManifest => JSON.parse(readFileSync(join(seedDir, "manifest.json"), "utf8"));
 
 /** One region as the API's list answers show it (EXPORT_COLUMNS order). */
 type Population = { male: number; female: number; total: number };
@@ -195,14 +195,14 @@ export type BuildOptions = {
  * Builds an export into `dir`: the data files, LICENSE, then manifest.json (written last, so a
  * folder with a manifest is complete). Deterministic: the same seed gives the same bytes.
  */
-export async function buildExports(dir: string, opts: BuildOptions = {}): Promise<ExportManifest> {
-  const seed = seedManifest();
+export async function buildExports(seedDir: string, dir: string, opts: BuildOptions = {}): Promise<ExportManifest> {
+  const seed = seedManifest(seedDir);
   const id = exportId(seed);
   const levels = opts.levels ?? LEVELS;
   const formats = opts.formats ?? EXPORT_FORMAT_NAMES;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const built = await buildSeed();
+  const built = await buildSeed(seedDir);
   const all = exportRecords(built.rows, built.bps);
   const files: ExportFileEntry[] = [];
   for (const level of levels) {
@@ -226,7 +226,7 @@ export async function buildExports(dir: string, opts: BuildOptions = {}): Promis
         for (const [i, r] of records.entries()) out.write(`${i ? ",\n" : ""}${JSON.stringify(r)}`);
         out.write("\n]}\n");
       } else {
-        const shapes = new Map(readBoundaries(level).map((b) => [b.id, b.rings]));
+        const shapes = new Map(readBoundaries(seedDir, level).map((b) => [b.id, b.rings]));
         // RFC 7946 FeatureCollection; data_version and license are foreign members (section 6.1).
         out.write(
           `{"type":"FeatureCollection","export_id":${JSON.stringify(id)},"data_version":${JSON.stringify(seed.dataVersion)},"license":${JSON.stringify(LICENSE_LINE)},"features":[\n`,
@@ -308,9 +308,12 @@ function writeMappings(
   return out;
 }
 
-/** The full export of the current seed, built once into .wrangler/exports/<layout>/<id>/ and reused while its files are intact. */
-export async function currentExport(): Promise<{ dir: string; manifest: ExportManifest }> {
-  const id = exportId(seedManifest());
+/** The export id of the seed in `seedDir` (its checksums): a new seed is a new export. */
+export const seedExportId = (seedDir: string) => exportId(seedManifest(seedDir));
+
+/** The full export of the seed in `seedDir`, built once into .wrangler/exports/<layout>/<id>/ and reused while its files are intact. */
+export async function currentExport(seedDir: string): Promise<{ dir: string; manifest: ExportManifest }> {
+  const id = seedExportId(seedDir);
   const dir = join(root, ".wrangler", "exports", LAYOUT, id);
   const manifestPath = join(dir, MANIFEST_FILE);
   if (existsSync(manifestPath)) {
@@ -321,14 +324,14 @@ export async function currentExport(): Promise<{ dir: string; manifest: ExportMa
   }
   console.log(`Building the bulk exports (${id}: 4 levels as CSV, JSON and GeoJSON with boundaries, the code mapping files; about a minute)...`);
   const t0 = Date.now();
-  const manifest = await buildExports(dir);
+  const manifest = await buildExports(seedDir, dir);
   const total = manifestObjects(manifest).reduce((n, f) => n + f.size, 0);
   console.log(`Bulk exports built in ${((Date.now() - t0) / 1000).toFixed(1)} s (${(total / 1e6).toFixed(0)} MB in ${dir.slice(root.length + 1)}).`);
   return { dir, manifest };
 }
 
 /** The bucket bound as EXPORTS in wrangler.toml. */
-function bucketName(): string {
+export function bucketName(): string {
   const toml = readFileSync(join(root, "wrangler.toml"), "utf8");
   const m = /\[\[r2_buckets\]\]\s*\nbinding\s*=\s*"EXPORTS"\s*\nbucket_name\s*=\s*"([^"]+)"/.exec(toml);
   if (!m) throw new Error('wrangler.toml has no [[r2_buckets]] binding "EXPORTS" with a bucket_name');
@@ -367,8 +370,8 @@ export async function uploadLocal(dir: string, manifest: ExportManifest, persist
   }
 }
 
-/** Uploads an export to the deployed bucket with `wrangler r2 object put --remote`, manifest last. */
-function uploadRemote(dir: string, manifest: ExportManifest): void {
+/** Uploads an export to the deployed bucket with `wrangler r2 object put --remote`, manifest last (so a bucket holding the manifest holds the export). */
+export function uploadRemote(dir: string, manifest: ExportManifest): void {
   const bucket = bucketName();
   for (const f of [...manifestObjects(manifest), { name: MANIFEST_FILE, media_type: "application/json" }]) {
     console.log(`Uploading ${f.name} to ${bucket}/${exportKey(manifest.export_id, f.name)}`);
@@ -382,28 +385,29 @@ function uploadRemote(dir: string, manifest: ExportManifest): void {
 }
 
 /** For scripts/dev.ts: the current export in the local R2 of this state (built first when needed). */
-export async function ensureLocalExports(persistTo?: string): Promise<void> {
-  const { dir, manifest } = await currentExport();
+export async function ensureLocalExports(seedDir: string, persistTo?: string): Promise<void> {
+  const { dir, manifest } = await currentExport(seedDir);
   const t0 = Date.now();
   if (await uploadLocal(dir, manifest, persistTo)) console.log(`Bulk exports uploaded to the local R2 in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
 }
 
 async function main() {
   const args = process.argv.slice(2);
+  const seedDir = seedDirArg(args);
   const at = args.indexOf("--out");
   if (at >= 0) {
     if (!args[at + 1]) throw new Error("--out needs a folder");
-    const manifest = await buildExports(args[at + 1]);
+    const manifest = await buildExports(seedDir, args[at + 1]);
     console.log(JSON.stringify(manifest, null, 2));
     return;
   }
   if (args.includes("--remote")) {
-    const { dir, manifest } = await currentExport();
+    const { dir, manifest } = await currentExport(seedDir);
     uploadRemote(dir, manifest);
     console.log(`Bulk export ${manifest.export_id} uploaded to the bucket ${bucketName()}.`);
     return;
   }
-  await ensureLocalExports(process.env.WRANGLER_PERSIST_TO);
+  await ensureLocalExports(seedDir, process.env.WRANGLER_PERSIST_TO);
 }
 
 if (isMain(import.meta.url)) {

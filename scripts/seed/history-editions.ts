@@ -1,17 +1,17 @@
 /**
- * The region history's inputs (moved from history.ts): the six editions, code levels, and the
- * parsing of the editions file and the curated links.
+ * The region history's inputs (moved from history.ts): the editions, code levels, and the parsing
+ * of the editions file and the curated links, read from a seed directory given by the caller.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { LEVELS, type Level, levelOf } from "../../src/wilayah/codes.ts";
-import { seedDir } from "../lib.ts";
 
-export const EDITIONS_FILE = join(seedDir, "sources", "wilayah-editions.csv.gz");
-export const CURATED_FILE = join(seedDir, "history-curated.csv");
+/** The six editions of the sources (2015 .. 2025) in one file. */
+const editionsFile = (seedDir: string) => join(seedDir, "sources", "wilayah-editions.csv.gz");
+export const curatedFile = (seedDir: string) => join(seedDir, "history-curated.csv");
 /** The editions the API knows, oldest first (seed/editions.json): `npm run edition:add` appends to it. */
-export const REGISTRY_FILE = join(seedDir, "editions.json");
+export const registryFile = (seedDir: string) => join(seedDir, "editions.json");
 
 export type Edition = {
   id: string;
@@ -31,15 +31,25 @@ export type Edition = {
 };
 export type Registry = { about: string; editions: Edition[] };
 
-export const readRegistry = (file = REGISTRY_FILE): Registry => JSON.parse(readFileSync(file, "utf8")) as Registry;
+export const readRegistry = (seedDir: string): Registry => JSON.parse(readFileSync(registryFile(seedDir), "utf8")) as Registry;
 
-/** The editions, oldest first; the last is current. */
-export const EDITIONS: readonly Edition[] = readRegistry().editions;
+/** The editions, oldest first; the last is current. Bit i of an edition mask is editions[i]. */
+export type Editions = readonly Edition[];
 export type EditionId = string;
-export const EDITION_INDEX = new Map<string, number>(EDITIONS.map((e, i) => [e.id, i]));
-export const CURRENT = EDITIONS.length - 1;
-/** Bit i of an edition mask is EDITIONS[i]. */
-export const ALL_EDITIONS_MASK = (1 << EDITIONS.length) - 1;
+/** Every edition's bit set. */
+export const allEditionsMask = (editions: Editions) => (1 << editions.length) - 1;
+
+/**
+ * What the region history is built from: the editions (oldest first, the last current), each one's
+ * list (code -> name), and the curated links. `npm run edition:add` builds with its new edition
+ * appended, before anything is written.
+ */
+export type HistoryInputs = { editions: Editions; lists: Map<EditionId, Map<string, string>>; curated: CuratedRow[] };
+
+export function readHistoryInputs(seedDir: string): HistoryInputs {
+  const { editions } = readRegistry(seedDir);
+  return { editions, lists: readEditions(seedDir, editions), curated: readCurated(seedDir, editions) };
+}
 
 /** 1 provinsi, 2 kabupaten/kota, 3 kecamatan, 4 kelurahan/desa. */
 export type LevelNo = 1 | 2 | 3 | 4;
@@ -99,7 +109,7 @@ export function csvFields(line: string): string[] {
 const CODE = /^\d{2}(\.\d{2}(\.\d{2}(\.\d{4})?)?)?$/;
 
 /** edition -> code -> name, from the `edition,code,name` CSV. Throws naming the line on anything malformed or repeated. */
-export function parseEditions(csv: string, editions: readonly Edition[] = EDITIONS): Map<EditionId, Map<string, string>> {
+export function parseEditions(csv: string, editions: Editions): Map<EditionId, Map<string, string>> {
   const lines = csv.split(/\r?\n/);
   if (lines[0] !== "edition,code,name") throw new Error(`editions CSV: line 1 must be "edition,code,name", got "${lines[0]}"`);
   const out = new Map<EditionId, Map<string, string>>(editions.filter((e) => !e.file).map((e) => [e.id, new Map()]));
@@ -128,12 +138,12 @@ export function parseEditionList(csv: string, label: string): Map<string, string
   return out;
 }
 
-/** Every edition's list: the six of the sources file, then each added edition's own file. */
-export function readEditions(file = EDITIONS_FILE, editions: readonly Edition[] = EDITIONS, dir = seedDir): Map<EditionId, Map<string, string>> {
-  const out = parseEditions(gunzipSync(readFileSync(file)).toString("utf8"), editions);
+/** Every edition's list, in the editions' order: the six of the sources file, then each added edition's own file. */
+export function readEditions(seedDir: string, editions: Editions = readRegistry(seedDir).editions): Map<EditionId, Map<string, string>> {
+  const out = parseEditions(gunzipSync(readFileSync(editionsFile(seedDir))).toString("utf8"), editions);
   for (const e of editions) {
     if (!e.file) continue;
-    const path = join(dir, e.file);
+    const path = join(seedDir, e.file);
     if (!existsSync(path)) throw new Error(`edition ${e.id}: ${path} is missing (seed/editions.json names it)`);
     out.set(e.id, parseEditionList(gunzipSync(readFileSync(path)).toString("utf8"), e.file));
   }
@@ -141,8 +151,9 @@ export function readEditions(file = EDITIONS_FILE, editions: readonly Edition[] 
 }
 
 /** The current edition's codes when it brings its own list (edition:add); null for edition 2025 (the package release). */
-export function currentListCodes(): Set<string> | null {
-  const cur = EDITIONS[CURRENT];
+export function currentListCodes(seedDir: string): Set<string> | null {
+  const { editions } = readRegistry(seedDir);
+  const cur = editions[editions.length - 1];
   return cur.file ? new Set(parseEditionList(gunzipSync(readFileSync(join(seedDir, cur.file))).toString("utf8"), cur.file).keys()) : null;
 }
 
@@ -153,13 +164,14 @@ export function currentListCodes(): Set<string> | null {
  */
 export type CuratedRow = { edition: EditionId; oldCode: string; newCode: string; relation: "successor" | "part"; source: string };
 
-export function parseCurated(csv: string): CuratedRow[] {
+export function parseCurated(csv: string, editions: Editions): CuratedRow[] {
+  const later = new Set(editions.slice(1).map((e) => e.id));
   const lines = csv.split(/\r?\n/).filter((l) => l.trim() !== "");
   if (lines[0] !== "edition,old_code,new_code,relation,source") throw new Error(`curated CSV: line 1 must be "edition,old_code,new_code,relation,source"`);
   return lines.slice(1).map((line, i) => {
     const [edition, oldCode, newCode, relation, source, ...rest] = csvFields(line);
     if (
-      !EDITION_INDEX.get(edition) ||
+      !later.has(edition) ||
       !CODE.test(oldCode) ||
       !CODE.test(newCode) ||
       (relation !== "successor" && relation !== "part") ||
@@ -172,4 +184,5 @@ export function parseCurated(csv: string): CuratedRow[] {
   });
 }
 
-export const readCurated = (file = CURATED_FILE) => parseCurated(readFileSync(file, "utf8"));
+export const readCurated = (seedDir: string, editions: Editions = readRegistry(seedDir).editions) =>
+  parseCurated(readFileSync(curatedFile(seedDir), "utf8"), editions);

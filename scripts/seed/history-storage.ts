@@ -1,6 +1,6 @@
 /** The region history as D1 rows and SQL (moved from history.ts). */
 import { insertStatements, sqlString } from "../lib.ts";
-import { ALL_EDITIONS_MASK, type Basis, type Change, CURRENT, EDITIONS, type EditionId, type LevelNo, levelOfCode } from "./history-editions.ts";
+import { allEditionsMask, type Basis, type Change, type EditionId, type Editions, type LevelNo, levelOfCode } from "./history-editions.ts";
 import { nameKey } from "./history-names.ts";
 import { byCode, type ChangeEvent, type CodeRecord, type History, pushTo } from "./history-transition.ts";
 
@@ -36,8 +36,8 @@ export type HistoryRows = {
 };
 
 /** True when a code's history is just "every edition, one name, the name the region row carries". */
-export const needsNoHistoryRow = (r: CodeRecord, currentName: string | undefined) =>
-  r.mask === ALL_EDITIONS_MASK && r.names.length === 1 && r.names[0].name === (currentName ?? r.names[0].name);
+export const needsNoHistoryRow = (editions: Editions, r: CodeRecord, currentName: string | undefined) =>
+  r.mask === allEditionsMask(editions) && r.names.length === 1 && r.names[0].name === (currentName ?? r.names[0].name);
 
 export function historyRows(h: History, currentNames?: Map<string, string>): HistoryRows {
   const history: HistoryRows["history"] = [];
@@ -45,7 +45,7 @@ export function historyRows(h: History, currentNames?: Map<string, string>): His
     const currentName = currentNames?.get(r.code);
     // a current code the region tables lack could answer /history from nowhere
     if (r.current && currentNames && currentName === undefined) throw new Error(`${r.code} is in edition 2025 but not among the current names`);
-    if (r.current && needsNoHistoryRow(r, currentName)) continue;
+    if (r.current && needsNoHistoryRow(h.editions, r, currentName)) continue;
     // `[[mask, "name"], ...]`: each spelling once, with the editions that use it
     history.push({
       id: r.code,
@@ -72,12 +72,12 @@ export function historyRows(h: History, currentNames?: Map<string, string>): His
     editions: h.report.editions.map((e, i) => ({
       id: e.id,
       ord: i,
-      regulation: EDITIONS[i].regulation,
+      regulation: h.editions[i].regulation,
       provinsi: e.counts[0],
       kabupaten: e.counts[1],
       kecamatan: e.counts[2],
       kelurahan: e.counts[3],
-      isCurrent: i === CURRENT ? 1 : 0,
+      isCurrent: i === h.editions.length - 1 ? 1 : 0,
     })),
     history,
     successors,
@@ -92,18 +92,19 @@ export function historyRows(h: History, currentNames?: Map<string, string>): His
  * The test reads every code of every edition through this, so the compact form is proven to serve.
  */
 export function editionsFromRows(
+  editions: Editions,
   historyRow: { editions: number; names: string } | undefined,
   regionName: string | undefined,
 ): { edition: EditionId; name: string }[] | null {
   if (historyRow) {
     const names = JSON.parse(historyRow.names) as [number, string][];
-    return EDITIONS.flatMap((e, i) => {
+    return editions.flatMap((e, i) => {
       const n = names.find(([m]) => m & (1 << i));
       return n ? [{ edition: e.id, name: n[1] }] : [];
     });
   }
   if (regionName === undefined) return null;
-  return EDITIONS.map((e) => ({ edition: e.id, name: regionName }));
+  return editions.map((e) => ({ edition: e.id, name: regionName }));
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   type Change,
   type CuratedRow,
   type EditionId,
+  type Editions,
   type LevelNo,
   lastSegment,
   level4,
@@ -19,7 +20,7 @@ import { nameKeysOf, PART_MIN, PART_MIN_LENGTH, partDistance, SIMILAR_MARGIN, SI
 export type CodeRecord = {
   code: string;
   level: LevelNo;
-  /** Bit i set: the code is in EDITIONS[i]. */
+  /** Bit i set: the code is in editions[i]. */
   mask: number;
   /** The code's names in edition order, one entry per distinct spelling with the editions that use it. */
   names: { mask: number; name: string }[];
@@ -29,7 +30,7 @@ export type CodeRecord = {
 export type Link = { to: string; basis: Basis; confidence: number };
 
 export type ChangeEvent = {
-  /** Index into EDITIONS of the edition the change first shows in (1..5). */
+  /** Index into the editions of the edition the change first shows in (1 and later). */
   edition: number;
   level: LevelNo;
   change: Change;
@@ -63,8 +64,10 @@ export type Report = {
 };
 
 export type History = {
+  /** The editions it was built from, oldest first; the last is current. */
+  editions: Editions;
   codes: Map<string, CodeRecord>;
-  /** Per transition i (EDITIONS[i] -> EDITIONS[i+1]): each retired code's successors in EDITIONS[i+1]. */
+  /** Per transition i (editions[i] -> editions[i+1]): each retired code's successors in editions[i+1]. */
   steps: Map<string, Link[]>[];
   events: ChangeEvent[];
   successors: Map<string, Successor[]>;

@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { levelOf } from "../../src/wilayah/codes.ts";
+import { SEED_DIR } from "../lib.ts";
 import { buildHistory, readCurrentNames } from "./history.ts";
-import { ALL_EDITIONS_MASK, csvFields, EDITIONS, type EditionId, parseCurated, readCurated, readEditions } from "./history-editions.ts";
+import { allEditionsMask, csvFields, type EditionId, type HistoryInputs, parseCurated, readHistoryInputs } from "./history-editions.ts";
 import { nameKey, partDistance, similarity } from "./history-names.ts";
 import { editionsFromRows, formerNames, type HistoryRows, historyRows, historySql } from "./history-storage.ts";
 import { type History, resolveTransition } from "./history-transition.ts";
@@ -19,6 +20,7 @@ const README_COUNTS: Record<EditionId, [number, number, number, number]> = {
   "2025": [38, 514, 7285, 83762],
 };
 
+let inputs: HistoryInputs;
 let editions: Map<EditionId, Map<string, string>>;
 let h: History;
 let currentNames: Map<string, string>;
@@ -26,8 +28,9 @@ let rows: HistoryRows;
 let sql: string;
 
 beforeAll(() => {
-  editions = readEditions();
-  h = buildHistory(editions, readCurated());
+  inputs = readHistoryInputs(SEED_DIR);
+  editions = inputs.lists;
+  h = buildHistory(inputs);
   currentNames = readCurrentNames();
   rows = historyRows(h, currentNames);
   sql = historySql(rows);
@@ -149,14 +152,14 @@ describe("successors", () => {
   });
 
   it("uses every curated row, each with its source", () => {
-    const curated = readCurated();
+    const curated = inputs.curated;
     expect(curated.length).toBe(30);
     for (const c of curated) {
       expect(c.source).toMatch(/^UU (14|15|16|29)\/2022 /);
       if (c.relation === "successor") expect(h.successors.get(c.oldCode), c.oldCode).toEqual([{ code: c.newCode, basis: "curated", confidence: 1, via: [] }]);
       else expect(h.events).toContainEqual(expect.objectContaining({ change: "created", codeBefore: c.oldCode, codeAfter: c.newCode, basis: "curated" }));
     }
-    expect(() => parseCurated("edition,old_code,new_code,relation,source\n2025,92.71,96.71,successor,\n")).toThrow(/source/);
+    expect(() => parseCurated("edition,old_code,new_code,relation,source\n2025,92.71,96.71,successor,\n", inputs.editions)).toThrow(/source/);
   });
 });
 
@@ -211,24 +214,26 @@ describe("stored rows", () => {
     const wrong: string[] = [];
     let checked = 0;
     for (const [code, r] of h.codes) {
-      const got = editionsFromRows(byId.get(code), currentNames.get(code));
-      const want = EDITIONS.flatMap((e) => (editions.get(e.id)!.has(code) ? [{ edition: e.id, name: editions.get(e.id)!.get(code)! }] : []));
+      const got = editionsFromRows(inputs.editions, byId.get(code), currentNames.get(code));
+      const want = inputs.editions.flatMap((e) => (editions.get(e.id)!.has(code) ? [{ edition: e.id, name: editions.get(e.id)!.get(code)! }] : []));
       if (JSON.stringify(got) !== JSON.stringify(want) || (!r.current && byId.get(code)?.within !== h.within.get(code))) wrong.push(code);
       checked++;
     }
     expect(wrong).toEqual([]);
     expect(checked).toBe(99_133);
-    expect(editionsFromRows(undefined, undefined)).toBeNull();
+    expect(editionsFromRows(inputs.editions, undefined, undefined)).toBeNull();
     // rows only where the region row cannot answer
     expect(rows.history.length).toBe(21_721);
     expect(
-      rows.history.filter((r) => r.editions === ALL_EDITIONS_MASK && JSON.parse(r.names).length === 1 && currentNames.get(r.id) === JSON.parse(r.names)[0][1]),
+      rows.history.filter(
+        (r) => r.editions === allEditionsMask(inputs.editions) && JSON.parse(r.names).length === 1 && currentNames.get(r.id) === JSON.parse(r.names)[0][1],
+      ),
     ).toEqual([]);
   });
 
   it("renders INSERTs below 60 KB each, the same bytes on every build", () => {
     for (const line of sql.split("\n")) expect(Buffer.byteLength(line)).toBeLessThan(61_000);
-    expect(historySql(historyRows(buildHistory(readEditions(), readCurated()), currentNames))).toBe(sql);
+    expect(historySql(historyRows(buildHistory(readHistoryInputs(SEED_DIR)), currentNames))).toBe(sql);
   }, 120_000);
 
   it("loads into SQLite with the migration; /convert of 1,000 codes is one statement, a page of /changes rows by seq", () => {

@@ -37,22 +37,18 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isMain, root } from "../lib.ts";
+import { isMain, root, seedDirArg } from "../lib.ts";
 import {
   type Basis,
   CHANGES,
   type Change,
-  CURRENT,
-  type CuratedRow,
   csvFields,
-  EDITION_INDEX,
-  EDITIONS,
-  type EditionId,
+  type Editions,
+  type HistoryInputs,
   LEVEL_NAMES,
   levelOfCode,
   parentOf,
-  readCurated,
-  readEditions,
+  readHistoryInputs,
 } from "./history-editions.ts";
 import { nameKeysOf } from "./history-names.ts";
 import { formerNames, historyRows, historySql } from "./history-storage.ts";
@@ -74,8 +70,9 @@ import {
 
 // ---------------------------------------------------------------- all editions
 
-export function buildHistory(editions: Map<EditionId, Map<string, string>>, curated: CuratedRow[]): History {
-  const lists = EDITIONS.map((e) => must(editions.get(e.id), `edition ${e.id}`));
+export function buildHistory({ editions, lists: byEdition, curated }: HistoryInputs): History {
+  const lists = editions.map((e) => must(byEdition.get(e.id), `edition ${e.id}`));
+  const currentOrd = editions.length - 1;
   const codes = new Map<string, CodeRecord>();
   lists.forEach((list, i) => {
     for (const [code, name] of list) {
@@ -87,16 +84,16 @@ export function buildHistory(editions: Map<EditionId, Map<string, string>>, cura
       else r.names.push({ mask: 1 << i, name });
     }
   });
-  for (const r of codes.values()) r.current = (r.mask & (1 << CURRENT)) !== 0;
+  for (const r of codes.values()) r.current = (r.mask & (1 << currentOrd)) !== 0;
 
   const steps: Map<string, Link[]>[] = [];
   const parts: Map<string, Map<string, Basis>>[] = [];
   const keys = lists.map(nameKeysOf);
-  for (let i = 0; i < CURRENT; i++) {
+  for (let i = 0; i < currentOrd; i++) {
     const t = resolveTransition(
       lists[i],
       lists[i + 1],
-      curated.filter((c) => c.edition === EDITIONS[i + 1].id),
+      curated.filter((c) => c.edition === editions[i + 1].id),
       keys[i],
       keys[i + 1],
     );
@@ -111,8 +108,8 @@ export function buildHistory(editions: Map<EditionId, Map<string, string>>, cura
   type Path = { code: string | null; steps: Link[] };
   const resolve = (code: string, from: number, seen: string[]): Path[] => {
     let i = from;
-    while (i < CURRENT && lists[i + 1].has(code)) i++;
-    if (i === CURRENT) return [{ code, steps: [] }];
+    while (i < currentOrd && lists[i + 1].has(code)) i++;
+    if (i === currentOrd) return [{ code, steps: [] }];
     const next = (steps[i].get(code) ?? []).filter((l) => !seen.includes(l.to));
     if (next.length === 0) return [{ code: null, steps: [] }];
     return next.flatMap((l) => resolve(l.to, i + 1, [...seen, l.to]).map((p) => ({ code: p.code, steps: [l, ...p.steps] })));
@@ -146,7 +143,7 @@ export function buildHistory(editions: Map<EditionId, Map<string, string>>, cura
     // told in the report: chains that went somewhere and ended at a later retirement
     if (paths.some((p) => p.code === null && p.steps.length > 0)) deadEnds.set(r.code, s.length > 0 ? "some" : "all");
     for (const x of s) {
-      pushTo(predecessors, x.code, { code: r.code, basis: x.basis, confidence: x.confidence, lastEdition: EDITIONS[last].id });
+      pushTo(predecessors, x.code, { code: r.code, basis: x.basis, confidence: x.confidence, lastEdition: editions[last].id });
     }
   }
   for (const list of predecessors.values()) list.sort((a, b) => byCode(a.code, b.code));
@@ -164,7 +161,7 @@ export function buildHistory(editions: Map<EditionId, Map<string, string>>, cura
   };
   for (const r of notCurrent) within.set(r.code, withinOf(r.code));
 
-  return { codes, steps, events, successors, predecessors, within, report: buildReport(codes, lists, successors, events, deadEnds) };
+  return { editions, codes, steps, events, successors, predecessors, within, report: buildReport(editions, codes, lists, successors, events, deadEnds) };
 }
 
 /** The events between consecutive editions, from the steps (which code went where) and the names. */
@@ -175,7 +172,7 @@ function changeEvents(
   parts: Map<string, Map<string, Basis>>[],
 ): ChangeEvent[] {
   const events: ChangeEvent[] = [];
-  for (let i = 0; i < CURRENT; i++) {
+  for (let i = 0; i + 1 < lists.length; i++) {
     const [A, B] = [lists[i], lists[i + 1]];
     const nameA = (code: string) => must(A.get(code), code);
     const nameB = (code: string) => must(B.get(code), code);
@@ -217,13 +214,15 @@ function changeEvents(
 }
 
 function buildReport(
+  known: Editions,
   codes: Map<string, CodeRecord>,
   lists: Map<string, string>[],
   successors: Map<string, Successor[]>,
   events: ChangeEvent[],
   deadEnds: Map<string, "some" | "all">,
 ): Report {
-  const editions = EDITIONS.map((e, i) => {
+  const ord = (id: string) => known.findIndex((e) => e.id === id);
+  const editions = known.map((e, i) => {
     const counts: [number, number, number, number] = [0, 0, 0, 0];
     for (const code of lists[i].keys()) counts[levelOfCode(code) - 1]++;
     return { id: e.id, counts, total: lists[i].size };
@@ -232,7 +231,7 @@ function buildReport(
   const byBasis: Record<string, number> = {};
   for (const [code, s] of successors) {
     const r = must(codes.get(code), code);
-    const edition = EDITIONS[31 - Math.clz32(r.mask)].id;
+    const edition = known[31 - Math.clz32(r.mask)].id;
     const k = `${r.level}|${edition}`;
     const row = rows.get(k) ?? { level: r.level, edition, one: 0, several: 0, none: 0, total: 0 };
     rows.set(k, row);
@@ -259,10 +258,10 @@ function buildReport(
         .map(([k]) => k)
         .sort(byCode),
     },
-    rows: [...rows.values()].sort((a, b) => a.level - b.level || (EDITION_INDEX.get(a.edition) ?? 0) - (EDITION_INDEX.get(b.edition) ?? 0)),
+    rows: [...rows.values()].sort((a, b) => a.level - b.level || ord(a.edition) - ord(b.edition)),
     byBasis: Object.fromEntries(Object.entries(byBasis).sort(([a], [b]) => byCode(a, b))),
-    transitions: EDITIONS.slice(1).map((e, i) => ({
-      from: EDITIONS[i].id,
+    transitions: known.slice(1).map((e, i) => ({
+      from: known[i].id,
       to: e.id,
       retired: [...lists[i].keys()].filter((c) => !lists[i + 1].has(c)).length,
       appeared: [...lists[i + 1].keys()].filter((c) => !lists[i].has(c)).length,
@@ -317,7 +316,7 @@ export function readCurrentNames(): Map<string, string> {
 function main() {
   const args = process.argv.slice(2);
   const at = args.indexOf("--sql");
-  const h = buildHistory(readEditions(), readCurated());
+  const h = buildHistory(readHistoryInputs(seedDirArg(args)));
   process.stdout.write(renderReport(h.report));
   const rows = historyRows(h, readCurrentNames());
   const sql = historySql(rows);

@@ -14,12 +14,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { NAME_KINDS, type NameEntry, type NameTableJson } from "../../src/wilayah/names/table.ts";
 import { normalizeSearchText } from "../../src/wilayah/normalize.ts";
-import { seedDir } from "../lib.ts";
 import { csvFields } from "./search-index.ts";
 
-const NAME_TABLE_CSV = join(seedDir, "name-table.csv");
-
 export type NameTableRow = NameEntry & { source: string };
+
+/** seed/name-table.csv of a seed directory, as text (`loadNameTable` checks it). */
+export const readNameTableCsv = (seedDir: string) => readFileSync(join(seedDir, "name-table.csv"), "utf8");
 
 const WORDS = /^[a-z0-9]+( [a-z0-9]+)*$/;
 
@@ -31,7 +31,7 @@ const WORDS = /^[a-z0-9]+( [a-z0-9]+)*$/;
  * @param spellings region id -> its normalised spellings (name, alt_name, aliases)
  * @param aliases the normalised aliases of seed/aliases.csv
  */
-export function loadNameTable(spellings: Map<string, string[]>, aliases: Set<string>, csv = readFileSync(NAME_TABLE_CSV, "utf8")): NameTableRow[] {
+export function loadNameTable(spellings: Map<string, string[]>, aliases: Set<string>, csv: string): NameTableRow[] {
   const lines = csv.split(/\r?\n/);
   if (lines[0].trim() !== "typed,reads,kind,id,source") throw new Error(`seed/name-table.csv: line 1 must be "typed,reads,kind,id,source"`);
   const out: NameTableRow[] = [];

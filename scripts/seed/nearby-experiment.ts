@@ -29,7 +29,7 @@ import { seeded } from "../../src/lib/random.ts";
 import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
 import { GRID_CELL, GRID_SQL } from "../../src/wilayah/geo/geometry.ts";
 import { POINT_FANOUT, POINT_TOP, POINT_CELL as PYRAMID_CELL } from "../../src/wilayah/nearby/grid.ts";
-import { isMain, root } from "../lib.ts";
+import { isMain, root, SEED_DIR } from "../lib.ts";
 import { kelurahanBoundarySql } from "./boundaries.ts";
 
 const EARTH_KM = 6371.0088;
@@ -131,7 +131,7 @@ function loadDatabase(): DatabaseSync {
     .filter((l) => l && !l.startsWith("--") && !/^INSERT INTO wilayah_(grams|short|search) /.test(l))
     .join("\n");
   db.exec(seed);
-  db.exec(kelurahanBoundarySql());
+  db.exec(kelurahanBoundarySql(SEED_DIR));
   // The flat centroid grid, built inside SQLite like wilayah_grid (gridCell's formula; every coordinate is east and north of the origin).
   db.exec(
     `CREATE TABLE ring_point (level INTEGER NOT NULL, cell INTEGER NOT NULL, id TEXT NOT NULL, lat REAL NOT NULL, lng REAL NOT NULL, PRIMARY KEY (level, cell, id)) WITHOUT ROWID`,

@@ -9,11 +9,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { SEED_DIR } from "../lib.ts";
 import { MIN_SHARED_M, neighbourSql } from "./borders.ts";
 import { readBoundaries } from "./boundary-sql.ts";
 import { readLevelShapes } from "./neighbours.ts";
 import { capsuleInterval } from "./shared-borders.ts";
-import { neighboursCsv, readKelurahanNeighbours } from "./space-sql.ts";
+import { kelurahanNeighboursFile, neighboursCsv, readKelurahanNeighbours } from "./space-sql.ts";
 
 const writeTemp = (content: Buffer) => {
   const file = join(mkdtempSync(join(tmpdir(), "neighbours-")), "n.csv.gz");
@@ -23,8 +24,8 @@ const writeTemp = (content: Buffer) => {
 
 describe("neighbours", () => {
   it("reads the boundary files point for point as JSON.parse does (kabupaten file)", async () => {
-    const shapes = await readLevelShapes("kabupaten");
-    const json = readBoundaries("kabupaten");
+    const shapes = await readLevelShapes(SEED_DIR, "kabupaten");
+    const json = readBoundaries(SEED_DIR, "kabupaten");
     expect(shapes.ids).toEqual(json.map((b) => b.id));
     const mismatches: string[] = [];
     json.forEach((b, g) => {
@@ -53,7 +54,7 @@ describe("neighbours", () => {
   });
 
   it("writes INSERT statements under 60 KB each (the committed village borders)", () => {
-    const rows = readKelurahanNeighbours();
+    const rows = readKelurahanNeighbours(kelurahanNeighboursFile(SEED_DIR));
     const sql = neighbourSql("kelurahan", rows);
     const statements = sql.split("\n").filter(Boolean);
     expect(statements[0]).toBe("DELETE FROM wilayah_neighbor WHERE level = 4;");
@@ -62,7 +63,7 @@ describe("neighbours", () => {
   });
 
   it("seed/neighbours-kelurahan.csv.gz holds one line per border and reads back as both directions", () => {
-    const rows = readKelurahanNeighbours();
+    const rows = readKelurahanNeighbours(kelurahanNeighboursFile(SEED_DIR));
     const again = readKelurahanNeighbours(writeTemp(neighboursCsv(rows)));
     expect(again).toEqual(rows);
     expect(rows.length % 2).toBe(0);

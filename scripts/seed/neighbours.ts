@@ -26,7 +26,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
-import { isMain } from "../lib.ts";
+import { isMain, seedDirArg } from "../lib.ts";
 import {
   type Borders,
   bordersOf,
@@ -38,7 +38,7 @@ import {
   sharedKm,
   villageBordersAt,
 } from "./borders.ts";
-import { boundarySource, SOURCES } from "./boundary-sql.ts";
+import { boundarySource, sourcesDir } from "./boundary-sql.ts";
 import { readShapes, type Shapes } from "./shapes.ts";
 import { CELL_DEG, sharedLengths } from "./shared-borders.ts";
 
@@ -46,11 +46,11 @@ import { CELL_DEG, sharedLengths } from "./shared-borders.ts";
 export const VILLAGE_TOLERANCE_M = 30;
 /** The same for the outlines of provinsi, kabupaten/kota and kecamatan, more simplified. */
 export const OUTLINE_TOLERANCE_M = 100;
-export const readLevelShapes = (level: Level) => readShapes(boundarySource(level));
+export const readLevelShapes = (seedDir: string, level: Level) => readShapes(boundarySource(seedDir, level));
 
 /** Codes of the current villages: the postal-code file lists every one of them (seed/sources/README.md). */
-export function currentVillages(): string[] {
-  return readFileSync(join(SOURCES, "wilayah-postal-codes.csv"), "utf8")
+function currentVillages(seedDir: string): string[] {
+  return readFileSync(join(sourcesDir(seedDir), "wilayah-postal-codes.csv"), "utf8")
     .split("\n")
     .slice(1)
     .map((l) => l.slice(0, l.indexOf(",")))
@@ -64,20 +64,20 @@ export type NeighbourResult = Record<
   { regions: number; rows: NeighbourRow[]; seconds: number /** borders only the level's own outlines show */; outlinesOnly: number }
 >;
 
-/** Every level's neighbours (the whole computation of the seed build). `villages`: the kelurahan shapes, when already read. */
-export async function buildNeighbours(villages?: Shapes): Promise<NeighbourResult> {
+/** Every level's neighbours (the whole computation of the seed build) from the boundaries in `seedDir`. `villages`: the kelurahan shapes, when already read. */
+export async function buildNeighbours(seedDir: string, villages?: Shapes): Promise<NeighbourResult> {
   const t0 = performance.now();
-  villages ??= await readLevelShapes("kelurahan");
+  villages ??= await readLevelShapes(seedDir, "kelurahan");
   const villageBorders = bordersOf(villages, sharedLengths(villages, VILLAGE_TOLERANCE_M, CELL_DEG.kelurahan));
   const out = {
     kelurahan: { regions: villages.ids.length, rows: neighbourRows("kelurahan", villageBorders), seconds: (performance.now() - t0) / 1000, outlinesOnly: 0 },
   } as NeighbourResult;
   const drawn = new Set(villages.ids);
   const incomplete = new Set<string>();
-  for (const v of currentVillages()) if (!drawn.has(v)) for (const len of Object.values(PREFIX)) incomplete.add(v.slice(0, len));
+  for (const v of currentVillages(seedDir)) if (!drawn.has(v)) for (const len of Object.values(PREFIX)) incomplete.add(v.slice(0, len));
   for (const level of ["provinsi", "kabupaten", "kecamatan"] as const) {
     const t1 = performance.now();
-    const shapes = await readLevelShapes(level);
+    const shapes = await readLevelShapes(seedDir, level);
     const own = bordersOf(shapes, sharedLengths(shapes, OUTLINE_TOLERANCE_M, CELL_DEG[level]));
     const fromVillages = villageBordersAt(villageBorders, PREFIX[level]);
     const borders = combineBorders(own, fromVillages, (id) => !incomplete.has(id));
@@ -92,6 +92,7 @@ export async function buildNeighbours(villages?: Shapes): Promise<NeighbourResul
 
 async function main() {
   const args = process.argv.slice(2);
+  const seedDir = seedDirArg(args);
   const arg = (name: string) => {
     const at = args.indexOf(name);
     return at >= 0 ? args[at + 1] : undefined;
@@ -101,7 +102,7 @@ async function main() {
     // Pairs per tolerance and border threshold, and how far apart the attributed outlines lie.
     const tolerances = (arg("--tolerances") ?? "1,10,30,100,300,1000").split(",").map(Number);
     for (const level of levels) {
-      const shapes = await readLevelShapes(level);
+      const shapes = await readLevelShapes(seedDir, level);
       for (const t of tolerances) {
         const t0 = performance.now();
         const pairs = sharedLengths(shapes, t, CELL_DEG[level]);
@@ -130,14 +131,14 @@ async function main() {
     // Each higher level's own outlines against its villages' borders, where both regions have all
     // their villages drawn: pairs found by both, by the outlines only, by the villages only.
     const tolerances = (arg("--tolerances") ?? "30,60,100,150,200,300,500").split(",").map(Number);
-    const villages = await readLevelShapes("kelurahan");
+    const villages = await readLevelShapes(seedDir, "kelurahan");
     const villageBorders = bordersOf(villages, sharedLengths(villages, VILLAGE_TOLERANCE_M, CELL_DEG.kelurahan));
     const drawn = new Set(villages.ids);
     const incomplete = new Set<string>();
-    for (const v of currentVillages()) if (!drawn.has(v)) for (const len of Object.values(PREFIX)) incomplete.add(v.slice(0, len));
+    for (const v of currentVillages(seedDir)) if (!drawn.has(v)) for (const len of Object.values(PREFIX)) incomplete.add(v.slice(0, len));
     const complete = (key: string) => key.split(" ").every((id) => !incomplete.has(id));
     for (const level of levels.filter((l) => l !== "kelurahan") as Exclude<Level, "kelurahan">[]) {
-      const shapes = await readLevelShapes(level);
+      const shapes = await readLevelShapes(seedDir, level);
       const ref = new Map([...villageBordersAt(villageBorders, PREFIX[level])].filter(([k, km]) => complete(k) && km * 1000 >= MIN_SHARED_M));
       console.log(
         `${level}: ${shapes.ids.length - [...shapes.ids].filter((id) => incomplete.has(id)).length} of ${shapes.ids.length} regions have every village drawn; ${ref.size} borders between them from the villages`,
@@ -162,7 +163,7 @@ async function main() {
   }
   const out = arg("--out");
   const t0 = performance.now();
-  const result = await buildNeighbours();
+  const result = await buildNeighbours(seedDir);
   let sql = "";
   for (const level of LEVELS) {
     const { regions, rows, seconds, outlinesOnly } = result[level];

@@ -8,9 +8,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Level } from "../../src/wilayah/codes.ts";
 import { nameWords } from "../../src/wilayah/search/plan.ts";
-import { seedDir } from "../lib.ts";
-
-const SEED_DIR = seedDir;
 
 export const ALIAS_KINDS = ["short", "popular", "former", "spelling"] as const;
 export type Alias = { id: string; alias: string; kind: (typeof ALIAS_KINDS)[number]; source: string };
@@ -43,8 +40,8 @@ export function csvFields(line: string): string[] {
   return out;
 }
 
-/** seed/aliases.csv, checked: every row names a region of the seed, a kind and a source. */
-export function loadAliases(knownIds: Set<string>, csv = readFileSync(join(SEED_DIR, "aliases.csv"), "utf8")): Alias[] {
+/** seed/aliases.csv of `seedDir`, checked: every row names a region of the seed, a kind and a source. */
+export function loadAliases(seedDir: string, knownIds: Set<string>, csv = readFileSync(join(seedDir, "aliases.csv"), "utf8")): Alias[] {
   const lines = csv.split(/\r?\n/);
   if (lines[0].trim() !== "id,alias,kind,source") throw new Error(`seed/aliases.csv: line 1 must be "id,alias,kind,source"`);
   const out: Alias[] = [];
@@ -69,7 +66,7 @@ export function loadAliases(knownIds: Set<string>, csv = readFileSync(join(SEED_
 }
 
 /** Village id -> postal code, from the copied source (see seed/sources/README.md). */
-export function loadPostalCodes(csv = readFileSync(join(SEED_DIR, "sources", "wilayah-postal-codes.csv"), "utf8")): Map<string, string> {
+export function loadPostalCodes(seedDir: string, csv = readFileSync(join(seedDir, "sources", "wilayah-postal-codes.csv"), "utf8")): Map<string, string> {
   const out = new Map<string, string>();
   const lines = csv.split(/\r?\n/);
   if (lines[0].trim() !== "code,postal_code") throw new Error("wilayah-postal-codes.csv: line 1 must be code,postal_code");

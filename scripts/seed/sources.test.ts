@@ -5,18 +5,19 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { seedDir } from "../lib.ts";
+import { SEED_DIR } from "../lib.ts";
 import { renameTables } from "./apply.ts";
-import { EDITIONS } from "./history-editions.ts";
-import { loadSources, SOURCES_MANIFEST, type SourcesManifest, sourceNotes, sourcesSql } from "./sources.ts";
+import { readRegistry } from "./history-editions.ts";
+import { loadSources, readSourcesManifest, type SourcesManifest, sourceNotes, sourcesSql } from "./sources.ts";
 
-const manifest = () => JSON.parse(readFileSync(SOURCES_MANIFEST, "utf8")) as SourcesManifest;
-const readme = readFileSync(join(seedDir, "sources", "README.md"), "utf8");
-const files = readdirSync(join(seedDir, "sources"));
+const EDITIONS = readRegistry(SEED_DIR).editions;
+const manifest = (): SourcesManifest => readSourcesManifest(SEED_DIR);
+const readme = readFileSync(join(SEED_DIR, "sources", "README.md"), "utf8");
+const files = readdirSync(join(SEED_DIR, "sources"));
 
 describe("seed/sources/sources.json", () => {
   it("covers every source file and edition, with the README's versions and licences", () => {
-    const rows = loadSources(EDITIONS);
+    const rows = loadSources(SEED_DIR, EDITIONS);
     expect(rows.filter((r) => r.kind === "regulation").map((r) => r.edition)).toEqual(EDITIONS.map((e) => e.id));
     expect(rows.find((r) => r.id === "idn-area-data")).toMatchObject({ version: "4.0.1", licence: "ODbL-1.0" });
     // a source without a version or licence says why
@@ -88,12 +89,12 @@ describe("seed/sources/sources.json", () => {
     for (const [what, change, error] of cases) {
       const m = manifest();
       change(m);
-      expect(() => loadSources(EDITIONS, m, readme, files), what).toThrow(error);
+      expect(() => loadSources(SEED_DIR, EDITIONS, m, readme, files), what).toThrow(error);
     }
   });
 
   it("takes an edition's date from the registry (edition:add) before the manifest", () => {
-    const rows = loadSources([...EDITIONS.slice(0, -1), { ...EDITIONS[EDITIONS.length - 1], date: "2025-05-01" }]);
+    const rows = loadSources(SEED_DIR, [...EDITIONS.slice(0, -1), { ...EDITIONS[EDITIONS.length - 1], date: "2025-05-01" }]);
     expect(rows.at(-1)).toMatchObject({ id: "edition-2025", date: "2025-05-01" });
   });
 });
@@ -136,7 +137,7 @@ describe("sourcesSql", () => {
       derivedPoints: [],
       islandMoves: [],
     });
-    const sql = sourcesSql(loadSources(EDITIONS), notes);
+    const sql = sourcesSql(loadSources(SEED_DIR, EDITIONS), notes);
     const staged = renameTables(sql, new Set(["wilayah_source", "wilayah_source_note"]), "__next");
     expect(staged).toContain("INSERT INTO wilayah_source__next (");
     expect(staged).toContain("INSERT INTO wilayah_source_note__next (");

@@ -10,12 +10,12 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BPS_PERIODS, CITED_SOURCES, type CorrectionKind, FAMILIES, type Family } from "../../src/wilayah/sources/families.ts";
-import { insertStatements, root, seedDir } from "../lib.ts";
+import { insertStatements, root } from "../lib.ts";
 import type { Edition } from "./history-editions.ts";
 import { lit } from "./region-sql.ts";
 
-export const SOURCES_MANIFEST = join(seedDir, "sources", "sources.json");
-const SOURCES_README = join(seedDir, "sources", "README.md");
+/** A seed directory's sources manifest (seed/sources/sources.json). */
+export const readSourcesManifest = (seedDir: string) => JSON.parse(readFileSync(join(seedDir, "sources", "sources.json"), "utf8")) as SourcesManifest;
 
 type ManifestDataset = {
   id: string;
@@ -83,9 +83,10 @@ function readmeSection(readme: string, file: string): { heading: string; body: s
  * a regulation that is not the edition's.
  */
 export function loadSources(
+  seedDir: string,
   editions: readonly Edition[],
-  manifest: SourcesManifest = JSON.parse(readFileSync(SOURCES_MANIFEST, "utf8")) as SourcesManifest,
-  readme = readFileSync(SOURCES_README, "utf8"),
+  manifest: SourcesManifest = readSourcesManifest(seedDir),
+  readme = readFileSync(join(seedDir, "sources", "README.md"), "utf8"),
   sourceFiles = readdirSync(join(seedDir, "sources")),
 ): SourceRow[] {
   const fail = (why: string): never => {

@@ -10,7 +10,6 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { LEVELS, type Level } from "../../src/wilayah/codes.ts";
 import { COVERAGE_FIELDS, type CoverageField, FIELD_LEVELS } from "../../src/wilayah/coverage/fields.ts";
 import { POINT_CELL, POINT_FANOUT, POINT_ORIGIN, POINT_TOP } from "../../src/wilayah/nearby/grid.ts";
-import { seedDir } from "../lib.ts";
 import type { NeighbourRow } from "./borders.ts";
 
 const levelNumber = (level: Level) => LEVELS.indexOf(level) + 1;
@@ -62,8 +61,8 @@ export function coverageSql(pairs: [CoverageField, Level][] = ALL_COVERAGE): str
   return out;
 }
 
-/** The kelurahan/desa neighbours, written by the seed build and loaded with the village boundaries. */
-export const KELURAHAN_NEIGHBOURS = join(seedDir, "neighbours-kelurahan.csv.gz");
+/** The kelurahan/desa neighbours of a seed directory, written by the seed build and loaded with the village boundaries. */
+export const kelurahanNeighboursFile = (seedDir: string) => join(seedDir, "neighbours-kelurahan.csv.gz");
 
 const HEADER = "id,neighbor_id,shared_border_km";
 
@@ -74,7 +73,7 @@ export function neighboursCsv(rows: NeighbourRow[]): Buffer {
 }
 
 /** Both directions of every border in the file (as rows of level 4), sorted like `neighbourRows`. */
-export function readKelurahanNeighbours(file = KELURAHAN_NEIGHBOURS): NeighbourRow[] {
+export function readKelurahanNeighbours(file: string): NeighbourRow[] {
   const lines = gunzipSync(readFileSync(file)).toString("utf8").split("\n");
   if (lines[0] !== HEADER) throw new Error(`${file}: line 1 must be "${HEADER}"`);
   const rows: NeighbourRow[] = [];

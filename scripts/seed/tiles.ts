@@ -7,7 +7,7 @@
  * into .wrangler/tiles/<layout>/<id>/ and reused, like the bulk exports (scripts/seed/exports.ts).
  *
  *   npm run seed:tiles                      # local R2 (npm run dev and the browser suite do this when needed)
- *   npm run seed:tiles -- --remote          # the deployed bucket (README: "Deploy")
+ *   npm run seed:tiles -- --remote          # the deployed bucket (npm run deploy does it when needed: docs/deploy.md)
  *   npm run seed:tiles -- --out DIR         # only build, into DIR (prints the tile sizes)
  *   TILES_DIR=DIR npm run seed:tiles        # upload the archive built in DIR to the local R2
  *
@@ -22,7 +22,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { gzipSync } from "node:zlib";
 import { GeoJSONVT, type GeoJSONVTTile } from "@maplibre/geojson-vt";
@@ -43,12 +43,13 @@ import {
 } from "../../src/tiles/files.ts";
 import { LEVELS, type Level, parentAt } from "../../src/wilayah/codes.ts";
 import { decodeShape, encodeRings, toMultiPolygon } from "../../src/wilayah/geo/geometry.ts";
-import { isMain, root, seedDir, wrangler } from "../lib.ts";
+import { isMain, root, seedDirArg, wrangler } from "../lib.ts";
 import { readBoundaries } from "./boundary-sql.ts";
+import { bucketName } from "./exports.ts";
 import { currentListCodes } from "./history-editions.ts";
 
 type SeedManifest = { dataVersion: string; checksum: string; boundaries: { kelurahan: { checksum: string } } };
-const seedManifest = (): SeedManifest => JSON.parse(readFileSync(join(seedDir, "manifest.json"), "utf8"));
+const seedManifest = (seedDir: string): SeedManifest => JSON.parse(readFileSync(join(seedDir, "manifest.json"), "utf8"));
 
 /** A region as the tiles carry it. */
 type Region = { id: string; level: Level; name: string; lat: number | null; lng: number | null; type?: string; population?: number; areaKm2?: number };
@@ -57,7 +58,7 @@ type Region = { id: string; level: Level; name: string; lat: number | null; lng:
  * The active regions of each level, read from seed/wilayah.sql (the rows D1 holds) into an
  * in-memory SQLite: seconds, where the seed build that wrote them takes a minute and more.
  */
-export function readRegions(): Map<string, Region> {
+export function readRegions(seedDir: string): Map<string, Region> {
   const db = new DatabaseSync(":memory:");
   const columns: Record<Level, string> = {
     provinsi: "id, code, name, alt_name, lat, lng, is_active, population_male, population_female, population_total, area_km2",
@@ -140,13 +141,13 @@ const cacheId = (z: number, x: number, y: number) => ((1 << z) * y + x) * 32 + z
  * Builds the archive into `dir` and returns what was built (sizes per zoom). Deterministic: the same
  * seed gives the same bytes (gzip without a timestamp, tiles in id order).
  */
-export function buildTiles(dir: string, opts: TilesOptions = {}): TilesReport {
+export function buildTiles(seedDir: string, dir: string, opts: TilesOptions = {}): TilesReport {
   const t0 = Date.now();
-  const seed = seedManifest();
+  const seed = seedManifest(seedDir);
   const id = tilesId(seed);
   const maxZoom = opts.maxZoom ?? TILES_MAXZOOM;
-  const regions = readRegions();
-  const listed = currentListCodes();
+  const regions = readRegions(seedDir);
+  const listed = currentListCodes(seedDir);
   const keep = (level: Level, code: string) =>
     regions.has(code) && (!listed || level !== "kelurahan" || listed.has(code)) && (!opts.filter || opts.filter(level, code));
 
@@ -154,7 +155,7 @@ export function buildTiles(dir: string, opts: TilesOptions = {}): TilesReport {
   const labels: object[] = [];
   for (const level of LEVELS) {
     const features: object[] = [];
-    for (const b of readBoundaries(level)) {
+    for (const b of readBoundaries(seedDir, level)) {
       if (!keep(level, b.id)) continue;
       const r = regions.get(b.id) as Region;
       features.push({
@@ -295,9 +296,12 @@ export function buildTiles(dir: string, opts: TilesOptions = {}): TilesReport {
   return report;
 }
 
-/** The archive of the current seed, built once into .wrangler/tiles/<layout>/<id>/ and reused while intact. */
-export function currentTiles(): { dir: string; report: TilesReport } {
-  const id = tilesId(seedManifest());
+/** The archive id of the seed in `seedDir` (its checksums): a new seed is a new archive. */
+export const seedTilesId = (seedDir: string) => tilesId(seedManifest(seedDir));
+
+/** The archive of the seed in `seedDir`, built once into .wrangler/tiles/<layout>/<id>/ and reused while intact. */
+export function currentTiles(seedDir: string): { dir: string; report: TilesReport } {
+  const id = seedTilesId(seedDir);
   const dir = join(root, ".wrangler", "tiles", TILES_LAYOUT, id);
   const reportPath = join(dir, "report.json");
   if (existsSync(reportPath)) {
@@ -305,19 +309,35 @@ export function currentTiles(): { dir: string; report: TilesReport } {
     if (existsSync(join(dir, TILES_FILE)) && statSync(join(dir, TILES_FILE)).size === report.bytes) return { dir, report };
   }
   console.log(`Building the vector tiles (${id}: four levels, zooms 0-${TILES_MAXZOOM}; a few minutes)...`);
-  const report = buildTiles(dir);
+  const report = buildTiles(seedDir, dir);
   console.log(
     `Vector tiles built in ${report.seconds} s: ${report.tiles} tiles, ${(report.bytes / 1e6).toFixed(0)} MB in ${dir.slice(root.length + 1)} (gzipped tile median ${(report.gzip.median / 1024).toFixed(1)} KB, largest ${(report.gzip.max / 1024).toFixed(0)} KB).`,
   );
   return { dir, report };
 }
 
-/** The bucket bound as EXPORTS in wrangler.toml. */
-function bucketName(): string {
-  const toml = readFileSync(join(root, "wrangler.toml"), "utf8");
-  const m = /\[\[r2_buckets\]\]\s*\nbinding\s*=\s*"EXPORTS"\s*\nbucket_name\s*=\s*"([^"]+)"/.exec(toml);
-  if (!m) throw new Error('wrangler.toml has no [[r2_buckets]] binding "EXPORTS" with a bucket_name');
-  return m[1];
+/**
+ * The object beside the archive that says it is whole: its build report, put after the archive, so
+ * a bucket holding it holds this archive (`npm run deploy` reads it to skip an unchanged upload).
+ */
+export const tilesReportKey = (id: string) => tilesKey(id).replace(TILES_FILE, "report.json");
+
+/** Uploads the archive to the deployed bucket with `wrangler r2 object put --remote`, then its report. */
+export function uploadRemoteTiles(dir: string, report: TilesReport): void {
+  const bucket = bucketName();
+  console.log(`Uploading ${TILES_FILE} (${(report.bytes / 1e6).toFixed(0)} MB) to ${bucket}/${tilesKey(report.tiles_id)}`);
+  wrangler(
+    ["r2", "object", "put", `${bucket}/${tilesKey(report.tiles_id)}`, "--remote", "--file", join(dir, TILES_FILE), "--content-type", "application/vnd.pmtiles"],
+    {
+      capture: true,
+    },
+  );
+  const file = join(root, ".wrangler", "tmp", "tiles-report.json");
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(report));
+  wrangler(["r2", "object", "put", `${bucket}/${tilesReportKey(report.tiles_id)}`, "--remote", "--file", file, "--content-type", "application/json"], {
+    capture: true,
+  });
 }
 
 /** Uploads the archive to the local R2 of a state unless the bucket already holds one of the same size. */
@@ -347,29 +367,28 @@ export async function uploadLocalTiles(dir: string, report: TilesReport, persist
  * TILES_DIR=DIR uploads an archive already built there instead (the browser suite's small one,
  * test/setup/tiles-subset.ts: the whole build takes about 90 s and 2.6 GB).
  */
-export async function ensureLocalTiles(persistTo?: string): Promise<void> {
+export async function ensureLocalTiles(seedDir: string, persistTo?: string): Promise<void> {
   const given = process.env.TILES_DIR;
-  const { dir, report } = given ? { dir: given, report: JSON.parse(readFileSync(join(given, "report.json"), "utf8")) as TilesReport } : currentTiles();
+  const { dir, report } = given ? { dir: given, report: JSON.parse(readFileSync(join(given, "report.json"), "utf8")) as TilesReport } : currentTiles(seedDir);
   const t0 = Date.now();
   if (await uploadLocalTiles(dir, report, persistTo)) console.log(`Vector tiles uploaded to the local R2 in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
 }
 
 async function main() {
   const args = process.argv.slice(2);
+  const seedDir = seedDirArg(args);
   const at = args.indexOf("--out");
   if (at >= 0) {
     if (!args[at + 1]) throw new Error("--out needs a folder");
-    console.log(JSON.stringify(buildTiles(args[at + 1]), null, 2));
+    console.log(JSON.stringify(buildTiles(seedDir, args[at + 1]), null, 2));
     return;
   }
   if (args.includes("--remote")) {
-    const { dir, report } = currentTiles();
-    const target = `${bucketName()}/${tilesKey(report.tiles_id)}`;
-    console.log(`Uploading ${TILES_FILE} (${(report.bytes / 1e6).toFixed(0)} MB) to ${target}`);
-    wrangler(["r2", "object", "put", target, "--remote", "--file", join(dir, TILES_FILE), "--content-type", "application/vnd.pmtiles"], { capture: true });
+    const { dir, report } = currentTiles(seedDir);
+    uploadRemoteTiles(dir, report);
     return;
   }
-  await ensureLocalTiles(process.env.WRANGLER_PERSIST_TO);
+  await ensureLocalTiles(seedDir, process.env.WRANGLER_PERSIST_TO);
 }
 
 if (isMain(import.meta.url)) {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { RegionDb } from "../db/client";
 import { answerKey, cachedAnswer, canonicalJson, keepAnswer, type Loaded, loadedFor, noteLoaded, sameData } from "./cache";
 import type { DataVersion } from "./endpoint";
 
@@ -79,19 +80,19 @@ describe("data/cache loaded version", () => {
         return current;
       },
     };
-    const env = {} as Env;
-    expect(await loadedFor(version, env)).toEqual(loaded);
+    const db = {} as RegionDb;
+    expect(await loadedFor(version, db)).toEqual(loaded);
     current = { ...loaded, checksum: "new" };
-    expect(await loadedFor(version, env)).toEqual(loaded);
+    expect(await loadedFor(version, db)).toEqual(loaded);
     expect(reads).toBe(1);
     vi.advanceTimersByTime(5_001);
-    expect(await loadedFor(version, env)).toEqual(current);
+    expect(await loadedFor(version, db)).toEqual(current);
     expect(reads).toBe(2);
     noteLoaded(version, { version: "2026", checksum: "after" });
-    expect(await loadedFor(version, env)).toEqual({ version: "2026", checksum: "after" });
+    expect(await loadedFor(version, db)).toEqual({ version: "2026", checksum: "after" });
     expect(reads).toBe(2);
     // a fixed version is never read
-    expect(await loadedFor("bmkg", env)).toEqual({ version: "bmkg", checksum: "" });
+    expect(await loadedFor("bmkg", db)).toEqual({ version: "bmkg", checksum: "" });
   });
 });
 

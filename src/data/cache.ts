@@ -9,6 +9,7 @@
  * and a new data version or a reloaded seed is a new key, never an old answer.
  */
 import { LRUCache } from "lru-cache";
+import type { RegionDb } from "../db/client";
 import { sha256Hex } from "../lib/crypto";
 import type { DataVersion, JsonEndpoint } from "./endpoint";
 
@@ -82,11 +83,11 @@ export const sameData = (a: Loaded, b: Loaded): boolean => a.version === b.versi
 const LOADED_TTL_MS = 5_000;
 const lastSeen = new WeakMap<object, { loaded: Loaded; at: number }>();
 
-export async function loadedFor(version: DataVersion, env: Env): Promise<Loaded> {
+export async function loadedFor(version: DataVersion, db: RegionDb): Promise<Loaded> {
   if (typeof version === "string") return { version, checksum: "" };
   const seen = recentlyLoaded(version);
   if (seen) return seen;
-  const loaded = await version.read(env);
+  const loaded = await version.read(db);
   lastSeen.set(version, { loaded, at: Date.now() });
   return loaded;
 }

@@ -8,19 +8,19 @@
 import { z } from "zod";
 import type { Db } from "../db/client";
 import type { ErrorCode } from "../lib/errors";
-import type { DataContext } from "./context";
+import type { AnswerContext, DataContext } from "./context";
 
 /**
  * Where an answer's data version comes from: a fixed string, or data a seed apply swaps in D1
- * (`read` gives the loaded version and checksum; `fallback` names it where no request is at hand:
- * the API document, file downloads built with the bundle).
+ * (`read` gives the loaded version and checksum, read through the answer's own handle; `fallback`
+ * names it where no request is at hand: the API document, file downloads built with the bundle).
  */
 export type DataVersion =
   | string
   | {
       fallback: string;
-      read(env: Env): Promise<{ version: string; checksum: string }>;
-      /** The same read as a statement a handler's own batch can carry (src/db/client.ts, VersionRide), and its result read back. */
+      read(db: Db): Promise<{ version: string; checksum: string }>;
+      /** The same read as a statement a handler's own batch can carry (src/data/reads.ts), and its result read back. */
       ride?: { statement(db: Db): D1PreparedStatement; loaded(result: D1Result): { version: string; checksum: string } };
     };
 
@@ -69,7 +69,8 @@ export type JsonEndpoint<I extends z.ZodObject = z.ZodObject, O extends z.ZodTyp
    * shared by every caller.
    */
   cacheScope?: "account";
-  handler(input: z.infer<I>, ctx: DataContext): Promise<z.infer<O>>;
+  /** `ctx.reads`: this answer's region reads (src/db/reads.ts); every region read of the answer goes through them. */
+  handler(input: z.infer<I>, ctx: AnswerContext): Promise<z.infer<O>>;
   /**
    * Changes the answer's JSON after the response cache, on every call (a hit too): for a fact that
    * changes faster than the cached answer (a region's open reports). It must read nothing from D1
@@ -96,7 +97,7 @@ export type FileEndpoint<I extends z.ZodObject = z.ZodObject> = Declaration<I> &
   tool: null;
   /** The answer's media types (for the API document), each with what it holds. */
   media: Record<string, string>;
-  handler(input: z.infer<I>, ctx: DataContext): Promise<FileAnswer>;
+  handler(input: z.infer<I>, ctx: AnswerContext): Promise<FileAnswer>;
 };
 
 export type DataEndpoint = JsonEndpoint | FileEndpoint;

@@ -3,6 +3,7 @@
  * input schema, the answer from the output schema, the description the MCP tool shows too.
  */
 import { z } from "zod";
+import { regionReads } from "../db/reads";
 import { operation } from "../http/docs";
 import { toJsonSchema } from "../lib/json-schema";
 import type { DataContext } from "./context";
@@ -33,7 +34,7 @@ export async function loadExamples(endpoints: readonly DataEndpoint[], ctx: Data
       .filter((ep): ep is JsonEndpoint => !isFileEndpoint(ep) && ep.example !== undefined && !exampleAnswers.has(ep))
       .map(async (ep) => {
         try {
-          exampleAnswers.set(ep, await ep.handler(parseInput(ep, ep.example), ctx));
+          exampleAnswers.set(ep, await ep.handler(parseInput(ep, ep.example), { ...ctx, reads: regionReads(ctx.env) }));
         } catch {
           // no example rather than a wrong one
         }

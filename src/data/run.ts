@@ -6,12 +6,13 @@
  * was read from (x-data-version): a seed apply swaps the data in one transaction, and a handler
  * whose reads straddled a swap runs again (`consistent`).
  */
-import { type VersionRide, withDataKey, withRegionSession, withRide } from "../db/client";
-import { queriesSoFar } from "../db/guard";
+import { type RegionDb, regionDb } from "../db/client";
+import { plainReads, type RegionReads, regionReads } from "../db/reads";
 import { ApiError, validationError } from "../lib/errors";
 import { answerKey, cachedAnswer, cacheOn, keepAnswer, type Loaded, loadedFor, noteLoaded, recentlyLoaded, sameData } from "./cache";
 import type { DataContext } from "./context";
 import type { DataEndpoint, DataVersion, FileAnswer, FileEndpoint, JsonEndpoint } from "./endpoint";
+import { AnswerReads } from "./reads";
 
 export type EndpointResult = { json: string; cache: "HIT" | "MISS"; version: string };
 
@@ -30,24 +31,33 @@ export function parseInput<E extends DataEndpoint>(ep: E, raw: unknown) {
 const CONSISTENT_TRIES = 3;
 
 /**
- * `run` with every read of one version of the region data (read again when a seed swap came between), and that version. Also used by bulk jobs per chunk.
+ * `run` with every read of one version of the region data (read again when a seed swap came
+ * between), and that version. Also used by bulk jobs per chunk. Every read, the version's
+ * included, goes through `db`: one D1 session with read replication, so a replica serves them in
+ * order. `run` is handed the region reads of one try (src/data/reads.ts): the handle, the checksum
+ * read before, and the batches the version may ride in.
  *
  * The version before the handler's reads may be the one this isolate saw last (`recentlyLoaded`,
  * at most LOADED_TTL_MS old) when the reads go to the primary (no read replication): the primary
  * is linearizable, so every later read sees that version or a newer one, and an equal version read
  * after the handler brackets its reads as well as a fresh read before would. That saves one D1
- * statement per uncached answer (docs/performance.md, "BPS codes"). With replicas a new session may
- * start behind what the isolate saw, so both reads are made; a retry always reads both.
+ * statement per uncached answer (docs/performance.md, "BPS codes"); and when the handler's last read
+ * was a batch the version rode in, that version is the one after (src/data/reads.ts). With replicas
+ * a new session may start behind what the isolate saw, so both reads are made; a retry always reads both.
  */
-export async function consistent<T>(version: DataVersion, env: Env, run: (env: Env) => Promise<T>): Promise<{ value: T; loaded: Loaded }> {
-  if (typeof version === "string") return { value: await run(env), loaded: { version, checksum: "" } };
+export async function consistent<T>(
+  version: DataVersion,
+  env: Env,
+  run: (reads: RegionReads) => Promise<T>,
+  db: RegionDb = regionDb(env),
+): Promise<{ value: T; loaded: Loaded }> {
+  if (typeof version === "string") return { value: await run(plainReads(db)), loaded: { version, checksum: "" } };
   for (let i = 0; i < CONSISTENT_TRIES; i++) {
     const remembered = i === 0 && env.D1_READ_REPLICATION !== "auto" ? recentlyLoaded(version) : undefined;
-    const before = remembered ?? (await version.read(env));
-    const ride = remembered && version.ride ? rideFor(version.ride, env) : undefined;
-    const keyed = withDataKey(env, before.checksum);
-    const value = await run(ride ? withRide(keyed, ride.hook) : keyed);
-    const after = ride?.after() ?? (await version.read(env));
+    const before = remembered ?? (await version.read(db));
+    const reads = new AnswerReads(db, before.checksum, remembered ? version.ride : undefined);
+    const value = await run(reads);
+    const after = reads.lastBatchVersion() ?? (await version.read(db));
     if (before.checksum === after.checksum) {
       noteLoaded(version, after);
       return { value, loaded: after };
@@ -58,36 +68,6 @@ export async function consistent<T>(version: DataVersion, env: Env, run: (env: E
   });
 }
 
-/**
- * A version riding in the handler's own last batch (src/db/client.ts, VersionRide): `after()` is the
- * version that batch read, when the handler said it read nothing after it; otherwise undefined
- * (then the version is read after the handler, as without a ride). The Worker tests' D1 guard counts
- * every statement: one after `lastRead` is our bug, refused here so a test sees it.
- */
-function rideFor(ride: NonNullable<Exclude<DataVersion, string>["ride"]>, env: Env) {
-  let seen: Loaded | undefined;
-  let lastAt: number | undefined;
-  let last = false;
-  const hook: VersionRide = {
-    statement: ride.statement,
-    took(result) {
-      seen = ride.loaded(result);
-    },
-    last() {
-      last = true;
-      lastAt = queriesSoFar(env.DB);
-    },
-  };
-  return {
-    hook,
-    after(): Loaded | undefined {
-      if (!last || !seen) return undefined;
-      if (lastAt !== undefined && queriesSoFar(env.DB) !== lastAt) throw new Error("consistent: a region read after lastRead (src/db/client.ts, VersionRide)");
-      return seen;
-    },
-  };
-}
-
 /** The answer as cached, then as `ep.annotate` completes it (after the cache: a hit is annotated too). */
 async function runEndpoint(ep: JsonEndpoint, input: Record<string, unknown>, call: DataContext): Promise<EndpointResult> {
   const result = await cachedOrComputed(ep, input, call);
@@ -95,25 +75,25 @@ async function runEndpoint(ep: JsonEndpoint, input: Record<string, unknown>, cal
 }
 
 async function cachedOrComputed(ep: JsonEndpoint, input: Record<string, unknown>, call: DataContext): Promise<EndpointResult> {
-  // every region read of this answer, the data version's included, through one D1 session
-  const ctx = { ...call, env: withRegionSession(call.env) };
+  // every region read of this answer, the data version's included, through one handle (one D1 session with read replication)
+  const db = regionDb(call.env);
   const compute = async () => {
-    const { value, loaded } = await consistent(ep.version, ctx.env, (env) => ep.handler(input, { ...ctx, env }));
+    const { value, loaded } = await consistent(ep.version, call.env, (reads) => ep.handler(input, { ...call, reads }), db);
     return { json: JSON.stringify(value), loaded };
   };
-  if (!cacheOn(ep, ctx.env)) {
+  if (!cacheOn(ep, call.env)) {
     const { json, loaded } = await compute();
     return { json, cache: "MISS", version: loaded.version };
   }
 
-  const seen = await loadedFor(ep.version, ctx.env);
-  const key = await answerKey(ep, input, seen, ctx.principal.userId);
+  const seen = await loadedFor(ep.version, db);
+  const key = await answerKey(ep, input, seen, call.principal.userId);
   const hit = await cachedAnswer(key, ep.cacheSeconds);
   if (hit) return { ...hit, cache: "HIT" };
 
   const { json, loaded } = await compute();
   // Kept under the version it was read from (a swap since `seen` makes it a key of the new data).
-  keepAnswer(sameData(loaded, seen) ? key : await answerKey(ep, input, loaded, ctx.principal.userId), json, ep.cacheSeconds, (p) => ctx.waitUntil(p));
+  keepAnswer(sameData(loaded, seen) ? key : await answerKey(ep, input, loaded, call.principal.userId), json, ep.cacheSeconds, (p) => call.waitUntil(p));
   return { json, cache: "MISS", version: loaded.version };
 }
 
@@ -158,5 +138,5 @@ export async function serveDataCall(ep: JsonEndpoint, raw: unknown, ctx: DataCon
 export async function serveFileCall(ep: FileEndpoint, raw: unknown, ctx: DataContext, admit: Admit): Promise<FileAnswer> {
   admit.mayCall(ctx, ep);
   const input = parseInput(ep, raw);
-  return admitted(ep, input, ctx, admit, () => ep.handler(input, ctx));
+  return admitted(ep, input, ctx, admit, () => ep.handler(input, { ...ctx, reads: regionReads(ctx.env) }));
 }

@@ -3,7 +3,7 @@
  * /wilayah/address, /wilayah/convert), in the groups those endpoints take, and how an answer is
  * written as CSV cells beside the input's own columns.
  */
-import { regionDb } from "../db/client";
+import type { RegionReads } from "../db/reads";
 import { type AddressAnswer, resolveAddresses } from "../wilayah/addresses/service";
 import { convertBps } from "../wilayah/bps/service";
 import { convert } from "../wilayah/history/service";
@@ -33,13 +33,13 @@ const BUSY_SHARE = 0.5;
  * and every call that arrived meanwhile waited for it: docs/performance.md, "Bulk jobs").
  */
 export async function answerValues(
-  env: Env,
+  reads: RegionReads,
   kind: JobKind,
   values: string[],
   from: "kemendagri" | "bps" = "kemendagri",
   answered: (index: number, answer: RowAnswer) => void = () => undefined,
 ): Promise<{ answers: RowAnswer[]; warned: number }> {
-  const db = regionDb(env);
+  const db = reads.db;
   const answers: RowAnswer[] = values.map(() => null);
   const todo = values.map((v, i) => ({ v: v.trim(), i })).filter((x) => x.v !== "");
   const group = GROUP[kind];

@@ -50,9 +50,9 @@ export async function processChunk(env: Env, m: JobMessage): Promise<void> {
   const {
     value: { answers, warned },
     loaded,
-  } = await consistent(WILAYAH_DATA, env, (pinned) =>
+  } = await consistent(WILAYAH_DATA, env, (reads) =>
     answerValues(
-      pinned,
+      reads,
       job.kind,
       rows.map((r) => r.value),
       job.codeSystem ?? "kemendagri",

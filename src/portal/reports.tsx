@@ -8,7 +8,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { regionDb } from "../db/client";
+import { regionReads } from "../db/reads";
 import { PORTAL_KEY_ID } from "../gate";
 import { ApiError } from "../lib/errors";
 import { REPORT_FIELDS, REPORT_STATUSES, type ReportField, reportInput, reviewInput } from "../reports/schemas";
@@ -32,7 +32,7 @@ const pageNumber = (raw: string | undefined) => {
 };
 
 async function regionFor(env: Env, raw: string): Promise<Region> {
-  const { data } = await getRegion(regionDb(env), raw.slice(0, 40));
+  const { data } = await getRegion(regionReads(env), raw.slice(0, 40));
   return { id: data.id, name: data.name, level: data.level };
 }
 

@@ -8,7 +8,8 @@
 import { audit, auditIf, type RequestMeta } from "../audit/service";
 import { mailerFor } from "../auth/mailer";
 import { findUserById } from "../auth/queries";
-import { batch, primaryDb, regionDb } from "../db/client";
+import { batch, primaryDb } from "../db/client";
+import { regionReads } from "../db/reads";
 import { newId } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { type PageOf, type Paging, pageWindow } from "../lib/paging";
@@ -60,7 +61,7 @@ export type ReportView = ReturnType<typeof publicReport>;
 
 /** The region a report is about, dotted; NOT_FOUND when no edition holds it (as GET /wilayah/{id} answers). */
 async function regionOf(env: Env, rawId: string) {
-  return (await getRegion(regionDb(env), rawId)).data;
+  return (await getRegion(regionReads(env), rawId)).data;
 }
 
 const overCap = () =>

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { regionDb } from "../db/client";
+import { regionReads } from "../db/reads";
 import { validationError } from "../lib/errors";
 import { throttle } from "../lib/throttle";
 import { LEVELS, parentAt } from "../wilayah/codes";
@@ -61,11 +62,11 @@ export const CARD_POSTAL_CODES = 100;
  * and the postal codes of its villages (none listed for a provinsi: hundreds). Same limit as the demo.
  */
 export async function demoRegion(env: Env, rawId: string) {
-  const db = regionDb(env);
-  const { data } = await getRegion(db, rawId);
+  const reads = regionReads(env);
+  const { data } = await getRegion(reads, rawId);
   const parents = await Promise.all(
     LEVELS.slice(0, LEVELS.indexOf(data.level)).map(async (level) => {
-      const p = (await getRegion(db, parentAt(data.id, level), level)).data;
+      const p = (await getRegion(reads, parentAt(data.id, level), level)).data;
       return { id: p.id, name: p.name, level };
     }),
   );
@@ -76,6 +77,6 @@ export async function demoRegion(env: Env, rawId: string) {
         : []
       : data.level === "provinsi"
         ? null
-        : await postalCodesUnder(db, data.id, CARD_POSTAL_CODES);
+        : await postalCodesUnder(reads.db, data.id, CARD_POSTAL_CODES);
   return { demo: true as const, note: demoNote(), data: { ...data, parents, postal_codes: postal } };
 }

@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { raw } from "hono/html";
-import { regionDb } from "../db/client";
+import { regionReads } from "../db/reads";
 import { publicRoute } from "../gate";
 import type { BaseEnv } from "../http/context";
 import { ApiError } from "../lib/errors";
@@ -71,7 +71,7 @@ guideRoutes.get("/", publicRoute, (c) => {
 
 // Generated from the sources table the API reads (src/wilayah/sources), not from docs/*.md: before `/:slug`.
 guideRoutes.get("/sources", publicRoute, async (c) => {
-  const sources = await listSources(regionDb(c.env));
+  const sources = await listSources(regionReads(c.env));
   const f = frameOf(c, getCookie(c, LANG_COOKIE));
   return c.html(
     <SiteLayout f={f} title={`Sources and licences · ${f.t("guides_title")}`}>

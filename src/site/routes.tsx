@@ -8,6 +8,7 @@ import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import manifest from "../../seed/manifest.json";
 import { listPlans } from "../billing/service";
+import { regionDb } from "../db/client";
 import { gate, mintMapToken, publicRoute } from "../gate";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
@@ -15,7 +16,7 @@ import { requestOrigin } from "../keys/publishable";
 import { ApiError } from "../lib/errors";
 import { errorText, pickLang } from "../portal/i18n";
 import { cookieOptions, LANG_COOKIE, mapSecurityHeaders, securityHeaders } from "../portal/session";
-import { readLoadedDataset } from "../wilayah/dataset/queries";
+import { loadedDataset } from "../wilayah/dataset/queries";
 import { DATA_VERSION } from "../wilayah/version";
 import { SITE_CSS, SITE_JS } from "./assets";
 import { siteCopy } from "./copy";
@@ -130,7 +131,7 @@ siteRoutes.get(
   }),
   publicRoute,
   async (c) => {
-    const loaded = await readLoadedDataset(c.env);
+    const loaded = await loadedDataset(regionDb(c.env));
     // data_version: what D1 serves (a seed apply changes it before the Worker bundling that seed is deployed)
     const status = {
       data_version: loaded?.version ?? DATA_VERSION,

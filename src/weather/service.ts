@@ -6,7 +6,7 @@
  * costs no KV read (and its region lookup no D1 query).
  */
 import { LRUCache } from "lru-cache";
-import { regionDb } from "../db/client";
+import { regionReads } from "../db/reads";
 import { ApiError } from "../lib/errors";
 import { errorText, log } from "../lib/log";
 import { iso } from "../lib/time";
@@ -62,7 +62,7 @@ export async function forecast(env: Env, q: { adm4?: string; kabupaten_id?: stri
   const [id, level] = q.adm4 !== undefined ? [q.adm4, "kelurahan" as const] : [q.kabupaten_id ?? "", "kabupaten" as const];
   let found = regions.get(`${level}:${id}`);
   if (!found) {
-    found = await getRegion(regionDb(env), id, level);
+    found = await getRegion(regionReads(env), id, level);
     regions.set(`${level}:${id}`, found);
   }
   const region = found.data;

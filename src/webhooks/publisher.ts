@@ -9,7 +9,8 @@
  * deliveries are written in one batch, then queued; a run that stopped in between is completed by
  * the next (`enqueueStranded`). Reads the region history only through its service.
  */
-import { primaryDb, regionDb } from "../db/client";
+import { primaryDb } from "../db/client";
+import { regionReads } from "../db/reads";
 import { newId } from "../lib/crypto";
 import { changesOfEdition, currentEdition, type EditionSummary, editionSummary, listChanges } from "../wilayah/history/service";
 import { anyEventRecorded, findEvent, recordEvent, subscribers } from "./queries";
@@ -39,7 +40,7 @@ export async function announceEdition(env: Env, editionId: string, now = Date.no
   const db = primaryDb(env);
   const key = editionKey(editionId);
   if (await findEvent(db, key)) return { announced: false, deliveries: [] };
-  const regions = regionDb(env);
+  const regions = regionReads(env);
   const edition = await editionSummary(regions, editionId);
   if (!edition) throw new Error(`announceEdition: unknown edition ${editionId}`);
   const timestamp = new Date(now).toISOString();
@@ -140,7 +141,7 @@ const within = (code: string | null, prefix: string) => code !== null && (code =
  */
 export async function runPublisher(env: Env, now = Date.now()): Promise<Announced & { stranded: number; stale: number }> {
   const db = primaryDb(env);
-  const current = await currentEdition(regionDb(env));
+  const current = await currentEdition(regionReads(env));
   let result: Announced = { announced: false, deliveries: [] };
   if (current) {
     if (!(await anyEventRecorded(db))) {

@@ -1,6 +1,6 @@
 import manifest from "../../seed/manifest.json";
 import type { DataVersion } from "../data/endpoint";
-import { loadedDatasetOf, loadedDatasetStatement, readLoadedDataset } from "./dataset/queries";
+import { loadedDataset, loadedDatasetOf, loadedDatasetStatement } from "./dataset/queries";
 
 /** The regulation (and package) the bundled seed follows: what the pages and the API document name. */
 export const DATA_VERSION = manifest.dataVersion;
@@ -13,8 +13,8 @@ export const DATA_VERSION = manifest.dataVersion;
  */
 export const WILAYAH_DATA: DataVersion = {
   fallback: DATA_VERSION,
-  async read(env) {
-    return (await readLoadedDataset(env)) ?? EMPTY;
+  async read(db) {
+    return (await loadedDataset(db)) ?? EMPTY;
   },
   ride: { statement: loadedDatasetStatement, loaded: (result) => loadedDatasetOf(result) ?? EMPTY },
 };

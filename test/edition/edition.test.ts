@@ -70,12 +70,11 @@ let expected: Expected;
 beforeAll(async () => {
   mkdirSync(WORK, { recursive: true });
   copySeed();
-  const seedEnv = { WILAYAH_SEED_DIR: SEED };
   const [csv, curated, exp] = [join(WORK, "2026.csv"), join(WORK, "2026-curated.csv"), join(WORK, "2026-expected.json")];
   const edition = (async () => {
-    await run([join(root, "scripts", "edition", "synthetic.ts"), csv, curated, exp], seedEnv);
+    await run([join(root, "scripts", "edition", "synthetic.ts"), csv, curated, exp, "--seed", SEED]);
     // biome-ignore format: the command as the runbook writes it
-    await run([join(root, "scripts", "edition", "add.ts"), "--id", SYNTHETIC.id, "--decree", SYNTHETIC.decree, "--date", SYNTHETIC.date, "--file", csv, "--curated", curated, "--write"], seedEnv);
+    await run([join(root, "scripts", "edition", "add.ts"), "--id", SYNTHETIC.id, "--decree", SYNTHETIC.decree, "--date", SYNTHETIC.date, "--file", csv, "--curated", curated, "--write", "--seed", SEED]);
   })();
   await Promise.all([edition, prepareState()]);
   expected = JSON.parse(readFileSync(exp, "utf8")) as Expected;
@@ -173,12 +172,16 @@ describe("a new edition, the same day (issue 34)", () => {
     expect(received).toEqual([]);
     const load = [0, 1, 2, 3, 4, 5].map(loop);
     await new Promise((r) => setTimeout(r, 3_000));
-    const applied = await run(
-      [join(root, "scripts", "seed", "apply.ts"), "--local", "--persist-to", STATE, "--notify", `${ORIGIN}/__scheduled?cron=*+*+*+*+*`],
-      {
-        WILAYAH_SEED_DIR: SEED,
-      },
-    );
+    const applied = await run([
+      join(root, "scripts", "seed", "apply.ts"),
+      "--local",
+      "--persist-to",
+      STATE,
+      "--notify",
+      `${ORIGIN}/__scheduled?cron=*+*+*+*+*`,
+      "--seed",
+      SEED,
+    ]);
     const applied_at = Date.now();
     // The load goes on past the isolate's memory of the loaded version (src/data/cache.ts
     // LOADED_TTL_MS, 5 s): until then a cached answer of the edition before may still be served,
@@ -276,7 +279,7 @@ describe("a new edition, the same day (issue 34)", () => {
   });
 
   it("seed:apply --rollback puts the edition before back, and a second --rollback goes forward again", async () => {
-    const rollback = () => run([join(root, "scripts", "seed", "apply.ts"), "--local", "--persist-to", STATE, "--rollback"], { WILAYAH_SEED_DIR: SEED });
+    const rollback = () => run([join(root, "scripts", "seed", "apply.ts"), "--local", "--persist-to", STATE, "--rollback", "--seed", SEED]);
     await rollback();
     const before = await api("/wilayah/kabupaten/11.01");
     expect(before.headers.get("x-data-version")).toBe(OLD);

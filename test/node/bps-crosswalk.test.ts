@@ -12,7 +12,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BPS_CROSSWALK, parseBpsCrosswalk } from "../../scripts/seed/bps";
 import { type StatementRun, sqliteDb } from "../../scripts/sqlite-d1";
-import { type RegionDb, withDataKey } from "../../src/db/client";
+import { plainReads, type RegionReads } from "../../src/db/reads";
 import { bpsCode, convertBps } from "../../src/wilayah/bps/service";
 import { getRegion } from "../../src/wilayah/regions/service";
 import { seededMemoryDb } from "./seeded-db.ts";
@@ -22,12 +22,12 @@ const TABLES = /^INSERT INTO (provinsi|kabupaten|kecamatan|kelurahan|wilayah_bps
 const rows = parseBpsCrosswalk(readFileSync(join(root, "seed", "sources", BPS_CROSSWALK), "utf8"));
 
 let db: DatabaseSync;
-let runner: RegionDb;
+let runner: RegionReads;
 let statements = 0;
 
 beforeAll(() => {
   db = seededMemoryDb((l) => TABLES.test(l));
-  runner = withDataKey(
+  runner = plainReads(
     sqliteDb(db, (_run: StatementRun) => statements++),
     "node-test",
   );
@@ -69,7 +69,7 @@ describe("the crosswalk file, row by row", () => {
       const batch = rows.slice(i, i + 1000);
       statements = 0;
       const { data } = await convertBps(
-        runner,
+        runner.db,
         batch.map((r) => r.code),
       );
       expect(statements).toBe(1);

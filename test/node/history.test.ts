@@ -10,13 +10,13 @@
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
+import { SEED_DIR } from "../../scripts/lib";
 import { buildHistory } from "../../scripts/seed/history";
-import { EDITIONS, readCurated, readEditions } from "../../scripts/seed/history-editions";
+import { type HistoryInputs, readHistoryInputs } from "../../scripts/seed/history-editions";
 import { nameKey } from "../../scripts/seed/history-names";
 import type { History } from "../../scripts/seed/history-transition";
 import { type StatementRun, sqliteDb } from "../../scripts/sqlite-d1";
-import type { RegionDb } from "../../src/db/client";
-import { withDataKey } from "../../src/db/client";
+import { plainReads, type RegionReads } from "../../src/db/reads";
 import { levelOf } from "../../src/wilayah/codes";
 import { CHANGES, convert, listChanges, listEditions, regionHistory } from "../../src/wilayah/history/service";
 import { getRegion } from "../../src/wilayah/regions/service";
@@ -26,22 +26,24 @@ const _root = join(import.meta.dirname, "..", "..");
 const TABLES = /^INSERT INTO (provinsi|kabupaten|kecamatan|kelurahan|wilayah_edition|wilayah_history|wilayah_successor|wilayah_change|wilayah_change_run) /;
 
 let db: DatabaseSync;
-let runner: RegionDb;
+let runner: RegionReads;
 let statements = 0;
 let h: History;
-let editions: ReturnType<typeof readEditions>;
+let inputs: HistoryInputs;
+let editions: HistoryInputs["lists"];
 let orphans: string[];
 
 beforeAll(() => {
   // the region tables and the history tables of the committed seed
   db = seededMemoryDb((l) => TABLES.test(l));
-  // keyed like a data answer's handle (src/data/run.ts): the editions are read once, not checked per call
-  runner = withDataKey(
+  // keyed like a data answer's reads (src/data/run.ts): the editions are read once, not checked per call
+  runner = plainReads(
     sqliteDb(db, (_run: StatementRun) => statements++),
     "node-test",
   );
-  editions = readEditions();
-  h = buildHistory(editions, readCurated());
+  inputs = readHistoryInputs(SEED_DIR);
+  editions = inputs.lists;
+  h = buildHistory(inputs);
   orphans = (db.prepare("SELECT id FROM kelurahan WHERE is_active = 0").all() as { id: string }[]).map((r) => r.id).filter((id) => !h.codes.has(id));
 }, 180_000);
 
@@ -53,7 +55,7 @@ describe("GET /{code}/history for every code", () => {
     for (const [code, r] of h.codes) {
       statements = 0;
       const { data } = await regionHistory(runner, code.replaceAll(".", ""));
-      const want = EDITIONS.flatMap((e) => (editions.get(e.id)!.has(code) ? [{ edition: e.id, name: editions.get(e.id)!.get(code)! }] : []));
+      const want = inputs.editions.flatMap((e) => (editions.get(e.id)!.has(code) ? [{ edition: e.id, name: editions.get(e.id)!.get(code)! }] : []));
       const wantSuccessors = (h.successors.get(code) ?? []).map((s) => `${s.code} ${s.basis} ${s.confidence}`);
       const ok =
         data.code === code &&
@@ -107,7 +109,7 @@ describe("POST /convert over all codes", () => {
     for (let i = 0; i < codes.length; i += 1000) {
       const chunk = codes.slice(i, i + 1000);
       statements = 0;
-      const { data } = await convert(runner, chunk);
+      const { data } = await convert(runner.db, chunk);
       calls++;
       expect(statements).toBe(1);
       for (const [j, item] of data.entries()) {
@@ -132,7 +134,7 @@ describe("POST /convert over all codes", () => {
   it("a village of 91.01 in edition 2022 resolves to the village of the same name under 93.01", async () => {
     const villages = [...editions.get("2022")!].filter(([c]) => c.startsWith("91.01.") && levelOf(c) === "kelurahan");
     const { data } = await convert(
-      runner,
+      runner.db,
       villages.map(([c]) => c),
     );
     let sameName = 0;
@@ -152,7 +154,7 @@ describe("POST /convert over all codes", () => {
   });
 
   it("unknown and malformed codes are unknown, in place", async () => {
-    const { data } = await convert(runner, ["32.73.99", "abc", "9271", "3273"]);
+    const { data } = await convert(runner.db, ["32.73.99", "abc", "9271", "3273"]);
     expect(data.map((d) => [d.code, d.status, d.current?.id ?? null])).toEqual([
       ["32.73.99", "unknown", null],
       ["abc", "unknown", null],
@@ -164,7 +166,7 @@ describe("POST /convert over all codes", () => {
 
 describe("GET /changes over every change", () => {
   it("pages through the events of edition ranges and filters exactly as derived, each page one statement reading its rows by rowid", async () => {
-    const ids = EDITIONS.map((e) => e.id);
+    const ids = inputs.editions.map((e) => e.id);
     const levels = ["provinsi", "kabupaten", "kecamatan", "kelurahan"] as const;
     const key = (e: { edition: number; change: string; codeBefore: string | null; codeAfter: string | null }) =>
       `${ids[e.edition]} ${e.change} ${e.codeBefore} ${e.codeAfter}`;
@@ -189,7 +191,7 @@ describe("GET /changes over every change", () => {
       const got: string[] = [];
       for (let page = 1; ; page++) {
         const plans: string[] = [];
-        const planned = withDataKey(
+        const planned = plainReads(
           sqliteDb(db, (run) => {
             plans.push((db.prepare(`EXPLAIN QUERY PLAN ${run.sql}`).all(...run.params) as { detail: string }[]).map((x) => x.detail).join("; "));
           }),

@@ -10,8 +10,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
+import { SEED_DIR } from "../../scripts/lib";
 import { buildHistory, readCurrentNames } from "../../scripts/seed/history";
-import { readCurated, readEditions } from "../../scripts/seed/history-editions";
+import { readHistoryInputs } from "../../scripts/seed/history-editions";
 import { historyRows } from "../../scripts/seed/history-storage";
 import { currentEdition, type MappingRow, mappingRows, renderMapping, SQL_BATCH } from "../../scripts/seed/mapping";
 
@@ -30,7 +31,7 @@ let db: DatabaseSync;
 
 beforeAll(() => {
   const names = readCurrentNames();
-  const tables = historyRows(buildHistory(readEditions(), readCurated()), names);
+  const tables = historyRows(buildHistory(readHistoryInputs(SEED_DIR)), names);
   rows = mappingRows(tables, names, FROM);
   sql = renderMapping(rows, "sql", { from: FROM, to: currentEdition(tables), export_id: "test", data_version: "test", license: "test" });
   db = new DatabaseSync(":memory:");

@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
+import { SEED_DIR } from "../../scripts/lib";
 import { kelurahanBoundarySql } from "../../scripts/seed/boundaries";
 import { type StatementRun, sqliteDb } from "../../scripts/sqlite-d1";
 import type { RegionDb } from "../../src/db/client";
@@ -42,7 +43,7 @@ beforeAll(() => {
     .filter((l) => l && !l.startsWith("--") && !/^INSERT INTO wilayah_(grams|short|search) /.test(l))
     .join("\n");
   db.exec(seed);
-  db.exec(kelurahanBoundarySql());
+  db.exec(kelurahanBoundarySql(SEED_DIR));
   runner = sqliteDb(db, (run) => recorded?.push(run));
 }, 180_000);
 

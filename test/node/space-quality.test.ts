@@ -13,6 +13,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { createGunzip } from "node:zlib";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { SEED_DIR } from "../../scripts/lib";
 import { MIN_SHARED_M } from "../../scripts/seed/borders";
 import { kelurahanBoundarySql } from "../../scripts/seed/boundaries";
 import { boundarySource } from "../../scripts/seed/boundary-sql";
@@ -46,7 +47,7 @@ const ids = async (id: string) => (await getNeighbors(runner, id)).data.map((n) 
 beforeAll(() => {
   // The seed without the search index (not read here), then every village boundary and border.
   db = seededMemoryDb((l) => l !== "" && !l.startsWith("--") && !/^INSERT INTO wilayah_(grams|short|search) /.test(l));
-  db.exec(kelurahanBoundarySql());
+  db.exec(kelurahanBoundarySql(SEED_DIR));
   runner = sqliteDb(db);
 }, 300_000);
 
@@ -144,7 +145,7 @@ type Ring = [number, number][];
 /** The raw rings of some villages, by JSON.parse of their source lines. */
 async function rawRings(wanted: Set<string>): Promise<Map<string, Ring[]>> {
   const out = new Map<string, Ring[]>();
-  const lines = createInterface({ input: createReadStream(boundarySource("kelurahan")).pipe(createGunzip()), crlfDelay: Infinity });
+  const lines = createInterface({ input: createReadStream(boundarySource(SEED_DIR, "kelurahan")).pipe(createGunzip()), crlfDelay: Infinity });
   for await (const line of lines) {
     const comma = line.indexOf(",");
     const id = line.slice(0, comma);

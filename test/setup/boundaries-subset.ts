@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { SEED_DIR } from "../../scripts/lib.ts";
 import { kelurahanBoundarySql } from "../../scripts/seed/boundaries.ts";
 
 /** Kota Bandung, and Kabupaten Padang Pariaman (13.05), where village boundaries leave gaps inside kecamatan. */
@@ -14,7 +15,7 @@ export const TEST_BOUNDARY_AREAS = ["32.73.", "13.05."];
 export const SUBSET_FILE = join(import.meta.dirname, "..", ".generated", "kelurahan-boundaries.sql");
 
 export default function setup() {
-  const sql = kelurahanBoundarySql((id) => TEST_BOUNDARY_AREAS.some((a) => id.startsWith(a)));
+  const sql = kelurahanBoundarySql(SEED_DIR, (id) => TEST_BOUNDARY_AREAS.some((a) => id.startsWith(a)));
   if (existsSync(SUBSET_FILE) && readFileSync(SUBSET_FILE, "utf8") === sql) return;
   mkdirSync(dirname(SUBSET_FILE), { recursive: true });
   writeFileSync(SUBSET_FILE, sql);

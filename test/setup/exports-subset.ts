@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { SEED_DIR } from "../../scripts/lib.ts";
 import { buildExports } from "../../scripts/seed/exports.ts";
 import { parentAt } from "../../src/wilayah/codes.ts";
 import { exportId, LAYOUT } from "../../src/wilayah/export/files.ts";
@@ -23,7 +24,7 @@ export default async function setup() {
   const fresh = existsSync(manifest) && existsSync(LAYOUT_STAMP) && readFileSync(LAYOUT_STAMP, "utf8") === LAYOUT;
   const held = fresh ? JSON.parse(readFileSync(manifest, "utf8")) : null;
   if (held?.export_id === exportId(seed) && held.mappings?.length) return;
-  await buildExports(EXPORT_SUBSET_DIR, {
+  await buildExports(SEED_DIR, EXPORT_SUBSET_DIR, {
     levels: ["provinsi", "kabupaten"],
     mappingEditions: [MAPPING_SUBSET.edition],
     mappingFilter: (code) => MAPPING_SUBSET.provinces.includes(parentAt(code, "provinsi")),

@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isMain } from "../../scripts/lib.ts";
+import { isMain, SEED_DIR } from "../../scripts/lib.ts";
 import { buildTiles } from "../../scripts/seed/tiles.ts";
 import { TILES_FILE, TILES_LAYOUT, tilesId } from "../../src/tiles/files.ts";
 
@@ -24,7 +24,7 @@ export default function setup() {
   const want = `${TILES_LAYOUT} ${tilesId(seed)}`;
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === want) return;
   mkdirSync(TILES_SUBSET_DIR, { recursive: true });
-  const report = buildTiles(TILES_SUBSET_DIR, {
+  const report = buildTiles(SEED_DIR, TILES_SUBSET_DIR, {
     filter: (level, id) =>
       level === "provinsi" || level === "kabupaten"
         ? PROVINCES.some((p) => id.startsWith(p))

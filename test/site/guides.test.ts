@@ -21,7 +21,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { regionDb } from "../../src/db/client";
+import { regionReads } from "../../src/db/reads";
 import guides from "../../src/site/guides.json";
 import { webhookPayload } from "../../src/webhooks/schemas";
 import { editionSummary, listChanges } from "../../src/wilayah/history/service";
@@ -120,10 +120,10 @@ describe("the guides", () => {
         // What the publisher sends for that edition: the schema, its counts, its first changes.
         const payload = webhookPayload.parse(JSON.parse(s.code));
         const data = payload.data as { edition: string; previous_edition: string; counts: unknown; changes: unknown[]; changes_url: string };
-        const edition = await editionSummary(regionDb(env), data.edition);
+        const edition = await editionSummary(regionReads(env), data.edition);
         expect(data.counts, what).toEqual(edition?.counts);
         expect(data.previous_edition, what).toBe(edition?.previous);
-        const first = await listChanges(regionDb(env), { from: data.previous_edition, to: data.edition, page: 1, per_page: data.changes.length });
+        const first = await listChanges(regionReads(env), { from: data.previous_edition, to: data.edition, page: 1, per_page: data.changes.length });
         expect(data.changes, what).toEqual(first.data);
         expect(data.changes_url, what).toBe(`/api/v1/wilayah/changes?from=${data.previous_edition}&to=${data.edition}`);
         seen.webhook++;

@@ -8,7 +8,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { regionDb } from "../../src/db/client";
+import { regionReads } from "../../src/db/reads";
 import worker from "../../src/index";
 import { announceEdition, editionKey, FIRST_PAGE, runPublisher } from "../../src/webhooks/publisher";
 import { changesOfEdition, currentEdition, editionSummary, listChanges } from "../../src/wilayah/history/service";
@@ -30,7 +30,7 @@ describe("announcing an edition", () => {
     const r = receiver(host);
     restore = r.restore;
     const url = (name: string) => `https://${host}/${name}`;
-    const all = await changesOfEdition(regionDb(env), EDITION);
+    const all = await changesOfEdition(regionReads(env), EDITION);
     const provinces = Array.from({ length: 90 }, (_, i) => String(i + 10));
     const quiet = provinces.find((p) => !all.some((c) => within(c.code_before, p) || within(c.code_after, p)))!;
     const busy = provinces.find((p) => all.filter((c) => within(c.code_before, p) || within(c.code_after, p)).length > 0)!;
@@ -65,8 +65,8 @@ describe("announcing an edition", () => {
     await waitFor(() => r.received.length >= 3 || undefined);
     const byPath = (path: string, type: string) =>
       r.received.filter((x) => new URL(x.url).pathname === `/${path}`).find((x) => JSON.parse(x.body).type === type) as Received;
-    const summary = (await editionSummary(regionDb(env), EDITION))!;
-    const firstPage = await listChanges(regionDb(env), { from: "2022", to: EDITION, page: 1, per_page: FIRST_PAGE });
+    const summary = (await editionSummary(regionReads(env), EDITION))!;
+    const firstPage = await listChanges(regionReads(env), { from: "2022", to: EDITION, page: 1, per_page: FIRST_PAGE });
     const pub = new Webhook(published.secret).verify(byPath("published", "edition.published").body, byPath("published", "edition.published").headers) as any;
     expect(pub).toMatchObject({
       type: "edition.published",
@@ -119,7 +119,7 @@ describe("the cron", () => {
 
   it("the very first run records the current edition as a baseline and delivers nothing; the next run announces nothing", async () => {
     await withEmptyEvents(async () => {
-      const current = (await currentEdition(regionDb(env)))!;
+      const current = (await currentEdition(regionReads(env)))!;
       const first = await runPublisher(env);
       expect(first).toMatchObject({ announced: false, baseline: true, deliveries: [] });
       const row = await env.DB.prepare("SELECT * FROM webhook_events").all<{ key: string; baseline: number }>();

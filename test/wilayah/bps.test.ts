@@ -58,7 +58,7 @@ describe("GET /wilayah/bps/:code", () => {
     for (const code of ["32", "32731", "abc", "327319000"]) await expectError(await get(`/bps/${code}`), 400, "INVALID_QUERY");
   });
 
-  it("an uncached answer is one D1 round trip: the data version rides in the code's own read (src/db/client.ts, VersionRide)", async () => {
+  it("an uncached answer is one D1 round trip: the data version rides in the code's own read (src/data/reads.ts)", async () => {
     const own = (await seedUserWithKey({ plan: "free" })).secret;
     Object.assign(env, { D1_STATS: "on" });
     try {

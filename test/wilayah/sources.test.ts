@@ -166,7 +166,7 @@ describe("GET /wilayah/{id}?include=sources", () => {
           trips: Number(res.headers.get("x-d1-round-trips")),
         };
       };
-      // one round trip since the version rides in the answer's own batch (src/db/client.ts, VersionRide)
+      // one round trip since the version rides in the answer's own batch (src/data/reads.ts)
       expect(await cost("/kelurahan/32.73.09.1003")).toEqual({ queries: 3, rows: 4, trips: 1 });
       expect(await cost("/32.73.06.1005")).toEqual({ queries: 3, rows: 4, trips: 1 });
       const withSources = await cost("/kelurahan/32.73.09.1002?include=sources");

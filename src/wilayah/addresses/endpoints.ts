@@ -1,7 +1,6 @@
 /** Addresses: free text in, region codes out, one (GET) or up to 100 at once (POST); declared once for REST, MCP and the API document. */
 import { z } from "zod";
 import { defineEndpoint } from "../../data/endpoint";
-import { regionDb } from "../../db/client";
 import { LEVELS } from "../codes";
 import { DAY, regionRef } from "../schemas";
 import { WILAYAH_DATA } from "../version";
@@ -102,7 +101,7 @@ export const addressEndpoint = defineEndpoint({
   cacheScope: "account",
   version: WILAYAH_DATA,
   tag: "Addresses",
-  handler: async (q, { env }) => ({ data: (await resolveAddresses(regionDb(env), [q.q]))[0] }),
+  handler: async (q, { reads }) => ({ data: (await resolveAddresses(reads.db, [q.q]))[0] }),
 });
 
 export const addressBatchEndpoint = defineEndpoint({
@@ -130,7 +129,7 @@ export const addressBatchEndpoint = defineEndpoint({
   cacheScope: "account",
   version: WILAYAH_DATA,
   tag: "Addresses",
-  handler: async (q, { env }) => ({ data: await resolveAddresses(regionDb(env), q.addresses) }),
+  handler: async (q, { reads }) => ({ data: await resolveAddresses(reads.db, q.addresses) }),
 });
 
 /** In catalogue order: one-segment paths, before `/wilayah/:id`, which would take them. */

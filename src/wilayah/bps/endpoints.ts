@@ -1,7 +1,6 @@
 /** BPS codes to today's regions, declared once for REST and MCP. */
 import { z } from "zod";
 import { defineEndpoint } from "../../data/endpoint";
-import { regionDb } from "../../db/client";
 import { LEVELS } from "../codes";
 import { DAY } from "../schemas";
 import { WILAYAH_DATA } from "../version";
@@ -46,5 +45,5 @@ export const bpsEndpoint = defineEndpoint({
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => bpsCode(regionDb(env), q.code),
+  handler: (q, { reads }) => bpsCode(reads, q.code),
 });

@@ -1,7 +1,8 @@
 /** Reads of `wilayah_bps` (the BPS codes, seed/sources/wilayah-bps-crosswalk.csv): this room owns the table. */
 import { asc, desc, eq, sql } from "drizzle-orm";
-import { type RegionDb, ridingBatch } from "../../db/client";
+import type { RegionDb } from "../../db/client";
 import { compiledSelect } from "../../db/compiled";
+import type { RegionReads } from "../../db/reads";
 import { wilayahBps } from "../../db/schema";
 
 export type BpsRow = {
@@ -28,9 +29,9 @@ const columns = {
   match: wilayahBps.match,
 };
 
-/** One BPS code (digits only), by its primary key; the data version rides along when the answer asks (src/db/client.ts, VersionRide). */
-export async function bpsRow(db: RegionDb, code: string): Promise<BpsRow | undefined> {
-  const [result] = await ridingBatch(db, [BPS_BY_CODE.statement(db, { code })]);
+/** One BPS code (digits only), by its primary key, in a batch of its own: in an answer the data version rides in it (src/data/reads.ts). */
+export async function bpsRow(reads: RegionReads, code: string): Promise<BpsRow | undefined> {
+  const [result] = await reads.batch([BPS_BY_CODE.statement(reads.db, { code })]);
   return BPS_BY_CODE.rows(result as D1Result)[0];
 }
 

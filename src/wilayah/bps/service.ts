@@ -3,7 +3,8 @@
  * region lies in the region it leads to; it is not always equal to it (docs/api.md, "BPS codes").
  * Knows nothing of HTTP.
  */
-import { lastRead, type RegionDb } from "../../db/client";
+import type { RegionDb } from "../../db/client";
+import type { RegionReads } from "../../db/reads";
 import { ApiError } from "../../lib/errors";
 import { LEVELS, type Level } from "../codes";
 import { type BpsRow, bpsPeriods, bpsRow, bpsRows } from "./queries";
@@ -54,8 +55,8 @@ export function toAnswer(row: BpsRow): BpsAnswer {
   };
 }
 
-/** One BPS code of any level to today's region. Unknown: NOT_FOUND naming the periods held. */
-export async function bpsCode(db: RegionDb, raw: string): Promise<{ data: BpsAnswer }> {
+/** One BPS code of any level to today's region, in one batch (the answer's data version riding in it). Unknown: NOT_FOUND naming the periods held. */
+export async function bpsCode(reads: RegionReads, raw: string): Promise<{ data: BpsAnswer }> {
   const code = bpsDigits(raw);
   const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
   if (!code) {
@@ -65,15 +66,14 @@ export async function bpsCode(db: RegionDb, raw: string): Promise<{ data: BpsAns
       { details: [{ path: "code", message: "must be 4, 7 or 10 digits" }] },
     );
   }
-  const row = await bpsRow(db, code);
+  const row = await bpsRow(reads, code);
   if (!row) {
-    const periods = await bpsPeriods(db);
+    const periods = await bpsPeriods(reads.db);
     throw new ApiError(
       "NOT_FOUND",
       `No ${LEVEL_OF_DIGITS[code.length]} with BPS code ${code} in the periods held (${periods.map(periodWords).join(", ") || "none loaded"}; each BPS code as the newest of them that has it).`,
     );
   }
-  lastRead(db);
   return { data: toAnswer(row) };
 }
 

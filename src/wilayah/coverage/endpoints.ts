@@ -1,7 +1,6 @@
 /** The coverage report, declared once for REST and MCP. */
 import { z } from "zod";
 import { defineEndpoint } from "../../data/endpoint";
-import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { LEVELS } from "../codes";
 import { DAY } from "../schemas";
@@ -34,7 +33,7 @@ export const coverageEndpoint = defineEndpoint({
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (_q, { env }) => getCoverage(regionDb(env)),
+  handler: (_q, { reads }) => getCoverage(reads.db),
 });
 
 const missingInput = z.strictObject({
@@ -60,5 +59,5 @@ export const missingEndpoint = defineEndpoint({
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => getMissing(regionDb(env), q.field, q.level, { page: q.page, per_page: q.per_page }),
+  handler: (q, { reads }) => getMissing(reads.db, q.field, q.level, { page: q.page, per_page: q.per_page }),
 });

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { type RegionDb, regionDb } from "../../db/client";
+import type { RegionDb } from "../../db/client";
 import { compiledSelect } from "../../db/compiled";
 import { dataset } from "../../db/schema";
 
@@ -13,8 +13,6 @@ const LOADED = compiledSelect<{ version: string; checksum: string }, never>({ ve
   db.select({ version: dataset.version, checksum: dataset.checksum }).from(dataset).where(eq(dataset.id, "wilayah")).limit(1),
 );
 
-/** The same read for a handler's own batch (src/db/client.ts, VersionRide). */
+/** The same read for a handler's own batch (src/data/reads.ts). */
 export const loadedDatasetStatement = (db: RegionDb) => LOADED.statement(db, {});
 export const loadedDatasetOf = (result: D1Result) => LOADED.rows(result)[0];
-
-export const readLoadedDataset = (env: Env) => loadedDataset(regionDb(env));

@@ -6,7 +6,6 @@
  */
 import { z } from "zod";
 import { defineEndpoint, defineFileEndpoint, type FileAnswer } from "../../data/endpoint";
-import { regionDb } from "../../db/client";
 import { LEVELS } from "../codes";
 import { WILAYAH_DATA } from "../version";
 import {
@@ -176,5 +175,5 @@ export const mappingEndpoint = defineFileEndpoint({
       "format=sql: CREATE TABLE wilayah_code_map (old_code, new_code, status, basis, confidence), an index on old_code, then INSERTs of 500 rows",
   },
   version: WILAYAH_DATA,
-  handler: async (q, { env }) => mappingAnswer(await mappingDownload(env.EXPORTS, regionDb(env), q.from, q.format)),
+  handler: async (q, { env, reads }) => mappingAnswer(await mappingDownload(env.EXPORTS, reads, q.from, q.format)),
 });

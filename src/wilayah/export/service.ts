@@ -4,7 +4,7 @@
  * dataset's files). Knows nothing of HTTP or plans; the declarations (./endpoints.ts) do.
  */
 import seed from "../../../seed/manifest.json";
-import type { RegionDb } from "../../db/client";
+import type { RegionReads } from "../../db/reads";
 import { ApiError } from "../../lib/errors";
 import { checkMappingEdition } from "../history/service";
 import { type ExportFileEntry, type ExportManifest, exportId, exportKey, MANIFEST_FILE, type MappingFileEntry, type MappingFormat, mappingFile } from "./files";
@@ -45,8 +45,8 @@ export type MappingDownload = { entry: MappingFileEntry; body: ReadableStream; e
  * entry. NOT_FOUND when the current export has no such file (not uploaded yet, or built before
  * that edition was known).
  */
-export async function mappingDownload(bucket: R2Bucket, db: RegionDb, from: string, format: MappingFormat): Promise<MappingDownload> {
-  await checkMappingEdition(db, from);
+export async function mappingDownload(bucket: R2Bucket, reads: RegionReads, from: string, format: MappingFormat): Promise<MappingDownload> {
+  await checkMappingEdition(reads, from);
   const manifest = await exportManifest(bucket);
   const name = mappingFile(from, format);
   const entry = manifest.mappings?.find((f) => f.name === name);

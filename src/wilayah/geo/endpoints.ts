@@ -1,7 +1,6 @@
 /** Reverse geocoding and boundaries, declared once for REST and MCP. */
 import { z } from "zod";
 import { defineEndpoint } from "../../data/endpoint";
-import { regionDb } from "../../db/client";
 import { LEVELS } from "../codes";
 import { DAY, decimal, regionRef } from "../schemas";
 import { WILAYAH_DATA } from "../version";
@@ -40,7 +39,7 @@ export const reverseEndpoint = defineEndpoint({
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => reverseGeocode(regionDb(env), q.lat, q.lng),
+  handler: (q, { reads }) => reverseGeocode(reads.db, q.lat, q.lng),
 });
 
 /** `/wilayah/:id/boundary`: two segments after /wilayah, so the by-id route never takes it. */
@@ -62,5 +61,5 @@ export const boundaryEndpoint = defineEndpoint({
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => getBoundary(regionDb(env), q.id, q.simplify ?? 0) as never,
+  handler: (q, { reads }) => getBoundary(reads.db, q.id, q.simplify ?? 0) as never,
 });

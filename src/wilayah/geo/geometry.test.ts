@@ -1,5 +1,6 @@
 /** The boundary encoding, geometry helpers and the kelurahan boundary SQL (scripts/seed/boundaries.ts). */
 import { describe, expect, it } from "vitest";
+import { SEED_DIR } from "../../../scripts/lib";
 import { kelurahanBoundarySql } from "../../../scripts/seed/boundaries";
 import { parseBoundaries } from "../../../scripts/seed/boundary-sql";
 import { decodeShape, encodeRings, gridCell, interiorPoint, parseDms, type Ring, ringsOf, shapeContains, toMultiPolygon } from "./geometry";
@@ -110,7 +111,7 @@ describe("degrees, minutes, seconds", () => {
 
 describe("kelurahan boundary SQL (built at load time)", () => {
   it("covers the 83,402 villages of the source, every statement under D1's 100 KB, marker last", () => {
-    const sql = kelurahanBoundarySql();
+    const sql = kelurahanBoundarySql(SEED_DIR);
     const lines = sql.split("\n").filter(Boolean);
     expect(Math.max(...lines.map((l) => Buffer.byteLength(l)))).toBeLessThan(100_000);
     expect(lines.at(-1)).toMatch(/^INSERT OR REPLACE INTO dataset .*'boundaries-kelurahan'/);

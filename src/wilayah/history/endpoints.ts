@@ -3,7 +3,6 @@
 import { z } from "zod";
 import registry from "../../../seed/editions.json";
 import { defineEndpoint } from "../../data/endpoint";
-import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { bpsFacts } from "../bps/endpoints";
 import { convertBps } from "../bps/service";
@@ -43,7 +42,7 @@ export const editionsEndpoint = defineEndpoint({
   output: editionsOutput,
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (_q, { env }) => listEditions(regionDb(env)),
+  handler: (_q, { reads }) => listEditions(reads),
 });
 
 const changeItem = z.object({
@@ -136,7 +135,7 @@ export const historyEndpoint = defineEndpoint({
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => regionHistory(regionDb(env), q.code),
+  handler: (q, { reads }) => regionHistory(reads, q.code),
 });
 
 const changesInput = z.strictObject({
@@ -164,7 +163,7 @@ export const changesEndpoint = defineEndpoint({
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => listChanges(regionDb(env), q),
+  handler: (q, { reads }) => listChanges(reads, q),
 });
 
 /** Codes per /convert request; each counts as one call. */
@@ -216,7 +215,7 @@ export const convertEndpoint = defineEndpoint({
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => (q.from === "bps" ? convertBps(regionDb(env), q.codes) : convert(regionDb(env), q.codes)),
+  handler: (q, { reads }) => (q.from === "bps" ? convertBps(reads.db, q.codes) : convert(reads.db, q.codes)),
 });
 
 /** In catalogue order: the one-segment paths before `/wilayah/:id`, which would take them. */

@@ -7,7 +7,7 @@
  */
 import { Feed } from "feed";
 import { Hono } from "hono";
-import { regionDb } from "../../db/client";
+import { regionReads } from "../../db/reads";
 import type { BaseEnv } from "../../http/context";
 import { doc } from "../../http/docs";
 import { DATA_VERSION } from "../version";
@@ -36,7 +36,7 @@ function summary(e: EditionSummary): string {
 
 /** The Atom document; `origin` makes the links absolute. */
 export async function changesFeed(env: Env, origin: string): Promise<string> {
-  const editions = await editionSummaries(regionDb(env));
+  const editions = await editionSummaries(regionReads(env));
   const self = `${origin}/wilayah/changes.atom`;
   const feed = new Feed({
     id: self,

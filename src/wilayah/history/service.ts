@@ -5,7 +5,8 @@
  * Knows nothing of HTTP.
  */
 
-import { dataKeyOf, type RegionDb } from "../../db/client";
+import type { RegionDb } from "../../db/client";
+import type { RegionReads } from "../../db/reads";
 import { ApiError } from "../../lib/errors";
 import { type Paging, pageWindow } from "../../lib/paging";
 import { LEVELS, type Level, levelOf, parentAt, toDottedId, undotted } from "../codes";
@@ -36,21 +37,21 @@ export type Basis = (typeof BASES)[number];
 /**
  * The editions and the runs of their changes change only with the loaded data (a seed apply swaps
  * them, before the Worker is deployed again), so they are kept per isolate for the loaded data's
- * checksum: the key a data answer's handle carries (src/data/run.ts read it), else one point read
- * (the webhook publisher, the feed). An empty table (no seed loaded yet) is not kept.
+ * checksum: the `dataKey` of an answer's reads (src/data/run.ts read it before them), else one
+ * point read (the webhook publisher, the feed). An empty table (no seed loaded yet) is not kept.
  */
 let memo: { key: string; editions: EditionRow[]; runs: RunRow[]; corrections: CorrectionRow[] } | undefined;
-async function reference(db: RegionDb) {
-  const key = dataKeyOf(db) ?? (await loadedDataset(db))?.checksum ?? "";
+async function reference(reads: RegionReads) {
+  const key = reads.dataKey ?? (await loadedDataset(reads.db))?.checksum ?? "";
   if (memo?.key === key) return memo;
-  const [rows, corrections] = await Promise.all([editionRows(db), correctionRows(db)]);
+  const [rows, corrections] = await Promise.all([editionRows(reads.db), correctionRows(reads.db)]);
   if (rows.editions.length) memo = { key, ...rows, corrections };
   return { ...rows, corrections };
 }
-export const editionList = async (db: RegionDb): Promise<EditionRow[]> => (await reference(db)).editions;
+export const editionList = async (reads: RegionReads): Promise<EditionRow[]> => (await reference(reads)).editions;
 
-export async function listEditions(db: RegionDb) {
-  const rows = await editionList(db);
+export async function listEditions(reads: RegionReads) {
+  const rows = await editionList(reads);
   return {
     data: rows.map((e) => ({
       id: e.id,
@@ -80,7 +81,7 @@ export type EditionCite = { edition: string; regulation: string; at_or_before: b
  * code of the region tables that no edition holds (the editions cannot tell).
  */
 export async function codeOrigin(
-  db: RegionDb,
+  reads: RegionReads,
   id: string,
   isCurrent: boolean,
 ): Promise<{
@@ -89,7 +90,7 @@ export async function codeOrigin(
   name_as_published: string | null;
   until: EditionCite | null;
 } | null> {
-  const [editions, { history, changes }] = await Promise.all([editionList(db), codeOriginRows(db, id)]);
+  const [editions, { history, changes }] = await Promise.all([editionList(reads), codeOriginRows(reads.db, id)]);
   if (!editions.length || (!history && !isCurrent)) return null;
   const mask = history?.editions ?? (1 << editions.length) - 1;
   const first = 31 - Math.clz32(mask & -mask); // the lowest set bit
@@ -165,11 +166,11 @@ function correctionItem(c: CorrectionRow, current: EditionRow) {
 }
 
 /** GET /{code}/history: editions and names, successors, predecessors, changes. 404 only for a code no edition and no region table holds. */
-export async function regionHistory(db: RegionDb, raw: string) {
+export async function regionHistory(reads: RegionReads, raw: string) {
   const id = toDottedId(raw);
   if (!id) throw notFound(raw);
   const level = levelOf(id);
-  const [{ editions, corrections }, h] = await Promise.all([reference(db), codeHistory(db, id, level)]);
+  const [{ editions, corrections }, h] = await Promise.all([reference(reads), codeHistory(reads.db, id, level)]);
   if (!h.history && !h.region) throw notFound(raw);
   const current = h.region?.is_active === 1;
   const byEdition = h.history
@@ -232,8 +233,8 @@ const badEdition = (param: "from" | "to", value: string, editions: EditionRow[])
  * Checks the edition a code mapping file maps from (GET /changes/mapping): an edition of
  * wilayah_edition but the current one (its codes are today's). INVALID_QUERY naming the editions otherwise.
  */
-export async function checkMappingEdition(db: RegionDb, from: string): Promise<void> {
-  const editions = await editionList(db);
+export async function checkMappingEdition(reads: RegionReads, from: string): Promise<void> {
+  const editions = await editionList(reads);
   const current = editions.find((e) => e.is_current === 1);
   if (!current) throw new ApiError("INTERNAL_ERROR", "The region history is not loaded.");
   const earlier = editions.filter((e) => e.is_current !== 1).map((e) => e.id);
@@ -253,10 +254,10 @@ export async function checkMappingEdition(db: RegionDb, from: string): Promise<v
 
 /** GET /changes: the changes between two editions (default: the previous one to the current one), paged in order. */
 export async function listChanges(
-  db: RegionDb,
+  reads: RegionReads,
   opts: Paging & { from?: string; to?: string; level?: Level; change?: ChangeKind; kind?: "edition" | "correction" },
 ) {
-  const { editions, runs, corrections } = await reference(db);
+  const { editions, runs, corrections } = await reference(reads);
   const current = editions.find((e) => e.is_current === 1);
   if (!current) throw new ApiError("INTERNAL_ERROR", "The region history is not loaded.");
   const to = opts.to === undefined ? current : editions.find((e) => e.id === opts.to);
@@ -302,7 +303,7 @@ export async function listChanges(
     take -= n;
     skip = 0;
   }
-  const rows = await changesBySeq(db, seqs);
+  const rows = await changesBySeq(reads.db, seqs);
   const editionTotal = selected.reduce((n, r) => n + r.n, 0);
   // the page's corrections: those after the edition changes the window skipped or took
   const start = Math.max(0, w.offset - editionTotal);
@@ -408,29 +409,29 @@ function summarise(e: EditionRow, editions: EditionRow[], runs: RunRow[]): Editi
 }
 
 /** Every edition with its counts of changes (by kind and by level), newest first; reads nothing past the memo. */
-export async function editionSummaries(db: RegionDb): Promise<EditionSummary[]> {
-  const { editions, runs } = await reference(db);
+export async function editionSummaries(reads: RegionReads): Promise<EditionSummary[]> {
+  const { editions, runs } = await reference(reads);
   return editions.map((e) => summarise(e, editions, runs)).reverse();
 }
 
 /** The edition the API serves (is_current = 1), summarised; undefined when no history is loaded. */
-export async function currentEdition(db: RegionDb): Promise<EditionSummary | undefined> {
-  return (await editionSummaries(db)).find((e) => e.current);
+export async function currentEdition(reads: RegionReads): Promise<EditionSummary | undefined> {
+  return (await editionSummaries(reads)).find((e) => e.current);
 }
 
 /** One edition, summarised; undefined for an unknown id. */
-export async function editionSummary(db: RegionDb, id: string): Promise<EditionSummary | undefined> {
-  return (await editionSummaries(db)).find((e) => e.id === id);
+export async function editionSummary(reads: RegionReads, id: string): Promise<EditionSummary | undefined> {
+  return (await editionSummaries(reads)).find((e) => e.id === id);
 }
 
 /** Every change that shows in one edition (since the edition before it), in the order of /changes: one range of seq, read by rowid. */
-export async function changesOfEdition(db: RegionDb, id: string) {
-  const { editions, runs } = await reference(db);
+export async function changesOfEdition(reads: RegionReads, id: string) {
+  const { editions, runs } = await reference(reads);
   const e = editions.find((x) => x.id === id);
   if (!e) return [];
   const own = runs.filter((r) => r.edition === e.ord);
   if (own.length === 0) return [];
   const first = Math.min(...own.map((r) => r.first));
   const last = Math.max(...own.map((r) => r.first + r.n - 1));
-  return (await changesInSeqRange(db, first, last)).map((c) => changeItem(c, editions));
+  return (await changesInSeqRange(reads.db, first, last)).map((c) => changeItem(c, editions));
 }

@@ -1,7 +1,6 @@
 /** Islands (pulau): the list and one by id, declared once for REST and MCP. */
 import { z } from "zod";
 import { defineEndpoint } from "../../data/endpoint";
-import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { DAY, includeInactive, optionalFlag } from "../schemas";
 import { WILAYAH_DATA } from "../version";
@@ -42,8 +41,8 @@ export const islandEndpoints = [
     output: z.object({ data: z.array(pulauRecord), meta: pageMeta }),
     cacheSeconds: DAY,
     version: WILAYAH_DATA,
-    handler: (q, { env }) =>
-      listIslands(regionDb(env), {
+    handler: (q, { reads }) =>
+      listIslands(reads.db, {
         page: q.page,
         per_page: q.per_page,
         kabupatenId: q.kabupaten_id,
@@ -64,6 +63,6 @@ export const islandEndpoints = [
     output: z.object({ data: pulauRecord }),
     cacheSeconds: DAY,
     version: WILAYAH_DATA,
-    handler: (q, { env }) => getIsland(regionDb(env), q.id),
+    handler: (q, { reads }) => getIsland(reads.db, q.id),
   }),
 ];

@@ -1,7 +1,6 @@
 /** Nearby, declared once for REST and MCP. */
 import { z } from "zod";
 import { defineEndpoint } from "../../data/endpoint";
-import { regionDb } from "../../db/client";
 import { LEVELS } from "../codes";
 import { DAY, decimal, regionRef } from "../schemas";
 import { WILAYAH_DATA } from "../version";
@@ -54,5 +53,5 @@ export const nearbyEndpoint = defineEndpoint({
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => nearby(regionDb(env), { lat: q.lat, lng: q.lng, level: q.level, limit: q.limit, radiusKm: q.radius_km }),
+  handler: (q, { reads }) => nearby(reads.db, { lat: q.lat, lng: q.lng, level: q.level, limit: q.limit, radiusKm: q.radius_km }),
 });

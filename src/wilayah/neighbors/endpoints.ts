@@ -1,7 +1,6 @@
 /** Neighbours, declared once for REST and MCP. */
 import { z } from "zod";
 import { defineEndpoint } from "../../data/endpoint";
-import { regionDb } from "../../db/client";
 import { LEVELS } from "../codes";
 import { DAY } from "../schemas";
 import { WILAYAH_DATA } from "../version";
@@ -32,5 +31,5 @@ export const neighborsEndpoint = defineEndpoint({
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => getNeighbors(regionDb(env), q.id),
+  handler: (q, { reads }) => getNeighbors(reads.db, q.id),
 });

@@ -1,7 +1,6 @@
 /** The region, birth date and sex a NIK encodes, declared once for REST and MCP. */
 import { z } from "zod";
 import { defineEndpoint } from "../../data/endpoint";
-import { regionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { regionRef } from "../schemas";
 import { WILAYAH_DATA } from "../version";
@@ -56,9 +55,9 @@ const nikDeclaration = (path: string, method: "GET" | "POST", tool: string | nul
     // Never cached: a cache key would hold the NIK.
     cacheSeconds: 0,
     version: WILAYAH_DATA,
-    handler: async (q, { env }) => {
+    handler: async (q, { reads }) => {
       try {
-        return await nikRegion(regionDb(env), q.nik);
+        return await nikRegion(reads, q.nik);
       } catch (e) {
         // A NIK that is no valid number: in a body that is a malformed field (VALIDATION_ERROR), in a path
         // INVALID_QUERY. Anything else goes to the error handler, whose log masks NIK-like digits.

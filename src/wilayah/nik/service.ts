@@ -1,5 +1,5 @@
 /** What a NIK (Nomor Induk Kependudukan) encodes. Knows nothing of HTTP; never stores or logs the number. */
-import type { RegionDb } from "../../db/client";
+import type { RegionReads } from "../../db/reads";
 import { ApiError } from "../../lib/errors";
 import { isAtOrBelow, type Level, parentAt } from "../codes";
 import { editionList, lastOrd, nameIn } from "../history/service";
@@ -67,7 +67,8 @@ const ref = (r: { id: string; name: string } | undefined | null): Ref | null => 
  * the kabupaten is still answered when the kecamatan went to several (or unknown) places; and the
  * codes and names as issued. Two round trips only for such a NIK.
  */
-export async function nikRegion(db: RegionDb, raw: string): Promise<{ data: NikAnswer }> {
+export async function nikRegion(reads: RegionReads, raw: string): Promise<{ data: NikAnswer }> {
+  const db = reads.db;
   const nik = parseNik(raw);
   const chain = await regionChainWithHistory(db, nik);
   if (!chain.provinsi && !chain.history.has(nik.provinsi)) throw invalidNik("digits 1-2 are no province code");
@@ -94,7 +95,7 @@ export async function nikRegion(db: RegionDb, raw: string): Promise<{ data: NikA
   const [now, editions] = await Promise.all([
     // `within` is a provinsi (93), kabupaten (93.01) or kecamatan (93.01.01) code: its prefixes, and nothing below it
     regionChain(db, { provinsi: regionAt(within, "provinsi"), kabupaten: regionAt(within, "kabupaten"), kecamatan: regionAt(within, "kecamatan") }),
-    editionList(db),
+    editionList(reads),
   ]);
   const ord = lastOrd(old.editions);
   // a code without a history row is in every edition under its region row's name

@@ -1,7 +1,6 @@
 /** Villages of a postal code, declared once for REST and MCP. */
 import { z } from "zod";
 import { defineEndpoint } from "../../data/endpoint";
-import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { DAY } from "../schemas";
 import { WILAYAH_DATA } from "../version";
@@ -38,5 +37,5 @@ export const postalEndpoint = defineEndpoint({
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => villagesOfPostalCode(regionDb(env), q.code, q),
+  handler: (q, { reads }) => villagesOfPostalCode(reads.db, q.code, q),
 });

@@ -1,7 +1,6 @@
 /** The four region lists, by id per level, and by id of any level, declared once for REST and MCP. */
 import { z } from "zod";
 import { defineEndpoint } from "../../data/endpoint";
-import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { LEVELS, type Level } from "../codes";
 import { bpsCodes, DAY, includeInactive, LEVEL_RECORD, regionFields, statsFields } from "../schemas";
@@ -60,8 +59,8 @@ function listEndpoint(level: Level) {
     output: z.object({ data: z.array(LEVEL_RECORD[level]), meta: pageMeta }),
     cacheSeconds: DAY,
     version: WILAYAH_DATA,
-    handler: (q: z.infer<typeof input>, { env }) =>
-      listLevel(regionDb(env), level, {
+    handler: (q: z.infer<typeof input>, { reads }) =>
+      listLevel(reads.db, level, {
         page: q.page,
         per_page: q.per_page,
         includeInactive: q.include_inactive,
@@ -82,7 +81,7 @@ function byIdEndpoint(level: Level) {
     output: z.object({ data: LEVEL_RECORD[level].extend({ level: z.literal(level), bps_codes: bpsCodes, open_reports: openReports, sources: sourcesSchema }) }),
     cacheSeconds: DAY,
     version: WILAYAH_DATA,
-    handler: (q: z.infer<typeof input>, { env }) => getRegion(regionDb(env), q.id, level, { sources: q.include === "sources", last: true }) as never,
+    handler: (q: z.infer<typeof input>, { reads }) => getRegion(reads, q.id, level, { sources: q.include === "sources" }) as never,
   });
 }
 
@@ -118,7 +117,7 @@ export const detailEndpoint = defineEndpoint({
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => getRegion(regionDb(env), q.id, undefined, { sources: q.include === "sources", last: true }),
+  handler: (q, { reads }) => getRegion(reads, q.id, undefined, { sources: q.include === "sources" }),
 });
 
 export const regionEndpoints = LEVELS.flatMap((level) => [listEndpoint(level), byIdEndpoint(level)]);

@@ -1,7 +1,8 @@
 /** Reads of the four region tables (`provinsi`, `kabupaten`, `kecamatan`, `kelurahan`). */
 import { and, asc, count, eq, sql } from "drizzle-orm";
-import { type RegionDb, ridingBatch } from "../../db/client";
+import type { RegionDb } from "../../db/client";
 import { type CompiledSelect, compiledSelect } from "../../db/compiled";
+import type { RegionReads } from "../../db/reads";
 import { kabupaten, kecamatan, kelurahan, provinsi } from "../../db/schema";
 import { bpsCodesOf } from "../bps/queries";
 import type { Level } from "../codes";
@@ -74,20 +75,18 @@ export async function listRegions(
 
 /**
  * One region and the BPS codes that lie in it (newest period first), in one round trip: the BPS
- * statement reads only its own rows (the `current_id` index), a handful at most. `rideVersion`: the
- * data version is read in the same batch when the answer asks (src/db/client.ts, VersionRide); the
- * caller says `lastRead` if it reads nothing more.
+ * statement reads only its own rows (the `current_id` index), a handful at most. In an answer the
+ * data version rides in the same batch (src/data/reads.ts).
  */
 export async function findRegion(
-  db: RegionDb,
+  reads: RegionReads,
   level: Level,
   id: string,
-  rideVersion: boolean,
 ): Promise<{ row: RegionRow | undefined; bps: { code: string; period: string }[] }> {
   const byId = REGION_BY_ID[level];
-  const statements = [byId.statement(db, { id }), bpsCodesOf.statement(db, { id })];
-  const [rows, bps] = rideVersion ? await ridingBatch(db, statements) : await db.$client.batch(statements);
-  return { row: byId.rows(rows)[0], bps: bpsCodesOf.rows(bps) };
+  const db = reads.db;
+  const [rows, bps] = await reads.batch([byId.statement(db, { id }), bpsCodesOf.statement(db, { id })]);
+  return { row: byId.rows(rows as D1Result)[0], bps: bpsCodesOf.rows(bps as D1Result) };
 }
 
 /** One region by id, per level: rendered once (src/db/compiled.ts), as every uncached by-id answer runs it. */

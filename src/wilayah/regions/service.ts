@@ -1,5 +1,6 @@
 /** Regional data rules: paging, id forms, not-found. Knows nothing of HTTP. */
-import { lastRead, type RegionDb } from "../../db/client";
+import type { RegionDb } from "../../db/client";
+import type { RegionReads } from "../../db/reads";
 import { ApiError } from "../../lib/errors";
 import { type PageMeta, type Paging, pageWindow } from "../../lib/paging";
 import { type Level, levelOf, toDottedId } from "../codes";
@@ -37,32 +38,26 @@ export async function listLevel(
   return { data: rows.map(toRecord), meta: w.meta(total) };
 }
 
+/** A region by id as the API shows it (getRegion). */
+export type RegionAnswer = {
+  data: RegionRecord & { level: Level; replaced_by?: string[]; bps_codes: { code: string; period: string }[]; sources?: RegionSources };
+};
+
 /**
  * By id at a given level (or at the level the code tells, when `level` is omitted), of any edition:
  * the region tables first (current codes and the retired codes of the previous list), else the
  * region history (a code of an earlier edition, as last published). A retired code says which
  * current regions replaced it (`replaced_by`). `sources`: add where each family of its fields comes
- * from (src/wilayah/sources), read only then. `last`: the caller reads nothing after it (an endpoint's
- * handler), so the data version may ride in its one batch (src/db/client.ts, VersionRide).
+ * from (src/wilayah/sources), read only then. A current region without sources is one batch, the
+ * answer's data version riding in it (src/data/reads.ts).
  */
-export async function getRegion(
-  db: RegionDb,
-  rawId: string,
-  level?: Level,
-  opts: { sources?: boolean; last?: boolean } = {},
-): Promise<{ data: RegionRecord & { level: Level; replaced_by?: string[]; bps_codes: { code: string; period: string }[]; sources?: RegionSources } }> {
-  const answer = await findRecord(db, rawId, level, opts.last === true && !opts.sources);
-  if (opts.sources) answer.data.sources = await regionSources(db, answer.data);
+export async function getRegion(reads: RegionReads, rawId: string, level?: Level, opts: { sources?: boolean } = {}): Promise<RegionAnswer> {
+  const answer = await findRecord(reads, rawId, level);
+  if (opts.sources) answer.data.sources = await regionSources(reads, answer.data);
   return answer;
 }
 
-/** `last`: nothing is read after it, so the data version may ride in its batch (src/db/client.ts, VersionRide). */
-async function findRecord(
-  db: RegionDb,
-  rawId: string,
-  level: Level | undefined,
-  last: boolean,
-): Promise<{ data: RegionRecord & { level: Level; replaced_by?: string[]; bps_codes: { code: string; period: string }[]; sources?: RegionSources } }> {
+async function findRecord(reads: RegionReads, rawId: string, level: Level | undefined): Promise<RegionAnswer> {
   const id = toDottedId(rawId);
   const idLevel = id ? levelOf(id) : undefined;
   if (!id || !idLevel || (level && idLevel !== level)) {
@@ -72,13 +67,10 @@ async function findRecord(
     );
   }
   // BPS codes lead to current regions only: a retired code's list is empty.
-  const { row, bps } = await findRegion(db, idLevel, id, last);
-  if (row?.is_active === 1) {
-    if (last) lastRead(db);
-    return { data: { ...toRecord(row), level: idLevel, bps_codes: bps } };
-  }
-  if (row) return { data: { ...toRecord(row), level: idLevel, replaced_by: await replacedBy(db, id), bps_codes: bps } };
-  const old = await retiredRecord(db, id, idLevel);
+  const { row, bps } = await findRegion(reads, idLevel, id);
+  if (row?.is_active === 1) return { data: { ...toRecord(row), level: idLevel, bps_codes: bps } };
+  if (row) return { data: { ...toRecord(row), level: idLevel, replaced_by: await replacedBy(reads.db, id), bps_codes: bps } };
+  const old = await retiredRecord(reads.db, id, idLevel);
   if (!old) throw new ApiError("NOT_FOUND", `No ${idLevel} with id "${id}" in any edition since 2015.`);
   return { data: { ...old, level: idLevel, bps_codes: [] } };
 }

@@ -1,7 +1,6 @@
 /** Search across the four levels, declared once for REST and MCP. */
 import { z } from "zod";
 import { defineEndpoint } from "../../data/endpoint";
-import { regionDb } from "../../db/client";
 import { pageMeta, pageParams } from "../../lib/paging";
 import { LEVELS } from "../codes";
 import { DAY, includeInactive } from "../schemas";
@@ -84,5 +83,5 @@ export const searchEndpoint = defineEndpoint({
   }),
   cacheSeconds: DAY,
   version: WILAYAH_DATA,
-  handler: (q, { env }) => search(regionDb(env), { q: q.q, level: q.level, includeInactive: q.include_inactive, page: q.page, per_page: q.per_page }),
+  handler: (q, { reads }) => search(reads.db, { q: q.q, level: q.level, includeInactive: q.include_inactive, page: q.page, per_page: q.per_page }),
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SEED_DIR } from "../../../scripts/lib";
 import { loadAliases, loadPostalCodes } from "../../../scripts/seed/search-index";
 import { editDistance, maxEdits, minSharedTrigrams, planQuery, wordTrigrams } from "./plan";
 
@@ -71,15 +72,15 @@ describe("typo distance", () => {
 
 describe("seed side", () => {
   it("every alias names a known region, a kind and a source", () => {
-    const aliases = loadAliases(new Set(["32"]), "id,alias,kind,source\n32,Jabar,short,common use\n");
+    const aliases = loadAliases(SEED_DIR, new Set(["32"]), "id,alias,kind,source\n32,Jabar,short,common use\n");
     expect(aliases).toEqual([{ id: "32", alias: "Jabar", kind: "short", source: "common use" }]);
-    expect(() => loadAliases(new Set(["32"]), "id,alias,kind,source\n99,X,short,s\n")).toThrow(/line 2.*unknown region/);
-    expect(() => loadAliases(new Set(["32"]), "id,alias,kind,source\n32,X,nickname,s\n")).toThrow(/kind/);
-    expect(() => loadAliases(new Set(["32"]), "id,alias,kind,source\n32,X,short,\n")).toThrow(/no source/);
+    expect(() => loadAliases(SEED_DIR, new Set(["32"]), "id,alias,kind,source\n99,X,short,s\n")).toThrow(/line 2.*unknown region/);
+    expect(() => loadAliases(SEED_DIR, new Set(["32"]), "id,alias,kind,source\n32,X,nickname,s\n")).toThrow(/kind/);
+    expect(() => loadAliases(SEED_DIR, new Set(["32"]), "id,alias,kind,source\n32,X,short,\n")).toThrow(/no source/);
   });
 
   it("postal codes: one per village, 5 digits", () => {
-    const postal = loadPostalCodes();
+    const postal = loadPostalCodes(SEED_DIR);
     expect(postal.size).toBe(83_762);
     expect(postal.get("32.73.02.1004")).toBe("40135");
   });

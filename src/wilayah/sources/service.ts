@@ -5,7 +5,8 @@
  * `include=sources` and the sources page: an answer without it reads nothing here. Knows nothing of HTTP.
  */
 
-import { dataKeyOf, type RegionDb } from "../../db/client";
+import type { RegionDb } from "../../db/client";
+import type { RegionReads } from "../../db/reads";
 import type { Level } from "../codes";
 import { correctionsOf } from "../corrections/queries";
 import type { CoverageField } from "../coverage/fields";
@@ -128,13 +129,13 @@ export async function acceptedReports(db: RegionDb, regionId: string): Promise<A
 
 /**
  * The sources table changes only with a seed: kept per isolate for the loaded data's checksum (the
- * key a data answer's handle carries, else one point read), as the editions are (src/wilayah/history).
+ * `dataKey` of an answer's reads, else one point read), as the editions are (src/wilayah/history).
  */
 let memo: { key: string; rows: SourceRow[] } | undefined;
-export async function allSources(db: RegionDb): Promise<SourceRow[]> {
-  const key = dataKeyOf(db) ?? (await loadedDataset(db))?.checksum ?? "";
+async function allSources(reads: RegionReads): Promise<SourceRow[]> {
+  const key = reads.dataKey ?? (await loadedDataset(reads.db))?.checksum ?? "";
   if (memo?.key === key) return memo.rows;
-  const rows = await sourceRows(db);
+  const rows = await sourceRows(reads.db);
   if (rows.length) memo = { key, rows };
   return rows;
 }
@@ -177,12 +178,13 @@ function absence(family: Family, r: RegionFacts, gaps: CoverageField[]): string 
 }
 
 /** The `sources` object of a region's answer: every family its level has. */
-export async function regionSources(db: RegionDb, r: RegionFacts): Promise<RegionSources> {
+export async function regionSources(reads: RegionReads, r: RegionFacts): Promise<RegionSources> {
+  const db = reads.db;
   const [sources, notes, reports, origin, gaps] = await Promise.all([
-    allSources(db),
+    allSources(reads),
     noteRows(db, r.id),
     acceptedReports(db, r.id),
-    codeOrigin(db, r.id, r.is_active === 1),
+    codeOrigin(reads, r.id, r.is_active === 1),
     r.is_active === 1 ? missingFields(db, r.level, r.id) : [],
   ]);
   const corrections = new Map<Family, Correction[]>(FAMILIES.map((f) => [f, []]));
@@ -235,9 +237,9 @@ export async function regionSources(db: RegionDb, r: RegionFacts): Promise<Regio
 
 /** The page /docs/guide/sources: every source with its licence and attribution, datasets first, then the regulations. */
 export async function listSources(
-  db: RegionDb,
+  reads: RegionReads,
 ): Promise<(SourceRef & { families: Family[]; files: string[]; processing: string | null; edition: string | null })[]> {
-  return (await allSources(db)).map((s) => ({
+  return (await allSources(reads)).map((s) => ({
     ...ref(s),
     families: s.families.split(" ") as Family[],
     files: s.files ? s.files.split("|") : [],
