@@ -14,7 +14,9 @@ export function byteRange(header: string | undefined, size: number): ByteRange |
   const m = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
   if (!m || (m[1] === "" && m[2] === "")) return null;
   const unsatisfiable = () =>
-    new ApiError("RANGE_NOT_SATISFIABLE", `The range ${header.slice(0, 60)} lies outside the file (${size} bytes).`, { headers: { "content-range": `bytes */${size}` } });
+    new ApiError("RANGE_NOT_SATISFIABLE", `The range ${header.slice(0, 60)} lies outside the file (${size} bytes).`, {
+      headers: { "content-range": `bytes */${size}` },
+    });
   if (m[1] === "") {
     const suffix = Math.min(Number(m[2]), size);
     if (suffix === 0) throw unsatisfiable();

@@ -60,7 +60,9 @@ export function ogcApiDefinition(base: string) {
     servers: [{ url: base }],
     paths: {
       "/": { get: { operationId: "getLandingPage", summary: "Landing page", parameters: [ref("f")], responses: formats("The landing page") } },
-      "/conformance": { get: { operationId: "getConformance", summary: "Conformance classes", parameters: [ref("f")], responses: formats("The conformance classes") } },
+      "/conformance": {
+        get: { operationId: "getConformance", summary: "Conformance classes", parameters: [ref("f")], responses: formats("The conformance classes") },
+      },
       "/api": {
         get: {
           operationId: "getApiDefinition",
@@ -69,9 +71,17 @@ export function ogcApiDefinition(base: string) {
           responses: { "200": json("OpenAPI 3.0", "application/vnd.oai.openapi+json;version=3.0") },
         },
       },
-      "/collections": { get: { operationId: "getCollections", summary: "The collections", security: keyed, parameters: [ref("f")], responses: formats("The collections") } },
+      "/collections": {
+        get: { operationId: "getCollections", summary: "The collections", security: keyed, parameters: [ref("f")], responses: formats("The collections") },
+      },
       "/collections/{collectionId}": {
-        get: { operationId: "describeCollection", summary: "A collection", security: keyed, parameters: [ref("collectionId"), ref("f")], responses: formats("The collection") },
+        get: {
+          operationId: "describeCollection",
+          summary: "A collection",
+          security: keyed,
+          parameters: [ref("collectionId"), ref("f")],
+          responses: formats("The collection"),
+        },
       },
       "/collections/{collectionId}/queryables": {
         get: {
@@ -89,7 +99,13 @@ export function ogcApiDefinition(base: string) {
           operationId: "getFeature",
           summary: "One feature by its code",
           security: keyed,
-          parameters: [ref("collectionId"), { name: "featureId", in: "path", required: true, schema: { type: "string" } }, ref("simplify"), ref("crs"), ref("f")],
+          parameters: [
+            ref("collectionId"),
+            { name: "featureId", in: "path", required: true, schema: { type: "string" } },
+            ref("simplify"),
+            ref("crs"),
+            ref("f"),
+          ],
           responses: formats("The feature", "application/geo+json"),
         },
       },
@@ -121,7 +137,13 @@ export function ogcApiDefinition(base: string) {
         },
         "bbox-crs": { name: "bbox-crs", in: "query", required: false, schema: { type: "string", enum: [CRS84] } },
         crs: { name: "crs", in: "query", required: false, schema: { type: "string", enum: [CRS84] } },
-        after: { name: "after", in: "query", required: false, description: "The page starts after this code (the next link carries it)", schema: { type: "string" } },
+        after: {
+          name: "after",
+          in: "query",
+          required: false,
+          description: "The page starts after this code (the next link carries it)",
+          schema: { type: "string" },
+        },
         simplify: {
           name: "simplify",
           in: "query",

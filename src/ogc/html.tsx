@@ -37,7 +37,10 @@ function Links(props: { links: Link[] }) {
     <ul>
       {props.links.map((l) => (
         <li>
-          <a href={l.href}>{l.title}</a> <small>({l.rel}, {l.type})</small>
+          <a href={l.href}>{l.title}</a>{" "}
+          <small>
+            ({l.rel}, {l.type})
+          </small>
         </li>
       ))}
     </ul>
@@ -101,12 +104,7 @@ function FeatureMap(props: { features: RegionFeature[] }) {
   const height = Math.max(100, Math.min(800, Math.round((n - s) * scale)));
   const path = (f: RegionFeature) =>
     (f.geometry?.coordinates ?? [])
-      .flatMap((poly) =>
-        poly.map(
-          (ring) =>
-            `M${ring.map(([x, y]) => `${(((x - w) * kx * scale) | 0) + 0.5},${(((n - y) * scale) | 0) + 0.5}`).join("L")}Z`,
-        ),
-      )
+      .flatMap((poly) => poly.map((ring) => `M${ring.map(([x, y]) => `${(((x - w) * kx * scale) | 0) + 0.5},${(((n - y) * scale) | 0) + 0.5}`).join("L")}Z`))
       .join("");
   return (
     <svg viewBox={`0 0 ${width} ${height}`} width="100%" role="img" aria-label="The page's features on a map">
@@ -122,8 +120,7 @@ function FeatureMap(props: { features: RegionFeature[] }) {
 export const itemsHtml = (level: string, page: { numberMatched: number; numberReturned: number; next: string | null; features: RegionFeature[] }) => (
   <Page title={`${level}: items`}>
     <p>
-      {page.numberReturned} of {page.numberMatched} matched.{" "}
-      {page.next ? <a href={`${page.next}&f=html`}>Next page</a> : null}
+      {page.numberReturned} of {page.numberMatched} matched. {page.next ? <a href={`${page.next}&f=html`}>Next page</a> : null}
     </p>
     <FeatureMap features={page.features} />
     <table>

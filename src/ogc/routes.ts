@@ -119,7 +119,13 @@ function ogcDoc(o: DocOptions & { keyInQuery?: boolean }) {
   );
 }
 
-const f = { in: "query", name: "f", required: false, schema: { type: "string", enum: ["json", "html"] }, description: "json (default) or html (a browser's Accept also asks for HTML)" };
+const f = {
+  in: "query",
+  name: "f",
+  required: false,
+  schema: { type: "string", enum: ["json", "html"] },
+  description: "json (default) or html (a browser's Accept also asks for HTML)",
+};
 const collectionParam = { in: "path", name: "collectionId", required: true, schema: { type: "string", enum: [...LEVELS] } };
 const TAGS = ["GIS (OGC API – Features)"];
 
@@ -271,7 +277,8 @@ ogcRoutes.get(
     refuseUnknown(queryWithoutKey(c), []);
     await countMetadata(c, principal);
     const doc = queryables(base(c), level);
-    if (wantsHtml(c)) return c.html(collectionHtml({ id: level, title: `${doc.title}: queryables`, description: Object.keys(doc.properties).join(", "), links: [] }));
+    if (wantsHtml(c))
+      return c.html(collectionHtml({ id: level, title: `${doc.title}: queryables`, description: Object.keys(doc.properties).join(", "), links: [] }));
     return c.body(JSON.stringify(doc), 200, { "content-type": "application/schema+json" });
   },
 );
@@ -291,7 +298,13 @@ ogcRoutes.get(
       { in: "query", name: "limit", required: false, schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
       { in: "query", name: "bbox", required: false, schema: { type: "string" }, description: "minLon,minLat,maxLon,maxLat (CRS84)" },
       { in: "query", name: "after", required: false, schema: { type: "string" }, description: "The page starts after this code (the next link carries it)" },
-      { in: "query", name: "simplify", required: false, schema: { type: "number", minimum: 0, maximum: 1 }, description: "Tolerance in degrees; 0: full precision" },
+      {
+        in: "query",
+        name: "simplify",
+        required: false,
+        schema: { type: "number", minimum: 0, maximum: 1 },
+        description: "Tolerance in degrees; 0: full precision",
+      },
       { in: "query", name: "provinsi_id", required: false, schema: { type: "string", maxLength: 40 }, description: "A queryable (not of provinsi)" },
       { in: "query", name: "kabupaten_id", required: false, schema: { type: "string", maxLength: 40 }, description: "A queryable (kecamatan, kelurahan)" },
       { in: "query", name: "kecamatan_id", required: false, schema: { type: "string", maxLength: 40 }, description: "A queryable (kelurahan)" },
@@ -337,7 +350,13 @@ ogcRoutes.get(
     parameters: [
       collectionParam,
       { in: "path", name: "featureId", required: true, schema: { type: "string" } },
-      { in: "query", name: "simplify", required: false, schema: { type: "number", minimum: 0, maximum: 1 }, description: "Tolerance in degrees; 0: full precision" },
+      {
+        in: "query",
+        name: "simplify",
+        required: false,
+        schema: { type: "number", minimum: 0, maximum: 1 },
+        description: "Tolerance in degrees; 0: full precision",
+      },
       f,
     ],
     errors: ["NOT_FOUND", "SECRET_KEY_REQUIRED", "METHOD_NOT_ALLOWED"],

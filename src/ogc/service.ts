@@ -9,7 +9,7 @@
 import type { RegionDb } from "../db/client";
 import { ApiError } from "../lib/errors";
 import { LEVELS, type Level, toDottedId } from "../wilayah/codes";
-import { FEATURE_PROPERTIES, featurePage, levelBounds, type RegionFeature } from "../wilayah/geo/service";
+import { featurePage, levelBounds, type RegionFeature } from "../wilayah/geo/service";
 import { listSources } from "../wilayah/sources/service";
 
 export const CRS84 = "http://www.opengis.net/def/crs/OGC/1.3/CRS84";
@@ -82,7 +82,8 @@ export const QUERYABLES: Record<Level, readonly string[]> = {
 export const isCollection = (id: string): id is Level => (LEVELS as readonly string[]).includes(id);
 
 export function collectionOf(id: string): Level {
-  if (!isCollection(id)) throw new ApiError("NOT_FOUND", `No collection "${id.slice(0, 40)}". The collections are ${LEVELS.join(", ")} (GET /ogc/collections).`);
+  if (!isCollection(id))
+    throw new ApiError("NOT_FOUND", `No collection "${id.slice(0, 40)}". The collections are ${LEVELS.join(", ")} (GET /ogc/collections).`);
   return id;
 }
 
@@ -115,7 +116,16 @@ export const conformance = () => ({ conformsTo: CONFORMANCE });
 export type Provenance = {
   data_version: string;
   edition: { edition: string; regulation: string; date: string | null } | null;
-  sources: { id: string; name: string; url: string | null; version: string | null; licence: string | null; licence_url: string | null; attribution: string; families: string[] }[];
+  sources: {
+    id: string;
+    name: string;
+    url: string | null;
+    version: string | null;
+    licence: string | null;
+    licence_url: string | null;
+    attribution: string;
+    families: string[];
+  }[];
 };
 
 /** The provenance this API keeps (src/wilayah/sources): the current list's edition and every dataset with its licence and attribution. */
@@ -127,7 +137,16 @@ export async function provenance(db: RegionDb, dataVersion: string): Promise<Pro
     edition: list ? { edition: list.edition ?? "", regulation: list.version ?? "", date: list.date } : null,
     sources: all
       .filter((s) => s.kind === "dataset")
-      .map((s) => ({ id: s.id, name: s.name, url: s.url, version: s.version, licence: s.licence, licence_url: s.licence_url, attribution: s.attribution, families: s.families })),
+      .map((s) => ({
+        id: s.id,
+        name: s.name,
+        url: s.url,
+        version: s.version,
+        licence: s.licence,
+        licence_url: s.licence_url,
+        attribution: s.attribution,
+        families: s.families,
+      })),
   };
 }
 
@@ -200,7 +219,6 @@ export function queryables(base: string, level: Level) {
 }
 
 export const propertyAbout = (p: string) => PROPERTY_ABOUT[p];
-export const featureProperties = (level: Level) => FEATURE_PROPERTIES[level];
 
 // ---------------------------------------------------------------- items: the query parameters
 
@@ -222,7 +240,10 @@ const ITEMS_PARAMS = ["limit", "bbox", "bbox-crs", "crs", "after", "simplify"];
 export function refuseUnknown(query: Record<string, string[]>, allowed: readonly string[]): void {
   const unknown = Object.keys(query).filter((k) => !COMMON_PARAMS.includes(k) && !allowed.includes(k));
   if (unknown.length) {
-    throw bad(`Unknown query parameter: ${unknown.map((k) => k.slice(0, 40)).join(", ")}. This resource takes ${[...allowed, ...COMMON_PARAMS].join(", ")}.`, unknown[0]);
+    throw bad(
+      `Unknown query parameter: ${unknown.map((k) => k.slice(0, 40)).join(", ")}. This resource takes ${[...allowed, ...COMMON_PARAMS].join(", ")}.`,
+      unknown[0],
+    );
   }
   for (const [k, v] of Object.entries(query)) if (v.length > 1) throw bad(`${k.slice(0, 40)} was given more than once.`, k);
 }
@@ -239,15 +260,20 @@ export function parseBbox(text: string): [number, number, number, number] {
   const parts = text.split(",");
   const nums = parts.map((p) => (/^\s*-?\d+(\.\d+)?([eE][-+]?\d+)?\s*$/.test(p) ? Number(p) : Number.NaN));
   if ((nums.length !== 4 && nums.length !== 6) || nums.some((n) => !Number.isFinite(n))) {
-    throw bad(`bbox must be four numbers, minLon,minLat,maxLon,maxLat (CRS84, decimal degrees), e.g. bbox=107.5,-7.0,107.8,-6.8; got "${text.slice(0, 80)}".`, "bbox");
+    throw bad(
+      `bbox must be four numbers, minLon,minLat,maxLon,maxLat (CRS84, decimal degrees), e.g. bbox=107.5,-7.0,107.8,-6.8; got "${text.slice(0, 80)}".`,
+      "bbox",
+    );
   }
   const [minLng, minLat, maxLng, maxLat] = nums.length === 4 ? nums : [nums[0], nums[1], nums[3], nums[4]];
   if (Math.abs(minLng) > 180 || Math.abs(maxLng) > 180 || Math.abs(minLat) > 90 || Math.abs(maxLat) > 90) {
     throw bad("bbox: longitudes must lie within -180..180 and latitudes within -90..90.", "bbox");
   }
-  if (minLat > maxLat) throw bad(`bbox: the southern edge (${minLat}) is north of the northern edge (${maxLat}); the order is minLon,minLat,maxLon,maxLat.`, "bbox");
+  if (minLat > maxLat)
+    throw bad(`bbox: the southern edge (${minLat}) is north of the northern edge (${maxLat}); the order is minLon,minLat,maxLon,maxLat.`, "bbox");
   // A box across the antimeridian (minLon > maxLon): of Indonesia (94..142 E) it holds the part east of minLon, or west of maxLon.
-  if (minLng > maxLng) return maxLng >= 94 && minLng <= 142 ? [-180, minLat, 180, maxLat] : minLng <= 142 ? [minLng, minLat, 180, maxLat] : [-180, minLat, maxLng, maxLat];
+  if (minLng > maxLng)
+    return maxLng >= 94 && minLng <= 142 ? [-180, minLat, 180, maxLat] : minLng <= 142 ? [minLng, minLat, 180, maxLat] : [-180, minLat, maxLng, maxLat];
   return [minLng, minLat, maxLng, maxLat];
 }
 
@@ -259,7 +285,8 @@ export function itemsQuery(level: Level, query: Record<string, string[]>): Items
   const limitText = one(query, "limit");
   let limit = DEFAULT_LIMIT;
   if (limitText !== undefined) {
-    if (!/^\d{1,9}$/.test(limitText) || Number(limitText) < 1) throw bad(`limit must be a whole number from 1 to ${MAX_LIMIT}; got "${limitText.slice(0, 20)}".`, "limit");
+    if (!/^\d{1,9}$/.test(limitText) || Number(limitText) < 1)
+      throw bad(`limit must be a whole number from 1 to ${MAX_LIMIT}; got "${limitText.slice(0, 20)}".`, "limit");
     limit = Number(limitText);
     if (limit > MAX_LIMIT) throw bad(`limit ${limit} is over the maximum of ${MAX_LIMIT} items a page; follow the next link for more.`, "limit");
   }
@@ -267,11 +294,13 @@ export function itemsQuery(level: Level, query: Record<string, string[]>): Items
   let simplify = DEFAULT_SIMPLIFY[level];
   if (simplifyText !== undefined) {
     simplify = /^\d+(\.\d+)?$/.test(simplifyText) ? Number(simplifyText) : Number.NaN;
-    if (!(simplify >= 0 && simplify <= 1)) throw bad(`simplify must be a tolerance in degrees from 0 (full precision) to 1; got "${simplifyText.slice(0, 20)}".`, "simplify");
+    if (!(simplify >= 0 && simplify <= 1))
+      throw bad(`simplify must be a tolerance in degrees from 0 (full precision) to 1; got "${simplifyText.slice(0, 20)}".`, "simplify");
   }
   const afterText = one(query, "after");
   const after = afterText === undefined ? undefined : (toDottedId(afterText) ?? undefined);
-  if (afterText !== undefined && after === undefined) throw bad(`after must be a region code (the next link carries it); got "${afterText.slice(0, 40)}".`, "after");
+  if (afterText !== undefined && after === undefined)
+    throw bad(`after must be a region code (the next link carries it); got "${afterText.slice(0, 40)}".`, "after");
   const bboxText = one(query, "bbox");
   const filters: Record<string, string> = {};
   for (const q of QUERYABLES[level]) {
@@ -322,10 +351,19 @@ export type ItemsPage = {
  * `numberReturned` may be below `limit`; `next` (a link to the same query after the page's last id)
  * is there whenever features remain. The query string of the links keeps every parameter but the key.
  */
-export async function itemsPage(db: RegionDb, base: string, level: Level, q: ItemsQuery, query: Record<string, string[]>, timeStamp: string): Promise<ItemsPage> {
+export async function itemsPage(
+  db: RegionDb,
+  base: string,
+  level: Level,
+  q: ItemsQuery,
+  query: Record<string, string[]>,
+  timeStamp: string,
+): Promise<ItemsPage> {
   const filter = featureFilter(level, q);
   // One more than the page holds: whether a next page exists is then known, not guessed.
-  const { matched, features } = filter ? await featurePage(db, level, filter, { after: q.after, limit: q.limit + 1, simplify: q.simplify }) : { matched: 0, features: [] };
+  const { matched, features } = filter
+    ? await featurePage(db, level, filter, { after: q.after, limit: q.limit + 1, simplify: q.simplify })
+    : { matched: 0, features: [] };
   const parts: string[] = [];
   let bytes = 0;
   for (const f of features.slice(0, q.limit)) {

@@ -92,7 +92,11 @@ describe("OGC API – Features: items", () => {
     expect(page.numberMatched).toBe(30);
     expect(page.numberReturned).toBe(30);
     expect(page.features.every((f) => f.id.startsWith("32.73."))).toBe(true);
-    const coblong = page.features.find((f) => f.id === "32.73.09") as unknown as { properties: Record<string, unknown>; geometry: { type: string }; bbox: number[] };
+    const coblong = page.features.find((f) => f.id === "32.73.09") as unknown as {
+      properties: Record<string, unknown>;
+      geometry: { type: string };
+      bbox: number[];
+    };
     expect(coblong.properties).toMatchObject({ code: "327309", name: "Bandung Wetan", level: "kecamatan", provinsi_id: "32", kabupaten_id: "32.73" });
     expect(coblong.geometry.type).toBe("MultiPolygon");
     expect(coblong.bbox).toHaveLength(4);
@@ -166,7 +170,11 @@ describe("OGC API – Features: errors in the OGC exception format", () => {
     expect(missing.description).toContain("api_key");
     await expectException(await call("/ogc/collections", { headers: { "x-api-key": "wk_live_notakey" } }), 401, "InvalidApiKey");
     const dev = await verifiedDeveloper();
-    const made = await call("/user/keys", { method: "POST", token: dev.token, json: { name: "page", kind: "publishable", allowed_origins: ["https://shop.example.com"] } });
+    const made = await call("/user/keys", {
+      method: "POST",
+      token: dev.token,
+      json: { name: "page", kind: "publishable", allowed_origins: ["https://shop.example.com"] },
+    });
     const pub = (await json(made)).data.key as string;
     await expectException(await call("/ogc/collections", { key: pub, headers: { origin: "https://shop.example.com" } }), 403, "SecretKeyRequired");
   });
@@ -175,7 +183,8 @@ describe("OGC API – Features: errors in the OGC exception format", () => {
 describe("OGC API – Features: keys in the query, metering", () => {
   it("take the key as api_key, never echo it in a link or a log line, and refuse two different keys", async () => {
     const lines: string[] = [];
-    for (const m of ["log", "error", "warn", "info"] as const) vi.spyOn(console, m).mockImplementation((...a: unknown[]) => void lines.push(a.map(String).join(" ")));
+    for (const m of ["log", "error", "warn", "info"] as const)
+      vi.spyOn(console, m).mockImplementation((...a: unknown[]) => void lines.push(a.map(String).join(" ")));
     const res = await call(`/ogc/collections/kecamatan/items?kabupaten_id=32.73&limit=5&api_key=${key}`);
     expect(res.status).toBe(200);
     const text = await res.text();

@@ -151,8 +151,7 @@ function matchingIds(level: Level, f: FeatureFilter): SQL {
   const conditions = sql.join(where, sql` AND `);
   if (!f.bbox) return sql`SELECT t.id FROM ${t} t WHERE ${conditions}`;
   const [minLng, minLat, maxLng, maxLat] = f.bbox;
-  const boxHits = (b: string) =>
-    sql.raw(`${b}.min_lng <= ${maxLng} AND ${b}.max_lng >= ${minLng} AND ${b}.min_lat <= ${maxLat} AND ${b}.max_lat >= ${minLat}`);
+  const boxHits = (b: string) => sql.raw(`${b}.min_lng <= ${maxLng} AND ${b}.max_lng >= ${minLng} AND ${b}.min_lat <= ${maxLat} AND ${b}.max_lat >= ${minLat}`);
   if (level === "provinsi" || level === "kabupaten") {
     return sql`SELECT t.id FROM wilayah_bbox b JOIN ${t} t ON t.id = b.id WHERE b.level = ${LEVEL_NUMBER[level]} AND ${boxHits("b")} AND ${conditions}`;
   }
@@ -160,7 +159,8 @@ function matchingIds(level: Level, f: FeatureFilter): SQL {
   const first = gridCell(minLng, minLat, size);
   const last = gridCell(maxLng, maxLat, size);
   const rows: [number, number][] = [];
-  for (let row = Math.floor(first / 10_000); row <= Math.floor(last / 10_000); row++) rows.push([row * 10_000 + (first % 10_000), row * 10_000 + (last % 10_000)]);
+  for (let row = Math.floor(first / 10_000); row <= Math.floor(last / 10_000); row++)
+    rows.push([row * 10_000 + (first % 10_000), row * 10_000 + (last % 10_000)]);
   return sql`SELECT DISTINCT g.id FROM json_each(${JSON.stringify(rows)}) r
     JOIN wilayah_grid g ON g.level = ${LEVEL_NUMBER[level]} AND g.cell BETWEEN json_extract(r.value, '$[0]') AND json_extract(r.value, '$[1]')
     JOIN ${t} t ON t.id = g.id WHERE ${boxHits("g")} AND ${conditions}`;
