@@ -84,7 +84,8 @@ export default defineConfig(async () => {
             include: ["test/gis/**/*.test.ts"],
             environment: "node",
             testTimeout: 300_000,
-            hookTimeout: 1_200_000,
+            // A first run builds the whole state (seed, every boundary, the bulk exports): about 25 min on a busy 2-core machine; CI copies a state built once.
+            hookTimeout: 2_400_000,
           },
         },
         {

@@ -27,6 +27,7 @@ import {
   collectionOf,
   conformance,
   DEFAULT_LIMIT,
+  isCollection,
   item,
   itemQuery,
   itemsPage,
@@ -181,7 +182,8 @@ ogcRoutes.get(
     caller: "none",
     input: "query",
     parameters: [f],
-    ok: { description: "OpenAPI 3.0", media: { "application/vnd.oai.openapi+json;version=3.0": "The definition" } },
+    // Media types without parameters, as the API document keys them (the answer says ;version=3.0).
+    ok: { description: "OpenAPI 3.0", media: { "application/vnd.oai.openapi+json": "The definition (version=3.0)" } },
   }),
   (c) => {
     refuseUnknown(queryWithoutKey(c), []);
@@ -192,6 +194,15 @@ ogcRoutes.get(
     });
   },
 );
+
+/** A keyed metadata request (collections, one collection, queryables): the caller, the collection named (if any), no other parameter, the rate counted. */
+async function metadataCall(c: Context<BaseEnv>): Promise<void> {
+  const principal = await gisCaller(c);
+  const collectionId = c.req.param("collectionId");
+  if (collectionId !== undefined) collectionOf(collectionId);
+  refuseUnknown(queryWithoutKey(c), []);
+  await countMetadata(c, principal);
+}
 
 /** What the collections' metadata needs: the loaded data's version and the provenance (kept per isolate by the sources room). */
 async function metadata(c: Context<BaseEnv>) {
@@ -216,9 +227,7 @@ ogcRoutes.get(
     ok: { description: "The collections", media: { "application/json": "links, collections", "text/html": "The same for a browser" } },
   }),
   async (c) => {
-    const principal = await gisCaller(c);
-    refuseUnknown(queryWithoutKey(c), []);
-    await countMetadata(c, principal);
+    await metadataCall(c);
     const { db, loaded, p } = await metadata(c);
     const collections = await Promise.all(LEVELS.map((l) => collection(db, base(c), l, p, loaded.checksum, fgbUrl(c, l))));
     const doc = {
@@ -247,10 +256,8 @@ ogcRoutes.get(
     ok: { description: "The collection", media: { "application/json": "The collection's metadata", "text/html": "The same for a browser" } },
   }),
   async (c) => {
-    const principal = await gisCaller(c);
+    await metadataCall(c);
     const level = collectionOf(c.req.param("collectionId"));
-    refuseUnknown(queryWithoutKey(c), []);
-    await countMetadata(c, principal);
     const { db, loaded, p } = await metadata(c);
     const doc = await collection(db, base(c), level, p, loaded.checksum, fgbUrl(c, level));
     return wantsHtml(c) ? c.html(collectionHtml(doc)) : c.json(doc, 200, { "x-data-version": loaded.version });
@@ -272,10 +279,8 @@ ogcRoutes.get(
     ok: { description: "The queryables", media: { "application/schema+json": "JSON Schema 2020-12", "text/html": "The same for a browser" } },
   }),
   async (c) => {
-    const principal = await gisCaller(c);
+    await metadataCall(c);
     const level = collectionOf(c.req.param("collectionId"));
-    refuseUnknown(queryWithoutKey(c), []);
-    await countMetadata(c, principal);
     const doc = queryables(base(c), level);
     if (wantsHtml(c))
       return c.html(collectionHtml({ id: level, title: `${doc.title}: queryables`, description: Object.keys(doc.properties).join(", "), links: [] }));
@@ -391,9 +396,9 @@ ogcRoutes.get(
  * vector layer"): answers HEAD (its size) and GET with or without one byte range (206 with
  * Content-Range), so a tool reads the header, the spatial index and only the features of its view.
  */
-ogcRoutes.on(
-  ["GET", "HEAD"],
-  "/api/v1/wilayah/export/:level{(provinsi|kabupaten|kecamatan|kelurahan)\\.fgb}",
+// GET only: Hono answers HEAD with this route too (c.req.method says which), without a body.
+ogcRoutes.get(
+  "/api/v1/wilayah/export/:level{[a-z]+\\.fgb}",
   ogcDoc({
     operationId: "getExportFlatGeobuf",
     tags: ["Exports"],
@@ -412,6 +417,8 @@ ogcRoutes.on(
     refuseUnknown(queryWithoutKey(c), []);
     // The path's parameter holds the extension too (a regex route): kelurahan.fgb, the file's name in the export.
     const name = c.req.param("level");
+    if (!isCollection(name.slice(0, -".fgb".length)))
+      throw new ApiError("NOT_FOUND", `No FlatGeobuf file ${name.slice(0, 40)}: the levels are ${LEVELS.join(", ")}.`);
     const { entry, exportId } = await exportFileEntry(c.env.EXPORTS, name);
     const headers: Record<string, string> = {
       "content-type": entry.media_type,

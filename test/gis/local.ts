@@ -52,7 +52,8 @@ export function gdal(tool: "ogrinfo" | "ogr2ogr", args: string[], env: Record<st
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
     timeout: 300_000,
-    env: { ...process.env, GDAL_HTTP_TIMEOUT: "120", CPL_VSIL_CURL_ALLOWED_EXTENSIONS: "", GDAL_DISABLE_READDIR_ON_OPEN: "EMPTY_DIR", ...env },
+    // EMPTY_DIR: /vsicurl/ does not list the folder of a file it opens (our export paths are no folders).
+    env: { ...process.env, GDAL_HTTP_TIMEOUT: "120", GDAL_DISABLE_READDIR_ON_OPEN: "EMPTY_DIR", ...env },
   });
   return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", ms: Date.now() - t0 };
 }

@@ -9,6 +9,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_LIMIT, PAGE_BYTES } from "../../src/ogc/service";
+import { EXPORT_FILES, uploadExportSubset } from "../export-subset";
 import { call, createKey, json, seedUserWithKey, setPlan, verifiedDeveloper, waitForTotal } from "../helpers";
 
 let key: string;
@@ -215,5 +216,54 @@ describe("OGC API – Features: keys in the query, metering", () => {
         { endpoint: "/ogc/collections/{collectionId}/items/{featureId}", count: 1 },
       ]),
     );
+  });
+});
+
+describe("FlatGeobuf files by range requests (GET /api/v1/wilayah/export/{level}.fgb)", () => {
+  const FGB = "/api/v1/wilayah/export/kabupaten.fgb";
+  let file: Uint8Array;
+  beforeAll(async () => {
+    await uploadExportSubset();
+    file = EXPORT_FILES["kabupaten.fgb"] as Uint8Array;
+  });
+
+  it("answer HEAD with the size, a GET with one range 206 and exactly those bytes, a GET without one the whole file", async () => {
+    console.log("DBG start");
+    const head = await call(FGB, { method: "HEAD", key });
+    console.log("DBG head", head.status);
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get("content-length"))).toBe(file.length);
+    expect(head.headers.get("accept-ranges")).toBe("bytes");
+    const part = await call(FGB, { key, headers: { range: "bytes=0-8191" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 0-8191/${file.length}`);
+    expect(part.headers.get("content-type")).toBe("application/flatgeobuf");
+    console.log("DBG part", part.status);
+    expect(new Uint8Array(await part.arrayBuffer())).toEqual(file.subarray(0, 8192));
+    console.log("DBG part read");
+    // FlatGeobuf's magic bytes: "fgb", version 3.
+    expect([...file.subarray(0, 4)]).toEqual([0x66, 0x67, 0x62, 3]);
+    const tail = await call(`${FGB}?api_key=${key}`, { headers: { range: "bytes=-100" } });
+    expect(tail.status).toBe(206);
+    expect(new Uint8Array(await tail.arrayBuffer())).toEqual(file.subarray(file.length - 100));
+    console.log("DBG tail");
+    const whole = await call(FGB, { key });
+    console.log("DBG whole", whole.status);
+    expect(whole.status).toBe(200);
+    expect(new Uint8Array(await whole.arrayBuffer())).toEqual(file);
+    await expectException(await call(FGB, { key, headers: { range: `bytes=${file.length}-` } }), 416, "RangeNotSatisfiable");
+  });
+
+  it("are for paid plans, refuse a missing key and publishable keys, and meter ten small ranges as one call", async () => {
+    const dev = await verifiedDeveloper();
+    const { key: free } = await createKey(dev.token);
+    await expectException(await call(FGB, { key: free, headers: { range: "bytes=0-99" } }), 403, "PlanRequired");
+    await expectException(await call(FGB, { headers: { range: "bytes=0-99" } }), 401, "MissingApiKey");
+    await setPlan(dev.data.id, "starter");
+    for (let i = 0; i < 12; i++) expect((await call(FGB, { key: free, headers: { range: `bytes=${i * 100}-${i * 100 + 99}` } })).status).toBe(206);
+    await call(FGB, { key: free }); // the whole file: one call
+    const u = await waitForTotal(dev.token, 3);
+    expect(u.total).toBe(3);
+    expect(u.by_endpoint).toEqual([{ endpoint: "/wilayah/export/{level}.fgb", count: 3 }]);
   });
 });
