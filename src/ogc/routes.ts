@@ -398,7 +398,7 @@ ogcRoutes.get(
  */
 // GET only: Hono answers HEAD with this route too (c.req.method says which), without a body.
 ogcRoutes.get(
-  "/api/v1/wilayah/export/:level{[a-z]+\\.fgb}",
+  "/api/v1/wilayah/export/:level{[^/]+\\.fgb}",
   ogcDoc({
     operationId: "getExportFlatGeobuf",
     tags: ["Exports"],

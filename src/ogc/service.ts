@@ -325,6 +325,8 @@ function featureFilter(level: Level, q: ItemsQuery) {
   }
   const name = q.filters.name;
   const namePattern = name === undefined ? undefined : name.replace(/[\\%_]/g, (c) => `\\${c}`).replaceAll("*", "%");
+  // D1 refuses a LIKE pattern over 50 bytes (a failed query, not an empty page): refused here first.
+  if (namePattern !== undefined && new TextEncoder().encode(namePattern).length > 50) throw bad("name is too long for a pattern (at most 50 bytes once % _ \\ are escaped).", "name");
   let bbox = q.bbox;
   if (bbox) {
     // Clipped to the regions' grid (Indonesia with a margin): a box elsewhere selects nothing.
