@@ -67,7 +67,6 @@ export function ogcApiDefinition(base: string) {
         get: {
           operationId: "getApiDefinition",
           summary: "This API definition",
-          parameters: [ref("f")],
           responses: { "200": json("OpenAPI 3.0", "application/vnd.oai.openapi+json;version=3.0") },
         },
       },

@@ -113,7 +113,13 @@ function ogcDoc(o: DocOptions & { keyInQuery?: boolean }) {
       });
       const responses = op.responses as Record<string, { content?: Record<string, unknown> }>;
       for (const [status, r] of Object.entries(responses)) {
-        if (Number(status) >= 400 && r.content) r.content = { "application/json": { schema: EXCEPTION_SCHEMA } };
+        // The OGC exception; a page for a browser (f=html, or its Accept) on the routes that answer HTML.
+        if (Number(status) >= 400 && r.content) {
+          r.content = {
+            "application/json": { schema: EXCEPTION_SCHEMA },
+            ...(o.ok.media?.["text/html"] ? { "text/html": { schema: { type: "string" } } } : {}),
+          };
+        }
       }
       return op;
     }),
@@ -181,13 +187,16 @@ ogcRoutes.get(
     description: "The OGC API's own definition, its server /ogc, each collection's items path with its queryables (where GDAL looks for them). No key needed.",
     caller: "none",
     input: "query",
-    parameters: [f],
+    parameters: [{ ...f, schema: { type: "string", enum: ["json"] }, description: "json only" }],
     // Media types without parameters, as the API document keys them (the answer says ;version=3.0).
     ok: { description: "OpenAPI 3.0", media: { "application/vnd.oai.openapi+json": "The definition (version=3.0)" } },
   }),
   (c) => {
     refuseUnknown(queryWithoutKey(c), []);
-    if (wantsHtml(c)) return c.redirect("/docs/guide/qgis-and-gdal", 303);
+    // JSON only, whatever a browser accepts: its documentation for people is the guide (the landing page's service-doc link).
+    const f = c.req.query("f");
+    if (f !== undefined && f !== "json")
+      throw new ApiError("INVALID_QUERY", "The API definition is JSON only (f=json); the guide /docs/guide/qgis-and-gdal documents it for people.");
     return c.body(JSON.stringify(ogcApiDefinition(base(c))), 200, {
       "content-type": "application/vnd.oai.openapi+json;version=3.0",
       "cache-control": "public, max-age=3600",
@@ -443,3 +452,13 @@ ogcRoutes.get(
     });
   },
 );
+
+/**
+ * Any other address under /ogc (an empty feature id, a trailing slash, a typo): 404 in the OGC
+ * exception format, as a GIS client shows it; the routes above take GET only, so another method is 405.
+ */
+ogcRoutes.all("/ogc/*", (c) => {
+  if (c.req.method !== "GET" && c.req.method !== "HEAD")
+    throw new ApiError("METHOD_NOT_ALLOWED", "The OGC API is read-only: use GET.", { headers: { allow: "GET" } });
+  throw new ApiError("NOT_FOUND", `No resource at ${c.req.path.slice(0, 120)}. The API starts at /ogc (its collections: /ogc/collections).`);
+});

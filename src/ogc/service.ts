@@ -103,7 +103,7 @@ export function landingPage(base: string) {
       link(base, "self", JSON_TYPE, "This document"),
       link(`${base}?f=html`, "alternate", HTML, "This document as HTML"),
       link(`${base}/api`, "service-desc", "application/vnd.oai.openapi+json;version=3.0", "The API definition (OpenAPI 3.0)"),
-      link(`${base}/api?f=html`, "service-doc", HTML, "The API documentation"),
+      link(`${new URL(base).origin}/docs/guide/qgis-and-gdal`, "service-doc", HTML, "The API documentation (the guide QGIS and GDAL)"),
       link(`${base}/conformance`, "conformance", JSON_TYPE, "Conformance classes"),
       link(`${base}/collections`, "data", JSON_TYPE, "The collections"),
     ],
@@ -326,7 +326,8 @@ function featureFilter(level: Level, q: ItemsQuery) {
   const name = q.filters.name;
   const namePattern = name === undefined ? undefined : name.replace(/[\\%_]/g, (c) => `\\${c}`).replaceAll("*", "%");
   // D1 refuses a LIKE pattern over 50 bytes (a failed query, not an empty page): refused here first.
-  if (namePattern !== undefined && new TextEncoder().encode(namePattern).length > 50) throw bad("name is too long for a pattern (at most 50 bytes once % _ \\ are escaped).", "name");
+  if (namePattern !== undefined && new TextEncoder().encode(namePattern).length > 50)
+    throw bad("name is too long for a pattern (at most 50 bytes once % _ \\ are escaped).", "name");
   let bbox = q.bbox;
   if (bbox) {
     // Clipped to the regions' grid (Indonesia with a margin): a box elsewhere selects nothing.
