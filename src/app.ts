@@ -14,6 +14,7 @@ import { d1Stats } from "./http/d1-stats";
 import { onError, unknownRoutes } from "./http/errors";
 import { serverRequestId } from "./http/request-id";
 import { mcpRoutes } from "./mcp/routes";
+import { ogcRoutes } from "./ogc/routes";
 import { apiDocRoutes } from "./openapi/routes";
 import { oauthRoutes } from "./portal/oauth";
 import { portalErrorPage, portalRoutes } from "./portal/routes";
@@ -39,6 +40,8 @@ app.use("*", d1Stats);
 app.use("*", unknown.preflight);
 app.use("/api/v1/*", dataCors);
 app.use("/tiles/*", dataCors);
+app.use("/ogc", dataCors);
+app.use("/ogc/*", dataCors);
 app.use("/mcp", mcpCors);
 app.use("/mcp/*", mcpCors);
 app.use("*", accountCors);
@@ -61,6 +64,9 @@ app.route("/", feedRoutes);
 app.route("/api/v1/jobs", jobRoutes);
 // Reports of wrong facts (POST /api/v1/wilayah/{id}/reports): an API key or a session, not a metered data call.
 app.route("/api/v1/wilayah", reportRoutes);
+// GIS tools (src/ogc): OGC API – Features at /ogc and each level's FlatGeobuf file by range requests
+// (/api/v1/wilayah/export/{level}.fgb, before the data routes); keys also in a query parameter there only.
+app.route("/", ogcRoutes);
 app.route("/api/v1", dataRoutes(dataEndpoints, admitDataCall, endpointGate));
 // Vector tiles, their TileJSON and style (src/tiles): keyed and metered per tile, outside /api/v1 as map clients expect.
 app.route("/", tileRoutes);
