@@ -1,14 +1,23 @@
 /**
  * The GIS surface (issue 53): OGC API – Features under /ogc (./service.ts writes the documents) and
  * each level's FlatGeobuf file, read by HTTP range requests (GET /api/v1/wilayah/export/{level}.fgb).
- * Callers and metering are ./caller.ts's. Every error here is answered in the OGC API exception
- * format, `{"code", "description", "status", "request_id"}` (HTML for a browser), which GDAL and
- * QGIS show to their user as it is.
+ *
+ * Who may call, and what a request costs, is the gate's (src/gate), as each route declares it here:
+ * a secret key from `x-api-key` or, for GIS tools that cannot set a header, the `api_key` query
+ * parameter (`keyParam`: the gate takes it out of the URL before this code reads the query, so no
+ * link or page here can repeat it); publishable keys refused (403); a page of items or one item a
+ * call; the collections' metadata the per-minute rate only; the landing page, conformance and API
+ * definition free; a FlatGeobuf file by ranges (meter `range`, paid plans).
+ *
+ * Every error here, the gate's refusals included, is answered in the OGC API exception format,
+ * `{"code", "description", "status", "request_id"}` (HTML for a browser), which GDAL and QGIS show to
+ * their user as it is: src/app.ts answers the errors of every address `speaksOgc` names with `ogcError`.
  */
-import { type Context, Hono } from "hono";
+import { type Context, type ErrorHandler, Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { consistent } from "../data/run";
 import { regionDb, withDataKey } from "../db/client";
+import { gate } from "../gate";
 import type { BaseEnv } from "../http/context";
 import { type DocOptions, lazyOperation, operation } from "../http/docs";
 import { byteRange } from "../http/range";
@@ -20,7 +29,6 @@ import { dataFile } from "../wilayah/export/files";
 import { exportFileBytes, exportFileEntry } from "../wilayah/export/service";
 import { DATA_VERSION, WILAYAH_DATA } from "../wilayah/version";
 import { ogcApiDefinition } from "./api";
-import { countMetadata, gisCaller, meterCall, meterFile, queryWithoutKey } from "./caller";
 import { collectionHtml, collectionsHtml, conformanceHtml, errorHtml, itemHtml, itemsHtml, landingHtml } from "./html";
 import {
   collection,
@@ -48,7 +56,7 @@ const fgbUrl = (c: Context, level: Level) => `${new URL(c.req.url).origin}/api/v
 
 /** OGC's names for the statuses GIS clients meet most; any other code in PascalCase (QUOTA_EXCEEDED: QuotaExceeded). */
 const OGC_CODES: Partial<Record<ErrorCode, string>> = { INVALID_QUERY: "InvalidParameterValue", NOT_FOUND: "NotFound" };
-const ogcCode = (code: ErrorCode) => OGC_CODES[code] ?? code.toLowerCase().replace(/(^|_)([a-z])/g, (_, __, ch: string) => ch.toUpperCase());
+export const ogcCode = (code: ErrorCode) => OGC_CODES[code] ?? code.toLowerCase().replace(/(^|_)([a-z])/g, (_, __, ch: string) => ch.toUpperCase());
 
 /** The encoding asked for: `f` (json, html), else a browser's Accept (text/html before any JSON type). */
 function wantsHtml(c: Context): boolean {
@@ -64,8 +72,12 @@ function wantsHtml(c: Context): boolean {
   return html >= 0 && (json < 0 || html < json);
 }
 
+const FGB_PATH = /^\/api\/v1\/wilayah\/export\/[^/]+\.fgb$/;
+/** The addresses whose errors are OGC exceptions: the OGC API, and the FlatGeobuf files GIS tools read. */
+export const speaksOgc = (path: string): boolean => path === "/ogc" || path.startsWith("/ogc/") || FGB_PATH.test(path);
+
 /** Every failure in the OGC exception format (HTML for a browser); a dependency's passing failure is 503, anything else a logged 500. */
-ogcRoutes.onError((err, c) => {
+export const ogcError: ErrorHandler<BaseEnv> = (err, c) => {
   const e = failureAnswer(err, { request_id: c.get("requestId"), path: c.req.path });
   for (const [k, v] of Object.entries(e.extra.headers ?? {})) c.header(k, v);
   let html = false;
@@ -76,7 +88,8 @@ ogcRoutes.onError((err, c) => {
   }
   if (html) return c.html(errorHtml(e.status, ogcCode(e.code), e.message), e.status);
   return c.json({ code: ogcCode(e.code), description: e.message, status: e.status, request_id: c.get("requestId") }, e.status);
-});
+};
+ogcRoutes.onError(ogcError);
 
 /** The OGC exception body, for the product's API document (these routes do not answer the `{"error": ...}` body). */
 const EXCEPTION_SCHEMA = {
@@ -136,10 +149,16 @@ const f = {
 const collectionParam = { in: "path", name: "collectionId", required: true, schema: { type: "string", enum: [...LEVELS] } };
 const TAGS = ["GIS (OGC API – Features)"];
 
-/** Hono answers HEAD with a GET route: an items page would be metered for a body nobody receives. */
-function refuseHead(c: Context) {
-  if (c.req.method === "HEAD") throw new ApiError("METHOD_NOT_ALLOWED", "HEAD is not served here; use GET.", { headers: { allow: "GET" } });
-}
+/**
+ * The callers of these routes (src/gate): secret keys only (publishable keys belong in web pages:
+ * 403), the key also in `api_key`. The documents everyone reads declare the parameter too, so the
+ * gate takes a key out of their URL as well (GDAL adds the connection URL's query to every request).
+ * HEAD is the gate's too: 405 on the metered routes (a page would be paid for a body nobody receives).
+ */
+const keyed = { callers: ["secretKey"], tag: TAGS[0], keyParam: KEY_PARAM } as const;
+const free = gate({ callers: ["anyone"], keyParam: KEY_PARAM });
+/** The collections, one collection, the queryables: the per-minute rate only, not the quota. */
+const metadataGate = gate({ ...keyed, meter: "rate" });
 
 ogcRoutes.get(
   "/ogc",
@@ -153,8 +172,9 @@ ogcRoutes.get(
     parameters: [f],
     ok: { description: "The landing page", media: { "application/json": "title, description, links", "text/html": "The same for a browser" } },
   }),
+  free,
   (c) => {
-    refuseUnknown(queryWithoutKey(c), []);
+    refuseUnknown(c.req.queries(), []);
     const doc = landingPage(base(c));
     return wantsHtml(c) ? c.html(landingHtml(doc)) : c.json(doc, 200, { "cache-control": "public, max-age=3600" });
   },
@@ -172,8 +192,9 @@ ogcRoutes.get(
     parameters: [f],
     ok: { description: "The conformance classes", media: { "application/json": "conformsTo", "text/html": "The same for a browser" } },
   }),
+  free,
   (c) => {
-    refuseUnknown(queryWithoutKey(c), []);
+    refuseUnknown(c.req.queries(), []);
     return wantsHtml(c) ? c.html(conformanceHtml(conformance())) : c.json(conformance(), 200, { "cache-control": "public, max-age=3600" });
   },
 );
@@ -191,8 +212,9 @@ ogcRoutes.get(
     // Media types without parameters, as the API document keys them (the answer says ;version=3.0).
     ok: { description: "OpenAPI 3.0", media: { "application/vnd.oai.openapi+json": "The definition (version=3.0)" } },
   }),
+  free,
   (c) => {
-    refuseUnknown(queryWithoutKey(c), []);
+    refuseUnknown(c.req.queries(), []);
     // JSON only, whatever a browser accepts: its documentation for people is the guide (the landing page's service-doc link).
     const f = c.req.query("f");
     if (f !== undefined && f !== "json")
@@ -204,13 +226,11 @@ ogcRoutes.get(
   },
 );
 
-/** A keyed metadata request (collections, one collection, queryables): the caller, the collection named (if any), no other parameter, the rate counted. */
-async function metadataCall(c: Context<BaseEnv>): Promise<void> {
-  const principal = await gisCaller(c);
+/** A metadata request (collections, one collection, queryables): the collection named (if any), no other parameter. */
+function metadataCall(c: Context<BaseEnv>): void {
   const collectionId = c.req.param("collectionId");
   if (collectionId !== undefined) collectionOf(collectionId);
-  refuseUnknown(queryWithoutKey(c), []);
-  await countMetadata(c, principal);
+  refuseUnknown(c.req.queries(), []);
 }
 
 /** What the collections' metadata needs: the loaded data's version and the provenance (kept per isolate by the sources room). */
@@ -235,8 +255,9 @@ ogcRoutes.get(
     errors: ["SECRET_KEY_REQUIRED"],
     ok: { description: "The collections", media: { "application/json": "links, collections", "text/html": "The same for a browser" } },
   }),
+  metadataGate,
   async (c) => {
-    await metadataCall(c);
+    metadataCall(c);
     const { db, loaded, p } = await metadata(c);
     const collections = await Promise.all(LEVELS.map((l) => collection(db, base(c), l, p, loaded.checksum, fgbUrl(c, l))));
     const doc = {
@@ -264,8 +285,9 @@ ogcRoutes.get(
     errors: ["NOT_FOUND", "SECRET_KEY_REQUIRED"],
     ok: { description: "The collection", media: { "application/json": "The collection's metadata", "text/html": "The same for a browser" } },
   }),
+  metadataGate,
   async (c) => {
-    await metadataCall(c);
+    metadataCall(c);
     const level = collectionOf(c.req.param("collectionId"));
     const { db, loaded, p } = await metadata(c);
     const doc = await collection(db, base(c), level, p, loaded.checksum, fgbUrl(c, level));
@@ -287,8 +309,9 @@ ogcRoutes.get(
     errors: ["NOT_FOUND", "SECRET_KEY_REQUIRED"],
     ok: { description: "The queryables", media: { "application/schema+json": "JSON Schema 2020-12", "text/html": "The same for a browser" } },
   }),
+  metadataGate,
   async (c) => {
-    await metadataCall(c);
+    metadataCall(c);
     const level = collectionOf(c.req.param("collectionId"));
     const doc = queryables(base(c), level);
     if (wantsHtml(c))
@@ -328,26 +351,20 @@ ogcRoutes.get(
     errors: ["NOT_FOUND", "SECRET_KEY_REQUIRED", "METHOD_NOT_ALLOWED"],
     ok: { description: "A page of features", media: { "application/geo+json": "A FeatureCollection", "text/html": "The page for a browser, with a map" } },
   }),
+  // One call per page, admitted by the gate before the query is read and given back unless the page is served.
+  gate({ ...keyed, meter: "call", endpoint: "/ogc/collections/{collectionId}/items" }),
   async (c) => {
-    refuseHead(c);
-    const principal = await gisCaller(c);
     const level = collectionOf(c.req.param("collectionId"));
-    const query = queryWithoutKey(c);
+    const query = c.req.queries();
     const q = itemsQuery(level, query);
     const html = wantsHtml(c);
-    const admitted = await meterCall(c, principal, "/ogc/collections/{collectionId}/items");
-    try {
-      const { value: page, loaded } = await consistent(WILAYAH_DATA, c.env, (env) =>
-        itemsPage(regionDb(env), base(c), level, q, query, new Date().toISOString()),
-      );
-      const headers: Record<string, string> = { "x-data-version": loaded.version, "cache-control": "private, max-age=300" };
-      if (page.next) headers.link = `<${page.next}>; rel="next"; type="application/geo+json"`;
-      if (html) return c.html(itemsHtml(level, page), 200, headers);
-      return c.body(page.json, 200, { ...headers, "content-type": "application/geo+json" });
-    } catch (e) {
-      await admitted.giveBack();
-      throw e;
-    }
+    const { value: page, loaded } = await consistent(WILAYAH_DATA, c.env, (env) =>
+      itemsPage(regionDb(env), base(c), level, q, query, new Date().toISOString()),
+    );
+    const headers: Record<string, string> = { "x-data-version": loaded.version, "cache-control": "private, max-age=300" };
+    if (page.next) headers.link = `<${page.next}>; rel="next"; type="application/geo+json"`;
+    if (html) return c.html(itemsHtml(level, page), 200, headers);
+    return c.body(page.json, 200, { ...headers, "content-type": "application/geo+json" });
   },
 );
 
@@ -376,27 +393,20 @@ ogcRoutes.get(
     errors: ["NOT_FOUND", "SECRET_KEY_REQUIRED", "METHOD_NOT_ALLOWED"],
     ok: { description: "The feature", media: { "application/geo+json": "A Feature", "text/html": "The feature for a browser" } },
   }),
+  gate({ ...keyed, meter: "call", endpoint: "/ogc/collections/{collectionId}/items/{featureId}" }),
   async (c) => {
-    refuseHead(c);
-    const principal = await gisCaller(c);
     const level = collectionOf(c.req.param("collectionId"));
-    const simplify = itemQuery(level, queryWithoutKey(c));
+    const simplify = itemQuery(level, c.req.queries());
     const html = wantsHtml(c);
-    const admitted = await meterCall(c, principal, "/ogc/collections/{collectionId}/items/{featureId}");
-    try {
-      const { value: feature, loaded } = await consistent(WILAYAH_DATA, c.env, (env) => item(regionDb(env), level, c.req.param("featureId"), simplify));
-      const self = `${base(c)}/collections/${level}/items/${feature.id}`;
-      const links = [
-        { href: self, rel: "self", type: "application/geo+json", title: "This feature" },
-        { href: `${base(c)}/collections/${level}`, rel: "collection", type: "application/json", title: "The collection" },
-      ];
-      const headers = { "x-data-version": loaded.version, "cache-control": "private, max-age=300" };
-      if (html) return c.html(itemHtml(level, feature), 200, headers);
-      return c.body(JSON.stringify({ ...feature, links }), 200, { ...headers, "content-type": "application/geo+json" });
-    } catch (e) {
-      await admitted.giveBack();
-      throw e;
-    }
+    const { value: feature, loaded } = await consistent(WILAYAH_DATA, c.env, (env) => item(regionDb(env), level, c.req.param("featureId"), simplify));
+    const self = `${base(c)}/collections/${level}/items/${feature.id}`;
+    const links = [
+      { href: self, rel: "self", type: "application/geo+json", title: "This feature" },
+      { href: `${base(c)}/collections/${level}`, rel: "collection", type: "application/json", title: "The collection" },
+    ];
+    const headers = { "x-data-version": loaded.version, "cache-control": "private, max-age=300" };
+    if (html) return c.html(itemHtml(level, feature), 200, headers);
+    return c.body(JSON.stringify({ ...feature, links }), 200, { ...headers, "content-type": "application/geo+json" });
   },
 );
 
@@ -413,7 +423,7 @@ ogcRoutes.get(
     tags: ["Exports"],
     summary: "A level's FlatGeobuf file, by HTTP range requests",
     description:
-      "Every region of a level that has a boundary, with its properties, as FlatGeobuf with a packed Hilbert R-tree index (EPSG:4326): open the URL in QGIS or GDAL (/vsicurl/), which read only the ranges they need. HEAD gives the size; GET takes one `Range: bytes=...` (206 with Content-Range) or none (the whole file, 200). For paid plans. Metering: the whole file, or a range over 1 MiB, is one call; a range up to 1 MiB a tenth of a call; HEAD is not metered.",
+      "Every region of a level that has a boundary, with its properties, as FlatGeobuf with a packed Hilbert R-tree index (EPSG:4326): open the URL in QGIS or GDAL (/vsicurl/), which read only the ranges they need. HEAD gives the size; GET takes one `Range: bytes=...` (206 with Content-Range) or none (the whole file, 200). For paid plans. Metering: a range that names at most 1 MiB (`bytes=first-last`, `bytes=-suffix`) is a tenth of a call; the whole file, an open range (`bytes=first-`) or a longer one is one call; HEAD counts against the per-minute rate only.",
     caller: "apiKey",
     keyInQuery: true,
     input: "query",
@@ -421,9 +431,10 @@ ogcRoutes.get(
     errors: ["NOT_FOUND", "SECRET_KEY_REQUIRED", "PLAN_REQUIRED", "RANGE_NOT_SATISFIABLE"],
     ok: { description: "The file, or the range asked for (206)", media: { "application/flatgeobuf": "FlatGeobuf 3" } },
   }),
+  // A bulk export (paid plans, secret keys): HEAD the rate only, a short range a tenth of a call, anything else a call (src/gate/meter.ts).
+  gate({ ...keyed, tag: "Exports", meter: "range", plans: "paid", endpoint: "/wilayah/export/{level}.fgb", head: true }),
   async (c) => {
-    const principal = await gisCaller(c);
-    refuseUnknown(queryWithoutKey(c), []);
+    refuseUnknown(c.req.queries(), []);
     // The path's parameter holds the extension too (a regex route): kelurahan.fgb, the file's name in the export.
     const name = c.req.param("level");
     if (!isCollection(name.slice(0, -".fgb".length)))
@@ -436,13 +447,8 @@ ogcRoutes.get(
       "x-export-id": exportId,
       "cache-control": "private, max-age=3600",
     };
-    const endpoint = "/wilayah/export/{level}.fgb";
-    if (c.req.method === "HEAD") {
-      await countMetadata(c, principal);
-      return c.body(null, 200, { ...headers, "content-length": String(entry.size) });
-    }
+    if (c.req.method === "HEAD") return c.body(null, 200, { ...headers, "content-length": String(entry.size) });
     const range = byteRange(c.req.header("range"), entry.size);
-    await meterFile(c, principal, endpoint, range ? range.length : entry.size, range !== null);
     const body = await exportFileBytes(c.env.EXPORTS, exportId, name, range ?? undefined);
     if (!range) return c.body(body, 200, { ...headers, "content-length": String(entry.size) });
     return c.body(body, 206, {
@@ -457,7 +463,7 @@ ogcRoutes.get(
  * Any other address under /ogc (an empty feature id, a trailing slash, a typo): 404 in the OGC
  * exception format, as a GIS client shows it; the routes above take GET only, so another method is 405.
  */
-ogcRoutes.all("/ogc/*", (c) => {
+ogcRoutes.all("/ogc/*", free, (c) => {
   if (c.req.method !== "GET" && c.req.method !== "HEAD")
     throw new ApiError("METHOD_NOT_ALLOWED", "The OGC API is read-only: use GET.", { headers: { allow: "GET" } });
   throw new ApiError("NOT_FOUND", `No resource at ${c.req.path.slice(0, 120)}. The API starts at /ogc (its collections: /ogc/collections).`);
