@@ -4,10 +4,11 @@ import { defineConfig } from "vitest/config";
 import { copyDocsAssets } from "./scripts/docs-assets.ts";
 
 /**
- * Four projects: `worker` runs the Worker in workerd (miniflare) with D1 holding the real seed and
+ * Five projects: `worker` runs the Worker in workerd (miniflare) with D1 holding the real seed and
  * drives it through HTTP and MCP; `node` tests the build scripts (seed build, coordinates import);
  * `browser` walks the portal in Chromium against `wrangler dev` (test/browser/); `edition`
- * takes in a synthetic edition and applies it under load against `wrangler dev` (test/edition/).
+ * takes in a synthetic edition and applies it under load against `wrangler dev` (test/edition/);
+ * `gis` reads the OGC API and the FlatGeobuf exports with GDAL against `wrangler dev` (test/gis/).
  */
 export default defineConfig(async () => {
   copyDocsAssets(); // the [assets] folder the Worker config names must exist
@@ -50,7 +51,7 @@ export default defineConfig(async () => {
             // its own users, keys and client IPs (test/helpers.ts), so none needs an empty database.
             isolate: false,
             include: ["test/**/*.test.ts"],
-            exclude: ["test/node/**", "test/browser/**", "test/edition/**"],
+            exclude: ["test/node/**", "test/browser/**", "test/edition/**", "test/gis/**"],
             globalSetup: ["./test/setup/boundaries-subset.ts", "./test/setup/exports-subset.ts", "./test/setup/tiles-subset.ts"],
             setupFiles: ["./test/setup/apply-seed.ts"],
             testTimeout: 30_000,
@@ -74,6 +75,17 @@ export default defineConfig(async () => {
             environment: "node",
             testTimeout: 120_000,
             hookTimeout: 900_000,
+          },
+        },
+        {
+          test: {
+            // GDAL (gdal-bin) reading the OGC API and the FlatGeobuf exports of a `wrangler dev` of its own (test/gis/, issue 53).
+            name: "gis",
+            include: ["test/gis/**/*.test.ts"],
+            environment: "node",
+            testTimeout: 300_000,
+            // A first run builds the whole state (seed, every boundary, the bulk exports): about 25 min on a busy 2-core machine; CI copies a state built once.
+            hookTimeout: 2_400_000,
           },
         },
         {

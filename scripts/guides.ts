@@ -76,6 +76,16 @@ export function buildGuides(): string {
     if (/^(\.\/)?performance\.md(#.*)?$/.test(href)) return `/docs/guide/performance${href.replace(/^.*performance\.md/, "")}`;
     return null; // a file of the repository: not served, so not a link
   };
+  // Pictures the Worker serves as static assets (public/): docs/api.md names them by their path in the
+  // repository (../public/docs/x.png, which GitHub shows), the pages by their address (/docs/x.png).
+  md.core.ruler.push("guide_images", (state) => {
+    for (const block of state.tokens) {
+      for (const t of block.children ?? []) {
+        const src = String(t.attrGet("src") ?? "");
+        if (t.type === "image" && src.startsWith("../public/")) t.attrSet("src", src.slice("../public".length));
+      }
+    }
+  });
   md.core.ruler.push("guide_links", (state) => {
     for (const block of state.tokens) {
       if (!block.children) continue;

@@ -4,7 +4,7 @@
  * account REST routes (src/routes), the data API (src/data, over the catalogue), MCP, the API
  * document and the portal. Errors and unknown routes are answered by src/http/errors.ts.
  */
-import { Hono } from "hono";
+import { type ErrorHandler, Hono } from "hono";
 import { admitDataCall, dataEndpoints, endpointGate } from "./catalogue";
 import { dataRoutes } from "./data/rest";
 import { gateKeeper, publicRoute } from "./gate";
@@ -14,6 +14,7 @@ import { d1Stats } from "./http/d1-stats";
 import { onError, unknownRoutes } from "./http/errors";
 import { serverRequestId } from "./http/request-id";
 import { mcpRoutes } from "./mcp/routes";
+import { ogcError, ogcRoutes, speaksOgc } from "./ogc/routes";
 import { apiDocRoutes } from "./openapi/routes";
 import { oauthRoutes } from "./portal/oauth";
 import { portalErrorPage, portalRoutes } from "./portal/routes";
@@ -32,13 +33,24 @@ import { siteRoutes } from "./site/routes";
 import { feedRoutes } from "./wilayah/history/feed";
 
 export const app = new Hono<BaseEnv>();
-const unknown = unknownRoutes(app);
+
+// The gate's refusals of portal pages are pages too, as the portal's own errors are; those of the
+// OGC API and the FlatGeobuf files are OGC exceptions, as the GIS routes' own errors are; so are
+// their unknown addresses and methods (the portal's are the contract's JSON, as before).
+const answerOgcOr =
+  (other: ErrorHandler<BaseEnv>): ErrorHandler<BaseEnv> =>
+  (e, c) =>
+    speaksOgc(c.req.path) ? ogcError(e, c) : other(e, c);
+const answerError = answerOgcOr((e, c) => (c.req.path === "/portal" || c.req.path.startsWith("/portal/") ? portalErrorPage(e, c as never) : onError(e, c)));
+const unknown = unknownRoutes(app, answerOgcOr(onError));
 
 app.use("*", serverRequestId);
 app.use("*", d1Stats);
 app.use("*", unknown.preflight);
 app.use("/api/v1/*", dataCors);
 app.use("/tiles/*", dataCors);
+app.use("/ogc", dataCors);
+app.use("/ogc/*", dataCors);
 app.use("/mcp", mcpCors);
 app.use("/mcp/*", mcpCors);
 app.use("*", accountCors);
@@ -61,6 +73,9 @@ app.route("/", feedRoutes);
 app.route("/api/v1/jobs", jobRoutes);
 // Reports of wrong facts (POST /api/v1/wilayah/{id}/reports): an API key or a session, not a metered data call.
 app.route("/api/v1/wilayah", reportRoutes);
+// GIS tools (src/ogc): OGC API – Features at /ogc and each level's FlatGeobuf file by range requests
+// (/api/v1/wilayah/export/{level}.fgb, before the data routes); keys also in a query parameter there only.
+app.route("/", ogcRoutes);
 app.route("/api/v1", dataRoutes(dataEndpoints, admitDataCall, endpointGate));
 // Vector tiles, their TileJSON and style (src/tiles): keyed and metered per tile, outside /api/v1 as map clients expect.
 app.route("/", tileRoutes);
@@ -72,6 +87,5 @@ app.route("/", siteRoutes);
 app.get("/portal/", publicRoute, (c) => c.redirect(`/portal${new URL(c.req.url).search}`, 301));
 app.route("/portal", portalRoutes);
 
-// The gate's refusals of portal pages are pages too, as the portal's own errors are.
-app.onError((e, c) => (c.req.path === "/portal" || c.req.path.startsWith("/portal/") ? portalErrorPage(e, c as never) : onError(e, c)));
+app.onError(answerError);
 app.notFound(unknown.notFound);

@@ -1,12 +1,13 @@
 /**
  * The small bulk export test/setup/exports-subset.ts builds (provinsi and kabupaten/kota, every
- * format, and the code mapping files of one edition for Papua and Papua Barat, by the real code),
+ * format, FlatGeobuf included, and the code mapping files of one edition for Papua and Papua Barat, by the real code),
  * put into or taken out of the test R2 as an operator's upload would.
  */
 import { env } from "cloudflare:workers";
 import { exportKey } from "../src/wilayah/export/files";
 import { CURRENT_EXPORT } from "../src/wilayah/export/service";
 import kabupatenCsv from "./.generated/exports/kabupaten.csv?raw";
+import kabupatenFgb from "./.generated/exports/kabupaten.fgb.b64?raw";
 import kabupatenGeojson from "./.generated/exports/kabupaten.geojson?raw";
 import kabupatenJson from "./.generated/exports/kabupaten.json?raw";
 import license from "./.generated/exports/LICENSE?raw";
@@ -15,11 +16,17 @@ import mappingCsv from "./.generated/exports/mapping-2022.csv?raw";
 import mappingJson from "./.generated/exports/mapping-2022.json?raw";
 import mappingSql from "./.generated/exports/mapping-2022.sql?raw";
 import provinsiCsv from "./.generated/exports/provinsi.csv?raw";
+import provinsiFgb from "./.generated/exports/provinsi.fgb.b64?raw";
 import provinsiGeojson from "./.generated/exports/provinsi.geojson?raw";
 import provinsiJson from "./.generated/exports/provinsi.json?raw";
 
-export const EXPORT_FILES: Record<string, string> = {
+/** A file test/setup/exports-subset.ts wrote as base64 (the FlatGeobuf files are binary). */
+const binary = (b64: string): Uint8Array => Uint8Array.from(atob(b64.trim()), (c) => c.charCodeAt(0));
+
+export const EXPORT_FILES: Record<string, string | Uint8Array> = {
   "kabupaten.csv": kabupatenCsv,
+  "kabupaten.fgb": binary(kabupatenFgb),
+  "provinsi.fgb": binary(provinsiFgb),
   "kabupaten.json": kabupatenJson,
   "kabupaten.geojson": kabupatenGeojson,
   "provinsi.csv": provinsiCsv,

@@ -40,6 +40,7 @@ import { decodeShape, encodeRings, type Ring, toMultiPolygon } from "../../src/w
 import { isMain, root, seedDirArg, wrangler } from "../lib.ts";
 import { readBoundaries } from "./boundary-sql.ts";
 import { buildSeed, type SeedResult } from "./build.ts";
+import { type FgbColumnType, type FgbFeature, writeFlatGeobuf } from "./fgb.ts";
 import { currentEdition, mappingEditions, mappingRows, renderMapping } from "./mapping.ts";
 
 type SeedManifest = { dataVersion: string; checksum: string; boundaries: { kelurahan: { checksum: string } } };
@@ -106,6 +107,45 @@ class Output {
     closeSync(this.fd);
     return { size: this.size, sha256: this.hash.digest("hex") };
   }
+}
+
+/** A record's value in a flat column (CSV, FlatGeobuf): `population_male` and the like from `population`. */
+function flatCell(r: ExportRecord, c: string): string | number | null {
+  if (!c.startsWith("population_")) return r[c] as string | number | null;
+  const p = r.population as Population | null;
+  return p ? p[c.slice("population_".length) as keyof Population] : null;
+}
+
+/** A FlatGeobuf column's type: the numbers as numbers, the rest as text (the CSV's columns, flat). */
+function fgbColumnType(column: string): FgbColumnType {
+  if (column.startsWith("population_")) return "long";
+  if (column === "is_active") return "int";
+  return ["lat", "lng", "area_km2", "density_per_km2"].includes(column) ? "double" : "string";
+}
+
+/** A level's FlatGeobuf layer: the CSV's columns and `level`, the licence in its description and metadata. */
+function fgbLayer(level: Level, meta: { total: number; export_id: string; data_version: string; license: string }) {
+  return {
+    name: level,
+    title: `Wilayah API: ${level} boundaries (${meta.data_version})`,
+    description: `Every ${level} with a known boundary, export ${meta.export_id}. Licence: ${meta.license}`,
+    metadata: JSON.stringify({ export_id: meta.export_id, data_version: meta.data_version, license: meta.license }),
+    columns: [...csvColumns(level), "level"].map((name) => ({ name, type: fgbColumnType(name) })),
+  };
+}
+
+/** The level's regions that have a boundary, flat (as the CSV: population in three columns), each with its full boundary. */
+function fgbFeatures(level: Level, records: ExportRecord[], shapes: Map<string, Ring[]>): FgbFeature[] {
+  const out: FgbFeature[] = [];
+  for (const r of records) {
+    const rings = shapes.get(r.id as string);
+    if (!rings) continue;
+    const properties: FgbFeature["properties"] = { level };
+    for (const c of csvColumns(level)) properties[c] = flatCell(r, c);
+    const { bbox, geometry } = geometryOf(rings);
+    out.push({ bbox, geometry: geometry as FgbFeature["geometry"], properties });
+  }
+  return out;
 }
 
 /** The same GeoJSON geometry /wilayah/{id}/boundary answers: the stored (encoded) rings decoded, holes under their exterior ring. */
@@ -206,33 +246,34 @@ export async function buildExports(seedDir: string, dir: string, opts: BuildOpti
   const all = exportRecords(built.rows, built.bps);
   const files: ExportFileEntry[] = [];
   for (const level of levels) {
+    let shapesOfLevel: Map<string, Ring[]> | undefined;
+    const shapes = () => (shapesOfLevel ??= new Map(readBoundaries(seedDir, level).map((b) => [b.id, b.rings])));
     const records = opts.filter ? all[level].filter((r) => opts.filter?.(level, r.id as string)) : all[level];
     const meta = { level, total: records.length, export_id: id, data_version: seed.dataVersion, license: LICENSE_LINE };
     for (const format of formats) {
       const name = dataFile(level, format);
+      if (format === "fgb") {
+        const written = writeFlatGeobuf(join(dir, name), fgbLayer(level, meta), fgbFeatures(level, records, shapes()));
+        files.push({ name, level, format, media_type: EXPORT_FORMATS[format].mediaType, records: written.records, size: written.size, sha256: written.sha256 });
+        continue;
+      }
       const out = new Output(join(dir, name));
       if (format === "csv") {
         const header = csvColumns(level);
-        const cell = (r: ExportRecord, c: string) => {
-          if (!c.startsWith("population_")) return r[c];
-          const p = r.population as Population | null;
-          return p ? p[c.slice("population_".length) as keyof Population] : null;
-        };
         out.write(`${header.join(",")}\r\n`);
-        for (const r of records) out.write(`${header.map((c) => csvField(cell(r, c))).join(",")}\r\n`);
+        for (const r of records) out.write(`${header.map((c) => csvField(flatCell(r, c))).join(",")}\r\n`);
       } else if (format === "json") {
         // One record a line: meta first, so a reader knows what follows before the (large) data.
         out.write(`{"meta":${JSON.stringify(meta)},"data":[\n`);
         for (const [i, r] of records.entries()) out.write(`${i ? ",\n" : ""}${JSON.stringify(r)}`);
         out.write("\n]}\n");
       } else {
-        const shapes = new Map(readBoundaries(seedDir, level).map((b) => [b.id, b.rings]));
         // RFC 7946 FeatureCollection; data_version and license are foreign members (section 6.1).
         out.write(
           `{"type":"FeatureCollection","export_id":${JSON.stringify(id)},"data_version":${JSON.stringify(seed.dataVersion)},"license":${JSON.stringify(LICENSE_LINE)},"features":[\n`,
         );
         for (const [i, r] of records.entries()) {
-          const rings = shapes.get(r.id as string);
+          const rings = shapes().get(r.id as string);
           // A region without a known boundary keeps its record, with a null geometry (RFC 7946 3.2).
           const shape = rings ? geometryOf(rings) : null;
           const feature = {

@@ -14,6 +14,7 @@ import type { UserRow } from "../db/schema";
 import { admitPublishable, originAllowed, PUBLISHABLE_TAGS, requestOrigin } from "../keys/publishable";
 import type { Principal } from "../keys/service";
 import { resolveApiKey } from "../keys/service";
+import { timingSafeEqual } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { mapTokenValid } from "./map-token";
 import type { CallerKind, GatePolicy } from "./policy";
@@ -43,7 +44,7 @@ const takes = (policy: GatePolicy, ...kinds: CallerKind[]) => kinds.some((k) => 
 /** Who is calling `c`, as `policy` allows; throws the refusal (401, 403) when no credential it takes is good. */
 export async function identify(c: Context, policy: GatePolicy, setCorsOrigin: (origin: string | null) => void): Promise<Caller> {
   const keyRoute = takes(policy, "secretKey", "publishableKey");
-  const apiKey = c.req.header("x-api-key") ?? (policy.keyParam ? c.req.query(policy.keyParam) : undefined);
+  const apiKey = apiKeyOf(c, policy, keyRoute);
   const authorization = c.req.header("authorization");
   const ip = c.req.header("cf-connecting-ip");
   const origin = requestOrigin(c.req.header("origin"), c.req.header("referer"));
@@ -58,7 +59,9 @@ export async function identify(c: Context, policy: GatePolicy, setCorsOrigin: (o
         "MISSING_API_KEY",
         takes(policy, "session")
           ? "Send an API key (x-api-key) or a session token (Authorization: Bearer)."
-          : "Send your API key in the x-api-key header. Create keys at POST /user/keys.",
+          : policy.keyParam
+            ? `Send your secret API key in the x-api-key header, or (GIS tools that cannot set one) as the ${policy.keyParam} query parameter. Create keys at POST /user/keys or in the portal.`
+            : "Send your API key in the x-api-key header. Create keys at POST /user/keys.",
       );
     }
     const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
@@ -107,6 +110,41 @@ export async function identify(c: Context, policy: GatePolicy, setCorsOrigin: (o
 
   if (takes(policy, "anyone")) return { kind: "anyone" };
   throw new ApiError("FORBIDDEN", "This route takes no caller this request could be.");
+}
+
+/**
+ * The API key a request sends: `x-api-key`, or on a route that declares `keyParam` that query
+ * parameter, which is taken out of the request's URL here, whatever the route (nothing after the
+ * gate reads the query with the key in it: no handler, no link built from it, no log line). Its
+ * other parameters stay byte for byte as sent. On a key route, the parameter given twice, or beside
+ * a header naming another key, is refused: which key pays must never be a guess.
+ */
+function apiKeyOf(c: Context, policy: GatePolicy, keyRoute: boolean): string | undefined {
+  const header = c.req.header("x-api-key");
+  const param = policy.keyParam;
+  if (!param) return header;
+  const url = new URL(c.req.url);
+  const values = url.searchParams.getAll(param);
+  if (values.length === 0) return header;
+  const nameOf = (pair: string) => {
+    const name = pair.split("=", 1)[0].replaceAll("+", " ");
+    try {
+      return decodeURIComponent(name);
+    } catch {
+      return name;
+    }
+  };
+  const kept = url.search
+    .slice(1)
+    .split("&")
+    .filter((pair) => nameOf(pair) !== param);
+  url.search = kept.length ? `?${kept.join("&")}` : "";
+  c.req.raw = new Request(url, c.req.raw);
+  if (!keyRoute) return header;
+  if (values.length > 1) throw new ApiError("INVALID_QUERY", `${param} was given more than once: send your key once.`);
+  if (header !== undefined && !timingSafeEqual(header, values[0]))
+    throw new ApiError("INVALID_QUERY", `The x-api-key header and the ${param} query parameter name different keys: send your key once.`);
+  return values[0];
 }
 
 /** The portal's signed-in user from its session cookie, or null (no cookie, a bad or ended session, a suspended account). */

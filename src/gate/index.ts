@@ -16,12 +16,14 @@
  *   app.get("/billing/receipts/:id", requireUser, handler)
  *   app.patch("/admin/x/:id", requireAdmin, handler)                     // a session of an admin
  *   app.get("/open", gate({ callers: ["anyone"] }), handler)              // public
- *   app.get("/ogc/collections/:id/items", gate({                         // an API key: secret, or publishable
- *     callers: ["secretKey", "publishableKey"], tag: "OGC",               //   from an allowed origin when the tag
- *     meter: "call", endpoint: "/ogc/items" }), handler)                 //   is in PUBLISHABLE_TAGS; metered
+ *   app.get("/tiles/:z/:x/:y", gate({                                    // an API key: secret, or publishable
+ *     callers: ["secretKey", "publishableKey"], tag: "Tiles",             //   from an allowed origin when the tag
+ *     meter: "tile", endpoint: "/tiles/{z}/{x}/{y}.mvt" }), handler)     //   is in PUBLISHABLE_TAGS; metered
  *   portalPages.get("/alerts", signedIn, handler)                        // a portal page (src/portal/context.ts)
  *
- *   app.get("/ogc/collections", gate({ callers: ["secretKey"], tag: "OGC", keyParam: "key" }), h)  // also `?key=` (GIS clients)
+ *   app.get("/ogc/collections/:collectionId/items", gate({               // a secret key, also from `?api_key=`
+ *     callers: ["secretKey"], tag: "GIS (OGC API – Features)",            //   (GIS tools; taken out of the URL by
+ *     keyParam: "api_key", meter: "call", endpoint: "..." }), handler)   //   the gate): src/ogc/routes.ts
  *
  * Data endpoints (src/data/endpoint.ts) are declared by the catalogue (`endpointGate`): nothing to
  * add. A credential the gate does not know yet is added to callers.ts (one place), named in the

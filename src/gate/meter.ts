@@ -7,6 +7,7 @@
 import type { Context } from "hono";
 import { admitCall, countRequest, mayCall, mayStillSpend } from "../account/admission";
 import type { DataContext } from "../data/context";
+import { rangeLengthAtMost } from "../http/range";
 import { throttle } from "../lib/throttle";
 import { meterTile } from "../tiles/metering";
 import { accountOf, type Caller } from "./callers";
@@ -19,6 +20,9 @@ import type { GatePolicy } from "./policy";
  */
 export type CallContext = DataContext;
 
+/** A range of a file (meter `range`) of at most this many bytes is a tenth of a call; a longer one, or the whole file, a call. */
+export const RANGE_CALL_BYTES = 1024 * 1024;
+
 type Admitted = {
   call?: CallContext;
   /** After the route: `failed` (an error, or a 4xx/5xx answer) gives back what was counted for it. */
@@ -26,6 +30,16 @@ type Admitted = {
 };
 
 const nothing: Admitted = { settle: async () => undefined };
+
+/** What was counted for a request, given back once if its answer is a failure. */
+function backOnFailure(giveBack: () => unknown): Admitted["settle"] {
+  let given = false;
+  return async (failed) => {
+    if (!failed || given) return;
+    given = true;
+    await giveBack();
+  };
+}
 
 export async function admitBeforeBody(c: Context, policy: GatePolicy, caller: Caller): Promise<Admitted> {
   const principal = accountOf(caller);
@@ -40,7 +54,6 @@ export async function admitBeforeBody(c: Context, policy: GatePolicy, caller: Ca
       mayCall(principal, policy.endpoint ?? c.req.path, policy.plans);
       const admission = await admitCall(c.env, principal, policy.endpoint ?? c.req.path, waitUntil);
       let taken = false;
-      let given = false;
       call.prepaid = {
         take: () => {
           if (taken) return false;
@@ -48,14 +61,7 @@ export async function admitBeforeBody(c: Context, policy: GatePolicy, caller: Ca
           return true;
         },
       };
-      return {
-        call: keyed ? call : undefined,
-        settle: async (failed) => {
-          if (!failed || given) return;
-          given = true;
-          await admission.giveBack();
-        },
-      };
+      return { call: keyed ? call : undefined, settle: backOnFailure(() => admission.giveBack()) };
     }
     case "tile": {
       const giveBack = await meterTile(principal.keyId, () => admitCall(c.env, principal, policy.endpoint ?? c.req.path, waitUntil));
@@ -66,6 +72,21 @@ export async function admitBeforeBody(c: Context, policy: GatePolicy, caller: Ca
           if (failed || status === 204 || status === 304) giveBack();
         },
       };
+    }
+    case "range": {
+      // HEAD: the file's size, which a GIS tool asks for first: the plan's rate only.
+      if (c.req.method === "HEAD") {
+        await countRequest(c.env, principal);
+        return { call: keyed ? call : undefined, settle: nothing.settle };
+      }
+      const endpoint = policy.endpoint ?? c.req.path;
+      mayCall(principal, endpoint, policy.plans);
+      const admit = () => admitCall(c.env, principal, endpoint, waitUntil);
+      const length = rangeLengthAtMost(c.req.header("range"));
+      if (length !== null && length <= RANGE_CALL_BYTES)
+        return { call: keyed ? call : undefined, settle: backOnFailure(await meterTile(principal.keyId, admit)) };
+      const admission = await admit();
+      return { call: keyed ? call : undefined, settle: backOnFailure(() => admission.giveBack()) };
     }
     case "upload":
       await countRequest(c.env, principal);

@@ -28,10 +28,14 @@ export type CallerKind = "anyone" | "secretKey" | "publishableKey" | "session" |
  * - `tile`: a tenth of a call (src/tiles/metering.ts): every tile is paid for before it is served.
  * - `upload`: the plan's rate, and quota or credits left for at least one call (402 before a byte
  *   of the file is read); the job reserves its rows once the file is scanned.
- * - `rate`: the plan's rate only (MCP: tool calls are admitted by the tool).
+ * - `rate`: the plan's rate only (MCP: tool calls are admitted by the tool; the OGC API's metadata).
+ * - `range`: a file read by HTTP range requests (the FlatGeobuf exports): a GET whose `Range` names at
+ *   most RANGE_CALL_BYTES (meter.ts) is a tenth of a call, as a tile; any other GET (the whole file,
+ *   an open or a longer range) one call; HEAD (the size) the plan's rate only. Reading a file by
+ *   ranges never costs less than downloading it.
  * - absent: the account's request rate (REQUEST_LIMITER), for what is not metered.
  */
-export type Meter = "call" | "tile" | "upload" | "rate";
+export type Meter = "call" | "tile" | "upload" | "rate" | "range";
 
 /** Per-client-network throttles of callers without an account (wrangler.toml: DEMO_LIMITER, MAP_LIMITER). */
 export type Throttle = "demo" | "map";
@@ -61,9 +65,12 @@ export type GatePolicy = {
   /** The caller must be an administrator (a session's or the portal's): 403 FORBIDDEN otherwise. */
   admin?: boolean;
   /**
-   * A query parameter that carries the API key when `x-api-key` is absent, on routes whose clients
-   * cannot send a header (GIS clients of an OGC API: `?key=`). Only where declared: a key in a URL
-   * ends up in logs and histories, so no other route reads one there.
+   * A query parameter that may carry the API key, on routes whose clients cannot always send a
+   * header (GIS tools: the OGC API and the FlatGeobuf files take `?api_key=`). Only where declared: a
+   * key in a URL ends up in logs and histories, so no other route reads one there. The gate takes
+   * the parameter out of the request's URL before anything else reads it (on every route declaring
+   * it, a keyless one too), so no handler, link or log line ever sees it; given twice, or beside an
+   * `x-api-key` naming another key, it is 400 INVALID_QUERY (which key pays must never be a guess).
    */
   keyParam?: string;
 };

@@ -30,7 +30,7 @@ function publicCors(opts: { allowMethods: string[]; allowHeaders: string[]; expo
 
 const PUBLIC_CORS = {
   allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
-  allowHeaders: ["x-api-key", "x-map-token", "authorization", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id"],
+  allowHeaders: ["x-api-key", "x-map-token", "authorization", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id", "range"],
   // content-disposition, etag and the checksums: bulk exports (a browser may download one too).
   exposeHeaders: [
     "x-request-id",
@@ -42,11 +42,15 @@ const PUBLIC_CORS = {
     "etag",
     "x-checksum-sha256",
     "x-export-id",
+    // range requests of the FlatGeobuf files, and the OGC items' next page
+    "content-range",
+    "accept-ranges",
+    "link",
   ],
   maxAge: 86_400,
 };
 
-/** The data API (`/api/v1/*`) and the vector tiles (`/tiles/*`): any origin, no credentials. */
+/** The data API (`/api/v1/*`), the vector tiles (`/tiles/*`) and the OGC API (`/ogc`): any origin, no credentials. */
 export const dataCors = publicCors(PUBLIC_CORS);
 
 /**
@@ -60,7 +64,7 @@ export const mcpCors = cors({ origin: "*", ...PUBLIC_CORS });
  * no DASHBOARD_URL the dashboard is the portal on this origin, which needs no CORS.
  */
 export const accountCors: MiddlewareHandler<BaseEnv> = async (c, next) => {
-  if (c.req.path.startsWith("/api/v1/") || c.req.path.startsWith("/mcp") || c.req.path.startsWith("/tiles/")) return next();
+  if (c.req.path.startsWith("/api/v1/") || c.req.path.startsWith("/mcp") || c.req.path.startsWith("/tiles/") || /^\/ogc(\/|$)/.test(c.req.path)) return next();
   if (!c.env.DASHBOARD_URL) return next();
   return cors({ origin: c.env.DASHBOARD_URL, allowHeaders: ["authorization", "content-type"], exposeHeaders: ["x-request-id", "retry-after"], maxAge: 86_400 })(
     c,

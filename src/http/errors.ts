@@ -7,7 +7,7 @@ import type { Context, ErrorHandler, Hono, Env as HonoEnv, MiddlewareHandler, No
 import { TrieRouter } from "hono/router/trie-router";
 import { findTargetHandler, isMiddleware } from "hono/utils/handler";
 import { failureAnswer } from "../lib/dependency";
-import { type ApiError, ERROR_STATUS, type ErrorCode, errorBody } from "../lib/errors";
+import { ApiError, ERROR_STATUS, type ErrorCode, errorBody } from "../lib/errors";
 
 /** The contract's error response; an ApiError's headers (e.g. Retry-After) go with it. */
 function errorResponse(c: Context, code: ErrorCode, message: string, extra: ApiError["extra"] = {}) {
@@ -46,18 +46,24 @@ function routeTable<E extends HonoEnv>(app: Hono<E>) {
 /**
  * `app.notFound` for `app`: an unknown path is 404 NOT_FOUND; a known path asked with another
  * method is 405 METHOD_NOT_ALLOWED with `Allow` (Hono has no 405 of its own). The middleware
- * answers a CORS preflight (OPTIONS) on an unknown path the same 404, before CORS sees it.
+ * answers a CORS preflight (OPTIONS) on an unknown path the same 404, before CORS sees it. Both are
+ * written by `answer`, the app's own error handler, so a surface with its own error format (the
+ * portal's pages, the OGC exceptions) answers its unknown addresses in it too.
  */
-export function unknownRoutes<E extends HonoEnv>(app: Hono<E>): { notFound: NotFoundHandler; preflight: MiddlewareHandler } {
+export function unknownRoutes<E extends HonoEnv>(
+  app: Hono<E>,
+  answer: ErrorHandler<E> = onError,
+): { notFound: NotFoundHandler<E>; preflight: MiddlewareHandler<E> } {
   const allowed = routeTable(app);
-  const notFound = (c: Context) => errorResponse(c, "NOT_FOUND", `No endpoint at ${c.req.method} ${c.req.path}. See the API docs.`);
+  const notFound = (c: Context<E>) => answer(new ApiError("NOT_FOUND", `No endpoint at ${c.req.method} ${c.req.path}. See the API docs.`), c);
   return {
     notFound: (c) => {
       const methods = allowed(c.req.path);
       if (methods.length > 0) {
-        return errorResponse(c, "METHOD_NOT_ALLOWED", `${c.req.method} is not allowed here; use ${methods.join(", ")}.`, {
-          headers: { allow: methods.join(", ") },
-        });
+        return answer(
+          new ApiError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed here; use ${methods.join(", ")}.`, { headers: { allow: methods.join(", ") } }),
+          c,
+        );
       }
       return notFound(c);
     },

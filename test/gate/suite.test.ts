@@ -8,7 +8,9 @@
  * session for session routes; a key where a session is wanted); a publishable key from another
  * origin and from none; a publishable key on a secret-only route; a spent quota (402); a spent rate
  * (429); a body over the route's limit, refused before it is read (413, nothing stored); HEAD; an
- * unknown method.
+ * unknown method. Routes that take the key in a query parameter (`keyParam`, the GIS routes) are
+ * tried there too: an unknown, revoked or publishable key in it, the parameter twice, a header and a
+ * parameter naming different keys, and a good key there never reaching the answer.
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -17,15 +19,24 @@ import { app } from "../../src/app";
 import { clientNetwork, type GatePolicy, routePolicies } from "../../src/gate";
 import { bodyLimitOf } from "../../src/gate/body";
 import { generateKeySecret } from "../../src/keys/secret";
+import type { ErrorCode } from "../../src/lib/errors";
+import { ogcCode, speaksOgc } from "../../src/ogc/routes";
 import { BASE, call, createKey, json, login, makeAdmin, setPlan, verifiedDeveloper } from "../helpers";
 import { spendQuota, spendRate } from "./helpers";
 
 const SHOP = "https://shop.example.com";
 const SAMPLE: Record<string, string> = { z: "8", x: "203", y: "132.mvt", lang: "en", provider: "github", slug: "quickstart", nik: "3273010101900001" };
 
-/** A request path for a route pattern: each parameter a plausible value (the gate refuses before any handler reads it). */
+/**
+ * A request path for a route pattern: each parameter a plausible value (the gate refuses before any
+ * handler reads it), with the extension its pattern ends in (`:level{[^/]+\.fgb}`: 32.fgb).
+ */
 const concrete = (pattern: string) =>
-  pattern.replace(/:(\w+)(\{[^}]*\})?/g, (_, name: string) => SAMPLE[name] ?? (name.toLowerCase().includes("id") ? "x_1" : "32"));
+  pattern.replace(/:(\w+)(\{[^}]*\})?/g, (_, name: string, re?: string) => {
+    const value = SAMPLE[name] ?? (name.toLowerCase().includes("id") ? "x_1" : "32");
+    const ext = re && /\\\.(\w+)\}$/.exec(re)?.[1];
+    return ext && !value.endsWith(`.${ext}`) ? `${value}.${ext}` : value;
+  });
 
 type Route = { method: string; path: string; policy: GatePolicy };
 const routes = routePolicies(app).filter((r): r is Route => r.policy !== undefined);
@@ -84,8 +95,20 @@ beforeAll(async () => {
   };
 }, 120_000);
 
+/** The path each answer was asked at (its error format follows the path). */
+const sentTo = new WeakMap<Response, string>();
+
 /** Tripay's callback needs a deployment with Tripay keys to judge a signature: the suite's app has test ones. */
-async function send(r: Route, init: { method?: string; headers?: Record<string, string>; body?: BodyInit; ip?: string } = {}): Promise<Response> {
+/** A request as a case sends it; `query` is appended to the route's path (`?api_key=...`). */
+type SendInit = { method?: string; headers?: Record<string, string>; body?: BodyInit; ip?: string; query?: string };
+
+async function send(r: Route, init: SendInit = {}): Promise<Response> {
+  const res = await sendOnce(r, init);
+  sentTo.set(res, concrete(r.path));
+  return res;
+}
+
+async function sendOnce(r: Route, init: SendInit): Promise<Response> {
   const method = init.method ?? methodOf(r);
   if (r.policy.callers.includes("tripay")) {
     const headers = new Headers(init.headers);
@@ -100,7 +123,7 @@ async function send(r: Route, init: { method?: string; headers?: Record<string, 
     return res;
   }
   const needsBody = hasBody(method) && init.body === undefined;
-  return call(concrete(r.path), {
+  return call(`${concrete(r.path)}${init.query ?? ""}`, {
     method,
     headers: { ...(needsBody ? { "content-type": "application/json" } : {}), ...init.headers },
     body: needsBody ? "{}" : init.body,
@@ -109,11 +132,18 @@ async function send(r: Route, init: { method?: string; headers?: Record<string, 
   });
 }
 
-/** The refusal the policy promises: status, and the error code (a JSON body, or a portal page's status). */
-async function refused(res: Response, status: number, code?: string) {
+/**
+ * The refusal the policy promises: status, and the error code (a JSON body, or a portal page's
+ * status). The GIS routes answer OGC exceptions (`{"code": "MissingApiKey", "status": 401, ...}`), as
+ * GDAL and QGIS show them, for the gate's refusals too.
+ */
+async function refused(res: Response, status: number, code?: ErrorCode) {
   const text = await res.text();
   expect(res.status, text.slice(0, 300)).toBe(status);
-  if (code && (res.headers.get("content-type") ?? "").includes("json")) expect(JSON.parse(text).error.code).toBe(code);
+  if (!code || !(res.headers.get("content-type") ?? "").includes("json")) return;
+  const body = JSON.parse(text);
+  if (speaksOgc(sentTo.get(res) ?? "")) expect(body).toMatchObject({ code: ogcCode(code), status });
+  else expect(body.error.code).toBe(code);
 }
 
 const cookie = (token: string) => ({ cookie: `__Host-wl_session=${token}`, origin: BASE });
@@ -146,6 +176,36 @@ function casesOf(r: Route): Case[] {
       add("a publishable key from its own origin on a secret-only route: 403 SECRET_KEY_REQUIRED", async () =>
         refused(await send(r, { headers: { "x-api-key": creds.publishable, origin: SHOP } }), 403, "SECRET_KEY_REQUIRED"),
       );
+  }
+  if (p.keyParam) {
+    const param = p.keyParam;
+    const inQuery = (key: string) => `?${param}=${encodeURIComponent(key)}`;
+    if (keyRoute(p)) {
+      add(`an unknown key in ?${param}: 401 INVALID_API_KEY`, async () =>
+        refused(await send(r, { query: inQuery(generateKeySecret()) }), 401, "INVALID_API_KEY"),
+      );
+      add(`a revoked key in ?${param}: 401 INVALID_API_KEY`, async () => refused(await send(r, { query: inQuery(creds.revoked) }), 401, "INVALID_API_KEY"));
+      add(`a publishable key in ?${param} from no origin: 403 ORIGIN_NOT_ALLOWED`, async () =>
+        refused(await send(r, { query: inQuery(creds.publishable) }), 403, "ORIGIN_NOT_ALLOWED"),
+      );
+      if (!takes(p, "publishableKey"))
+        add(`a publishable key in ?${param} from its own origin on a secret-only route: 403 SECRET_KEY_REQUIRED`, async () =>
+          refused(await send(r, { query: inQuery(creds.publishable), headers: { origin: SHOP } }), 403, "SECRET_KEY_REQUIRED"),
+        );
+      add(`?${param} twice: 400 INVALID_QUERY`, async () =>
+        refused(await send(r, { query: `${inQuery(creds.key)}&${param}=${encodeURIComponent(creds.key)}` }), 400, "INVALID_QUERY"),
+      );
+      add(`x-api-key and ?${param} naming different keys: 400 INVALID_QUERY`, async () =>
+        refused(await send(r, { query: inQuery(creds.key), headers: { "x-api-key": creds.spent.key } }), 400, "INVALID_QUERY"),
+      );
+    }
+    // Whatever the route answers (a keyless document, a 404 for the suite's made-up path), the key sent in its URL is not in it.
+    add(`a key in ?${param} is taken out of the URL: not in the answer`, async () => {
+      const res = await send(r, { query: inQuery(creds.key) });
+      const text = await res.text();
+      expect(text).not.toContain(creds.key);
+      for (const [name, value] of res.headers) expect(value, name).not.toContain(creds.key);
+    });
   }
   if (sessionRoute(p)) {
     add("no credential: 401 MISSING_TOKEN", async () => refused(await send(r), 401, "MISSING_TOKEN"));
@@ -185,7 +245,7 @@ function casesOf(r: Route): Case[] {
   }
 
   // A spent quota: refused before anything is served or read.
-  if (p.meter === "call" || p.meter === "tile" || p.meter === "upload") {
+  if (p.meter === "call" || p.meter === "tile" || p.meter === "upload" || p.meter === "range") {
     add("a spent quota: 402 QUOTA_EXCEEDED", async () =>
       refused(await send(r, { headers: portalRoute(p) ? cookie(creds.spent.token) : { "x-api-key": creds.spent.key } }), 402, "QUOTA_EXCEEDED"),
     );
@@ -263,7 +323,7 @@ function rateOf(r: Route): { what: string; make: () => Rate } | undefined {
     what: "the account's requests",
     make: () => ({ limiter: env.REQUEST_LIMITER, key: `requests:${admin ? creds.rate.adminId : creds.rate.userId}`, times: 300, headers: headers() }),
   });
-  const metered = p.meter === "call" || p.meter === "tile" || p.meter === "upload" || p.meter === "rate";
+  const metered = p.meter !== undefined;
   if (keyRoute(p) && metered) return plan(() => ({ "x-api-key": creds.rate.key }));
   if (portalRoute(p) && (p.meter === "rate" || p.meter === "upload")) return plan(() => cookie(creds.rate.token));
   if (keyRoute(p)) return requests(false, () => ({ "x-api-key": creds.rate.key }));

@@ -14,6 +14,8 @@
  * - `json webhook-payload`: a webhook body; it must pass the payload schema and carry that edition's
  *   real counts and first changes. `js webhook-receiver` is run by test/node/webhook-samples.test.ts
  *   (Node); `python webhook-receiver` mirrors it and must at least import standardwebhooks and verify.
+ * - `sh gdal`: GDAL commands (ogrinfo, ogr2ogr) on the OGC API and the FlatGeobuf files, run by
+ *   test/gis/gdal.test.ts against a Worker of its own with GDAL installed; here they must be GDAL's.
  * - `html publishable-page`: a web page calling the API with a publishable key; served on an allowed
  *   origin and opened in Chromium by test/browser/portal.test.ts, here it must call the API with one.
  * A sample without one of these fails the test: no sample goes untested. The bulk export samples
@@ -143,9 +145,13 @@ describe("the guides", () => {
         expect(s.code, what).toMatch(/transformRequest[\s\S]*headers: \{ "x-api-key": KEY \}/);
         expect(s.code, what).not.toMatch(/[?&]key=/);
         expect((await call("/tiles/style.json")).status, what).toBe(200);
+      } else if (s.lang === "sh" && s.annotation === "gdal") {
+        // Run line by line with GDAL against a Worker of its own by test/gis/gdal.test.ts; here: GDAL commands on our routes only.
+        for (const line of s.code.trim().split("\n")) expect(line, what).toMatch(/^(export GDAL_HTTP_HEADERS=|ogrinfo |ogr2ogr )/);
+        expect(s.code, what).toContain("$BASE/");
       } else {
         throw new Error(
-          `${what}: a code sample must say how it is tested (sh run, json answer ..., json mcp-config, ts sdk, python sdk, sql <dialects>, json webhook-payload, js/python webhook-receiver, html publishable-page, html map-embed)`,
+          `${what}: a code sample must say how it is tested (sh run, sh gdal, json answer ..., json mcp-config, ts sdk, python sdk, sql <dialects>, json webhook-payload, js/python webhook-receiver, html publishable-page, html map-embed)`,
         );
       }
     }

@@ -81,3 +81,14 @@ export function bpsCurrentIdSql(digits: string): string {
   if (!/^\d+$/.test(digits)) throw new Error("bpsCurrentIdSql: digits only");
   return `SELECT current_id FROM wilayah_bps WHERE code = '${digits}'`;
 }
+
+/** The BPS codes that lie in each of some current regions, newest period first (as bpsCodesOf orders them): one statement. */
+export async function bpsCodesOfMany(db: RegionDb, ids: string[]): Promise<Map<string, string[]>> {
+  const rows = await db.all<{ id: string; code: string }>(
+    sql`SELECT b.current_id AS id, b.code FROM json_each(${JSON.stringify(ids)}) j JOIN wilayah_bps b ON b.current_id = j.value
+      ORDER BY b.current_id, b.period DESC, b.code`,
+  );
+  const out = new Map<string, string[]>();
+  for (const r of rows) out.set(r.id, [...(out.get(r.id) ?? []), r.code]);
+  return out;
+}

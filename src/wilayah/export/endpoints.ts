@@ -28,7 +28,7 @@ const exportInput = z.strictObject({
   format: z
     .enum(formats)
     .describe(
-      "csv (RFC 4180, a header row, UTF-8), json ({meta, data}: the list answer's records) or geojson (a FeatureCollection, each region with its boundary)",
+      "csv (RFC 4180, a header row, UTF-8), json ({meta, data}: the list answer's records), geojson (a FeatureCollection, each region with its boundary) or fgb (FlatGeobuf with a spatial index: the regions with a boundary; GIS tools read it by range requests at /wilayah/export/{level}.fgb)",
     ),
 });
 
@@ -61,7 +61,7 @@ const PAID = "For paid plans (the free plan answers 403 PLAN_REQUIRED); each req
 export const exportEndpoints = [
   defineFileEndpoint({
     path: "/wilayah/export",
-    description: `Bulk export: every region of one level as one file to load into your own database. CSV, JSON or GeoJSON with each region's boundary (MultiPolygon, as /wilayah/{id}/boundary answers it); active and retired regions (is_active 0). Use it instead of paging through the lists when you need the whole dataset; its rows are the list endpoints' records. The answer is streamed, names the data version (x-data-version, and the file name), and carries its SHA-256 (x-checksum-sha256, etag); the licence (ODbL, with MIT sources) is GET /wilayah/export/license, sizes and checksums of every file GET /wilayah/export/manifest. ${PAID}`,
+    description: `Bulk export: every region of one level as one file to load into your own database. CSV, JSON, GeoJSON or FlatGeobuf with each region's boundary (MultiPolygon, as /wilayah/{id}/boundary answers it); active and retired regions (is_active 0). Use it instead of paging through the lists when you need the whole dataset; its rows are the list endpoints' records. The answer is streamed, names the data version (x-data-version, and the file name), and carries its SHA-256 (x-checksum-sha256, etag); the licence (ODbL, with MIT sources) is GET /wilayah/export/license, sizes and checksums of every file GET /wilayah/export/manifest. ${PAID}`,
     tag: "Exports",
     plans: "paid",
     errors: ["NOT_FOUND"],
@@ -71,6 +71,7 @@ export const exportEndpoints = [
       "text/csv": "format=csv: a header row, then one region a line (RFC 4180, UTF-8)",
       "application/json": "format=json: {meta, data}, data being the list answers' records",
       "application/geo+json": "format=geojson: an RFC 7946 FeatureCollection, each region a Feature with its boundary",
+      "application/flatgeobuf": "format=fgb: FlatGeobuf 3 with a packed Hilbert R-tree index, EPSG:4326, the regions that have a boundary",
     },
     version: WILAYAH_DATA,
     handler: async (q, { env }) => download(await exportFile(env.EXPORTS, dataFile(q.level, q.format))),

@@ -23,7 +23,7 @@ describe("bulk export files", () => {
   it("are keyed by an id that changes with the seed or the village boundaries, and downloaded under names that say what they hold", () => {
     const id = exportId({ checksum: "38824b907eb2a2a6", boundaries: { kelurahan: { checksum: "243b6d79186a215c" } } });
     expect(id).toBe("38824b90243b6d79");
-    expect(exportKey(id, "kabupaten.csv")).toBe("wilayah/v3/38824b90243b6d79/kabupaten.csv");
+    expect(exportKey(id, "kabupaten.csv")).toBe("wilayah/v4/38824b90243b6d79/kabupaten.csv");
     expect(downloadName(id, "kelurahan.geojson")).toBe("wilayah-kelurahan-38824b90243b6d79.geojson");
     expect(downloadName(id, "LICENSE")).toBe("wilayah-38824b90243b6d79-LICENSE.txt");
   });

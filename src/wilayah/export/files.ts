@@ -9,6 +9,8 @@ export const EXPORT_FORMATS = {
   csv: { extension: "csv", mediaType: "text/csv; charset=utf-8" },
   json: { extension: "json", mediaType: "application/json" },
   geojson: { extension: "geojson", mediaType: "application/geo+json" },
+  // FlatGeobuf with its spatial index (scripts/seed/fgb.ts): GIS tools open it by URL and read it by range requests.
+  fgb: { extension: "fgb", mediaType: "application/flatgeobuf" },
 } as const;
 export type ExportFormat = keyof typeof EXPORT_FORMATS;
 export const EXPORT_FORMAT_NAMES = Object.keys(EXPORT_FORMATS) as ExportFormat[];
@@ -49,7 +51,8 @@ export function csvColumns(level: Level): string[] {
 /** Layout of the bucket and the files' columns; a new layout is a new prefix, so a Worker never reads files it does not understand. */
 // v2: provinsi and kabupaten/kota gained population and area (files of v1 lack them).
 // v3: kabupaten/kota, kecamatan and kelurahan/desa gained bps_code (issue 39).
-export const LAYOUT = "v3";
+// v4: every level gained a FlatGeobuf file (<level>.fgb, issue 53).
+export const LAYOUT = "v4";
 
 /**
  * The export's id: the seed's checksum and the village boundaries' (seed/manifest.json), so new

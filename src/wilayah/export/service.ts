@@ -60,3 +60,22 @@ export async function mappingDownload(bucket: R2Bucket, reads: RegionReads, from
   if (!object) throw notUploaded(manifest.export_id);
   return { entry, body: object.body, exportId: manifest.export_id };
 }
+
+/**
+ * Part of a file of the current export (a range request: GIS tools read a FlatGeobuf file's header,
+ * index and the features they show, not the whole file): its manifest entry first, so the caller can
+ * check the range against the size and meter it before any byte is read.
+ */
+export async function exportFileEntry(bucket: R2Bucket, name: string): Promise<{ entry: ExportFileEntry; exportId: string }> {
+  const manifest = await exportManifest(bucket);
+  const entry = manifest.files.find((f) => f.name === name);
+  if (!entry) throw new ApiError("NOT_FOUND", `The bulk export ${manifest.export_id} has no file ${name}.`);
+  return { entry, exportId: manifest.export_id };
+}
+
+/** The bytes [offset, offset + length) of a file of an export, as a stream (the whole file without a range). */
+export async function exportFileBytes(bucket: R2Bucket, exportId: string, name: string, range?: { offset: number; length: number }): Promise<ReadableStream> {
+  const object = await bucket.get(exportKey(exportId, name), range ? { range } : undefined);
+  if (!object) throw notUploaded(exportId);
+  return object.body;
+}

@@ -2,9 +2,22 @@
 
 import type { RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
-import { type Level, levelOf, toDottedId } from "../codes";
+import { bpsCodesOfMany } from "../bps/queries";
+import { LEVELS, type Level, levelOf, parentAt, toDottedId, undotted } from "../codes";
 import { decodeShape, shapeContains, shapeDistanceKm, toMultiPolygon } from "./geometry";
-import { candidateVillages, findShape, nearbyKecamatan, type PlaceRow, regionName, type ShapeRow } from "./queries";
+import {
+  candidateVillages,
+  type FeatureFilter,
+  type FeatureRow,
+  featureRows,
+  findShape,
+  levelExtent,
+  nearbyKecamatan,
+  type PlaceRow,
+  regionName,
+  type ShapeRow,
+  shapesOf,
+} from "./queries";
 
 export type BoundaryFeature = {
   type: "Feature";
@@ -99,3 +112,95 @@ export async function reverseGeocode(db: RegionDb, lat: number, lng: number): Pr
   if (!place) throw new ApiError("NOT_FOUND", `No Indonesian region contains the point ${lat}, ${lng} (at sea or outside Indonesia).`);
   return { data: answer(lat, lng, true, place) };
 }
+
+// ---------------------------------------------------------------- features (OGC API – Features, src/ogc)
+
+/** A region as a GIS feature: flat properties (every one its level has, null when unknown), its boundary or null. */
+export type RegionFeature = {
+  type: "Feature";
+  id: string;
+  bbox?: [number, number, number, number];
+  geometry: { type: "MultiPolygon"; coordinates: number[][][][] } | null;
+  properties: Record<string, string | number | null>;
+};
+
+/** The properties of a level's features, in order: what its by-id answer gives, flat (population in three). */
+export const FEATURE_PROPERTIES: Record<Level, readonly string[]> = {
+  provinsi: ["code", "name", "alt_name", "level", "lat", "lng", "population_male", "population_female", "population_total", "area_km2", "density_per_km2"],
+  kabupaten: [
+    "code",
+    "name",
+    "alt_name",
+    "level",
+    "type",
+    "provinsi_id",
+    "lat",
+    "lng",
+    "bps_code",
+    "bps_codes",
+    "population_male",
+    "population_female",
+    "population_total",
+    "area_km2",
+    "density_per_km2",
+  ],
+  kecamatan: ["code", "name", "alt_name", "level", "provinsi_id", "kabupaten_id", "lat", "lng", "bps_code", "bps_codes"],
+  kelurahan: ["code", "name", "alt_name", "level", "provinsi_id", "kabupaten_id", "kecamatan_id", "postal_code", "lat", "lng", "bps_code", "bps_codes"],
+};
+
+/** Density as the by-id answers give it: to one decimal, null when either figure is unknown. */
+const densityOf = (total: number | null | undefined, area: number | null | undefined) => (total == null || !area ? null : Math.round((total / area) * 10) / 10);
+
+function featureProperties(level: Level, r: FeatureRow, bps: string[]): Record<string, string | number | null> {
+  const all: Record<string, string | number | null> = {
+    code: undotted(r.id),
+    name: r.name,
+    alt_name: r.alt_name,
+    level,
+    type: r.type ?? null,
+    postal_code: r.postal_code ?? null,
+    lat: r.lat,
+    lng: r.lng,
+    bps_code: bps[0] ?? null,
+    bps_codes: bps.length ? bps.join(",") : null,
+    population_male: r.population_male ?? null,
+    population_female: r.population_female ?? null,
+    population_total: r.population_total ?? null,
+    area_km2: r.area_km2 ?? null,
+    density_per_km2: densityOf(r.population_total, r.area_km2),
+  };
+  // Every ancestor's code, so a layer joins on any level (codes are hierarchical: the parent is a prefix).
+  for (const above of LEVELS.slice(0, LEVELS.indexOf(level))) all[`${above}_id`] = parentAt(r.id, above);
+  return Object.fromEntries(FEATURE_PROPERTIES[level].map((p) => [p, all[p] ?? null]));
+}
+
+/**
+ * One page of a level's current regions as features, in id order after `after`, and how many the
+ * filter selects in all. `simplify` (degrees, 0: the stored precision) thins each boundary with
+ * Douglas-Peucker. Two round trips: the page (with the count), then its boundaries and BPS codes.
+ */
+export async function featurePage(
+  db: RegionDb,
+  level: Level,
+  filter: FeatureFilter,
+  page: { after?: string; limit: number; simplify: number },
+): Promise<{ matched: number; features: RegionFeature[] }> {
+  const { matched, rows } = await featureRows(db, level, filter, page);
+  if (!rows.length) return { matched, features: [] };
+  const ids = rows.map((r) => r.id);
+  const [shapes, bps] = await Promise.all([shapesOf(db, ids), level === "provinsi" ? new Map<string, string[]>() : bpsCodesOfMany(db, ids)]);
+  const features = rows.map((r): RegionFeature => {
+    const shape = shapes.get(r.id);
+    return {
+      type: "Feature",
+      id: r.id,
+      ...(shape ? { bbox: shape.bbox } : {}),
+      geometry: shape ? { type: "MultiPolygon", coordinates: toMultiPolygon(decodeShape(shape.data), page.simplify) } : null,
+      properties: featureProperties(level, r, bps.get(r.id) ?? []),
+    };
+  });
+  return { matched, features };
+}
+
+/** The box around every boundary of a level ([west, south, east, north]), null when none is loaded. */
+export const levelBounds = (db: RegionDb, level: Level) => levelExtent(db, level);
