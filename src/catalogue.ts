@@ -5,6 +5,7 @@
  * wires in the account's admission (rate, quota, metering), which the data plane only knows as a hook.
  */
 import { admitCall, mayCall } from "./account/admission";
+import { logCall } from "./account/request-log";
 import type { DataEndpoint, JsonEndpoint } from "./data/endpoint";
 import type { Admit } from "./data/run";
 import { withOpenReports } from "./reports/open";
@@ -56,8 +57,9 @@ export const dataEndpoints: readonly DataEndpoint[] = [
   ...weatherEndpoints,
 ];
 
-/** Who may call, then rate, quota and metering: the same for REST and MCP. */
+/** Who may call, then rate, quota and metering, and the account's request log: the same for REST and MCP. */
 export const admitDataCall: Admit = {
   mayCall: (ctx, ep) => mayCall(ctx.principal, ep.path, ep.plans),
   admit: (ctx, ep, calls) => admitCall(ctx.env, ctx.principal, ep.path, ctx.waitUntil, calls),
+  record: (ctx, call) => logCall(ctx.env, ctx.waitUntil, { ...call, principal: ctx.principal, requestId: ctx.requestId, ip: ctx.ip }),
 };

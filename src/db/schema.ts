@@ -741,3 +741,6 @@ export const wilayahCorrections = sqliteTable(
   },
   (t) => [index("wilayah_corrections_region_idx").on(t.regionId)],
 );
+
+export * from "./schema/alerts";
+export * from "./schema/receipts";

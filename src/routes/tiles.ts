@@ -24,6 +24,7 @@ import { TILES_MAXZOOM } from "../tiles/files";
 import { meterTile, TILES_PER_CALL } from "../tiles/metering";
 import { CURRENT_TILES, mapStyle, readTile, tileCoords, tileJson } from "../tiles/service";
 import { DATA_VERSION } from "../wilayah/version";
+import { loggedTiles, tileCaller } from "./request-log";
 
 export const tileRoutes = new Hono<BaseEnv>();
 
@@ -75,6 +76,7 @@ tileRoutes.get(
     ok: { description: "The tile", media: { "application/vnd.mapbox-vector-tile": "MVT 2.1, gzip content-encoding" } },
     errors: ["SERVICE_UNAVAILABLE"],
   }),
+  loggedTiles,
   async (c) => {
     // Hono answers HEAD with this route: a tile would be metered for a body nobody receives.
     if (c.req.method === "HEAD") throw new ApiError("METHOD_NOT_ALLOWED", "HEAD is not served on tiles; use GET.", { headers: { allow: "GET" } });
@@ -86,6 +88,7 @@ tileRoutes.get(
     const ip = c.req.header("cf-connecting-ip");
     const from = requestOrigin(c.req.header("origin"), c.req.header("referer"));
     const principal = key === undefined && c.req.header("sec-fetch-site") === "same-origin" ? null : await resolveApiKey(c.env, key, waitUntil, ip, from);
+    if (principal) tileCaller(c, principal); // the account's request log (routes/request-log.ts)
     if (principal?.publishable) {
       // A page's key (wk_pub_): only from its origins, answered for them only (src/data/guard.ts does the same for data calls).
       c.set("corsOrigin", from !== undefined && originAllowed(principal.publishable.allowedOrigins, from) ? from : null);
