@@ -22,7 +22,11 @@ describe("receipts", () => {
       json: { company_name: "PT Contoh Maju Bersama", npwp: "01.234.567.8-901.000", address: "Jl. Asia Afrika No. 8, Braga, Bandung 40111" },
     });
     expect(details.status).toBe(200);
-    expect((await json(details)).data).toMatchObject({ company_name: "PT Contoh Maju Bersama", npwp: "012345678901000", address: "Jl. Asia Afrika No. 8, Braga, Bandung 40111" });
+    expect((await json(details)).data).toMatchObject({
+      company_name: "PT Contoh Maju Bersama",
+      npwp: "012345678901000",
+      address: "Jl. Asia Afrika No. 8, Braga, Bandung 40111",
+    });
 
     const inv = await topupInvoice(dev.token, 150_000);
     await expectError(await receiptOf(dev.token, inv.id), 404, "NOT_FOUND"); // not paid yet
@@ -49,7 +53,15 @@ describe("receipts", () => {
         address: "Jl. Asia Afrika No. 8, Braga, Bandung 40111",
       },
       payment: { provider: "Tripay", method: "QRIS", reference: inv.reference },
-      items: [{ description: "Kredit Wilayah API: 75.000 kredit", description_en: "Wilayah API credits: 75,000 credits", quantity: 1, unit_price: 150_000, amount: 150_000 }],
+      items: [
+        {
+          description: "Kredit Wilayah API: 75.000 kredit",
+          description_en: "Wilayah API credits: 75,000 credits",
+          quantity: 1,
+          unit_price: 150_000,
+          amount: 150_000,
+        },
+      ],
       total: 150_000,
       currency: "IDR",
       total_in_words: "Seratus lima puluh ribu rupiah",
