@@ -118,9 +118,7 @@ export function ReceiptDocument(props: { r: ReceiptView; back?: string }) {
                 </tbody>
                 <tfoot>
                   <tr>
-                    <th colspan={3}>
-                      <Label id="Total" en="Total" />
-                    </th>
+                    <th colspan={3}>Total</th>
                     <td class="num total" data-testid="receipt-total">
                       {idr(r.total)}
                     </td>

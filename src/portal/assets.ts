@@ -173,9 +173,10 @@ table.items{width:100%;border-collapse:collapse}
   .head{flex-direction:column}
   .title{text-align:left}
   .meta{justify-content:start}
-  .items thead{display:none}
-  .items tr{display:grid;grid-template-columns:1fr auto}
-  .items td:nth-child(2),.items td:nth-child(3){display:none}
+  .items th,.items td{padding:.45rem .25rem}
+  .items thead .en{display:block}
+  .payment dl{grid-template-columns:1fr;gap:0}
+  .payment dd{margin-bottom:.4rem}
 }
 `;
 

@@ -95,7 +95,7 @@ function RequestsPage(props: { p: Page; notice: Notice; filters: Filters; keys: 
               name="request_id"
               type="search"
               value={filters.request_id ?? ""}
-              placeholder="0193…-7…"
+              placeholder="01a24501-ce75-7bd3-…"
               autocomplete="off"
               spellcheck={false}
             />

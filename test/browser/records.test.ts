@@ -1,7 +1,7 @@
 /**
  * A paying customer's own records in a real browser (issue 54), against `wrangler dev` with its own
  * state and the local Tripay stand-in (local.ts): the request log page (a failed call found by the
- * request id pasted from its error, filters, older pages), the usage page's alerts and spend limit
+ * request id pasted from its error, filters), the usage page's alerts and spend limit
  * (the 80% and 100% emails in wrangler's output), billing details, a top-up paid through the signed
  * callback and its receipt (kwitansi) printed to an A4 PDF whose first page is rendered to PNG
  * (pdftoppm) to be looked at. Desktop and phone widths, English and Indonesian; axe on every page.
@@ -39,6 +39,8 @@ let worker: ChildProcess | undefined;
 let tripay: { server: Server; transactions: Map<string, Transaction> } | undefined;
 let browser: Browser;
 const problems: string[] = [];
+/** Where the walk sends a wrong value on purpose (an NPWP of 5 digits, a negative limit, a status class of 6xx). */
+const REFUSED_ON_PURPOSE = ["/portal/billing/details", "/portal/usage/alerts", "/portal/requests?status=6xx"];
 
 const ts = Date.now().toString(36);
 const citra = { name: "Citra Finance", email: `citra-${ts}@example.test`, password: "correct horse battery" };
@@ -50,7 +52,9 @@ async function newPage(viewport = DESKTOP, locale = "en-US"): Promise<{ context:
   const context = await browser.newContext({ viewport, locale, extraHTTPHeaders: { "accept-language": locale } });
   const page = await context.newPage();
   page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`${page.url()}: ${m.text()}`);
+    // The forms this walk fills wrongly on purpose answer 400 (the page with the error): Chromium logs that load.
+    const refusedOnPurpose = REFUSED_ON_PURPOSE.some((path) => page.url().startsWith(`${ORIGIN}${path}`)) && m.text().includes("status of 400");
+    if (m.type() === "error" && !refusedOnPurpose) problems.push(`${page.url()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`${page.url()}: ${e.message}`));
   page.on("dialog", (d) => void d.accept());
@@ -114,7 +118,7 @@ describe("a paying customer's records in a browser", () => {
     await expect(page.locator(".notice.err").textContent()).resolves.toContain("npwp");
   });
 
-  it("the request log: a failed call found by the request id pasted from its error answer; filters; older pages", async () => {
+  it("the request log: a failed call found by the request id pasted from its error answer; filters (paging: test/account/requests.test.ts)", async () => {
     for (let i = 0; i < 8; i++) expect((await api("/wilayah/provinsi")).status).toBe(200);
     const failed = await api("/wilayah/kabupaten/99.99");
     expect(failed.status).toBe(404);
