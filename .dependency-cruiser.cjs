@@ -59,10 +59,11 @@ module.exports = {
     },
     {
       name: "account-object-keeps-its-store",
-      comment: "The account object's own SQLite (src/account/store.ts) is the object's alone: the isolate side talks to the object by RPC.",
+      comment:
+        "The account object's own SQLite (src/account/store.ts, and its request log in request-store.ts) is the object's alone: the isolate side talks to the object by RPC.",
       severity: "error",
       from: { path: "^src/", pathNot: "^src/account/object\\.ts$" },
-      to: { path: "^src/account/store\\.ts$", dependencyTypesNot: ["type-only"] },
+      to: { path: "^src/account/(store|request-store)\\.ts$", dependencyTypesNot: ["type-only"] },
     },
     {
       name: "queries-below-services",

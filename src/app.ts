@@ -19,12 +19,15 @@ import { apiDocRoutes } from "./openapi/routes";
 import { oauthRoutes } from "./portal/oauth";
 import { portalErrorPage, portalRoutes } from "./portal/routes";
 import { adminRoutes } from "./routes/admin";
+import { alertRoutes } from "./routes/alerts";
 import { authRoutes } from "./routes/auth";
 import { billingRoutes } from "./routes/billing";
 import { healthRoutes } from "./routes/health";
 import { jobRoutes } from "./routes/jobs";
 import { keyRoutes } from "./routes/keys";
 import { ownReportRoutes, reportRoutes } from "./routes/reports";
+import { loggedJobCreation } from "./routes/request-log";
+import { requestRoutes } from "./routes/requests";
 import { tileRoutes } from "./routes/tiles";
 import { usageRoutes } from "./routes/usage";
 import { webhookRoutes } from "./routes/webhooks";
@@ -62,6 +65,8 @@ app.route("/auth/oauth", oauthRoutes);
 app.route("/auth", authRoutes);
 app.route("/user/keys", keyRoutes);
 app.route("/user/usage", usageRoutes);
+app.route("/user/requests", requestRoutes);
+app.route("/user/alerts", alertRoutes);
 app.route("/user/webhooks", webhookRoutes);
 app.route("/user/reports", ownReportRoutes);
 app.route("/billing", billingRoutes);
@@ -70,6 +75,8 @@ app.route("/admin", adminRoutes);
 // here: the regional-data domain that serves it knows nothing of callers).
 app.use("/wilayah/changes.atom", publicRoute);
 app.route("/", feedRoutes);
+// A job's creation is its line in the account's request log (its rows are billed as it runs).
+app.use("/api/v1/jobs", loggedJobCreation);
 app.route("/api/v1/jobs", jobRoutes);
 // Reports of wrong facts (POST /api/v1/wilayah/{id}/reports): an API key or a session, not a metered data call.
 app.route("/api/v1/wilayah", reportRoutes);

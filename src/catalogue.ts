@@ -7,6 +7,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { admitCall, mayCall } from "./account/admission";
+import { logCall } from "./account/request-log";
 import type { CallEnv } from "./data/context";
 import { type DataEndpoint, endpointTag, type JsonEndpoint } from "./data/endpoint";
 import type { Admit } from "./data/run";
@@ -84,7 +85,8 @@ export function endpointGate(ep: DataEndpoint): MiddlewareHandler<CallEnv> {
 /**
  * Who may call, then the calls counted: the same for REST and MCP. The request's rate was counted
  * by the gate (once per request, REST or MCP), and on REST its first call admitted there too
- * (`prepaid`): a batch admits only its other calls here, whole or not at all.
+ * (`prepaid`): a batch admits only its other calls here, whole or not at all. Every call goes to
+ * the account's request log.
  */
 export const admitDataCall: Admit = {
   mayCall: (ctx, ep) => mayCall(ctx.principal, ep.path, ep.plans),
@@ -93,4 +95,5 @@ export const admitDataCall: Admit = {
     if (rest <= 0) return { giveBack: async () => undefined };
     return admitCall(ctx.env, ctx.principal, ep.path, ctx.waitUntil, rest, { rate: false });
   },
+  record: (ctx, call) => logCall(ctx.env, ctx.waitUntil, { ...call, principal: ctx.principal, requestId: ctx.requestId, ip: ctx.ip }),
 };

@@ -105,6 +105,7 @@ export async function admitCall(
     throw e;
   }
   if (!admission.ok) {
+    if (admission.reason === "spend_limit") throw spendLimitReached(admission.limit ?? 0, calls > 1 ? `This request is ${calls} calls` : "This call");
     if (admission.reason) throw refusal(admission.reason);
     throw new ApiError(
       "QUOTA_EXCEEDED",
@@ -149,6 +150,7 @@ export async function mayStillSpend(env: Env, principal: Principal): Promise<voi
   if (lease && !lease.refuses(principal.keyId)) return;
   const answer = await (await accountObject(env, principal.userId)).canSpend({ keyId: principal.keyId });
   if (answer.ok) return;
+  if (answer.reason === "spend_limit") throw spendLimitReached(answer.limit ?? 0, "A job's first row");
   if (answer.reason) throw refusal(answer.reason);
   throw new ApiError(
     "QUOTA_EXCEEDED",
@@ -161,6 +163,17 @@ export function refusal(reason: "revoked" | "suspended"): ApiError {
   return reason === "revoked"
     ? new ApiError("INVALID_API_KEY", "The API key is not valid or has been revoked.")
     : new ApiError("ACCOUNT_SUSPENDED", "The account that owns this API key is suspended.");
+}
+
+/**
+ * The account's own monthly cap on credits spent beyond the quota (PUT /user/alerts) would be
+ * passed: 402 SPEND_LIMIT_REACHED, which is not QUOTA_EXCEEDED (credits may well be left).
+ */
+export function spendLimitReached(limit: number, what: string): ApiError {
+  return new ApiError(
+    "SPEND_LIMIT_REACHED",
+    `${what} would spend credits beyond your monthly spend limit of ${limit.toLocaleString("en")} credits (past the plan's quota); nothing was served or spent. Raise or remove the limit (PUT /user/alerts), or wait for the next month (UTC).`,
+  );
 }
 
 /**

@@ -6,11 +6,11 @@
  */
 import type { Principal } from "../keys/service";
 import { ApiError } from "../lib/errors";
-import { accountObject, refusal } from "./admission";
+import { accountObject, refusal, spendLimitReached } from "./admission";
 
 /**
- * Reserves `rows` calls for a job, whole, or throws 402 QUOTA_EXCEEDED (or the key's or account's
- * refusal). The request's rate was counted by the gate, before the upload was read (src/gate).
+ * Reserves `rows` calls for a job, whole, or throws 402 QUOTA_EXCEEDED or SPEND_LIMIT_REACHED (or the
+ * key's or account's refusal). The request's rate was counted by the gate, before the upload was read (src/gate).
  */
 export async function reserveJobRows(env: Env, principal: Principal, job: { id: string; endpoint: string; rows: number }): Promise<{ credits: number }> {
   const answer = await (await accountObject(env, principal.userId)).reserveJob({
@@ -20,6 +20,7 @@ export async function reserveJobRows(env: Env, principal: Principal, job: { id: 
     rows: job.rows,
   });
   if (answer.ok) return { credits: answer.credits };
+  if (answer.reason === "spend_limit") throw spendLimitReached(answer.limit ?? 0, `This job of ${job.rows.toLocaleString("en")} rows`);
   if (answer.reason) throw refusal(answer.reason);
   throw new ApiError(
     "QUOTA_EXCEEDED",

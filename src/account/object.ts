@@ -4,11 +4,13 @@ import { batch, primaryDb } from "../db/client";
 import { guardedEnv } from "../db/guard";
 import { touchLastUsed } from "../keys/queries";
 import { utcDay } from "../lib/time";
-import { appendLedgerOnce, findPlan, ledgerBalance, upsertDailyCount } from "./queries";
-import { creditsBack, leaseSize, priceCalls, priceJobRows } from "./rules";
-import { AccountStore, type Counted, type LeaseCounts, type MonthUsage } from "./store";
+import { deliverAlert } from "./alerts";
+import { appendLedgerOnce, findAccountSettings, findPlan, ledgerBalance, upsertDailyCount } from "./queries";
+import { type LoggedCall, type LogQuery, RequestLogStore } from "./request-store";
+import { creditsBack, leaseSize, passesSpendLimit, priceCalls, priceJobRows, quotaAlertsReached, requestLogDays } from "./rules";
+import { AccountStore, type AlertData, type AlertKind, type Counted, type LeaseCounts, type MonthUsage } from "./store";
 
-export type { Counted, LeaseCounts, MonthUsage } from "./store";
+export type { AlertData, AlertKind, Counted, LeaseCounts, MonthUsage } from "./store";
 
 /** Seconds between a first unflushed call and the flush to D1. */
 const FLUSH_DELAY_SECONDS = 60;
@@ -19,6 +21,13 @@ const BALANCE_TTL_MS = 5_000;
 export const LEASE_MS = 1_000;
 /** How long tickets are kept for exactly-once give-backs and settles (a lease lasts 1 s, a retry seconds). */
 const TICKET_MS = 10 * 60_000;
+/** The request log past this size (bytes of the object's whole SQLite) drops its oldest day early: the object's storage holds 10 GB. */
+const LOG_MAX_BYTES = 4 * 1024 ** 3;
+/** How often the request log's days past keeping are dropped (at most). */
+const LOG_PRUNE_MS = 60 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
+/** After an alert failed to be sent (D1, the queue): tried again this much later. */
+const ALERT_RETRY_SECONDS = 60;
 /** How long an unsettled lease keeps its reservation (its isolate may have gone): then it ends uncounted. */
 const LEASE_GRACE_MS = 30_000;
 /**
@@ -34,10 +43,15 @@ export type Lease = { id: string; calls: number; ms: number; revoked: string[] }
  * `credits`: how many credits the admission spent (present when `charged`). Refused: beyond quota
  * and credits, or (`reason`) the key was revoked or the account suspended.
  */
-/** A job's reservation: `credits` held beside its free rows. Refused: not enough quota and credits (`available`: the credits it could have), or the key revoked, the account suspended. */
-export type JobAdmission = { ok: true; credits: number } | { ok: false; available?: number; reason?: "revoked" | "suspended" };
+/** Why an admission refused, besides no quota and credits: the key, the account, or the account's own spend limit (`limit`). */
+export type Refusal = { reason?: "revoked" | "suspended" | "spend_limit"; limit?: number };
+/** A job's reservation: `credits` held beside its free rows. Refused: not enough quota and credits (`available`: the credits it could have), or a `Refusal`. */
+export type JobAdmission = { ok: true; credits: number } | ({ ok: false; available?: number } & Refusal);
 
-export type Admission = { ok: true; charged: boolean; credits?: number; day: string; lease?: Lease } | { ok: false; reason?: "revoked" | "suspended" };
+export type Admission = { ok: true; charged: boolean; credits?: number; day: string; lease?: Lease } | ({ ok: false } & Refusal);
+
+/** The account as admission knows it: plan, status and the account's own settings (a minute old at most). */
+type Account = { plan: string; quota: number; suspended: boolean; spendLimit: number | null; lowCreditsBelow: number | null; at: number };
 
 /**
  * The per-account Durable Object, named by the user id (README.md in this folder: the glossary and
@@ -58,7 +72,7 @@ export type Admission = { ok: true; charged: boolean; credits?: number; day: str
  */
 export class AccountObject extends Agent<Env> {
   #storeOpened: AccountStore | undefined;
-  #plan: { quota: number; suspended: boolean; at: number } | undefined;
+  #plan: Account | undefined;
   #balance: { value: number; at: number } | undefined;
   /** Revoked key id -> when (ms), mirrored from storage. */
   #revoked: Map<string, number> | undefined;
@@ -72,10 +86,25 @@ export class AccountObject extends Agent<Env> {
   /** The plan read under way, shared by every admission that needs it (one D1 read at a time). */
   #planLoad: Promise<void> | undefined;
   #balanceLoad: Promise<void> | undefined;
+  #logOpened: RequestLogStore | undefined;
+  /** When the request log last dropped its days past keeping (this object's life; 0: not yet). */
+  #logPrunedAt = 0;
+  /** Alerts fired, as `month:kind:level` (mirrored from storage): the check on every count reads no storage. */
+  #alerted: Set<string> | undefined;
+  /** An alert fired since the last one was handed to `sendAlerts`. */
+  #alertsDue = false;
 
   get #store(): AccountStore {
     this.#storeOpened ??= new AccountStore(this.sql.bind(this));
     return this.#storeOpened;
+  }
+
+  get #log(): RequestLogStore {
+    this.#logOpened ??= new RequestLogStore((query, ...bindings) => {
+      const cursor = this.ctx.storage.sql.exec(query, ...bindings);
+      return { rows: cursor.toArray() as Record<string, string | number | null>[], rowsWritten: cursor.rowsWritten };
+    });
+    return this.#logOpened;
   }
 
   #monthUsed(month: string): number {
@@ -83,8 +112,8 @@ export class AccountObject extends Agent<Env> {
     return this.#month.used;
   }
 
-  /** The plan's quota and whether the account is suspended, if known and less than a minute old. */
-  #account(now: number): { quota: number; suspended: boolean } | undefined {
+  /** The plan's quota, whether the account is suspended and its own settings, if known and less than a minute old. */
+  #account(now: number): Account | undefined {
     return this.#plan && now - this.#plan.at <= PLAN_TTL_MS ? this.#plan : undefined;
   }
 
@@ -94,9 +123,17 @@ export class AccountObject extends Agent<Env> {
       const generation = this.#generation;
       try {
         const db = primaryDb(guardedEnv(this.env));
-        const user = await findUserById(db, this.name);
+        const [user, settings] = await Promise.all([findUserById(db, this.name), findAccountSettings(db, this.name)]);
         const plan = user ? await findPlan(db, user.plan) : undefined;
-        if (generation === this.#generation) this.#plan = { quota: plan?.monthlyQuota ?? 0, suspended: user?.status === "suspended", at: now };
+        if (generation === this.#generation)
+          this.#plan = {
+            plan: user?.plan ?? "free",
+            quota: plan?.monthlyQuota ?? 0,
+            suspended: user?.status === "suspended",
+            spendLimit: settings?.spendLimit ?? null,
+            lowCreditsBelow: settings?.lowCreditsBelow ?? null,
+            at: now,
+          };
       } finally {
         this.#planLoad = undefined;
       }
@@ -158,7 +195,10 @@ export class AccountObject extends Agent<Env> {
     this.#store.deleteLease(id);
     const { owedToReservations, pendingDebit } = this.#store.state;
     const back = creditsBack(unused, owedToReservations);
-    if (back > 0) this.#store.setState({ owedToReservations: owedToReservations - back, pendingDebit: pendingDebit - back });
+    if (back > 0) {
+      this.#store.setState({ owedToReservations: owedToReservations - back, pendingDebit: pendingDebit - back });
+      this.#store.addMonthSpend(utcDay(Date.now()).slice(0, 7), -back);
+    }
   }
 
   /**
@@ -167,15 +207,17 @@ export class AccountObject extends Agent<Env> {
    * and runs `act` on the decision in the same synchronous stretch: other requests enter the object
    * while one waits on D1 (many may wait on the same read), so the counts must change before any of
    * them decides again, and after any wait everything is read again.
-   * Refused: the key revoked, the account suspended, or not enough credits (`available`: how many
-   * there are), decided on a balance read after the first refusal (a payment may have landed).
+   * Refused: the key revoked, the account suspended, credits beyond the account's monthly spend
+   * limit (decided before the balance is read: no D1 read for it), or not enough credits
+   * (`available`: how many there are), decided on a balance read after the first refusal (a
+   * payment may have landed).
    */
   async #price<T>(
     keyId: string,
     calls: number,
     now: number,
     act: (d: { credits: number; owed: number; quota: number; used: number; reserved: number }) => T,
-  ): Promise<{ ok: true; value: T } | { ok: false; reason?: "revoked" | "suspended"; available?: number }> {
+  ): Promise<{ ok: true; value: T } | ({ ok: false; available?: number } & Refusal)> {
     let balanceSince: number | undefined;
     for (;;) {
       if (this.#recentlyRevoked(now).has(keyId)) return { ok: false, reason: "revoked" };
@@ -190,6 +232,12 @@ export class AccountObject extends Agent<Env> {
       const jobs = this.#store.jobsHeld();
       const reserved = this.#leaseReserved(now) + jobs.rows;
       const { credits, owed } = priceCalls({ calls, quota: account.quota, used, reserved });
+      const month = utcDay(now).slice(0, 7);
+      if (passesSpendLimit(account.spendLimit, this.#store.monthSpend(month) + jobs.unspent, credits)) {
+        const limit = account.spendLimit ?? 0;
+        this.#fire(now, "spend_limit", limit, { used, quota: account.quota, limit, spent: this.#store.monthSpend(month) + jobs.unspent });
+        return { ok: false, reason: "spend_limit", limit };
+      }
       if (credits > 0) {
         const balance = this.#ledgerBalance(now, balanceSince);
         if (balance === undefined) {
@@ -234,14 +282,20 @@ export class AccountObject extends Agent<Env> {
       if (credits > 0) {
         const { pendingDebit, owedToReservations } = this.#store.state;
         this.#store.setState({ pendingDebit: pendingDebit + credits, owedToReservations: owedToReservations + owed });
+        this.#store.addMonthSpend(day.slice(0, 7), credits);
       }
       this.#store.count(keyId, endpoint, day, calls, now, origin);
       if (ticket) this.#store.remember(ticket, { keyId, endpoint, day, calls, credits }, false, now);
       if (this.#month) this.#month.used += calls;
+      this.#usageAlerts(now, credits > 0);
       return this.#answer(day, now, calls, credits, quota - used - reserved);
     });
-    if (!d.ok) return { ok: false, ...(d.reason ? { reason: d.reason } : {}) };
+    if (!d.ok) {
+      await this.#alertsAfter();
+      return { ok: false, ...(d.reason ? { reason: d.reason } : {}), ...(d.limit !== undefined ? { limit: d.limit } : {}) };
+    }
     await this.#scheduleFlush();
+    await this.#alertsAfter();
     return d.value;
   }
 
@@ -273,7 +327,11 @@ export class AccountObject extends Agent<Env> {
     const reserved = this.#store.leaseCalls(leaseId);
     if (reserved !== undefined) this.#endLease(leaseId, Math.max(0, reserved - served));
     this.#month = undefined;
-    if (served > 0) await this.#scheduleFlush();
+    if (served > 0) {
+      this.#usageAlerts(Date.now(), false);
+      await this.#scheduleFlush();
+      await this.#alertsAfter();
+    }
   }
 
   /**
@@ -292,7 +350,10 @@ export class AccountObject extends Agent<Env> {
     this.#store.uncount(back.keyId, back.endpoint, back.day, back.calls);
     this.#month = undefined;
     // May go below zero when the debit was already flushed: the next flush then credits it back.
-    if (back.credits > 0) this.#store.setState({ pendingDebit: this.#store.state.pendingDebit - back.credits });
+    if (back.credits > 0) {
+      this.#store.setState({ pendingDebit: this.#store.state.pendingDebit - back.credits });
+      this.#store.addMonthSpend(back.day.slice(0, 7), -back.credits);
+    }
   }
 
   /**
@@ -303,7 +364,7 @@ export class AccountObject extends Agent<Env> {
    */
   async canSpend({ keyId, calls = 1, now = Date.now() }: { keyId: string; calls?: number; now?: number }): Promise<Admission> {
     const d = await this.#price(keyId, calls, now, () => true);
-    return d.ok ? { ok: true, charged: false, day: utcDay(now) } : { ok: false, ...(d.reason ? { reason: d.reason } : {}) };
+    return d.ok ? { ok: true, charged: false, day: utcDay(now) } : { ok: false, ...(d.reason ? { reason: d.reason, limit: d.limit } : {}) };
   }
 
   /**
@@ -330,8 +391,11 @@ export class AccountObject extends Agent<Env> {
       const again = this.#store.job(jobId); // asked twice at once: the first reservation stands
       if (again) return again.credits;
       this.#store.addJob({ id: jobId, keyId, endpoint, rows, credits });
+      // Credits a job holds are as good as spent for the balance: the low-credits alert looks now.
+      if (credits > 0) this.#creditsAlert(now);
       return credits;
     });
+    await this.#alertsAfter();
     return d.ok ? { ok: true, credits: d.value } : d;
   }
 
@@ -360,8 +424,11 @@ export class AccountObject extends Agent<Env> {
     this.#store.setJob({ ...job, rowsDone: job.rowsDone + price.rows, creditsSpent: job.creditsSpent + price.credits });
     this.#store.count(job.keyId, job.endpoint, day, price.rows, now);
     this.#store.addJobChunk(jobId, chunk, price.rows);
+    this.#store.addMonthSpend(day.slice(0, 7), price.credits);
     if (this.#month) this.#month.used += price.rows;
+    this.#usageAlerts(now, false);
     await this.#scheduleFlush();
+    await this.#alertsAfter();
     return { charged: true, rows: price.rows };
   }
 
@@ -401,6 +468,115 @@ export class AccountObject extends Agent<Env> {
     return this.#store.usage(month);
   }
 
+  // ---------------------------------------------------------------- alerts
+
+  /**
+   * After calls were counted: quota alerts the month's usage reached, and (when credits were just
+   * spent) the low-credits alert. Synchronous, no storage read unless an alert is new.
+   */
+  #usageAlerts(now: number, spentCredits: boolean): void {
+    const account = this.#plan;
+    if (!account) return;
+    const used = this.#monthUsed(utcDay(now).slice(0, 7));
+    for (const pct of quotaAlertsReached(used, account.quota)) this.#fire(now, "quota", pct, { used, quota: account.quota });
+    if (spentCredits) this.#creditsAlert(now);
+  }
+
+  /** The low-credits alert, when the account set a level and the credits left (as last read, less what is pending and held) are below it. */
+  #creditsAlert(now: number): void {
+    const account = this.#plan;
+    const balance = this.#balance?.value;
+    if (!account || account.lowCreditsBelow === null || balance === undefined) return;
+    const left = balance - this.#store.state.pendingDebit - this.#store.jobsHeld().credits;
+    if (left >= account.lowCreditsBelow) return;
+    const month = utcDay(now).slice(0, 7);
+    this.#fire(now, "credits", account.lowCreditsBelow, {
+      used: this.#monthUsed(month),
+      quota: account.quota,
+      balance: Math.max(0, left),
+      spent: this.#store.monthSpend(month),
+    });
+  }
+
+  /** An alert fired: recorded once per month, kind and level (a repeat does nothing); sent by `sendAlerts`. */
+  #fire(now: number, kind: AlertKind, level: number, data: AlertData): void {
+    const month = utcDay(now).slice(0, 7);
+    const id = `${month}:${kind}:${level}`;
+    this.#alerted ??= new Set(this.#store.alerts().map((a) => `${a.month}:${a.kind}:${a.level}`));
+    if (this.#alerted.has(id)) return;
+    this.#alerted.add(id);
+    if (this.#store.addAlert({ month, kind, level, at: now, data })) this.#alertsDue = true;
+  }
+
+  /** Alerts fired by this event are handed to an alarm of their own: the call that fired them does not wait for mail or D1. */
+  async #alertsAfter(): Promise<void> {
+    if (!this.#alertsDue) return;
+    this.#alertsDue = false;
+    await this.schedule(0, "sendAlerts");
+  }
+
+  /**
+   * Sends the alerts not sent yet (scheduled by the event that fired them): each recorded in D1,
+   * emailed in the account's language and announced to its webhooks (`usage.threshold`), each once
+   * (deliverAlert is safe to repeat). A failure is tried again a minute later.
+   */
+  async sendAlerts(): Promise<void> {
+    for (const alert of this.#store.alerts().filter((a) => !a.sent)) {
+      try {
+        await deliverAlert(guardedEnv(this.env), this.name, alert);
+        this.#store.markAlertSent(alert);
+      } catch {
+        await this.schedule(ALERT_RETRY_SECONDS, "sendAlerts");
+        return;
+      }
+    }
+  }
+
+  /** What the month stands at: calls against the plan's quota, credits spent beyond it (held by running jobs included) against the spend limit. */
+  async limits({ now = Date.now() }: { now?: number } = {}): Promise<{ month: string; used: number; quota: number; spent: number }> {
+    const month = utcDay(now).slice(0, 7);
+    if (!this.#account(now)) await this.#loadAccount(now);
+    return {
+      month,
+      used: this.#monthUsed(month),
+      quota: this.#account(now)?.quota ?? 0,
+      spent: this.#store.monthSpend(month) + this.#store.jobsHeld().unspent,
+    };
+  }
+
+  // ---------------------------------------------------------------- the request log
+
+  /**
+   * Lines of the request log from an isolate (request-log.ts), written once each however often
+   * sent. Days past the plan's keeping are dropped here, at most once an hour. Returns the rows
+   * written (the cost the platform bills: one per line).
+   */
+  async logRequests({ calls, now = Date.now() }: { calls: LoggedCall[]; now?: number }): Promise<{ written: number }> {
+    const written = this.#log.add(calls);
+    if (now - this.#logPrunedAt >= LOG_PRUNE_MS) {
+      this.#logPrunedAt = now;
+      const account = this.#account(now) ?? (await this.#loadAccount(now).then(() => this.#account(now)));
+      if (account) this.#log.dropBefore(now - requestLogDays(account.plan) * DAY_MS);
+      // Far more than any plan's keeping would hold: the oldest day goes first.
+      for (let day = this.#log.oldestDay(); day && this.ctx.storage.sql.databaseSize > LOG_MAX_BYTES; day = this.#log.oldestDay()) this.#log.dropDay(day);
+    }
+    return { written };
+  }
+
+  /** A page of the request log, newest first, never older than the plan keeps (`keptDays`). */
+  async requestLog(query: LogQuery & { now?: number }): Promise<{ calls: LoggedCall[]; keptDays: number }> {
+    const now = query.now ?? Date.now();
+    if (!this.#account(now)) await this.#loadAccount(now);
+    const keptDays = requestLogDays(this.#account(now)?.plan ?? "free");
+    const calls = this.#log.find({ ...query, from: Math.max(query.from, now - keptDays * DAY_MS) });
+    return { calls, keptDays };
+  }
+
+  /** The object's SQLite size in bytes (the request log is most of it): for the measured cost per call. */
+  async storageBytes(): Promise<number> {
+    return this.ctx.storage.sql.databaseSize;
+  }
+
   async #scheduleFlush() {
     if (this.#store.state.flushScheduled) return;
     this.#store.setState({ flushScheduled: true });
@@ -411,8 +587,9 @@ export class AccountObject extends Agent<Env> {
   async flush(): Promise<void> {
     const store = this.#store;
     store.setState({ flushScheduled: false });
-    // Old tickets go here, not on every call (every admission schedules a flush).
+    // Old tickets go here, not on every call (every admission schedules a flush); so do last month's alerts, sent.
     store.forgetTicketsBefore(Date.now() - TICKET_MS);
+    store.forgetAlertsBefore(utcDay(Date.now()).slice(0, 7));
     const userId = this.name;
     const { counts, lastUse } = store.unflushed();
     // The debit of this flush is fixed (amount and ref) before writing, so a retry writes the same row.

@@ -1,10 +1,11 @@
 /**
- * The account's tables: daily usage (`usage_daily`), the plan catalog (`plans`) and the credit
- * ledger (`credit_ledger`), which admission reads and billing writes through these statements.
+ * The account's tables: daily usage (`usage_daily`), the plan catalog (`plans`), the credit
+ * ledger (`credit_ledger`), which admission reads and billing writes through these statements, and
+ * the account's own settings and alerts (`account_settings`, `usage_alerts`).
  */
 import { and, asc, desc, eq, type SQL, sql, sum } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { creditLedger, plans, usageDaily } from "../db/schema";
+import { accountSettings, creditLedger, plans, usageAlerts, usageDaily } from "../db/schema";
 
 /** A day's count for one key and endpoint, written as an absolute value (a repeated flush changes nothing). For a batch. */
 export function upsertDailyCount(db: Db, row: typeof usageDaily.$inferInsert) {
@@ -96,4 +97,41 @@ export function deleteAccountRowsIf(db: Db, userId: string, condition: SQL) {
     db.delete(usageDaily).where(and(eq(usageDaily.userId, userId), condition)),
     db.delete(creditLedger).where(and(eq(creditLedger.userId, userId), condition)),
   ];
+}
+
+// ---------------------------------------------------------------- settings and alerts
+
+export type AccountSettingsRow = typeof accountSettings.$inferSelect;
+export type UsageAlertRow = typeof usageAlerts.$inferSelect;
+
+export async function findAccountSettings(db: Db, userId: string): Promise<AccountSettingsRow | undefined> {
+  return (await db.select().from(accountSettings).where(eq(accountSettings.userId, userId)).limit(1))[0];
+}
+
+/** The account's settings as a whole (absent fields keep their value). */
+export async function saveAccountSettings(db: Db, row: AccountSettingsRow): Promise<void> {
+  const { userId: _, ...set } = row;
+  await db.insert(accountSettings).values(row).onConflictDoUpdate({ target: accountSettings.userId, set });
+}
+
+/** An alert, once per account, month, kind and level; the row (new or already there). */
+export async function recordAlert(db: Db, row: Omit<typeof usageAlerts.$inferInsert, "id">): Promise<UsageAlertRow> {
+  const [, found] = await db.batch([
+    db.insert(usageAlerts).values(row).onConflictDoNothing(),
+    db
+      .select()
+      .from(usageAlerts)
+      .where(and(eq(usageAlerts.userId, row.userId), eq(usageAlerts.month, row.month), eq(usageAlerts.kind, row.kind), eq(usageAlerts.level, row.level)))
+      .limit(1),
+  ]);
+  return found[0];
+}
+
+export async function markAlertEmailed(db: Db, id: number, at: number): Promise<void> {
+  await db.update(usageAlerts).set({ emailedAt: at }).where(eq(usageAlerts.id, id));
+}
+
+/** An account's alerts, newest first (at most `limit`). */
+export function alertsOfUser(db: Db, userId: string, limit: number) {
+  return db.select().from(usageAlerts).where(eq(usageAlerts.userId, userId)).orderBy(desc(usageAlerts.createdAt), desc(usageAlerts.id)).limit(limit);
 }

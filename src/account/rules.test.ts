@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seeded } from "../lib/random";
-import { creditsBack, LEASE_MAX_CALLS, leaseSize, priceCalls } from "./rules";
+import { creditsBack, LEASE_MAX_CALLS, leaseSize, passesSpendLimit, priceCalls, quotaAlertsReached, requestLogDays } from "./rules";
 
 describe("credits spent = calls served beyond the quota", () => {
   it("calls within the quota are free; each beyond it costs one credit", () => {
@@ -77,5 +77,29 @@ describe("lease size", () => {
     expect(leaseSize(100)).toBe(0);
     expect(leaseSize(0)).toBe(0);
     expect(leaseSize(1_000_000)).toBe(LEASE_MAX_CALLS);
+  });
+});
+
+describe("alerts and the spend limit", () => {
+  it("quota alerts at 80% and 100%, both when a batch crosses both", () => {
+    expect(quotaAlertsReached(799, 1000)).toEqual([]);
+    expect(quotaAlertsReached(800, 1000)).toEqual([80]);
+    expect(quotaAlertsReached(1000, 1000)).toEqual([80, 100]);
+    expect(quotaAlertsReached(5, 0)).toEqual([]);
+  });
+
+  it("the spend limit: credits beyond it refused, none without a limit, a limit of 0 spends none", () => {
+    expect(passesSpendLimit(null, 1e9, 1)).toBe(false);
+    expect(passesSpendLimit(100, 99, 1)).toBe(false);
+    expect(passesSpendLimit(100, 100, 1)).toBe(true);
+    expect(passesSpendLimit(100, 95, 10)).toBe(true);
+    expect(passesSpendLimit(0, 0, 1)).toBe(true);
+    expect(passesSpendLimit(0, 0, 0)).toBe(false);
+  });
+
+  it("the request log keeps 7 days, longer on larger plans", () => {
+    expect([requestLogDays("free"), requestLogDays("starter"), requestLogDays("pro"), requestLogDays("business"), requestLogDays("internal")]).toEqual([
+      7, 14, 30, 90, 7,
+    ]);
   });
 });

@@ -62,3 +62,23 @@ export function priceJobRows(job: { rows: number; credits: number; rowsDone: num
   const freeLeft = Math.max(0, job.rows - job.credits - job.rowsDone);
   return { rows, credits: rows - Math.min(rows, freeLeft) };
 }
+
+/** How many days the request log keeps, per plan (GET /billing/plans says it as `request_log_days`): longer on larger plans. */
+const REQUEST_LOG_DAYS: Record<string, number> = { free: 7, starter: 14, pro: 30, business: 90 };
+export const requestLogDays = (plan: string): number => REQUEST_LOG_DAYS[plan] ?? 7;
+
+/** The shares of the monthly quota (percent) whose crossing sends an alert, once a month each. */
+export const QUOTA_ALERTS = [80, 100] as const;
+
+/** Which quota alerts `used` calls of `quota` have reached (a batch may cross both at once). */
+export function quotaAlertsReached(used: number, quota: number): number[] {
+  return quota > 0 ? QUOTA_ALERTS.filter((pct) => used * 100 >= quota * pct) : [];
+}
+
+/**
+ * Whether `credits` more credits beyond the quota would pass the account's monthly spend limit,
+ * `spent` being those already spent this month (and held by running jobs). No limit: never.
+ */
+export function passesSpendLimit(limit: number | null, spent: number, credits: number): boolean {
+  return limit !== null && credits > 0 && spent + credits > limit;
+}

@@ -63,6 +63,13 @@ const jobOf = (r: JobRow): JobReservation => ({
   written: r.written === 1,
 });
 
+export type AlertKind = "quota" | "credits" | "spend_limit";
+/** An alert that fired: `level` is 80 or 100 (percent of the quota), the credit level crossed, or the spend limit reached. */
+export type FiredAlert = { month: string; kind: AlertKind; level: number; at: number; data: AlertData; sent: boolean };
+/** What the account stood at when an alert fired. */
+export type AlertData = { used: number; quota: number; balance?: number; spent?: number; limit?: number };
+type AlertRow = { month: string; kind: string; level: number; at: number; data: string; sent: number };
+
 type StateRow = { pending_debit: number; owed: number; flush_amount: number | null; flush_ref: string | null; flush_scheduled: number };
 
 export class AccountStore {
@@ -85,6 +92,11 @@ export class AccountStore {
     // The chunks of a job charged, kept as long as the job (not as tickets, which go after minutes):
     // a chunk delivered again hours later, or re-sent by the jobs' watchdog, is still charged once.
     sql`CREATE TABLE IF NOT EXISTS job_chunks (job_id TEXT NOT NULL, chunk INTEGER NOT NULL, rows INTEGER NOT NULL, PRIMARY KEY (job_id, chunk))`;
+    // Credits spent beyond the quota per UTC month (calls' and jobs' rows'), less those given back:
+    // what the account's spend limit is checked against.
+    sql`CREATE TABLE IF NOT EXISTS month_spend (month TEXT PRIMARY KEY, credits INTEGER NOT NULL)`;
+    // Alerts that fired (once per month, kind and level), and whether they were handed over for sending.
+    sql`CREATE TABLE IF NOT EXISTS alerts (month TEXT NOT NULL, kind TEXT NOT NULL, level INTEGER NOT NULL, at INTEGER NOT NULL, data TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (month, kind, level))`;
     sql`INSERT OR IGNORE INTO state (id) VALUES (1)`;
     this.#adoptMetaTable();
     const row = sql<StateRow>`SELECT pending_debit, owed, flush_amount, flush_ref, flush_scheduled FROM state`[0];
@@ -249,12 +261,17 @@ export class AccountStore {
     return true;
   }
 
-  /** Rows still reserved by jobs running (counted as used by the quota), and credits held by jobs whose entry is not in the ledger yet. */
-  jobsHeld(): { rows: number; credits: number; spent: number } {
-    return this.sql<{ rows: number; credits: number; spent: number }>`SELECT
+  /**
+   * Rows still reserved by jobs running (counted as used by the quota), credits held by jobs whose
+   * entry is not in the ledger yet (and of those, spent), and credits running jobs reserved and have
+   * not spent yet (held against the spend limit).
+   */
+  jobsHeld(): { rows: number; credits: number; spent: number; unspent: number } {
+    return this.sql<{ rows: number; credits: number; spent: number; unspent: number }>`SELECT
       coalesce(sum(CASE WHEN ended = 0 THEN rows - rows_done ELSE 0 END), 0) AS rows,
       coalesce(sum(CASE WHEN written = 0 THEN credits ELSE 0 END), 0) AS credits,
-      coalesce(sum(CASE WHEN written = 0 THEN credits_spent ELSE 0 END), 0) AS spent FROM jobs`[0];
+      coalesce(sum(CASE WHEN written = 0 THEN credits_spent ELSE 0 END), 0) AS spent,
+      coalesce(sum(CASE WHEN ended = 0 THEN max(0, credits - credits_spent) ELSE 0 END), 0) AS unspent FROM jobs`[0];
   }
 
   /** Jobs ended whose ledger entry is still to be written. */
@@ -262,6 +279,45 @@ export class AccountStore {
     return this.sql<JobRow>`SELECT id, key_id, endpoint, rows, credits, rows_done, credits_spent, ended, written FROM jobs WHERE ended = 1 AND written = 0`.map(
       jobOf,
     );
+  }
+
+  // Credits spent per month (the spend limit)
+
+  monthSpend(month: string): number {
+    return this.sql<{ credits: number }>`SELECT credits FROM month_spend WHERE month = ${month}`[0]?.credits ?? 0;
+  }
+
+  /** `credits` more spent in `month` (negative: given back; never below zero). */
+  addMonthSpend(month: string, credits: number): void {
+    if (credits === 0) return;
+    this.sql`INSERT INTO month_spend (month, credits) VALUES (${month}, max(0, ${credits}))
+             ON CONFLICT (month) DO UPDATE SET credits = max(0, credits + ${credits})`;
+  }
+
+  // Alerts
+
+  /** Records an alert once per month, kind and level; true when it is new. */
+  addAlert(a: Omit<FiredAlert, "sent">): boolean {
+    this.sql`INSERT OR IGNORE INTO alerts (month, kind, level, at, data) VALUES (${a.month}, ${a.kind}, ${a.level}, ${a.at}, ${JSON.stringify(a.data)})`;
+    return this.sql<{ n: number }>`SELECT changes() AS n`[0].n === 1;
+  }
+
+  /** The alerts of `month` (or every month kept), sent or not. */
+  alerts(month?: string): FiredAlert[] {
+    const rows = month
+      ? this.sql<AlertRow>`SELECT month, kind, level, at, data, sent FROM alerts WHERE month = ${month}`
+      : this.sql<AlertRow>`SELECT month, kind, level, at, data, sent FROM alerts`;
+    return rows.map((r) => ({ month: r.month, kind: r.kind as AlertKind, level: r.level, at: r.at, data: JSON.parse(r.data), sent: r.sent === 1 }));
+  }
+
+  markAlertSent(a: { month: string; kind: string; level: number }): void {
+    this.sql`UPDATE alerts SET sent = 1 WHERE month = ${a.month} AND kind = ${a.kind} AND level = ${a.level}`;
+  }
+
+  /** Alerts of months before `month` that were sent are forgotten (D1's usage_alerts keeps them). */
+  forgetAlertsBefore(month: string): void {
+    this.sql`DELETE FROM alerts WHERE month < ${month} AND sent = 1`;
+    this.sql`DELETE FROM month_spend WHERE month < ${month}`;
   }
 
   // Revoked keys

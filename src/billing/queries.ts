@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, lt, lte, ne, or, type SQL, sql } from "driz
 import { appendLedgerIf, appendTakeBackIf } from "../account/queries";
 import { reconcileUserPlans, setPlan, setPlanOf } from "../auth/queries";
 import { batch, type Db } from "../db/client";
-import { invoices, subscriptions } from "../db/schema";
+import { billingDetails, invoices, receipts, subscriptions } from "../db/schema";
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 
@@ -156,10 +156,13 @@ export async function settlePaid(
   let seenEnd = inv.kind === "subscription" ? await lastPeriodEnd(db, inv.userId) : 0;
   // Each effect applies only if the invoice is PAID after the guarded transition; `source` is unique.
   const paid = sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${inv.id} AND status = 'PAID')`;
-  const effects =
-    inv.kind === "topup"
+  // The receipt last: issued only if the invoice is paid by then, once (an effect's index is read below).
+  const effects = [
+    ...(inv.kind === "topup"
       ? [appendLedgerIf({ userId: inv.userId, amount: inv.credits ?? 0, reason, ref: source, createdAt: now }, paid)]
-      : [queuedSubscription(inv, subscriptionId, now, seenEnd, periodOf), planNow(inv.userId, now, paid)];
+      : [queuedSubscription(inv, subscriptionId, now, seenEnd, periodOf), planNow(inv.userId, now, paid)]),
+    issueReceipts(sql`i.id = ${inv.id}`),
+  ];
   const [transition, effect] = await batch(db, [
     db
       .update(invoices)
@@ -319,4 +322,68 @@ export function deleteBillingRowsIf(db: Db, userId: string, condition: SQL) {
     db.delete(subscriptions).where(and(eq(subscriptions.userId, userId), condition)),
     db.delete(invoices).where(and(eq(invoices.userId, userId), condition)),
   ];
+}
+
+// ---------------------------------------------------------------- billing details and receipts
+
+export type BillingDetailsRow = typeof billingDetails.$inferSelect;
+
+export async function findBillingDetails(db: Db, userId: string): Promise<BillingDetailsRow | undefined> {
+  return (await db.select().from(billingDetails).where(eq(billingDetails.userId, userId)).limit(1))[0];
+}
+
+export async function saveBillingDetails(db: Db, row: BillingDetailsRow): Promise<void> {
+  const { userId: _, ...set } = row;
+  await db.insert(billingDetails).values(row).onConflictDoUpdate({ target: billingDetails.userId, set });
+}
+
+/**
+ * Receipts for the paid (or since refunded) invoices `which` selects (over `invoices i`) that have
+ * none: each numbered after the last receipt (in the order paid), its buyer copied from the account
+ * and its billing details as they are now. One statement: a number is never given twice. For a batch.
+ */
+export function issueReceipts(which: SQL): SQL {
+  return sql`INSERT OR IGNORE INTO receipts (invoice_id, user_id, seq, issued_at, buyer_name, buyer_email, company_name, npwp, address)
+    SELECT i.id, i.user_id,
+      (SELECT coalesce(max(seq), 0) FROM receipts) + row_number() OVER (ORDER BY i.paid_at, i.id),
+      i.paid_at, u.name, u.email, d.company_name, d.npwp, d.address
+    FROM invoices i JOIN users u ON u.id = i.user_id LEFT JOIN billing_details d ON d.user_id = i.user_id
+    WHERE ${which} AND i.status IN ('PAID', 'REFUNDED') AND i.paid_at IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM receipts r WHERE r.invoice_id = i.id)`;
+}
+
+/** Receipts of a user's paid invoices settled before receipts existed: issued now (a no-op once done). */
+export async function issueMissingReceipts(db: Db, userId: string): Promise<void> {
+  await db.run(issueReceipts(sql`i.user_id = ${userId}`));
+}
+
+export type ReceiptRow = typeof receipts.$inferSelect & { invoice: InvoiceRow; periodStart: number | null; periodEnd: number | null };
+
+const receiptColumns = { receipt: receipts, invoice: invoices, periodStart: subscriptions.periodStart, periodEnd: subscriptions.periodEnd };
+
+function receiptRows(db: Db, where: SQL | undefined) {
+  return db
+    .select(receiptColumns)
+    .from(receipts)
+    .innerJoin(invoices, eq(invoices.id, receipts.invoiceId))
+    .leftJoin(subscriptions, eq(subscriptions.source, sql`'invoice:' || ${receipts.invoiceId}`))
+    .where(where)
+    .orderBy(desc(receipts.seq));
+}
+
+const rowOf = (r: { receipt: typeof receipts.$inferSelect; invoice: InvoiceRow; periodStart: number | null; periodEnd: number | null }): ReceiptRow => ({
+  ...r.receipt,
+  invoice: r.invoice,
+  periodStart: r.periodStart,
+  periodEnd: r.periodEnd,
+});
+
+/** A user's receipts, newest first (at most `limit`). */
+export async function receiptsOfUser(db: Db, userId: string, limit: number): Promise<ReceiptRow[]> {
+  return (await receiptRows(db, eq(receipts.userId, userId)).limit(limit)).map(rowOf);
+}
+
+/** One of the user's receipts, by its invoice id; another user's is undefined, as an unknown one. */
+export async function findReceipt(db: Db, userId: string, invoiceId: string): Promise<ReceiptRow | undefined> {
+  return (await receiptRows(db, and(eq(receipts.userId, userId), eq(receipts.invoiceId, invoiceId))).limit(1)).map(rowOf)[0];
 }

@@ -6,6 +6,7 @@
 import { renderSVG } from "uqr";
 import { accountChanged, pendingDebits } from "../account/admission";
 import { appendLedgerOnce, findPlan, ledgerBalance, ledgerEntryAmount, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
+import { requestLogDays } from "../account/rules";
 import { audit, auditIf } from "../audit/service";
 import { batch, primaryDb } from "../db/client";
 import type { UserRow } from "../db/schema";
@@ -51,7 +52,15 @@ const pendingReference = (id: string) => `pending:${id}`;
 const isPending = (inv: InvoiceRow) => inv.reference === pendingReference(inv.id);
 
 export function publicPlan(p: PlanRow) {
-  return { id: p.id, name: p.name, price_idr: p.priceIdr, monthly_quota: p.monthlyQuota, rate_limit_per_minute: p.rateLimitPerMinute, features: p.features };
+  return {
+    id: p.id,
+    name: p.name,
+    price_idr: p.priceIdr,
+    monthly_quota: p.monthlyQuota,
+    rate_limit_per_minute: p.rateLimitPerMinute,
+    features: p.features,
+    request_log_days: requestLogDays(p.id),
+  };
 }
 
 /**

@@ -106,6 +106,21 @@ export type Admit = {
   mayCall(ctx: DataContext, ep: DataEndpoint): void;
   /** Rate, quota and metering of one request of `calls` calls; `giveBack` uncounts them when the request fails. */
   admit(ctx: DataContext, ep: DataEndpoint, calls: number): Promise<{ giveBack(): Promise<void> }>;
+  /** The call answered (or refused), for the account's request log: never waits, never throws. */
+  record(ctx: DataContext, call: AnsweredCall): void;
+};
+
+/** A data call as its surface answered it (REST's status; an MCP tool error's code with the status REST would have). */
+export type AnsweredCall = {
+  surface: "rest" | "mcp";
+  method: string;
+  /** The endpoint's path template, or the MCP tool's name. */
+  route: string;
+  status: number;
+  code: string | null;
+  /** Date.now() when the request (or the tool call) started. */
+  startedAt: number;
+  version: string | null;
 };
 
 /** Admits a request, runs `serve`, and gives the calls back when it fails: only successes are metered. */

@@ -6,6 +6,7 @@
  * read with raw SQL in src/wilayah/search/queries.ts; the space tables likewise (schema/geo.ts).
  * A new capability's tables: a file of its own here, and one line below.
  */
+export * from "./schema/alerts";
 export * from "./schema/audit";
 export * from "./schema/auth";
 export * from "./schema/billing";
@@ -17,6 +18,7 @@ export * from "./schema/history";
 export * from "./schema/islands";
 export * from "./schema/jobs";
 export * from "./schema/keys";
+export * from "./schema/receipts";
 export * from "./schema/regions";
 export * from "./schema/reports";
 export * from "./schema/search";

@@ -16,7 +16,7 @@ export type Caller = "none" | "apiKey" | "bearer" | "keyOrSession" | "admin" | "
 /** Codes every route of a kind of caller or input can answer. */
 const CALLER_ERRORS: Record<Caller, ErrorCode[]> = {
   none: [],
-  apiKey: ["MISSING_API_KEY", "INVALID_API_KEY", "ACCOUNT_SUSPENDED", "QUOTA_EXCEEDED", "RATE_LIMITED"],
+  apiKey: ["MISSING_API_KEY", "INVALID_API_KEY", "ACCOUNT_SUSPENDED", "QUOTA_EXCEEDED", "SPEND_LIMIT_REACHED", "RATE_LIMITED"],
   bearer: ["MISSING_TOKEN", "UNAUTHORIZED", "INVALID_TOKEN", "ACCOUNT_SUSPENDED"],
   keyOrSession: ["MISSING_API_KEY", "INVALID_API_KEY", "UNAUTHORIZED", "INVALID_TOKEN", "ACCOUNT_SUSPENDED", "RATE_LIMITED"],
   admin: ["MISSING_TOKEN", "UNAUTHORIZED", "INVALID_TOKEN", "ACCOUNT_SUSPENDED", "FORBIDDEN"],

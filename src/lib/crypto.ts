@@ -60,3 +60,28 @@ export type IdPrefix = "key" | "user" | "inv" | "sub" | "wh" | "msg" | "job" | "
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${base64url(randomBytes(12))}`;
 }
+
+/**
+ * A UUID version 7 (RFC 9562): the first 48 bits are the time in epoch milliseconds, the rest
+ * (but the version and variant bits) random: 74 random bits, unique enough for a request id, and
+ * ids made later sort after. The request log keeps a call under its time, so a request id pasted
+ * from an error answer is found by its own time, with no index of ids to write on every call.
+ */
+export function timeOrderedUuid(now = Date.now()): string {
+  const b = randomBytes(16);
+  let t = now;
+  for (let i = 5; i >= 0; i--) {
+    b[i] = t % 256;
+    t = Math.floor(t / 256);
+  }
+  b[6] = (b[6] & 0x0f) | 0x70;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = hex(b);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** The time (epoch ms) a UUID version 7 was made at; undefined for anything else (an older random id, a typo). */
+export function uuidTime(id: string): number | undefined {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  return Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+}

@@ -6,7 +6,7 @@
  * Objects), or the transient messages of D1 and KV. A failure that is ours (a constraint, a syntax
  * error, a bug) is not one of them and stays a 500 that is logged.
  */
-import { ApiError } from "./errors";
+import { ApiError, type ErrorCode } from "./errors";
 import { errorText, type LogFields, log } from "./log";
 
 const TRANSIENT =
@@ -65,4 +65,10 @@ export function failureAnswer(e: unknown, where: LogFields, event = "unhandled_e
   // runs, separators included (lib/log.ts maskNik), in every field (the path of /wilayah/nik/:nik too).
   log.error(event, { ...where, error: errorText(e) });
   return new ApiError("INTERNAL_ERROR", "Something went wrong on our side. Quote the request id when you contact support.");
+}
+
+/** The code `failureAnswer` answers `e` with, without logging it again (the request log's line of a failed call). */
+export function failureCode(e: unknown): ErrorCode {
+  if (e instanceof ApiError) return e.code;
+  return isTransientFailure(e) ? "SERVICE_UNAVAILABLE" : "INTERNAL_ERROR";
 }

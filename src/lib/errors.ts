@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   INVALID_SIGNATURE: 401,
   // 402, 403
   QUOTA_EXCEEDED: 402,
+  /** The account's own monthly cap on credits spent beyond the quota is reached (credits may be left). */
+  SPEND_LIMIT_REACHED: 402,
   FORBIDDEN: 403,
   EMAIL_NOT_VERIFIED: 403,
   CHALLENGE_FAILED: 403,

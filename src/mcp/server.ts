@@ -13,8 +13,8 @@ import pkg from "../../package.json";
 import type { DataContext } from "../data/context";
 import { type DataEndpoint, isFileEndpoint, type JsonEndpoint } from "../data/endpoint";
 import { type Admit, serveDataCall } from "../data/run";
-import { failureAnswer } from "../lib/dependency";
-import { type ErrorCode, errorBody } from "../lib/errors";
+import { failureAnswer, failureCode } from "../lib/dependency";
+import { ERROR_STATUS, type ErrorCode, errorBody } from "../lib/errors";
 import { toJsonSchema } from "../lib/json-schema";
 import { portableSchema } from "./portable-schema";
 
@@ -161,6 +161,22 @@ export function buildServer(
   for (const tool of known ? accountTools.filter((t) => t.name === only) : accountTools) {
     answering(server, tool.name, tool.config, call, async (a) => JSON.stringify(await tool.run(a, call)));
   }
-  for (const tool of tools) answering(server, tool.name, tool.config, call, async (a) => (await serveDataCall(tool.ep, a, call, admit)).json);
+  for (const tool of tools)
+    answering(server, tool.name, tool.config, call, (a) => recorded(tool.name, call, admit, () => serveDataCall(tool.ep, a, call, admit)));
   return server;
+}
+
+/** A data tool's call, served and put in the account's request log (an error as the status REST gives it). */
+async function recorded(name: string, call: DataContext, admit: Admit, serve: () => Promise<{ json: string; version: string }>): Promise<string> {
+  const startedAt = Date.now();
+  const line = { surface: "mcp", method: "tools/call", route: name, startedAt } as const;
+  try {
+    const answer = await serve();
+    admit.record(call, { ...line, status: 200, code: null, version: answer.version });
+    return answer.json;
+  } catch (e) {
+    const code = failureCode(e);
+    admit.record(call, { ...line, status: ERROR_STATUS[code], code, version: null });
+    throw e;
+  }
 }

@@ -30,13 +30,13 @@ const TAGS = [
   { name: "Weather", description: "BMKG forecasts and earthquakes (credit BMKG where you show them)." },
   { name: "Auth", description: "Registration, login, email verification, public configuration." },
   { name: "Keys", description: "Your API keys." },
-  { name: "Usage", description: "Your metered calls." },
+  { name: "Usage", description: "Your metered calls, your request log, your alerts and spend limit." },
   {
     name: "Webhooks",
     description:
       "Your webhook endpoints: edition.published and regions.changed, signed the Standard Webhooks way (headers webhook-id, webhook-timestamp, webhook-signature; payload: the WebhookPayload schema and the `webhooks` section of this document).",
   },
-  { name: "Billing", description: "Plans, QRIS top-up and subscriptions (Tripay), credits." },
+  { name: "Billing", description: "Plans, QRIS top-up and subscriptions (Tripay), credits, receipts (kwitansi) and billing details." },
   { name: "Admin", description: "For administrators." },
   { name: "Health", description: "Liveness." },
 ];

@@ -92,6 +92,19 @@ form.roll select{width:auto;padding:.25rem .4rem;font-size:.875rem}
 .origins{overflow-wrap:anywhere}
 ol.attempts{margin:0;padding-left:1.2rem;font-size:.85rem}
 pre.try{background:#0f1720;color:#dfe7ef;padding:.7rem;border-radius:6px;overflow-x:auto;font-size:.85rem}
+input[type=datetime-local]{width:100%;padding:.5rem .6rem;border:1px solid #b9c2cc;border-radius:6px;font:inherit;background:#fff}
+.filter-grid{display:grid;gap:0 1rem;grid-template-columns:repeat(auto-fit,minmax(200px,1fr))}
+.filter-grid .wide{grid-column:1/-1}
+table.requests td{font-size:.9rem}
+table.requests code{font-size:.8rem;overflow-wrap:anywhere}
+a.reqid{text-decoration:none}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}
+dl.facts dt{color:var(--muted)}
+dl.facts dd{margin:0;overflow-wrap:anywhere}
+ul.alerts{list-style:none;padding:0;margin:0}
+ul.alerts li{padding:.35rem 0;border-bottom:1px solid var(--line)}
+progress{width:100%;height:.8rem;accent-color:var(--accent)}
+h3{font-size:1rem;margin:1rem 0 .5rem}
 @media (max-width:640px){
   main{padding:.75rem}
   .pay{grid-template-columns:1fr}
@@ -103,6 +116,67 @@ pre.try{background:#0f1720;color:#dfe7ef;padding:.7rem;border-radius:6px;overflo
   table.responsive td::before{content:attr(data-label);font-weight:600;color:var(--muted);text-align:left}
   progress{width:100%;height:1rem}
   table.responsive td.num{text-align:right}
+  dl.facts{grid-template-columns:1fr}
+  dl.facts dd{margin-bottom:.4rem}
+}
+`;
+
+/**
+ * A receipt (kwitansi): one A4 page on paper or in a PDF (the toolbar is not printed), a sheet on
+ * a screen, one column on a phone.
+ */
+export const RECEIPT_CSS = `
+@page{size:A4;margin:14mm}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:#17202a;background:#e9edf1}
+.toolbar{max-width:210mm;margin:0 auto;padding:.75rem 1rem;display:flex;justify-content:space-between;align-items:center;gap:1rem;flex-wrap:wrap}
+.toolbar a{color:#0b6e4f}
+.toolbar button{background:#0b6e4f;color:#fff;border:0;border-radius:6px;padding:.55rem 1rem;font:inherit;font-weight:600;cursor:pointer}
+.sheet{display:block;background:#fff;max-width:210mm;min-height:200mm;margin:0 auto 2rem;padding:16mm;box-shadow:0 1px 4px rgba(0,0,0,.15)}
+.head{display:flex;justify-content:space-between;gap:1.5rem;border-bottom:2px solid #0b6e4f;padding-bottom:1rem}
+.seller-name{font-size:1.35rem;font-weight:700;color:#0b6e4f}
+.title{text-align:right}
+h1{font-size:1.6rem;letter-spacing:.08em;margin:0 0 .4rem}
+h1 .en{display:block;font-size:.8rem;letter-spacing:.2em}
+.meta{display:grid;grid-template-columns:auto auto;gap:.1rem .75rem;margin:0;justify-content:end}
+.meta dt{color:#5b6673}
+.meta dd{margin:0;font-weight:600}
+.stamp{display:inline-block;margin-top:.6rem;border:2px solid #0b6e4f;color:#0b6e4f;padding:.15rem .6rem;font-weight:700;border-radius:4px;letter-spacing:.05em}
+.stamp.refunded{border-color:#a4262c;color:#a4262c}
+h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:#5b6673;margin:1.4rem 0 .4rem}
+h2 .en{text-transform:none;letter-spacing:0}
+.en{color:#5b6673;font-weight:400}
+.buyer-name{font-size:1.1rem;font-weight:700}
+.muted{color:#5b6673}
+table.items{width:100%;border-collapse:collapse}
+.items th,.items td{padding:.5rem .4rem;border-bottom:1px solid #dde2e8;text-align:left;vertical-align:top}
+.items thead th{font-size:.8rem;color:#5b6673;font-weight:600}
+.items td .en{font-size:.85rem}
+.num{text-align:right!important;font-variant-numeric:tabular-nums;white-space:nowrap}
+.items tfoot th{text-align:right;border-bottom:0}
+.items tfoot td{border-bottom:0}
+.total{font-size:1.2rem;font-weight:700}
+.words{background:#f3f6f4;border-left:3px solid #0b6e4f;padding:.6rem .8rem;margin:.9rem 0 0}
+.words .label{color:#5b6673}
+.payment dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0}
+.payment dt{color:#5b6673}
+.payment dd{margin:0;overflow-wrap:anywhere}
+.foot{margin-top:2.5rem;padding-top:.75rem;border-top:1px solid #dde2e8;font-size:.8rem;color:#5b6673}
+@media print{
+  body{background:#fff}
+  .toolbar{display:none}
+  .sheet{box-shadow:none;margin:0;padding:0;max-width:none;min-height:0}
+}
+@media (max-width:640px){
+  .sheet{padding:1rem;min-height:0}
+  .head{flex-direction:column}
+  .title{text-align:left}
+  .meta{justify-content:start}
+  .items th,.items td{padding:.45rem .25rem}
+  .items thead .en{display:block}
+  .payment dl{grid-template-columns:1fr;gap:0}
+  .payment dd{margin-bottom:.4rem}
 }
 `;
 
@@ -125,6 +199,10 @@ export const JS = `
     else selectText(el);
   });
   function selectText(el) { var r = document.createRange(); r.selectNodeContents(el); var s = window.getSelection(); s.removeAllRanges(); s.addRange(r); }
+
+  document.addEventListener("click", function (e) {
+    if (e.target.closest && e.target.closest("[data-print]")) window.print();
+  });
 
   document.addEventListener("submit", function (e) {
     var msg = e.target.getAttribute && e.target.getAttribute("data-confirm");

@@ -1,8 +1,13 @@
 /** @jsxImportSource hono/jsx */
-/** Portal pages: plans and billing (balance, ledger, invoices), top-up and subscribe, the QRIS payment page with its live status. */
+/**
+ * Portal pages: plans and billing (balance, ledger, invoices, receipts, billing details), top-up and
+ * subscribe, the QRIS payment page with its live status, and a receipt to print.
+ */
 import { Hono } from "hono";
 import { z } from "zod";
-import { type invoiceSchema, planIdInput, type planSchema, topupAmountInput } from "../billing/schemas";
+import { receiptHtml } from "../billing/receipt-page";
+import { billingDetailsOf, formatNpwp, getReceipt, listReceipts, saveBillingDetailsOf } from "../billing/receipts";
+import { billingDetailsInput, type invoiceSchema, planIdInput, type planSchema, type ReceiptView, topupAmountInput } from "../billing/schemas";
 import { billingStatus, creditBalance, credits, getInvoice, listInvoices, listPlans, subscribe, topup } from "../billing/service";
 import type { UserRow } from "../db/schema";
 import { ApiError } from "../lib/errors";
@@ -20,7 +25,7 @@ export const billingPages = new Hono<PortalEnv>();
 async function billingPage(c: PortalContext<SignedInEnv>, u: UserRow, notice: Notice, status: 200 | 400 | 403 | 404 | 502 | 503 | 504 = 200) {
   const ledgerPage = Number(c.req.query("ledger_page") ?? "1");
   const paging = { page: Number.isInteger(ledgerPage) && ledgerPage > 0 ? ledgerPage : 1, per_page: 20 };
-  const [plans, sub, cr, invoices] = await Promise.all([
+  const [plans, sub, cr, invoices, receipts, details] = await Promise.all([
     listPlans(c.env),
     billingStatus(c.env, u.id).catch((e) => {
       if (e instanceof ApiError && e.code === "NO_SUBSCRIPTION") return null;
@@ -28,6 +33,8 @@ async function billingPage(c: PortalContext<SignedInEnv>, u: UserRow, notice: No
     }),
     credits(c.env, u.id, paging),
     listInvoices(c.env, u.id, { page: 1, per_page: 10 }),
+    listReceipts(c.env, u.id, PORTAL),
+    billingDetailsOf(c.env, u.id),
   ]);
   return c.html(
     <BillingPage
@@ -40,10 +47,15 @@ async function billingPage(c: PortalContext<SignedInEnv>, u: UserRow, notice: No
       ledger={cr.ledger.items}
       ledgerMeta={cr.ledger.meta}
       invoices={invoices.items}
+      receipts={receipts}
+      details={details}
     />,
     status,
   );
 }
+
+/** The portal's own path: receipts link here. */
+const PORTAL = "/portal";
 
 billingPages.get("/billing", signedIn, async (c) => {
   const u = c.get("user");
@@ -78,6 +90,28 @@ billingPages.post("/billing/subscribe", signedIn, async (c) => {
   }
 });
 
+/** The billing details form: its three fields as the API takes them (blank clears one). */
+const detailsForm = z.preprocess((body) => {
+  const b = body as Record<string, unknown>;
+  return { company_name: b.company_name, npwp: b.npwp, address: b.address };
+}, billingDetailsInput);
+
+billingPages.post("/billing/details", signedIn, async (c) => {
+  const u = c.get("user");
+  try {
+    await saveBillingDetailsOf(c.env, u.id, await form(c, detailsForm));
+    return c.redirect("/portal/billing?msg=details_saved#details", 303);
+  } catch (e) {
+    return billingFailure(c, u, e);
+  }
+});
+
+/** A receipt as its own page, to print or save as PDF (the same page as GET /billing/receipts/:id with Accept: text/html). */
+billingPages.get("/billing/receipts/:id", signedIn, async (c) => {
+  const receipt = await getReceipt(c.env, c.get("user").id, c.req.param("id"), PORTAL);
+  return c.html(receiptHtml(receipt, "/portal/billing#receipts"));
+});
+
 billingPages.get("/billing/invoices/:id", signedIn, async (c) => {
   const u = c.get("user");
   const [invoice, balance] = await Promise.all([getInvoice(c.env, u.id, c.req.param("id")), creditBalance(c.env, u.id)]);
@@ -104,6 +138,8 @@ function BillingPage(props: {
   ledger: { id: number; amount: number; reason: string; created_at: string }[];
   ledgerMeta: Paged;
   invoices: InvoiceView[];
+  receipts: ReceiptView[];
+  details: { company_name: string | null; npwp: string | null; address: string | null };
 }) {
   const { p } = props;
   const verified = p.user?.emailVerified ?? false;
@@ -160,6 +196,7 @@ function BillingPage(props: {
             <div>
               {formatNumber(p.lang, pl.monthly_quota)} {p.t("quota")}
             </div>
+            <div class="muted">{p.t("plan_log_days", { days: pl.request_log_days })}</div>
             {pl.rate_limit_per_minute ? (
               <div class="muted">
                 {formatNumber(p.lang, pl.rate_limit_per_minute)} {p.t("rate")}
@@ -218,6 +255,75 @@ function BillingPage(props: {
             </table>
           </div>
         )}
+      </div>
+      <div class="card" id="receipts">
+        <h2>{p.t("receipts")}</h2>
+        {props.receipts.length === 0 ? (
+          <p class="muted">{p.t("receipts_none")}</p>
+        ) : (
+          <div class="table-wrap">
+            <table class="responsive" data-testid="receipts">
+              <thead>
+                <tr>
+                  <th>{p.t("receipt_number")}</th>
+                  <th>{p.t("receipt_for")}</th>
+                  <th class="num">{p.t("amount")}</th>
+                  <th>{p.t("when")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.receipts.map((r) => (
+                  <tr>
+                    <td data-label={p.t("receipt_number")}>
+                      <a href={r.html_url} aria-label={`${r.number}: ${p.t("receipt_open")}`}>
+                        {r.number}
+                      </a>
+                      {r.status === "refunded" ? <span class="badge err">{p.t("receipt_refunded")}</span> : null}
+                    </td>
+                    <td data-label={p.t("receipt_for")}>{p.lang === "en" ? r.items[0]?.description_en : r.items[0]?.description}</td>
+                    <td data-label={p.t("amount")} class="num">
+                      {formatIdr(p.lang, r.total)}
+                    </td>
+                    <td data-label={p.t("when")}>{formatDate(p.lang, r.issued_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+      <div class="card" id="details">
+        <h2>{p.t("billing_details")}</h2>
+        <p class="hint">{p.t("billing_details_hint")}</p>
+        <form method="post" action="/portal/billing/details" data-testid="details-form">
+          <Csrf p={p} />
+          <div class="grid">
+            <div>
+              <label for="company_name">{p.t("company_name")}</label>
+              <input id="company_name" name="company_name" type="text" maxlength={200} value={props.details.company_name ?? ""} autocomplete="organization" />
+            </div>
+            <div>
+              <label for="npwp">{p.t("npwp")}</label>
+              <input
+                id="npwp"
+                name="npwp"
+                type="text"
+                inputmode="numeric"
+                maxlength={24}
+                value={formatNpwp(props.details.npwp) ?? ""}
+                aria-describedby="npwp-hint"
+              />
+              <p class="hint" id="npwp-hint">
+                {p.t("npwp_hint")}
+              </p>
+            </div>
+          </div>
+          <label for="address">{p.t("address")}</label>
+          <input id="address" name="address" type="text" maxlength={300} value={props.details.address ?? ""} autocomplete="street-address" />
+          <button type="submit" class="mt">
+            {p.t("details_save")}
+          </button>
+        </form>
       </div>
       <div class="card">
         <h2>{p.t("ledger")}</h2>
@@ -307,6 +413,11 @@ function InvoicePage(props: { p: Page; invoice: InvoiceView; balance: number }) 
               <strong id="invoice-balance" data-testid="invoice-balance">
                 {formatNumber(p.lang, props.balance)}
               </strong>
+              <div>
+                <a href={`/portal/billing/receipts/${inv.id}`} data-testid="invoice-receipt">
+                  {p.t("receipt_open")}
+                </a>
+              </div>
             </div>
             <p>
               <a href="/portal/billing">{p.t("back_to_billing")}</a>

@@ -87,6 +87,8 @@ const FLASH = {
   webhook_redelivered: "ok",
   report_filed: "ok",
   report_decided: "ok",
+  alerts_saved: "ok",
+  details_saved: "ok",
 } as const;
 export function flash<E extends PortalEnv>(c: PortalContext<E>): Notice {
   const f = c.req.query("msg");

@@ -17,6 +17,8 @@ const errorsEn: Partial<Record<ErrorCode, string>> = {
   RATE_LIMITED: "Too many attempts. Wait a minute and try again.",
   QUOTA_EXCEEDED:
     "Your plan's remaining monthly quota and your credits cannot cover this many calls; nothing was counted. Send fewer, top up credits or choose a larger plan (Plans & billing).",
+  SPEND_LIMIT_REACHED:
+    "This would spend credits beyond your monthly spend limit; nothing was counted. Raise or remove the limit (Usage, Alerts and limits), or wait for next month.",
   ACCOUNT_SUSPENDED: "This account is suspended. Contact support.",
   EMAIL_NOT_VERIFIED: "Verify your email address first.",
   KEY_LIMIT_REACHED: "You have the maximum number of active keys. Revoke one first.",
@@ -42,6 +44,8 @@ const errorsId: Partial<Record<ErrorCode, string>> = {
   RATE_LIMITED: "Terlalu banyak percobaan. Tunggu satu menit lalu coba lagi.",
   QUOTA_EXCEEDED:
     "Sisa kuota bulanan paket dan kredit Anda tidak cukup untuk panggilan sebanyak ini; tidak ada yang dihitung. Kirim lebih sedikit, isi kredit atau pilih paket yang lebih besar (Paket & tagihan).",
+  SPEND_LIMIT_REACHED:
+    "Ini akan memakai kredit melebihi batas belanja bulanan Anda; tidak ada yang dihitung. Naikkan atau hapus batas (Pemakaian, Peringatan dan batas), atau tunggu bulan depan.",
   ACCOUNT_SUSPENDED: "Akun ini ditangguhkan. Hubungi dukungan.",
   EMAIL_NOT_VERIFIED: "Verifikasi alamat email Anda dulu.",
   KEY_LIMIT_REACHED: "Jumlah kunci aktif Anda sudah maksimum. Cabut satu dulu.",

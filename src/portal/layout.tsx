@@ -55,6 +55,7 @@ export function Layout(props: { p: Page; title: string; children?: Child; challe
                   <>
                     {nav("/portal/keys", p.t("nav_keys"))}
                     {nav("/portal/usage", p.t("nav_usage"))}
+                    {nav("/portal/requests", p.t("nav_requests"))}
                     {nav("/portal/webhooks", p.t("nav_webhooks"))}
                     {nav("/portal/addresses", p.t("nav_addresses"))}
                     {nav("/portal/jobs", p.t("nav_jobs"))}

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /**
  * The developer portal: a third surface beside REST and MCP, mounted at /portal. Server-rendered
- * pages (Hono JSX) and HTML forms, one module per page (auth, keys, usage, webhooks, addresses, reports, billing, admin); each
+ * pages (Hono JSX) and HTML forms, one module per page (auth, keys, usage, requests, webhooks, addresses, reports, billing, admin); each
  * handler parses its form with the API's own rules, calls the same feature service the REST route
  * calls (same verification, key limits, quota, admin check), and renders or redirects. The session
  * is the API's JWT in an HttpOnly cookie (session.ts). This file mounts the pages behind the
@@ -13,7 +13,7 @@ import { failureAnswer } from "../lib/dependency";
 import { ApiError } from "../lib/errors";
 import { addressPages } from "./addresses";
 import { adminPages } from "./admin";
-import { CSS, JS } from "./assets";
+import { CSS, JS, RECEIPT_CSS } from "./assets";
 import { authPages } from "./auth";
 import { billingPages } from "./billing";
 import { type PortalEnv, page } from "./context";
@@ -22,6 +22,7 @@ import { jobPages } from "./jobs";
 import { keyPages } from "./keys";
 import { ErrorPage, type Page } from "./layout";
 import { reportPages } from "./reports";
+import { requestPages } from "./requests";
 import { securityPages } from "./security";
 import { checkCsrf, securityHeaders } from "./session";
 import { usagePages } from "./usage";
@@ -35,6 +36,9 @@ const ASSET_CACHE = "public, max-age=300";
 portalRoutes.get("/assets/app.css", publicRoute, (c) =>
   c.body(CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": ASSET_CACHE, "x-content-type-options": "nosniff" }),
 );
+portalRoutes.get("/assets/receipt.css", publicRoute, (c) =>
+  c.body(RECEIPT_CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": ASSET_CACHE, "x-content-type-options": "nosniff" }),
+);
 portalRoutes.get("/assets/app.js", publicRoute, (c) =>
   c.body(JS, 200, { "content-type": "text/javascript; charset=utf-8", "cache-control": ASSET_CACHE, "x-content-type-options": "nosniff" }),
 );
@@ -46,6 +50,7 @@ portalRoutes.use("*", checkCsrf);
 portalRoutes.route("/", authPages);
 portalRoutes.route("/", keyPages);
 portalRoutes.route("/", usagePages);
+portalRoutes.route("/", requestPages);
 portalRoutes.route("/", addressPages);
 portalRoutes.route("/", jobPages);
 portalRoutes.route("/", billingPages);

@@ -1,13 +1,16 @@
 /** @jsxImportSource hono/jsx */
-/** Portal page: usage per month (total, per day as a server-drawn chart, per key, per endpoint). */
+/** Portal page: usage per month (total, per day as a server-drawn chart, per key, per endpoint), and the account's alerts and limits. */
 import { Hono } from "hono";
 import type { z } from "zod";
 import type { monthUsageSchema } from "../account/schemas";
+import { type AlertOverview, alertOverview, saveAlertSettings } from "../account/settings";
 import { currentMonth, monthUsage } from "../account/usage";
+import { ApiError } from "../lib/errors";
 import { PORTAL_CALLS_KEY } from "./addresses";
-import { type PortalEnv, page, signedIn } from "./context";
+import { AlertsCard, alertsForm } from "./alerts";
+import { errorNotice, flash, form, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatNumber, type Lang } from "./i18n";
-import { Layout, type Page } from "./layout";
+import { Layout, type Notice, NoticeBox, type Page } from "./layout";
 
 export type UsageView = z.infer<typeof monthUsageSchema>;
 
@@ -18,14 +21,26 @@ function recentMonths(now = new Date()): string[] {
   return Array.from({ length: 6 }, (_, i) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1)).toISOString().slice(0, 7));
 }
 
-usagePages.get("/usage", signedIn, async (c) => {
+async function usagePage(c: PortalContext<SignedInEnv>, notice: Notice, alertsNotice: Notice = null, status: 200 | 400 = 200) {
   const u = c.get("user");
   const asked = c.req.query("month");
   const month = asked && /^\d{4}-(0[1-9]|1[0-2])$/.test(asked) ? asked : currentMonth();
   const months = recentMonths();
   if (!months.includes(month)) months.push(month);
-  const usage = await monthUsage(c.env, u.id, month);
-  return c.html(<UsagePage p={page(c)} usage={usage} months={months} />);
+  const [usage, alerts] = await Promise.all([monthUsage(c.env, u.id, month), alertOverview(c.env, u.id)]);
+  return c.html(<UsagePage p={page(c)} usage={usage} months={months} alerts={alerts} notice={notice} alertsNotice={alertsNotice} />, status);
+}
+
+usagePages.get("/usage", signedIn, (c) => usagePage(c, flash(c)));
+
+usagePages.post("/usage/alerts", signedIn, async (c) => {
+  try {
+    await saveAlertSettings(c.env, c.get("user").id, await form(c, alertsForm));
+    return c.redirect("/portal/usage?msg=alerts_saved#alerts", 303);
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 400) throw e;
+    return usagePage(c, null, errorNotice(c, e), 400);
+  }
 });
 
 // ---------------------------------------------------------------- views
@@ -75,11 +90,12 @@ export function DayChart(props: { lang: Lang; usage: UsageView; label: string })
   );
 }
 
-export function UsagePage(props: { p: Page; usage: UsageView; months: string[] }) {
+export function UsagePage(props: { p: Page; usage: UsageView; months: string[]; alerts: AlertOverview; notice: Notice; alertsNotice: Notice }) {
   const { p, usage } = props;
   return (
     <Layout p={p} title={p.t("usage_title")}>
       <h1>{p.t("usage_title")}</h1>
+      <NoticeBox n={props.notice} />
       <nav class="tabs" aria-label={p.t("usage_month")}>
         {props.months.map((m) => (
           <a href={`/portal/usage?month=${m}`} aria-current={m === usage.month ? "page" : undefined}>
@@ -139,6 +155,7 @@ export function UsagePage(props: { p: Page; usage: UsageView; months: string[] }
           </div>
         </div>
       )}
+      <AlertsCard p={p} a={props.alerts} notice={props.alertsNotice} />
     </Layout>
   );
 }

@@ -1,11 +1,17 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { receiptHtml } from "../billing/receipt-page";
+import { billingDetailsOf, getReceipt, listReceipts, saveBillingDetailsOf } from "../billing/receipts";
 import {
+  billingDetailsInput,
+  billingDetailsResponse,
   creditsResponse,
   invoiceListResponse,
   invoiceResponse,
   planIdInput,
   plansResponse,
+  receiptListResponse,
+  receiptResponse,
   statusResponse,
   topupAmountInput,
   tripayCallbackSchema,
@@ -13,6 +19,7 @@ import {
 } from "../billing/schemas";
 import { billingStatus, credits, getInvoice, handleTripayCallback, listInvoices, listPlans, subscribe, topup } from "../billing/service";
 import { gate, publicRoute, requireUser } from "../gate";
+import { wantsHtml } from "../http/accept";
 import { pageBody } from "../http/answer";
 import { parseJsonText } from "../http/body";
 import type { BaseEnv } from "../http/context";
@@ -164,4 +171,81 @@ billingRoutes.get(
   }),
   requireUser,
   async (c) => c.json({ data: await getInvoice(c.env, c.get("user").id, c.req.param("id")) }),
+);
+
+// ---------------------------------------------------------------- billing details and receipts
+
+billingRoutes.get(
+  "/details",
+  doc({
+    operationId: "getBillingDetails",
+    tags,
+    summary: "Your billing details",
+    description: "The company, NPWP and address your receipts are made out to (null: not given; receipts then name your account).",
+    caller: "bearer",
+    ok: { description: "Your billing details", schema: billingDetailsResponse },
+  }),
+  requireUser,
+  async (c) => c.json({ data: await billingDetailsOf(c.env, c.get("user").id) }),
+);
+
+billingRoutes.put(
+  "/details",
+  doc({
+    operationId: "updateBillingDetails",
+    tags,
+    summary: "Set your billing details",
+    description:
+      "Changes the fields given (null or empty clears one): `company_name`, `npwp` (15 digits as 99.999.999.9-999.999, or 16; dots, dashes and spaces are ignored), `address` (one line). Receipts issued from now on name them; receipts already issued keep what they said.",
+    caller: "bearer",
+    input: "json",
+    ok: { description: "Your billing details", schema: billingDetailsResponse },
+  }),
+  requireUser,
+  ...jsonBody(billingDetailsInput),
+  async (c) => c.json({ data: await saveBillingDetailsOf(c.env, c.get("user").id, c.req.valid("json")) }),
+);
+
+/** The portal's address, for a receipt's `html_url`: DASHBOARD_URL, else this origin's /portal. */
+const portalOf = (c: { env: Env; req: { url: string } }) => c.env.DASHBOARD_URL.replace(/\/$/, "") || `${new URL(c.req.url).origin}/portal`;
+
+billingRoutes.get(
+  "/receipts",
+  doc({
+    operationId: "listReceipts",
+    tags,
+    summary: "Your receipts",
+    description: "A receipt (kwitansi) for each settled top-up and plan payment, newest first (at most 100).",
+    caller: "bearer",
+    ok: { description: "Your receipts", schema: receiptListResponse },
+  }),
+  requireUser,
+  async (c) => c.json({ data: await listReceipts(c.env, c.get("user").id, portalOf(c)) }),
+);
+
+billingRoutes.get(
+  "/receipts/:id",
+  doc({
+    operationId: "getReceipt",
+    tags,
+    summary: "One of your receipts (JSON, or a page to print)",
+    description:
+      "By the paid invoice's id. JSON by default; with `Accept: text/html` (a browser) the receipt as one A4 page to print or save as PDF: seller and buyer, date, Tripay reference, items, the amount in rupiah and in Indonesian words, your company and NPWP when your billing details gave them. An unpaid, unknown or another user's invoice is 404.",
+    caller: "bearer",
+    parameters: [{ in: "path", name: "id", required: true, schema: { type: "string" }, description: "The paid invoice's id (`inv_...`)" }],
+    ok: { description: "The receipt", schema: receiptResponse, media: { "application/json": "The receipt", "text/html": "The receipt as a page (A4)" } },
+    errors: ["NOT_FOUND"],
+  }),
+  requireUser,
+  async (c) => {
+    const receipt = await getReceipt(c.env, c.get("user").id, c.req.param("id"), portalOf(c));
+    if (!wantsHtml(c.req.header("accept"))) return c.json({ data: receipt }, 200, { vary: "accept" });
+    // A page of its own: the same strict policy as the portal's (its stylesheet and script are files).
+    return c.html(receiptHtml(receipt), 200, {
+      vary: "accept",
+      "cache-control": "private, no-store",
+      "content-security-policy":
+        "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    });
+  },
 );

@@ -14,6 +14,7 @@
  */
 import { type Context, Hono } from "hono";
 import { LRUCache } from "lru-cache";
+import type { DataContext } from "../data/context";
 import { type Caller, gate, publicRoute, SITE_MAP_MAXZOOM } from "../gate";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
@@ -22,8 +23,9 @@ import { TILES_MAXZOOM } from "../tiles/files";
 import { TILES_PER_CALL } from "../tiles/metering";
 import { CURRENT_TILES, mapStyle, readTile, tileCoords, tileJson } from "../tiles/service";
 import { DATA_VERSION } from "../wilayah/version";
+import { loggedTiles } from "./request-log";
 
-type TileEnv = { Bindings: Env; Variables: BaseEnv["Variables"] & { caller: Caller } };
+type TileEnv = { Bindings: Env; Variables: BaseEnv["Variables"] & { caller: Caller; call?: DataContext } };
 
 export const tileRoutes = new Hono<TileEnv>();
 
@@ -91,6 +93,7 @@ tileRoutes.get(
     endpoint: "/tiles/{z}/{x}/{y}.mvt",
     throttle: "map",
   }),
+  loggedTiles,
   async (c) => {
     const coords = tileCoords(c.req.param("z"), c.req.param("x"), c.req.param("y").slice(0, -".mvt".length));
     const unknown = Object.keys(c.req.queries()).filter((k) => k !== "v");

@@ -10,6 +10,7 @@ import manifest from "../../seed/manifest.json";
 import { listPlans } from "../billing/service";
 import { regionDb } from "../db/client";
 import { gate, mintMapToken, publicRoute } from "../gate";
+import { wantsHtml } from "../http/accept";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
 import { requestOrigin } from "../keys/publishable";
@@ -152,15 +153,6 @@ siteRoutes.get(
     return c.json({ data: status }, 200, headers);
   },
 );
-
-/** A browser's Accept: text/html named before any JSON type (a bare wildcard, as curl sends, is not). */
-function wantsHtml(accept: string | undefined): boolean {
-  if (!accept) return false;
-  const types = accept.split(",").map((t) => t.split(";")[0].trim().toLowerCase());
-  const html = types.indexOf("text/html");
-  const json = types.findIndex((t) => t === "application/json" || t.endsWith("+json"));
-  return html >= 0 && (json < 0 || html < json);
-}
 
 siteRoutes.get("/lang/:lang{en|id}", publicRoute, (c) => {
   setCookie(c, LANG_COOKIE, c.req.param("lang"), { ...cookieOptions(c, 365 * 24 * 3600), httpOnly: false });

@@ -14,7 +14,7 @@ import { regionReads } from "../db/reads";
 import { newId } from "../lib/crypto";
 import { changesOfEdition, currentEdition, type EditionSummary, editionSummary, listChanges } from "../wilayah/history/service";
 import { anyEventRecorded, findEvent, recordEvent, subscribers } from "./queries";
-import type { JobEventData, WebhookPayload } from "./schemas";
+import type { JobEventData, UsageThresholdData, WebhookPayload } from "./schemas";
 import { deadLetterStale, enqueue, enqueueStranded } from "./service";
 
 /** Changes in an `edition.published` payload; the rest are a link away. */
@@ -111,8 +111,27 @@ export async function announceEdition(env: Env, editionId: string, now = Date.no
  * records and sends nothing).
  */
 export async function announceJob(env: Env, userId: string, type: "job.completed" | "job.failed", data: JobEventData, now = Date.now()): Promise<string[]> {
+  return announceToAccount(env, userId, { type, key: `${type}:${data.job.id}`, data }, now);
+}
+
+/**
+ * One of the account's alerts (src/account/alerts.ts): a `usage.threshold` delivery for each of its
+ * enabled endpoints subscribed to it, recorded once per month, kind and threshold.
+ */
+export async function announceUsageThreshold(env: Env, userId: string, data: UsageThresholdData, now = Date.now()): Promise<string[]> {
+  const key = `usage.threshold:${userId}:${data.month}:${data.kind}:${data.threshold}`;
+  return announceToAccount(env, userId, { type: "usage.threshold", key, data }, now);
+}
+
+/** An event of one account: recorded once by `key` (a second call records and sends nothing), with its deliveries, then queued. */
+async function announceToAccount(
+  env: Env,
+  userId: string,
+  event: { type: "job.completed" | "job.failed" | "usage.threshold"; key: string; data: WebhookPayload["data"] },
+  now: number,
+): Promise<string[]> {
   const db = primaryDb(env);
-  const key = `${type}:${data.job.id}`;
+  const { type, key, data } = event;
   if (await findEvent(db, key)) return [];
   const payload = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data } satisfies WebhookPayload);
   const deliveries = (await subscribers(db, type, now, userId)).map((e) => ({

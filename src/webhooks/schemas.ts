@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { pageMeta, pageParams } from "../lib/paging";
 
-export const EVENT_TYPES = ["edition.published", "regions.changed", "job.completed", "job.failed"] as const;
+export const EVENT_TYPES = ["edition.published", "regions.changed", "job.completed", "job.failed", "usage.threshold"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent only by POST /user/webhooks/:id/test; not subscribable. */
 export const TEST_EVENT = "webhook.test";
@@ -22,7 +22,9 @@ const events = z
   .min(1, "at least one event")
   .max(EVENT_TYPES.length)
   .refine((e) => new Set(e).size === e.length, "each event once")
-  .describe("edition.published (a new edition of the code list), regions.changed (its changes in your regions), job.completed and job.failed (your bulk jobs)");
+  .describe(
+    "edition.published (a new edition of the code list), regions.changed (its changes in your regions), job.completed and job.failed (your bulk jobs), usage.threshold (your account's alerts: 80% and 100% of the quota, credits below your level, the spend limit reached)",
+  );
 const regions = z
   .array(regionPrefix)
   .max(MAX_REGIONS, `at most ${MAX_REGIONS} region prefixes`)
@@ -154,11 +156,28 @@ export const jobEventData = z.object({
 });
 export type JobEventData = z.infer<typeof jobEventData>;
 
+/** usage.threshold: one of the account's alerts, once per threshold per UTC month (docs/api.md, "Alerts and the spend limit"). */
+export const usageThresholdData = z.object({
+  month: z.string().describe("YYYY-MM (UTC): the month the alert belongs to"),
+  kind: z
+    .enum(["quota", "credits", "spend_limit"])
+    .describe(
+      "quota: the month's calls reached `threshold`% of the plan's quota; credits: the credits left fell below `threshold`; spend_limit: calls were refused at the monthly spend limit (`threshold` credits)",
+    ),
+  threshold: z.int().describe("80 or 100 (percent of the quota); the credit level you set; your spend limit"),
+  used: z.int().describe("Calls counted this month when it fired"),
+  quota: z.int().describe("The plan's monthly quota"),
+  credits_left: z.int().nullable().describe("credits: the credits left when it fired; else null"),
+  spent: z.int().nullable().describe("credits, spend_limit: credits spent beyond the quota this month; else null"),
+  portal_url: z.string().nullable().describe("Where to see usage, alerts and limits (null when the deployment does not say its address)"),
+});
+export type UsageThresholdData = z.infer<typeof usageThresholdData>;
+
 export const webhookPayload = z
   .object({
     type: z.enum([...EVENT_TYPES, TEST_EVENT]),
     timestamp: z.string().describe("ISO 8601: when the event happened"),
-    data: z.union([editionPublishedData, regionsChangedData, jobEventData, z.object({ endpoint_id: z.string(), message: z.string() })]),
+    data: z.union([editionPublishedData, regionsChangedData, jobEventData, usageThresholdData, z.object({ endpoint_id: z.string(), message: z.string() })]),
   })
   .describe(
     "The body of every delivery (Standard Webhooks): headers webhook-id (the same on every retry: dedupe on it), webhook-timestamp (Unix seconds) and webhook-signature (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`).",

@@ -6,7 +6,16 @@ describe("plans", () => {
   it("lists the public catalog with prices, quotas, rates and features", async () => {
     const { data } = await json(await call("/billing/plans"));
     expect(data.map((p: { id: string }) => p.id)).toEqual(["free", "starter", "pro", "business"]);
-    expect(data[0]).toEqual({ id: "free", name: "Free", price_idr: 0, monthly_quota: 1000, rate_limit_per_minute: 30, features: expect.any(Array) });
+    expect(data[0]).toEqual({
+      id: "free",
+      name: "Free",
+      price_idr: 0,
+      monthly_quota: 1000,
+      rate_limit_per_minute: 30,
+      features: expect.any(Array),
+      request_log_days: 7,
+    });
+    expect(data.map((p: { request_log_days: number }) => p.request_log_days)).toEqual([7, 14, 30, 90]);
     expect(data[2]).toMatchObject({ id: "pro", price_idr: 199000, monthly_quota: 500000, rate_limit_per_minute: 600 });
   });
 

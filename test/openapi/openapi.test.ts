@@ -62,9 +62,12 @@ const OPERATION_NAMES: string[] = [
   "GET /auth/oauth/{provider}/callback finishOAuth",
   "GET /auth/verify-email verifyEmail",
   "GET /billing/credits getCredits",
+  "GET /billing/details getBillingDetails",
   "GET /billing/invoices listInvoices",
   "GET /billing/invoices/{id} getInvoice",
   "GET /billing/plans listPlans",
+  "GET /billing/receipts listReceipts",
+  "GET /billing/receipts/{id} getReceipt",
   "GET /billing/status getBillingStatus",
   "GET /demo/region/{id} demoRegion",
   "GET /demo/reverse demoReverse",
@@ -83,8 +86,10 @@ const OPERATION_NAMES: string[] = [
   "GET /tiles/style.json getMapStyle",
   "GET /tiles/tiles.json getTileJson",
   "GET /tiles/{z}/{x}/{y}.mvt getTile",
+  "GET /user/alerts getAlerts",
   "GET /user/keys listKeys",
   "GET /user/reports listOwnReports",
+  "GET /user/requests listRequests",
   "GET /user/usage getUsage",
   "GET /user/webhooks listWebhooks",
   "GET /user/webhooks/{id} getWebhook",
@@ -117,6 +122,8 @@ const OPERATION_NAMES: string[] = [
   "POST /user/webhooks/{id}/deliveries/{deliveryId}/redeliver redeliverWebhook",
   "POST /user/webhooks/{id}/roll-secret rollWebhookSecret",
   "POST /user/webhooks/{id}/test testWebhook",
+  "PUT /billing/details updateBillingDetails",
+  "PUT /user/alerts updateAlerts",
 ];
 
 // A parameter with a suffix is a regex route in Hono (`:y{[^/]+\.mvt}`): OpenAPI writes `{y}.mvt`.
