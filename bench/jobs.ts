@@ -15,10 +15,7 @@
  */
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
-import { PORT, prepareState, startWorker, stopWorker, URL_BASE, workerdPids } from "./worker.ts";
-
-/** wrangler's inspector for the Worker's isolate (a port beside the bench's own). */
-const INSPECTOR_PORT = PORT + 1000;
+import { INSPECTOR_PORT, prepareState, startWorker, stopWorker, URL_BASE, workerdPids } from "./worker.ts";
 
 const argAt = (name: string) => process.argv.indexOf(`--${name}`);
 const listArg = (name: string, fallback: string) => (argAt(name) >= 0 ? process.argv[argAt(name) + 1] : fallback).split(",");

@@ -11,13 +11,17 @@ import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { d1, root, sqlString, toolEnv, wranglerBin } from "../../scripts/lib.ts";
+import { suitePorts } from "../../scripts/ports.ts";
 import { transactionSignature } from "../../src/billing/signature.ts";
 import buildTilesSubset, { TILES_SUBSET_DIR } from "../setup/tiles-subset.ts";
 
 export const STATE = join(root, ".wrangler", "browser");
-/** BROWSER_PORT moves the suite's Worker (and the Tripay stand-in, one above) off 8791, e.g. when another checkout's suite runs. */
-export const WORKER_PORT = Number(process.env.BROWSER_PORT ?? 8791);
-export const TRIPAY_PORT = WORKER_PORT + 1;
+/**
+ * The suite's ports, found free when a file starts (so two checkouts run the suite at once), or
+ * BROWSER_PORT and the four after it: the Worker, the Tripay stand-in, a webhook receiver and two
+ * pages elsewhere (the publishable key's shop and another origin).
+ */
+export const [WORKER_PORT, TRIPAY_PORT, HOOKS_PORT, SHOP_PORT, OTHER_PORT] = await suitePorts("BROWSER_PORT", 5);
 export const ORIGIN = `http://127.0.0.1:${WORKER_PORT}`;
 export const TRIPAY = { TRIPAY_API_KEY: "DEV-browser-test-key", TRIPAY_PRIVATE_KEY: "browser-test-private-key", TRIPAY_MERCHANT_CODE: "T0042" };
 
@@ -36,11 +40,12 @@ export function assertBrowser() {
 /**
  * Migrations, seed (when changed) and a .dev.vars with a JWT secret (scripts/dev.ts --no-serve, on
  * this state). The vector tiles are the Worker tests' small archive (Jawa Barat and Sumatera Barat,
- * Kota Bandung's villages; test/setup/tiles-subset.ts), not the whole build's 90 s.
+ * Kota Bandung's villages; test/setup/tiles-subset.ts), not the whole build's minutes; no bulk
+ * exports (no page here downloads one).
  */
 export function prepareState() {
   buildTilesSubset();
-  const r = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve"], {
+  const r = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve", "--tiles"], {
     cwd: root,
     env: { ...toolEnv, WRANGLER_PERSIST_TO: STATE, WRANGLER_HIDE_BANNER: "true", TILES_DIR: TILES_SUBSET_DIR },
     stdio: ["ignore", "ignore", "inherit"],

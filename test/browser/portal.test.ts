@@ -19,9 +19,12 @@ import guides from "../../src/site/guides.json";
 import {
   accessibilityProblems,
   assertBrowser,
+  HOOKS_PORT,
   makeAdmin,
   ORIGIN,
+  OTHER_PORT,
   resetLink,
+  SHOP_PORT,
   setPlanOf,
   startSuite,
   startTripay,
@@ -29,7 +32,6 @@ import {
   TRIPAY,
   type Transaction,
   verificationLink,
-  WORKER_PORT,
 } from "./local.ts";
 
 const SHOTS = join(root, "test", "browser", "screenshots");
@@ -161,7 +163,7 @@ describe("the portal in a browser", () => {
         res.writeHead(204).end();
       });
     });
-    const port = WORKER_PORT + 2;
+    const port = HOOKS_PORT;
     await new Promise<void>((r) => hooks.listen(port, "127.0.0.1", r));
     try {
       await page.goto(`${ORIGIN}/portal/webhooks`);
@@ -344,8 +346,8 @@ describe("the portal in a browser", () => {
 
   it("a publishable key: created with its origin, called from a page on that origin (and refused from another), its last use and origin shown, rolled with a grace", async () => {
     // Two pages elsewhere, as a shop's site would be: one on the key's allowed origin, one not.
-    const shop = `http://127.0.0.1:${WORKER_PORT + 3}`;
-    const other = `http://127.0.0.1:${WORKER_PORT + 4}`;
+    const shop = `http://127.0.0.1:${SHOP_PORT}`;
+    const other = `http://127.0.0.1:${OTHER_PORT}`;
     await page.goto(`${ORIGIN}/portal/keys`);
     await page.fill("#key-name", "shop page");
     await page.check("#key-kind-publishable");
@@ -361,7 +363,7 @@ describe("the portal in a browser", () => {
     const sample = guides.samples.find((x) => x.lang === "html" && x.annotation === "publishable-page")!.code;
     const html = (key: string) =>
       `<!doctype html><html lang="en"><title>Shop</title><body><h1>Shop</h1>${sample.replace("https://wilayah-api.example.com", ORIGIN).replace("wk_pub_...", key)}</body></html>`;
-    const servers = [WORKER_PORT + 3, WORKER_PORT + 4].map((port) => {
+    const servers = [SHOP_PORT, OTHER_PORT].map((port) => {
       const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(html(pub)));
       return new Promise<Server>((r) => server.listen(port, "127.0.0.1", () => r(server)));
     });

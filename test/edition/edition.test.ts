@@ -16,12 +16,14 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYNTHETIC } from "../../scripts/edition/synthetic.ts";
 import { root, toolEnv } from "../../scripts/lib.ts";
+import { suitePorts } from "../../scripts/ports.ts";
 import { startWorker, stopWorker, verificationLink } from "../browser/local.ts";
 
 const WORK = join(root, ".wrangler", "edition");
 const STATE = join(WORK, "state");
 const SEED = join(WORK, "seed");
-const PORT = Number(process.env.EDITION_PORT ?? 8797);
+/** The Worker's port: EDITION_PORT when set, else one found free at the start (two checkouts may run the suite at once). */
+const [PORT] = await suitePorts("EDITION_PORT", 1);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const OLD = "Kepmendagri 300.2.2-2138/2025 as amended by 300.2.2-2430/2025 (idn-area-data 4.0.1)";
 const NEW = `${SYNTHETIC.decree} (Wilayah API edition ${SYNTHETIC.id})`;
