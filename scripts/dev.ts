@@ -20,13 +20,14 @@
  */
 import { spawn } from "node:child_process";
 import { lookup } from "node:dns/promises";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { setPriority } from "node:os";
 import { join } from "node:path";
 import { displayParts, generateKeySecret, hashKeySecret } from "../src/keys/secret.ts";
 import { base64url, newId, randomBytes } from "../src/lib/crypto.ts";
 import { devOptions, devSummary } from "./dev-options.ts";
 import { d1, readDevVars, root, sqlString, type Target, targetArgs, toolEnv, wrangler, wranglerBin } from "./lib.ts";
+import { applyMigrations } from "./migrate.ts";
 import { KELURAHAN_MARKER, loadKelurahanBoundaries } from "./seed/boundaries.ts";
 
 const persistTo = process.env.WRANGLER_PERSIST_TO;
@@ -85,34 +86,6 @@ async function ensureDevKey(): Promise<string> {
 /** A wrangler dev registry folder of this state's own (see the Worker's start below). */
 const registry = (name: string) => join(persistTo ?? join(root, ".wrangler", "state"), "registry", name);
 
-/** wrangler's own table of applied migrations (`wrangler d1 migrations apply` creates it the same way). */
-const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "d1_migrations"(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`;
-
-/**
- * The pending migrations in one `wrangler d1 execute --file`: what `wrangler d1 migrations apply`
- * runs file by file (a file's SQL, then its name into d1_migrations), with one local workerd
- * started instead of one per file (24 files took minutes on a busy 2-core machine). Returns how
- * many were applied; wrangler's own command sees them as applied.
- */
-function applyMigrations(): number {
-  const out = wrangler(["d1", "execute", "DB", ...targetArgs(target), "--json", "--command", `${MIGRATIONS_TABLE}; SELECT name FROM d1_migrations`], {
-    capture: true,
-  });
-  const applied = new Set(((JSON.parse(out) as { results: { name: string }[] }[]).at(-1)?.results ?? []).map((r) => r.name));
-  const pending = readdirSync(join(root, "migrations"))
-    .filter((f) => f.endsWith(".sql") && !applied.has(f))
-    .sort();
-  if (pending.length === 0) return 0;
-  const file = join(root, ".wrangler", "tmp", "migrations.sql");
-  mkdirSync(join(root, ".wrangler", "tmp"), { recursive: true });
-  writeFileSync(
-    file,
-    pending.map((f) => `${readFileSync(join(root, "migrations", f), "utf8")}\nINSERT INTO d1_migrations (name) VALUES (${sqlString(f)});\n`).join("\n"),
-  );
-  wrangler(["d1", "execute", "DB", ...targetArgs(target), "--file", file], { capture: true });
-  return pending.length;
-}
-
 /**
  * wrangler.toml lists JWT_SECRET as the one required secret; with a [secrets] section, `wrangler dev`
  * loads only required secrets from .dev.vars. The optional ones (Tripay, Turnstile, Resend) found in
@@ -170,7 +143,7 @@ async function main() {
     wrangler(["d1", "migrations", "apply", "DB", ...targetArgs(target)]);
   } else {
     const t0 = Date.now();
-    const n = applyMigrations();
+    const n = applyMigrations(target);
     console.log(n === 0 ? "Migrations: up to date." : `${n} migrations applied to the local D1 in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
   }
   const manifest = JSON.parse(readFileSync(join(root, "seed", "manifest.json"), "utf8")) as {
