@@ -4,6 +4,7 @@ import { batch, primaryDb } from "../db/client";
 import { guardedEnv } from "../db/guard";
 import { touchLastUsed } from "../keys/queries";
 import { utcDay } from "../lib/time";
+import { ledgerReasons } from "./ledger-reasons";
 import { appendLedgerOnce, findPlan, ledgerBalance, upsertDailyCount } from "./queries";
 import { creditsBack, leaseSize, priceCalls, priceJobRows } from "./rules";
 import { AccountStore, type Counted, type LeaseCounts, type MonthUsage } from "./store";
@@ -423,7 +424,7 @@ export class AccountObject extends Agent<Env> {
             appendLedgerOnce(db, {
               userId,
               amount: -debit.amount,
-              reason: debit.amount > 0 ? "usage beyond the monthly quota" : "credits given back: calls not served",
+              reason: ledgerReasons.usage(debit.amount),
               ref: debit.ref,
               createdAt: now,
             }),
@@ -434,7 +435,7 @@ export class AccountObject extends Agent<Env> {
         appendLedgerOnce(db, {
           userId,
           amount: -j.creditsSpent,
-          reason: `bulk job ${j.id}: ${j.rowsDone.toLocaleString("en")} rows, ${j.creditsSpent.toLocaleString("en")} beyond the monthly quota`,
+          reason: ledgerReasons.job(j.id, j.rowsDone, j.creditsSpent),
           ref: `job:${j.id}`,
           createdAt: now,
         }),
