@@ -18,6 +18,8 @@ export function mapLabels(f: { t: SiteT; lang: string }) {
     "map_card_point",
     "map_card_none",
     "map_no_webgl",
+    "map_attribution",
+    "map_tiles_missing",
     "demo_none",
   ] as const;
   return JSON.stringify({ ...Object.fromEntries(keys.map((k) => [k, f.t(k)])), lang: f.lang, minzoom: LEVEL_MINZOOM });

@@ -4,7 +4,7 @@ import type { RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { type Level, levelOf, toDottedId } from "../codes";
 import { decodeShape, shapeContains, shapeDistanceKm, toMultiPolygon } from "./geometry";
-import { candidateVillages, findShape, nearbyKecamatan, type PlaceRow, regionName, type ShapeRow } from "./queries";
+import { candidateVillages, findBbox, findShape, nearbyKecamatan, type PlaceRow, regionName, type ShapeRow } from "./queries";
 
 export type BoundaryFeature = {
   type: "Feature";
@@ -12,6 +12,9 @@ export type BoundaryFeature = {
   properties: { id: string; name: string; level: Level };
   geometry: { type: "MultiPolygon"; coordinates: number[][][][] };
 };
+
+/** The bounding box [west, south, east, north] of a region (dotted id), or null when it has no boundary: what a map fits its view to. */
+export const regionBbox = (db: RegionDb, id: string) => findBbox(db, id);
 
 /** The region's boundary as a GeoJSON Feature; `simplify` (degrees) thins it with Douglas-Peucker. */
 export async function getBoundary(db: RegionDb, rawId: string, simplify = 0): Promise<{ data: BoundaryFeature }> {
