@@ -57,11 +57,6 @@ export function makeAdmin(email: string) {
   d1(`UPDATE users SET is_admin = 1 WHERE email = ${sqlString(email)}`, { persistTo: STATE });
 }
 
-/** A plan as an admin would set it (before the account's first call: the account object reads the plan then). */
-export function setPlanOf(email: string, plan: string) {
-  d1(`UPDATE users SET plan = ${sqlString(plan)} WHERE email = ${sqlString(email)}`, { persistTo: STATE });
-}
-
 export type Transaction = { merchant_ref: string; reference: string; amount: number };
 
 /** Tripay's transaction-create as the sandbox answers it, checking the bearer key and the request signature. */
@@ -107,7 +102,7 @@ export async function startTripay(): Promise<{ server: Server; transactions: Map
 /** `wrangler dev` on loopback with the suite's state and vars; `output` collects its stdout (the console mailer). */
 export async function startWorker(
   output: { text: string },
-  at: { port: number; state: string; args?: string[] } = { port: WORKER_PORT, state: STATE },
+  at: { port: number; state: string; args?: string[]; vars?: Record<string, string> } = { port: WORKER_PORT, state: STATE },
 ): Promise<ChildProcess> {
   const origin = `http://127.0.0.1:${at.port}`;
   // Something already answering on the port (a Worker left from an interrupted run) would be tested instead.
@@ -116,7 +111,8 @@ export async function startWorker(
     () => false,
   );
   if (busy) throw new Error(`port ${at.port} is already in use: stop what listens there (a wrangler dev left from an earlier run?) and run again`);
-  const vars = {
+  // `at.vars`: in place of the Tripay stand-in's (the README's walk runs as npm run dev does, with the payment simulator).
+  const vars = at.vars ?? {
     ...TRIPAY,
     TRIPAY_BASE_URL: `http://127.0.0.1:${TRIPAY_PORT}`,
     TURNSTILE_SITE_KEY: "",
@@ -203,6 +199,47 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
     );
 }
 
+/**
+ * What sticks out of the screen at the page's width (a phone's 390 px): the document wider than the
+ * viewport, an element reaching past either edge (a long hash in a card), or an SVG's text cut by
+ * its own box (a chart's axis label "4.017" showing as ".017"). Inside a box that scrolls or clips
+ * sideways (a code block, a wide table, the map) nothing counts: it is meant to scroll there. One
+ * line per problem; none when the page fits.
+ */
+export async function overflowAt(page: Page): Promise<string[]> {
+  // Run in the page (the suites' TypeScript has no DOM types: the check is a script, as the others' are).
+  return page.evaluate<string[]>(`(() => {
+    const width = window.innerWidth;
+    const found = [];
+    const doc = document.documentElement.scrollWidth;
+    if (doc > width) found.push(location.pathname + ": the page is " + doc + " px wide at " + width + " px");
+    const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.classList.length ? "." + [...el.classList].join(".") : "");
+    const scrolls = (el) => {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const x = getComputedStyle(a).overflowX;
+        if (x === "auto" || x === "scroll" || x === "hidden" || x === "clip") return true;
+      }
+      return false;
+    };
+    for (const el of document.body.querySelectorAll("*")) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === "hidden") continue;
+      const svg = el instanceof SVGElement && el.tagName !== "svg" ? el.ownerSVGElement : null;
+      if (svg) {
+        const box = svg.getBoundingClientRect();
+        if (el.tagName === "text" && (r.left < box.left - 0.5 || r.right > box.right + 0.5))
+          found.push(location.pathname + ': "' + el.textContent + '" cut by its chart (' + Math.round(r.left - box.left) + " px)");
+        continue;
+      }
+      // The skip link waits left of the screen until it has the focus: meant to be out of sight.
+      if (el.classList.contains("skip")) continue;
+      if ((r.right > width + 0.5 || r.left < -0.5) && !scrolls(el))
+        found.push(location.pathname + ": " + name(el) + " spans " + Math.round(r.left) + " to " + Math.round(r.right) + " px");
+    }
+    return found.slice(0, 10);
+  })()`);
+}
+
 /** The last password-reset link the console mailer printed for this address. */
 export async function resetLink(output: { text: string }, email: string, timeoutMs = 20_000): Promise<string> {
   const start = Date.now();
@@ -215,15 +252,18 @@ export async function resetLink(output: { text: string }, email: string, timeout
   throw new Error(`no reset link for ${email} in wrangler's output`);
 }
 
+/** The Worker's vars as `npm run dev` sets them: development, no payment provider, so the local payment simulator pays invoices. */
+export const DEV_VARS = { ENVIRONMENT: "development", PAYMENT_SIMULATOR: "on", BREACHED_PASSWORDS_URL: "", MCP_HOSTNAMES: "", TURNSTILE_SITE_KEY: "" };
+
 /** A suite's running parts: the local Worker and Chromium (and, for the portal, the Tripay stand-in). */
 export type Suite = { worker: ChildProcess; browser: Browser };
 
 /** A suite's start: the browser checked, the screenshots' folder made, the state prepared, then the Worker and Chromium. */
-export async function startSuite(output: { text: string }, shots: string): Promise<Suite> {
+export async function startSuite(output: { text: string }, shots: string, vars?: Record<string, string>): Promise<Suite> {
   assertBrowser();
   mkdirSync(shots, { recursive: true });
   prepareState();
-  const worker = await startWorker(output);
+  const worker = await startWorker(output, { port: WORKER_PORT, state: STATE, vars });
   return { worker, browser: await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] }) };
 }
 

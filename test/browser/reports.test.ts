@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib.ts";
-import { accessibilityProblems, makeAdmin, ORIGIN, startSuite, stopSuite, verificationLink } from "./local.ts";
+import { accessibilityProblems, makeAdmin, ORIGIN, overflowAt, startSuite, stopSuite, verificationLink } from "./local.ts";
 
 const SHOTS = join(root, "test", "browser", "screenshots");
 const output = { text: "" };
@@ -32,6 +32,8 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
 }
 
 async function shot(page: Page, name: string) {
+  // Every page shot at a phone's width is measured: nothing may stick out of 390 px.
+  if ((page.viewportSize()?.width ?? 0) <= 400) problems.push(...(await overflowAt(page)));
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   problems.push(...(await accessibilityProblems(page)));
 }
