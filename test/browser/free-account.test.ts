@@ -13,11 +13,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib.ts";
-import { accessibilityProblems, assertBrowser, DEV_VARS, ORIGIN, overflowAt, startSuite, stopSuite, verificationLink } from "./local.ts";
-
-const SHOTS = join(root, "test", "browser", "screenshots");
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
+import { accessibilityProblems, assertBrowser, DESKTOP, DEV_VARS, ORIGIN, overflowAt, PHONE, SHOTS, signUpVerified, startSuite, stopSuite } from "./local.ts";
 
 const output = { text: "" };
 let worker: ChildProcess | undefined;
@@ -58,13 +54,8 @@ describe("a free local account in a browser", () => {
   beforeAll(async () => {
     ({ worker, browser } = await startSuite(output, SHOTS, DEV_VARS));
     ({ context, page } = await newPage());
-    await page.goto(`${ORIGIN}/portal/signup`);
-    await page.fill("#name", dewi.name);
-    await page.fill("#email", dewi.email);
-    await page.fill("#password", dewi.password);
-    await Promise.all([page.waitForURL(/\/portal\/keys/), page.click("form[action='/portal/signup'] button[type=submit]")]);
-    await page.goto(await verificationLink(output, dewi.email));
-  }, 300_000);
+    await signUpVerified(page, dewi, output);
+  }, 300_000); // the suite's state (a first run loads the seed: minutes), the Worker and Chromium
 
   afterAll(() => stopSuite({ worker, browser }));
 

@@ -16,6 +16,10 @@ import { transactionSignature } from "../../src/billing/signature.ts";
 import buildTilesSubset, { TILES_SUBSET_DIR } from "../setup/tiles-subset.ts";
 
 export const STATE = join(root, ".wrangler", "browser");
+/** Where the suites save their screenshots (git-ignored), and the two widths every page is seen at. */
+export const SHOTS = join(root, "test", "browser", "screenshots");
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
 /**
  * The suite's ports, found free when a file starts (so two checkouts run the suite at once), or
  * BROWSER_PORT and the four after it: the Worker, the Tripay stand-in, a webhook receiver and two
@@ -238,6 +242,16 @@ export async function overflowAt(page: Page): Promise<string[]> {
     }
     return found.slice(0, 10);
   })()`);
+}
+
+/** Signs up in the portal and opens the emailed verification link (from the Worker's `output`). */
+export async function signUpVerified(page: Page, who: { name: string; email: string; password: string }, output: { text: string }) {
+  await page.goto(`${ORIGIN}/portal/signup`);
+  await page.fill("#name", who.name);
+  await page.fill("#email", who.email);
+  await page.fill("#password", who.password);
+  await Promise.all([page.waitForURL(/\/portal\/keys/), page.click("form[action='/portal/signup'] button[type=submit]")]);
+  await page.goto(await verificationLink(output, who.email));
 }
 
 /** The last password-reset link the console mailer printed for this address. */

@@ -11,12 +11,8 @@ import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { root } from "../../scripts/lib.ts";
-import { accessibilityProblems, assertBrowser, ORIGIN, overflowAt, startSuite, stopSuite } from "./local.ts";
+import { accessibilityProblems, assertBrowser, DESKTOP, ORIGIN, overflowAt, PHONE, SHOTS, startSuite, stopSuite } from "./local.ts";
 
-const SHOTS = join(root, "test", "browser", "screenshots");
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const BANDUNG: [number, number] = [107.6191, -6.9175];
 
 const output = { text: "" };
@@ -94,7 +90,7 @@ it("finds the Chromium it drives", () => assertBrowser());
 describe("the map explorer in a browser", () => {
   beforeAll(async () => {
     ({ worker, browser } = await startSuite(output, SHOTS));
-  }, 300_000);
+  }, 300_000); // the suite's state (a first run loads the seed: minutes), the Worker and Chromium
 
   afterAll(() => stopSuite({ worker, browser }));
 

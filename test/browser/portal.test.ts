@@ -12,19 +12,21 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { root } from "../../scripts/lib.ts";
 import { callbackSignature } from "../../src/billing/signature.ts";
 import guides from "../../src/site/guides.json";
 import {
   accessibilityProblems,
   assertBrowser,
+  DESKTOP,
   HOOKS_PORT,
   makeAdmin,
   ORIGIN,
   OTHER_PORT,
   overflowAt,
+  PHONE,
   resetLink,
   SHOP_PORT,
+  SHOTS,
   startSuite,
   startTripay,
   stopSuite,
@@ -32,10 +34,6 @@ import {
   type Transaction,
   verificationLink,
 } from "./local.ts";
-
-const SHOTS = join(root, "test", "browser", "screenshots");
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 
 const output = { text: "" };
 let worker: ChildProcess | undefined;
@@ -100,7 +98,7 @@ describe("the portal in a browser", () => {
   beforeAll(async () => {
     tripay = await startTripay();
     ({ worker, browser } = await startSuite(output, SHOTS));
-  }, 300_000);
+  }, 300_000); // the suite's state (a first run loads the seed: minutes), the Worker and Chromium
 
   afterAll(async () => {
     await stopSuite({ worker, browser });
@@ -375,7 +373,7 @@ describe("the portal in a browser", () => {
     await page.goto(`${ORIGIN}/portal/keys`);
     await expect(page.locator(`tr:has-text("shop page")`).textContent()).resolves.toContain("old secret works until");
     await shot(page, "08d-publishable-rolled-desktop");
-  }, 240_000);
+  }, 240_000); // two pages on other origins, a roll with its grace, each step through the Worker
 
   it("the same pages at a phone's width, in Indonesian", async () => {
     const phone = await newPage(PHONE, "id-ID");

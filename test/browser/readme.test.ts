@@ -68,7 +68,7 @@ describe("the README's commands", () => {
     });
     // The Worker's output, kept in a file the walk-through reads its verification link from.
     worker.stdout?.on("data", () => writeFileSync(outputFile, sink.text));
-  }, 300_000);
+  }, 300_000); // npm run dev's preparation (a first run loads the seed: minutes) and the Worker
 
   afterAll(() => {
     stopWorker(worker);
@@ -84,7 +84,7 @@ describe("the README's commands", () => {
     expect(r.out).not.toMatch(/curl: \(\d+\)/);
     expect(r.status, r.out.slice(-3000)).toBe(0);
     expect(r.out).toContain('"name":"Kota Bandung"');
-  }, 300_000);
+  }, 300_000); // a dozen curls, each a process
 
   it("docs/development.md: the walk-through on a free local account runs, from sign-up to the admin's report queue", () => {
     const [walk] = shBlocks("docs/development.md", "Try every feature on a free local account");
@@ -102,7 +102,7 @@ describe("the README's commands", () => {
     expect(r.out).toMatch(/"field":"postal_code"/);
     expect(r.out).toMatch(/"balance":10000/);
     expect(r.out).toMatch(/accepted reports of the local database are not in seed\/corrections\.csv yet\. Nothing was written/);
-  }, 600_000);
+  }, 600_000); // the walk-through runs npm commands (pay:simulate, admin:grant, corrections:pull), each starting Node and wrangler: seconds each quiet
 
   it("leave git status as it was (corrections:pull included)", () => {
     expect(gitStatus()).toBe(before);

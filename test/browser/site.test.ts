@@ -8,12 +8,7 @@ import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { root } from "../../scripts/lib.ts";
-import { accessibilityProblems, assertBrowser, ORIGIN, overflowAt, startSuite, stopSuite } from "./local.ts";
-
-const SHOTS = join(root, "test", "browser", "screenshots");
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
+import { accessibilityProblems, assertBrowser, DESKTOP, ORIGIN, overflowAt, PHONE, SHOTS, startSuite, stopSuite } from "./local.ts";
 
 const output = { text: "" };
 let worker: ChildProcess | undefined;
@@ -50,7 +45,7 @@ it("finds the Chromium it drives", () => assertBrowser());
 describe("the front door in a browser", () => {
   beforeAll(async () => {
     ({ worker, browser } = await startSuite(output, SHOTS));
-  }, 300_000);
+  }, 300_000); // the suite's state (a first run loads the seed: minutes), the Worker and Chromium
 
   afterAll(() => stopSuite({ worker, browser }));
 

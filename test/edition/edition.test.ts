@@ -92,7 +92,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-}, 900_000);
+}, 900_000); // a synthetic edition taken in (the seed rebuilt, about 90 s) beside a state prepared for it
 
 afterAll(() => {
   stopWorker(worker);
@@ -215,7 +215,7 @@ describe("a new edition, the same day (issue 34)", () => {
     expect(counts.get("old 200")).toBeGreaterThan(10);
     expect(counts.get("new 200")).toBeGreaterThan(10);
     expect([...counts.keys()].sort()).toEqual(["new 200", "old 200"]);
-  }, 900_000);
+  }, 900_000); // seed:apply under load: staging, then the swap (about 2 minutes quiet: docs/performance.md, "A new edition")
 
   it("the editions, the changes, convert, search, the address parser, by-id and NIK know the new edition", async () => {
     const json = async (path: string, init?: RequestInit) => {
@@ -287,5 +287,5 @@ describe("a new edition, the same day (issue 34)", () => {
     const after = await api("/wilayah/kabupaten/11.01");
     expect(after.headers.get("x-data-version")).toBe(NEW);
     expect(((await after.json()) as { data: { name: string } }).data.name).toBe("Kabupaten Aceh Selatan Raya");
-  }, 600_000);
+  }, 600_000); // two seed:apply --rollback runs, each a wrangler swap
 });

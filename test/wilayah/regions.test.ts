@@ -432,7 +432,7 @@ describe("strict inputs", () => {
   });
 });
 
-describe("read replication (D1_READ_REPLICATION, README: Read replication)", () => {
+describe("read replication (D1_READ_REPLICATION, docs/deploy.md: Read replication)", () => {
   /** The app over an env whose DB records the sessions asked of it. */
   async function readWith(mode: string, path: string) {
     const sessions: unknown[][] = [];
