@@ -13,8 +13,8 @@
  * `--worst`: every row as large as a chunk's two limits allow together (src/jobs/input.ts: 1,000
  * rows and 2 MiB): a value of the 500 characters a row's value may have and a second column filling
  * the record to 2,090 bytes, so each chunk is 1,000 rows and 2 MiB at once: the most rows, the
- * longest values and the most bytes a consumer holds for one chunk. BENCH_INSPECTOR_PORT sets the
- * inspector's port (default: the bench's port + 1000).
+ * longest values and the most bytes a consumer holds for one chunk. The inspector listens on the
+ * port after the bench's (bench/worker.ts: `--port N` or BENCH_PORT and N + 1).
  *
  * Inputs: convert jobs cycle through real codes of every level and some unknown ones; address jobs
  * cycle through the real school addresses of test/fixtures/address-world.json (no response cache is
@@ -22,10 +22,8 @@
  */
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
-import { PORT, prepareState, startWorker, stopWorker, URL_BASE, workerdPids } from "./worker.ts";
+import { INSPECTOR_PORT, prepareState, startWorker, stopWorker, URL_BASE, workerdPids } from "./worker.ts";
 
-/** wrangler's inspector for the Worker's isolate (a port beside the bench's own). */
-const INSPECTOR_PORT = Number(process.env.BENCH_INSPECTOR_PORT ?? PORT + 1000);
 const WORST = process.argv.includes("--worst");
 
 const argAt = (name: string) => process.argv.indexOf(`--${name}`);

@@ -4,7 +4,7 @@
  * "Production limits").
  */
 import { ADDRESS_ROUTES, BMKG_ROUTES, MCP_SEARCH, pathsOf, ROUTES, routeWanted, SEARCH_MIXES, SPACE_ROUTES } from "./routes.ts";
-import { PORT, startWorker, stopWorker, URL_BASE } from "./worker.ts";
+import { INSPECTOR_PORT, startWorker, stopWorker, URL_BASE } from "./worker.ts";
 
 /** The development-only cost headers of one answer (src/http/d1-stats.ts). */
 const COSTS = ["x-d1-queries", "x-d1-rows-read", "x-kv-ops", "x-do-requests", "x-subrequests"] as const;
@@ -54,8 +54,7 @@ async function heapBytes(port: number): Promise<{ used: number; total: number }>
  * every call does its whole work; each path sent once; the largest figure of a route's paths.
  */
 export async function limits(key: string) {
-  const inspector = PORT + 1000;
-  const child = await startWorker(["D1_STATS:on", "RESPONSE_CACHE:off"], undefined, ["--inspector-port", String(inspector)]);
+  const child = await startWorker(["D1_STATS:on", "RESPONSE_CACHE:off"], undefined, ["--inspector-port", String(INSPECTOR_PORT)]);
   try {
     const routes = [...ROUTES, ...SPACE_ROUTES, ...ADDRESS_ROUTES, ...SEARCH_MIXES, MCP_SEARCH, ...BMKG_ROUTES].filter((r) => routeWanted(r.name));
     console.log(`Largest per call: ${COSTS.join(", ")} (uncached; each path once)`);
@@ -77,7 +76,7 @@ export async function limits(key: string) {
       console.log(`${r.name.padEnd(32)}${most.map((n) => String(n).padStart(9)).join("")}`);
     }
     console.log(`${"largest".padEnd(32)}${worst.map((n) => String(n).padStart(9)).join("")}`);
-    const heap = await heapBytes(inspector);
+    const heap = await heapBytes(INSPECTOR_PORT);
     console.log(`JavaScript heap after every route and a full GC: ${(heap.used / 2 ** 20).toFixed(1)} MiB used of ${(heap.total / 2 ** 20).toFixed(1)} MiB`);
   } finally {
     stopWorker(child);

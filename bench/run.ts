@@ -6,7 +6,7 @@
  *
  *   npm run bench -- --duration 10 --connections 10
  *   npm run bench -- --only uncached --route search   (one path, routes whose name contains "search"; "by-id|bps" takes either)
- *   npm run bench -- --port 8800                      (when another benchmark holds port 8799)
+ *   npm run bench -- --port 8850                      (the Worker's port, its inspector's the next; else BENCH_PORT, else free ones)
  *   npm run bench -- --limits                          (per-call D1 queries, KV, Durable Object and
  *                                                      subrequest counts and the heap: bench/limits.ts)
  *   npm run bench -- --set old-queries.json           (the search mixes over another quality set, e.g. an

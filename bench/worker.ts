@@ -7,11 +7,17 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { root, toolEnv, wranglerBin } from "../scripts/lib.ts";
+import { suitePorts } from "../scripts/ports.ts";
 
 export const STATE = join(root, ".wrangler", "bench");
-/** `--port N` (or BENCH_PORT): another checkout's benchmark may hold the default port on a shared machine. */
+/**
+ * The Worker's port and its inspector's (bench:jobs and bench:limits read the isolate's heap there):
+ * `--port N` or BENCH_PORT and the port after it, else two found free at the start, so another
+ * checkout's benchmark on the same machine never shares them.
+ */
 const portArg = process.argv.indexOf("--port");
-export const PORT = Number(portArg >= 0 ? process.argv[portArg + 1] : (process.env.BENCH_PORT ?? 8799));
+export const [PORT, INSPECTOR_PORT] =
+  portArg >= 0 ? [Number(process.argv[portArg + 1]), Number(process.argv[portArg + 1]) + 1] : await suitePorts("BENCH_PORT", 2);
 export const URL_BASE = `http://127.0.0.1:${PORT}`;
 
 /** Migrations, seed (when changed) and the dev key in the benchmark's state; returns the key. */

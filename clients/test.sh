@@ -2,7 +2,7 @@
 # Both SDKs against a real Worker (CI runs this: .ci/run). Installs each SDK's test tools when missing
 # (the TypeScript SDK's generator with npm ci in clients/typescript; the Python SDK's httpx, anyio,
 # pytest and mypy into clients/python/.venv with pip), then clients/test.ts prepares a local state of
-# its own (.wrangler/clients), starts `wrangler dev` on 127.0.0.1:8821, runs both suites and the
+# its own (.wrangler/clients), starts `wrangler dev` on a free port of 127.0.0.1, runs both suites and the
 # generated-code check side by side, stops the Worker and prints `clients: N passed, N failed`.
 # CLIENTS_PORT / CLIENTS_STATE override the port and the state folder.
 set -euo pipefail

@@ -7,15 +7,16 @@
  * Worker and prints one closing line, `clients: N passed, N failed`. Called by clients/test.sh,
  * which first installs each SDK's test tools.
  *
- *   CLIENTS_PORT (default 8821)   CLIENTS_STATE (default .wrangler/clients)
+ *   CLIENTS_PORT (default: a port found free at the start)   CLIENTS_STATE (default .wrangler/clients)
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { root, toolEnv, wranglerBin } from "../scripts/lib.ts";
+import { suitePorts } from "../scripts/ports.ts";
 import { examples } from "../src/site/examples.ts";
 
-const PORT = Number(process.env.CLIENTS_PORT ?? 8821);
+const [PORT] = await suitePorts("CLIENTS_PORT", 1);
 const STATE = join(root, process.env.CLIENTS_STATE ?? join(".wrangler", "clients"));
 const BASE = `http://127.0.0.1:${PORT}`;
 const t0 = Date.now();
@@ -23,7 +24,8 @@ const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 const say = (msg: string) => console.log(`clients: ${msg} (${elapsed()})`);
 
 function prepareState(): string {
-  const prep = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve"], {
+  // The SDKs' tests download bulk exports: prepared here, in the foreground.
+  const prep = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve", "--exports"], {
     cwd: root,
     env: { ...toolEnv, WRANGLER_PERSIST_TO: STATE },
     stdio: ["ignore", "ignore", "inherit"],

@@ -3,11 +3,18 @@ import { devOptions, devSummary } from "./dev-options.ts";
 
 describe("npm run dev's options", () => {
   it("serves 8787 by default; PORT or --port moves it, and --port never reaches wrangler twice", () => {
-    expect(devOptions([])).toEqual({ port: 8787, serve: true, verbose: false, wranglerArgs: [] });
+    const plain = { serve: true, verbose: false, exports: false, tiles: false, wranglerArgs: [] };
+    expect(devOptions([])).toEqual({ ...plain, port: 8787 });
     expect(devOptions([], "8879").port).toBe(8879);
-    expect(devOptions(["--port", "8879"])).toEqual({ port: 8879, serve: true, verbose: false, wranglerArgs: [] });
-    expect(devOptions(["--port=8880", "--ip", "0.0.0.0"], "8879")).toEqual({ port: 8880, serve: true, verbose: false, wranglerArgs: ["--ip", "0.0.0.0"] });
+    expect(devOptions(["--port", "8879"])).toEqual({ ...plain, port: 8879 });
+    expect(devOptions(["--port=8880", "--ip", "0.0.0.0"], "8879")).toEqual({ ...plain, port: 8880, wranglerArgs: ["--ip", "0.0.0.0"] });
     expect(devOptions(["--no-serve", "--verbose"])).toMatchObject({ serve: false, verbose: true, wranglerArgs: [] });
+  });
+
+  it("prepares the bulk exports and the tiles in the foreground only when asked, with --no-serve", () => {
+    expect(devOptions(["--no-serve"])).toMatchObject({ exports: false, tiles: false });
+    expect(devOptions(["--no-serve", "--exports", "--tiles"])).toMatchObject({ serve: false, exports: true, tiles: true, wranglerArgs: [] });
+    expect(() => devOptions(["--exports"])).toThrow(/go with --no-serve/);
   });
 
   it("refuses a port that is no number, naming where it came from", () => {
@@ -26,5 +33,6 @@ describe("npm run dev's options", () => {
       expect(text).toContain(`"${url}"`);
     }
     expect(text).toContain("second terminal");
+    expect(text).toMatch(/in the background/);
   });
 });

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { expect, it } from "vitest";
-import { simulatedCallback } from "./pay-simulate";
+import { simulatedCallback } from "../src/billing/simulator.ts";
 
 it("pay:simulate signs the callback body as Tripay does (hex HMAC-SHA256 of the raw body)", async () => {
   const { body, signature } = await simulatedCallback({ id: "inv_1", reference: "DEV-T1", amount: 20000 }, "PAID", "priv-key");

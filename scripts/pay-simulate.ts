@@ -1,40 +1,18 @@
 /**
  * Plays Tripay's payment callback for an invoice against a running local Worker, signed with the
- * same code the Worker verifies with (src/billing/signature.ts).
+ * same code the Worker verifies with (src/billing/signature.ts, src/billing/simulator.ts).
  *
  *   npm run pay:simulate -- <reference> [--status PAID|EXPIRED|FAILED] [--url http://localhost:8787]
  *
- * Reads the invoice from the local D1 and TRIPAY_PRIVATE_KEY from .dev.vars (or the environment).
+ * Reads the invoice from the local D1 and TRIPAY_PRIVATE_KEY from .dev.vars (or the environment);
+ * without it, the local payment simulator's key (`npm run dev` without Tripay's sandbox credentials:
+ * its invoices can also be paid from the portal's invoice page).
  */
-import { callbackSignature } from "../src/billing/signature.ts";
+import { SIMULATOR_PRIVATE_KEY, type SimulatedInvoice, simulatedCallback } from "../src/billing/simulator.ts";
 import { d1, isMain, readDevVars, sqlString } from "./lib.ts";
 
-export type SimulatedInvoice = { id: string; reference: string; amount: number };
-
-/** The body Tripay sends for a status change, and its X-Callback-Signature. */
-export async function simulatedCallback(inv: SimulatedInvoice, status: string, privateKey: string, now = Date.now()) {
-  const body = JSON.stringify({
-    reference: inv.reference,
-    merchant_ref: inv.id,
-    payment_method: "QRIS",
-    payment_method_code: "QRIS",
-    total_amount: inv.amount,
-    fee_merchant: 0,
-    fee_customer: 0,
-    total_fee: 0,
-    amount_received: inv.amount,
-    is_closed_payment: 1,
-    status,
-    paid_at: status === "PAID" ? Math.floor(now / 1000) : null,
-    note: "simulated by npm run pay:simulate",
-  });
-  return { body, signature: await callbackSignature(privateKey, body) };
-}
-
 function privateKey(): string {
-  const key = process.env.TRIPAY_PRIVATE_KEY || readDevVars().TRIPAY_PRIVATE_KEY;
-  if (!key) throw new Error("TRIPAY_PRIVATE_KEY is not set (in .dev.vars or the environment).");
-  return key;
+  return process.env.TRIPAY_PRIVATE_KEY || readDevVars().TRIPAY_PRIVATE_KEY || SIMULATOR_PRIVATE_KEY;
 }
 
 async function main() {

@@ -16,6 +16,8 @@ interface OptionalSecrets {
   WEBHOOK_SECRET_KEY?: string;
   /** Development only, never in wrangler.toml: "on" enforces D1's production limits locally (src/db/guard.ts). */
   D1_GUARD?: string;
+  /** Development only, never in wrangler.toml: "on" settles invoices with the local payment simulator when Tripay is not configured (src/billing/simulator.ts). */
+  PAYMENT_SIMULATOR?: string;
 }
 interface Env extends OptionalSecrets {}
 declare namespace Cloudflare {

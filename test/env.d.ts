@@ -8,3 +8,7 @@ declare module "*?raw" {
   const text: string;
   export default text;
 }
+/** Vite's glob import, for a test that reads every file of a folder (test/site/docs.test.ts: docs/*.md). */
+interface ImportMeta {
+  glob(pattern: string, options: { query: "?raw"; import: "default"; eager: true }): Record<string, string>;
+}

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { seededMemoryDb } from "../../test/node/seeded-db.ts";
 import { pulledCorrections } from "../corrections-pull.ts";
-import { d1, root, SEED_DIR, sqlString, toolEnv, wrangler } from "../lib.ts";
+import { d1, root, SEED_DIR, sqlString, toolEnv } from "../lib.ts";
+import { applyMigrations } from "../migrate.ts";
 import {
   applyCorrections,
   CORRECTIONS_HEADER,
@@ -200,8 +201,8 @@ describe("npm run corrections:pull", () => {
     rmSync(seed, { recursive: true, force: true });
   });
 
-  it("writes the accepted reports of the local D1 (WRANGLER_PERSIST_TO) into the seed's corrections.csv, keeping what it held", () => {
-    wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state], { capture: true });
+  it("prints the accepted reports of the local D1 (WRANGLER_PERSIST_TO) that seed/corrections.csv lacks; with --write writes them into it, keeping what it held", () => {
+    applyMigrations({ persistTo: state });
     const insert = (id: string, status: string, reviewedAt: number | null, accepted: string | null) =>
       `INSERT INTO reports (id, user_id, key_id, region_id, field, value, status, basis, accepted_value, created_at, reviewed_at) VALUES (${sqlString(id)}, 'user_x', 'portal', '32.73.09.1001', 'postal_code', ' 40115 ', ${sqlString(status)}, ${status === "accepted" ? "'Pos Indonesia, kodepos 2026'" : "NULL"}, ${accepted ? sqlString(accepted) : "NULL"}, 1, ${reviewedAt ?? "NULL"})`;
     d1(
@@ -212,16 +213,26 @@ describe("npm run corrections:pull", () => {
       ].join(";"),
       { persistTo: state },
     );
-    writeFileSync(join(seed, "corrections.csv"), correctionsCsv([c("rpt_earlier1", "32.73", "name", "Kota Bandung", "2026-01-01T00:00:00.000Z")]));
+    const held = correctionsCsv([c("rpt_earlier1", "32.73", "name", "Kota Bandung", "2026-01-01T00:00:00.000Z")]);
+    writeFileSync(join(seed, "corrections.csv"), held);
     // The script as a developer runs it (npm run corrections:pull), pointed at the state and at a copy of the seed's folder.
-    const r = spawnSync(process.execPath, [join(root, "scripts", "corrections-pull.ts"), "--seed", seed], {
-      cwd: root,
-      env: { ...toolEnv, WRANGLER_PERSIST_TO: state },
-      encoding: "utf8",
-    });
+    const pull = (...args: string[]) =>
+      spawnSync(process.execPath, [join(root, "scripts", "corrections-pull.ts"), "--seed", seed, ...args], {
+        cwd: root,
+        env: { ...toolEnv, WRANGLER_PERSIST_TO: state },
+        encoding: "utf8",
+      });
+    // As the walk-through runs it: what would be added, and the tracked file left as it was.
+    const preview = pull();
+    expect(preview.stderr).toBe("");
+    expect(preview.status).toBe(0);
+    expect(preview.stdout).toMatch(/rpt_accepted1: 32\.73\.09\.1001 postal_code = "40115"/);
+    expect(preview.stdout).toMatch(/1 accepted reports of the local database are not in seed\/corrections\.csv yet\. Nothing was written/);
+    expect(readFileSync(join(seed, "corrections.csv"), "utf8")).toBe(held);
+    const r = pull("--write");
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/2 corrections, 1 new from the local database/);
+    expect(r.stdout).toMatch(/2 corrections, 1 new from the local database\. This changed a file git tracks: .* git checkout -- seed\/corrections\.csv/);
     expect(parseCorrections(readFileSync(join(seed, "corrections.csv"), "utf8"))).toEqual([
       c("rpt_earlier1", "32.73", "name", "Kota Bandung", "2026-01-01T00:00:00.000Z"),
       {

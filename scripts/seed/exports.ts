@@ -352,22 +352,35 @@ function writeMappings(
 /** The export id of the seed in `seedDir` (its checksums): a new seed is a new export. */
 export const seedExportId = (seedDir: string) => exportId(seedManifest(seedDir));
 
-/** The full export of the seed in `seedDir`, built once into .wrangler/exports/<layout>/<id>/ and reused while its files are intact. */
-export async function currentExport(seedDir: string): Promise<{ dir: string; manifest: ExportManifest }> {
+/** The folder of the full export of the seed in `seedDir`, and its manifest when it is built and intact there. */
+function builtExport(seedDir: string): { dir: string; manifest: ExportManifest | null } {
   const id = seedExportId(seedDir);
   const dir = join(root, ".wrangler", "exports", LAYOUT, id);
   const manifestPath = join(dir, MANIFEST_FILE);
-  if (existsSync(manifestPath)) {
-    const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as ExportManifest;
-    // An export built before the mapping files existed has no `mappings`: it is built again.
-    const intact = manifestObjects(manifest).every((f) => existsSync(join(dir, f.name)) && statSync(join(dir, f.name)).size === f.size);
-    if (manifest.mappings && intact) return { dir, manifest };
-  }
-  console.log(`Building the bulk exports (${id}: 4 levels as CSV, JSON and GeoJSON with boundaries, the code mapping files; about a minute)...`);
+  if (!existsSync(manifestPath)) return { dir, manifest: null };
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as ExportManifest;
+  // An export built before the mapping files existed has no `mappings`: it is built again.
+  const intact = manifestObjects(manifest).every((f) => existsSync(join(dir, f.name)) && statSync(join(dir, f.name)).size === f.size);
+  return { dir, manifest: manifest.mappings && intact ? manifest : null };
+}
+
+/** The full export of the seed in `seedDir`, built once into .wrangler/exports/<layout>/<id>/ and reused while its files are intact. */
+export async function currentExport(seedDir: string, opts: { background?: boolean } = {}): Promise<{ dir: string; manifest: ExportManifest }> {
+  const built = builtExport(seedDir);
+  if (built.manifest) return { dir: built.dir, manifest: built.manifest };
+  const { dir } = built;
+  const id = seedExportId(seedDir);
+  console.log(
+    opts.background
+      ? `Background: building the bulk exports (${id}; a few minutes on a first start). Until they are uploaded, GET /api/v1/wilayah/export answers 404; every other call answers now.`
+      : `Building the bulk exports (${id}: 4 levels as CSV, JSON and GeoJSON with boundaries, the code mapping files; a few minutes)...`,
+  );
   const t0 = Date.now();
   const manifest = await buildExports(seedDir, dir);
   const total = manifestObjects(manifest).reduce((n, f) => n + f.size, 0);
-  console.log(`Bulk exports built in ${((Date.now() - t0) / 1000).toFixed(1)} s (${(total / 1e6).toFixed(0)} MB in ${dir.slice(root.length + 1)}).`);
+  console.log(
+    `${opts.background ? "Background: b" : "B"}ulk exports built in ${((Date.now() - t0) / 1000).toFixed(1)} s (${(total / 1e6).toFixed(0)} MB in ${dir.slice(root.length + 1)}).`,
+  );
   return { dir, manifest };
 }
 
@@ -425,11 +438,18 @@ export function uploadRemote(dir: string, manifest: ExportManifest): void {
   }
 }
 
-/** For scripts/dev.ts: the current export in the local R2 of this state (built first when needed). */
-export async function ensureLocalExports(seedDir: string, persistTo?: string): Promise<void> {
-  const { dir, manifest } = await currentExport(seedDir);
+/**
+ * For scripts/dev.ts: the export of the seed in `seedDir` in the local R2 of this state (built first
+ * when needed). `background`: npm run dev's Worker is already serving (scripts/dev-files.ts); the lines say so.
+ */
+export async function ensureLocalExports(seedDir: string, persistTo?: string, opts: { background?: boolean } = {}): Promise<void> {
+  const { dir, manifest } = await currentExport(seedDir, opts);
   const t0 = Date.now();
-  if (await uploadLocal(dir, manifest, persistTo)) console.log(`Bulk exports uploaded to the local R2 in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
+  if (await uploadLocal(dir, manifest, persistTo)) {
+    console.log(
+      `${opts.background ? "Background: b" : "B"}ulk exports uploaded to the local R2 in ${((Date.now() - t0) / 1000).toFixed(1)} s${opts.background ? ": GET /api/v1/wilayah/export serves them now." : "."}`,
+    );
+  }
 }
 
 async function main() {

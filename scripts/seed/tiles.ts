@@ -300,7 +300,7 @@ export function buildTiles(seedDir: string, dir: string, opts: TilesOptions = {}
 export const seedTilesId = (seedDir: string) => tilesId(seedManifest(seedDir));
 
 /** The archive of the seed in `seedDir`, built once into .wrangler/tiles/<layout>/<id>/ and reused while intact. */
-export function currentTiles(seedDir: string): { dir: string; report: TilesReport } {
+export function currentTiles(seedDir: string, opts: { background?: boolean } = {}): { dir: string; report: TilesReport } {
   const id = seedTilesId(seedDir);
   const dir = join(root, ".wrangler", "tiles", TILES_LAYOUT, id);
   const reportPath = join(dir, "report.json");
@@ -308,10 +308,14 @@ export function currentTiles(seedDir: string): { dir: string; report: TilesRepor
     const report = JSON.parse(readFileSync(reportPath, "utf8")) as TilesReport;
     if (existsSync(join(dir, TILES_FILE)) && statSync(join(dir, TILES_FILE)).size === report.bytes) return { dir, report };
   }
-  console.log(`Building the vector tiles (${id}: four levels, zooms 0-${TILES_MAXZOOM}; a few minutes)...`);
+  console.log(
+    opts.background
+      ? `Background: building the vector tiles (${id}; a few minutes on a first start). Until they are uploaded, the map and GET /tiles/... answer 503; every other call answers now.`
+      : `Building the vector tiles (${id}: four levels, zooms 0-${TILES_MAXZOOM}; a few minutes)...`,
+  );
   const report = buildTiles(seedDir, dir);
   console.log(
-    `Vector tiles built in ${report.seconds} s: ${report.tiles} tiles, ${(report.bytes / 1e6).toFixed(0)} MB in ${dir.slice(root.length + 1)} (gzipped tile median ${(report.gzip.median / 1024).toFixed(1)} KB, largest ${(report.gzip.max / 1024).toFixed(0)} KB).`,
+    `${opts.background ? "Background: v" : "V"}ector tiles built in ${report.seconds} s: ${report.tiles} tiles, ${(report.bytes / 1e6).toFixed(0)} MB in ${dir.slice(root.length + 1)} (gzipped tile median ${(report.gzip.median / 1024).toFixed(1)} KB, largest ${(report.gzip.max / 1024).toFixed(0)} KB).`,
   );
   return { dir, report };
 }
@@ -367,11 +371,17 @@ export async function uploadLocalTiles(dir: string, report: TilesReport, persist
  * TILES_DIR=DIR uploads an archive already built there instead (the browser suite's small one,
  * test/setup/tiles-subset.ts: the whole build takes about 90 s and 2.6 GB).
  */
-export async function ensureLocalTiles(seedDir: string, persistTo?: string): Promise<void> {
+export async function ensureLocalTiles(seedDir: string, persistTo?: string, opts: { background?: boolean } = {}): Promise<void> {
   const given = process.env.TILES_DIR;
-  const { dir, report } = given ? { dir: given, report: JSON.parse(readFileSync(join(given, "report.json"), "utf8")) as TilesReport } : currentTiles(seedDir);
+  const { dir, report } = given
+    ? { dir: given, report: JSON.parse(readFileSync(join(given, "report.json"), "utf8")) as TilesReport }
+    : currentTiles(seedDir, opts);
   const t0 = Date.now();
-  if (await uploadLocalTiles(dir, report, persistTo)) console.log(`Vector tiles uploaded to the local R2 in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
+  if (await uploadLocalTiles(dir, report, persistTo)) {
+    console.log(
+      `${opts.background ? "Background: v" : "V"}ector tiles uploaded to the local R2 in ${((Date.now() - t0) / 1000).toFixed(1)} s${opts.background ? ": the map draws them now." : "."}`,
+    );
+  }
 }
 
 async function main() {

@@ -5,6 +5,7 @@ import { guardedEnv } from "../db/guard";
 import { touchLastUsed } from "../keys/queries";
 import { utcDay } from "../lib/time";
 import { deliverAlert } from "./alerts";
+import { ledgerReasons } from "./ledger-reasons";
 import { appendLedgerOnce, findAccountSettings, findPlan, ledgerBalance, upsertDailyCount } from "./queries";
 import { type LoggedCall, type LogQuery, RequestLogStore } from "./request-store";
 import { creditsBack, leaseSize, passesSpendLimit, priceCalls, priceJobRows, quotaAlertsReached, requestLogDays } from "./rules";
@@ -611,7 +612,7 @@ export class AccountObject extends Agent<Env> {
             appendLedgerOnce(db, {
               userId,
               amount: -debit.amount,
-              reason: debit.amount > 0 ? "usage beyond the monthly quota" : "credits given back: calls not served",
+              reason: ledgerReasons.usage(debit.amount),
               ref: debit.ref,
               createdAt: now,
             }),
@@ -622,7 +623,7 @@ export class AccountObject extends Agent<Env> {
         appendLedgerOnce(db, {
           userId,
           amount: -j.creditsSpent,
-          reason: `bulk job ${j.id}: ${j.rowsDone.toLocaleString("en")} rows, ${j.creditsSpent.toLocaleString("en")} beyond the monthly quota`,
+          reason: ledgerReasons.job(j.id, j.rowsDone, j.creditsSpent),
           ref: `job:${j.id}`,
           createdAt: now,
         }),

@@ -1,7 +1,8 @@
 /** Usage reads: a month's successful data calls, exact at any moment (live counts of the account object). */
 import { primaryDb } from "../db/client";
 import { keyLabels } from "../keys/queries";
-import { accountObject, settleLeasesOf } from "./admission";
+import { accountObject, pendingDebits, settleLeasesOf } from "./admission";
+import { findPlan, ledgerBalance } from "./queries";
 
 export function currentMonth(now = new Date()): string {
   return now.toISOString().slice(0, 7);
@@ -25,4 +26,23 @@ export async function monthUsage(env: Env, userId: string, month: string) {
     by_endpoint: [...sum((r) => r.endpoint)].map(([endpoint, count]) => ({ endpoint, count })).sort((a, b) => b.count - a.count),
     by_day: [...sum((r) => r.day)].map(([day, count]) => ({ day, count })).sort((a, b) => a.day.localeCompare(b.day)),
   };
+}
+
+/**
+ * What a user may still spend this month, as a page tells it before they start something large (a
+ * bulk job): the plan's monthly quota, the calls counted this month and the credit balance. An
+ * estimate of the moment (calls elsewhere and running jobs change it): admission decides.
+ */
+export async function monthAllowance(env: Env, userId: string, planId: string) {
+  const db = primaryDb(env);
+  const [plan, usage, ledger, pending] = await Promise.all([
+    findPlan(db, planId),
+    monthUsage(env, userId, currentMonth()),
+    ledgerBalance(db, userId),
+    pendingDebits(env, userId),
+  ]);
+  const quota = plan?.monthlyQuota ?? 0;
+  const credits = Math.max(0, ledger - pending);
+  const free = Math.max(0, quota - usage.total);
+  return { quota, used: usage.total, free, credits, available: free + credits };
 }

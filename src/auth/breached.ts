@@ -26,7 +26,8 @@ export async function isBreachedPassword(env: Env, password: string): Promise<bo
     }
     return false;
   } catch (e) {
-    log.warn("breached_password_check_skipped", { error: errorText(e) });
+    // Expected offline (development without internet): one plain line, and the sign-up goes on.
+    log.notice("breached_password_check_skipped", { error: errorText(e) });
     return false;
   }
 }

@@ -3,7 +3,7 @@
  * development: the console (prints the message, e.g. the verification link). Otherwise: none.
  * `send` answers whether the message was handed over; it never throws.
  */
-import { log } from "../lib/log";
+import { errorText, log } from "../lib/log";
 
 export type Mail = { to: string; subject: string; text: string };
 
@@ -27,8 +27,11 @@ export function mailerFor(env: Env): Mailer {
             body: JSON.stringify({ from: env.MAIL_FROM, to: [mail.to], subject: mail.subject, text: mail.text }),
             signal: AbortSignal.timeout(5_000),
           });
+          if (!res.ok) log.notice("mail_not_sent", { subject: mail.subject, status: res.status });
           return res.ok;
-        } catch {
+        } catch (e) {
+          // Unreachable (offline development, the provider down): the caller says the mail was not sent; one plain line here.
+          log.notice("mail_not_sent", { subject: mail.subject, error: errorText(e) });
           return false;
         }
       },

@@ -12,10 +12,10 @@ import { ApiError } from "../lib/errors";
 import { errorText, log } from "../lib/log";
 import { toDisplayText } from "../lib/text";
 import { throttle } from "../lib/throttle";
-import { spokenDuration } from "../lib/time";
 import { isBreachedPassword } from "./breached";
 import { challengeRequired, checkChallenge } from "./challenge";
 import { NAME_MAX } from "./inputs";
+import { type MailLang, mailCopy } from "./mail-copy";
 import { mailerFor } from "./mailer";
 import { providerEnabled } from "./oauth";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords";
@@ -47,7 +47,8 @@ import { normalizeEmail } from "./users";
  * Where a request comes from: the client IP (throttles, the challenge, the audit trail), this API's
  * origin (links in emails) and the request id (the audit trail).
  */
-export type Origin = RequestMeta & { apiBaseUrl: string };
+/** Where a request comes from; `lang`: the page's language (the portal), which the emails it sends are written in (English without it). */
+export type Origin = RequestMeta & { apiBaseUrl: string; lang?: MailLang };
 
 /**
  * What the auth service needs done to an account it does not own: revoking the keys created before
@@ -84,14 +85,10 @@ async function acceptablePassword(env: Env, password: string): Promise<void> {
   }
 }
 
-async function sendVerification(env: Env, user: { id: string; email: string }, apiBaseUrl: string): Promise<boolean> {
+async function sendVerification(env: Env, user: { id: string; email: string }, origin: Origin): Promise<boolean> {
   const token = await signVerification(env, user.id, user.email);
-  const link = `${apiBaseUrl}/auth/verify-email?token=${encodeURIComponent(token)}`;
-  return mailerFor(env).send({
-    to: user.email,
-    subject: "Verify your email for Wilayah API",
-    text: `Open this link to verify your email address (valid for ${spokenDuration(VERIFY_TTL_SECONDS * 1000)}):\n\n${link}\n\nIf you did not sign up for Wilayah API, ignore this message.`,
-  });
+  const link = `${origin.apiBaseUrl}/auth/verify-email?token=${encodeURIComponent(token)}`;
+  return mailerFor(env).send({ to: user.email, ...mailCopy.verify(origin.lang ?? "en", link, VERIFY_TTL_SECONDS * 1000) });
 }
 
 /** A new account (its email not verified yet), whether the verification mail went out, and a session token. */
@@ -126,7 +123,7 @@ export async function register(
     await audit(env, origin, { event: "account_replaced", actorId: user.id, subjectId: user.id, detail: { replaced_user_id: existing.id } });
   }
   // A failed send never fails registration; the user can ask for another message.
-  const sent = await sendVerification(env, user, origin.apiBaseUrl).catch(() => false);
+  const sent = await sendVerification(env, user, origin).catch(() => false);
   const token = await signSession(env, { id: user.id, email, is_admin: false });
   return { id: user.id, email, emailVerificationSent: sent, token };
 }
@@ -250,11 +247,7 @@ async function sendReset(env: Env, email: string, origin: Origin, now: number) {
   const token = await signReset(env, user.id, reset.id);
   const base = env.DASHBOARD_URL.replace(/\/$/, "") || `${origin.apiBaseUrl}${PORTAL_PATH}`;
   const sent = await mailerFor(env)
-    .send({
-      to: user.email,
-      subject: "Reset your Wilayah API password",
-      text: `Open this link to choose a new password (it works once, for ${spokenDuration(RESET_TTL_SECONDS * 1000)}):\n\n${base}/reset?token=${encodeURIComponent(token)}\n\nSetting a new password ends every session of the account. If you did not ask for this, ignore this message: your password stays as it is.`,
-    })
+    .send({ to: user.email, ...mailCopy.reset(origin.lang ?? "en", `${base}/reset?token=${encodeURIComponent(token)}`, RESET_TTL_SECONDS * 1000) })
     .catch(() => false);
   await audit(env, origin, { event: "password_reset_requested", subjectId: user.id, detail: { sent } });
 }
@@ -336,7 +329,7 @@ export async function resendVerification(env: Env, user: UserRow, origin: Origin
     const wait = Math.max(1, RESEND_SECONDS - Math.floor((now - last) / 1000));
     throw new ApiError("RATE_LIMITED", `One verification message per minute. Try again in ${wait} seconds.`, { headers: { "retry-after": String(wait) } });
   }
-  return sendVerification(env, user, origin.apiBaseUrl);
+  return sendVerification(env, user, origin);
 }
 
 // ---------------------------------------------------------------- who is calling

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, inArray, lt, lte, ne, or, type SQL, sql } from "drizzle-orm";
+import { ledgerReasons } from "../account/ledger-reasons";
 import { appendLedgerIf, appendTakeBackIf } from "../account/queries";
 import { reconcileUserPlans, setPlan, setPlanOf } from "../auth/queries";
 import { batch, type Db } from "../db/client";
@@ -152,7 +153,7 @@ export async function settlePaid(
   sibling = false,
 ) {
   const source = `invoice:${inv.id}`;
-  const reason = inv.status === "EXPIRED" ? `top-up ${inv.id} (paid after expiry)` : `top-up ${inv.id}`;
+  const reason = ledgerReasons.topup(inv.id, inv.status === "EXPIRED");
   let seenEnd = inv.kind === "subscription" ? await lastPeriodEnd(db, inv.userId) : 0;
   // Each effect applies only if the invoice is PAID after the guarded transition; `source` is unique.
   const paid = sql`EXISTS (SELECT 1 FROM invoices WHERE id = ${inv.id} AND status = 'PAID')`;

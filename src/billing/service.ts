@@ -5,6 +5,7 @@
  */
 import { renderSVG } from "uqr";
 import { accountChanged, pendingDebits } from "../account/admission";
+import { ledgerReasons } from "../account/ledger-reasons";
 import { appendLedgerOnce, findPlan, ledgerBalance, ledgerEntryAmount, ledgerPage, type PlanRow, publicPlans } from "../account/queries";
 import { requestLogDays } from "../account/rules";
 import { audit, auditIf } from "../audit/service";
@@ -37,6 +38,7 @@ import {
   subscriptionBoundariesBetween,
 } from "./queries";
 import { TOPUP, tripayCallbackSchema } from "./schemas";
+import { SIMULATOR_PRIVATE_KEY, simulatedCallback, usesPaymentSimulator } from "./simulator";
 import { createTransaction, TransactionRefused, tripayConfig, verifyCallback } from "./tripay";
 
 /** How long a QR invoice can be paid. */
@@ -305,8 +307,8 @@ async function refund(env: Env, inv: InvoiceRow) {
   const ref = `refund:${inv.id}`;
   const effect =
     inv.kind === "topup"
-      ? { take: { credits: inv.credits ?? 0, pending: await pendingDebits(env, inv.userId), what: `refund of top-up ${inv.id}` } }
-      : { note: `refund of subscription ${inv.id} (${inv.planId ?? ""}): the plan ends` };
+      ? { take: { credits: inv.credits ?? 0, pending: await pendingDebits(env, inv.userId), what: ledgerReasons.topupRefund(inv.id) } }
+      : { note: ledgerReasons.subscriptionRefund(inv.id, inv.planId ?? "") };
   const detail: Record<string, number | string> =
     inv.kind === "topup" ? { invoice_id: inv.id, credits: inv.credits ?? 0 } : { invoice_id: inv.id, plan_id: inv.planId ?? "" };
   // The audit event is written in the refund's own batch: a delivery that fails after the refund
@@ -372,6 +374,20 @@ export async function getInvoice(env: Env, userId: string, id: string): Promise<
 }
 
 /**
+ * The local payment simulator's payment of an unpaid invoice of the user (development only, see
+ * ./simulator.ts): the callback Tripay would send, signed, through handleTripayCallback, so the
+ * signature check, the amounts and the settlement are the real ones. NOT_FOUND elsewhere.
+ */
+export async function simulatePayment(env: Env, userId: string, id: string): Promise<InvoiceView> {
+  if (!usesPaymentSimulator(env)) throw new ApiError("NOT_FOUND", "Payments are simulated only on a development Worker without a payment provider.");
+  const inv = await getInvoice(env, userId, id);
+  if (inv.status !== "UNPAID" || !inv.reference) return inv;
+  const { body, signature } = await simulatedCallback({ id: inv.id, reference: inv.reference, amount: inv.amount }, "PAID", SIMULATOR_PRIVATE_KEY);
+  await handleTripayCallback(env, { rawBody: body, signature, event: "payment_status", json: () => JSON.parse(body) });
+  return getInvoice(env, userId, id);
+}
+
+/**
  * How long after a subscription started or ended the job keeps telling its account (cached key
  * lookups, the account object) to read the plan again: three runs, so a run that changed the plan
  * and failed before the account heard of it (or whose list of changes was lost) is completed by the next.
@@ -402,7 +418,7 @@ export async function grantCredits(env: Env, userId: string, amount: number, rea
       details: [{ path: "amount", message: "exceeds the balance" }],
     });
   }
-  const entry = { userId, amount, reason: `${reason} (admin ${adminId})`, ref: `admin:${crypto.randomUUID()}`, createdAt: Date.now() };
+  const entry = { userId, amount, reason: ledgerReasons.admin(reason, adminId), ref: `admin:${crypto.randomUUID()}`, createdAt: Date.now() };
   await batch(db, [...records, appendLedgerOnce(db, entry)]);
   await accountChanged(env, userId);
   return creditBalance(env, userId);

@@ -5,13 +5,25 @@
 import { timingSafeEqual } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
 import { callbackSignature, transactionSignature } from "./signature";
+import { SIMULATOR_PRIVATE_KEY, SIMULATOR_QR, usesPaymentSimulator } from "./simulator";
 
-export type TripayConfig = { baseUrl: string; method: string; apiKey: string; privateKey: string; merchantCode: string };
+/** `simulated`: the local payment simulator stands in for the provider (development only, ./simulator.ts). */
+export type TripayConfig = { baseUrl: string; method: string; apiKey: string; privateKey: string; merchantCode: string; simulated?: true };
 
-/** The configuration, or PAYMENT_NOT_CONFIGURED (503) when any credential is missing. */
+/**
+ * The configuration; on a development Worker without the provider's credentials, the local payment
+ * simulator's; otherwise PAYMENT_NOT_CONFIGURED (503) when any credential is missing: a set-up
+ * matter of the deployment, not an outage, and the message says so.
+ */
 export function tripayConfig(env: Env): TripayConfig {
+  if (usesPaymentSimulator(env)) {
+    return { baseUrl: "", method: "QRIS", apiKey: "", privateKey: SIMULATOR_PRIVATE_KEY, merchantCode: "SIMULATOR", simulated: true };
+  }
   if (!env.TRIPAY_API_KEY || !env.TRIPAY_PRIVATE_KEY || !env.TRIPAY_MERCHANT_CODE) {
-    throw new ApiError("PAYMENT_NOT_CONFIGURED", "Payments are not configured on this deployment. Try again later or contact support.");
+    throw new ApiError(
+      "PAYMENT_NOT_CONFIGURED",
+      "Payments are not set up on this deployment: no payment provider is configured. Nothing was charged; contact the operator.",
+    );
   }
   return {
     baseUrl: env.TRIPAY_BASE_URL.replace(/\/$/, ""),
@@ -33,6 +45,8 @@ export async function createTransaction(
   cfg: TripayConfig,
   tx: { merchantRef: string; amount: number; itemName: string; customerName: string; customerEmail: string; expiresAt: number },
 ): Promise<CreatedTransaction> {
+  // The simulator's transaction: made here, paid from the invoice page (./simulator.ts).
+  if (cfg.simulated) return { reference: `SIM-${tx.merchantRef}`, qrString: SIMULATOR_QR, qrUrl: null, expiresAt: tx.expiresAt, status: "UNPAID" };
   const body = {
     method: cfg.method,
     merchant_ref: tx.merchantRef,

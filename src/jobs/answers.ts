@@ -110,7 +110,8 @@ export function answerCells(kind: JobKind, a: RowAnswer): (string | number | nul
       x.postal_code,
       x.level,
       x.confidence,
-      x.warnings.join(";"),
+      // No region at all says why, as an empty row does: not a blank cell beside confidence 0.
+      x.level === null && x.warnings.length === 0 ? "no_match" : x.warnings.join(";"),
     ];
   }
   const x = a as ConvertAnswer | null;

@@ -56,8 +56,13 @@ export const chunksKey = (id: string) => `jobs/${id}/chunks`;
 export function jobView(j: JobRow, now = Date.now()) {
   const final = FINAL_STATES.includes(j.state);
   let secondsLeft: number | null = null;
-  if (j.state === "running" && j.startedAt && j.rowsDone > 0) {
-    secondsLeft = Math.ceil((((now - j.startedAt) / j.rowsDone) * (j.rowsTotal - j.rowsDone)) / 1000);
+  if (j.state === "running" && j.rowsDone > 0 && j.progressAt !== null) {
+    // The pace so far (since the job was accepted, until its last chunk was done), and from that
+    // chunk on the time that passed since: counts down between chunks instead of growing with the
+    // wait for the next one (started_at is when the first chunk was done, not begun).
+    const msPerRow = Math.max(0, j.progressAt - j.createdAt) / j.rowsDone;
+    const leftAtProgress = msPerRow * (j.rowsTotal - j.rowsDone);
+    secondsLeft = Math.max(1, Math.ceil((leftAtProgress - Math.max(0, now - j.progressAt)) / 1000));
   }
   return {
     id: j.id,

@@ -14,16 +14,23 @@ export type LogFields = Record<string, string | number | boolean | null | undefi
 const NIK_LIKE = /\d(?:(?:[\s._/+-]|%20|%2[bBdDeEfF]|%5[fF])*\d){15,}/g;
 const maskNik = (text: string): string => text.replace(NIK_LIKE, "<redacted>");
 
-function write(level: "info" | "warn" | "error", event: string, fields: LogFields) {
+function write(level: "info" | "notice" | "warn" | "error", event: string, fields: LogFields) {
   const masked: LogFields = {};
   for (const [k, v] of Object.entries(fields)) masked[k] = typeof v === "string" ? maskNik(v) : v;
   const line = JSON.stringify({ level, event, ...masked });
-  if (level === "info") console.log(line);
+  if (level === "info" || level === "notice") console.log(line);
   else console.error(line);
 }
 
 export const log = {
   info: (event: string, fields: LogFields = {}) => write("info", event, fields),
+  /**
+   * An expected condition, not a fault: a dependency that cannot be reached where that is normal
+   * (development offline, a subscriber's receiver that is down), handled by the caller. One plain
+   * line on the console's standard output: wrangler frames warnings and errors as coloured blocks,
+   * which read as failures of ours. Its `level` ("notice") still filters in Workers Logs.
+   */
+  notice: (event: string, fields: LogFields = {}) => write("notice", event, fields),
   warn: (event: string, fields: LogFields = {}) => write("warn", event, fields),
   error: (event: string, fields: LogFields = {}) => write("error", event, fields),
 };

@@ -258,26 +258,43 @@ export const JS = `
   if (!box) return;
   var labels = JSON.parse(box.getAttribute("data-labels") || "{}");
   var csrf = box.getAttribute("data-csrf");
+  var available = Number(box.getAttribute("data-available"));
   var file = document.getElementById("job-file"), kind = document.getElementById("job-kind"), column = document.getElementById("job-column");
   var cost = document.getElementById("job-cost"), start = document.getElementById("job-start"), run = document.getElementById("job-run");
-  var statusEl = document.getElementById("job-status"), bar = document.getElementById("job-progress");
+  var statusEl = document.getElementById("job-status"), bar = document.getElementById("job-progress"), errorEl = document.getElementById("job-error");
   var cancel = document.getElementById("job-cancel"), download = document.getElementById("job-download");
   var fmt = function (n) { return Number(n).toLocaleString(document.documentElement.lang || "en"); };
-  var fill = function (text, values) { return String(text).replace(/\\{(\\w+)\\}/g, function (_, k) { return values[k] !== undefined ? values[k] : ""; }); };
+  var fill = function (text, values) { return String(text).replace(/{(w+)}/g, function (_, k) { return values[k] !== undefined ? values[k] : ""; }); };
   var jobId = null;
+  function showError(text) { errorEl.textContent = text; errorEl.hidden = !text; }
+  // The list of past jobs as the server draws it (a job just started or ended shows without a reload).
+  function refreshList() {
+    fetch("/portal/jobs", { headers: { accept: "text/html" }, credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("job-list-card");
+        var card = document.getElementById("job-list-card");
+        if (fresh && card) card.replaceChildren.apply(card, Array.prototype.slice.call(fresh.childNodes));
+      }, function () {});
+  }
   kind.addEventListener("change", function () {
     if (column.value === "address" || column.value === "code") column.value = kind.value === "convert" ? "code" : "address";
   });
   file.addEventListener("change", function () {
     start.disabled = true;
+    showError("");
     var f = file.files && file.files[0];
     if (!f) { cost.textContent = ""; return; }
     cost.textContent = labels.counting;
     f.text().then(function (text) {
-      var lines = text.split(/\\r\\n|\\n|\\r/).filter(function (l) { return l.trim() !== ""; }).length;
-      var rows = /\\.(jsonl|ndjson)$/i.test(f.name) ? lines : Math.max(0, lines - 1);
-      cost.textContent = fill(labels.cost, { rows: fmt(rows) });
-      start.disabled = rows === 0;
+      var lines = text.split(/\r\n|\n|\r/).filter(function (l) { return l.trim() !== ""; }).length;
+      var rows = /.(jsonl|ndjson)$/i.test(f.name) ? lines : Math.max(0, lines - 1);
+      var over = rows > available;
+      // The cost beside what the month still allows, before the click: a job beyond it would be refused.
+      cost.textContent = fill(labels.cost, { rows: fmt(rows) }) + (over ? " " + fill(labels.over, { available: fmt(available) }) : "");
+      cost.className = over ? "notice warn" : "";
+      start.disabled = rows === 0 || over;
     });
   });
   function show(job) {
@@ -286,8 +303,8 @@ export const JS = `
     bar.value = job.rows.done;
     var text = (labels[job.state] || job.state) + " · " + fill(labels.progress, { done: fmt(job.rows.done), total: fmt(job.rows.total) });
     if (job.state === "running" && job.estimated_seconds_left !== null) text += " · " + fill(labels.left, { s: fmt(job.estimated_seconds_left) });
-    if (job.error) text += " · " + job.error;
     statusEl.textContent = text;
+    showError(job.error || "");
     var over = job.state === "done" || job.state === "failed" || job.state === "cancelled";
     cancel.hidden = over;
     if (over && job.rows.done > 0) { download.href = "/portal/jobs/" + job.id + "/result"; download.hidden = false; }
@@ -297,31 +314,39 @@ export const JS = `
     fetch("/portal/jobs/" + jobId + "/status", { headers: { accept: "application/json" }, credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (d) { return d ? show(d.data) : false; }, function () { return false; })
-      .then(function (over) { if (!over) setTimeout(poll, 1000); });
+      .then(function (over) { if (over) refreshList(); else setTimeout(poll, 1000); });
+  }
+  // Refused (no job was made): the reason alone, no progress bar and no Cancel for a job that does not exist.
+  function refused(message) {
+    run.hidden = true;
+    showError(labels.not_started + (message ? " " + message : ""));
+    start.disabled = false;
   }
   start.addEventListener("click", function () {
     var f = file.files && file.files[0];
     if (!f) return;
     start.disabled = true;
-    run.hidden = false;
+    showError("");
+    run.hidden = true;
     download.hidden = true;
-    statusEl.textContent = labels.queued;
-    var type = /\\.(jsonl|ndjson)$/i.test(f.name) ? "application/x-ndjson" : "text/csv";
+    var type = /.(jsonl|ndjson)$/i.test(f.name) ? "application/x-ndjson" : "text/csv";
     fetch("/portal/jobs/upload?kind=" + encodeURIComponent(kind.value) + "&column=" + encodeURIComponent(column.value), {
       method: "POST", body: f, credentials: "same-origin", headers: { "content-type": type, accept: "application/json", "x-csrf-token": csrf }
     })
       .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, d: d }; }); })
       .then(function (res) {
-        if (!res.ok) { statusEl.textContent = labels.failed + " " + (res.d.error ? res.d.error.message : ""); start.disabled = false; return; }
+        if (!res.ok) { refused(res.d.error ? res.d.error.message : ""); return; }
         jobId = res.d.data.id;
-        if (!show(res.d.data)) setTimeout(poll, 1000);
-      }, function () { statusEl.textContent = labels.failed; start.disabled = false; });
+        run.hidden = false;
+        refreshList();
+        if (show(res.d.data)) refreshList(); else setTimeout(poll, 1000);
+      }, function () { refused(""); });
   });
   cancel.addEventListener("click", function () {
     if (!jobId) return;
     fetch("/portal/jobs/" + jobId + "/cancel", { method: "POST", credentials: "same-origin", headers: { accept: "application/json", "x-csrf-token": csrf } })
       .then(function (r) { return r.json(); })
-      .then(function (d) { if (d.data) show(d.data); });
+      .then(function (d) { if (d.data && show(d.data)) refreshList(); });
   });
 })();
 `;

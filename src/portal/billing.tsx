@@ -8,12 +8,14 @@ import { z } from "zod";
 import { receiptHtml } from "../billing/receipt-page";
 import { billingDetailsOf, formatNpwp, getReceipt, listReceipts, saveBillingDetailsOf } from "../billing/receipts";
 import { billingDetailsInput, type invoiceSchema, planIdInput, type planSchema, type ReceiptView, topupAmountInput } from "../billing/schemas";
-import { billingStatus, creditBalance, credits, getInvoice, listInvoices, listPlans, subscribe, topup } from "../billing/service";
+import { billingStatus, creditBalance, credits, getInvoice, listInvoices, listPlans, simulatePayment, subscribe, topup } from "../billing/service";
+import { usesPaymentSimulator } from "../billing/simulator";
 import type { UserRow } from "../db/schema";
 import { ApiError } from "../lib/errors";
 import { errorNotice, flash, form, formInteger, lang, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn, visitor } from "./context";
 import { formatDate, formatIdr, formatNumber } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, Pager, VerifyFirst } from "./layout";
+import { ledgerReasonText } from "./ledger-copy";
 import { planFeatures } from "./plan-copy";
 
 export type PlanView = z.infer<typeof planSchema>;
@@ -49,6 +51,7 @@ async function billingPage(c: PortalContext<SignedInEnv>, u: UserRow, notice: No
       invoices={invoices.items}
       receipts={receipts}
       details={details}
+      simulated={usesPaymentSimulator(c.env)}
     />,
     status,
   );
@@ -115,7 +118,13 @@ billingPages.get("/billing/receipts/:id", signedIn, async (c) => {
 billingPages.get("/billing/invoices/:id", signedIn, async (c) => {
   const u = c.get("user");
   const [invoice, balance] = await Promise.all([getInvoice(c.env, u.id, c.req.param("id")), creditBalance(c.env, u.id)]);
-  return c.html(<InvoicePage p={page(c)} invoice={invoice} balance={balance} />);
+  return c.html(<InvoicePage p={page(c)} invoice={invoice} balance={balance} simulated={usesPaymentSimulator(c.env)} />);
+});
+
+/** The local payment simulator's "pay" button (development without a payment provider; NOT_FOUND elsewhere). */
+billingPages.post("/billing/invoices/:id/simulate", signedIn, async (c) => {
+  const invoice = await simulatePayment(c.env, c.get("user").id, c.req.param("id"));
+  return c.redirect(`/portal/billing/invoices/${invoice.id}`, 303);
 });
 
 /** What the payment page polls: the invoice (the API's own view of it) and the balance, for the signed-in owner only. */
@@ -140,6 +149,7 @@ function BillingPage(props: {
   invoices: InvoiceView[];
   receipts: ReceiptView[];
   details: { company_name: string | null; npwp: string | null; address: string | null };
+  simulated: boolean;
 }) {
   const { p } = props;
   const verified = p.user?.emailVerified ?? false;
@@ -181,6 +191,11 @@ function BillingPage(props: {
           </button>
         </form>
         <p class="hint">{p.t("topup_hint")}</p>
+        {props.simulated ? (
+          <p class="notice warn" data-testid="payment-simulator">
+            {p.t("pay_simulator_billing")}
+          </p>
+        ) : null}
       </div>
       <h2>{p.t("plans")}</h2>
       <div class="plans">
@@ -343,7 +358,7 @@ function BillingPage(props: {
                 {props.ledger.map((e) => (
                   <tr>
                     <td data-label={p.t("when")}>{formatDate(p.lang, e.created_at)}</td>
-                    <td data-label={p.t("reason")}>{e.reason}</td>
+                    <td data-label={p.t("reason")}>{ledgerReasonText(p, e.reason)}</td>
                     <td data-label={p.t("amount")} class="num">
                       {e.amount > 0 ? "+" : ""}
                       {formatNumber(p.lang, e.amount)}
@@ -360,7 +375,7 @@ function BillingPage(props: {
   );
 }
 
-function InvoicePage(props: { p: Page; invoice: InvoiceView; balance: number }) {
+function InvoicePage(props: { p: Page; invoice: InvoiceView; balance: number; simulated: boolean }) {
   const { p, invoice: inv } = props;
   const labels = JSON.stringify({
     expires_in: p.t("expires_in"),
@@ -400,12 +415,21 @@ function InvoicePage(props: { p: Page; invoice: InvoiceView; balance: number }) 
               <>
                 <p id="invoice-scan">{p.t("pay_scan")}</p>
                 <p id="invoice-deadline" class="muted">
-                  {p.t("pay_before")}: {formatDate(p.lang, inv.expires_at)} {p.t("time_zone_wib")}
+                  {p.t("pay_before")}: {formatDate(p.lang, inv.expires_at)}
                 </p>
+                {props.simulated ? (
+                  <form method="post" action={`/portal/billing/invoices/${inv.id}/simulate`} class="notice warn">
+                    <Csrf p={p} />
+                    <p>{p.t("pay_simulator_note")}</p>
+                    <button type="submit" data-testid="pay-simulated">
+                      {p.t("pay_simulated")}
+                    </button>
+                  </form>
+                ) : null}
               </>
             ) : inv.paid_at ? (
               <p class="muted">
-                {p.t("inv_PAID")}: {formatDate(p.lang, inv.paid_at)} {p.t("time_zone_wib")}
+                {p.t("inv_PAID")}: {formatDate(p.lang, inv.paid_at)}
               </p>
             ) : null}
             <div id="invoice-paid" class="notice ok" hidden={inv.status !== "PAID"}>

@@ -69,8 +69,8 @@ export async function form<T extends z.ZodType, E extends PortalEnv>(c: PortalCo
   return r.data;
 }
 
-/** Where a request comes from, as the auth service wants it (throttles, the challenge, the audit trail, links in emails). */
-export const origin = <E extends PortalEnv>(c: PortalContext<E>) => ({ ...requestMeta(c), apiBaseUrl: new URL(c.req.url).origin });
+/** Where a request comes from, as the auth service wants it (throttles, the challenge, the audit trail, links in emails and their language). */
+export const origin = <E extends PortalEnv>(c: PortalContext<E>) => ({ ...requestMeta(c), apiBaseUrl: new URL(c.req.url).origin, lang: lang(c) });
 
 /** A short message key carried across a redirect (never free text: nothing a link can inject). */
 const FLASH = {

@@ -23,7 +23,7 @@ const errorsEn: Partial<Record<ErrorCode, string>> = {
   EMAIL_NOT_VERIFIED: "Verify your email address first.",
   KEY_LIMIT_REACHED: "You have the maximum number of active keys. Revoke one first.",
   WEBHOOK_LIMIT_REACHED: "You have the maximum number of webhook endpoints (10). Delete one first.",
-  PAYMENT_NOT_CONFIGURED: "Payments are not available right now. Try again later.",
+  PAYMENT_NOT_CONFIGURED: "Payments are not set up on this server: no payment provider is configured. Nothing was charged; contact the operator.",
   UPSTREAM_ERROR: "The payment provider did not accept the request. Nothing was charged; try again.",
   UPSTREAM_TIMEOUT: "The payment provider did not answer in time. Nothing was charged; try again.",
   NOT_FOUND: "Not found.",
@@ -50,7 +50,8 @@ const errorsId: Partial<Record<ErrorCode, string>> = {
   EMAIL_NOT_VERIFIED: "Verifikasi alamat email Anda dulu.",
   KEY_LIMIT_REACHED: "Jumlah kunci aktif Anda sudah maksimum. Cabut satu dulu.",
   WEBHOOK_LIMIT_REACHED: "Jumlah endpoint webhook Anda sudah maksimum (10). Hapus satu dulu.",
-  PAYMENT_NOT_CONFIGURED: "Pembayaran belum tersedia. Coba lagi nanti.",
+  PAYMENT_NOT_CONFIGURED:
+    "Pembayaran belum disiapkan di server ini: belum ada penyedia pembayaran yang dikonfigurasi. Tidak ada yang ditagih; hubungi pengelola layanan.",
   UPSTREAM_ERROR: "Penyedia pembayaran tidak menerima permintaan. Tidak ada yang ditagih; coba lagi.",
   UPSTREAM_TIMEOUT: "Penyedia pembayaran tidak menjawab tepat waktu. Tidak ada yang ditagih; coba lagi.",
   NOT_FOUND: "Tidak ditemukan.",

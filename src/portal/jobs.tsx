@@ -8,14 +8,16 @@
  * lives in app.js (assets.ts): the portal's CSP allows no inline script.
  */
 import { Hono } from "hono";
+import { monthAllowance } from "../account/usage";
 import { gate } from "../gate";
 import type { InputFormat } from "../jobs/input";
 import type { JobRow } from "../jobs/queries";
 import { cancelJob, createJob, getJob, jobResult, jobView, listJobs, RESULT_DAYS } from "../jobs/service";
 import { ApiError } from "../lib/errors";
+import { iso } from "../lib/time";
 import { PORTAL_CALLS_KEY } from "./addresses";
 import { lang, type PortalEnv, page, signedIn } from "./context";
-import { formatNumber, translator } from "./i18n";
+import { formatDate, formatNumber, translator } from "./i18n";
 import { Layout, type Page, VerifyFirst } from "./layout";
 
 export const jobPages = new Hono<PortalEnv>();
@@ -23,8 +25,9 @@ export const jobPages = new Hono<PortalEnv>();
 const STATES = ["queued", "running", "done", "failed", "cancelled"] as const;
 
 jobPages.get("/jobs", signedIn, async (c) => {
-  const { jobs } = await listJobs(c.env, c.get("user").id, { page: 1, per_page: 20 });
-  return c.html(<JobsPage p={page(c)} jobs={jobs} />);
+  const u = c.get("user");
+  const [{ jobs }, allowance] = await Promise.all([listJobs(c.env, u.id, { page: 1, per_page: 20 }), monthAllowance(c.env, u.id, u.plan)]);
+  return c.html(<JobsPage p={page(c)} jobs={jobs} allowance={allowance} />);
 });
 
 /**
@@ -57,23 +60,36 @@ jobPages.get("/jobs/:id/result", signedIn, async (c) => {
 
 // ---------------------------------------------------------------- views
 
-function JobsPage(props: { p: Page; jobs: JobRow[] }) {
-  const { p } = props;
+type Allowance = Awaited<ReturnType<typeof monthAllowance>>;
+
+function JobsPage(props: { p: Page; jobs: JobRow[]; allowance: Allowance }) {
+  const { p, allowance: a } = props;
   const verified = p.user?.emailVerified ?? false;
   const labels = {
     cost: p.t("jobs_cost"),
+    over: p.t("jobs_over"),
     counting: p.t("jobs_counting"),
     progress: p.t("jobs_progress"),
     left: p.t("jobs_left"),
-    failed: p.t("jobs_failed_to_start"),
+    // Not `failed`: that key is the state's label below (a refusal read "Failed <message>").
+    not_started: p.t("jobs_failed_to_start"),
     ...Object.fromEntries(STATES.map((s) => [s, p.t(`jobs_state_${s}`)])),
   };
   return (
     <Layout p={p} title={p.t("jobs_title")}>
       <h1>{p.t("jobs_title")}</h1>
       {verified ? null : <VerifyFirst p={p} email={p.user?.email ?? ""} />}
-      <div class="card" data-jobs data-csrf={p.csrf} data-labels={JSON.stringify(labels)}>
+      <div class="card" data-jobs data-csrf={p.csrf} data-labels={JSON.stringify(labels)} data-available={a.available}>
         <p class="muted">{p.t("jobs_intro", { days: RESULT_DAYS })}</p>
+        <p data-testid="job-allowance">
+          {p.t("jobs_allowance", {
+            available: formatNumber(p.lang, a.available),
+            free: formatNumber(p.lang, a.free),
+            quota: formatNumber(p.lang, a.quota),
+            credits: formatNumber(p.lang, a.credits),
+          })}{" "}
+          <a href="/portal/billing">{p.t("jobs_more_calls")}</a>
+        </p>
         <label for="job-file">{p.t("jobs_file")}</label>
         <input id="job-file" type="file" accept=".csv,.jsonl,.ndjson,text/csv,application/x-ndjson" aria-describedby="job-file-hint" disabled={!verified} />
         <p class="hint" id="job-file-hint">
@@ -93,6 +109,7 @@ function JobsPage(props: { p: Page; jobs: JobRow[] }) {
         <button type="button" id="job-start" data-testid="job-start" disabled>
           {p.t("jobs_start")}
         </button>
+        <div id="job-error" class="notice err mt" role="alert" data-testid="job-error" hidden />
         <div id="job-run" class="mt" hidden>
           <p id="job-status" data-testid="job-status" aria-live="polite" />
           <progress id="job-progress" max="1" value="0" data-testid="job-progress" aria-label={p.t("jobs_progress_label")} />
@@ -106,7 +123,7 @@ function JobsPage(props: { p: Page; jobs: JobRow[] }) {
           </p>
         </div>
       </div>
-      <div class="card">
+      <div class="card" id="job-list-card">
         <h2>{p.t("jobs_past")}</h2>
         {props.jobs.length === 0 ? (
           <p class="muted">{p.t("jobs_none")}</p>
@@ -134,7 +151,7 @@ function JobsPage(props: { p: Page; jobs: JobRow[] }) {
                     <td class="num" data-label={p.t("col_rows")}>
                       {formatNumber(p.lang, j.rowsDone)} / {formatNumber(p.lang, j.rowsTotal)}
                     </td>
-                    <td data-label={p.t("col_created")}>{new Date(j.createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC</td>
+                    <td data-label={p.t("col_created")}>{formatDate(p.lang, iso(j.createdAt))}</td>
                     <td data-label={p.t("col_result")}>
                       {jobView(j).result ? <a href={`/portal/jobs/${j.id}/result`}>{p.t("jobs_download")}</a> : <span class="muted">–</span>}
                     </td>

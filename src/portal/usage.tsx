@@ -53,8 +53,10 @@ export function DayChart(props: { lang: Lang; usage: UsageView; label: string })
   const max = Math.max(1, ...counts.values());
   const W = 640;
   const H = 200;
-  // Room for the axis labels at the phone size (portal CSS: .day-chart text, 20 units under 600 px).
-  const left = 56;
+  // Room for the axis's top label at the phone size (portal CSS: .day-chart text, 20 units under
+  // 600 px, about 12 units a character): "4.017" needs more than "0".
+  const maxLabel = formatNumber(props.lang, max);
+  const left = Math.max(56, 12 * maxLabel.length + 14);
   const bottom = 30;
   const top = 10;
   const plotH = H - bottom - top;
@@ -63,7 +65,7 @@ export function DayChart(props: { lang: Lang; usage: UsageView; label: string })
     <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={props.label} class="day-chart">
       <line x1={left} y1={top + plotH} x2={W} y2={top + plotH} stroke="#b9c2cc" />
       <text x={left - 6} y={top + 8} text-anchor="end" font-size="11" fill="#5b6673">
-        {formatNumber(props.lang, max)}
+        {maxLabel}
       </text>
       <text x={left - 6} y={top + plotH} text-anchor="end" font-size="11" fill="#5b6673">
         0

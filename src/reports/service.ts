@@ -39,7 +39,8 @@ export const REPORTS_PER_DAY = 50;
 const DAY_MS = 86_400_000;
 
 /** Who files: the account, the key (or `portal`), and where from. */
-export type Reporter = RequestMeta & { userId: string; keyId: string };
+/** Who files; `lang`: the portal page's language, which the decision's email is written in (English without it). */
+export type Reporter = RequestMeta & { userId: string; keyId: string; lang?: "id" | "en" };
 
 export function publicReport(r: ReportRow) {
   return {
@@ -98,6 +99,7 @@ export async function fileReport(env: Env, rawRegionId: string, input: ReportInp
     evidenceRegulation: input.evidence.regulation ?? null,
     evidenceText: input.evidence.text ?? null,
     notifyEmail: null, // decisions go to the account's verified email only (tellReporter)
+    lang: who.lang ?? null,
     status: "open",
     answer: null,
     basis: null,
@@ -196,11 +198,35 @@ const APPLIED = new Set<ReportRow["field"]>(["name", "postal_code", "coordinates
 /** Who decides, and where from (the audit trail). */
 export type Reviewer = RequestMeta & { id: string };
 
-const STATUS_WORDS: Record<Exclude<ReportStatus, "open">, string> = {
-  accepted: "accepted: the correction goes into the next data release",
-  rejected: "not accepted",
-  duplicate: "a duplicate of an earlier report",
-};
+/** The decision's email, in the language the report was filed in (`lang`; English without it): one language per message. */
+const DECISION_MAIL = {
+  en: {
+    status: { accepted: "accepted: the correction goes into the next data release", rejected: "not accepted", duplicate: "a duplicate of an earlier report" },
+    outcome: { accepted: "accepted", rejected: "rejected", duplicate: "marked a duplicate" },
+    subject: (region: string, outcome: string) => `Your report on ${region} was ${outcome}`,
+    was: (r: ReportRow, status: string) => `Your report ${r.id} (${r.field} of region ${r.regionId}: "${r.value}") was ${status}.`,
+    answer: "The reviewer's answer:",
+    basis: "Basis",
+    applied: "Value applied",
+    repeats: (id: string) => `It repeats report ${id}.`,
+    where: "Your reports and their answers: GET /user/reports, or the portal's Reports page.",
+  },
+  id: {
+    status: {
+      accepted: "diterima: koreksinya masuk ke rilis data berikutnya",
+      rejected: "tidak diterima",
+      duplicate: "duplikat dari laporan sebelumnya",
+    },
+    outcome: { accepted: "diterima", rejected: "ditolak", duplicate: "ditandai duplikat" },
+    subject: (region: string, outcome: string) => `Laporan Anda tentang ${region} ${outcome}`,
+    was: (r: ReportRow, status: string) => `Laporan Anda ${r.id} (${r.field} wilayah ${r.regionId}: "${r.value}") ${status}.`,
+    answer: "Jawaban peninjau:",
+    basis: "Dasar",
+    applied: "Nilai yang diterapkan",
+    repeats: (id: string) => `Laporan ini mengulang laporan ${id}.`,
+    where: "Laporan Anda dan jawabannya: GET /user/reports, atau halaman Laporan di portal.",
+  },
+} as const;
 
 /**
  * Tells the reporter, at the account's email and only when it is verified: a report's text goes into
@@ -212,16 +238,16 @@ async function tellReporter(env: Env, r: ReportRow): Promise<void> {
   const user = await findUserById(primaryDb(env), r.userId);
   const to = user?.emailVerified ? user.email : undefined;
   if (!to || r.status === "open") return;
+  const m = DECISION_MAIL[r.lang ?? "en"];
   const lines = [
-    `Your report ${r.id} (${r.field} of region ${r.regionId}: "${r.value}") was ${STATUS_WORDS[r.status]}.`,
+    m.was(r, m.status[r.status]),
     "",
-    ...(r.answer ? ["The reviewer's answer:", r.answer, ""] : []),
-    ...(r.status === "accepted" && r.basis ? [`Basis: ${r.basis}`, `Value applied: ${r.acceptedValue ?? r.value}`, ""] : []),
-    ...(r.duplicateOf ? [`It repeats report ${r.duplicateOf}.`, ""] : []),
-    "Your reports and their answers: GET /user/reports, or the portal's Reports page.",
+    ...(r.answer ? [m.answer, r.answer, ""] : []),
+    ...(r.status === "accepted" && r.basis ? [`${m.basis}: ${r.basis}`, `${m.applied}: ${r.acceptedValue ?? r.value}`, ""] : []),
+    ...(r.duplicateOf ? [m.repeats(r.duplicateOf), ""] : []),
+    m.where,
   ];
-  const outcome = r.status === "duplicate" ? "marked a duplicate" : r.status;
-  await mailerFor(env).send({ to, subject: `Your report on ${r.regionId} was ${outcome}`, text: lines.join("\n") });
+  await mailerFor(env).send({ to, subject: m.subject(r.regionId, m.outcome[r.status]), text: lines.join("\n") });
 }
 
 /**

@@ -16,9 +16,10 @@ a:focus-visible,button:focus-visible,input:focus-visible,pre:focus-visible,selec
 .results{padding-left:1.2rem;margin:.75rem 0}
 .results li{margin:.35rem 0}
 .report-link{font-size:.85rem}
-.place{display:grid;grid-template-columns:max-content 1fr;gap:.2rem .75rem;margin:.75rem 0}
+.place{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.2rem .75rem;margin:.75rem 0}
 .place dt{font-weight:600;color:var(--muted)}
-.place dd{margin:0}
+.place dd{margin:0;min-width:0;overflow-wrap:anywhere}
+code.hash{word-break:break-all}
 svg.map{width:100%;height:auto;display:block;background:#e3eef7;border:1px solid var(--line);border-radius:8px;cursor:crosshair;margin-bottom:.5rem}
 svg.map path{fill:#0b6e4f;stroke:#e3eef7;stroke-width:.6}
 svg.map path:hover{fill:#0a5a41}

@@ -32,6 +32,7 @@ const en = {
   data_title: "The data",
   data_regulation: "Follows {decree} ({source}).",
   data_regulation_amended: "Follows {decree} as amended by {amendments} ({source}).",
+  data_amended_by: "as amended by",
   data_counts: "Regions",
   data_level_provinsi: "provinsi",
   data_level_kabupaten: "kabupaten/kota",
@@ -46,7 +47,7 @@ const en = {
   status_version: "Data version served",
   status_seed: "Seed",
   status_seed_loaded: "loaded in D1 (the data matches this Worker's build)",
-  status_seed_not_loaded: "not loaded in D1 yet (D1 holds another seed: load it, see the README)",
+  status_seed_not_loaded: "not loaded in D1 yet (D1 holds another seed: load this one as docs/deploy.md says)",
   status_json: "The same as JSON, for scripts and monitors:",
   source_regions: "Regions and islands: idn-area-data (Fityan Nugroho), ODbL 1.0: our database is a derivative database under the ODbL.",
   source_cahya: "Coordinates, boundaries, postal codes: cahyadsn/wilayah_boundaries and wilayah_kodepos, MIT, © cahya dsn.",
@@ -92,6 +93,9 @@ const en = {
   map_card_point: "At this point",
   map_card_none: "No region at this point (sea, or outside Indonesia).",
   map_no_webgl: "This browser cannot draw the map (WebGL is off); the search and the API still work.",
+  map_attribution: "Wilayah API: idn-area-data (ODbL), boundaries from cahyadsn/wilayah_boundaries (MIT)",
+  map_tiles_missing:
+    "The map's tiles are not on this server yet: they are uploaded after each data update (on a first local start, npm run dev builds them in the background). Reload in a few minutes; the search works now.",
   map_auth_note: "This map is the site's own: no key needed, limited per visitor. To put it on your page, use the tiles with your API key (the guides, Maps).",
   map_open: "Open the map explorer",
 } as const;
@@ -129,6 +133,7 @@ const id: Record<SiteKey, string> = {
   data_title: "Datanya",
   data_regulation: "Mengikuti {decree} ({source}).",
   data_regulation_amended: "Mengikuti {decree} sebagaimana diubah dengan {amendments} ({source}).",
+  data_amended_by: "sebagaimana diubah dengan",
   data_counts: "Wilayah",
   data_level_provinsi: "provinsi",
   data_level_kabupaten: "kabupaten/kota",
@@ -143,7 +148,7 @@ const id: Record<SiteKey, string> = {
   status_version: "Versi data yang dilayani",
   status_seed: "Seed",
   status_seed_loaded: "sudah dimuat di D1 (datanya sesuai build Worker ini)",
-  status_seed_not_loaded: "belum dimuat di D1 (D1 memuat seed lain: muat seed ini, lihat README)",
+  status_seed_not_loaded: "belum dimuat di D1 (D1 memuat seed lain: muat seed ini sesuai petunjuk di docs/deploy.md)",
   status_json: "Sama, dalam JSON, untuk skrip dan pemantau:",
   source_regions: "Wilayah dan pulau: idn-area-data (Fityan Nugroho), ODbL 1.0: basis data kami adalah basis data turunan di bawah ODbL.",
   source_cahya: "Koordinat, batas wilayah, kode pos: cahyadsn/wilayah_boundaries dan wilayah_kodepos, MIT, © cahya dsn.",
@@ -189,6 +194,9 @@ const id: Record<SiteKey, string> = {
   map_card_point: "Di titik ini",
   map_card_none: "Tidak ada wilayah di titik ini (laut, atau di luar Indonesia).",
   map_no_webgl: "Peramban ini tidak dapat menggambar peta (WebGL mati); pencarian dan API tetap berfungsi.",
+  map_attribution: "Wilayah API: idn-area-data (ODbL), batas wilayah dari cahyadsn/wilayah_boundaries (MIT)",
+  map_tiles_missing:
+    "Ubin peta belum ada di server ini: ubin diunggah setelah setiap pembaruan data (pada awal lokal pertama, npm run dev membuatnya di latar belakang). Muat ulang beberapa menit lagi; pencarian sudah bisa dipakai.",
   map_auth_note:
     "Peta ini milik situs ini: tanpa kunci, dibatasi per pengunjung. Untuk memasangnya di halaman Anda, pakai tile dengan kunci API Anda (panduan, Maps).",
   map_open: "Buka penjelajah peta",

@@ -10,7 +10,7 @@ import { validationError } from "../lib/errors";
 import { throttle } from "../lib/throttle";
 import { LEVELS, parentAt } from "../wilayah/codes";
 import { reverseEndpoint } from "../wilayah/geo/endpoints";
-import { reverseGeocode } from "../wilayah/geo/service";
+import { regionBbox, reverseGeocode } from "../wilayah/geo/service";
 import { postalCodesUnder } from "../wilayah/postal/queries";
 import { getRegion } from "../wilayah/regions/service";
 import { searchEndpoint } from "../wilayah/search/endpoints";
@@ -59,17 +59,22 @@ export const CARD_POSTAL_CODES = 100;
 
 /**
  * The map's region card: the region's record (as GET /wilayah/{id} answers it), its parents' names,
- * and the postal codes of its villages (none listed for a provinsi: hundreds). Same limit as the demo.
+ * the postal codes of its villages (none listed for a provinsi: hundreds) and its bounding box (null
+ * without a boundary). Same limit as the demo.
  */
 export async function demoRegion(env: Env, rawId: string) {
   const reads = regionReads(env);
   const { data } = await getRegion(reads, rawId);
-  const parents = await Promise.all(
-    LEVELS.slice(0, LEVELS.indexOf(data.level)).map(async (level) => {
-      const p = (await getRegion(reads, parentAt(data.id, level), level)).data;
-      return { id: p.id, name: p.name, level };
-    }),
-  );
+  const [parents, bbox] = await Promise.all([
+    Promise.all(
+      LEVELS.slice(0, LEVELS.indexOf(data.level)).map(async (level) => {
+        const p = (await getRegion(reads, parentAt(data.id, level), level)).data;
+        return { id: p.id, name: p.name, level };
+      }),
+    ),
+    // What the map fits its view to when it shows the region (a search's answer): the whole region, not a point.
+    regionBbox(reads.db, data.id),
+  ]);
   const postal =
     data.level === "kelurahan"
       ? "postal_code" in data && data.postal_code
@@ -78,5 +83,5 @@ export async function demoRegion(env: Env, rawId: string) {
       : data.level === "provinsi"
         ? null
         : await postalCodesUnder(reads.db, data.id, CARD_POSTAL_CODES);
-  return { demo: true as const, note: demoNote(), data: { ...data, parents, postal_codes: postal } };
+  return { demo: true as const, note: demoNote(), data: { ...data, parents, postal_codes: postal, bbox } };
 }

@@ -34,6 +34,15 @@ function GuideNav(props: { f: SiteFrame; current: string | null }) {
   );
 }
 
+/**
+ * The guides say `http://localhost:8787` for a local Worker (docs/api.md). Served by a local Worker
+ * on another port (npm run dev -- --port N, the suites' Workers), they say the address in use, so a
+ * command copied from the page reaches the Worker that served it.
+ */
+export function localOrigin(html: string, origin: string): string {
+  return /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin) ? html.replaceAll("http://localhost:8787", origin) : html;
+}
+
 export const guideRoutes = new Hono<BaseEnv>();
 guideRoutes.use("*", securityHeaders);
 
@@ -50,7 +59,7 @@ guideRoutes.get("/", publicRoute, (c) => {
         <h1>{f.t("guides_title")}</h1>
         <GuideNav f={f} current={null} />
         {f.lang === "en" ? null : <p class="muted">{f.t("guides_english")}</p>}
-        <div lang="en">{raw(guides.intro)}</div>
+        <div lang="en">{raw(localOrigin(guides.intro, f.origin))}</div>
         <ul lang="en">
           {guides.pages.map((p) => (
             <li>
@@ -91,7 +100,7 @@ guideRoutes.get("/:slug", publicRoute, (c) => {
     <SiteLayout f={f} title={`${page.title} · ${f.t("guides_title")}`}>
       <div class="guide">
         <GuideNav f={f} current={page.slug} />
-        <article lang="en">{raw(page.html)}</article>
+        <article lang="en">{raw(localOrigin(page.html, f.origin))}</article>
       </div>
     </SiteLayout>,
   );

@@ -233,10 +233,10 @@ export function StatusPage(props: {
         <h3>{f.t("status_loaded_title")}</h3>
         <dl class="place">
           <dt>{f.t("status_version")}</dt>
-          <dd>{props.dataVersion}</dd>
+          <dd data-testid="status-version">{versionWords(f, props.dataVersion)}</dd>
           <dt>{f.t("status_seed")}</dt>
           <dd>
-            <code>{props.seed.checksum}</code> {props.seed.loaded ? f.t("status_seed_loaded") : f.t("status_seed_not_loaded")}
+            <code class="hash">{props.seed.checksum}</code> {props.seed.loaded ? f.t("status_seed_loaded") : f.t("status_seed_not_loaded")}
           </dd>
         </dl>
         <p class="muted">
@@ -245,6 +245,14 @@ export function StatusPage(props: {
       </DataSection>
     </SiteLayout>
   );
+}
+
+/**
+ * The data version (the `x-data-version` identifier, written in English: "<decree> as amended by
+ * <decrees> (<source>)") said in the page's language; the JSON answer keeps the identifier as it is.
+ */
+export function versionWords(f: SiteFrame, version: string): string {
+  return version.replace(" as amended by ", ` ${f.t("data_amended_by")} `);
 }
 
 /** The regulation the data follows, in parts (seed/manifest.json `regulation`): the line is said in the page's language. */

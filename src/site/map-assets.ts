@@ -56,7 +56,11 @@ function webgl() { try { var c = document.createElement("canvas"); return !!(c.g
 var host = document.querySelector("[data-wilayah-map]");
 if (host) start(host);
 
-function start(host) {
+// The whole country, Aceh to Papua, with a margin around its bounds that grows with the element.
+var INDONESIA = [[94.9, -11.1], [141.1, 6.1]];
+function fitFor(host) { return { padding: Math.max(4, Math.min(24, Math.round(Math.min(host.clientWidth, host.clientHeight) / 20))) }; }
+
+async function start(host) {
   var kind = host.getAttribute("data-wilayah-map");
   var labels = JSON.parse(host.getAttribute("data-labels") || "{}");
   var token = labels.token;
@@ -74,19 +78,37 @@ function start(host) {
   var hover = host.querySelector(".map-hover") || host.appendChild(el("div", "map-hover"));
   hover.hidden = true;
 
+  // The style with its source's attribution in the page's language (the API's style.json says it in English).
+  var style = await getJson("/tiles/style.json?maxzoom=" + labels.site_maxzoom);
+  if (labels.map_attribution) style.sources.wilayah.attribution = labels.map_attribution;
   var map = new maplibregl.Map({
     container: host,
-    style: "/tiles/style.json?maxzoom=" + labels.site_maxzoom,
-    // The site's token on every tile; the source capped at the zoom it grants.
-    transformRequest: function (url) { return //tiles/d+/d+/d+.mvt/.test(url) ? { url: url, headers: { "x-map-token": token } } : { url: url }; },
-    // The whole country at any width (a phone too), a little zoomed out of its bounds.
-    bounds: [[95, -11], [141, 6]],
-    fitBoundsOptions: { padding: 8 },
+    style: style,
+    // The site's token on every tile (a test of the path, not a regular expression: this script is a
+    // template literal, where a backslash would be lost); the source capped at the zoom it grants.
+    transformRequest: function (url) { return url.indexOf("/tiles/") >= 0 && url.slice(-4) === ".mvt" ? { url: url, headers: { "x-map-token": token } } : { url: url }; },
+    bounds: INDONESIA,
+    fitBoundsOptions: fitFor(host),
     minZoom: 1,
-    maxBounds: [[85, -20], [150, 15]],
+    // Room around the country for a tall phone screen: a view the bounds cannot hold is zoomed in,
+    // which cut off Aceh and Papua.
+    maxBounds: [[55, -45], [180, 40]],
     attributionControl: { compact: true },
     dragRotate: false,
     pitchWithRotate: false,
+  });
+  // Until the visitor moves the map, a change of the element's size (the page's layout settling, a
+  // phone turned) fits the country again: the first view never cuts off Aceh or Papua.
+  var moved = false;
+  map.on("dragstart", function () { moved = true; });
+  map.on("zoomstart", function (e) { if (e.originalEvent) moved = true; });
+  if (window.ResizeObserver) new ResizeObserver(function () { if (!moved) { map.resize(); map.fitBounds(INDONESIA, Object.assign({ animate: false }, fitFor(host))); } }).observe(host);
+  // Tiles not uploaded yet (a first local start builds them in the background): said once, in words.
+  var told = false;
+  map.on("error", function (e) {
+    if (told || !e.error || e.error.status !== 503) return;
+    told = true;
+    host.parentNode.insertBefore(el("p", "notice warn", labels.map_tiles_missing), host);
   });
   // For scripts on the page and the browser tests: the map instance.
   window.wilayahMap = map;
@@ -134,6 +156,8 @@ function start(host) {
   }
 
   if (kind === "demo") {
+    // The small map shows the country whole: 38 province names do not fit it (hover names a province).
+    map.on("load", function () { if (map.getLayer("provinsi-label")) map.setLayoutProperty("provinsi-label", "visibility", "none"); });
     map.on("click", function (e) {
       var lat = document.getElementById("demo-lat");
       var lng = document.getElementById("demo-lng");
@@ -179,7 +203,9 @@ function start(host) {
     return getJson("/demo/region/" + encodeURIComponent(code)).then(function (region) {
       var d = region.data;
       select(d.id, d.level);
-      if (fly && d.lat != null && d.lng != null) map.flyTo({ center: [d.lng, d.lat], zoom: FLY_ZOOM[d.level], essential: true });
+      // The whole region in view (its bounding box), else its point at its level's zoom.
+      if (fly && d.bbox) map.fitBounds([[d.bbox[0], d.bbox[1]], [d.bbox[2], d.bbox[3]]], { padding: fitFor(host).padding * 2, maxZoom: 15, essential: true });
+      else if (fly && d.lat != null && d.lng != null) map.flyTo({ center: [d.lng, d.lat], zoom: FLY_ZOOM[d.level], essential: true });
       renderCard(region);
       return region;
     });

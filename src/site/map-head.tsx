@@ -19,6 +19,8 @@ export function mapLabels(f: { t: SiteT; lang: string; map?: { token: string; ex
     "map_card_point",
     "map_card_none",
     "map_no_webgl",
+    "map_attribution",
+    "map_tiles_missing",
     "demo_none",
   ] as const;
   return JSON.stringify({

@@ -11,6 +11,7 @@
  * its lookups from the demo routes (/demo/*, DEMO_LIMITER), as the landing page's demo always did.
  * A signed-in user is not charged for browsing our own site; a map on another site uses a key.
  */
+import { formatNumber } from "../portal/i18n";
 import { DEMO_PER_MINUTE } from "./demo";
 import { type SiteFrame, SiteLayout } from "./landing";
 import { MapHead, mapLabels } from "./map-head";
@@ -47,13 +48,13 @@ export function MapPage(props: { f: SiteFrame }) {
           <strong>{f.t("map_density_legend")}</strong>
           <ul>
             {[
-              ["#ffffcc", "< 50"],
-              ["#c7e9b4", "50"],
-              ["#7fcdbb", "100"],
-              ["#41b6c4", "250"],
-              ["#1d91c0", "500"],
-              ["#225ea8", "1,000"],
-              ["#0c2c84", "5,000+"],
+              ["#ffffcc", `< ${formatNumber(f.lang, 50)}`],
+              ["#c7e9b4", formatNumber(f.lang, 50)],
+              ["#7fcdbb", formatNumber(f.lang, 100)],
+              ["#41b6c4", formatNumber(f.lang, 250)],
+              ["#1d91c0", formatNumber(f.lang, 500)],
+              ["#225ea8", formatNumber(f.lang, 1000)],
+              ["#0c2c84", `${formatNumber(f.lang, 5000)}+`],
             ].map(([color, label]) => (
               <li>
                 <span class={`swatch swatch-${color.slice(1)}`}></span> {label}

@@ -109,7 +109,7 @@ siteRoutes.get(
     tags: ["Demo"],
     summary: "Demo region card (no key)",
     description:
-      "The map explorer's region card: the region as GET /api/v1/wilayah/{id} answers it, its parents' names and its villages' postal codes (at most 100; none for a provinsi), limited per client IP, metered to no account.",
+      "The map explorer's region card: the region as GET /api/v1/wilayah/{id} answers it, its parents' names, its villages' postal codes (at most 100; none for a provinsi) and its bounding box (`bbox`, [west, south, east, north]; null without a boundary), limited per client IP, metered to no account.",
     caller: "none",
     parameters: [{ in: "path", name: "id", required: true, schema: { type: "string", maxLength: 20 } }],
     ok: { description: "A demo answer" },

@@ -38,10 +38,22 @@ async function post(url: string, headers: Record<string, string>, body: string):
     return {
       ok: false,
       statusCode: null,
-      error: timedOut ? `no answer within ${TIMEOUT_MS / 1000} s` : errorText(e).slice(0, 300),
+      error: timedOut ? `no answer within ${TIMEOUT_MS / 1000} s` : connectionError(e),
       latencyMs: Date.now() - started,
     };
   }
+}
+
+/**
+ * A failed connection in the receiver owner's words: the runtime says "Network connection lost."
+ * for a refused connection too (nothing listening there), and a lookup failure names its internals.
+ */
+function connectionError(e: unknown): string {
+  const text = errorText(e);
+  if (/Network connection lost|connection refused|ECONNREFUSED|ECONNRESET/i.test(text))
+    return "could not connect: the receiver refused or dropped the connection";
+  if (/lookup address|Name or service not known|ENOTFOUND|DNS/i.test(text)) return "could not connect: the receiver's host name does not resolve";
+  return text.slice(0, 300);
 }
 
 async function tellOwner(env: Env, userId: string, url: string, reason: string): Promise<void> {

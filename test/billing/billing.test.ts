@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { callbackSignature, transactionSignature } from "../../src/billing/signature";
 import worker from "../../src/index";
-import { call, expectError, json, verifiedDeveloper } from "../helpers";
+import { call, expectError, json, login, verifiedDeveloper } from "../helpers";
+import { signedUp } from "../portal/browser";
 import { deliver, paid, TRIPAY, topupInvoice, tripayAnswers, withTripay } from "./tripay-helpers";
 
 withTripay();
@@ -21,6 +22,41 @@ describe("top-up and subscribe", () => {
     await expectError(await call("/billing/subscribe", { method: "POST", token: dev.token, json: { plan_id: "pro" } }), 503, "PAYMENT_NOT_CONFIGURED");
     expect(spy).not.toHaveBeenCalled();
     expect(await invoicesOf(dev.data.id)).toBe(0);
+  });
+
+  it("the local payment simulator (development, PAYMENT_SIMULATOR=on, no Tripay): an invoice made without the provider, paid from the portal through the signed callback's checks; never in production", async () => {
+    for (const k of Object.keys(TRIPAY)) delete (env as any)[k];
+    const spy = vi.spyOn(globalThis, "fetch");
+    (env as any).PAYMENT_SIMULATOR = "on";
+    try {
+      const { b, email, link } = await signedUp();
+      await b.get(link.pathname + link.search);
+      const token = (await json(await login(email, "correct horse"))).token as string;
+      const billing = await (await b.get("/portal/billing", { "accept-language": "en" })).text();
+      expect(billing).toContain('data-testid="payment-simulator"');
+      const made = await b.post("/portal/billing/topup", { amount: "20000" });
+      expect(made.status).toBe(303);
+      const at = made.headers.get("location")!;
+      const page = await (await b.get(at, { "accept-language": "en" })).text();
+      expect(page).toContain('data-testid="pay-simulated"');
+      const id = at.split("/").at(-1)!;
+      // Nothing reached a provider; a forged callback (another key) is still refused.
+      expect(spy).not.toHaveBeenCalled();
+      const inv = (await json(await call(`/billing/invoices/${id}`, { token }))).data;
+      expect(inv).toMatchObject({ status: "UNPAID", reference: `SIM-${id}` });
+      expect((await deliver(paid(inv))).status).toBe(401);
+      const payed = await b.post(`${at}/simulate`, {});
+      expect(payed.status).toBe(303);
+      expect((await json(await call(`/billing/invoices/${id}`, { token }))).data.status).toBe("PAID");
+      expect(await balanceOf(token)).toBe(10_000);
+      // A production Worker never simulates: 503, and the simulate route is not there.
+      (env as any).ENVIRONMENT = "production";
+      await expectError(await call("/billing/topup", { method: "POST", token, json: { amount: 20_000 } }), 503, "PAYMENT_NOT_CONFIGURED");
+      expect((await b.post(`${at}/simulate`, {})).status).toBe(404);
+    } finally {
+      (env as any).ENVIRONMENT = "development";
+      delete (env as any).PAYMENT_SIMULATOR;
+    }
   });
 
   it("creates a signed QRIS transaction and returns the invoice with a QR image", async () => {

@@ -11,13 +11,21 @@ import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { d1, root, sqlString, toolEnv, wranglerBin } from "../../scripts/lib.ts";
+import { suitePorts } from "../../scripts/ports.ts";
 import { transactionSignature } from "../../src/billing/signature.ts";
 import buildTilesSubset, { TILES_SUBSET_DIR } from "../setup/tiles-subset.ts";
 
 export const STATE = join(root, ".wrangler", "browser");
-/** BROWSER_PORT moves the suite's Worker (and the Tripay stand-in, one above) off 8791, e.g. when another checkout's suite runs. */
-export const WORKER_PORT = Number(process.env.BROWSER_PORT ?? 8791);
-export const TRIPAY_PORT = WORKER_PORT + 1;
+/** Where the suites save their screenshots (git-ignored), and the two widths every page is seen at. */
+export const SHOTS = join(root, "test", "browser", "screenshots");
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+/**
+ * The suite's ports, found free when a file starts (so two checkouts run the suite at once), or
+ * BROWSER_PORT and the four after it: the Worker, the Tripay stand-in, a webhook receiver and two
+ * pages elsewhere (the publishable key's shop and another origin).
+ */
+export const [WORKER_PORT, TRIPAY_PORT, HOOKS_PORT, SHOP_PORT, OTHER_PORT] = await suitePorts("BROWSER_PORT", 5);
 export const ORIGIN = `http://127.0.0.1:${WORKER_PORT}`;
 export const TRIPAY = { TRIPAY_API_KEY: "DEV-browser-test-key", TRIPAY_PRIVATE_KEY: "browser-test-private-key", TRIPAY_MERCHANT_CODE: "T0042" };
 
@@ -36,11 +44,12 @@ export function assertBrowser() {
 /**
  * Migrations, seed (when changed) and a .dev.vars with a JWT secret (scripts/dev.ts --no-serve, on
  * this state). The vector tiles are the Worker tests' small archive (Jawa Barat and Sumatera Barat,
- * Kota Bandung's villages; test/setup/tiles-subset.ts), not the whole build's 90 s.
+ * Kota Bandung's villages; test/setup/tiles-subset.ts), not the whole build's minutes; no bulk
+ * exports (no page here downloads one).
  */
 export function prepareState() {
   buildTilesSubset();
-  const r = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve"], {
+  const r = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve", "--tiles"], {
     cwd: root,
     env: { ...toolEnv, WRANGLER_PERSIST_TO: STATE, WRANGLER_HIDE_BANNER: "true", TILES_DIR: TILES_SUBSET_DIR },
     stdio: ["ignore", "ignore", "inherit"],
@@ -102,7 +111,7 @@ export async function startTripay(): Promise<{ server: Server; transactions: Map
 /** `wrangler dev` on loopback with the suite's state and vars; `output` collects its stdout (the console mailer). */
 export async function startWorker(
   output: { text: string },
-  at: { port: number; state: string; args?: string[] } = { port: WORKER_PORT, state: STATE },
+  at: { port: number; state: string; args?: string[]; vars?: Record<string, string> } = { port: WORKER_PORT, state: STATE },
 ): Promise<ChildProcess> {
   const origin = `http://127.0.0.1:${at.port}`;
   // Something already answering on the port (a Worker left from an interrupted run) would be tested instead.
@@ -111,7 +120,8 @@ export async function startWorker(
     () => false,
   );
   if (busy) throw new Error(`port ${at.port} is already in use: stop what listens there (a wrangler dev left from an earlier run?) and run again`);
-  const vars = {
+  // `at.vars`: in place of the Tripay stand-in's (the README's walk runs as npm run dev does, with the payment simulator).
+  const vars = at.vars ?? {
     ...TRIPAY,
     TRIPAY_BASE_URL: `http://127.0.0.1:${TRIPAY_PORT}`,
     TURNSTILE_SITE_KEY: "",
@@ -198,6 +208,57 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
     );
 }
 
+/**
+ * What sticks out of the screen at the page's width (a phone's 390 px): the document wider than the
+ * viewport, an element reaching past either edge (a long hash in a card), or an SVG's text cut by
+ * its own box (a chart's axis label "4.017" showing as ".017"). Inside a box that scrolls or clips
+ * sideways (a code block, a wide table, the map) nothing counts: it is meant to scroll there. One
+ * line per problem; none when the page fits.
+ */
+export async function overflowAt(page: Page): Promise<string[]> {
+  // Run in the page (the suites' TypeScript has no DOM types: the check is a script, as the others' are).
+  return page.evaluate<string[]>(`(() => {
+    const width = window.innerWidth;
+    const found = [];
+    const doc = document.documentElement.scrollWidth;
+    if (doc > width) found.push(location.pathname + ": the page is " + doc + " px wide at " + width + " px");
+    const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.classList.length ? "." + [...el.classList].join(".") : "");
+    const scrolls = (el) => {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const x = getComputedStyle(a).overflowX;
+        if (x === "auto" || x === "scroll" || x === "hidden" || x === "clip") return true;
+      }
+      return false;
+    };
+    for (const el of document.body.querySelectorAll("*")) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === "hidden") continue;
+      const svg = el instanceof SVGElement && el.tagName !== "svg" ? el.ownerSVGElement : null;
+      if (svg) {
+        const box = svg.getBoundingClientRect();
+        if (el.tagName === "text" && (r.left < box.left - 0.5 || r.right > box.right + 0.5))
+          found.push(location.pathname + ': "' + el.textContent + '" cut by its chart (' + Math.round(r.left - box.left) + " px)");
+        continue;
+      }
+      // The skip link waits left of the screen until it has the focus: meant to be out of sight.
+      if (el.classList.contains("skip")) continue;
+      if ((r.right > width + 0.5 || r.left < -0.5) && !scrolls(el))
+        found.push(location.pathname + ": " + name(el) + " spans " + Math.round(r.left) + " to " + Math.round(r.right) + " px");
+    }
+    return found.slice(0, 10);
+  })()`);
+}
+
+/** Signs up in the portal and opens the emailed verification link (from the Worker's `output`). */
+export async function signUpVerified(page: Page, who: { name: string; email: string; password: string }, output: { text: string }) {
+  await page.goto(`${ORIGIN}/portal/signup`);
+  await page.fill("#name", who.name);
+  await page.fill("#email", who.email);
+  await page.fill("#password", who.password);
+  await Promise.all([page.waitForURL(/\/portal\/keys/), page.click("form[action='/portal/signup'] button[type=submit]")]);
+  await page.goto(await verificationLink(output, who.email));
+}
+
 /** The last password-reset link the console mailer printed for this address. */
 export async function resetLink(output: { text: string }, email: string, timeoutMs = 20_000): Promise<string> {
   const start = Date.now();
@@ -210,15 +271,18 @@ export async function resetLink(output: { text: string }, email: string, timeout
   throw new Error(`no reset link for ${email} in wrangler's output`);
 }
 
+/** The Worker's vars as `npm run dev` sets them: development, no payment provider, so the local payment simulator pays invoices. */
+export const DEV_VARS = { ENVIRONMENT: "development", PAYMENT_SIMULATOR: "on", BREACHED_PASSWORDS_URL: "", MCP_HOSTNAMES: "", TURNSTILE_SITE_KEY: "" };
+
 /** A suite's running parts: the local Worker and Chromium (and, for the portal, the Tripay stand-in). */
 export type Suite = { worker: ChildProcess; browser: Browser };
 
 /** A suite's start: the browser checked, the screenshots' folder made, the state prepared, then the Worker and Chromium. */
-export async function startSuite(output: { text: string }, shots: string): Promise<Suite> {
+export async function startSuite(output: { text: string }, shots: string, vars?: Record<string, string>): Promise<Suite> {
   assertBrowser();
   mkdirSync(shots, { recursive: true });
   prepareState();
-  const worker = await startWorker(output);
+  const worker = await startWorker(output, { port: WORKER_PORT, state: STATE, vars });
   return { worker, browser: await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] }) };
 }
 

@@ -8,10 +8,8 @@ import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { root } from "../../scripts/lib.ts";
-import { accessibilityProblems, makeAdmin, ORIGIN, startSuite, stopSuite, verificationLink } from "./local.ts";
+import { accessibilityProblems, makeAdmin, ORIGIN, overflowAt, SHOTS, signUpVerified, startSuite, stopSuite } from "./local.ts";
 
-const SHOTS = join(root, "test", "browser", "screenshots");
 const output = { text: "" };
 let worker: ChildProcess | undefined;
 let browser: Browser;
@@ -32,17 +30,14 @@ async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
 }
 
 async function shot(page: Page, name: string) {
+  // Every page shot at a phone's width is measured: nothing may stick out of 390 px.
+  if ((page.viewportSize()?.width ?? 0) <= 400) problems.push(...(await overflowAt(page)));
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   problems.push(...(await accessibilityProblems(page)));
 }
 
-async function signUpVerified(page: Page, who: typeof ani) {
-  await page.goto(`${ORIGIN}/portal/signup`);
-  await page.fill("#name", who.name);
-  await page.fill("#email", who.email);
-  await page.fill("#password", who.password);
-  await Promise.all([page.waitForURL(/\/portal\/keys/), page.click("form[action='/portal/signup'] button[type=submit]")]);
-  await page.goto(await verificationLink(output, who.email));
+async function signUp(page: Page, who: typeof ani) {
+  await signUpVerified(page, who, output);
   await expect.poll(() => page.url()).toContain("verified=1");
 }
 
@@ -52,7 +47,7 @@ describe("reporting a wrong fact in the browser", () => {
 
   beforeAll(async () => {
     ({ worker, browser } = await startSuite(output, SHOTS));
-  }, 300_000);
+  }, 300_000); // the suite's state (a first run loads the seed: minutes), the Worker and Chromium
 
   afterAll(async () => {
     await stopSuite({ worker, browser });
@@ -60,7 +55,7 @@ describe("reporting a wrong fact in the browser", () => {
 
   it("from the landing page's search: Report a problem opens the form; the report is filed and listed as open", async () => {
     a = await newPage();
-    await signUpVerified(a.page, ani);
+    await signUp(a.page, ani);
     await a.page.goto(`${ORIGIN}/`);
     await a.page.fill("#demo-q", "Cihapit");
     await a.page.click("form[data-demo=search] button[type=submit]");
@@ -97,7 +92,7 @@ describe("reporting a wrong fact in the browser", () => {
 
   it("an admin decides it in the queue; the reporter sees the answer", async () => {
     b = await newPage();
-    await signUpVerified(b.page, budi);
+    await signUp(b.page, budi);
     makeAdmin(budi.email);
     await b.page.goto(`${ORIGIN}/portal/admin`);
     await Promise.all([b.page.waitForURL(/\/portal\/admin\/reports/), b.page.click("[data-testid=admin-reports-link]")]);

@@ -16,12 +16,14 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYNTHETIC } from "../../scripts/edition/synthetic.ts";
 import { root, toolEnv } from "../../scripts/lib.ts";
+import { suitePorts } from "../../scripts/ports.ts";
 import { startWorker, stopWorker, verificationLink } from "../browser/local.ts";
 
 const WORK = join(root, ".wrangler", "edition");
 const STATE = join(WORK, "state");
 const SEED = join(WORK, "seed");
-const PORT = Number(process.env.EDITION_PORT ?? 8797);
+/** The Worker's port: EDITION_PORT when set, else one found free at the start (two checkouts may run the suite at once). */
+const [PORT] = await suitePorts("EDITION_PORT", 1);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const OLD = "Kepmendagri 300.2.2-2138/2025 as amended by 300.2.2-2430/2025 (idn-area-data 4.0.1)";
 const NEW = `${SYNTHETIC.decree} (Wilayah API edition ${SYNTHETIC.id})`;
@@ -89,7 +91,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-}, 900_000);
+}, 900_000); // a synthetic edition taken in (the seed rebuilt, about 90 s) beside a state prepared for it
 
 afterAll(() => {
   stopWorker(worker);
@@ -216,7 +218,7 @@ describe("a new edition, the same day (issue 34)", () => {
     expect(counts.get("old 200")).toBeGreaterThan(10);
     expect(counts.get("new 200")).toBeGreaterThan(10);
     expect([...counts.keys()].sort()).toEqual(["new 200", "old 200"]);
-  }, 900_000);
+  }, 900_000); // seed:apply under load: staging, then the swap (about 2 minutes quiet: docs/performance.md, "A new edition")
 
   it("the editions, the changes, convert, search, the address parser, by-id and NIK know the new edition", async () => {
     const json = async (path: string, init?: RequestInit) => {
@@ -288,5 +290,5 @@ describe("a new edition, the same day (issue 34)", () => {
     const after = await api("/wilayah/kabupaten/11.01");
     expect(after.headers.get("x-data-version")).toBe(NEW);
     expect(((await after.json()) as { data: { name: string } }).data.name).toBe("Kabupaten Aceh Selatan Raya");
-  }, 600_000);
+  }, 600_000); // two seed:apply --rollback runs, each a wrangler swap
 });

@@ -31,7 +31,7 @@ beforeAll(() => {
     sqliteDb(db, (_run: StatementRun) => statements++),
     "node-test",
   );
-}, 180_000);
+}, 180_000); // the seed's region and BPS tables into node:sqlite
 
 describe("the crosswalk file, row by row", () => {
   it("has the rows and coverage its README states", () => {
@@ -61,7 +61,7 @@ describe("the crosswalk file, row by row", () => {
       if (!ok) wrong.push(`${r.code}: ${JSON.stringify(data)}`);
     }
     expect(wrong.slice(0, 5)).toEqual([]);
-  }, 300_000);
+  }, 300_000); // every BPS code of the crosswalk file, asked one by one: the file row by row is the point
 
   it("POST /wilayah/convert from bps answers them all, 1,000 codes per statement", async () => {
     const wrong: string[] = [];
@@ -79,7 +79,7 @@ describe("the crosswalk file, row by row", () => {
       });
     }
     expect(wrong.slice(0, 5)).toEqual([]);
-  }, 300_000);
+  }, 300_000); // every BPS code again, 1,000 a call
 
   it("every current region lists exactly the BPS codes leading to it, newest period first, in one batch of two statements", async () => {
     const want = new Map<string, { code: string; period: string }[]>();
@@ -102,5 +102,5 @@ describe("the crosswalk file, row by row", () => {
     }
     expect(wrong.slice(0, 5)).toEqual([]);
     expect(maxStatements).toBe(2);
-  }, 300_000);
+  }, 300_000); // every current region's BPS codes
 });

@@ -45,7 +45,7 @@ beforeAll(() => {
   editions = inputs.lists;
   h = buildHistory(inputs);
   orphans = (db.prepare("SELECT id FROM kelurahan WHERE is_active = 0").all() as { id: string }[]).map((r) => r.id).filter((id) => !h.codes.has(id));
-}, 180_000);
+}, 180_000); // loads the region and history tables of the whole seed into node:sqlite and derives the history: about 20 s quiet, minutes on a busy machine
 
 describe("GET /{code}/history for every code", () => {
   it("answers every code of every edition with its editions, names and successors, in one statement each", async () => {
@@ -74,7 +74,7 @@ describe("GET /{code}/history for every code", () => {
     }
     expect(wrong.slice(0, 20)).toEqual([]);
     expect(answered).toBe(99_133);
-  }, 600_000);
+  }, 600_000); // 99,133 codes, each answered and compared: the whole list is the point (one code a rename broke is what it finds), about a minute quiet
 
   it("answers the 18 retired codes of the region tables that no edition holds, with their namesake", async () => {
     expect(orphans).toHaveLength(18);
@@ -99,7 +99,7 @@ describe("GET /{code}/history for every code", () => {
         wrong.push(code);
     }
     expect(wrong).toEqual([]);
-  }, 300_000);
+  }, 300_000); // every non-current code of every edition, as above
 });
 
 describe("POST /convert over all codes", () => {
@@ -129,7 +129,7 @@ describe("POST /convert over all codes", () => {
       }
     }
     expect(calls).toBe(100);
-  }, 300_000);
+  }, 300_000); // every code of every edition again, 1,000 a call
 
   it("a village of 91.01 in edition 2022 resolves to the village of the same name under 93.01", async () => {
     const villages = [...editions.get("2022")!].filter(([c]) => c.startsWith("91.01.") && levelOf(c) === "kelurahan");
@@ -210,5 +210,5 @@ describe("GET /changes over every change", () => {
       expect(CHANGES).toEqual(expect.arrayContaining([...new Set(h.events.map((e) => e.change))]));
     }
     expect(pages).toBeGreaterThan(100);
-  }, 300_000);
+  }, 300_000); // every change of every edition, paged
 });

@@ -36,7 +36,7 @@ beforeAll(() => {
   sql = renderMapping(rows, "sql", { from: FROM, to: currentEdition(tables), export_id: "test", data_version: "test", license: "test" });
   db = new DatabaseSync(":memory:");
   db.exec(sql);
-}, 120_000);
+}, 120_000); // builds the seed's records and every mapping file of the earlier editions
 
 /** The first old code of a status (with one row, or several). */
 const codeWith = (status: string) => rows.find((r) => r.status === status)?.old_code as string;

@@ -45,7 +45,7 @@ beforeAll(() => {
   db.exec(seed);
   db.exec(kelurahanBoundarySql(SEED_DIR));
   runner = sqliteDb(db, (run) => recorded?.push(run));
-}, 180_000);
+}, 180_000); // every village boundary (83,402) into node:sqlite: the quality check needs the whole map
 
 describe("reverse geocoding on the full boundaries", () => {
   it(`answers a village's own centroid with the village (>= 97%) and its kecamatan (>= 98.5%), ${SAMPLE} villages sampled`, async () => {

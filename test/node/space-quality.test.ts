@@ -49,7 +49,7 @@ beforeAll(() => {
   db = seededMemoryDb((l) => l !== "" && !l.startsWith("--") && !/^INSERT INTO wilayah_(grams|short|search) /.test(l));
   db.exec(kelurahanBoundarySql(SEED_DIR));
   runner = sqliteDb(db);
-}, 300_000);
+}, 300_000); // every boundary of the seed into node:sqlite: tens of seconds quiet
 
 describe("neighbours on the full data", () => {
   it("are symmetric with the same length both ways at every level, never the region itself, and as many as the seed build counted", () => {
@@ -253,7 +253,7 @@ describe("neighbours against a brute-force re-measurement on the raw rings", () 
       `brute-force re-measurement: 50 village borders, worst difference ${(100 * worst).toFixed(2)}% (of max(border, 1 km)); ${checkedNon} non-neighbours checked`,
     );
     expect(checkedNon).toBeGreaterThan(20);
-  }, 300_000);
+  }, 300_000); // re-measures 50 village borders on the raw rings (a brute force, by design slow)
 });
 
 // ---------------------------------------------------------------- nearby
@@ -287,7 +287,7 @@ describe("nearby on the full data", () => {
     }
     console.log(`nearby self check: ${itself} / 10000 villages' own centroids answer the village itself`);
     expect(itself / 10_000).toBeGreaterThanOrEqual(0.99);
-  }, 300_000);
+  }, 300_000); // 10,000 villages, each asked: a sample large enough to hold the 99% floor
 
   it("answers equal a brute force over every centroid (ids, order, distances to the metre), sorted, at every level, with and without a radius", async () => {
     const random = seeded(20251127);
@@ -323,7 +323,7 @@ describe("nearby on the full data", () => {
       }
     }
     expect(compared).toBe(4 * 4 * 60);
-  }, 300_000);
+  }, 300_000); // a brute force over every centroid, at every level
 
   it("reads the pyramid by index only: every table access of the statement is a primary-key search", () => {
     for (const level of LEVELS) {

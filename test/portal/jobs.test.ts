@@ -1,5 +1,8 @@
 /** The portal's bulk jobs page (issue 37) through HTTP: the page, the upload with the CSRF header, progress, the download, metering under `portal`. */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { AccountObject } from "../../src/account/object";
 import { BASE, call, json, login, setPlan } from "../helpers";
 import { type Browser, signedUp } from "./browser";
 
@@ -57,5 +60,29 @@ describe("portal: bulk jobs", () => {
     expect(listed).toContain(job.id);
     const usage = (await json(await call("/user/usage", { token }))).data;
     expect(usage.by_key).toEqual([{ key_id: "portal", name: null, prefix: null, count: 2 }]);
+    // The usage page names the portal's calls for both of its pages; the ledger's job entry is said in the page's language.
+    expect(await (await b.get("/portal/usage", { "accept-language": "id" })).text()).toContain("Portal (halaman alamat dan pekerjaan massal)");
+    await runInDurableObject(env.ACCOUNT.get(env.ACCOUNT.idFromName(me.id)), (object: AccountObject) => object.flush());
+    const billing = await (await b.get("/portal/billing", { "accept-language": "id" })).text();
+    expect(billing).toContain(`Pekerjaan massal ${job.id}: 2 baris, 0 di luar kuota bulanan`);
+    expect(billing).not.toContain("beyond the monthly quota");
+  }, 60_000);
+
+  it("a free account sees what the month allows beside the cost, before the click: quota left and credits, with the way to more", async () => {
+    const { b, link } = await signedUp();
+    await b.get(link.pathname + link.search);
+    const en = await (await b.get("/portal/jobs", { "accept-language": "en" })).text();
+    // The free plan's 1,000 calls, none spent yet, no credits: the page's script compares a file's rows with this.
+    expect(en).toContain('data-available="1000"');
+    expect(en.replaceAll("&#39;", "'")).toContain("This month you can spend 1,000 calls: 1,000 left of your plan's monthly quota of 1,000, and 0 credits.");
+    expect(en).toContain('href="/portal/billing"');
+    const id = await (await b.get("/portal/jobs", { "accept-language": "id" })).text();
+    expect(id).toContain("Bulan ini Anda bisa memakai 1.000 panggilan: sisa 1.000 dari kuota bulanan paket (1.000), dan 0 kredit.");
+    // Beyond it, the upload is refused as the page warned, in the page's language, and no job is made.
+    const rows = Array.from({ length: 1001 }, (_, i) => String(i % 2 ? "32.73" : "11.01")).join("\n");
+    const refused = await upload(b, "kind=convert", `code\n${rows}\n`);
+    expect(refused.status).toBe(402);
+    expect((await json(refused)).error.code).toBe("QUOTA_EXCEEDED");
+    expect(await (await b.get("/portal/jobs")).text()).not.toContain('data-testid="job-list"');
   }, 60_000);
 });

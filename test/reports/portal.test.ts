@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call } from "../helpers";
-import { signedUp } from "../portal/browser";
+import { call, json, makeAdmin, printed, uniqueEmail, verifyLinkFrom } from "../helpers";
+import { Browser, signedUp } from "../portal/browser";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -48,5 +48,53 @@ describe("the portal's report pages (forms, through HTTP)", () => {
     expect((await b.get("/portal/report?region=99.99")).status).toBe(404);
     // not an admin: the queue is refused
     expect((await b.get("/portal/admin/reports")).status).toBe(403);
+  });
+
+  it("the emails are in the language of the page the person was on: the sign-up's verification and a report's decision, in Indonesian", async () => {
+    const b = new Browser();
+    const log = vi.spyOn(console, "log");
+    await b.get("/portal/signup", { "accept-language": "id-ID" });
+    const email = uniqueEmail();
+    expect((await b.post("/portal/signup", { name: "Sari", email, password: "correct horse" })).status).toBe(303);
+    const [verify] = await printed(
+      log,
+      new RegExp(`\\[console mailer\\] to ${email.replace(/[.]/g, "\\.")}: Verifikasi email Anda untuk Wilayah API[\\s\\S]*?abaikan pesan ini\\.`),
+    );
+    expect(verify).toContain("Buka tautan ini untuk memverifikasi alamat email Anda (berlaku 24 jam)");
+    const link = verifyLinkFrom(log);
+    await b.get(link.pathname + link.search);
+    await b.get("/portal/report?region=32.73.09.1001", { "accept-language": "id-ID" });
+    const filed = await b.post("/portal/report", {
+      region: "32.73.09.1001",
+      field: "postal_code",
+      value: "40198",
+      url: "",
+      regulation: "",
+      text: "Cap kantor pos.",
+    });
+    expect(filed.status).toBe(303);
+    const admin = await makeAdmin();
+    const queue = (await json(await call("/admin/reports?status=open&region_id=32.73.09.1001", { token: admin.token }))).data as {
+      id: string;
+      value: string;
+    }[];
+    const report = queue.find((r) => r.value === "40198")!;
+    log.mockClear();
+    expect(
+      (
+        await call(`/admin/reports/${report.id}`, {
+          method: "PATCH",
+          token: admin.token,
+          json: { status: "rejected", answer: "Kodepos ini milik kelurahan lain." },
+        })
+      ).status,
+    ).toBe(200);
+    const [decision] = await printed(
+      log,
+      new RegExp(`to ${email.replace(/[.]/g, "\\.")}: Laporan Anda tentang 32\\.73\\.09\\.1001 ditolak[\\s\\S]*?halaman Laporan di portal\\.`),
+    );
+    expect(decision).toContain("tidak diterima");
+    expect(decision).toContain("Jawaban peninjau:");
+    expect(decision).not.toMatch(/\b(Your|was|The reviewer)\b/);
   });
 });

@@ -50,7 +50,8 @@ function foreignWords(text: string, lang: Lang): string[] {
   return found;
 }
 
-const accept = (lang: Lang) => ({ "accept-language": lang === "en" ? "en-US,en;q=0.9" : "id-ID,id;q=0.9" });
+// As a browser asks (`/status` answers JSON to anything else).
+const accept = (lang: Lang) => ({ accept: "text/html,*/*;q=0.8", "accept-language": lang === "en" ? "en-US,en;q=0.9" : "id-ID,id;q=0.9" });
 
 async function check(b: Browser | null, path: string, lang: Lang, userData: string[] = []) {
   const res = b ? await b.get(path, accept(lang)) : await call(path, { headers: accept(lang) });
@@ -72,7 +73,8 @@ describe("one language per page", () => {
   it("landing page and guides' chrome", async () => {
     const found: string[] = [];
     for (const lang of LANGS)
-      for (const path of ["/", "/?q=a", "/?lat=91&lng=0", "/docs/guide", "/docs/guide/quick-start"]) found.push(...(await check(null, path, lang)));
+      for (const path of ["/", "/?q=a", "/?lat=91&lng=0", "/docs/guide", "/docs/guide/quick-start", "/status", "/map"])
+        found.push(...(await check(null, path, lang)));
     expect(found).toEqual([]);
   });
 
@@ -93,7 +95,7 @@ describe("one language per page", () => {
     await a.get("/portal/login");
     await a.post("/portal/login", { email: admin.data.email, password: "correct horse" });
     for (const lang of LANGS) {
-      for (const path of ["/portal/keys", "/portal/usage", "/portal/billing", "/portal/security", "/portal/addresses"])
+      for (const path of ["/portal/keys", "/portal/usage", "/portal/billing", "/portal/security", "/portal/addresses", "/portal/jobs", "/portal/webhooks"])
         found.push(...(await check(b, path, lang, [email, "Ani"])));
       found.push(...(await check(a, "/portal/admin", lang, [admin.data.email])));
     }

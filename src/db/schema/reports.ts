@@ -23,6 +23,8 @@ export const reports = sqliteTable(
     evidenceText: text("evidence_text"),
     /** Where the status changes are told; null: the account's email. */
     notifyEmail: text("notify_email"),
+    /** The language the reporter filed in (the portal page's, `id` or `en`): the decision's email is written in it; null: English. */
+    lang: text("lang", { enum: ["id", "en"] }),
     status: text("status", { enum: ["open", "accepted", "rejected", "duplicate"] })
       .notNull()
       .default("open"),

@@ -19,6 +19,14 @@ export async function findShape(db: RegionDb, id: string): Promise<{ data: strin
   return { data: rows.map((r) => r.data).join(""), bbox: [b.min_lng, b.min_lat, b.max_lng, b.max_lat] };
 }
 
+/** A region's bounding box [west, south, east, north], or null without a boundary (one row of `wilayah_bbox`). */
+export async function findBbox(db: RegionDb, id: string): Promise<[number, number, number, number] | null> {
+  const [b] = await db.all<{ min_lng: number; min_lat: number; max_lng: number; max_lat: number }>(
+    sql`SELECT min_lng, min_lat, max_lng, max_lat FROM wilayah_bbox WHERE id = ${id}`,
+  );
+  return b ? [b.min_lng, b.min_lat, b.max_lng, b.max_lat] : null;
+}
+
 export type PlaceRow = {
   kelurahan_id: string | null;
   kelurahan: string | null;

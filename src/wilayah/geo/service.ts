@@ -10,6 +10,7 @@ import {
   type FeatureFilter,
   type FeatureRow,
   featureRows,
+  findBbox,
   findShape,
   levelExtent,
   nearbyKecamatan,
@@ -25,6 +26,9 @@ export type BoundaryFeature = {
   properties: { id: string; name: string; level: Level };
   geometry: { type: "MultiPolygon"; coordinates: number[][][][] };
 };
+
+/** The bounding box [west, south, east, north] of a region (dotted id), or null when it has no boundary: what a map fits its view to. */
+export const regionBbox = (db: RegionDb, id: string) => findBbox(db, id);
 
 /** The region's boundary as a GeoJSON Feature; `simplify` (degrees) thins it with Douglas-Peucker. */
 export async function getBoundary(db: RegionDb, rawId: string, simplify = 0): Promise<{ data: BoundaryFeature }> {
