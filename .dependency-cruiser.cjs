@@ -88,6 +88,18 @@ module.exports = {
       to: { path: "^node_modules/(hono|@hono/|hono-openapi)" },
     },
     {
+      name: "rooms-hold-no-routes",
+      comment:
+        "One convention for routes: surfaces own HTTP (src/routes, src/data/rest.ts, src/mcp, src/ogc, src/openapi, src/portal, src/site). A capability's room imports no Hono router, middleware or request at run time (types, and rendering with hono/jsx or hono/html, aside).",
+      severity: "error",
+      from: { path: "^src/(auth|keys|account|billing|admin|audit|webhooks|jobs|reports|wilayah|weather|tiles|db|lib)/" },
+      to: {
+        path: "^node_modules/(hono|@hono/|hono-openapi)",
+        pathNot: "^node_modules/hono/dist/(types/)?(jsx|helper/html)/",
+        dependencyTypesNot: ["type-only"],
+      },
+    },
+    {
       name: "no-circular-folders",
       comment: "No cycle between folders: a folder's dependencies all point one way.",
       severity: "error",

@@ -22,6 +22,7 @@ import { adminRoutes } from "./routes/admin";
 import { alertRoutes } from "./routes/alerts";
 import { authRoutes } from "./routes/auth";
 import { billingRoutes } from "./routes/billing";
+import { feedRoutes } from "./routes/feed";
 import { healthRoutes } from "./routes/health";
 import { jobRoutes } from "./routes/jobs";
 import { keyRoutes } from "./routes/keys";
@@ -33,7 +34,6 @@ import { usageRoutes } from "./routes/usage";
 import { webhookRoutes } from "./routes/webhooks";
 import { guideRoutes } from "./site/guides";
 import { siteRoutes } from "./site/routes";
-import { feedRoutes } from "./wilayah/history/feed";
 
 export const app = new Hono<BaseEnv>();
 
@@ -71,9 +71,7 @@ app.route("/user/webhooks", webhookRoutes);
 app.route("/user/reports", ownReportRoutes);
 app.route("/billing", billingRoutes);
 app.route("/admin", adminRoutes);
-// The Atom feed of editions (/wilayah/changes.atom): public, not a metered data call (declared
-// here: the regional-data domain that serves it knows nothing of callers).
-app.use("/wilayah/changes.atom", publicRoute);
+// The Atom feed of editions (/wilayah/changes.atom): public, not a metered data call.
 app.route("/", feedRoutes);
 // A job's creation is its line in the account's request log (its rows are billed as it runs).
 app.use("/api/v1/jobs", loggedJobCreation);

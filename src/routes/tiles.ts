@@ -7,21 +7,21 @@
  * allowance, metered to no account. The gate (src/gate) decides who is calling and meters the tile
  * before this route runs.
  *
- * Caching: every tile is kept in the location's Cache API under the tiles' id (which changes with
- * the data), so a new seed never answers an old tile; browsers keep a tile for a year when its URL
+ * Caching: every tile is kept in this isolate's memory and the location's Cache API under the tiles'
+ * id (src/tiles/cache.ts), so a new seed never answers an old tile; browsers keep a tile for a year when its URL
  * names the current id (`?v=`, as the TileJSON's and the style's URLs do), an hour otherwise, and
  * revalidate with its ETag (304, not metered).
  */
 import { type Context, Hono } from "hono";
-import { LRUCache } from "lru-cache";
 import type { DataContext } from "../data/context";
 import { type Caller, gate, publicRoute, SITE_MAP_MAXZOOM } from "../gate";
 import type { BaseEnv } from "../http/context";
 import { doc } from "../http/docs";
 import { ApiError } from "../lib/errors";
+import { storedTile } from "../tiles/cache";
 import { TILES_MAXZOOM } from "../tiles/files";
 import { TILES_PER_CALL } from "../tiles/metering";
-import { CURRENT_TILES, mapStyle, readTile, tileCoords, tileJson } from "../tiles/service";
+import { CURRENT_TILES, mapStyle, tileCoords, tileJson } from "../tiles/service";
 import { DATA_VERSION } from "../wilayah/version";
 import { loggedTiles } from "./request-log";
 
@@ -29,7 +29,6 @@ type TileEnv = { Bindings: Env; Variables: BaseEnv["Variables"] & { caller: Call
 
 export const tileRoutes = new Hono<TileEnv>();
 
-const CACHE_ORIGIN = "https://tiles-cache.wilayah.invalid";
 const ETAG = `"${CURRENT_TILES}"`;
 /**
  * The origin the TileJSON's and the style's URLs name: the deployment's configured public URL
@@ -40,32 +39,6 @@ const ETAG = `"${CURRENT_TILES}"`;
 function urlsFor(c: Context): { origin: string; cache: Record<string, string> } {
   if (c.env.PUBLIC_API_URL) return { origin: new URL(c.env.PUBLIC_API_URL).origin, cache: { "cache-control": "public, max-age=300" } };
   return { origin: new URL(c.req.url).origin, cache: { "cache-control": "private, max-age=300", vary: "host" } };
-}
-
-/** Hot tiles in this isolate's memory (16 MB at most; a tile is 1 to 85 KB): no subrequest at all. */
-const hot = new LRUCache<string, Uint8Array>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (t) => Math.max(1, t.length) });
-
-/**
- * The tile as stored: from this isolate's memory, else the location's cache, else R2 (then kept in
- * both). Empty tiles are kept too, as an empty body. RESPONSE_CACHE=off (the benchmark's uncached
- * pass) reads R2 every time.
- */
-async function storedTile(c: Context<TileEnv>, coords: { z: number; x: number; y: number }): Promise<Uint8Array | null> {
-  if (c.env.RESPONSE_CACHE === "off") return readTile(c.env.EXPORTS, coords);
-  const key = `${CACHE_ORIGIN}/${CURRENT_TILES}/${coords.z}/${coords.x}/${coords.y}`;
-  const inMemory = hot.get(key);
-  if (inMemory) return inMemory.length ? inMemory : null;
-  const cache = (caches as unknown as { default: Cache }).default;
-  const hit = await cache.match(key);
-  if (hit) {
-    const bytes = new Uint8Array(await hit.arrayBuffer());
-    hot.set(key, bytes);
-    return bytes.length ? bytes : null;
-  }
-  const tile = await readTile(c.env.EXPORTS, coords);
-  hot.set(key, tile ?? new Uint8Array(0));
-  c.executionCtx.waitUntil(cache.put(key, new Response(tile ?? new Uint8Array(0), { headers: { "cache-control": "public, max-age=31536000, immutable" } })));
-  return tile;
 }
 
 const tileParams = ["z", "x", "y"].map((name) => ({ in: "path", name, required: true, schema: { type: "integer", minimum: 0 } }));
@@ -118,7 +91,7 @@ tileRoutes.get(
         .some((t) => t.trim().replace(/^W\//, "") === ETAG)
     )
       return new Response(null, { status: 304, headers });
-    const tile = await storedTile(c, coords);
+    const tile = await storedTile(c.env, coords, (p) => c.executionCtx.waitUntil(p));
     if (!tile) return new Response(null, { status: 204, headers });
     // Stored gzipped: sent as it is (encodeBody "manual": the runtime must not compress it again).
     return new Response(tile, {

@@ -1,19 +1,11 @@
 /**
- * GET /wilayah/changes.atom: an Atom feed of the editions of the region code
- * list, newest first, one entry per edition with its counts of changes by kind and level, linking to
- * the paged changes (/api/v1/wilayah/changes). Public (no API key, not metered): it only says that the
- * list changed; the changes themselves are data calls. The editions change only with a seed, so the
- * feed is cached for an hour and carries the data version.
+ * The Atom feed of the editions of the region code list (served at GET /wilayah/changes.atom by
+ * src/routes/feed.ts), newest first, one entry per edition with its counts of changes by kind and
+ * level, linking to the paged changes (/api/v1/wilayah/changes).
  */
 import { Feed } from "feed";
-import { Hono } from "hono";
 import { regionReads } from "../../db/reads";
-import type { BaseEnv } from "../../http/context";
-import { doc } from "../../http/docs";
-import { DATA_VERSION } from "../version";
 import { type EditionSummary, editionSummaries } from "./service";
-
-const FEED_CACHE = "public, max-age=3600";
 
 /** The editions carry no publication date: an entry is dated by its edition's year (a second edition of a year, `2022b`, mid-year). */
 function editionDate(id: string): Date {
@@ -63,22 +55,3 @@ export async function changesFeed(env: Env, origin: string): Promise<string> {
   }
   return feed.atom1();
 }
-
-export const feedRoutes = new Hono<BaseEnv>();
-
-feedRoutes.get(
-  "/wilayah/changes.atom",
-  doc({
-    operationId: "changesFeed",
-    tags: ["Regions"],
-    summary: "Atom feed of the editions and their changes",
-    description:
-      "Public (no API key, not metered). One entry per edition of the code list, newest first, with its counts of changes by kind and level and a link to the paged changes. Cached for an hour; `x-data-version` names the data.",
-    caller: "none",
-    ok: { description: "Atom 1.0", media: { "application/atom+xml": "The feed" }, headers: { "x-data-version": { $ref: "#/components/headers/DataVersion" } } },
-  }),
-  async (c) => {
-    const xml = await changesFeed(c.env, c.env.PUBLIC_API_URL.replace(/\/$/, "") || new URL(c.req.url).origin);
-    return c.body(xml, 200, { "content-type": "application/atom+xml; charset=utf-8", "cache-control": FEED_CACHE, "x-data-version": DATA_VERSION });
-  },
-);
