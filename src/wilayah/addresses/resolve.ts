@@ -17,8 +17,8 @@
  * answer's own parents are no rivals) and a fixed score for "none of these".
  */
 import { LEVELS, type Level } from "../codes";
+import { nearContextName } from "../edits";
 import type { ReadingKind } from "../names/readings";
-import { nearContextName } from "../search/plan";
 import { chainOf, cover, exactMatch, LEVEL_BIT, localMatches, type Match, type RegionHit, typoSpans, type Via, W } from "./matching";
 import type { ParsedAddress, RegionSegment, WrittenCode } from "./parse";
 import { MAX_SEGMENT_WORDS, type Phrase } from "./phrases";
