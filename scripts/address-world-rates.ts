@@ -197,25 +197,22 @@ export const CONFIDENCE_BANDS = [
   { label: "below 0.5", from: Number.NEGATIVE_INFINITY, to: 0.5 },
 ] as const;
 
-export type Band = { label: string; n: number; right: number; kecamatanRight: number; wrongWrittenOther: number };
+export type Band = { label: string; n: number; right: number; wrongWrittenOther: number };
 
 /**
- * Per confidence band, the answers in it and how many are right at their level: a village or
- * kecamatan answer whose kecamatan is the label's, a kabupaten or provinsi answer that is the label's
- * (confidence is the estimated chance that the answer is right at its level: docs/address-method.md);
- * `kecamatanRight`: the kecamatan the label's, whatever the level (a kabupaten answer is never so);
+ * Per confidence band, the answers in it and how many are right: the answer's kecamatan is the
+ * label's (every text of these sets names a kecamatan, so an answer that stops at the kabupaten does
+ * not give what was asked: its confidence says so, docs/address-method.md "Confidence");
  * `wrongWrittenOther`: wrong answers to cases of the harder variant whose written kecamatan is not the label's.
  */
 export function calibrate(cases: WorldCase[], answers: WorldAnswer[]): Band[] {
-  const bands = CONFIDENCE_BANDS.map((b) => ({ label: b.label, n: 0, right: 0, kecamatanRight: 0, wrongWrittenOther: 0 }));
+  const bands = CONFIDENCE_BANDS.map((b) => ({ label: b.label, n: 0, right: 0, wrongWrittenOther: 0 }));
   cases.forEach((c, i) => {
     const a = answers[i];
     const band = bands[CONFIDENCE_BANDS.findIndex((b) => a.confidence >= b.from && a.confidence < b.to)];
-    const kecamatanRight = a.kecamatan?.id === c.kecamatan_id;
-    const right = a.kecamatan ? kecamatanRight : a.kabupaten ? a.kabupaten.id === c.kabupaten_id : a.provinsi?.id === c.provinsi_id;
+    const right = a.kecamatan?.id === c.kecamatan_id;
     band.n++;
     if (right) band.right++;
-    if (kecamatanRight) band.kecamatanRight++;
     if (!right && c.kec_agrees === false) band.wrongWrittenOther++;
   });
   return bands;

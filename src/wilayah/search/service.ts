@@ -181,8 +181,8 @@ const CONTEXT_RESULTS = 10;
  * The last resort for a query of several words that found nothing, even with each word corrected:
  * its last 1 to CONTEXT_WORDS words read as the kabupaten/kota or provinsi they name exactly, the
  * words before them compared with the names of that region's kecamatan and villages (a provinsi's
- * kecamatan) as written, within one edit per eight letters (at least one): `kujang kediri` is
- * Kunjang, Kabupaten Kediri, though `kujang` is a name elsewhere. Nearest first, kecamatan before
+ * kecamatan) as written, within one edit per eight letters (at least one): `kaur pamekasan` is
+ * Kadur, Kabupaten Pamekasan, though `kaur` is a name elsewhere. Nearest first, kecamatan before
  * villages at the same distance. One statement (queries.ts `contextRegionsSql`).
  */
 async function contextFallback(db: RegionDb, q: string, level?: Level) {
