@@ -13,9 +13,13 @@
  *   npm run address:quality -- --world [--misses]      the real-world development set (test/fixtures/address-world.json,
  *                                                     scripts/address-world-rates.ts), and its wrong answers
  *   npm run address:quality -- --heldout             the real-world held-out set: report only, never tune on it
+ *   npm run address:quality -- --heldout-hard        its harder variant (written kecamatan disagreeing with the label kept): report only
  *   npm run address:quality -- --extra               the larger development set (.wrangler/, built by address:world; tuning only)
+ *   npm run address:quality -- --hard                the harder variant's development half (.wrangler/, built by address:world; tuning only)
+ *   npm run address:quality -- --calibration         per confidence band, the share right on the held-out set and its harder
+ *                                                    variant (the table of docs/api.md, "Addresses"): report only
  *   npm run address:quality -- --raw                 coverage of the raw, unlabelled addresses (.wrangler/address-raw.json, built locally)
- * (--world, --heldout and --raw print their reports only, in that order, instead of the quality set's.)
+ * (--calibration, then the real-world sets and --raw, print their reports only, in that order, instead of the quality set's.)
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,8 +27,19 @@ import { DatabaseSync } from "node:sqlite";
 import { belowFloors, formatRates, rateAnswers } from "./address-rates.ts";
 import type { RealAddress } from "./address-real.ts";
 import type { AddressCase } from "./address-set.ts";
-import { EXTRA_FILE, RAW_FILE } from "./address-world.ts";
-import { formatRawRates, formatWorldRates, type RawAnswer, rateRaw, rateWorld, type WorldAnswer, type WorldCase, worldMisses } from "./address-world-rates.ts";
+import { EXTRA_FILE, HARD_DEV_FILE, HARD_HELDOUT, RAW_FILE } from "./address-world.ts";
+import {
+  calibrate,
+  formatCalibration,
+  formatRawRates,
+  formatWorldRates,
+  type RawAnswer,
+  rateRaw,
+  rateWorld,
+  type WorldAnswer,
+  type WorldCase,
+  worldMisses,
+} from "./address-world-rates.ts";
 import { importBundled } from "./bundle.ts";
 import { isMain, root } from "./lib.ts";
 import { searchSqlDb, sqliteDb } from "./sqlite-d1.ts";
@@ -50,22 +65,40 @@ async function main() {
   const worldSets = [
     { flag: "--world", file: "address-world.json", title: "real-world addresses, development set" },
     { flag: "--extra", file: EXTRA_FILE, title: "real-world addresses, larger development set (tuning only, not committed)" },
+    { flag: "--hard", file: HARD_DEV_FILE, title: "real-world addresses, harder variant's development half (tuning only, not committed)" },
     { flag: "--heldout", file: "address-world-heldout.json", title: "real-world addresses, HELD-OUT set (report only: never tune on it)" },
+    { flag: "--heldout-hard", file: HARD_HELDOUT, title: "real-world addresses, HELD-OUT harder variant (report only: never tune on it)" },
   ].filter((w) => args.includes(w.flag));
+  const answersTo = async (cases: WorldCase[]) => {
+    const answers: WorldAnswer[] = [];
+    for (let i = 0; i < cases.length; i += BATCH)
+      answers.push(
+        ...(await resolveAddresses(
+          db,
+          cases.slice(i, i + BATCH).map((c) => c.text),
+        )),
+      );
+    return answers;
+  };
+  if (args.includes("--calibration")) {
+    const sets = [];
+    for (const [title, file] of [
+      ["held-out set", "address-world-heldout.json"],
+      ["harder variant", HARD_HELDOUT],
+    ]) {
+      const cases = fixture<WorldCase[]>(file);
+      sets.push({ title: `${title} (${cases.length})`, bands: calibrate(cases, await answersTo(cases)) });
+    }
+    console.log(`${formatCalibration(sets)}\n`);
+    if (!worldSets.length && !args.includes("--raw")) return;
+  }
   if (worldSets.length || args.includes("--raw")) {
     for (const w of worldSets) {
       const cases = fixture<WorldCase[]>(w.file);
-      const answers: WorldAnswer[] = [];
-      for (let i = 0; i < cases.length; i += BATCH)
-        answers.push(
-          ...(await resolveAddresses(
-            db,
-            cases.slice(i, i + BATCH).map((c) => c.text),
-          )),
-        );
+      const answers = await answersTo(cases);
       const rates = rateWorld(cases, answers);
       console.log(`${formatWorldRates(rates, `${w.title} (${cases.length} cases, test/fixtures/${w.file})`)}\n`);
-      if (w.flag !== "--heldout" && args.includes("--misses")) {
+      if (!w.flag.startsWith("--heldout") && args.includes("--misses")) {
         const names = new Map(
           (sqlite.prepare("SELECT id, name FROM kecamatan UNION ALL SELECT id, name FROM kabupaten").all() as { id: string; name: string }[]).map((r) => [
             r.id,

@@ -4,6 +4,8 @@
  * optimal-string-alignment edit distance (`closest`), the written parts of an address (`Kab.`,
  * `Kec.`, `Prov.`), and the kecamatan polygons holding a point (`polygonLocator`).
  */
+
+import { editDistance } from "../src/wilayah/edits.ts";
 import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import type { WorldCase } from "./address-world-rates.ts";
 import { SCALE, type Shapes } from "./seed/shapes.ts";
@@ -43,27 +45,6 @@ export function formKey(key: string): string {
     .join(" ")
     .replace(/^kota (?=\S)/, "")
     .replaceAll(" ", "");
-}
-
-/** Optimal string alignment distance (Levenshtein with transpositions of neighbours). */
-export function editDistance(a: string, b: string): number {
-  if (a === b) return 0;
-  if (!a.length) return b.length;
-  if (!b.length) return a.length;
-  let prev2 = new Array<number>(b.length + 1).fill(0);
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let cur = new Array<number>(b.length + 1).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
-      cur[j] = v;
-    }
-    [prev2, prev, cur] = [prev, cur, prev2];
-  }
-  return prev[b.length];
 }
 
 const nameDistance = (a: string, b: string) => Math.min(editDistance(a, b), editDistance(formKey(a), formKey(b)));

@@ -23,6 +23,8 @@ export type WorldBuild = {
   villageWords: number;
   perProvince: string[];
   missingProvinces: string[];
+  /** The harder variant's held-out half (issue 52): its cases, and its schools whose written kecamatan is not their point's. */
+  hard: { cases: number; disagreeing: number };
 };
 
 /** The raw addresses sampled (null: the mirror was absent). */
@@ -50,6 +52,9 @@ Built by \`npm run address:world\` (scripts/address-world.ts); scored by scripts
 - \`address-world-heldout.json\`: the held-out set (${w.heldout} cases). **Never use it to tune the
   resolver** (no rule, word list, threshold or weight may be chosen by looking at it or its misses); only
   report its figures, at most once per change, next to the development set's.
+- \`address-world-heldout-hard.json\`: the harder variant of the held-out set (${w.hard.cases} cases), which keeps the schools whose written
+  kecamatan disagrees with their point's (${w.hard.disagreeing} of its schools, \`kec_agrees: false\`): report and calibration
+  only, like the held-out set (its development half, for tuning, is \`.wrangler/address-world-hard.json\`, not committed).
 - \`.wrangler/address-raw.json\` (not committed): raw, unlabelled addresses, for coverage and robustness only.
   The repository they were copied into states no licence and the data is Shopee's, released for a Kaggle
   competition whose terms could not be checked here: the sample is built locally from a mirror of that
@@ -98,6 +103,10 @@ ${PER_PROVINCE} per province where there are that many, the rest up to ${TARGET.
 provinces with more; ${w.sampled.toLocaleString("en")} schools (${w.sampleProvinceDiffers} writing another province).
 Split by another hash of the NPSN: development ${w.dev / 2} schools, held-out ${w.heldout / 2}.
 Per province (id, taken of accepted): ${w.perProvince.join("; ")}.${w.missingProvinces.length ? ` No school accepted in: ${w.missingProvinces.join(", ")}.` : ""}
+
+The harder variant (issue 52): the same sampling over the accepted schools and those dropped for a kecamatan
+disagreement together (their label is still their point's kecamatan; the kabupaten agrees), split by the same
+hash. The sets above drop those schools, which makes them easier than the country's writing.
 
 Each school gives two cases: \`with_province\`, the address as registered,
 \`\${alamat_jalan}, \${kecamatan}, \${kabupaten_kota}, \${propinsi}\` (the fields as written, with their

@@ -68,6 +68,13 @@ const FIXTURES = join(root, "test", "fixtures");
 /** The larger development set (tuning only): under .wrangler/, not committed. */
 export const EXTRA_FILE = join(root, ".wrangler", "address-world-extra.json");
 const EXTRA_EVERY = 10;
+/**
+ * The harder variant (issue 52): the same sampling over the schools whose written kecamatan
+ * disagrees with their point's too (the sets above drop them), split the same way; the held-out
+ * half committed (report and calibration only), the development half under .wrangler/ (tuning).
+ */
+export const HARD_HELDOUT = "address-world-heldout-hard.json";
+export const HARD_DEV_FILE = join(root, ".wrangler", "address-world-hard.json");
 /** The raw sample: under .wrangler/ (ignored by git), built from a local mirror only. */
 export const RAW_FILE = join(root, ".wrangler", "address-raw.json");
 const TARGET = 3000;
@@ -160,6 +167,8 @@ async function build(mirror: string): Promise<WorldBuild> {
   const locate = polygonLocator(await readShapes(join(SEED_DIR, "sources", "wilayah-boundaries-kecamatan.csv.gz")));
 
   const drops: Drops = { duplicate: 0, noPoint: 0, outside: 0, severalPolygons: 0, kabupaten: 0, kecamatan: 0 };
+  /** Schools whose written kecamatan is not their point's (its kabupaten agreeing): the harder variant keeps them. */
+  const disagreeing: Labelled[] = [];
   const seen = new Set<string>();
   const kabMemo = new Map<string, string | null>();
   const kecMemo = new Map<string, string | null>();
@@ -212,73 +221,35 @@ async function build(mirror: string): Promise<WorldBuild> {
           (childrenOf.get(kab.id) ?? []).filter((r) => r.level === "kecamatan").map((r) => ({ id: r.id, keys: keysOf(r) })),
         ).id,
       );
-    if (kecMemo.get(kecKey) !== kec.id) {
-      drops.kecamatan++;
-      continue;
-    }
     const wp = writtenProvinsi(s.propinsi);
     if (!provMemo.has(wp)) provMemo.set(wp, closest(nameKey(wp), provinces).id);
     const namedProvinsi = provMemo.get(wp) === provinsiId ? provinsiId : null;
+    const labelled = { school: s, kecamatan_id: kec.id, kabupaten_id: kab.id, provinsi_id: provinsiId, namedProvinsi };
+    if (kecMemo.get(kecKey) !== kec.id) {
+      drops.kecamatan++;
+      disagreeing.push(labelled);
+      continue;
+    }
     if (!namedProvinsi) provinceDiffers++;
-    accepted.push({ school: s, kecamatan_id: kec.id, kabupaten_id: kab.id, provinsi_id: provinsiId, namedProvinsi });
+    accepted.push(labelled);
   }
 
-  // the sample: per province in hash order, PER_PROVINCE each, the rest round-robin up to TARGET
-  const byProvince = new Map<string, Labelled[]>();
-  for (const a of accepted) byProvince.set(a.provinsi_id, [...(byProvince.get(a.provinsi_id) ?? []), a]);
-  const order = [...byProvince.keys()].sort();
-  for (const id of order) byProvince.get(id)?.sort((a, b) => hash(`world-sample:${a.school.npsn}`).localeCompare(hash(`world-sample:${b.school.npsn}`)));
-  const taken = new Map(order.map((id) => [id, Math.min(PER_PROVINCE, byProvince.get(id)?.length ?? 0)]));
-  let total = [...taken.values()].reduce((a, b) => a + b, 0);
-  for (let grew = true; total < TARGET && grew; ) {
-    grew = false;
-    for (const id of order) {
-      if (total >= TARGET) break;
-      const t = taken.get(id) ?? 0;
-      if (t < (byProvince.get(id)?.length ?? 0)) {
-        taken.set(id, t + 1);
-        total++;
-        grew = true;
-      }
-    }
-  }
-  const sample = order.flatMap((id) => (byProvince.get(id) ?? []).slice(0, taken.get(id)));
+  const { sample, order, taken, byProvince } = sampleOf(accepted);
   const dev: WorldCase[] = [];
   const heldout: WorldCase[] = [];
   const forms = new Map<string, number>();
   let villageWords = 0;
   for (const a of sample) {
-    const s = a.school;
-    const street = (s.alamat_jalan ?? "").trim();
-    const parts = [street, s.kecamatan.trim(), s.kabupaten_kota.trim(), s.propinsi.trim()].filter(Boolean);
-    const kecName = byId.get(a.kecamatan_id)?.name ?? "";
-    const kec_form = kecForm(writtenKecamatan(s.kecamatan), kecName);
-    const village_in_street = villageInStreet(street);
-    forms.set(kec_form, (forms.get(kec_form) ?? 0) + 1);
-    if (village_in_street) villageWords++;
-    const label = { kecamatan_id: a.kecamatan_id, kabupaten_id: a.kabupaten_id, provinsi_id: a.provinsi_id };
-    const out = parseInt(hash(`world-split:${s.npsn}`).slice(0, 8), 16) % 2 === 0 ? dev : heldout;
-    out.push(
-      {
-        npsn: s.npsn,
-        text: parts.join(", "),
-        style: "with_province",
-        ...label,
-        named: { ...(a.namedProvinsi ? { provinsi_id: a.namedProvinsi } : {}), kabupaten_id: a.kabupaten_id },
-        kec_form,
-        village_in_street,
-      },
-      {
-        npsn: s.npsn,
-        text: parts.slice(0, -1).join(", "),
-        style: "without_province",
-        ...label,
-        named: { kabupaten_id: a.kabupaten_id },
-        kec_form,
-        village_in_street,
-      },
-    );
+    const pair = casesOf(a, byId);
+    forms.set(pair[0].kec_form, (forms.get(pair[0].kec_form) ?? 0) + 1);
+    if (pair[0].village_in_street) villageWords++;
+    (isDevelopment(a) ? dev : heldout).push(...pair);
   }
+  // The harder variant: the same sampling with the disagreeing schools kept (issue 52).
+  const hard = sampleOf([...accepted, ...disagreeing]).sample;
+  const disagrees = new Set(disagreeing.map((a) => a.school.npsn));
+  const hardCases = (development: boolean) =>
+    hard.filter((a) => isDevelopment(a) === development).flatMap((a) => casesOf(a, byId, disagrees.has(a.school.npsn)));
   const json = (cases: WorldCase[]) => `[\n${cases.map((c) => JSON.stringify(c)).join(",\n")}\n]\n`;
   // A larger development set, for tuning only, never committed: every accepted school of the
   // development half (by the same hash as the split, so no held-out school) outside the sample whose
@@ -286,27 +257,17 @@ async function build(mirror: string): Promise<WorldBuild> {
   const sampled = new Set(sample.map((a) => a.school.npsn));
   const extra: WorldCase[] = [];
   for (const a of accepted) {
-    const s = a.school;
-    if (sampled.has(s.npsn) || parseInt(hash(`world-split:${s.npsn}`).slice(0, 8), 16) % 2 !== 0) continue;
-    const kec_form = kecForm(writtenKecamatan(s.kecamatan), byId.get(a.kecamatan_id)?.name ?? "");
-    if (kec_form === "exact" && parseInt(hash(`world-extra:${s.npsn}`).slice(0, 8), 16) % EXTRA_EVERY !== 0) continue;
-    const street = (s.alamat_jalan ?? "").trim();
-    const parts = [street, s.kecamatan.trim(), s.kabupaten_kota.trim(), s.propinsi.trim()].filter(Boolean);
-    extra.push({
-      npsn: s.npsn,
-      text: parts.join(", "),
-      style: "with_province",
-      kecamatan_id: a.kecamatan_id,
-      kabupaten_id: a.kabupaten_id,
-      provinsi_id: a.provinsi_id,
-      named: { ...(a.namedProvinsi ? { provinsi_id: a.namedProvinsi } : {}), kabupaten_id: a.kabupaten_id },
-      kec_form,
-      village_in_street: villageInStreet(street),
-    });
+    if (sampled.has(a.school.npsn) || !isDevelopment(a)) continue;
+    const [withProvince] = casesOf(a, byId);
+    if (withProvince.kec_form === "exact" && parseInt(hash(`world-extra:${a.school.npsn}`).slice(0, 8), 16) % EXTRA_EVERY !== 0) continue;
+    extra.push(withProvince);
   }
   writeFileSync(EXTRA_FILE, json(extra));
   writeFileSync(join(FIXTURES, "address-world.json"), json(dev));
   writeFileSync(join(FIXTURES, "address-world-heldout.json"), json(heldout));
+  const hardHeldout = hardCases(false);
+  writeFileSync(HARD_DEV_FILE, json(hardCases(true)));
+  writeFileSync(join(FIXTURES, HARD_HELDOUT), json(hardHeldout));
   const perProvince = order.map((id) => `${id} ${byId.get(id)?.altName}: ${taken.get(id)} of ${byProvince.get(id)?.length}`);
   const missingProvinces = provinces.filter((p) => !byProvince.has(p.id)).map((p) => p.id);
   return {
@@ -323,7 +284,52 @@ async function build(mirror: string): Promise<WorldBuild> {
     villageWords,
     perProvince,
     missingProvinces,
+    hard: { cases: hardHeldout.length, disagreeing: hardHeldout.filter((c) => c.kec_agrees === false).length / 2 },
   };
+}
+
+/** Development or held-out, by a hash of the NPSN (the same split for every set). */
+const isDevelopment = (a: Labelled) => parseInt(hash(`world-split:${a.school.npsn}`).slice(0, 8), 16) % 2 === 0;
+
+/** The sample: per province in hash order, PER_PROVINCE each, the rest round-robin up to TARGET. */
+function sampleOf(list: Labelled[]) {
+  const byProvince = new Map<string, Labelled[]>();
+  for (const a of list) byProvince.set(a.provinsi_id, [...(byProvince.get(a.provinsi_id) ?? []), a]);
+  const order = [...byProvince.keys()].sort();
+  for (const id of order) byProvince.get(id)?.sort((a, b) => hash(`world-sample:${a.school.npsn}`).localeCompare(hash(`world-sample:${b.school.npsn}`)));
+  const taken = new Map(order.map((id) => [id, Math.min(PER_PROVINCE, byProvince.get(id)?.length ?? 0)]));
+  let total = [...taken.values()].reduce((a, b) => a + b, 0);
+  for (let grew = true; total < TARGET && grew; ) {
+    grew = false;
+    for (const id of order) {
+      if (total >= TARGET) break;
+      const t = taken.get(id) ?? 0;
+      if (t < (byProvince.get(id)?.length ?? 0)) {
+        taken.set(id, t + 1);
+        total++;
+        grew = true;
+      }
+    }
+  }
+  return { sample: order.flatMap((id) => (byProvince.get(id) ?? []).slice(0, taken.get(id))), order, taken, byProvince };
+}
+
+/** A school's two cases, with and without its province; `disagrees`: its written kecamatan is not its point's (`kec_agrees: false`). */
+function casesOf(a: Labelled, byId: Map<string, Row>, disagrees = false): [WorldCase, WorldCase] {
+  const s = a.school;
+  const street = (s.alamat_jalan ?? "").trim();
+  const parts = [street, s.kecamatan.trim(), s.kabupaten_kota.trim(), s.propinsi.trim()].filter(Boolean);
+  const label = { kecamatan_id: a.kecamatan_id, kabupaten_id: a.kabupaten_id, provinsi_id: a.provinsi_id };
+  const facts = {
+    kec_form: kecForm(writtenKecamatan(s.kecamatan), byId.get(a.kecamatan_id)?.name ?? ""),
+    village_in_street: villageInStreet(street),
+    ...(disagrees ? { kec_agrees: false as const } : {}),
+  };
+  const named = { ...(a.namedProvinsi ? { provinsi_id: a.namedProvinsi } : {}), kabupaten_id: a.kabupaten_id };
+  return [
+    { npsn: s.npsn, text: parts.join(", "), style: "with_province", ...label, named, ...facts },
+    { npsn: s.npsn, text: parts.slice(0, -1).join(", "), style: "without_province", ...label, named: { kabupaten_id: a.kabupaten_id }, ...facts },
+  ];
 }
 
 /** ~RAW_SIZE distinct raw addresses of the Shopee Code League 2021 test file, in the order of a hash of their row id; null when the mirror is absent. */
@@ -361,6 +367,7 @@ async function main() {
     `${w.schools} schools; dropped: ${JSON.stringify(w.drops)}; accepted ${w.accepted} (${w.provinceDiffers} writing another province); sampled ${w.sampled}: ${w.dev} development cases, ${w.heldout} held-out`,
   );
   console.log(`kec_form: ${[...w.forms].map(([f, n]) => `${f} ${n}`).join(", ")}; village word in street: ${w.villageWords}`);
+  console.log(`harder held-out variant: ${w.hard.cases} cases, ${w.hard.disagreeing} schools whose written kecamatan is not their point's`);
   console.log(w.missingProvinces.length ? `no school in ${w.missingProvinces.join(", ")}` : "every province present");
   console.log(raw ? `raw addresses: ${raw.sampled} of ${raw.rows} in ${RAW_FILE}` : "raw addresses: no mirror, none written");
 }

@@ -34,13 +34,20 @@ import { normalizeSearchText } from "../src/wilayah/normalize.ts";
 import { nameWords } from "../src/wilayah/search/plan.ts";
 import { LETTERS, SEED_DIR, TYPO_OPS, typoOf } from "./lib.ts";
 import { buildNameGroups, type QualityQuery } from "./search-queries-names.ts";
-import { buildSeed } from "./seed/build.ts";
+import { buildSeed, type SeedResult } from "./seed/build.ts";
 import { loadAliases, loadPostalCodes } from "./seed/search-index.ts";
 
-export async function buildQualitySet(): Promise<QualityQuery[]> {
-  const seed = await buildSeed(SEED_DIR);
+/** The random seed of the committed set; `npm run search:quality -- --seeds ...` draws others (fresh draws). */
+export const QUALITY_SEED = 15;
+
+/**
+ * `randomSeed`: the stream of the groups drawn here (the name groups keep their own streams, and
+ * `nameGroups: false` leaves them out: a fresh draw of the others is the same without them).
+ */
+export async function buildQualitySet(randomSeed = QUALITY_SEED, built?: SeedResult, { nameGroups = true } = {}): Promise<QualityQuery[]> {
+  const seed = built ?? (await buildSeed(SEED_DIR));
   const { rows } = seed;
-  const random = seeded(15);
+  const random = seeded(randomSeed);
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
   const active = rows.filter((r) => r.isActive === 1);
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -160,7 +167,7 @@ export async function buildQualitySet(): Promise<QualityQuery[]> {
   });
 
   // spacing, spelling, short-form, historic
-  out.push(...buildNameGroups(seed));
+  if (nameGroups) out.push(...buildNameGroups(seed));
   return out;
 }
 

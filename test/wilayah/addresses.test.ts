@@ -273,6 +273,60 @@ describe("real writing (issue 35): never contradict what the text says, and say 
   });
 });
 
+describe("`Kota` inside a place's name (issue 52): never out of the province and kecamatan the text names", () => {
+  // [text, kecamatan, province]: the issue's four texts (each answered a Kota X of another province
+  // before), then `Kota` inside a street, a hamlet and a village name, with and without commas.
+  const cases: [string, string, string][] = [
+    ["Pengalihan Keritang Kota Baru, Kec. Keritang, Riau", "14.04.09", "14"],
+    ["Kota Baru, Kec. Martapura, Sumatera Selatan", "16.08.01", "16"],
+    ["Aek Kota Batu, Kec. Bilah Na IX-X, Sumatera Utara", "12.23.06", "12"],
+    ["Simpang Kota Medan, Kec. Kelayang, Riau", "14.02.03", "14"],
+    ["Jl. Simpang Kota Medan No. 3, Kec. Kelayang, Riau", "14.02.03", "14"],
+    ["Jalan Lintas Kota Baru, Kec. Keritang, Riau", "14.04.09", "14"],
+    ["Dusun Kota Baru II, Desa Pengalihan, Kec. Keritang, Riau", "14.04.09", "14"],
+    ["Dsn. Simpang Kota Medan, Kec. Kelayang, Riau", "14.02.03", "14"],
+    ["Kampung Kota Batu, Kec. Na IX-X, Sumatera Utara", "12.23.06", "12"],
+    ["Desa Aek Kota Batu, Kec. Na IX-X, Sumatera Utara", "12.23.06", "12"],
+    ["Desa Kota Baru, Kec. Martapura, Sumatera Selatan", "16.08.01", "16"],
+    ["simpang kota medan kec kelayang riau", "14.02.03", "14"],
+  ];
+  const texts = cases.map(([q]) => q);
+
+  it.each(cases)("GET: %s is in kecamatan %s, province %s", async (q, kecamatan, provinsi) => {
+    const r = await one(q);
+    expect(r).toMatchObject({ kecamatan: { id: kecamatan }, provinsi: { id: provinsi } });
+    for (const a of r.alternatives) expect(a.id.startsWith(`${provinsi}.`), `alternative ${a.id}`).toBe(true);
+  });
+
+  it("reads the whole village name the `Kota` is a word of (Simpang Kota Medan, Aek Kota Batu are villages)", async () => {
+    expect(await one("Simpang Kota Medan, Kec. Kelayang, Riau")).toMatchObject({ kelurahan: { id: "14.02.03.2009", name: "Simpang Kota Medan" } });
+    expect(await one("Aek Kota Batu, Kec. Bilah Na IX-X, Sumatera Utara")).toMatchObject({ kelurahan: { id: "12.23.06.1001" } });
+    expect(await one("Pengalihan Keritang Kota Baru, Kec. Keritang, Riau")).toMatchObject({ kelurahan: { id: "14.04.09.2011", name: "Pengalihan" } });
+  });
+
+  it("a kota written plainly still binds; a province out of date loses to the kabupaten its kecamatan lies in", async () => {
+    expect(await one("Kota Batu, Jawa Timur")).toMatchObject({ kabupaten: { id: "35.79" } });
+    expect(await one("Kec. Merauke, Kab. Merauke, Prov. Papua")).toMatchObject({ kecamatan: { id: "93.01.01" }, provinsi: { id: "93" } });
+    expect(await one("Kec. Sorong Manoi, Kota Sorong, Prov. Papua Barat")).toMatchObject({ kecamatan: { id: "96.71.06" } });
+  });
+
+  it("POST answers each as GET does", async () => {
+    const res = await post({ addresses: texts });
+    expect(res.status).toBe(200);
+    const data = (await json<{ data: { kecamatan: { id: string } | null; provinsi: { id: string } | null }[] }>(res)).data;
+    expect(data.map((a) => [a.kecamatan?.id, a.provinsi?.id])).toEqual(cases.map(([, k, p]) => [k, p]));
+    expect(data[3]).toEqual(await one(texts[3]));
+  });
+
+  it("the MCP tool answers as REST does", async () => {
+    const result = await mcpTool(key, "wilayah_address", { addresses: texts });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(await json(await post({ addresses: texts })));
+    const data = (result.structuredContent as { data: { kecamatan: { id: string } | null; provinsi: { id: string } | null }[] }).data;
+    expect(data.map((a) => [a.kecamatan?.id, a.provinsi?.id])).toEqual(cases.map(([, k, p]) => [k, p]));
+  });
+});
+
 describe("POST /wilayah/address", () => {
   it("answers in the order given, each like GET", async () => {
     const addresses = ["Braga, Kota Bandung", "Sumbersari, Lowokwaru, Kota Malang", "nothing here at all"];

@@ -208,6 +208,17 @@ describe("typos", () => {
     expect(mix[0]).toMatchObject({ id: "32.73.02", match: { fuzzy: true, name: "coblong", context: ["bandung"] } });
   });
 
+  it("the likelier correction first: one edit before two, a letter missed or two swapped before one changed (issue 52)", async () => {
+    for (const [q, matched, id] of [
+      ["pldumbangan", "plumbangan", "35.05.18.2003"], // one edit, before Panumbangan and Plumbungan, two
+      ["wengi", "wenigi", "95.04.34.2008"], // an i missed, before Wangi (a changed) though Wangi is more used
+      ["kalimutki", "kalimukti", "32.09.04.2010"], // kt swapped, before Kalimati
+    ]) {
+      const { data } = await search(q);
+      expect(data[0], q).toMatchObject({ id, match: { type: "exact", fuzzy: true, corrections: [{ typed: q, matched }] } });
+    }
+  });
+
   it("a word that is itself a name, misspelt, with its kabupaten: corrected when nothing matches as typed (issue 35)", async () => {
     for (const [q, typed, matched, id] of [
       ["darmaga bogor", "darmaga", "dramaga", "32.01.30"],
@@ -220,11 +231,20 @@ describe("typos", () => {
   });
 
   it("a misspelt name that another region bears, with its kabupaten: compared with the kabupaten's kecamatan and villages (issue 35)", async () => {
+    // Since issue 52 a letter missed is the likeliest correction: `kujang` is read as `kunjang` by the
+    // second statement (each word corrected in turn), an exact name with its kabupaten.
     const { data } = await search("kujang kediri");
     expect(data[0]).toMatchObject({
       id: "35.06.21",
       name: "Kunjang",
-      match: { type: "word", fuzzy: true, context: ["kediri"], corrections: [{ typed: "kujang", matched: "kunjang" }] },
+      match: { type: "exact", fuzzy: true, context: ["kediri"], corrections: [{ typed: "kujang", matched: "kunjang" }] },
+    });
+    // `kaur` (Kadur) is a name elsewhere and none of its likeliest corrections: only the comparison
+    // with Pamekasan's kecamatan and villages finds it.
+    expect((await search("kaur pamekasan")).data[0]).toMatchObject({
+      id: "35.28.12",
+      name: "Kadur",
+      match: { type: "word", fuzzy: true, context: ["pamekasan"], corrections: [{ typed: "kaur", matched: "kadur" }] },
     });
     expect((await search("yosowinangun lumajang")).data[0]).toMatchObject({ id: "35.08.07", match: { fuzzy: true } });
     expect((await search("kujang kediri", "&level=kelurahan")).data.every((r) => r.level === "kelurahan")).toBe(true);

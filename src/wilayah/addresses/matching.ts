@@ -4,9 +4,9 @@
  * the segments' words (docs/address-method.md, "Scoring").
  */
 import { LEVELS, type Level } from "../codes";
+import { editDistance, maxEdits } from "../edits";
 import type { ReadingKind } from "../names/readings";
 import { normalizeSearchText } from "../normalize";
-import { editDistance, maxEdits } from "../search/plan";
 import type { Phrase } from "./phrases";
 
 /** A region as the lookup returns it (wilayah_search and, for a village, its postal code). */

@@ -248,6 +248,18 @@ describe("address parser: region segments", () => {
     expect(parseAddress("Kota Baru, Kec. Keritang").regions[0]).toMatchObject({ marker: "kota", text: "Baru", raw: "Kota Baru" });
   });
 
+  it("reads `Kota` inside a name written without a level word, or a hamlet's, as a word of it (issue 52)", () => {
+    expect(regions("Simpang Kota Medan, Kec. Kelayang, Riau")).toEqual(["-:Simpang Kota Medan", "kec:Kelayang", "-:Riau"]);
+    expect(regions("Pengalihan Keritang Kota Baru, Kec. Keritang")).toEqual(["-:Pengalihan Keritang Kota Baru", "kec:Keritang"]);
+    expect(regions("Dsn. Kota Baru II, Kp. Simpang Kota Medan")).toEqual(["dusun:Kota Baru II", "kampung:Simpang Kota Medan"]);
+    // After a street, a village's or a kecamatan's level word it still starts a kota, which says it follows other words of its part.
+    const street = parseAddress("Jalan Lintas Kota Baru, Kec. Keritang");
+    expect(street.components.street).toBe("Jalan Lintas");
+    expect(street.regions[0]).toMatchObject({ marker: "kota", text: "Baru", afterWords: true });
+    expect(parseAddress("Desa Aek Kota Batu, Kec. Na IX-X").regions[1]).toMatchObject({ marker: "kota", text: "Batu", afterWords: true });
+    expect(parseAddress("Braga, Kota Bandung").regions[1].afterWords).toBeUndefined();
+  });
+
   it("keeps numbers and roman numerals of village names, drops the country and phone numbers", () => {
     expect(regions("Desa Ramunia 1, Kec. Pantai Labu")).toEqual(["desa:Ramunia 1", "kec:Pantai Labu"]);
     expect(regions("Kel. Sukamaju II")).toEqual(["kel:Sukamaju II"]);

@@ -1,6 +1,8 @@
 /**
  * Reads a free-text Indonesian address into its parts (issue 24). Pure: no data, no I/O, so the
- * Worker and the scripts share it (it imports only ../codes.ts and its lexicon, ./lexicon.ts).
+ * Worker and the scripts share it (it imports only ../codes.ts and its own modules: lexicon.ts the
+ * tokens and marker words, walk.ts the walk's state and moves, labels.ts the values a label or a
+ * number gives).
  *
  * What comes out:
  * - `components`, the parts that are not regions, as written: `street` (with its own word: `Jl.`,
@@ -21,38 +23,29 @@
  * regions (`Jl. Bandung No. 12, Malang`: `Bandung` is the street). Inside a street, `Km 5` and
  * `Gg. 3` belong to the street and a second street word (`Jl. Kaliurang Gg. Mawar`) continues it.
  * The word right after any marker is always name text, never a marker (`Jl. Kota Baru`,
- * `Kel. Kota Baru`, `Desa Dusun Tua`). A bare number after a street is its house number; five
+ * `Kel. Kota Baru`, `Desa Dusun Tua`), and `Kota` inside a name written without a level word or
+ * as a hamlet's is a word of it (`Simpang Kota Medan`, `Dsn. Kota Baru II`). A bare number after a street is its house number; five
  * digits that no `No.`, `RT`, `RW`, `Blok` or `Km` claimed are the postal code.
  */
 import type { Level } from "../codes.ts";
+import { readBlock, readFloor, readHouse, readNumber, readPostalLabel, readRtRwLabel, readStreetPart, skipFieldLabel } from "./labels.ts";
+import { ADMINISTRATIVE, isNumber, isPostal, LEVEL_OF, type Marker, type Tok, tokenize, WEAK, WORDS } from "./lexicon.ts";
 import {
-  ADMINISTRATIVE,
-  bpsCodeOf,
-  CODE_LABELS,
-  isHouseNumber,
-  isNumber,
-  isPostal,
-  LEVEL_OF,
-  MAX_CODES,
-  type Marker,
-  regionCode,
-  type Tok,
-  tokenize,
-  WEAK,
-  WORDS,
-} from "./lexicon.ts";
+  type AddressComponents,
+  close,
+  noComponents,
+  open,
+  type Reader,
+  type Segment,
+  type Source,
+  setOnce,
+  slice,
+  trimEnd,
+  type Walk,
+  type WrittenCode,
+} from "./walk.ts";
 
-export type AddressComponents = {
-  street: string | null;
-  house_number: string | null;
-  rt: string | null;
-  rw: string | null;
-  block: string | null;
-  building: string | null;
-  complex: string | null;
-  dusun: string | null;
-  postal_code: string | null;
-};
+export type { AddressComponents, WrittenCode } from "./walk.ts";
 
 export type RegionSegment = {
   /** The name as written, without the level word. */
@@ -75,14 +68,12 @@ export type RegionSegment = {
   part: number;
   /** The tail of a street that ran to the end of a text with no other region words (see parseAddress). */
   fromStreet?: true;
+  /**
+   * Its level word follows other words of the same comma-separated part (`Simpang Kota Medan`,
+   * `Pengalihan Keritang Kota Baru`): it may be a word of a longer name, a village's or a hamlet's.
+   */
+  afterWords?: true;
 };
-
-/**
- * A region code written in the address (`32.73.01.1001`, `3273011001`): of any edition, read through
- * the region history. `bps`: the same digits read as a BPS code (`3273190`, `3273190001`), which the
- * address service uses only when no edition holds `id` (a 7-digit `id` is never a Kemendagri code).
- */
-export type WrittenCode = { text: string; id: string; bps?: string };
 
 export type ParsedAddress = {
   components: AddressComponents;
@@ -98,48 +89,12 @@ export type ParsedAddress = {
 
 // ---------------------------------------------------------------- parser
 
-/** Tokens [from, to) the walk set apart as one street, complex, building, hamlet or region; its marker word at `markerFrom`. */
-type Segment = {
-  kind: "street" | "complex" | "building" | "dusun" | "region";
-  marker: Marker | null;
-  markerFrom: number;
-  from: number;
-  to: number;
-  part: number;
-  endedBy: "sep" | "marker" | "number" | "end";
-};
-
-/** The text and its tokens, which segments point into. */
-type Source = { text: string; toks: Tok[] };
-
-/** The walk over the tokens: the values labels gave, the codes, the segments cut so far and the one being read (`cur`). */
-type Walk = Source & { components: AddressComponents; codes: WrittenCode[]; segments: Segment[]; part: number; cur: Segment | null };
-
-/** Reads what starts at token `i`: the index after it, or null when the token is not its kind. */
-type Reader = (w: Walk, i: number) => number | null;
-
 /** Tokenises, reads the labels (cutting the rest into segments), then reads the segments as components and regions. */
 export function parseAddress(text: string): ParsedAddress {
   const walk = readLabels(text, tokenize(text));
   const { components, regions, streetOpen } = readComponents(walk);
   return { components, regions, codes: walk.codes, streetOpen };
 }
-
-const noComponents = (): AddressComponents => ({
-  street: null,
-  house_number: null,
-  rt: null,
-  rw: null,
-  block: null,
-  building: null,
-  complex: null,
-  dusun: null,
-  postal_code: null,
-});
-
-/** A segment's text without the punctuation that ends it (`Braga,`, `Kec. Coblong.`). */
-const trimEnd = (s: string) => s.replace(/[.,:;/]+$/, "");
-const slice = (src: Source, from: number, to: number) => src.text.slice(src.toks[from].start, src.toks[to - 1].end);
 
 // ---------------------------------------------------------------- read labels
 
@@ -189,170 +144,6 @@ function readToken(w: Walk, i: number): number {
   return readName(w, i);
 }
 
-function close(w: Walk, endedBy: Segment["endedBy"]): void {
-  if (w.cur && w.cur.to > w.cur.from) w.segments.push({ ...w.cur, endedBy });
-  w.cur = null;
-}
-
-function open(w: Walk, kind: Segment["kind"], marker: Marker | null, markerFrom: number, from: number, to: number): Segment {
-  return { kind, marker, markerFrom, from, to, part: w.part, endedBy: "end" };
-}
-
-function setOnce(components: AddressComponents, key: keyof AddressComponents, value: string): void {
-  if (components[key] === null) components[key] = value;
-}
-
-/** A value a label gave (a house number, a block, a postal code) ends the segment being read. */
-function take(w: Walk, key: keyof AddressComponents, value: string): void {
-  close(w, "number");
-  setOnce(w.components, key, value);
-}
-
-function readRtRwLabel(w: Walk, i: number): number | null {
-  const word = w.toks[i].w;
-  if (word !== "rt" && word !== "rw") return null;
-  const next = readRtRw(w, i);
-  if (next <= 0) return null;
-  close(w, "number");
-  return next;
-}
-
-/** Reads `RT 003 RW 002`, `RT 03/RW 02`, `RT/RW 003/002`, `RT 01/02` from `i` (at rt or rw); returns the next index, -1 when no number follows. */
-function readRtRw(w: Walk, i: number): number {
-  const { toks, components } = w;
-  const first = toks[i].w;
-  let j = i + 1;
-  if (first === "rt" && toks[j]?.w === "/" && toks[j + 1]?.w === "rw") return readRtRwPair(w, j + 2);
-  while (toks[j]?.punct && toks[j].w === ":") j++;
-  if (!isNumber(toks[j])) return -1;
-  setOnce(components, first === "rt" ? "rt" : "rw", toks[j].raw);
-  j++;
-  if (toks[j]?.w === "/") {
-    if (first === "rt" && isNumber(toks[j + 1])) {
-      setOnce(components, "rw", toks[j + 1].raw); // RT 01/02
-      return j + 2;
-    }
-    if (toks[j + 1]?.w === "rw" || toks[j + 1]?.w === "rt") {
-      const after = readRtRw(w, j + 1);
-      return after > 0 ? after : j + 1;
-    }
-  }
-  return j;
-}
-
-/** `RT/RW 003/002`: both labels (read up to `j`), then both numbers. */
-function readRtRwPair(w: Walk, from: number): number {
-  const { toks, components } = w;
-  let j = from;
-  while (toks[j]?.punct) j++;
-  if (!isNumber(toks[j])) return j;
-  setOnce(components, "rt", toks[j].raw);
-  j++;
-  if (toks[j]?.w !== "/" || !isNumber(toks[j + 1])) return j;
-  setOnce(components, "rw", toks[j + 1].raw);
-  return j + 2;
-}
-
-/** `No. 12`, `No. 5/7`, `Kav. 52-53`. */
-function readHouse(w: Walk, i: number): number | null {
-  const { toks } = w;
-  if (WORDS[toks[i].w]?.kind !== "house") return null;
-  let j = i + 1;
-  while (toks[j]?.punct && toks[j].w !== "/") j++;
-  if (!isHouseNumber(toks[j])) return null;
-  let value = toks[j].raw;
-  let end = j + 1;
-  if (toks[end]?.w === "/" && isNumber(toks[end + 1])) {
-    value = w.text.slice(toks[j].start, toks[end + 1].end);
-    end += 2;
-  }
-  take(w, "house_number", value.replace(/\.$/, ""));
-  return end;
-}
-
-/** `Blok C2`, `Blok A/12` (a block and its house number). */
-function readBlock(w: Walk, i: number): number | null {
-  const { toks } = w;
-  const next = toks[i + 1];
-  if (WORDS[toks[i].w]?.kind !== "block" || !next || next.sep || next.punct || WORDS[next.w]) return null;
-  take(w, "block", next.raw.replace(/\.$/, ""));
-  let j = i + 2;
-  if (toks[j]?.w === "/" && isHouseNumber(toks[j + 1])) {
-    setOnce(w.components, "house_number", toks[j + 1].raw);
-    j += 2;
-  }
-  return j;
-}
-
-/** `Kode Pos 40111`, `Kd. Pos 40111` (a label of two words), `Kodepos: 40111` (of one). */
-function readPostalLabel(w: Walk, i: number): number | null {
-  const { toks } = w;
-  const t = toks[i];
-  const label = (t.w === "kode" || t.w === "kd") && toks[i + 1]?.w === "pos" ? 2 : WORDS[t.w]?.kind === "postal" ? 1 : 0;
-  if (!label) return null;
-  let j = i + label;
-  while (toks[j]?.punct) j++;
-  if (!isPostal(toks[j])) return null;
-  take(w, "postal_code", toks[j].raw);
-  return j + 1;
-}
-
-/** A form's field name (`Alamat :`) says nothing of the address. */
-function skipFieldLabel(w: Walk, i: number): number | null {
-  const { toks } = w;
-  return WORDS[toks[i].w]?.kind === "label" && !w.cur && toks[i + 1]?.w === ":" ? i + 2 : null;
-}
-
-/** A floor (`Lt. 5`, `Lantai 5`) is its building's. */
-function readFloor(w: Walk, i: number): number | null {
-  const { cur, toks } = w;
-  const floor = toks[i].w === "lt" || toks[i].w === "lantai";
-  if (!cur || (cur.kind !== "building" && cur.kind !== "complex") || !floor || !isNumber(toks[i + 1])) return null;
-  cur.to = i + 2;
-  return i + 2;
-}
-
-/** Inside a street: `Km 5` and `Gg. 3` are the street's, as is a second street word. */
-function readStreetPart(w: Walk, i: number): number | null {
-  const { cur, toks } = w;
-  const t = toks[i];
-  if (cur?.kind !== "street" || (t.w !== "km" && t.w !== "kilometer" && WORDS[t.w]?.kind !== "street")) return null;
-  cur.to = isNumber(toks[i + 1]) ? i + 2 : i + 1;
-  return cur.to;
-}
-
-/**
- * A number: a region code, a postal code, a phone number or decimal (neither a region nor a house
- * number), a house number after a street. Elsewhere a short number stays in its segment: some
- * village names hold one (`Ramunia 1`).
- */
-function readNumber(w: Walk, i: number): number | null {
-  const { cur, toks } = w;
-  const t = toks[i];
-  if (!isNumber(t)) return null;
-  const code = regionCode(t.w);
-  const bps = bpsCodeOf(t.w);
-  if (code || bps) readCode(w, code ?? t.w, t.raw, bps);
-  else if (isPostal(t)) take(w, "postal_code", t.raw);
-  else if (t.w.length > 5 || /^\d+[.,]\d/.test(t.w)) close(w, "number");
-  else if (cur && (cur.kind === "street" || cur.kind === "building" || cur.kind === "complex") && w.components.house_number === null)
-    take(w, "house_number", t.raw);
-  else return null;
-  return i + 1;
-}
-
-/** A region code; its label words (`Kode Wilayah`) are no region: they leave the segment before it. */
-function readCode(w: Walk, code: string, raw: string, bps: string | null): void {
-  const { cur, toks } = w;
-  if (cur?.kind === "region") {
-    let to = cur.to;
-    while (to > cur.from && (toks[to - 1].punct || (CODE_LABELS.has(toks[to - 1].w) && (to - 1 > cur.from || cur.marker === null)))) to--;
-    cur.to = to;
-  }
-  close(w, "number");
-  if (w.codes.length < MAX_CODES && !w.codes.some((c) => c.id === code)) w.codes.push({ text: raw, id: code, ...(bps ? { bps } : {}) });
-}
-
 const SEGMENT_KINDS: ReadonlySet<string> = new Set(["street", "complex", "building", "dusun", "region"]);
 const isSegmentKind = (kind: string): kind is Segment["kind"] => SEGMENT_KINDS.has(kind);
 
@@ -368,11 +159,18 @@ function readMarker(w: Walk, i: number): number | null {
 /**
  * Building words are common in village names (`Belakang Gedung`, `Gedung Rejo`): inside a region
  * segment they are name words; a building starts a segment of its own. In a complex's or
- * building's name `Kota` is a word of it (`Perum Lima Puluh Kota Indah`).
+ * building's name `Kota` is a word of it (`Perum Lima Puluh Kota Indah`), and so in a name
+ * written with no level word or as a hamlet's (`Simpang Kota Medan` and `Aek Kota Batu` are
+ * villages, `Dsn. Kota Baru II` a hamlet): the spans of the segment still read `Kota Medan` as
+ * the city where nothing else explains it, but it names no region the answer must lie in.
  */
 function nameWord(cur: Segment | null, word: string, kind: Segment["kind"]): boolean {
   if (!cur || cur.to <= cur.from) return false;
-  return ((kind === "building" || WEAK.has(word)) && cur.kind === "region") || (word === "kota" && (cur.kind === "complex" || cur.kind === "building"));
+  if ((kind === "building" || WEAK.has(word)) && cur.kind === "region") return true;
+  if (word !== "kota") return false;
+  return (
+    cur.kind === "complex" || cur.kind === "building" || cur.kind === "dusun" || (cur.kind === "region" && (cur.marker === null || cur.marker === "kampung"))
+  );
 }
 
 /** Words that end a name before it starts: a level word before them has no name. */
@@ -455,13 +253,19 @@ export function readComponents(w: Walk): { components: AddressComponents; region
     else {
       if (s.marker === "kampung" || s.marker === "dusun") setOnce(components, "dusun", trimEnd(slice(w, s.from, s.to)));
       const region = regionSegment(w, s.from, s.to, s.marker, withMarker, s.part);
-      if (region) regions.push(region);
+      if (region) regions.push(s.marker && wordsBefore(w, s.markerFrom) ? { ...region, afterWords: true } : region);
     }
   }
   const tail = regions.length === 0 ? streetTail(w, w.segments.at(-1)) : null;
   if (tail) regions.push(tail);
   if (streets.length) components.street = streets.join(", ");
   return { components, regions, streetOpen: streets.length > 0 && streetOpen };
+}
+
+/** Whether a word comes before token `i` in its comma-separated part. */
+function wordsBefore(src: Source, i: number): boolean {
+  for (let k = i - 1; k >= 0 && !src.toks[k].sep; k--) if (!src.toks[k].punct) return true;
+  return false;
 }
 
 /**

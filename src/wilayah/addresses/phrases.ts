@@ -11,7 +11,7 @@
  * - through the name readings of search (src/wilayah/names/readings.ts: spacing, old spellings,
  *   short forms, historic names: `bdg` -> `bandung`, `bukit kecil` -> `bukitkecil`);
  * - with one word corrected: each word of 4+ letters that is no vocabulary word gets up to
- *   CORRECTIONS_PER_WORD words within search's edit budget (plan.ts `maxEdits`), closest then most used;
+ *   CORRECTIONS_PER_WORD words within search's edit budget (edits.ts `maxEdits`), likeliest first (`nearWords`);
  * - at the start of a marked segment, with what the marker says: the level as a hint, `kota X` for
  *   `Kota`/`Kotamadya`, `kabupaten X` for `Kab.` (the index holds `Kota Bandung`, `Kabupaten Bandung`
  *   and the bare `Bandung` of both), and the marker word as the name's first word (`Desa Baru`,
@@ -22,11 +22,11 @@
  */
 import { LRUCache } from "lru-cache";
 import type { Level } from "../codes";
+import { maxEdits, nearWords } from "../edits";
 import type { WordCount } from "../names/lexicon";
 import { type NameContext, nameReadings, type ReadingKind } from "../names/readings";
 import { ADMIN_FORMS, LEVEL_WORDS, STREET_WORDS } from "../names/table";
 import { normalizeSearchText } from "../normalize";
-import { editDistance, maxEdits } from "../search/plan";
 import type { ParsedAddress } from "./parse";
 
 /** What the phrases need of the search vocabulary: name readings' lexicon, and typo candidates. */
@@ -110,7 +110,7 @@ function shortForms(table: NameContext["table"]): Map<string, string> {
 const corrected = new WeakMap<Words, LRUCache<string, readonly string[]>>();
 const CORRECTED_MAX = 20_000;
 
-/** Typo candidates of a word no indexed name holds (letters only, 4+, as search): closest, then most used. */
+/** Typo candidates of a word no indexed name holds (letters only, 4+, as search): likeliest first (edits.ts `nearWords`). */
 function corrections(word: string, words: Words): readonly string[] {
   if (!/^[a-z]{4,}$/.test(word) || words.has(word)) return [];
   let known = corrected.get(words);
@@ -121,11 +121,7 @@ function corrections(word: string, words: Words): readonly string[] {
   let out = known.get(word);
   if (!out) {
     const k = maxEdits(word.length);
-    out = words
-      .similarWords(word, k)
-      .map((c) => ({ w: c.w, n: c.n, d: editDistance(word, c.w) }))
-      .filter((c) => c.d > 0 && c.d <= k)
-      .sort((a, b) => a.d - b.d || b.n - a.n)
+    out = nearWords(word, words.similarWords(word, k), k)
       .slice(0, CORRECTIONS_PER_WORD)
       .map((c) => c.w);
     known.set(word, out);

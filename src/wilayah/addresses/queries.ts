@@ -15,7 +15,8 @@ import { sql } from "drizzle-orm";
 import type { RegionDb } from "../../db/client";
 import { LEVELS } from "../codes";
 import { type AreaRegionRow, regionsUnderSql } from "../search/queries";
-import type { Lookup, RegionHit } from "./resolve";
+import type { Lookup } from "./evidence";
+import type { RegionHit } from "./matching";
 
 type Row = {
   q: string;

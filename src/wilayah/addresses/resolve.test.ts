@@ -3,23 +3,12 @@ import type { Level } from "../codes.ts";
 import { nameTable } from "../names/shipped.ts";
 import { normalizeSearchText } from "../normalize.ts";
 import { vocabulary } from "../search/vocabulary.ts";
+import { evidenceOf, type Lookup, within } from "./evidence.ts";
+import type { RegionHit } from "./matching.ts";
 import { parseAddress } from "./parse.ts";
 import { phrasesOf } from "./phrases.ts";
-import {
-  type Candidate,
-  candidates,
-  evidenceOf,
-  frameOf,
-  type Lookup,
-  matchedOf,
-  oddsOf,
-  type RegionHit,
-  rank,
-  resolve,
-  scoreCandidates,
-  warningsOf,
-  within,
-} from "./resolve.ts";
+import { matchedOf, resolve, warningsOf } from "./resolve.ts";
+import { type Candidate, candidates, frameOf, oddsOf, rank, scoreCandidates } from "./score.ts";
 
 const LEVELS: Level[] = ["provinsi", "kabupaten", "kecamatan", "kelurahan"];
 /** A small world: two villages named Sukamaju (Coblong and Cidadap, Kota Bandung), with their parents, and their postal codes. */

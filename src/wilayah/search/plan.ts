@@ -1,6 +1,6 @@
 /**
  * How a search query is read (docs/api.md, "Search"). Pure functions, shared by the Worker and the
- * seed build (scripts import this file directly, so it imports only ./codes).
+ * seed build (scripts import this file directly, so it imports only ../codes and ../edits).
  *
  * A normalised query is cut into words at spaces and commas. Administrative words are level hints,
  * not name text: `kabupaten`/`kab`/`kab.` and `kota` stay attached to the next word as the name's
@@ -14,7 +14,7 @@
  *   ancestors.
  */
 import { type Level, toDottedId } from "../codes.ts";
-import { normalizeSearchText } from "../normalize.ts";
+import { maxEdits } from "../edits.ts";
 
 /** A word of a query with the hint that applies to it. */
 export type Unit = {
@@ -152,29 +152,6 @@ function contextReadings(units: Unit[]): Reading[] {
 
 // ---------------------------------------------------------------- typos
 
-/** Edits allowed for a word of this many characters: 1 for 4-7, 2 for 8 or more, none below 4. */
-/**
- * The nearest of a region's names (normalised here) to a name written with its context (after
- * `Kec.`, or before its kabupaten), within one edit per eight letters and at least one: more than
- * maxEdits allows a word alone, because the context has already narrowed the names to a few
- * hundred (`sinembah tnjng muda hulu` is Sinembah Tanjung Muda Hulu). Null when none is that near.
- * Shared by the address resolver and search's context fallback.
- */
-export function nearContextName(written: string, names: string[]): { name: string; d: number } | null {
-  const limit = Math.max(1, Math.floor(written.length / 8));
-  let best: { name: string; d: number } | null = null;
-  for (const name of new Set(names.map(normalizeSearchText))) {
-    if (Math.abs(name.length - written.length) > limit) continue;
-    const d = editDistance(written, name);
-    if (d <= limit && (!best || d < best.d)) best = { name, d };
-  }
-  return best;
-}
-
-export function maxEdits(length: number): number {
-  return length >= 8 ? 2 : length >= 4 ? 1 : 0;
-}
-
 /** Words of a plan that may be typos: letters only, 4 characters or more. */
 export function typoCandidates(plan: QueryPlan): string[] {
   return [...new Set(plan.units.map((u) => u.word).filter((w) => /^[a-z]{4,}$/.test(w)))];
@@ -194,24 +171,4 @@ export function wordTrigrams(w: string): string[] {
  */
 export function minSharedTrigrams(w: string): number {
   return Math.max(1, wordTrigrams(w).length - 4 * maxEdits(w.length));
-}
-
-/** Damerau-Levenshtein distance (optimal string alignment: adjacent transpositions count as one edit). */
-export function editDistance(a: string, b: string): number {
-  const m = a.length;
-  const n = b.length;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: n + 1 }, (_, j) => j);
-  for (let i = 1; i <= m; i++) {
-    const cur = [i];
-    for (let j = 1; j <= n; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
-      cur.push(d);
-    }
-    prev2 = prev;
-    prev = cur;
-  }
-  return prev[n];
 }

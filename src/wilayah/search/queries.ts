@@ -96,6 +96,14 @@ export type PlannedSource =
   | { kind: "literal"; phrase: string; hint?: number; fuzzy: boolean; substrings: boolean; h: number }
   | { kind: "context"; own: string; hint?: number; context: { text: string; level?: number }[]; fuzzy: boolean; h: number };
 
+/**
+ * Inside a typo-corrected rank, the corrected variant's order (closest correction first: service.ts
+ * `corrected`) before the region's: `wengi` read as `wenigi` (a letter missed) and as `wangi` are
+ * both exact matches a letter off, and the likelier correction's regions come first. Other ranks keep
+ * the region's order alone.
+ */
+const FUZZY_ORDER = `CASE WHEN key >= ${keySql(RANK.FUZZY)} AND key < ${keySql(RANK.SUBSTRING)} THEN h ELSE 0 END`;
+
 /** A string literal: normalised text has no control characters, and SQLite only escapes `'`. */
 const str = (v: string) => `'${v.replaceAll("'", "''")}'`;
 const int = (v: number) => String(Math.trunc(v));
@@ -193,9 +201,9 @@ export function searchPlannedSql(sources: PlannedSource[], opts: { level?: numbe
     hits AS MATERIALIZED (SELECT r, min(${packSql("key", "h")}) AS kh FROM (SELECT r, key, h FROM front${backRows}) GROUP BY r)
     SELECT total.n AS total, w.id, w.name, w.alt_name, w.level, w.parent, w.is_active, page.key AS key, page.h AS h, page.r AS r, ${FORMER_COLUMNS}
     FROM (SELECT count(*) AS n FROM hits) total
-    LEFT JOIN (SELECT r, ${packedKeySql("kh")} AS key, ${packedHSql("kh")} AS h FROM hits ORDER BY key, r LIMIT ${int(opts.limit)} OFFSET ${int(opts.offset)}) page ON 1
+    LEFT JOIN (SELECT r, ${packedKeySql("kh")} AS key, ${packedHSql("kh")} AS h FROM hits ORDER BY key, ${FUZZY_ORDER}, r LIMIT ${int(opts.limit)} OFFSET ${int(opts.offset)}) page ON 1
     ${PAGE_ROWS}
-    ORDER BY key, r`);
+    ORDER BY key, ${FUZZY_ORDER}, r`);
 }
 
 /** A region under an area (regionsUnderSql): `ctx` is what named the area; `postal` a village's postal code, when asked for. */

@@ -8,11 +8,12 @@ import type { RegionDb } from "../../db/client";
 import { ApiError } from "../../lib/errors";
 import { type Paging, pageWindow } from "../../lib/paging";
 import { LEVELS, type Level } from "../codes";
+import { maxEdits, type NearWord, nearContextName, nearWords } from "../edits";
 import { type NameReading, nameReadings, type ReadingKind } from "../names/readings";
 import { nameTable } from "../names/shipped";
 import { normalizeSearchText } from "../normalize";
 import { matchedFormer } from "./former";
-import { editDistance, maxEdits, nearContextName, planQuery, type QueryPlan, typoCandidates } from "./plan";
+import { planQuery, type QueryPlan, typoCandidates } from "./plan";
 import {
   CORRECTED_VARIANTS,
   decodeRow,
@@ -104,29 +105,16 @@ function describe(row: SearchRow, variants: Variant[] | null, q: string): Search
 
 const CORRECTIONS_PER_WORD = 3;
 
-type Candidate = { q: string; w: string; n: number };
-
-/** Per typed word, its candidates within its edit budget: closest, then most used, first. */
-function candidatesByWord(candidates: Candidate[]): Map<string, { w: string; d: number; n: number }[]> {
-  const perWord = new Map<string, { w: string; d: number; n: number }[]>();
-  for (const c of candidates) {
-    const d = editDistance(c.q, c.w);
-    if (d === 0 || d > maxEdits(c.q.length)) continue;
-    const list = perWord.get(c.q);
-    if (list) list.push({ w: c.w, d, n: c.n });
-    else perWord.set(c.q, [{ w: c.w, d, n: c.n }]);
-  }
-  for (const list of perWord.values()) list.sort((a, b) => a.d - b.d || b.n - a.n || (a.w < b.w ? -1 : 1));
-  return perWord;
-}
+/** Per typed word, its candidates within its edit budget, likeliest first (edits.ts `nearWords`). */
+type Candidates = Map<string, NearWord[]>;
 
 /** `word` as a whole word of a query, for replacing it. */
 const wholeWord = (word: string) => new RegExp(`(?<![a-z0-9])${word}(?![a-z0-9])`, "g");
 
-/** Corrected variants of a query from the typo candidates of its words (closest, then most used, first). */
-function corrected(q: string, candidates: Candidate[]): Variant[] {
+/** Corrected variants of a query from the typo candidates of its words (likeliest first). */
+function corrected(q: string, candidates: Candidates): Variant[] {
   let combos: { q: string; d: number; corrections: Correction[] }[] = [{ q, d: 0, corrections: [] }];
-  for (const [word, list] of candidatesByWord(candidates)) {
+  for (const [word, list] of candidates) {
     const best = list.slice(0, CORRECTIONS_PER_WORD);
     const re = wholeWord(word);
     combos = combos
@@ -144,10 +132,10 @@ function corrected(q: string, candidates: Candidate[]): Variant[] {
  * each word's closest candidate first, then each word's second. For the second statement, where any word may be
  * the misspelt one and the others right.
  */
-function correctedOne(q: string, candidates: Candidate[]): Variant[] {
+function correctedOne(q: string, candidates: Candidates): Variant[] {
   // The rarer a word as typed (the fewer names use it), the likelier it is the misspelt one: its turn comes first.
   const vocab = vocabulary();
-  const lists = [...candidatesByWord(candidates)].map(([word, list]) => ({ word, list })).sort((a, b) => vocab.uses(a.word) - vocab.uses(b.word));
+  const lists = [...candidates].map(([word, list]) => ({ word, list })).sort((a, b) => vocab.uses(a.word) - vocab.uses(b.word));
   const out: Variant[] = [];
   for (let rank = 0; out.length < CORRECTED_VARIANTS && lists.some((l) => l.list.length > rank); rank++) {
     for (const { word, list } of lists) {
@@ -175,9 +163,12 @@ function typoFixes(q: string, plan: QueryPlan, readings: NameReading[], knownToo
   const words = typoCandidates(plan).filter((w) => !read.has(w));
   if (words.length === 0) return [];
   const vocab = vocabulary();
-  const candidates = words
-    .filter((word) => knownToo || !vocab.startsAWord(word))
-    .flatMap((word) => vocab.similarWords(word, maxEdits(word.length)).map((c) => ({ q: word, w: c.w, n: c.n })));
+  const candidates: Candidates = new Map();
+  for (const word of words) {
+    if (!knownToo && vocab.startsAWord(word)) continue;
+    const near = nearWords(word, vocab.similarWords(word, maxEdits(word.length)), maxEdits(word.length));
+    if (near.length) candidates.set(word, near);
+  }
   return knownToo ? correctedOne(q, candidates) : corrected(q, candidates);
 }
 
@@ -190,8 +181,8 @@ const CONTEXT_RESULTS = 10;
  * The last resort for a query of several words that found nothing, even with each word corrected:
  * its last 1 to CONTEXT_WORDS words read as the kabupaten/kota or provinsi they name exactly, the
  * words before them compared with the names of that region's kecamatan and villages (a provinsi's
- * kecamatan) as written, within one edit per eight letters (at least one): `kujang kediri` is
- * Kunjang, Kabupaten Kediri, though `kujang` is a name elsewhere. Nearest first, kecamatan before
+ * kecamatan) as written, within one edit per eight letters (at least one): `kaur pamekasan` is
+ * Kadur, Kabupaten Pamekasan, though `kaur` is a name elsewhere. Nearest first, kecamatan before
  * villages at the same distance. One statement (queries.ts `contextRegionsSql`).
  */
 async function contextFallback(db: RegionDb, q: string, level?: Level) {

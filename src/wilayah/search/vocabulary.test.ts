@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import seedVocabulary from "../../../seed/vocabulary.json";
+import { editDistance } from "../edits.ts";
 import { parseVocabulary } from "../names/lexicon.ts";
-import { editDistance, minSharedTrigrams, wordTrigrams } from "./plan.ts";
+import { minSharedTrigrams, wordTrigrams } from "./plan.ts";
 import { TYPO_CANDIDATES, Vocabulary, vocabulary } from "./vocabulary.ts";
 
 describe("typo vocabulary (src/wilayah/search/vocabulary.ts)", () => {
