@@ -288,7 +288,7 @@ export const JS = `
     if (!f) { cost.textContent = ""; return; }
     cost.textContent = labels.counting;
     f.text().then(function (text) {
-      var lines = text.split(/\r\n|\n|\r/).filter(function (l) { return l.trim() !== ""; }).length;
+      var lines = text.split(/\\r\\n|\\n|\\r/).filter(function (l) { return l.trim() !== ""; }).length;
       var rows = /.(jsonl|ndjson)$/i.test(f.name) ? lines : Math.max(0, lines - 1);
       var over = rows > available;
       // The cost beside what the month still allows, before the click: a job beyond it would be refused.
