@@ -11,6 +11,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LAYOUT } from "../src/wilayah/export/files.ts";
 import { deploy, type LocalWork } from "./deploy.ts";
 import { root, SEED_DIR } from "./lib.ts";
 import { seedExportId } from "./seed/exports.ts";
@@ -67,7 +68,7 @@ const LOADED = [
   { id: "wilayah", checksum: manifest.checksum },
   { id: "boundaries-kelurahan", checksum: manifest.boundaries.kelurahan.checksum },
 ];
-const exportsKey = `wilayah-exports/wilayah/v3/${seedExportId(SEED_DIR)}/manifest.json`;
+const exportsKey = `wilayah-exports/wilayah/${LAYOUT}/${seedExportId(SEED_DIR)}/manifest.json`;
 const tilesReport = `wilayah-exports/tiles/v1/${seedTilesId(SEED_DIR)}/report.json`;
 
 let savedPath: string | undefined;
@@ -176,8 +177,8 @@ describe("npm run deploy against a stand-in wrangler", { timeout: 120_000 }, () 
       "d1 migrations apply DB --remote",
       "(local seed:apply)",
       "(local exports build)",
-      expect.stringMatching(/^r2 object put wilayah-exports\/wilayah\/v3\/\w+\/wilayah-provinsi\.csv --remote --file /),
-      expect.stringMatching(/^r2 object put wilayah-exports\/wilayah\/v3\/\w+\/manifest\.json --remote --file /),
+      expect.stringMatching(new RegExp(`^r2 object put wilayah-exports/wilayah/${LAYOUT}/\\w+/wilayah-provinsi\\.csv --remote --file `)),
+      expect.stringMatching(new RegExp(`^r2 object put wilayah-exports/wilayah/${LAYOUT}/\\w+/manifest\\.json --remote --file `)),
       "(local tiles build)",
       expect.stringMatching(/^r2 object put wilayah-exports\/tiles\/v1\/\w+\/wilayah\.pmtiles --remote/),
       expect.stringMatching(/^r2 object put wilayah-exports\/tiles\/v1\/\w+\/report\.json --remote/),
