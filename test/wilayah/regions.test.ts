@@ -372,7 +372,7 @@ describe("routing", () => {
     for (const res of answers) {
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
       expect(res.headers.get("access-control-expose-headers")).toBe(
-        "x-request-id,x-data-version,x-cache,retry-after,mcp-session-id,content-disposition,etag,x-checksum-sha256,x-export-id",
+        "x-request-id,x-data-version,x-cache,retry-after,mcp-session-id,content-disposition,etag,x-checksum-sha256,x-export-id,content-range,accept-ranges,link",
       );
       expect(res.headers.get("x-request-id"), `${res.status}`).toBeTruthy();
     }
