@@ -29,17 +29,17 @@ export function assertGdal(): string {
 
 /**
  * Migrations, the seed, every boundary and the bulk exports (FlatGeobuf included) in this state, and
- * a development key on the `internal` plan (scripts/dev.ts --no-serve, which loads only what is
- * missing: CI copies a state prepared once). The vector tiles are the small test archive.
+ * a development key on the `internal` plan (scripts/dev.ts --no-serve --exports --tiles, which loads
+ * only what is missing: CI copies a state prepared once). The vector tiles are the small test archive.
  */
 export function prepareGisState(): string {
   buildTilesSubset();
-  const r = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve"], {
+  const r = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve", "--exports", "--tiles"], {
     cwd: root,
     env: { ...toolEnv, WRANGLER_PERSIST_TO: GIS_STATE, WRANGLER_HIDE_BANNER: "true", TILES_DIR: TILES_SUBSET_DIR },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  if (r.status !== 0) throw new Error("preparing the GIS suite's local state failed (scripts/dev.ts --no-serve)");
+  if (r.status !== 0) throw new Error("preparing the GIS suite's local state failed (scripts/dev.ts --no-serve --exports --tiles)");
   return readFileSync(join(GIS_STATE, "dev-key"), "utf8").trim();
 }
 
