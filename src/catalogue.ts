@@ -79,6 +79,7 @@ export function endpointGate(ep: DataEndpoint): MiddlewareHandler<CallEnv> {
     endpoint: ep.path,
     plans: ep.plans,
     body: ep.method === "POST" ? DATA_BODY_BYTES : undefined,
+    log: { surface: "rest", route: ep.path },
   });
 }
 

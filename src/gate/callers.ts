@@ -41,6 +41,10 @@ export function accountOf(caller: Caller): Principal | null {
 
 const takes = (policy: GatePolicy, ...kinds: CallerKind[]) => kinds.some((k) => policy.callers.includes(k));
 
+/** A page's key refused after it was known (its origin, its route): the refusal is its account's line in the request log (log.ts). */
+const refusedKeys = new WeakMap<Error, Principal>();
+export const refusedKeyOf = (refusal: unknown): Principal | undefined => (refusal instanceof Error ? refusedKeys.get(refusal) : undefined);
+
 /** Who is calling `c`, as `policy` allows; throws the refusal (401, 403) when no credential it takes is good. */
 export async function identify(c: Context, policy: GatePolicy, setCorsOrigin: (origin: string | null) => void): Promise<Caller> {
   const keyRoute = takes(policy, "secretKey", "publishableKey");
@@ -71,7 +75,12 @@ export async function identify(c: Context, policy: GatePolicy, setCorsOrigin: (o
       setCorsOrigin(origin !== undefined && originAllowed(principal.publishable.allowedOrigins, origin) ? origin : null);
       const tag = policy.tag ?? "this route";
       // A route that does not take publishable keys names itself so, whatever its tag.
-      admitPublishable(principal.publishable, origin, takes(policy, "publishableKey") && PUBLISHABLE_TAGS.has(tag) ? tag : `${tag} (secret keys only)`);
+      try {
+        admitPublishable(principal.publishable, origin, takes(policy, "publishableKey") && PUBLISHABLE_TAGS.has(tag) ? tag : `${tag} (secret keys only)`);
+      } catch (refusal) {
+        if (refusal instanceof Error) refusedKeys.set(refusal, principal);
+        throw refusal;
+      }
       return { kind: "publishableKey", principal };
     }
     if (!takes(policy, "secretKey")) throw new ApiError("FORBIDDEN", "This route does not take a secret key.");

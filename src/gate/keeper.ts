@@ -7,7 +7,8 @@
  *      read only through a counter that fails past the limit (413 as soon as it passes);
  *   3. who is calling (callers.ts: 401, 403; the portal's login page for a page without a session);
  *   4. per-client throttles of anonymous routes (429);
- *   5. the account's rate and quota as the route meters them (meter.ts: 403 PLAN_REQUIRED, 429, 402).
+ *   5. the account's rate and quota as the route meters them (meter.ts: 403 PLAN_REQUIRED, 429, 402),
+ *      a refusal of a key's call logged in its account's request log where the route declares `log`.
  * Then the route runs; a metered call that did not succeed is given back. A route without a
  * declared policy is refused (500) and the route table test fails before it ships.
  */
@@ -19,7 +20,8 @@ import { ApiError } from "../lib/errors";
 import { log } from "../lib/log";
 import { throttle } from "../lib/throttle";
 import { bodyLimitOf, countBody, refuseDeclaredLength } from "./body";
-import { type Caller, identify, PortalSignIn } from "./callers";
+import { type Caller, identify, PortalSignIn, refusedKeyOf } from "./callers";
+import { logRefusal } from "./log";
 import { admitBeforeBody, type CallContext } from "./meter";
 import { clientNetwork } from "./network";
 import type { GatePolicy } from "./policy";
@@ -48,6 +50,7 @@ function throttleOf(env: Env, name: NonNullable<GatePolicy["throttle"]>): RateLi
 const headServed = (p: GatePolicy) => p.head ?? (p.callers.includes("anyone") && p.meter === undefined && p.throttle === undefined);
 
 export const gateKeeper: MiddlewareHandler<BaseEnv> = async (c, next) => {
+  const startedAt = Date.now();
   if (c.req.method === "OPTIONS") return next(); // preflights: answered by CORS (src/http/cors.ts), or 404/405
   const { route, policy } = policyOfMatch(matchedRoutes(c));
   if (!route) return next(); // nothing answers here: 404 or 405 (src/http/errors.ts)
@@ -77,6 +80,8 @@ export const gateKeeper: MiddlewareHandler<BaseEnv> = async (c, next) => {
     caller = await identify(c, policy, (origin) => g.set("corsOrigin", origin));
   } catch (e) {
     if (e instanceof PortalSignIn) return c.redirect("/portal/login", 303);
+    const refusedKey = refusedKeyOf(e);
+    if (refusedKey) logRefusal(c, policy, { kind: "publishableKey", principal: refusedKey }, e, startedAt);
     if (policy.challenge && e instanceof ApiError && e.status === 401)
       throw new ApiError(e.code, e.message, { headers: { ...e.extra.headers, "www-authenticate": policy.challenge } });
     throw e;
@@ -88,7 +93,13 @@ export const gateKeeper: MiddlewareHandler<BaseEnv> = async (c, next) => {
   if (policy.throttle && (caller.kind === "anyone" || caller.kind === "siteMap"))
     await throttle(throttleOf(c.env, policy.throttle), `${policy.throttle}:${clientNetwork(c.req.header("cf-connecting-ip"))}`, 60);
 
-  const admitted = await admitBeforeBody(c, policy, caller);
+  let admitted: Awaited<ReturnType<typeof admitBeforeBody>>;
+  try {
+    admitted = await admitBeforeBody(c, policy, caller);
+  } catch (refusal) {
+    logRefusal(c, policy, caller, refusal, startedAt);
+    throw refusal;
+  }
   if (admitted.call) g.set("call", admitted.call);
   try {
     await next();

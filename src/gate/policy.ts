@@ -73,6 +73,13 @@ export type GatePolicy = {
    * `x-api-key` naming another key, it is 400 INVALID_QUERY (which key pays must never be a guess).
    */
   keyParam?: string;
+  /**
+   * The account's request log (src/account/request-log.ts) takes this route's calls, under this
+   * surface and route name: the route logs its answers itself, and the gate logs the calls it
+   * refuses for a known key (a 402 at the quota or the spend limit, a 429 at the rate), which never
+   * reach the route.
+   */
+  log?: { surface: "rest" | "tiles" | "jobs"; route: string };
 };
 
 /** A part of a policy, as one middleware of a route's chain declares it; the parts of a chain are merged in order. */

@@ -15,7 +15,7 @@ const tags = ["Bulk jobs"];
 /** A secret key (a job's file and results belong on a server): the account's request rate. */
 const requireKey = gate<CallEnv>({ callers: ["secretKey"], tag: tags[0] });
 /** The upload: the plan's rate and quota left are decided before a byte of the file is read; 200 MB at most, streamed. */
-const uploadGate = gate<CallEnv>({ callers: ["secretKey"], tag: tags[0], meter: "upload", body: "upload" });
+const uploadGate = gate<CallEnv>({ callers: ["secretKey"], tag: tags[0], meter: "upload", body: "upload", log: { surface: "jobs", route: "/jobs" } });
 const idParam = { in: "path", name: "id", required: true, schema: { type: "string" }, description: "The job's id (`job_...`)" };
 
 const FORMATS: Record<string, InputFormat> = {

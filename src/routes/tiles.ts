@@ -65,6 +65,7 @@ tileRoutes.get(
     meter: "tile",
     endpoint: "/tiles/{z}/{x}/{y}.mvt",
     throttle: "map",
+    log: { surface: "tiles", route: "/tiles/{z}/{x}/{y}.mvt" },
   }),
   loggedTiles,
   async (c) => {

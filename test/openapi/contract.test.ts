@@ -173,7 +173,8 @@ function invalidRequests(op: Operation): { why: string; query?: Record<string, u
       if (t === "integer")
         out.push(
           { why: `${p.name} not an integer`, query: { ...required, [p.name]: "abc" } },
-          { why: `${p.name} out of range`, query: { ...required, [p.name]: "0" } },
+          // below its minimum (0 for most: page, limit; -1 for a zoom, whose 0 is a value)
+          { why: `${p.name} out of range`, query: { ...required, [p.name]: String((p.schema.minimum ?? 1) - 1) } },
           { why: `${p.name} as 1e3`, query: { ...required, [p.name]: "1e3" } },
         );
       if (t === "string" && p.schema.maxLength) out.push({ why: `${p.name} oversized`, query: { ...required, [p.name]: "a".repeat(p.schema.maxLength + 1) } });
