@@ -300,7 +300,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: MISSING_API_KEY (401), INVALID_API_KEY (401), QUOTA_EXCEEDED (402),
-                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), JOB_FINISHED (409), RATE_LIMITED (429).
+                SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), JOB_FINISHED
+                (409), RATE_LIMITED (429).
         """
         return cast("CancelJobResponse", self._call(
             "DELETE",
@@ -382,8 +383,9 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_API_KEY (401),
-                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403),
-                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
+                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402),
+                ACCOUNT_SUSPENDED (403), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
         """
         return cast("ConvertCodesResponse", self._call(
             "POST",
@@ -426,9 +428,9 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), VALIDATION_ERROR (400), MISSING_API_KEY (401),
-                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403),
-                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429),
-                SERVICE_UNAVAILABLE (503).
+                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402),
+                ACCOUNT_SUSPENDED (403), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429), SERVICE_UNAVAILABLE (503).
         """
         return cast("CreateJobResponse", self._call(
             "POST",
@@ -511,7 +513,7 @@ class Client(BaseClient):
         self,
         *,
         url: str,
-        events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]],
+        events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed", "usage.threshold"]],
         regions: list[str] | None = None,
         enabled: bool | None = None,
     ) -> CreateWebhookResponse:
@@ -525,7 +527,9 @@ class Client(BaseClient):
         Args:
             url: Where to POST: https (http only on a development deployment); not a private address
             events: edition.published (a new edition of the code list), regions.changed (its changes
-                in your regions), job.completed and job.failed (your bulk jobs)
+                in your regions), job.completed and job.failed (your bulk jobs), usage.threshold
+                (your account's alerts: 80% and 100% of the quota, credits below your level, the
+                spend limit reached)
             regions: regions.changed only: the region code prefixes you care about (a change matches
                 when code_before or code_after starts with one). Empty: every region.
 
@@ -569,8 +573,9 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_API_KEY (401),
-                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
-                (404), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
+                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), PAYLOAD_TOO_LARGE (413),
+                UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
         """
         return cast("DecodeNikResponse", self._call(
             "POST",
@@ -605,8 +610,9 @@ class Client(BaseClient):
     def demo_region(self, id: str) -> httpx.Response:
         """
         The map explorer's region card: the region as GET /api/v1/wilayah/{id} answers it, its
-        parents' names and its villages' postal codes (at most 100; none for a provinsi), limited
-        per client IP, metered to no account.
+        parents' names, its villages' postal codes (at most 100; none for a provinsi) and its
+        bounding box (`bbox`, [west, south, east, north]; null without a boundary), limited per
+        client IP, metered to no account.
 
         GET /demo/region/{id}
 
@@ -709,6 +715,24 @@ class Client(BaseClient):
             body={"email": email, "challengeToken": challenge_token},
         ))
 
+    def get_alerts(self) -> GetAlertsResponse:
+        """
+        Your settings (monthly spend limit, low-credits level, language of emails), what this month
+        stands at (calls against the quota, credits spent beyond it against the limit) and the
+        alerts sent: 80% and 100% of the quota, credits below your level, the spend limit reached;
+        each once per month, by email and as the `usage.threshold` webhook event.
+
+        GET /user/alerts
+
+        Returns:
+            GetAlertsResponse: Settings, this month and the alerts sent.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403).
+        """
+        return cast("GetAlertsResponse", self._call("GET", "/user/alerts", auth="bearer"))
+
     def get_auth_config(self) -> GetAuthConfigResponse:
         """
         Whether the bot challenge is required (and its site key) and which sign-in providers are on.
@@ -719,6 +743,26 @@ class Client(BaseClient):
             GetAuthConfigResponse: The public configuration.
         """
         return cast("GetAuthConfigResponse", self._call("GET", "/auth/config", auth="none"))
+
+    def get_billing_details(self) -> GetBillingDetailsResponse:
+        """
+        The company, NPWP and address your receipts are made out to (null: not given; receipts then
+        name your account).
+
+        GET /billing/details
+
+        Returns:
+            GetBillingDetailsResponse: Your billing details.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403).
+        """
+        return cast("GetBillingDetailsResponse", self._call(
+            "GET",
+            "/billing/details",
+            auth="bearer",
+        ))
 
     def get_billing_status(self) -> GetBillingStatusResponse:
         """
@@ -758,7 +802,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetBoundaryResponse", self._call(
             "GET",
@@ -791,7 +836,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetBpsResponse", self._call(
             "GET",
@@ -835,8 +881,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), PLAN_REQUIRED (403), NOT_FOUND (404),
-                RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                PLAN_REQUIRED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return self._download(
             "/api/v1/wilayah/changes/mapping",
@@ -862,7 +908,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("GetCoverageResponse", self._call(
             "GET",
@@ -929,8 +976,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429),
-                UPSTREAM_ERROR (502), UPSTREAM_TIMEOUT (504).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429), UPSTREAM_ERROR (502), UPSTREAM_TIMEOUT (504).
         """
         return cast("GetCuacaResponse", self._call(
             "GET",
@@ -955,7 +1002,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("GetEditionsResponse", self._call(
             "GET",
@@ -967,18 +1015,19 @@ class Client(BaseClient):
         self,
         *,
         level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"],
-        format: Literal["csv", "json", "geojson"],
+        format: Literal["csv", "json", "geojson", "fgb"],
         to: Destination,
     ) -> Download:
         """
-        Bulk export: every region of one level as one file to load into your own database. CSV, JSON
-        or GeoJSON with each region's boundary (MultiPolygon, as /wilayah/{id}/boundary answers it);
-        active and retired regions (is_active 0). Use it instead of paging through the lists when
-        you need the whole dataset; its rows are the list endpoints' records. The answer is
-        streamed, names the data version (x-data-version, and the file name), and carries its
-        SHA-256 (x-checksum-sha256, etag); the licence (ODbL, with MIT sources) is GET
-        /wilayah/export/license, sizes and checksums of every file GET /wilayah/export/manifest. For
-        paid plans (the free plan answers 403 PLAN_REQUIRED); each request counts as one call.
+        Bulk export: every region of one level as one file to load into your own database. CSV,
+        JSON, GeoJSON or FlatGeobuf with each region's boundary (MultiPolygon, as
+        /wilayah/{id}/boundary answers it); active and retired regions (is_active 0). Use it instead
+        of paging through the lists when you need the whole dataset; its rows are the list
+        endpoints' records. The answer is streamed, names the data version (x-data-version, and the
+        file name), and carries its SHA-256 (x-checksum-sha256, etag); the licence (ODbL, with MIT
+        sources) is GET /wilayah/export/license, sizes and checksums of every file GET
+        /wilayah/export/manifest. For paid plans (the free plan answers 403 PLAN_REQUIRED); each
+        request counts as one call.
 
         GET /api/v1/wilayah/export
 
@@ -986,7 +1035,9 @@ class Client(BaseClient):
             level: Which level: provinsi, kabupaten (kabupaten/kota), kecamatan or kelurahan
                 (kelurahan/desa)
             format: csv (RFC 4180, a header row, UTF-8), json ({meta, data}: the list answer's
-                records) or geojson (a FeatureCollection, each region with its boundary)
+                records), geojson (a FeatureCollection, each region with its boundary) or fgb
+                (FlatGeobuf with a spatial index: the regions with a boundary; GIS tools read it by
+                range requests at /wilayah/export/{level}.fgb)
             to: Where the file goes: a path, or a binary file object
 
         Returns:
@@ -994,14 +1045,46 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), PLAN_REQUIRED (403), NOT_FOUND (404),
-                RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                PLAN_REQUIRED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return self._download(
             "/api/v1/wilayah/export",
             auth="apiKey",
             query={"level": level, "format": format},
             to=to,
+        )
+
+    def get_export_flat_geobuf(
+        self,
+        level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"],
+        *,
+        api_key: str | None = None,
+    ) -> httpx.Response:
+        """
+        Every region of a level that has a boundary, with its properties, as FlatGeobuf with a
+        packed Hilbert R-tree index (EPSG:4326): open the URL in QGIS or GDAL (/vsicurl/), which
+        read only the ranges they need. HEAD gives the size; GET takes one `Range: bytes=...` (206
+        with Content-Range) or none (the whole file, 200). For paid plans. Metering: a range that
+        names at most 1 MiB (`bytes=first-last`, `bytes=-suffix`) is a tenth of a call; the whole
+        file, an open range (`bytes=first-`) or a longer one is one call; HEAD counts against the
+        per-minute rate only.
+
+        GET /api/v1/wilayah/export/{level}.fgb
+
+        Args:
+            api_key: Your secret API key, for GIS tools that cannot send the x-api-key header (these
+                routes only; never written into a link)
+
+        Returns:
+            The httpx.Response (HTTP 200).
+        """
+        return self._send(
+            "GET",
+            "/api/v1/wilayah/export/{level}.fgb",
+            auth="apiKey",
+            path_params={"level": level},
+            query={"api_key": api_key},
         )
 
     def get_export_license(self, *, to: Destination) -> Download:
@@ -1022,8 +1105,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), PLAN_REQUIRED (403), NOT_FOUND (404),
-                RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                PLAN_REQUIRED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return self._download("/api/v1/wilayah/export/license", auth="apiKey", query=None, to=to)
 
@@ -1042,8 +1125,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), PLAN_REQUIRED (403), NOT_FOUND (404),
-                RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                PLAN_REQUIRED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return cast("GetExportManifestResponse", self._call(
             "GET",
@@ -1068,8 +1151,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429), UPSTREAM_ERROR
-                (502), UPSTREAM_TIMEOUT (504).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429), UPSTREAM_ERROR (502), UPSTREAM_TIMEOUT (504).
         """
         return cast("GetGempaTerkiniResponse", self._call(
             "GET",
@@ -1108,7 +1191,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetHistoryResponse", self._call(
             "GET",
@@ -1155,7 +1239,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: MISSING_API_KEY (401), INVALID_API_KEY (401), QUOTA_EXCEEDED (402),
-                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED
+                (429).
         """
         return cast("GetJobResponse", self._call(
             "GET",
@@ -1186,8 +1271,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), JOB_NOT_FINISHED
-                (409), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), JOB_NOT_FINISHED (409), RATE_LIMITED (429).
         """
         return self._send(
             "GET",
@@ -1223,7 +1308,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetKabupatenResponse", self._call(
             "GET",
@@ -1258,7 +1344,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetKecamatanResponse", self._call(
             "GET",
@@ -1294,7 +1381,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetKelurahanResponse", self._call(
             "GET",
@@ -1304,19 +1392,44 @@ class Client(BaseClient):
             query={"include": include},
         ))
 
-    def get_map_style(self) -> dict[str, Any]:
+    def get_map_style(self, *, maxzoom: int | None = None) -> dict[str, Any]:
         """
         A MapLibre style with the boundaries of every level, their labels and a plain background (no
         third-party basemap, glyphs or sprites); the layer kabupaten-density (hidden) is a
         choropleth of population density. Public (no key): give MapLibre your key for the tiles with
-        transformRequest (docs/api.md, Maps).
+        transformRequest (docs/api.md, Maps). `maxzoom` caps the tiles' source (MapLibre draws
+        deeper zooms from it): the site's own map asks for 10.
 
         GET /tiles/style.json
 
         Returns:
             dict[str, Any]: The style.
+
+        Raises:
+            ApiError: INVALID_QUERY (400).
         """
-        return cast("dict[str, Any]", self._call("GET", "/tiles/style.json", auth="none"))
+        return cast("dict[str, Any]", self._call(
+            "GET",
+            "/tiles/style.json",
+            auth="none",
+            query={"maxzoom": maxzoom},
+        ))
+
+    def get_map_token(self) -> httpx.Response:
+        """
+        For this site's own map pages: a token for tiles up to zoom 9 without a key, valid 10
+        minutes, for the page's origin (Origin or Referer) and the client's network only. Limited
+        like the tiles it grants.
+
+        GET /map/token
+
+        Returns:
+            The httpx.Response (HTTP 200).
+
+        Raises:
+            ApiError: FORBIDDEN (403), RATE_LIMITED (429).
+        """
+        return self._send("GET", "/map/token", auth="none")
 
     def get_me(self) -> GetMeResponse:
         """
@@ -1355,7 +1468,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetNikResponse", self._call(
             "GET",
@@ -1363,6 +1477,223 @@ class Client(BaseClient):
             auth="apiKey",
             path_params={"nik": nik},
         ))
+
+    def get_ogc_api_definition(self, *, f: Literal["json"] | None = None) -> httpx.Response:
+        """
+        The OGC API's own definition, its server /ogc, each collection's items path with its
+        queryables (where GDAL looks for them). No key needed.
+
+        GET /ogc/api
+
+        Args:
+            f: json only
+
+        Returns:
+            The httpx.Response (HTTP 200).
+        """
+        return self._send("GET", "/ogc/api", auth="none", query={"f": f})
+
+    def get_ogc_collection(
+        self,
+        collection_id: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"],
+        *,
+        f: Literal["json", "html"] | None = None,
+        api_key: str | None = None,
+    ) -> dict[str, Any]:
+        """
+        A level's collection: extent, CRS84, links (items, queryables, the FlatGeobuf file), the
+        edition and the sources with their licences.
+
+        GET /ogc/collections/{collectionId}
+
+        Args:
+            f: json (default) or html (a browser's Accept also asks for HTML)
+            api_key: Your secret API key, for GIS tools that cannot send the x-api-key header (these
+                routes only; never written into a link)
+
+        Returns:
+            dict[str, Any]: The collection.
+        """
+        return cast("dict[str, Any]", self._call(
+            "GET",
+            "/ogc/collections/{collectionId}",
+            auth="apiKey",
+            path_params={"collectionId": collection_id},
+            query={"f": f, "api_key": api_key},
+        ))
+
+    def get_ogc_collections(
+        self,
+        *,
+        f: Literal["json", "html"] | None = None,
+        api_key: str | None = None,
+    ) -> dict[str, Any]:
+        """
+        One collection per level (provinsi, kabupaten, kecamatan, kelurahan), each with its extent,
+        CRS84, the edition of the code list, and the licence and attribution of its sources. Counts
+        against the per-minute rate, not the quota.
+
+        GET /ogc/collections
+
+        Args:
+            f: json (default) or html (a browser's Accept also asks for HTML)
+            api_key: Your secret API key, for GIS tools that cannot send the x-api-key header (these
+                routes only; never written into a link)
+
+        Returns:
+            dict[str, Any]: The collections.
+        """
+        return cast("dict[str, Any]", self._call(
+            "GET",
+            "/ogc/collections",
+            auth="apiKey",
+            query={"f": f, "api_key": api_key},
+        ))
+
+    def get_ogc_conformance(self, *, f: Literal["json", "html"] | None = None) -> dict[str, Any]:
+        """
+        The conformance classes implemented: Part 1 core, GeoJSON, HTML, OpenAPI 3.0; Part 3
+        queryables. No key needed.
+
+        GET /ogc/conformance
+
+        Args:
+            f: json (default) or html (a browser's Accept also asks for HTML)
+
+        Returns:
+            dict[str, Any]: The conformance classes.
+        """
+        return cast("dict[str, Any]", self._call(
+            "GET",
+            "/ogc/conformance",
+            auth="none",
+            query={"f": f},
+        ))
+
+    def get_ogc_item(
+        self,
+        collection_id: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"],
+        feature_id: str,
+        *,
+        simplify: float | None = None,
+        f: Literal["json", "html"] | None = None,
+        api_key: str | None = None,
+    ) -> httpx.Response:
+        """
+        One current region of the collection by its code (dots optional), as a GeoJSON Feature. One
+        call.
+
+        GET /ogc/collections/{collectionId}/items/{featureId}
+
+        Args:
+            simplify: Tolerance in degrees; 0: full precision
+            f: json (default) or html (a browser's Accept also asks for HTML)
+            api_key: Your secret API key, for GIS tools that cannot send the x-api-key header (these
+                routes only; never written into a link)
+
+        Returns:
+            The httpx.Response (HTTP 200).
+        """
+        return self._send(
+            "GET",
+            "/ogc/collections/{collectionId}/items/{featureId}",
+            auth="apiKey",
+            path_params={"collectionId": collection_id, "featureId": feature_id},
+            query={"simplify": simplify, "f": f, "api_key": api_key},
+        )
+
+    def get_ogc_items(
+        self,
+        collection_id: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"],
+        *,
+        limit: int | None = None,
+        bbox: str | None = None,
+        after: str | None = None,
+        simplify: float | None = None,
+        provinsi_id: str | None = None,
+        kabupaten_id: str | None = None,
+        kecamatan_id: str | None = None,
+        name: str | None = None,
+        f: Literal["json", "html"] | None = None,
+        api_key: str | None = None,
+    ) -> httpx.Response:
+        """
+        A GeoJSON FeatureCollection of current regions in id order: id is the Kemendagri code,
+        properties as the by-id answer gives them (flat: population in three columns; every parent's
+        code; BPS codes), boundaries simplified by default (simplify=0: the stored precision).
+        limit: default 100, at most 1000 (more is 400); a page also stops at about 2 MiB of GeoJSON,
+        so numberReturned may be below limit: follow the next link (it carries `after`, the last
+        code). bbox (CRS84) selects the features whose bounding box intersects it; the collection's
+        queryables filter by property (?kabupaten_id=32.73, ?name=Suka*). One call per page.
+
+        GET /ogc/collections/{collectionId}/items
+
+        Args:
+            bbox: minLon,minLat,maxLon,maxLat (CRS84)
+            after: The page starts after this code (the next link carries it)
+            simplify: Tolerance in degrees; 0: full precision
+            provinsi_id: A queryable (not of provinsi)
+            kabupaten_id: A queryable (kecamatan, kelurahan)
+            kecamatan_id: A queryable (kelurahan)
+            name: A queryable: case-insensitive, * any characters
+            f: json (default) or html (a browser's Accept also asks for HTML)
+            api_key: Your secret API key, for GIS tools that cannot send the x-api-key header (these
+                routes only; never written into a link)
+
+        Returns:
+            The httpx.Response (HTTP 200).
+        """
+        return self._send(
+            "GET",
+            "/ogc/collections/{collectionId}/items",
+            auth="apiKey",
+            path_params={"collectionId": collection_id},
+            query={"limit": limit, "bbox": bbox, "after": after, "simplify": simplify, "provinsi_id": provinsi_id, "kabupaten_id": kabupaten_id, "kecamatan_id": kecamatan_id, "name": name, "f": f, "api_key": api_key},
+        )
+
+    def get_ogc_landing_page(self, *, f: Literal["json", "html"] | None = None) -> dict[str, Any]:
+        """
+        Links to the API definition, the conformance classes and the collections (one per level). No
+        key needed.
+
+        GET /ogc
+
+        Args:
+            f: json (default) or html (a browser's Accept also asks for HTML)
+
+        Returns:
+            dict[str, Any]: The landing page.
+        """
+        return cast("dict[str, Any]", self._call("GET", "/ogc", auth="none", query={"f": f}))
+
+    def get_ogc_queryables(
+        self,
+        collection_id: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"],
+        *,
+        f: Literal["json", "html"] | None = None,
+        api_key: str | None = None,
+    ) -> httpx.Response:
+        """
+        A JSON Schema (OGC API – Features Part 3) of the properties the items take as filters: the
+        parents' codes, the name and a few more.
+
+        GET /ogc/collections/{collectionId}/queryables
+
+        Args:
+            f: json (default) or html (a browser's Accept also asks for HTML)
+            api_key: Your secret API key, for GIS tools that cannot send the x-api-key header (these
+                routes only; never written into a link)
+
+        Returns:
+            The httpx.Response (HTTP 200).
+        """
+        return self._send(
+            "GET",
+            "/ogc/collections/{collectionId}/queryables",
+            auth="apiKey",
+            path_params={"collectionId": collection_id},
+            query={"f": f, "api_key": api_key},
+        )
 
     def get_provinsi(
         self,
@@ -1389,7 +1720,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetProvinsiResponse", self._call(
             "GET",
@@ -1419,12 +1751,39 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetPulauResponse", self._call(
             "GET",
             "/api/v1/wilayah/pulau/{id}",
             auth="apiKey",
+            path_params={"id": id},
+        ))
+
+    def get_receipt(self, id: str) -> dict[str, Any]:
+        """
+        By the paid invoice's id. JSON by default; with `Accept: text/html` (a browser) the receipt
+        as one A4 page to print or save as PDF: seller and buyer, date, Tripay reference, items, the
+        amount in rupiah and in Indonesian words, your company and NPWP when your billing details
+        gave them. An unpaid, unknown or another user's invoice is 404.
+
+        GET /billing/receipts/{id}
+
+        Args:
+            id: The paid invoice's id (`inv_...`)
+
+        Returns:
+            dict[str, Any]: The receipt.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+        """
+        return cast("dict[str, Any]", self._call(
+            "GET",
+            "/billing/receipts/{id}",
+            auth="bearer",
             path_params={"id": id},
         ))
 
@@ -1460,8 +1819,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429),
-                SERVICE_UNAVAILABLE (503).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429), SERVICE_UNAVAILABLE (503).
         """
         return self._send(
             "GET",
@@ -1567,7 +1926,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetWilayahResponse", self._call(
             "GET",
@@ -1616,7 +1976,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListChangesResponse", self._call(
             "GET",
@@ -1654,7 +2015,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListCoverageMissingResponse", self._call(
             "GET",
@@ -1712,7 +2074,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListJobsResponse", self._call(
             "GET",
@@ -1752,7 +2115,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListKabupatenResponse", self._call(
             "GET",
@@ -1792,7 +2156,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListKecamatanResponse", self._call(
             "GET",
@@ -1832,7 +2197,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListKelurahanResponse", self._call(
             "GET",
@@ -1884,7 +2250,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("ListKodeposResponse", self._call(
             "GET",
@@ -1928,7 +2295,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListNearbyResponse", self._call(
             "GET",
@@ -1958,7 +2326,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("ListNeighborsResponse", self._call(
             "GET",
@@ -2038,7 +2407,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListProvinsiResponse", self._call(
             "GET",
@@ -2086,13 +2456,81 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListPulauResponse", self._call(
             "GET",
             "/api/v1/wilayah/pulau",
             auth="apiKey",
             query={"kabupaten_id": kabupaten_id, "provinsi_id": provinsi_id, "is_populated": is_populated, "is_outermost_small": is_outermost_small, "q": q, "include_inactive": include_inactive, "page": page, "per_page": per_page},
+        ))
+
+    def list_receipts(self) -> ListReceiptsResponse:
+        """
+        A receipt (kwitansi) for each settled top-up and plan payment, newest first (at most 100).
+
+        GET /billing/receipts
+
+        Returns:
+            ListReceiptsResponse: Your receipts.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403).
+        """
+        return cast("ListReceiptsResponse", self._call("GET", "/billing/receipts", auth="bearer"))
+
+    def list_requests(
+        self,
+        *,
+        request_id: str | None = None,
+        key: str | None = None,
+        status: str | None = None,
+        code: str | None = None,
+        route: str | None = None,
+        surface: Literal["rest", "mcp", "tiles", "jobs"] | None = None,
+        from_: str | None = None,
+        to: str | None = None,
+        cursor: str | None = None,
+        limit: int | None = None,
+    ) -> ListRequestsResponse:
+        """
+        Your account's calls, newest first: REST and MCP data calls (failed ones too), tiles by map
+        view, bulk jobs by job. Each with its key's label, status, error code, latency, request id
+        and data version; the caller's IP for secret keys. Filter by `request_id` (paste it from an
+        error answer), `key`, `status` (`4xx`, `402`), `code`, `route`, `surface` and time (`from`,
+        `to`); page with `cursor`. Kept 7 days (longer on larger plans: `meta.kept_days`). A call
+        appears within about a second (a map view within 10 seconds).
+
+        GET /user/requests
+
+        Args:
+            request_id: One call: the request id of its answer (`x-request-id`, or
+                `error.request_id`)
+            key: Calls of one API key: its id (`key_...`)
+            status: A status class (`2xx`, `4xx`, `5xx`) or one status (`402`)
+            code: Calls that failed with this error code
+            route: One route: its path template (`/wilayah/search`), MCP tool (`wilayah_search`),
+                `/tiles/{z}/{x}/{y}.mvt` or `/jobs`
+            surface: rest, mcp, tiles (a line per map view) or jobs (a line per job created)
+            from_: Calls at or after this time (ISO 8601)
+            to: Calls before this time (ISO 8601)
+            cursor: `meta.next_cursor` of the previous page
+            limit: Calls per page, 1 to 100 (default 50)
+
+        Returns:
+            ListRequestsResponse: A page of your calls.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN
+                (401), ACCOUNT_SUSPENDED (403).
+        """
+        return cast("ListRequestsResponse", self._call(
+            "GET",
+            "/user/requests",
+            auth="bearer",
+            query={"request_id": request_id, "key": key, "status": status, "code": code, "route": route, "surface": surface, "from": from_, "to": to, "cursor": cursor, "limit": limit},
         ))
 
     def list_webhook_deliveries(
@@ -2290,7 +2728,9 @@ class Client(BaseClient):
                 a 5-digit postal code, `lat,lng` in decimal degrees, the population, the missing
                 village's name, or a short statement
             evidence: Why: at least one of a URL, a regulation number, free text
-            email: Where to tell you when the report is answered (default: your account's email)
+            email: Your account's own email, if you name one: decisions are emailed only to the
+                account's verified address (another address is refused, so no report can make us
+                mail a stranger)
 
         Returns:
             ReportWrongFactResponse: The report, open.
@@ -2383,7 +2823,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ResolveAddressResponse", self._call(
             "GET",
@@ -2425,8 +2866,9 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_API_KEY (401),
-                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403),
-                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
+                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402),
+                ACCOUNT_SUSPENDED (403), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
         """
         return cast("ResolveAddressesResponse", self._call(
             "POST",
@@ -2456,7 +2898,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("ReverseGeocodeResponse", self._call(
             "GET",
@@ -2609,7 +3052,8 @@ class Client(BaseClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("SearchRegionsResponse", self._call(
             "GET",
@@ -2734,12 +3178,84 @@ class Client(BaseClient):
             body={"reference": reference, "merchant_ref": merchant_ref, "status": status, "total_amount": total_amount, "fee_merchant": fee_merchant, "fee_customer": fee_customer, "amount_received": amount_received},
         ))
 
+    def update_alerts(
+        self,
+        *,
+        spend_limit: int | None | None = None,
+        low_credits_below: int | None | None = None,
+        language: Literal["id", "en"] | None = None,
+    ) -> UpdateAlertsResponse:
+        """
+        Changes the fields given (the others stay): `spend_limit` (credits that may be spent beyond
+        the quota per UTC month; past it calls get 402 `SPEND_LIMIT_REACHED`; 0 spends none; null
+        removes it), `low_credits_below` (null: no low-credits alert), `language` (`id` or `en`, for
+        the emails). Applies to the next call.
+
+        PUT /user/alerts
+
+        Args:
+            spend_limit: Credits that may be spent beyond the quota per UTC month; past it calls get
+                402 SPEND_LIMIT_REACHED. 0: none; null: no limit
+            low_credits_below: Email and usage.threshold when the credits left fall below this;
+                null: no such alert
+            language: The language of the account's emails
+
+        Returns:
+            UpdateAlertsResponse: Settings, this month and the alerts sent.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
+                (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), PAYLOAD_TOO_LARGE (413),
+                UNSUPPORTED_MEDIA_TYPE (415).
+        """
+        return cast("UpdateAlertsResponse", self._call(
+            "PUT",
+            "/user/alerts",
+            auth="bearer",
+            body={"spend_limit": spend_limit, "low_credits_below": low_credits_below, "language": language},
+        ))
+
+    def update_billing_details(
+        self,
+        *,
+        company_name: str | None | None = None,
+        npwp: str | None | None = None,
+        address: str | None | None = None,
+    ) -> UpdateBillingDetailsResponse:
+        """
+        Changes the fields given (null or empty clears one): `company_name`, `npwp` (15 digits as
+        99.999.999.9-999.999, or 16; dots, dashes and spaces are ignored), `address` (one line).
+        Receipts issued from now on name them; receipts already issued keep what they said.
+
+        PUT /billing/details
+
+        Args:
+            company_name: The company the receipts are made out to; null or empty: your account's
+                name
+            npwp: The company's tax number (NPWP), 15 or 16 digits; printed on receipts
+            address: The address printed on receipts (one line)
+
+        Returns:
+            UpdateBillingDetailsResponse: Your billing details.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
+                (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), PAYLOAD_TOO_LARGE (413),
+                UNSUPPORTED_MEDIA_TYPE (415).
+        """
+        return cast("UpdateBillingDetailsResponse", self._call(
+            "PUT",
+            "/billing/details",
+            auth="bearer",
+            body={"company_name": company_name, "npwp": npwp, "address": address},
+        ))
+
     def update_webhook(
         self,
         id: str,
         *,
         url: str | None = None,
-        events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]] | None = None,
+        events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed", "usage.threshold"]] | None = None,
         regions: list[str] | None = None,
         enabled: bool | None = None,
     ) -> UpdateWebhookResponse:
@@ -2753,7 +3269,9 @@ class Client(BaseClient):
             id: The endpoint's id (`wh_...`)
             url: Where to POST: https (http only on a development deployment); not a private address
             events: edition.published (a new edition of the code list), regions.changed (its changes
-                in your regions), job.completed and job.failed (your bulk jobs)
+                in your regions), job.completed and job.failed (your bulk jobs), usage.threshold
+                (your account's alerts: 80% and 100% of the quota, credits below your level, the
+                spend limit reached)
             regions: regions.changed only: the region code prefixes you care about (a change matches
                 when code_before or code_after starts with one). Empty: every region.
 
@@ -3076,7 +3594,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: MISSING_API_KEY (401), INVALID_API_KEY (401), QUOTA_EXCEEDED (402),
-                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), JOB_FINISHED (409), RATE_LIMITED (429).
+                SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), JOB_FINISHED
+                (409), RATE_LIMITED (429).
         """
         return cast("CancelJobResponse", await self._call(
             "DELETE",
@@ -3158,8 +3677,9 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_API_KEY (401),
-                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403),
-                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
+                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402),
+                ACCOUNT_SUSPENDED (403), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
         """
         return cast("ConvertCodesResponse", await self._call(
             "POST",
@@ -3202,9 +3722,9 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), VALIDATION_ERROR (400), MISSING_API_KEY (401),
-                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403),
-                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429),
-                SERVICE_UNAVAILABLE (503).
+                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402),
+                ACCOUNT_SUSPENDED (403), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429), SERVICE_UNAVAILABLE (503).
         """
         return cast("CreateJobResponse", await self._call(
             "POST",
@@ -3287,7 +3807,7 @@ class AsyncClient(BaseAsyncClient):
         self,
         *,
         url: str,
-        events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]],
+        events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed", "usage.threshold"]],
         regions: list[str] | None = None,
         enabled: bool | None = None,
     ) -> CreateWebhookResponse:
@@ -3301,7 +3821,9 @@ class AsyncClient(BaseAsyncClient):
         Args:
             url: Where to POST: https (http only on a development deployment); not a private address
             events: edition.published (a new edition of the code list), regions.changed (its changes
-                in your regions), job.completed and job.failed (your bulk jobs)
+                in your regions), job.completed and job.failed (your bulk jobs), usage.threshold
+                (your account's alerts: 80% and 100% of the quota, credits below your level, the
+                spend limit reached)
             regions: regions.changed only: the region code prefixes you care about (a change matches
                 when code_before or code_after starts with one). Empty: every region.
 
@@ -3345,8 +3867,9 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_API_KEY (401),
-                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
-                (404), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
+                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), PAYLOAD_TOO_LARGE (413),
+                UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
         """
         return cast("DecodeNikResponse", await self._call(
             "POST",
@@ -3381,8 +3904,9 @@ class AsyncClient(BaseAsyncClient):
     async def demo_region(self, id: str) -> httpx.Response:
         """
         The map explorer's region card: the region as GET /api/v1/wilayah/{id} answers it, its
-        parents' names and its villages' postal codes (at most 100; none for a provinsi), limited
-        per client IP, metered to no account.
+        parents' names, its villages' postal codes (at most 100; none for a provinsi) and its
+        bounding box (`bbox`, [west, south, east, north]; null without a boundary), limited per
+        client IP, metered to no account.
 
         GET /demo/region/{id}
 
@@ -3485,6 +4009,24 @@ class AsyncClient(BaseAsyncClient):
             body={"email": email, "challengeToken": challenge_token},
         ))
 
+    async def get_alerts(self) -> GetAlertsResponse:
+        """
+        Your settings (monthly spend limit, low-credits level, language of emails), what this month
+        stands at (calls against the quota, credits spent beyond it against the limit) and the
+        alerts sent: 80% and 100% of the quota, credits below your level, the spend limit reached;
+        each once per month, by email and as the `usage.threshold` webhook event.
+
+        GET /user/alerts
+
+        Returns:
+            GetAlertsResponse: Settings, this month and the alerts sent.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403).
+        """
+        return cast("GetAlertsResponse", await self._call("GET", "/user/alerts", auth="bearer"))
+
     async def get_auth_config(self) -> GetAuthConfigResponse:
         """
         Whether the bot challenge is required (and its site key) and which sign-in providers are on.
@@ -3495,6 +4037,26 @@ class AsyncClient(BaseAsyncClient):
             GetAuthConfigResponse: The public configuration.
         """
         return cast("GetAuthConfigResponse", await self._call("GET", "/auth/config", auth="none"))
+
+    async def get_billing_details(self) -> GetBillingDetailsResponse:
+        """
+        The company, NPWP and address your receipts are made out to (null: not given; receipts then
+        name your account).
+
+        GET /billing/details
+
+        Returns:
+            GetBillingDetailsResponse: Your billing details.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403).
+        """
+        return cast("GetBillingDetailsResponse", await self._call(
+            "GET",
+            "/billing/details",
+            auth="bearer",
+        ))
 
     async def get_billing_status(self) -> GetBillingStatusResponse:
         """
@@ -3543,7 +4105,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetBoundaryResponse", await self._call(
             "GET",
@@ -3576,7 +4139,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetBpsResponse", await self._call(
             "GET",
@@ -3620,8 +4184,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), PLAN_REQUIRED (403), NOT_FOUND (404),
-                RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                PLAN_REQUIRED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return await self._download(
             "/api/v1/wilayah/changes/mapping",
@@ -3647,7 +4211,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("GetCoverageResponse", await self._call(
             "GET",
@@ -3714,8 +4279,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429),
-                UPSTREAM_ERROR (502), UPSTREAM_TIMEOUT (504).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429), UPSTREAM_ERROR (502), UPSTREAM_TIMEOUT (504).
         """
         return cast("GetCuacaResponse", await self._call(
             "GET",
@@ -3740,7 +4305,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("GetEditionsResponse", await self._call(
             "GET",
@@ -3752,18 +4318,19 @@ class AsyncClient(BaseAsyncClient):
         self,
         *,
         level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"],
-        format: Literal["csv", "json", "geojson"],
+        format: Literal["csv", "json", "geojson", "fgb"],
         to: Destination,
     ) -> Download:
         """
-        Bulk export: every region of one level as one file to load into your own database. CSV, JSON
-        or GeoJSON with each region's boundary (MultiPolygon, as /wilayah/{id}/boundary answers it);
-        active and retired regions (is_active 0). Use it instead of paging through the lists when
-        you need the whole dataset; its rows are the list endpoints' records. The answer is
-        streamed, names the data version (x-data-version, and the file name), and carries its
-        SHA-256 (x-checksum-sha256, etag); the licence (ODbL, with MIT sources) is GET
-        /wilayah/export/license, sizes and checksums of every file GET /wilayah/export/manifest. For
-        paid plans (the free plan answers 403 PLAN_REQUIRED); each request counts as one call.
+        Bulk export: every region of one level as one file to load into your own database. CSV,
+        JSON, GeoJSON or FlatGeobuf with each region's boundary (MultiPolygon, as
+        /wilayah/{id}/boundary answers it); active and retired regions (is_active 0). Use it instead
+        of paging through the lists when you need the whole dataset; its rows are the list
+        endpoints' records. The answer is streamed, names the data version (x-data-version, and the
+        file name), and carries its SHA-256 (x-checksum-sha256, etag); the licence (ODbL, with MIT
+        sources) is GET /wilayah/export/license, sizes and checksums of every file GET
+        /wilayah/export/manifest. For paid plans (the free plan answers 403 PLAN_REQUIRED); each
+        request counts as one call.
 
         GET /api/v1/wilayah/export
 
@@ -3771,7 +4338,9 @@ class AsyncClient(BaseAsyncClient):
             level: Which level: provinsi, kabupaten (kabupaten/kota), kecamatan or kelurahan
                 (kelurahan/desa)
             format: csv (RFC 4180, a header row, UTF-8), json ({meta, data}: the list answer's
-                records) or geojson (a FeatureCollection, each region with its boundary)
+                records), geojson (a FeatureCollection, each region with its boundary) or fgb
+                (FlatGeobuf with a spatial index: the regions with a boundary; GIS tools read it by
+                range requests at /wilayah/export/{level}.fgb)
             to: Where the file goes: a path, or a binary file object
 
         Returns:
@@ -3779,14 +4348,46 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), PLAN_REQUIRED (403), NOT_FOUND (404),
-                RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                PLAN_REQUIRED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return await self._download(
             "/api/v1/wilayah/export",
             auth="apiKey",
             query={"level": level, "format": format},
             to=to,
+        )
+
+    async def get_export_flat_geobuf(
+        self,
+        level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"],
+        *,
+        api_key: str | None = None,
+    ) -> httpx.Response:
+        """
+        Every region of a level that has a boundary, with its properties, as FlatGeobuf with a
+        packed Hilbert R-tree index (EPSG:4326): open the URL in QGIS or GDAL (/vsicurl/), which
+        read only the ranges they need. HEAD gives the size; GET takes one `Range: bytes=...` (206
+        with Content-Range) or none (the whole file, 200). For paid plans. Metering: a range that
+        names at most 1 MiB (`bytes=first-last`, `bytes=-suffix`) is a tenth of a call; the whole
+        file, an open range (`bytes=first-`) or a longer one is one call; HEAD counts against the
+        per-minute rate only.
+
+        GET /api/v1/wilayah/export/{level}.fgb
+
+        Args:
+            api_key: Your secret API key, for GIS tools that cannot send the x-api-key header (these
+                routes only; never written into a link)
+
+        Returns:
+            The httpx.Response (HTTP 200).
+        """
+        return await self._send(
+            "GET",
+            "/api/v1/wilayah/export/{level}.fgb",
+            auth="apiKey",
+            path_params={"level": level},
+            query={"api_key": api_key},
         )
 
     async def get_export_license(self, *, to: Destination) -> Download:
@@ -3807,8 +4408,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), PLAN_REQUIRED (403), NOT_FOUND (404),
-                RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                PLAN_REQUIRED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return await self._download(
             "/api/v1/wilayah/export/license",
@@ -3832,8 +4433,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), PLAN_REQUIRED (403), NOT_FOUND (404),
-                RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                PLAN_REQUIRED (403), NOT_FOUND (404), RATE_LIMITED (429).
         """
         return cast("GetExportManifestResponse", await self._call(
             "GET",
@@ -3858,8 +4459,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429), UPSTREAM_ERROR
-                (502), UPSTREAM_TIMEOUT (504).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429), UPSTREAM_ERROR (502), UPSTREAM_TIMEOUT (504).
         """
         return cast("GetGempaTerkiniResponse", await self._call(
             "GET",
@@ -3898,7 +4499,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetHistoryResponse", await self._call(
             "GET",
@@ -3945,7 +4547,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: MISSING_API_KEY (401), INVALID_API_KEY (401), QUOTA_EXCEEDED (402),
-                ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED
+                (429).
         """
         return cast("GetJobResponse", await self._call(
             "GET",
@@ -3976,8 +4579,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), JOB_NOT_FINISHED
-                (409), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), JOB_NOT_FINISHED (409), RATE_LIMITED (429).
         """
         return await self._send(
             "GET",
@@ -4013,7 +4616,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetKabupatenResponse", await self._call(
             "GET",
@@ -4048,7 +4652,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetKecamatanResponse", await self._call(
             "GET",
@@ -4084,7 +4689,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetKelurahanResponse", await self._call(
             "GET",
@@ -4094,19 +4700,44 @@ class AsyncClient(BaseAsyncClient):
             query={"include": include},
         ))
 
-    async def get_map_style(self) -> dict[str, Any]:
+    async def get_map_style(self, *, maxzoom: int | None = None) -> dict[str, Any]:
         """
         A MapLibre style with the boundaries of every level, their labels and a plain background (no
         third-party basemap, glyphs or sprites); the layer kabupaten-density (hidden) is a
         choropleth of population density. Public (no key): give MapLibre your key for the tiles with
-        transformRequest (docs/api.md, Maps).
+        transformRequest (docs/api.md, Maps). `maxzoom` caps the tiles' source (MapLibre draws
+        deeper zooms from it): the site's own map asks for 10.
 
         GET /tiles/style.json
 
         Returns:
             dict[str, Any]: The style.
+
+        Raises:
+            ApiError: INVALID_QUERY (400).
         """
-        return cast("dict[str, Any]", await self._call("GET", "/tiles/style.json", auth="none"))
+        return cast("dict[str, Any]", await self._call(
+            "GET",
+            "/tiles/style.json",
+            auth="none",
+            query={"maxzoom": maxzoom},
+        ))
+
+    async def get_map_token(self) -> httpx.Response:
+        """
+        For this site's own map pages: a token for tiles up to zoom 9 without a key, valid 10
+        minutes, for the page's origin (Origin or Referer) and the client's network only. Limited
+        like the tiles it grants.
+
+        GET /map/token
+
+        Returns:
+            The httpx.Response (HTTP 200).
+
+        Raises:
+            ApiError: FORBIDDEN (403), RATE_LIMITED (429).
+        """
+        return await self._send("GET", "/map/token", auth="none")
 
     async def get_me(self) -> GetMeResponse:
         """
@@ -4145,7 +4776,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetNikResponse", await self._call(
             "GET",
@@ -4153,6 +4785,231 @@ class AsyncClient(BaseAsyncClient):
             auth="apiKey",
             path_params={"nik": nik},
         ))
+
+    async def get_ogc_api_definition(self, *, f: Literal["json"] | None = None) -> httpx.Response:
+        """
+        The OGC API's own definition, its server /ogc, each collection's items path with its
+        queryables (where GDAL looks for them). No key needed.
+
+        GET /ogc/api
+
+        Args:
+            f: json only
+
+        Returns:
+            The httpx.Response (HTTP 200).
+        """
+        return await self._send("GET", "/ogc/api", auth="none", query={"f": f})
+
+    async def get_ogc_collection(
+        self,
+        collection_id: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"],
+        *,
+        f: Literal["json", "html"] | None = None,
+        api_key: str | None = None,
+    ) -> dict[str, Any]:
+        """
+        A level's collection: extent, CRS84, links (items, queryables, the FlatGeobuf file), the
+        edition and the sources with their licences.
+
+        GET /ogc/collections/{collectionId}
+
+        Args:
+            f: json (default) or html (a browser's Accept also asks for HTML)
+            api_key: Your secret API key, for GIS tools that cannot send the x-api-key header (these
+                routes only; never written into a link)
+
+        Returns:
+            dict[str, Any]: The collection.
+        """
+        return cast("dict[str, Any]", await self._call(
+            "GET",
+            "/ogc/collections/{collectionId}",
+            auth="apiKey",
+            path_params={"collectionId": collection_id},
+            query={"f": f, "api_key": api_key},
+        ))
+
+    async def get_ogc_collections(
+        self,
+        *,
+        f: Literal["json", "html"] | None = None,
+        api_key: str | None = None,
+    ) -> dict[str, Any]:
+        """
+        One collection per level (provinsi, kabupaten, kecamatan, kelurahan), each with its extent,
+        CRS84, the edition of the code list, and the licence and attribution of its sources. Counts
+        against the per-minute rate, not the quota.
+
+        GET /ogc/collections
+
+        Args:
+            f: json (default) or html (a browser's Accept also asks for HTML)
+            api_key: Your secret API key, for GIS tools that cannot send the x-api-key header (these
+                routes only; never written into a link)
+
+        Returns:
+            dict[str, Any]: The collections.
+        """
+        return cast("dict[str, Any]", await self._call(
+            "GET",
+            "/ogc/collections",
+            auth="apiKey",
+            query={"f": f, "api_key": api_key},
+        ))
+
+    async def get_ogc_conformance(
+        self,
+        *,
+        f: Literal["json", "html"] | None = None,
+    ) -> dict[str, Any]:
+        """
+        The conformance classes implemented: Part 1 core, GeoJSON, HTML, OpenAPI 3.0; Part 3
+        queryables. No key needed.
+
+        GET /ogc/conformance
+
+        Args:
+            f: json (default) or html (a browser's Accept also asks for HTML)
+
+        Returns:
+            dict[str, Any]: The conformance classes.
+        """
+        return cast("dict[str, Any]", await self._call(
+            "GET",
+            "/ogc/conformance",
+            auth="none",
+            query={"f": f},
+        ))
+
+    async def get_ogc_item(
+        self,
+        collection_id: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"],
+        feature_id: str,
+        *,
+        simplify: float | None = None,
+        f: Literal["json", "html"] | None = None,
+        api_key: str | None = None,
+    ) -> httpx.Response:
+        """
+        One current region of the collection by its code (dots optional), as a GeoJSON Feature. One
+        call.
+
+        GET /ogc/collections/{collectionId}/items/{featureId}
+
+        Args:
+            simplify: Tolerance in degrees; 0: full precision
+            f: json (default) or html (a browser's Accept also asks for HTML)
+            api_key: Your secret API key, for GIS tools that cannot send the x-api-key header (these
+                routes only; never written into a link)
+
+        Returns:
+            The httpx.Response (HTTP 200).
+        """
+        return await self._send(
+            "GET",
+            "/ogc/collections/{collectionId}/items/{featureId}",
+            auth="apiKey",
+            path_params={"collectionId": collection_id, "featureId": feature_id},
+            query={"simplify": simplify, "f": f, "api_key": api_key},
+        )
+
+    async def get_ogc_items(
+        self,
+        collection_id: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"],
+        *,
+        limit: int | None = None,
+        bbox: str | None = None,
+        after: str | None = None,
+        simplify: float | None = None,
+        provinsi_id: str | None = None,
+        kabupaten_id: str | None = None,
+        kecamatan_id: str | None = None,
+        name: str | None = None,
+        f: Literal["json", "html"] | None = None,
+        api_key: str | None = None,
+    ) -> httpx.Response:
+        """
+        A GeoJSON FeatureCollection of current regions in id order: id is the Kemendagri code,
+        properties as the by-id answer gives them (flat: population in three columns; every parent's
+        code; BPS codes), boundaries simplified by default (simplify=0: the stored precision).
+        limit: default 100, at most 1000 (more is 400); a page also stops at about 2 MiB of GeoJSON,
+        so numberReturned may be below limit: follow the next link (it carries `after`, the last
+        code). bbox (CRS84) selects the features whose bounding box intersects it; the collection's
+        queryables filter by property (?kabupaten_id=32.73, ?name=Suka*). One call per page.
+
+        GET /ogc/collections/{collectionId}/items
+
+        Args:
+            bbox: minLon,minLat,maxLon,maxLat (CRS84)
+            after: The page starts after this code (the next link carries it)
+            simplify: Tolerance in degrees; 0: full precision
+            provinsi_id: A queryable (not of provinsi)
+            kabupaten_id: A queryable (kecamatan, kelurahan)
+            kecamatan_id: A queryable (kelurahan)
+            name: A queryable: case-insensitive, * any characters
+            f: json (default) or html (a browser's Accept also asks for HTML)
+            api_key: Your secret API key, for GIS tools that cannot send the x-api-key header (these
+                routes only; never written into a link)
+
+        Returns:
+            The httpx.Response (HTTP 200).
+        """
+        return await self._send(
+            "GET",
+            "/ogc/collections/{collectionId}/items",
+            auth="apiKey",
+            path_params={"collectionId": collection_id},
+            query={"limit": limit, "bbox": bbox, "after": after, "simplify": simplify, "provinsi_id": provinsi_id, "kabupaten_id": kabupaten_id, "kecamatan_id": kecamatan_id, "name": name, "f": f, "api_key": api_key},
+        )
+
+    async def get_ogc_landing_page(
+        self,
+        *,
+        f: Literal["json", "html"] | None = None,
+    ) -> dict[str, Any]:
+        """
+        Links to the API definition, the conformance classes and the collections (one per level). No
+        key needed.
+
+        GET /ogc
+
+        Args:
+            f: json (default) or html (a browser's Accept also asks for HTML)
+
+        Returns:
+            dict[str, Any]: The landing page.
+        """
+        return cast("dict[str, Any]", await self._call("GET", "/ogc", auth="none", query={"f": f}))
+
+    async def get_ogc_queryables(
+        self,
+        collection_id: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"],
+        *,
+        f: Literal["json", "html"] | None = None,
+        api_key: str | None = None,
+    ) -> httpx.Response:
+        """
+        A JSON Schema (OGC API – Features Part 3) of the properties the items take as filters: the
+        parents' codes, the name and a few more.
+
+        GET /ogc/collections/{collectionId}/queryables
+
+        Args:
+            f: json (default) or html (a browser's Accept also asks for HTML)
+            api_key: Your secret API key, for GIS tools that cannot send the x-api-key header (these
+                routes only; never written into a link)
+
+        Returns:
+            The httpx.Response (HTTP 200).
+        """
+        return await self._send(
+            "GET",
+            "/ogc/collections/{collectionId}/queryables",
+            auth="apiKey",
+            path_params={"collectionId": collection_id},
+            query={"f": f, "api_key": api_key},
+        )
 
     async def get_provinsi(
         self,
@@ -4179,7 +5036,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetProvinsiResponse", await self._call(
             "GET",
@@ -4209,12 +5067,39 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetPulauResponse", await self._call(
             "GET",
             "/api/v1/wilayah/pulau/{id}",
             auth="apiKey",
+            path_params={"id": id},
+        ))
+
+    async def get_receipt(self, id: str) -> dict[str, Any]:
+        """
+        By the paid invoice's id. JSON by default; with `Accept: text/html` (a browser) the receipt
+        as one A4 page to print or save as PDF: seller and buyer, date, Tripay reference, items, the
+        amount in rupiah and in Indonesian words, your company and NPWP when your billing details
+        gave them. An unpaid, unknown or another user's invoice is 404.
+
+        GET /billing/receipts/{id}
+
+        Args:
+            id: The paid invoice's id (`inv_...`)
+
+        Returns:
+            dict[str, Any]: The receipt.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403), NOT_FOUND (404).
+        """
+        return cast("dict[str, Any]", await self._call(
+            "GET",
+            "/billing/receipts/{id}",
+            auth="bearer",
             path_params={"id": id},
         ))
 
@@ -4250,8 +5135,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429),
-                SERVICE_UNAVAILABLE (503).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429), SERVICE_UNAVAILABLE (503).
         """
         return await self._send(
             "GET",
@@ -4357,7 +5242,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("GetWilayahResponse", await self._call(
             "GET",
@@ -4406,7 +5292,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListChangesResponse", await self._call(
             "GET",
@@ -4444,7 +5331,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListCoverageMissingResponse", await self._call(
             "GET",
@@ -4502,7 +5390,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListJobsResponse", await self._call(
             "GET",
@@ -4542,7 +5431,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListKabupatenResponse", await self._call(
             "GET",
@@ -4582,7 +5472,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListKecamatanResponse", await self._call(
             "GET",
@@ -4622,7 +5513,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListKelurahanResponse", await self._call(
             "GET",
@@ -4674,7 +5566,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("ListKodeposResponse", await self._call(
             "GET",
@@ -4718,7 +5611,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListNearbyResponse", await self._call(
             "GET",
@@ -4748,7 +5642,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("ListNeighborsResponse", await self._call(
             "GET",
@@ -4828,7 +5723,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListProvinsiResponse", await self._call(
             "GET",
@@ -4876,13 +5772,85 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ListPulauResponse", await self._call(
             "GET",
             "/api/v1/wilayah/pulau",
             auth="apiKey",
             query={"kabupaten_id": kabupaten_id, "provinsi_id": provinsi_id, "is_populated": is_populated, "is_outermost_small": is_outermost_small, "q": q, "include_inactive": include_inactive, "page": page, "per_page": per_page},
+        ))
+
+    async def list_receipts(self) -> ListReceiptsResponse:
+        """
+        A receipt (kwitansi) for each settled top-up and plan payment, newest first (at most 100).
+
+        GET /billing/receipts
+
+        Returns:
+            ListReceiptsResponse: Your receipts.
+
+        Raises:
+            ApiError: MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN (401),
+                ACCOUNT_SUSPENDED (403).
+        """
+        return cast("ListReceiptsResponse", await self._call(
+            "GET",
+            "/billing/receipts",
+            auth="bearer",
+        ))
+
+    async def list_requests(
+        self,
+        *,
+        request_id: str | None = None,
+        key: str | None = None,
+        status: str | None = None,
+        code: str | None = None,
+        route: str | None = None,
+        surface: Literal["rest", "mcp", "tiles", "jobs"] | None = None,
+        from_: str | None = None,
+        to: str | None = None,
+        cursor: str | None = None,
+        limit: int | None = None,
+    ) -> ListRequestsResponse:
+        """
+        Your account's calls, newest first: REST and MCP data calls (failed ones too), tiles by map
+        view, bulk jobs by job. Each with its key's label, status, error code, latency, request id
+        and data version; the caller's IP for secret keys. Filter by `request_id` (paste it from an
+        error answer), `key`, `status` (`4xx`, `402`), `code`, `route`, `surface` and time (`from`,
+        `to`); page with `cursor`. Kept 7 days (longer on larger plans: `meta.kept_days`). A call
+        appears within about a second (a map view within 10 seconds).
+
+        GET /user/requests
+
+        Args:
+            request_id: One call: the request id of its answer (`x-request-id`, or
+                `error.request_id`)
+            key: Calls of one API key: its id (`key_...`)
+            status: A status class (`2xx`, `4xx`, `5xx`) or one status (`402`)
+            code: Calls that failed with this error code
+            route: One route: its path template (`/wilayah/search`), MCP tool (`wilayah_search`),
+                `/tiles/{z}/{x}/{y}.mvt` or `/jobs`
+            surface: rest, mcp, tiles (a line per map view) or jobs (a line per job created)
+            from_: Calls at or after this time (ISO 8601)
+            to: Calls before this time (ISO 8601)
+            cursor: `meta.next_cursor` of the previous page
+            limit: Calls per page, 1 to 100 (default 50)
+
+        Returns:
+            ListRequestsResponse: A page of your calls.
+
+        Raises:
+            ApiError: INVALID_QUERY (400), MISSING_TOKEN (401), UNAUTHORIZED (401), INVALID_TOKEN
+                (401), ACCOUNT_SUSPENDED (403).
+        """
+        return cast("ListRequestsResponse", await self._call(
+            "GET",
+            "/user/requests",
+            auth="bearer",
+            query={"request_id": request_id, "key": key, "status": status, "code": code, "route": route, "surface": surface, "from": from_, "to": to, "cursor": cursor, "limit": limit},
         ))
 
     async def list_webhook_deliveries(
@@ -5088,7 +6056,9 @@ class AsyncClient(BaseAsyncClient):
                 a 5-digit postal code, `lat,lng` in decimal degrees, the population, the missing
                 village's name, or a short statement
             evidence: Why: at least one of a URL, a regulation number, free text
-            email: Where to tell you when the report is answered (default: your account's email)
+            email: Your account's own email, if you name one: decisions are emailed only to the
+                account's verified address (another address is refused, so no report can make us
+                mail a stranger)
 
         Returns:
             ReportWrongFactResponse: The report, open.
@@ -5181,7 +6151,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("ResolveAddressResponse", await self._call(
             "GET",
@@ -5223,8 +6194,9 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_API_KEY (401),
-                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403),
-                PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429).
+                INVALID_API_KEY (401), QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402),
+                ACCOUNT_SUSPENDED (403), PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415),
+                RATE_LIMITED (429).
         """
         return cast("ResolveAddressesResponse", await self._call(
             "POST",
@@ -5259,7 +6231,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND (404), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403), NOT_FOUND
+                (404), RATE_LIMITED (429).
         """
         return cast("ReverseGeocodeResponse", await self._call(
             "GET",
@@ -5412,7 +6385,8 @@ class AsyncClient(BaseAsyncClient):
 
         Raises:
             ApiError: INVALID_QUERY (400), MISSING_API_KEY (401), INVALID_API_KEY (401),
-                QUOTA_EXCEEDED (402), ACCOUNT_SUSPENDED (403), RATE_LIMITED (429).
+                QUOTA_EXCEEDED (402), SPEND_LIMIT_REACHED (402), ACCOUNT_SUSPENDED (403),
+                RATE_LIMITED (429).
         """
         return cast("SearchRegionsResponse", await self._call(
             "GET",
@@ -5537,12 +6511,84 @@ class AsyncClient(BaseAsyncClient):
             body={"reference": reference, "merchant_ref": merchant_ref, "status": status, "total_amount": total_amount, "fee_merchant": fee_merchant, "fee_customer": fee_customer, "amount_received": amount_received},
         ))
 
+    async def update_alerts(
+        self,
+        *,
+        spend_limit: int | None | None = None,
+        low_credits_below: int | None | None = None,
+        language: Literal["id", "en"] | None = None,
+    ) -> UpdateAlertsResponse:
+        """
+        Changes the fields given (the others stay): `spend_limit` (credits that may be spent beyond
+        the quota per UTC month; past it calls get 402 `SPEND_LIMIT_REACHED`; 0 spends none; null
+        removes it), `low_credits_below` (null: no low-credits alert), `language` (`id` or `en`, for
+        the emails). Applies to the next call.
+
+        PUT /user/alerts
+
+        Args:
+            spend_limit: Credits that may be spent beyond the quota per UTC month; past it calls get
+                402 SPEND_LIMIT_REACHED. 0: none; null: no limit
+            low_credits_below: Email and usage.threshold when the credits left fall below this;
+                null: no such alert
+            language: The language of the account's emails
+
+        Returns:
+            UpdateAlertsResponse: Settings, this month and the alerts sent.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
+                (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), PAYLOAD_TOO_LARGE (413),
+                UNSUPPORTED_MEDIA_TYPE (415).
+        """
+        return cast("UpdateAlertsResponse", await self._call(
+            "PUT",
+            "/user/alerts",
+            auth="bearer",
+            body={"spend_limit": spend_limit, "low_credits_below": low_credits_below, "language": language},
+        ))
+
+    async def update_billing_details(
+        self,
+        *,
+        company_name: str | None | None = None,
+        npwp: str | None | None = None,
+        address: str | None | None = None,
+    ) -> UpdateBillingDetailsResponse:
+        """
+        Changes the fields given (null or empty clears one): `company_name`, `npwp` (15 digits as
+        99.999.999.9-999.999, or 16; dots, dashes and spaces are ignored), `address` (one line).
+        Receipts issued from now on name them; receipts already issued keep what they said.
+
+        PUT /billing/details
+
+        Args:
+            company_name: The company the receipts are made out to; null or empty: your account's
+                name
+            npwp: The company's tax number (NPWP), 15 or 16 digits; printed on receipts
+            address: The address printed on receipts (one line)
+
+        Returns:
+            UpdateBillingDetailsResponse: Your billing details.
+
+        Raises:
+            ApiError: INVALID_JSON (400), VALIDATION_ERROR (400), MISSING_TOKEN (401), UNAUTHORIZED
+                (401), INVALID_TOKEN (401), ACCOUNT_SUSPENDED (403), PAYLOAD_TOO_LARGE (413),
+                UNSUPPORTED_MEDIA_TYPE (415).
+        """
+        return cast("UpdateBillingDetailsResponse", await self._call(
+            "PUT",
+            "/billing/details",
+            auth="bearer",
+            body={"company_name": company_name, "npwp": npwp, "address": address},
+        ))
+
     async def update_webhook(
         self,
         id: str,
         *,
         url: str | None = None,
-        events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]] | None = None,
+        events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed", "usage.threshold"]] | None = None,
         regions: list[str] | None = None,
         enabled: bool | None = None,
     ) -> UpdateWebhookResponse:
@@ -5556,7 +6602,9 @@ class AsyncClient(BaseAsyncClient):
             id: The endpoint's id (`wh_...`)
             url: Where to POST: https (http only on a development deployment); not a private address
             events: edition.published (a new edition of the code list), regions.changed (its changes
-                in your regions), job.completed and job.failed (your bulk jobs)
+                in your regions), job.completed and job.failed (your bulk jobs), usage.threshold
+                (your account's alerts: 80% and 100% of the quota, credits below your level, the
+                spend limit reached)
             regions: regions.changed only: the region code prefixes you care about (a change matches
                 when code_before or code_after starts with one). Empty: every region.
 

@@ -301,11 +301,134 @@ class GetUsageResponse(TypedDict):
     data: GetUsageResponseData
 
 
+class ListRequestsResponseDataItemKey(TypedDict):
+    """The key's label (never its secret)"""
+    id: str
+    name: str | None
+    prefix: str | None
+
+
+class ListRequestsResponseDataItem(TypedDict):
+    #: The answer's x-request-id (a map view: its first tile's)
+    request_id: str
+    #: ISO 8601, UTC: when the request arrived
+    at: str
+    #: The key's label (never its secret)
+    key: ListRequestsResponseDataItemKey
+    surface: Literal["rest", "mcp", "tiles", "jobs"]
+    #: GET or POST; tools/call for MCP
+    method: str
+    route: str
+    #: The HTTP status answered (an MCP tool error: the status the same error has over REST)
+    status: int
+    error_code: str | None
+    #: From arrival to the answer (a map view: its slowest tile)
+    latency_ms: int
+    #: x-data-version of the answer
+    data_version: str | None
+    #: The caller's address, for secret keys only
+    ip: str | None
+    #: Requests this line stands for: 1, or the tiles of a map view
+    count: int
+
+
+class ListRequestsResponseMeta(TypedDict):
+    #: Pass as `cursor` for older calls; null on the last page
+    next_cursor: str | None
+    limit: int
+    #: How many days your plan keeps the log
+    kept_days: int
+
+
+class ListRequestsResponse(TypedDict):
+    #: Newest first
+    data: list[ListRequestsResponseDataItem]
+    meta: ListRequestsResponseMeta
+
+
+class GetAlertsResponseDataSettings(TypedDict):
+    spend_limit: int | None
+    low_credits_below: int | None
+    language: Literal["id", "en"]
+
+
+class GetAlertsResponseDataAlertsItem(TypedDict):
+    month: str
+    kind: Literal["quota", "credits", "spend_limit"]
+    threshold: int
+    used: int
+    quota: int
+    credits_left: int | None
+    spent: int | None
+    #: ISO 8601: when it fired
+    at: str
+    #: Whether the email was handed to the mail provider
+    emailed: bool
+
+
+class GetAlertsResponseData(TypedDict):
+    settings: GetAlertsResponseDataSettings
+    #: YYYY-MM (UTC)
+    month: str
+    #: Calls counted this month
+    used: int
+    #: The plan's monthly quota
+    quota: int
+    #: Credits spent beyond the quota this month (and held by running jobs): what the spend limit
+    #: counts
+    spent: int
+    #: Alerts sent, newest first (at most 50)
+    alerts: list[GetAlertsResponseDataAlertsItem]
+
+
+class GetAlertsResponse(TypedDict):
+    data: GetAlertsResponseData
+
+
+class UpdateAlertsResponseDataSettings(TypedDict):
+    spend_limit: int | None
+    low_credits_below: int | None
+    language: Literal["id", "en"]
+
+
+class UpdateAlertsResponseDataAlertsItem(TypedDict):
+    month: str
+    kind: Literal["quota", "credits", "spend_limit"]
+    threshold: int
+    used: int
+    quota: int
+    credits_left: int | None
+    spent: int | None
+    #: ISO 8601: when it fired
+    at: str
+    #: Whether the email was handed to the mail provider
+    emailed: bool
+
+
+class UpdateAlertsResponseData(TypedDict):
+    settings: UpdateAlertsResponseDataSettings
+    #: YYYY-MM (UTC)
+    month: str
+    #: Calls counted this month
+    used: int
+    #: The plan's monthly quota
+    quota: int
+    #: Credits spent beyond the quota this month (and held by running jobs): what the spend limit
+    #: counts
+    spent: int
+    #: Alerts sent, newest first (at most 50)
+    alerts: list[UpdateAlertsResponseDataAlertsItem]
+
+
+class UpdateAlertsResponse(TypedDict):
+    data: UpdateAlertsResponseData
+
+
 class ListWebhooksResponseDataItem(TypedDict):
     #: `wh_...`
     id: str
     url: str
-    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]]
+    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed", "usage.threshold"]]
     regions: list[str]
     enabled: bool
     #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
@@ -325,7 +448,7 @@ class CreateWebhookResponseData(TypedDict):
     #: `wh_...`
     id: str
     url: str
-    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]]
+    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed", "usage.threshold"]]
     regions: list[str]
     enabled: bool
     #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
@@ -348,7 +471,7 @@ class GetWebhookResponseData(TypedDict):
     #: `wh_...`
     id: str
     url: str
-    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]]
+    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed", "usage.threshold"]]
     regions: list[str]
     enabled: bool
     #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
@@ -368,7 +491,7 @@ class UpdateWebhookResponseData(TypedDict):
     #: `wh_...`
     id: str
     url: str
-    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]]
+    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed", "usage.threshold"]]
     regions: list[str]
     enabled: bool
     #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
@@ -388,7 +511,7 @@ class DeleteWebhookResponseData(TypedDict):
     #: `wh_...`
     id: str
     url: str
-    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]]
+    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed", "usage.threshold"]]
     regions: list[str]
     enabled: bool
     #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
@@ -408,7 +531,7 @@ class RollWebhookSecretResponseData(TypedDict):
     #: `wh_...`
     id: str
     url: str
-    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed"]]
+    events: list[Literal["edition.published", "regions.changed", "job.completed", "job.failed", "usage.threshold"]]
     regions: list[str]
     enabled: bool
     #: Why we disabled it (3 days of failed deliveries); null when you did, or it is enabled
@@ -561,6 +684,8 @@ class ListPlansResponseDataItem(TypedDict):
     monthly_quota: int
     rate_limit_per_minute: int | None
     features: list[str]
+    #: How many days GET /user/requests keeps your calls on this plan
+    request_log_days: int
 
 
 class ListPlansResponse(TypedDict):
@@ -724,6 +849,93 @@ class GetInvoiceResponseData(TypedDict):
 
 class GetInvoiceResponse(TypedDict):
     data: GetInvoiceResponseData
+
+
+class GetBillingDetailsResponseData(TypedDict):
+    company_name: str | None
+    #: Digits only
+    npwp: str | None
+    address: str | None
+    updated_at: str | None
+
+
+class GetBillingDetailsResponse(TypedDict):
+    data: GetBillingDetailsResponseData
+
+
+class UpdateBillingDetailsResponseData(TypedDict):
+    company_name: str | None
+    #: Digits only
+    npwp: str | None
+    address: str | None
+    updated_at: str | None
+
+
+class UpdateBillingDetailsResponse(TypedDict):
+    data: UpdateBillingDetailsResponseData
+
+
+class ListReceiptsResponseDataItemSeller(TypedDict):
+    name: str
+    address: str | None
+    npwp: str | None
+
+
+class ListReceiptsResponseDataItemBuyer(TypedDict):
+    """As the account's billing details said when the payment settled"""
+    name: str
+    email: str
+    company_name: str | None
+    npwp: str | None
+    address: str | None
+
+
+class ListReceiptsResponseDataItemPayment(TypedDict):
+    provider: Literal["Tripay"]
+    method: Literal["QRIS"]
+    #: Tripay's reference
+    reference: str | None
+
+
+class ListReceiptsResponseDataItemItemsItem(TypedDict):
+    #: In Indonesian, as the receipt says it
+    description: str
+    description_en: str
+    quantity: int
+    #: IDR
+    unit_price: int
+    #: IDR
+    amount: int
+
+
+class ListReceiptsResponseDataItem(TypedDict):
+    #: The paid invoice's id (`inv_...`): a receipt is its invoice's
+    id: str
+    #: KW-<year>-<number>, numbered in the order receipts are issued
+    number: str
+    #: ISO 8601: when the payment settled
+    issued_at: str
+    #: refunded: the payment was refunded later (the receipt stays, marked so)
+    status: Literal["paid", "refunded"]
+    kind: Literal["topup", "subscription"]
+    seller: ListReceiptsResponseDataItemSeller
+    #: As the account's billing details said when the payment settled
+    buyer: ListReceiptsResponseDataItemBuyer
+    payment: ListReceiptsResponseDataItemPayment
+    items: list[ListReceiptsResponseDataItemItemsItem]
+    #: IDR
+    total: int
+    currency: Literal["IDR"]
+    #: The total in Indonesian words (terbilang), as a kwitansi states it
+    total_in_words: str
+    #: The receipt as a page to print (A4) or save as PDF: GET with Accept: text/html, or the
+    #: portal's link
+    html_url: str
+
+
+class ListReceiptsResponse(TypedDict):
+    #: Newest first
+    data: list[ListReceiptsResponseDataItem]
 
 
 class AdminListUsersResponseItem(TypedDict):
@@ -3940,7 +4152,7 @@ class ResolveAddressesResponse(TypedDict):
 class GetExportManifestResponseDataFilesItem(TypedDict):
     name: str
     level: Literal["provinsi", "kabupaten", "kecamatan", "kelurahan"] | None
-    format: Literal["csv", "json", "geojson"] | None
+    format: Literal["csv", "json", "geojson", "fgb"] | None
     media_type: str
     #: Regions in the file (null for LICENSE)
     records: int | None
@@ -4483,4 +4695,4 @@ class GetGempaTerkiniResponse(TypedDict):
     data: GetGempaTerkiniResponseData
 
 
-__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListReportsResponse", "AdminListReportsResponseItem", "AdminListReportsResponseItemEvidence", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminReviewReportResponse", "AdminReviewReportResponseData", "AdminReviewReportResponseDataEvidence", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "CancelJobResponse", "CancelJobResponseData", "CancelJobResponseDataChunks", "CancelJobResponseDataCost", "CancelJobResponseDataInput", "CancelJobResponseDataRows", "ChangePasswordResponse", "ChangePasswordResponseData", "ConvertCodesResponse", "ConvertCodesResponseDataItem", "ConvertCodesResponseDataItemBps", "ConvertCodesResponseDataItemCurrent", "ConvertCodesResponseDataItemSuccessorsItem", "CreateJobResponse", "CreateJobResponseData", "CreateJobResponseDataChunks", "CreateJobResponseDataCost", "CreateJobResponseDataInput", "CreateJobResponseDataRows", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "CreateWebhookResponse", "CreateWebhookResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataAsIssued", "DecodeNikResponseDataAsIssuedKabupaten", "DecodeNikResponseDataAsIssuedKecamatan", "DecodeNikResponseDataAsIssuedProvinsi", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "DeleteWebhookResponse", "DeleteWebhookResponseData", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetBpsResponse", "GetBpsResponseData", "GetBpsResponseDataCurrent", "GetCoverageResponse", "GetCoverageResponseDataItem", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetEditionsResponse", "GetEditionsResponseDataItem", "GetEditionsResponseDataItemCounts", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetExportManifestResponseDataMappingsItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetHistoryResponse", "GetHistoryResponseData", "GetHistoryResponseDataChangesItem", "GetHistoryResponseDataChangesItemCorrection", "GetHistoryResponseDataEditionsItem", "GetHistoryResponseDataPredecessorsItem", "GetHistoryResponseDataSuccessorsItem", "GetHistoryResponseDataWithin", "GetInvoiceResponse", "GetInvoiceResponseData", "GetJobResponse", "GetJobResponseData", "GetJobResponseDataChunks", "GetJobResponseDataCost", "GetJobResponseDataInput", "GetJobResponseDataRows", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKabupatenResponseDataBpsCodesItem", "GetKabupatenResponseDataPopulation", "GetKabupatenResponseDataSources", "GetKabupatenResponseDataSourcesBoundary", "GetKabupatenResponseDataSourcesBoundaryCorrectionsItem", "GetKabupatenResponseDataSourcesBoundarySourcesItem", "GetKabupatenResponseDataSourcesBpsCodes", "GetKabupatenResponseDataSourcesBpsCodesCorrectionsItem", "GetKabupatenResponseDataSourcesBpsCodesSourcesItem", "GetKabupatenResponseDataSourcesCodeName", "GetKabupatenResponseDataSourcesCodeNameCodeSetIn", "GetKabupatenResponseDataSourcesCodeNameCodeSetInChange", "GetKabupatenResponseDataSourcesCodeNameCorrectionsItem", "GetKabupatenResponseDataSourcesCodeNameList", "GetKabupatenResponseDataSourcesCodeNameNameSetIn", "GetKabupatenResponseDataSourcesCodeNameSourcesItem", "GetKabupatenResponseDataSourcesCodeNameUntil", "GetKabupatenResponseDataSourcesCoordinates", "GetKabupatenResponseDataSourcesCoordinatesCorrectionsItem", "GetKabupatenResponseDataSourcesCoordinatesSourcesItem", "GetKabupatenResponseDataSourcesIslands", "GetKabupatenResponseDataSourcesIslandsCorrectionsItem", "GetKabupatenResponseDataSourcesIslandsSourcesItem", "GetKabupatenResponseDataSourcesPopulationArea", "GetKabupatenResponseDataSourcesPopulationAreaCorrectionsItem", "GetKabupatenResponseDataSourcesPopulationAreaSourcesItem", "GetKabupatenResponseDataSourcesPostalCode", "GetKabupatenResponseDataSourcesPostalCodeCorrectionsItem", "GetKabupatenResponseDataSourcesPostalCodeSourcesItem", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKecamatanResponseDataBpsCodesItem", "GetKecamatanResponseDataSources", "GetKecamatanResponseDataSourcesBoundary", "GetKecamatanResponseDataSourcesBoundaryCorrectionsItem", "GetKecamatanResponseDataSourcesBoundarySourcesItem", "GetKecamatanResponseDataSourcesBpsCodes", "GetKecamatanResponseDataSourcesBpsCodesCorrectionsItem", "GetKecamatanResponseDataSourcesBpsCodesSourcesItem", "GetKecamatanResponseDataSourcesCodeName", "GetKecamatanResponseDataSourcesCodeNameCodeSetIn", "GetKecamatanResponseDataSourcesCodeNameCodeSetInChange", "GetKecamatanResponseDataSourcesCodeNameCorrectionsItem", "GetKecamatanResponseDataSourcesCodeNameList", "GetKecamatanResponseDataSourcesCodeNameNameSetIn", "GetKecamatanResponseDataSourcesCodeNameSourcesItem", "GetKecamatanResponseDataSourcesCodeNameUntil", "GetKecamatanResponseDataSourcesCoordinates", "GetKecamatanResponseDataSourcesCoordinatesCorrectionsItem", "GetKecamatanResponseDataSourcesCoordinatesSourcesItem", "GetKecamatanResponseDataSourcesIslands", "GetKecamatanResponseDataSourcesIslandsCorrectionsItem", "GetKecamatanResponseDataSourcesIslandsSourcesItem", "GetKecamatanResponseDataSourcesPopulationArea", "GetKecamatanResponseDataSourcesPopulationAreaCorrectionsItem", "GetKecamatanResponseDataSourcesPopulationAreaSourcesItem", "GetKecamatanResponseDataSourcesPostalCode", "GetKecamatanResponseDataSourcesPostalCodeCorrectionsItem", "GetKecamatanResponseDataSourcesPostalCodeSourcesItem", "GetKelurahanResponse", "GetKelurahanResponseData", "GetKelurahanResponseDataBpsCodesItem", "GetKelurahanResponseDataSources", "GetKelurahanResponseDataSourcesBoundary", "GetKelurahanResponseDataSourcesBoundaryCorrectionsItem", "GetKelurahanResponseDataSourcesBoundarySourcesItem", "GetKelurahanResponseDataSourcesBpsCodes", "GetKelurahanResponseDataSourcesBpsCodesCorrectionsItem", "GetKelurahanResponseDataSourcesBpsCodesSourcesItem", "GetKelurahanResponseDataSourcesCodeName", "GetKelurahanResponseDataSourcesCodeNameCodeSetIn", "GetKelurahanResponseDataSourcesCodeNameCodeSetInChange", "GetKelurahanResponseDataSourcesCodeNameCorrectionsItem", "GetKelurahanResponseDataSourcesCodeNameList", "GetKelurahanResponseDataSourcesCodeNameNameSetIn", "GetKelurahanResponseDataSourcesCodeNameSourcesItem", "GetKelurahanResponseDataSourcesCodeNameUntil", "GetKelurahanResponseDataSourcesCoordinates", "GetKelurahanResponseDataSourcesCoordinatesCorrectionsItem", "GetKelurahanResponseDataSourcesCoordinatesSourcesItem", "GetKelurahanResponseDataSourcesIslands", "GetKelurahanResponseDataSourcesIslandsCorrectionsItem", "GetKelurahanResponseDataSourcesIslandsSourcesItem", "GetKelurahanResponseDataSourcesPopulationArea", "GetKelurahanResponseDataSourcesPopulationAreaCorrectionsItem", "GetKelurahanResponseDataSourcesPopulationAreaSourcesItem", "GetKelurahanResponseDataSourcesPostalCode", "GetKelurahanResponseDataSourcesPostalCodeCorrectionsItem", "GetKelurahanResponseDataSourcesPostalCodeSourcesItem", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataAsIssued", "GetNikResponseDataAsIssuedKabupaten", "GetNikResponseDataAsIssuedKecamatan", "GetNikResponseDataAsIssuedProvinsi", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetProvinsiResponseDataBpsCodesItem", "GetProvinsiResponseDataPopulation", "GetProvinsiResponseDataSources", "GetProvinsiResponseDataSourcesBoundary", "GetProvinsiResponseDataSourcesBoundaryCorrectionsItem", "GetProvinsiResponseDataSourcesBoundarySourcesItem", "GetProvinsiResponseDataSourcesBpsCodes", "GetProvinsiResponseDataSourcesBpsCodesCorrectionsItem", "GetProvinsiResponseDataSourcesBpsCodesSourcesItem", "GetProvinsiResponseDataSourcesCodeName", "GetProvinsiResponseDataSourcesCodeNameCodeSetIn", "GetProvinsiResponseDataSourcesCodeNameCodeSetInChange", "GetProvinsiResponseDataSourcesCodeNameCorrectionsItem", "GetProvinsiResponseDataSourcesCodeNameList", "GetProvinsiResponseDataSourcesCodeNameNameSetIn", "GetProvinsiResponseDataSourcesCodeNameSourcesItem", "GetProvinsiResponseDataSourcesCodeNameUntil", "GetProvinsiResponseDataSourcesCoordinates", "GetProvinsiResponseDataSourcesCoordinatesCorrectionsItem", "GetProvinsiResponseDataSourcesCoordinatesSourcesItem", "GetProvinsiResponseDataSourcesIslands", "GetProvinsiResponseDataSourcesIslandsCorrectionsItem", "GetProvinsiResponseDataSourcesIslandsSourcesItem", "GetProvinsiResponseDataSourcesPopulationArea", "GetProvinsiResponseDataSourcesPopulationAreaCorrectionsItem", "GetProvinsiResponseDataSourcesPopulationAreaSourcesItem", "GetProvinsiResponseDataSourcesPostalCode", "GetProvinsiResponseDataSourcesPostalCodeCorrectionsItem", "GetProvinsiResponseDataSourcesPostalCodeSourcesItem", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWebhookResponse", "GetWebhookResponseData", "GetWilayahResponse", "GetWilayahResponseData", "GetWilayahResponseDataBpsCodesItem", "GetWilayahResponseDataPopulation", "GetWilayahResponseDataSources", "GetWilayahResponseDataSourcesBoundary", "GetWilayahResponseDataSourcesBoundaryCorrectionsItem", "GetWilayahResponseDataSourcesBoundarySourcesItem", "GetWilayahResponseDataSourcesBpsCodes", "GetWilayahResponseDataSourcesBpsCodesCorrectionsItem", "GetWilayahResponseDataSourcesBpsCodesSourcesItem", "GetWilayahResponseDataSourcesCodeName", "GetWilayahResponseDataSourcesCodeNameCodeSetIn", "GetWilayahResponseDataSourcesCodeNameCodeSetInChange", "GetWilayahResponseDataSourcesCodeNameCorrectionsItem", "GetWilayahResponseDataSourcesCodeNameList", "GetWilayahResponseDataSourcesCodeNameNameSetIn", "GetWilayahResponseDataSourcesCodeNameSourcesItem", "GetWilayahResponseDataSourcesCodeNameUntil", "GetWilayahResponseDataSourcesCoordinates", "GetWilayahResponseDataSourcesCoordinatesCorrectionsItem", "GetWilayahResponseDataSourcesCoordinatesSourcesItem", "GetWilayahResponseDataSourcesIslands", "GetWilayahResponseDataSourcesIslandsCorrectionsItem", "GetWilayahResponseDataSourcesIslandsSourcesItem", "GetWilayahResponseDataSourcesPopulationArea", "GetWilayahResponseDataSourcesPopulationAreaCorrectionsItem", "GetWilayahResponseDataSourcesPopulationAreaSourcesItem", "GetWilayahResponseDataSourcesPostalCode", "GetWilayahResponseDataSourcesPostalCodeCorrectionsItem", "GetWilayahResponseDataSourcesPostalCodeSourcesItem", "ListChangesResponse", "ListChangesResponseDataItem", "ListChangesResponseDataItemCorrection", "ListChangesResponseMeta", "ListCoverageMissingResponse", "ListCoverageMissingResponseDataItem", "ListCoverageMissingResponseMeta", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListJobsResponse", "ListJobsResponseItem", "ListJobsResponseItemChunks", "ListJobsResponseItemCost", "ListJobsResponseItemInput", "ListJobsResponseItemRows", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKabupatenResponseItemPopulation", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListNearbyResponse", "ListNearbyResponseDataItem", "ListNearbyResponseMeta", "ListNearbyResponseMetaContaining", "ListNeighborsResponse", "ListNeighborsResponseDataItem", "ListNeighborsResponseMeta", "ListOwnReportsResponse", "ListOwnReportsResponseItem", "ListOwnReportsResponseItemEvidence", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListProvinsiResponseItemPopulation", "ListPulauResponse", "ListPulauResponseItem", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseItem", "ListWebhookDeliveriesResponseItemAttemptLogItem", "ListWebhooksResponse", "ListWebhooksResponseDataItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RedeliverWebhookResponse", "RedeliverWebhookResponseData", "RedeliverWebhookResponseDataAttemptLogItem", "RegisterResponse", "RegisterResponseData", "ReportWrongFactBodyEvidence", "ReportWrongFactResponse", "ReportWrongFactResponseData", "ReportWrongFactResponseDataEvidence", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ResolveAddressResponse", "ResolveAddressResponseData", "ResolveAddressResponseDataAlternativesItem", "ResolveAddressResponseDataComponents", "ResolveAddressResponseDataKabupaten", "ResolveAddressResponseDataKecamatan", "ResolveAddressResponseDataKelurahan", "ResolveAddressResponseDataMatchedItem", "ResolveAddressResponseDataProvinsi", "ResolveAddressesResponse", "ResolveAddressesResponseDataItem", "ResolveAddressesResponseDataItemAlternativesItem", "ResolveAddressesResponseDataItemComponents", "ResolveAddressesResponseDataItemKabupaten", "ResolveAddressesResponseDataItemKecamatan", "ResolveAddressesResponseDataItemKelurahan", "ResolveAddressesResponseDataItemMatchedItem", "ResolveAddressesResponseDataItemProvinsi", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "RollKeyResponse", "RollKeyResponseData", "RollWebhookSecretResponse", "RollWebhookSecretResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SearchRegionsResponseItemMatchReading", "SearchRegionsResponseItemMatchReadingRewritesItem", "SubscribeResponse", "SubscribeResponseData", "TestWebhookResponse", "TestWebhookResponseData", "TestWebhookResponseDataAttemptLogItem", "TripayWebhookResponse", "UpdateWebhookResponse", "UpdateWebhookResponseData"]
+__all__ = ["Page", "AdminGetStatsResponse", "AdminGetStatsResponseData", "AdminGetUserResponse", "AdminGetUserResponseData", "AdminGetUserResponseDataKeysItem", "AdminGetUserResponseDataUsage", "AdminGetUserResponseDataUsageByDayItem", "AdminGetUserResponseDataUsageByEndpointItem", "AdminGetUserResponseDataUsageByKeyItem", "AdminGrantCreditsResponse", "AdminGrantCreditsResponseData", "AdminGrantSubscriptionResponse", "AdminGrantSubscriptionResponseData", "AdminListAuditResponse", "AdminListAuditResponseItem", "AdminListReportsResponse", "AdminListReportsResponseItem", "AdminListReportsResponseItemEvidence", "AdminListUsersResponse", "AdminListUsersResponseItem", "AdminReviewReportResponse", "AdminReviewReportResponseData", "AdminReviewReportResponseDataEvidence", "AdminUpdateUserResponse", "AdminUpdateUserResponseData", "CancelJobResponse", "CancelJobResponseData", "CancelJobResponseDataChunks", "CancelJobResponseDataCost", "CancelJobResponseDataInput", "CancelJobResponseDataRows", "ChangePasswordResponse", "ChangePasswordResponseData", "ConvertCodesResponse", "ConvertCodesResponseDataItem", "ConvertCodesResponseDataItemBps", "ConvertCodesResponseDataItemCurrent", "ConvertCodesResponseDataItemSuccessorsItem", "CreateJobResponse", "CreateJobResponseData", "CreateJobResponseDataChunks", "CreateJobResponseDataCost", "CreateJobResponseDataInput", "CreateJobResponseDataRows", "CreateKeyResponse", "CreateKeyResponseData", "CreateTopupResponse", "CreateTopupResponseData", "CreateWebhookResponse", "CreateWebhookResponseData", "DecodeNikResponse", "DecodeNikResponseData", "DecodeNikResponseDataAsIssued", "DecodeNikResponseDataAsIssuedKabupaten", "DecodeNikResponseDataAsIssuedKecamatan", "DecodeNikResponseDataAsIssuedProvinsi", "DecodeNikResponseDataKabupaten", "DecodeNikResponseDataKecamatan", "DecodeNikResponseDataProvinsi", "DeleteWebhookResponse", "DeleteWebhookResponseData", "ForgotPasswordResponse", "ForgotPasswordResponseData", "GetAlertsResponse", "GetAlertsResponseData", "GetAlertsResponseDataAlertsItem", "GetAlertsResponseDataSettings", "GetAuthConfigResponse", "GetAuthConfigResponseData", "GetBillingDetailsResponse", "GetBillingDetailsResponseData", "GetBillingStatusResponse", "GetBillingStatusResponseData", "GetBillingStatusResponseDataQueuedItem", "GetBillingStatusResponseDataSubscription", "GetBoundaryResponse", "GetBoundaryResponseData", "GetBoundaryResponseDataGeometry", "GetBoundaryResponseDataProperties", "GetBpsResponse", "GetBpsResponseData", "GetBpsResponseDataCurrent", "GetCoverageResponse", "GetCoverageResponseDataItem", "GetCreditsResponse", "GetCreditsResponseData", "GetCreditsResponseDataLedgerItem", "GetCreditsResponseMeta", "GetCuacaResponse", "GetCuacaResponseData", "GetCuacaResponseDataLocationsItem", "GetCuacaResponseDataLocationsItemForecastItem", "GetCuacaResponseDataRegion", "GetEditionsResponse", "GetEditionsResponseDataItem", "GetEditionsResponseDataItemCounts", "GetExportManifestResponse", "GetExportManifestResponseData", "GetExportManifestResponseDataFilesItem", "GetExportManifestResponseDataMappingsItem", "GetGempaTerkiniResponse", "GetGempaTerkiniResponseData", "GetHealthResponse", "GetHistoryResponse", "GetHistoryResponseData", "GetHistoryResponseDataChangesItem", "GetHistoryResponseDataChangesItemCorrection", "GetHistoryResponseDataEditionsItem", "GetHistoryResponseDataPredecessorsItem", "GetHistoryResponseDataSuccessorsItem", "GetHistoryResponseDataWithin", "GetInvoiceResponse", "GetInvoiceResponseData", "GetJobResponse", "GetJobResponseData", "GetJobResponseDataChunks", "GetJobResponseDataCost", "GetJobResponseDataInput", "GetJobResponseDataRows", "GetKabupatenResponse", "GetKabupatenResponseData", "GetKabupatenResponseDataBpsCodesItem", "GetKabupatenResponseDataPopulation", "GetKabupatenResponseDataSources", "GetKabupatenResponseDataSourcesBoundary", "GetKabupatenResponseDataSourcesBoundaryCorrectionsItem", "GetKabupatenResponseDataSourcesBoundarySourcesItem", "GetKabupatenResponseDataSourcesBpsCodes", "GetKabupatenResponseDataSourcesBpsCodesCorrectionsItem", "GetKabupatenResponseDataSourcesBpsCodesSourcesItem", "GetKabupatenResponseDataSourcesCodeName", "GetKabupatenResponseDataSourcesCodeNameCodeSetIn", "GetKabupatenResponseDataSourcesCodeNameCodeSetInChange", "GetKabupatenResponseDataSourcesCodeNameCorrectionsItem", "GetKabupatenResponseDataSourcesCodeNameList", "GetKabupatenResponseDataSourcesCodeNameNameSetIn", "GetKabupatenResponseDataSourcesCodeNameSourcesItem", "GetKabupatenResponseDataSourcesCodeNameUntil", "GetKabupatenResponseDataSourcesCoordinates", "GetKabupatenResponseDataSourcesCoordinatesCorrectionsItem", "GetKabupatenResponseDataSourcesCoordinatesSourcesItem", "GetKabupatenResponseDataSourcesIslands", "GetKabupatenResponseDataSourcesIslandsCorrectionsItem", "GetKabupatenResponseDataSourcesIslandsSourcesItem", "GetKabupatenResponseDataSourcesPopulationArea", "GetKabupatenResponseDataSourcesPopulationAreaCorrectionsItem", "GetKabupatenResponseDataSourcesPopulationAreaSourcesItem", "GetKabupatenResponseDataSourcesPostalCode", "GetKabupatenResponseDataSourcesPostalCodeCorrectionsItem", "GetKabupatenResponseDataSourcesPostalCodeSourcesItem", "GetKecamatanResponse", "GetKecamatanResponseData", "GetKecamatanResponseDataBpsCodesItem", "GetKecamatanResponseDataSources", "GetKecamatanResponseDataSourcesBoundary", "GetKecamatanResponseDataSourcesBoundaryCorrectionsItem", "GetKecamatanResponseDataSourcesBoundarySourcesItem", "GetKecamatanResponseDataSourcesBpsCodes", "GetKecamatanResponseDataSourcesBpsCodesCorrectionsItem", "GetKecamatanResponseDataSourcesBpsCodesSourcesItem", "GetKecamatanResponseDataSourcesCodeName", "GetKecamatanResponseDataSourcesCodeNameCodeSetIn", "GetKecamatanResponseDataSourcesCodeNameCodeSetInChange", "GetKecamatanResponseDataSourcesCodeNameCorrectionsItem", "GetKecamatanResponseDataSourcesCodeNameList", "GetKecamatanResponseDataSourcesCodeNameNameSetIn", "GetKecamatanResponseDataSourcesCodeNameSourcesItem", "GetKecamatanResponseDataSourcesCodeNameUntil", "GetKecamatanResponseDataSourcesCoordinates", "GetKecamatanResponseDataSourcesCoordinatesCorrectionsItem", "GetKecamatanResponseDataSourcesCoordinatesSourcesItem", "GetKecamatanResponseDataSourcesIslands", "GetKecamatanResponseDataSourcesIslandsCorrectionsItem", "GetKecamatanResponseDataSourcesIslandsSourcesItem", "GetKecamatanResponseDataSourcesPopulationArea", "GetKecamatanResponseDataSourcesPopulationAreaCorrectionsItem", "GetKecamatanResponseDataSourcesPopulationAreaSourcesItem", "GetKecamatanResponseDataSourcesPostalCode", "GetKecamatanResponseDataSourcesPostalCodeCorrectionsItem", "GetKecamatanResponseDataSourcesPostalCodeSourcesItem", "GetKelurahanResponse", "GetKelurahanResponseData", "GetKelurahanResponseDataBpsCodesItem", "GetKelurahanResponseDataSources", "GetKelurahanResponseDataSourcesBoundary", "GetKelurahanResponseDataSourcesBoundaryCorrectionsItem", "GetKelurahanResponseDataSourcesBoundarySourcesItem", "GetKelurahanResponseDataSourcesBpsCodes", "GetKelurahanResponseDataSourcesBpsCodesCorrectionsItem", "GetKelurahanResponseDataSourcesBpsCodesSourcesItem", "GetKelurahanResponseDataSourcesCodeName", "GetKelurahanResponseDataSourcesCodeNameCodeSetIn", "GetKelurahanResponseDataSourcesCodeNameCodeSetInChange", "GetKelurahanResponseDataSourcesCodeNameCorrectionsItem", "GetKelurahanResponseDataSourcesCodeNameList", "GetKelurahanResponseDataSourcesCodeNameNameSetIn", "GetKelurahanResponseDataSourcesCodeNameSourcesItem", "GetKelurahanResponseDataSourcesCodeNameUntil", "GetKelurahanResponseDataSourcesCoordinates", "GetKelurahanResponseDataSourcesCoordinatesCorrectionsItem", "GetKelurahanResponseDataSourcesCoordinatesSourcesItem", "GetKelurahanResponseDataSourcesIslands", "GetKelurahanResponseDataSourcesIslandsCorrectionsItem", "GetKelurahanResponseDataSourcesIslandsSourcesItem", "GetKelurahanResponseDataSourcesPopulationArea", "GetKelurahanResponseDataSourcesPopulationAreaCorrectionsItem", "GetKelurahanResponseDataSourcesPopulationAreaSourcesItem", "GetKelurahanResponseDataSourcesPostalCode", "GetKelurahanResponseDataSourcesPostalCodeCorrectionsItem", "GetKelurahanResponseDataSourcesPostalCodeSourcesItem", "GetMeResponse", "GetMeResponseData", "GetNikResponse", "GetNikResponseData", "GetNikResponseDataAsIssued", "GetNikResponseDataAsIssuedKabupaten", "GetNikResponseDataAsIssuedKecamatan", "GetNikResponseDataAsIssuedProvinsi", "GetNikResponseDataKabupaten", "GetNikResponseDataKecamatan", "GetNikResponseDataProvinsi", "GetProvinsiResponse", "GetProvinsiResponseData", "GetProvinsiResponseDataBpsCodesItem", "GetProvinsiResponseDataPopulation", "GetProvinsiResponseDataSources", "GetProvinsiResponseDataSourcesBoundary", "GetProvinsiResponseDataSourcesBoundaryCorrectionsItem", "GetProvinsiResponseDataSourcesBoundarySourcesItem", "GetProvinsiResponseDataSourcesBpsCodes", "GetProvinsiResponseDataSourcesBpsCodesCorrectionsItem", "GetProvinsiResponseDataSourcesBpsCodesSourcesItem", "GetProvinsiResponseDataSourcesCodeName", "GetProvinsiResponseDataSourcesCodeNameCodeSetIn", "GetProvinsiResponseDataSourcesCodeNameCodeSetInChange", "GetProvinsiResponseDataSourcesCodeNameCorrectionsItem", "GetProvinsiResponseDataSourcesCodeNameList", "GetProvinsiResponseDataSourcesCodeNameNameSetIn", "GetProvinsiResponseDataSourcesCodeNameSourcesItem", "GetProvinsiResponseDataSourcesCodeNameUntil", "GetProvinsiResponseDataSourcesCoordinates", "GetProvinsiResponseDataSourcesCoordinatesCorrectionsItem", "GetProvinsiResponseDataSourcesCoordinatesSourcesItem", "GetProvinsiResponseDataSourcesIslands", "GetProvinsiResponseDataSourcesIslandsCorrectionsItem", "GetProvinsiResponseDataSourcesIslandsSourcesItem", "GetProvinsiResponseDataSourcesPopulationArea", "GetProvinsiResponseDataSourcesPopulationAreaCorrectionsItem", "GetProvinsiResponseDataSourcesPopulationAreaSourcesItem", "GetProvinsiResponseDataSourcesPostalCode", "GetProvinsiResponseDataSourcesPostalCodeCorrectionsItem", "GetProvinsiResponseDataSourcesPostalCodeSourcesItem", "GetPulauResponse", "GetPulauResponseData", "GetUsageResponse", "GetUsageResponseData", "GetUsageResponseDataByDayItem", "GetUsageResponseDataByEndpointItem", "GetUsageResponseDataByKeyItem", "GetWebhookResponse", "GetWebhookResponseData", "GetWilayahResponse", "GetWilayahResponseData", "GetWilayahResponseDataBpsCodesItem", "GetWilayahResponseDataPopulation", "GetWilayahResponseDataSources", "GetWilayahResponseDataSourcesBoundary", "GetWilayahResponseDataSourcesBoundaryCorrectionsItem", "GetWilayahResponseDataSourcesBoundarySourcesItem", "GetWilayahResponseDataSourcesBpsCodes", "GetWilayahResponseDataSourcesBpsCodesCorrectionsItem", "GetWilayahResponseDataSourcesBpsCodesSourcesItem", "GetWilayahResponseDataSourcesCodeName", "GetWilayahResponseDataSourcesCodeNameCodeSetIn", "GetWilayahResponseDataSourcesCodeNameCodeSetInChange", "GetWilayahResponseDataSourcesCodeNameCorrectionsItem", "GetWilayahResponseDataSourcesCodeNameList", "GetWilayahResponseDataSourcesCodeNameNameSetIn", "GetWilayahResponseDataSourcesCodeNameSourcesItem", "GetWilayahResponseDataSourcesCodeNameUntil", "GetWilayahResponseDataSourcesCoordinates", "GetWilayahResponseDataSourcesCoordinatesCorrectionsItem", "GetWilayahResponseDataSourcesCoordinatesSourcesItem", "GetWilayahResponseDataSourcesIslands", "GetWilayahResponseDataSourcesIslandsCorrectionsItem", "GetWilayahResponseDataSourcesIslandsSourcesItem", "GetWilayahResponseDataSourcesPopulationArea", "GetWilayahResponseDataSourcesPopulationAreaCorrectionsItem", "GetWilayahResponseDataSourcesPopulationAreaSourcesItem", "GetWilayahResponseDataSourcesPostalCode", "GetWilayahResponseDataSourcesPostalCodeCorrectionsItem", "GetWilayahResponseDataSourcesPostalCodeSourcesItem", "ListChangesResponse", "ListChangesResponseDataItem", "ListChangesResponseDataItemCorrection", "ListChangesResponseMeta", "ListCoverageMissingResponse", "ListCoverageMissingResponseDataItem", "ListCoverageMissingResponseMeta", "ListInvoicesResponse", "ListInvoicesResponseItem", "ListJobsResponse", "ListJobsResponseItem", "ListJobsResponseItemChunks", "ListJobsResponseItemCost", "ListJobsResponseItemInput", "ListJobsResponseItemRows", "ListKabupatenResponse", "ListKabupatenResponseItem", "ListKabupatenResponseItemPopulation", "ListKecamatanResponse", "ListKecamatanResponseItem", "ListKelurahanResponse", "ListKelurahanResponseItem", "ListKeysResponse", "ListKeysResponseDataItem", "ListKodeposResponse", "ListKodeposResponseItem", "ListNearbyResponse", "ListNearbyResponseDataItem", "ListNearbyResponseMeta", "ListNearbyResponseMetaContaining", "ListNeighborsResponse", "ListNeighborsResponseDataItem", "ListNeighborsResponseMeta", "ListOwnReportsResponse", "ListOwnReportsResponseItem", "ListOwnReportsResponseItemEvidence", "ListPlansResponse", "ListPlansResponseDataItem", "ListProvinsiResponse", "ListProvinsiResponseItem", "ListProvinsiResponseItemPopulation", "ListPulauResponse", "ListPulauResponseItem", "ListReceiptsResponse", "ListReceiptsResponseDataItem", "ListReceiptsResponseDataItemBuyer", "ListReceiptsResponseDataItemItemsItem", "ListReceiptsResponseDataItemPayment", "ListReceiptsResponseDataItemSeller", "ListRequestsResponse", "ListRequestsResponseDataItem", "ListRequestsResponseDataItemKey", "ListRequestsResponseMeta", "ListWebhookDeliveriesResponse", "ListWebhookDeliveriesResponseItem", "ListWebhookDeliveriesResponseItemAttemptLogItem", "ListWebhooksResponse", "ListWebhooksResponseDataItem", "LoginResponse", "LoginResponseData", "LogoutAllResponse", "LogoutAllResponseData", "LogoutResponse", "LogoutResponseData", "PageMeta", "RedeliverWebhookResponse", "RedeliverWebhookResponseData", "RedeliverWebhookResponseDataAttemptLogItem", "RegisterResponse", "RegisterResponseData", "ReportWrongFactBodyEvidence", "ReportWrongFactResponse", "ReportWrongFactResponseData", "ReportWrongFactResponseDataEvidence", "ResendVerificationResponse", "ResendVerificationResponseData", "ResetPasswordResponse", "ResetPasswordResponseData", "ResolveAddressResponse", "ResolveAddressResponseData", "ResolveAddressResponseDataAlternativesItem", "ResolveAddressResponseDataComponents", "ResolveAddressResponseDataKabupaten", "ResolveAddressResponseDataKecamatan", "ResolveAddressResponseDataKelurahan", "ResolveAddressResponseDataMatchedItem", "ResolveAddressResponseDataProvinsi", "ResolveAddressesResponse", "ResolveAddressesResponseDataItem", "ResolveAddressesResponseDataItemAlternativesItem", "ResolveAddressesResponseDataItemComponents", "ResolveAddressesResponseDataItemKabupaten", "ResolveAddressesResponseDataItemKecamatan", "ResolveAddressesResponseDataItemKelurahan", "ResolveAddressesResponseDataItemMatchedItem", "ResolveAddressesResponseDataItemProvinsi", "ReverseGeocodeResponse", "ReverseGeocodeResponseData", "ReverseGeocodeResponseDataKabupaten", "ReverseGeocodeResponseDataKecamatan", "ReverseGeocodeResponseDataKelurahan", "ReverseGeocodeResponseDataProvinsi", "RevokeKeyResponse", "RevokeKeyResponseData", "RollKeyResponse", "RollKeyResponseData", "RollWebhookSecretResponse", "RollWebhookSecretResponseData", "SearchRegionsResponse", "SearchRegionsResponseItem", "SearchRegionsResponseItemMatch", "SearchRegionsResponseItemMatchCorrectionsItem", "SearchRegionsResponseItemMatchReading", "SearchRegionsResponseItemMatchReadingRewritesItem", "SubscribeResponse", "SubscribeResponseData", "TestWebhookResponse", "TestWebhookResponseData", "TestWebhookResponseDataAttemptLogItem", "TripayWebhookResponse", "UpdateAlertsResponse", "UpdateAlertsResponseData", "UpdateAlertsResponseDataAlertsItem", "UpdateAlertsResponseDataSettings", "UpdateBillingDetailsResponse", "UpdateBillingDetailsResponseData", "UpdateWebhookResponse", "UpdateWebhookResponseData"]

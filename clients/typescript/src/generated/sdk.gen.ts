@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.js';
-import type { AdminGetStatsData, AdminGetStatsErrors, AdminGetStatsResponses, AdminGetUserData, AdminGetUserErrors, AdminGetUserResponses, AdminGrantCreditsData, AdminGrantCreditsErrors, AdminGrantCreditsResponses, AdminGrantSubscriptionData, AdminGrantSubscriptionErrors, AdminGrantSubscriptionResponses, AdminListAuditData, AdminListAuditErrors, AdminListAuditResponses, AdminListReportsData, AdminListReportsErrors, AdminListReportsResponses, AdminListUsersData, AdminListUsersErrors, AdminListUsersResponses, AdminReviewReportData, AdminReviewReportErrors, AdminReviewReportResponses, AdminUpdateUserData, AdminUpdateUserErrors, AdminUpdateUserResponses, CancelJobData, CancelJobErrors, CancelJobResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ChangesFeedData, ChangesFeedResponses, ConvertCodesData, ConvertCodesErrors, ConvertCodesResponses, CreateJobData, CreateJobErrors, CreateJobResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateTopupData, CreateTopupErrors, CreateTopupResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecodeNikData, DecodeNikErrors, DecodeNikResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DemoRegionData, DemoRegionErrors, DemoRegionResponses, DemoReverseData, DemoReverseErrors, DemoReverseResponses, DemoSearchData, DemoSearchErrors, DemoSearchResponses, FinishOAuthData, FinishOAuthErrors, ForgotPasswordData, ForgotPasswordErrors, ForgotPasswordResponses, GetAuthConfigData, GetAuthConfigResponses, GetBillingStatusData, GetBillingStatusErrors, GetBillingStatusResponses, GetBoundaryData, GetBoundaryErrors, GetBoundaryResponses, GetBpsData, GetBpsErrors, GetBpsResponses, GetChangesMappingData, GetChangesMappingErrors, GetChangesMappingResponses, GetCoverageData, GetCoverageErrors, GetCoverageResponses, GetCreditsData, GetCreditsErrors, GetCreditsResponses, GetCuacaData, GetCuacaErrors, GetCuacaResponses, GetEditionsData, GetEditionsErrors, GetEditionsResponses, GetExportData, GetExportErrors, GetExportLicenseData, GetExportLicenseErrors, GetExportLicenseResponses, GetExportManifestData, GetExportManifestErrors, GetExportManifestResponses, GetExportResponses, GetGempaTerkiniData, GetGempaTerkiniErrors, GetGempaTerkiniResponses, GetHealthData, GetHealthResponses, GetHistoryData, GetHistoryErrors, GetHistoryResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetJobData, GetJobErrors, GetJobResponses, GetJobResultData, GetJobResultErrors, GetJobResultResponses, GetKabupatenData, GetKabupatenErrors, GetKabupatenResponses, GetKecamatanData, GetKecamatanErrors, GetKecamatanResponses, GetKelurahanData, GetKelurahanErrors, GetKelurahanResponses, GetMapStyleData, GetMapStyleResponses, GetMeData, GetMeErrors, GetMeResponses, GetNikData, GetNikErrors, GetNikResponses, GetProvinsiData, GetProvinsiErrors, GetProvinsiResponses, GetPulauData, GetPulauErrors, GetPulauResponses, GetStatusData, GetStatusResponses, GetTileData, GetTileErrors, GetTileJsonData, GetTileJsonErrors, GetTileJsonResponses, GetTileResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWilayahData, GetWilayahErrors, GetWilayahResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListCoverageMissingData, ListCoverageMissingErrors, ListCoverageMissingResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListJobsData, ListJobsErrors, ListJobsResponses, ListKabupatenData, ListKabupatenErrors, ListKabupatenResponses, ListKecamatanData, ListKecamatanErrors, ListKecamatanResponses, ListKelurahanData, ListKelurahanErrors, ListKelurahanResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListKodeposData, ListKodeposErrors, ListKodeposResponses, ListNearbyData, ListNearbyErrors, ListNearbyResponses, ListNeighborsData, ListNeighborsErrors, ListNeighborsResponses, ListOwnReportsData, ListOwnReportsErrors, ListOwnReportsResponses, ListPlansData, ListPlansResponses, ListProvinsiData, ListProvinsiErrors, ListProvinsiResponses, ListPulauData, ListPulauErrors, ListPulauResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, RedeliverWebhookData, RedeliverWebhookErrors, RedeliverWebhookResponses, RegisterData, RegisterErrors, RegisterResponses, ReportWrongFactData, ReportWrongFactErrors, ReportWrongFactResponses, ResendVerificationData, ResendVerificationErrors, ResendVerificationResponses, ResetPasswordData, ResetPasswordErrors, ResetPasswordResponses, ResolveAddressData, ResolveAddressErrors, ResolveAddressesData, ResolveAddressesErrors, ResolveAddressesResponses, ResolveAddressResponses, ReverseGeocodeData, ReverseGeocodeErrors, ReverseGeocodeResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RollKeyData, RollKeyErrors, RollKeyResponses, RollWebhookSecretData, RollWebhookSecretErrors, RollWebhookSecretResponses, SearchRegionsData, SearchRegionsErrors, SearchRegionsResponses, StartOAuthData, StartOAuthErrors, SubscribeData, SubscribeErrors, SubscribeResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, TripayWebhookData, TripayWebhookErrors, TripayWebhookResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, VerifyEmailData } from './types.gen.js';
+import type { AdminGetStatsData, AdminGetStatsErrors, AdminGetStatsResponses, AdminGetUserData, AdminGetUserErrors, AdminGetUserResponses, AdminGrantCreditsData, AdminGrantCreditsErrors, AdminGrantCreditsResponses, AdminGrantSubscriptionData, AdminGrantSubscriptionErrors, AdminGrantSubscriptionResponses, AdminListAuditData, AdminListAuditErrors, AdminListAuditResponses, AdminListReportsData, AdminListReportsErrors, AdminListReportsResponses, AdminListUsersData, AdminListUsersErrors, AdminListUsersResponses, AdminReviewReportData, AdminReviewReportErrors, AdminReviewReportResponses, AdminUpdateUserData, AdminUpdateUserErrors, AdminUpdateUserResponses, CancelJobData, CancelJobErrors, CancelJobResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ChangesFeedData, ChangesFeedResponses, ConvertCodesData, ConvertCodesErrors, ConvertCodesResponses, CreateJobData, CreateJobErrors, CreateJobResponses, CreateKeyData, CreateKeyErrors, CreateKeyResponses, CreateTopupData, CreateTopupErrors, CreateTopupResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecodeNikData, DecodeNikErrors, DecodeNikResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DemoRegionData, DemoRegionErrors, DemoRegionResponses, DemoReverseData, DemoReverseErrors, DemoReverseResponses, DemoSearchData, DemoSearchErrors, DemoSearchResponses, FinishOAuthData, FinishOAuthErrors, ForgotPasswordData, ForgotPasswordErrors, ForgotPasswordResponses, GetAlertsData, GetAlertsErrors, GetAlertsResponses, GetAuthConfigData, GetAuthConfigResponses, GetBillingDetailsData, GetBillingDetailsErrors, GetBillingDetailsResponses, GetBillingStatusData, GetBillingStatusErrors, GetBillingStatusResponses, GetBoundaryData, GetBoundaryErrors, GetBoundaryResponses, GetBpsData, GetBpsErrors, GetBpsResponses, GetChangesMappingData, GetChangesMappingErrors, GetChangesMappingResponses, GetCoverageData, GetCoverageErrors, GetCoverageResponses, GetCreditsData, GetCreditsErrors, GetCreditsResponses, GetCuacaData, GetCuacaErrors, GetCuacaResponses, GetEditionsData, GetEditionsErrors, GetEditionsResponses, GetExportData, GetExportErrors, GetExportFlatGeobufData, GetExportFlatGeobufErrors, GetExportFlatGeobufResponses, GetExportLicenseData, GetExportLicenseErrors, GetExportLicenseResponses, GetExportManifestData, GetExportManifestErrors, GetExportManifestResponses, GetExportResponses, GetGempaTerkiniData, GetGempaTerkiniErrors, GetGempaTerkiniResponses, GetHealthData, GetHealthResponses, GetHistoryData, GetHistoryErrors, GetHistoryResponses, GetInvoiceData, GetInvoiceErrors, GetInvoiceResponses, GetJobData, GetJobErrors, GetJobResponses, GetJobResultData, GetJobResultErrors, GetJobResultResponses, GetKabupatenData, GetKabupatenErrors, GetKabupatenResponses, GetKecamatanData, GetKecamatanErrors, GetKecamatanResponses, GetKelurahanData, GetKelurahanErrors, GetKelurahanResponses, GetMapStyleData, GetMapStyleErrors, GetMapStyleResponses, GetMapTokenData, GetMapTokenErrors, GetMapTokenResponses, GetMeData, GetMeErrors, GetMeResponses, GetNikData, GetNikErrors, GetNikResponses, GetOgcApiDefinitionData, GetOgcApiDefinitionErrors, GetOgcApiDefinitionResponses, GetOgcCollectionData, GetOgcCollectionErrors, GetOgcCollectionResponses, GetOgcCollectionsData, GetOgcCollectionsErrors, GetOgcCollectionsResponses, GetOgcConformanceData, GetOgcConformanceErrors, GetOgcConformanceResponses, GetOgcItemData, GetOgcItemErrors, GetOgcItemResponses, GetOgcItemsData, GetOgcItemsErrors, GetOgcItemsResponses, GetOgcLandingPageData, GetOgcLandingPageErrors, GetOgcLandingPageResponses, GetOgcQueryablesData, GetOgcQueryablesErrors, GetOgcQueryablesResponses, GetProvinsiData, GetProvinsiErrors, GetProvinsiResponses, GetPulauData, GetPulauErrors, GetPulauResponses, GetReceiptData, GetReceiptErrors, GetReceiptResponses, GetStatusData, GetStatusResponses, GetTileData, GetTileErrors, GetTileJsonData, GetTileJsonErrors, GetTileJsonResponses, GetTileResponses, GetUsageData, GetUsageErrors, GetUsageResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWilayahData, GetWilayahErrors, GetWilayahResponses, ListChangesData, ListChangesErrors, ListChangesResponses, ListCoverageMissingData, ListCoverageMissingErrors, ListCoverageMissingResponses, ListInvoicesData, ListInvoicesErrors, ListInvoicesResponses, ListJobsData, ListJobsErrors, ListJobsResponses, ListKabupatenData, ListKabupatenErrors, ListKabupatenResponses, ListKecamatanData, ListKecamatanErrors, ListKecamatanResponses, ListKelurahanData, ListKelurahanErrors, ListKelurahanResponses, ListKeysData, ListKeysErrors, ListKeysResponses, ListKodeposData, ListKodeposErrors, ListKodeposResponses, ListNearbyData, ListNearbyErrors, ListNearbyResponses, ListNeighborsData, ListNeighborsErrors, ListNeighborsResponses, ListOwnReportsData, ListOwnReportsErrors, ListOwnReportsResponses, ListPlansData, ListPlansResponses, ListProvinsiData, ListProvinsiErrors, ListProvinsiResponses, ListPulauData, ListPulauErrors, ListPulauResponses, ListReceiptsData, ListReceiptsErrors, ListReceiptsResponses, ListRequestsData, ListRequestsErrors, ListRequestsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LoginData, LoginErrors, LoginResponses, LogoutAllData, LogoutAllErrors, LogoutAllResponses, LogoutData, LogoutErrors, LogoutResponses, RedeliverWebhookData, RedeliverWebhookErrors, RedeliverWebhookResponses, RegisterData, RegisterErrors, RegisterResponses, ReportWrongFactData, ReportWrongFactErrors, ReportWrongFactResponses, ResendVerificationData, ResendVerificationErrors, ResendVerificationResponses, ResetPasswordData, ResetPasswordErrors, ResetPasswordResponses, ResolveAddressData, ResolveAddressErrors, ResolveAddressesData, ResolveAddressesErrors, ResolveAddressesResponses, ResolveAddressResponses, ReverseGeocodeData, ReverseGeocodeErrors, ReverseGeocodeResponses, RevokeKeyData, RevokeKeyErrors, RevokeKeyResponses, RollKeyData, RollKeyErrors, RollKeyResponses, RollWebhookSecretData, RollWebhookSecretErrors, RollWebhookSecretResponses, SearchRegionsData, SearchRegionsErrors, SearchRegionsResponses, StartOAuthData, StartOAuthErrors, SubscribeData, SubscribeErrors, SubscribeResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, TripayWebhookData, TripayWebhookErrors, TripayWebhookResponses, UpdateAlertsData, UpdateAlertsErrors, UpdateAlertsResponses, UpdateBillingDetailsData, UpdateBillingDetailsErrors, UpdateBillingDetailsResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, VerifyEmailData } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -228,6 +228,43 @@ export const getUsage = <ThrowOnError extends boolean = true>(options?: Options<
 });
 
 /**
+ * Your request log
+ *
+ * Your account's calls, newest first: REST and MCP data calls (failed ones too), tiles by map view, bulk jobs by job. Each with its key's label, status, error code, latency, request id and data version; the caller's IP for secret keys. Filter by `request_id` (paste it from an error answer), `key`, `status` (`4xx`, `402`), `code`, `route`, `surface` and time (`from`, `to`); page with `cursor`. Kept 7 days (longer on larger plans: `meta.kept_days`). A call appears within about a second (a map view within 10 seconds).
+ */
+export const listRequests = <ThrowOnError extends boolean = true>(options?: Options<ListRequestsData, ThrowOnError>): RequestResult<ListRequestsResponses, ListRequestsErrors, ThrowOnError> => (options?.client ?? client).get<ListRequestsResponses, ListRequestsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/user/requests',
+    ...options
+});
+
+/**
+ * Your alerts and limits
+ *
+ * Your settings (monthly spend limit, low-credits level, language of emails), what this month stands at (calls against the quota, credits spent beyond it against the limit) and the alerts sent: 80% and 100% of the quota, credits below your level, the spend limit reached; each once per month, by email and as the `usage.threshold` webhook event.
+ */
+export const getAlerts = <ThrowOnError extends boolean = true>(options?: Options<GetAlertsData, ThrowOnError>): RequestResult<GetAlertsResponses, GetAlertsErrors, ThrowOnError> => (options?.client ?? client).get<GetAlertsResponses, GetAlertsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/user/alerts',
+    ...options
+});
+
+/**
+ * Set your spend limit and alerts
+ *
+ * Changes the fields given (the others stay): `spend_limit` (credits that may be spent beyond the quota per UTC month; past it calls get 402 `SPEND_LIMIT_REACHED`; 0 spends none; null removes it), `low_credits_below` (null: no low-credits alert), `language` (`id` or `en`, for the emails). Applies to the next call.
+ */
+export const updateAlerts = <ThrowOnError extends boolean = true>(options: Options<UpdateAlertsData, ThrowOnError>): RequestResult<UpdateAlertsResponses, UpdateAlertsErrors, ThrowOnError> => (options.client ?? client).put<UpdateAlertsResponses, UpdateAlertsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/user/alerts',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * List your webhook endpoints
  *
  * Newest first. Signing secrets are never shown again.
@@ -436,6 +473,54 @@ export const getInvoice = <ThrowOnError extends boolean = true>(options: Options
 });
 
 /**
+ * Your billing details
+ *
+ * The company, NPWP and address your receipts are made out to (null: not given; receipts then name your account).
+ */
+export const getBillingDetails = <ThrowOnError extends boolean = true>(options?: Options<GetBillingDetailsData, ThrowOnError>): RequestResult<GetBillingDetailsResponses, GetBillingDetailsErrors, ThrowOnError> => (options?.client ?? client).get<GetBillingDetailsResponses, GetBillingDetailsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/billing/details',
+    ...options
+});
+
+/**
+ * Set your billing details
+ *
+ * Changes the fields given (null or empty clears one): `company_name`, `npwp` (15 digits as 99.999.999.9-999.999, or 16; dots, dashes and spaces are ignored), `address` (one line). Receipts issued from now on name them; receipts already issued keep what they said.
+ */
+export const updateBillingDetails = <ThrowOnError extends boolean = true>(options: Options<UpdateBillingDetailsData, ThrowOnError>): RequestResult<UpdateBillingDetailsResponses, UpdateBillingDetailsErrors, ThrowOnError> => (options.client ?? client).put<UpdateBillingDetailsResponses, UpdateBillingDetailsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/billing/details',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Your receipts
+ *
+ * A receipt (kwitansi) for each settled top-up and plan payment, newest first (at most 100).
+ */
+export const listReceipts = <ThrowOnError extends boolean = true>(options?: Options<ListReceiptsData, ThrowOnError>): RequestResult<ListReceiptsResponses, ListReceiptsErrors, ThrowOnError> => (options?.client ?? client).get<ListReceiptsResponses, ListReceiptsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/billing/receipts',
+    ...options
+});
+
+/**
+ * One of your receipts (JSON, or a page to print)
+ *
+ * By the paid invoice's id. JSON by default; with `Accept: text/html` (a browser) the receipt as one A4 page to print or save as PDF: seller and buyer, date, Tripay reference, items, the amount in rupiah and in Indonesian words, your company and NPWP when your billing details gave them. An unpaid, unknown or another user's invoice is 404.
+ */
+export const getReceipt = <ThrowOnError extends boolean = true>(options: Options<GetReceiptData, ThrowOnError>): RequestResult<GetReceiptResponses, GetReceiptErrors, ThrowOnError> => (options.client ?? client).get<GetReceiptResponses, GetReceiptErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/billing/receipts/{id}',
+    ...options
+});
+
+/**
  * List and search users
  *
  * Oldest first; `q` matches email or name (contains).
@@ -621,6 +706,93 @@ export const reportWrongFact = <ThrowOnError extends boolean = true>(options: Op
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * OGC API – Features: landing page
+ *
+ * Links to the API definition, the conformance classes and the collections (one per level). No key needed.
+ */
+export const getOgcLandingPage = <ThrowOnError extends boolean = true>(options?: Options<GetOgcLandingPageData, ThrowOnError>): RequestResult<GetOgcLandingPageResponses, GetOgcLandingPageErrors, ThrowOnError> => (options?.client ?? client).get<GetOgcLandingPageResponses, GetOgcLandingPageErrors, ThrowOnError>({ url: '/ogc', ...options });
+
+/**
+ * OGC API – Features: conformance classes
+ *
+ * The conformance classes implemented: Part 1 core, GeoJSON, HTML, OpenAPI 3.0; Part 3 queryables. No key needed.
+ */
+export const getOgcConformance = <ThrowOnError extends boolean = true>(options?: Options<GetOgcConformanceData, ThrowOnError>): RequestResult<GetOgcConformanceResponses, GetOgcConformanceErrors, ThrowOnError> => (options?.client ?? client).get<GetOgcConformanceResponses, GetOgcConformanceErrors, ThrowOnError>({ url: '/ogc/conformance', ...options });
+
+/**
+ * OGC API – Features: its API definition (OpenAPI 3.0)
+ *
+ * The OGC API's own definition, its server /ogc, each collection's items path with its queryables (where GDAL looks for them). No key needed.
+ */
+export const getOgcApiDefinition = <ThrowOnError extends boolean = true>(options?: Options<GetOgcApiDefinitionData, ThrowOnError>): RequestResult<GetOgcApiDefinitionResponses, GetOgcApiDefinitionErrors, ThrowOnError> => (options?.client ?? client).get<GetOgcApiDefinitionResponses, GetOgcApiDefinitionErrors, ThrowOnError>({ url: '/ogc/api', ...options });
+
+/**
+ * OGC API – Features: the collections
+ *
+ * One collection per level (provinsi, kabupaten, kecamatan, kelurahan), each with its extent, CRS84, the edition of the code list, and the licence and attribution of its sources. Counts against the per-minute rate, not the quota.
+ */
+export const getOgcCollections = <ThrowOnError extends boolean = true>(options?: Options<GetOgcCollectionsData, ThrowOnError>): RequestResult<GetOgcCollectionsResponses, GetOgcCollectionsErrors, ThrowOnError> => (options?.client ?? client).get<GetOgcCollectionsResponses, GetOgcCollectionsErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/ogc/collections',
+    ...options
+});
+
+/**
+ * OGC API – Features: one collection
+ *
+ * A level's collection: extent, CRS84, links (items, queryables, the FlatGeobuf file), the edition and the sources with their licences.
+ */
+export const getOgcCollection = <ThrowOnError extends boolean = true>(options: Options<GetOgcCollectionData, ThrowOnError>): RequestResult<GetOgcCollectionResponses, GetOgcCollectionErrors, ThrowOnError> => (options.client ?? client).get<GetOgcCollectionResponses, GetOgcCollectionErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/ogc/collections/{collectionId}',
+    ...options
+});
+
+/**
+ * OGC API – Features: the properties a collection filters on
+ *
+ * A JSON Schema (OGC API – Features Part 3) of the properties the items take as filters: the parents' codes, the name and a few more.
+ */
+export const getOgcQueryables = <ThrowOnError extends boolean = true>(options: Options<GetOgcQueryablesData, ThrowOnError>): RequestResult<GetOgcQueryablesResponses, GetOgcQueryablesErrors, ThrowOnError> => (options.client ?? client).get<GetOgcQueryablesResponses, GetOgcQueryablesErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/ogc/collections/{collectionId}/queryables',
+    ...options
+});
+
+/**
+ * OGC API – Features: a page of a collection's features
+ *
+ * A GeoJSON FeatureCollection of current regions in id order: id is the Kemendagri code, properties as the by-id answer gives them (flat: population in three columns; every parent's code; BPS codes), boundaries simplified by default (simplify=0: the stored precision). limit: default 100, at most 1000 (more is 400); a page also stops at about 2 MiB of GeoJSON, so numberReturned may be below limit: follow the next link (it carries `after`, the last code). bbox (CRS84) selects the features whose bounding box intersects it; the collection's queryables filter by property (?kabupaten_id=32.73, ?name=Suka*). One call per page.
+ */
+export const getOgcItems = <ThrowOnError extends boolean = true>(options: Options<GetOgcItemsData, ThrowOnError>): RequestResult<GetOgcItemsResponses, GetOgcItemsErrors, ThrowOnError> => (options.client ?? client).get<GetOgcItemsResponses, GetOgcItemsErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/ogc/collections/{collectionId}/items',
+    ...options
+});
+
+/**
+ * OGC API – Features: one feature
+ *
+ * One current region of the collection by its code (dots optional), as a GeoJSON Feature. One call.
+ */
+export const getOgcItem = <ThrowOnError extends boolean = true>(options: Options<GetOgcItemData, ThrowOnError>): RequestResult<GetOgcItemResponses, GetOgcItemErrors, ThrowOnError> => (options.client ?? client).get<GetOgcItemResponses, GetOgcItemErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/ogc/collections/{collectionId}/items/{featureId}',
+    ...options
+});
+
+/**
+ * A level's FlatGeobuf file, by HTTP range requests
+ *
+ * Every region of a level that has a boundary, with its properties, as FlatGeobuf with a packed Hilbert R-tree index (EPSG:4326): open the URL in QGIS or GDAL (/vsicurl/), which read only the ranges they need. HEAD gives the size; GET takes one `Range: bytes=...` (206 with Content-Range) or none (the whole file, 200). For paid plans. Metering: a range that names at most 1 MiB (`bytes=first-last`, `bytes=-suffix`) is a tenth of a call; the whole file, an open range (`bytes=first-`) or a longer one is one call; HEAD counts against the per-minute rate only.
+ */
+export const getExportFlatGeobuf = <ThrowOnError extends boolean = true>(options: Options<GetExportFlatGeobufData, ThrowOnError>): RequestResult<GetExportFlatGeobufResponses, GetExportFlatGeobufErrors, ThrowOnError> => (options.client ?? client).get<GetExportFlatGeobufResponses, GetExportFlatGeobufErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/api/v1/wilayah/export/{level}.fgb',
+    ...options
 });
 
 /**
@@ -977,7 +1149,7 @@ export const resolveAddresses = <ThrowOnError extends boolean = true>(options: O
 /**
  * Bulk export: every region of one level as one file to load into your own database.
  *
- * Bulk export: every region of one level as one file to load into your own database. CSV, JSON or GeoJSON with each region's boundary (MultiPolygon, as /wilayah/{id}/boundary answers it); active and retired regions (is_active 0). Use it instead of paging through the lists when you need the whole dataset; its rows are the list endpoints' records. The answer is streamed, names the data version (x-data-version, and the file name), and carries its SHA-256 (x-checksum-sha256, etag); the licence (ODbL, with MIT sources) is GET /wilayah/export/license, sizes and checksums of every file GET /wilayah/export/manifest. For paid plans (the free plan answers 403 PLAN_REQUIRED); each request counts as one call.
+ * Bulk export: every region of one level as one file to load into your own database. CSV, JSON, GeoJSON or FlatGeobuf with each region's boundary (MultiPolygon, as /wilayah/{id}/boundary answers it); active and retired regions (is_active 0). Use it instead of paging through the lists when you need the whole dataset; its rows are the list endpoints' records. The answer is streamed, names the data version (x-data-version, and the file name), and carries its SHA-256 (x-checksum-sha256, etag); the licence (ODbL, with MIT sources) is GET /wilayah/export/license, sizes and checksums of every file GET /wilayah/export/manifest. For paid plans (the free plan answers 403 PLAN_REQUIRED); each request counts as one call.
  */
 export const getExport = <ThrowOnError extends boolean = true>(options: Options<GetExportData, ThrowOnError>): RequestResult<GetExportResponses, GetExportErrors, ThrowOnError> => (options.client ?? client).get<GetExportResponses, GetExportErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }],
@@ -1078,9 +1250,9 @@ export const getTileJson = <ThrowOnError extends boolean = true>(options?: Optio
 /**
  * A MapLibre style of the boundaries
  *
- * A MapLibre style with the boundaries of every level, their labels and a plain background (no third-party basemap, glyphs or sprites); the layer kabupaten-density (hidden) is a choropleth of population density. Public (no key): give MapLibre your key for the tiles with transformRequest (docs/api.md, Maps).
+ * A MapLibre style with the boundaries of every level, their labels and a plain background (no third-party basemap, glyphs or sprites); the layer kabupaten-density (hidden) is a choropleth of population density. Public (no key): give MapLibre your key for the tiles with transformRequest (docs/api.md, Maps). `maxzoom` caps the tiles' source (MapLibre draws deeper zooms from it): the site's own map asks for 10.
  */
-export const getMapStyle = <ThrowOnError extends boolean = true>(options?: Options<GetMapStyleData, ThrowOnError>): RequestResult<GetMapStyleResponses, unknown, ThrowOnError> => (options?.client ?? client).get<GetMapStyleResponses, unknown, ThrowOnError>({ url: '/tiles/style.json', ...options });
+export const getMapStyle = <ThrowOnError extends boolean = true>(options?: Options<GetMapStyleData, ThrowOnError>): RequestResult<GetMapStyleResponses, GetMapStyleErrors, ThrowOnError> => (options?.client ?? client).get<GetMapStyleResponses, GetMapStyleErrors, ThrowOnError>({ url: '/tiles/style.json', ...options });
 
 /**
  * Demo search (no key)
@@ -1099,7 +1271,7 @@ export const demoReverse = <ThrowOnError extends boolean = true>(options: Option
 /**
  * Demo region card (no key)
  *
- * The map explorer's region card: the region as GET /api/v1/wilayah/{id} answers it, its parents' names and its villages' postal codes (at most 100; none for a provinsi), limited per client IP, metered to no account.
+ * The map explorer's region card: the region as GET /api/v1/wilayah/{id} answers it, its parents' names, its villages' postal codes (at most 100; none for a provinsi) and its bounding box (`bbox`, [west, south, east, north]; null without a boundary), limited per client IP, metered to no account.
  */
 export const demoRegion = <ThrowOnError extends boolean = true>(options: Options<DemoRegionData, ThrowOnError>): RequestResult<DemoRegionResponses, DemoRegionErrors, ThrowOnError> => (options.client ?? client).get<DemoRegionResponses, DemoRegionErrors, ThrowOnError>({ url: '/demo/region/{id}', ...options });
 
@@ -1109,3 +1281,10 @@ export const demoRegion = <ThrowOnError extends boolean = true>(options: Options
  * Which regulation the data follows, the seed this deployment was built with and whether D1 holds it, and the counts and coverage of the current codes.
  */
 export const getStatus = <ThrowOnError extends boolean = true>(options?: Options<GetStatusData, ThrowOnError>): RequestResult<GetStatusResponses, unknown, ThrowOnError> => (options?.client ?? client).get<GetStatusResponses, unknown, ThrowOnError>({ url: '/status', ...options });
+
+/**
+ * The site map's token (this site's pages only)
+ *
+ * For this site's own map pages: a token for tiles up to zoom 9 without a key, valid 10 minutes, for the page's origin (Origin or Referer) and the client's network only. Limited like the tiles it grants.
+ */
+export const getMapToken = <ThrowOnError extends boolean = true>(options?: Options<GetMapTokenData, ThrowOnError>): RequestResult<GetMapTokenResponses, GetMapTokenErrors, ThrowOnError> => (options?.client ?? client).get<GetMapTokenResponses, GetMapTokenErrors, ThrowOnError>({ url: '/map/token', ...options });

@@ -11,7 +11,7 @@ export type Error = {
         /**
          * Stable, machine-readable: branch on this
          */
-        code: 'INVALID_QUERY' | 'INVALID_JSON' | 'VALIDATION_ERROR' | 'CHALLENGE_REQUIRED' | 'INVALID_RESET_TOKEN' | 'MISSING_TOKEN' | 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'QUOTA_EXCEEDED' | 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED' | 'CHALLENGE_FAILED' | 'ACCOUNT_SUSPENDED' | 'PLAN_REQUIRED' | 'ORIGIN_NOT_ALLOWED' | 'SECRET_KEY_REQUIRED' | 'NOT_FOUND' | 'NO_SUBSCRIPTION' | 'METHOD_NOT_ALLOWED' | 'EMAIL_TAKEN' | 'ALREADY_VERIFIED' | 'KEY_LIMIT_REACHED' | 'KEY_REVOKED' | 'KEY_CHANGED' | 'WEBHOOK_LIMIT_REACHED' | 'LAST_ADMIN' | 'TOO_MANY_OPEN_INVOICES' | 'PAYMENT_AMOUNT_MISMATCH' | 'JOB_FINISHED' | 'JOB_NOT_FINISHED' | 'REPORT_CLOSED' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'UPSTREAM_ERROR' | 'PAYMENT_NOT_CONFIGURED' | 'SERVICE_UNAVAILABLE' | 'UPSTREAM_TIMEOUT';
+        code: 'INVALID_QUERY' | 'INVALID_JSON' | 'VALIDATION_ERROR' | 'CHALLENGE_REQUIRED' | 'INVALID_RESET_TOKEN' | 'MISSING_TOKEN' | 'UNAUTHORIZED' | 'INVALID_TOKEN' | 'INVALID_CREDENTIALS' | 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'INVALID_SIGNATURE' | 'QUOTA_EXCEEDED' | 'SPEND_LIMIT_REACHED' | 'FORBIDDEN' | 'EMAIL_NOT_VERIFIED' | 'CHALLENGE_FAILED' | 'ACCOUNT_SUSPENDED' | 'PLAN_REQUIRED' | 'ORIGIN_NOT_ALLOWED' | 'SECRET_KEY_REQUIRED' | 'NOT_FOUND' | 'NO_SUBSCRIPTION' | 'METHOD_NOT_ALLOWED' | 'EMAIL_TAKEN' | 'ALREADY_VERIFIED' | 'KEY_LIMIT_REACHED' | 'KEY_REVOKED' | 'KEY_CHANGED' | 'WEBHOOK_LIMIT_REACHED' | 'LAST_ADMIN' | 'TOO_MANY_OPEN_INVOICES' | 'PAYMENT_AMOUNT_MISMATCH' | 'JOB_FINISHED' | 'JOB_NOT_FINISHED' | 'REPORT_CLOSED' | 'DELIVERY_PENDING' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RANGE_NOT_SATISFIABLE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'UPSTREAM_ERROR' | 'PAYMENT_NOT_CONFIGURED' | 'SERVICE_UNAVAILABLE' | 'UPSTREAM_TIMEOUT';
         /**
          * For people: what happened and what to do
          */
@@ -34,7 +34,7 @@ export type Error = {
  * The body of every delivery (Standard Webhooks): headers webhook-id (the same on every retry: dedupe on it), webhook-timestamp (Unix seconds) and webhook-signature (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`).
  */
 export type WebhookPayload = {
-    type: 'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed' | 'webhook.test';
+    type: 'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed' | 'usage.threshold' | 'webhook.test';
     /**
      * ISO 8601: when the event happened
      */
@@ -142,6 +142,39 @@ export type WebhookPayload = {
              */
             result_url: string | null;
         };
+    } | {
+        /**
+         * YYYY-MM (UTC): the month the alert belongs to
+         */
+        month: string;
+        /**
+         * quota: the month's calls reached `threshold`% of the plan's quota; credits: the credits left fell below `threshold`; spend_limit: calls were refused at the monthly spend limit (`threshold` credits)
+         */
+        kind: 'quota' | 'credits' | 'spend_limit';
+        /**
+         * 80 or 100 (percent of the quota); the credit level you set; your spend limit
+         */
+        threshold: number;
+        /**
+         * Calls counted this month when it fired
+         */
+        used: number;
+        /**
+         * The plan's monthly quota
+         */
+        quota: number;
+        /**
+         * credits: the credits left when it fired; else null
+         */
+        credits_left: number | null;
+        /**
+         * credits, spend_limit: credits spent beyond the quota this month; else null
+         */
+        spent: number | null;
+        /**
+         * Where to see usage, alerts and limits (null when the deployment does not say its address)
+         */
+        portal_url: string | null;
     } | {
         endpoint_id: string;
         message: string;
@@ -1139,6 +1172,311 @@ export type GetUsageResponses = {
 
 export type GetUsageResponse = GetUsageResponses[keyof GetUsageResponses];
 
+export type ListRequestsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * One call: the request id of its answer (`x-request-id`, or `error.request_id`)
+         */
+        request_id?: string;
+        /**
+         * Calls of one API key: its id (`key_...`)
+         */
+        key?: string;
+        /**
+         * A status class (`2xx`, `4xx`, `5xx`) or one status (`402`)
+         */
+        status?: string;
+        /**
+         * Calls that failed with this error code
+         */
+        code?: string;
+        /**
+         * One route: its path template (`/wilayah/search`), MCP tool (`wilayah_search`), `/tiles/{z}/{x}/{y}.mvt` or `/jobs`
+         */
+        route?: string;
+        /**
+         * rest, mcp, tiles (a line per map view) or jobs (a line per job created)
+         */
+        surface?: 'rest' | 'mcp' | 'tiles' | 'jobs';
+        /**
+         * Calls at or after this time (ISO 8601)
+         */
+        from?: string;
+        /**
+         * Calls before this time (ISO 8601)
+         */
+        to?: string;
+        /**
+         * `meta.next_cursor` of the previous page
+         */
+        cursor?: string;
+        /**
+         * Calls per page, 1 to 100 (default 50)
+         */
+        limit?: number;
+    };
+    url: '/user/requests';
+};
+
+export type ListRequestsErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+};
+
+export type ListRequestsError = ListRequestsErrors[keyof ListRequestsErrors];
+
+export type ListRequestsResponses = {
+    /**
+     * A page of your calls
+     */
+    200: {
+        /**
+         * Newest first
+         */
+        data: Array<{
+            /**
+             * The answer's x-request-id (a map view: its first tile's)
+             */
+            request_id: string;
+            /**
+             * ISO 8601, UTC: when the request arrived
+             */
+            at: string;
+            /**
+             * The key's label (never its secret)
+             */
+            key: {
+                id: string;
+                name: string | null;
+                prefix: string | null;
+            };
+            surface: 'rest' | 'mcp' | 'tiles' | 'jobs';
+            /**
+             * GET or POST; tools/call for MCP
+             */
+            method: string;
+            route: string;
+            /**
+             * The HTTP status answered (an MCP tool error: the status the same error has over REST)
+             */
+            status: number;
+            error_code: string | null;
+            /**
+             * From arrival to the answer (a map view: its slowest tile)
+             */
+            latency_ms: number;
+            /**
+             * x-data-version of the answer
+             */
+            data_version: string | null;
+            /**
+             * The caller's address, for secret keys only
+             */
+            ip: string | null;
+            /**
+             * Requests this line stands for: 1, or the tiles of a map view
+             */
+            count: number;
+        }>;
+        meta: {
+            /**
+             * Pass as `cursor` for older calls; null on the last page
+             */
+            next_cursor: string | null;
+            limit: number;
+            /**
+             * How many days your plan keeps the log
+             */
+            kept_days: number;
+        };
+    };
+};
+
+export type ListRequestsResponse = ListRequestsResponses[keyof ListRequestsResponses];
+
+export type GetAlertsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/user/alerts';
+};
+
+export type GetAlertsErrors = {
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+};
+
+export type GetAlertsError = GetAlertsErrors[keyof GetAlertsErrors];
+
+export type GetAlertsResponses = {
+    /**
+     * Settings, this month and the alerts sent
+     */
+    200: {
+        data: {
+            settings: {
+                spend_limit: number | null;
+                low_credits_below: number | null;
+                language: 'id' | 'en';
+            };
+            /**
+             * YYYY-MM (UTC)
+             */
+            month: string;
+            /**
+             * Calls counted this month
+             */
+            used: number;
+            /**
+             * The plan's monthly quota
+             */
+            quota: number;
+            /**
+             * Credits spent beyond the quota this month (and held by running jobs): what the spend limit counts
+             */
+            spent: number;
+            /**
+             * Alerts sent, newest first (at most 50)
+             */
+            alerts: Array<{
+                month: string;
+                kind: 'quota' | 'credits' | 'spend_limit';
+                threshold: number;
+                used: number;
+                quota: number;
+                credits_left: number | null;
+                spent: number | null;
+                /**
+                 * ISO 8601: when it fired
+                 */
+                at: string;
+                /**
+                 * Whether the email was handed to the mail provider
+                 */
+                emailed: boolean;
+            }>;
+        };
+    };
+};
+
+export type GetAlertsResponse = GetAlertsResponses[keyof GetAlertsResponses];
+
+export type UpdateAlertsData = {
+    body: {
+        /**
+         * Credits that may be spent beyond the quota per UTC month; past it calls get 402 SPEND_LIMIT_REACHED. 0: none; null: no limit
+         */
+        spend_limit?: number | null;
+        /**
+         * Email and usage.threshold when the credits left fall below this; null: no such alert
+         */
+        low_credits_below?: number | null;
+        /**
+         * The language of the account's emails
+         */
+        language?: 'id' | 'en';
+    };
+    path?: never;
+    query?: never;
+    url: '/user/alerts';
+};
+
+export type UpdateAlertsErrors = {
+    /**
+     * Error: `INVALID_JSON`, `VALIDATION_ERROR`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `PAYLOAD_TOO_LARGE`
+     */
+    413: Error;
+    /**
+     * Error: `UNSUPPORTED_MEDIA_TYPE`
+     */
+    415: Error;
+};
+
+export type UpdateAlertsError = UpdateAlertsErrors[keyof UpdateAlertsErrors];
+
+export type UpdateAlertsResponses = {
+    /**
+     * Settings, this month and the alerts sent
+     */
+    200: {
+        data: {
+            settings: {
+                spend_limit: number | null;
+                low_credits_below: number | null;
+                language: 'id' | 'en';
+            };
+            /**
+             * YYYY-MM (UTC)
+             */
+            month: string;
+            /**
+             * Calls counted this month
+             */
+            used: number;
+            /**
+             * The plan's monthly quota
+             */
+            quota: number;
+            /**
+             * Credits spent beyond the quota this month (and held by running jobs): what the spend limit counts
+             */
+            spent: number;
+            /**
+             * Alerts sent, newest first (at most 50)
+             */
+            alerts: Array<{
+                month: string;
+                kind: 'quota' | 'credits' | 'spend_limit';
+                threshold: number;
+                used: number;
+                quota: number;
+                credits_left: number | null;
+                spent: number | null;
+                /**
+                 * ISO 8601: when it fired
+                 */
+                at: string;
+                /**
+                 * Whether the email was handed to the mail provider
+                 */
+                emailed: boolean;
+            }>;
+        };
+    };
+};
+
+export type UpdateAlertsResponse = UpdateAlertsResponses[keyof UpdateAlertsResponses];
+
 export type ListWebhooksData = {
     body?: never;
     path?: never;
@@ -1170,7 +1508,7 @@ export type ListWebhooksResponses = {
              */
             id: string;
             url: string;
-            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
+            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed' | 'usage.threshold'>;
             regions: Array<string>;
             enabled: boolean;
             /**
@@ -1199,9 +1537,9 @@ export type CreateWebhookData = {
          */
         url: string;
         /**
-         * edition.published (a new edition of the code list), regions.changed (its changes in your regions), job.completed and job.failed (your bulk jobs)
+         * edition.published (a new edition of the code list), regions.changed (its changes in your regions), job.completed and job.failed (your bulk jobs), usage.threshold (your account's alerts: 80% and 100% of the quota, credits below your level, the spend limit reached)
          */
-        events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
+        events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed' | 'usage.threshold'>;
         /**
          * regions.changed only: the region code prefixes you care about (a change matches when code_before or code_after starts with one). Empty: every region.
          */
@@ -1257,7 +1595,7 @@ export type CreateWebhookResponses = {
              */
             id: string;
             url: string;
-            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
+            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed' | 'usage.threshold'>;
             regions: Array<string>;
             enabled: boolean;
             /**
@@ -1323,7 +1661,7 @@ export type DeleteWebhookResponses = {
              */
             id: string;
             url: string;
-            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
+            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed' | 'usage.threshold'>;
             regions: Array<string>;
             enabled: boolean;
             /**
@@ -1385,7 +1723,7 @@ export type GetWebhookResponses = {
              */
             id: string;
             url: string;
-            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
+            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed' | 'usage.threshold'>;
             regions: Array<string>;
             enabled: boolean;
             /**
@@ -1414,9 +1752,9 @@ export type UpdateWebhookData = {
          */
         url?: string;
         /**
-         * edition.published (a new edition of the code list), regions.changed (its changes in your regions), job.completed and job.failed (your bulk jobs)
+         * edition.published (a new edition of the code list), regions.changed (its changes in your regions), job.completed and job.failed (your bulk jobs), usage.threshold (your account's alerts: 80% and 100% of the quota, credits below your level, the spend limit reached)
          */
-        events?: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
+        events?: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed' | 'usage.threshold'>;
         /**
          * regions.changed only: the region code prefixes you care about (a change matches when code_before or code_after starts with one). Empty: every region.
          */
@@ -1473,7 +1811,7 @@ export type UpdateWebhookResponses = {
              */
             id: string;
             url: string;
-            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
+            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed' | 'usage.threshold'>;
             regions: Array<string>;
             enabled: boolean;
             /**
@@ -1539,7 +1877,7 @@ export type RollWebhookSecretResponses = {
              */
             id: string;
             url: string;
-            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed'>;
+            events: Array<'edition.published' | 'regions.changed' | 'job.completed' | 'job.failed' | 'usage.threshold'>;
             regions: Array<string>;
             enabled: boolean;
             /**
@@ -1954,6 +2292,10 @@ export type ListPlansResponses = {
             monthly_quota: number;
             rate_limit_per_minute: number | null;
             features: Array<string>;
+            /**
+             * How many days GET /user/requests keeps your calls on this plan
+             */
+            request_log_days: number;
         }>;
     };
 };
@@ -2503,6 +2845,253 @@ export type GetInvoiceResponses = {
 };
 
 export type GetInvoiceResponse = GetInvoiceResponses[keyof GetInvoiceResponses];
+
+export type GetBillingDetailsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/billing/details';
+};
+
+export type GetBillingDetailsErrors = {
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+};
+
+export type GetBillingDetailsError = GetBillingDetailsErrors[keyof GetBillingDetailsErrors];
+
+export type GetBillingDetailsResponses = {
+    /**
+     * Your billing details
+     */
+    200: {
+        data: {
+            company_name: string | null;
+            /**
+             * Digits only
+             */
+            npwp: string | null;
+            address: string | null;
+            updated_at: string | null;
+        };
+    };
+};
+
+export type GetBillingDetailsResponse = GetBillingDetailsResponses[keyof GetBillingDetailsResponses];
+
+export type UpdateBillingDetailsData = {
+    body: {
+        /**
+         * The company the receipts are made out to; null or empty: your account's name
+         */
+        company_name?: string | null;
+        /**
+         * The company's tax number (NPWP), 15 or 16 digits; printed on receipts
+         */
+        npwp?: string | null;
+        /**
+         * The address printed on receipts (one line)
+         */
+        address?: string | null;
+    };
+    path?: never;
+    query?: never;
+    url: '/billing/details';
+};
+
+export type UpdateBillingDetailsErrors = {
+    /**
+     * Error: `INVALID_JSON`, `VALIDATION_ERROR`
+     */
+    400: Error;
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `PAYLOAD_TOO_LARGE`
+     */
+    413: Error;
+    /**
+     * Error: `UNSUPPORTED_MEDIA_TYPE`
+     */
+    415: Error;
+};
+
+export type UpdateBillingDetailsError = UpdateBillingDetailsErrors[keyof UpdateBillingDetailsErrors];
+
+export type UpdateBillingDetailsResponses = {
+    /**
+     * Your billing details
+     */
+    200: {
+        data: {
+            company_name: string | null;
+            /**
+             * Digits only
+             */
+            npwp: string | null;
+            address: string | null;
+            updated_at: string | null;
+        };
+    };
+};
+
+export type UpdateBillingDetailsResponse = UpdateBillingDetailsResponses[keyof UpdateBillingDetailsResponses];
+
+export type ListReceiptsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/billing/receipts';
+};
+
+export type ListReceiptsErrors = {
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+};
+
+export type ListReceiptsError = ListReceiptsErrors[keyof ListReceiptsErrors];
+
+export type ListReceiptsResponses = {
+    /**
+     * Your receipts
+     */
+    200: {
+        /**
+         * Newest first
+         */
+        data: Array<{
+            /**
+             * The paid invoice's id (`inv_...`): a receipt is its invoice's
+             */
+            id: string;
+            /**
+             * KW-<year>-<number>, numbered in the order receipts are issued
+             */
+            number: string;
+            /**
+             * ISO 8601: when the payment settled
+             */
+            issued_at: string;
+            /**
+             * refunded: the payment was refunded later (the receipt stays, marked so)
+             */
+            status: 'paid' | 'refunded';
+            kind: 'topup' | 'subscription';
+            seller: {
+                name: string;
+                address: string | null;
+                npwp: string | null;
+            };
+            /**
+             * As the account's billing details said when the payment settled
+             */
+            buyer: {
+                name: string;
+                email: string;
+                company_name: string | null;
+                npwp: string | null;
+                address: string | null;
+            };
+            payment: {
+                provider: 'Tripay';
+                method: 'QRIS';
+                /**
+                 * Tripay's reference
+                 */
+                reference: string | null;
+            };
+            items: Array<{
+                /**
+                 * In Indonesian, as the receipt says it
+                 */
+                description: string;
+                description_en: string;
+                quantity: number;
+                /**
+                 * IDR
+                 */
+                unit_price: number;
+                /**
+                 * IDR
+                 */
+                amount: number;
+            }>;
+            /**
+             * IDR
+             */
+            total: number;
+            currency: 'IDR';
+            /**
+             * The total in Indonesian words (terbilang), as a kwitansi states it
+             */
+            total_in_words: string;
+            /**
+             * The receipt as a page to print (A4) or save as PDF: GET with Accept: text/html, or the portal's link
+             */
+            html_url: string;
+        }>;
+    };
+};
+
+export type ListReceiptsResponse = ListReceiptsResponses[keyof ListReceiptsResponses];
+
+export type GetReceiptData = {
+    body?: never;
+    path: {
+        /**
+         * The paid invoice's id (`inv_...`)
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/billing/receipts/{id}';
+};
+
+export type GetReceiptErrors = {
+    /**
+     * Error: `MISSING_TOKEN`, `UNAUTHORIZED`, `INVALID_TOKEN`
+     */
+    401: Error;
+    /**
+     * Error: `ACCOUNT_SUSPENDED`
+     */
+    403: Error;
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: Error;
+};
+
+export type GetReceiptError = GetReceiptErrors[keyof GetReceiptErrors];
+
+export type GetReceiptResponses = {
+    /**
+     * The receipt
+     */
+    200: {
+        [key: string]: unknown;
+    };
+};
+
+export type GetReceiptResponse = GetReceiptResponses[keyof GetReceiptResponses];
 
 export type AdminListUsersData = {
     body?: never;
@@ -3299,7 +3888,7 @@ export type ListJobsErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -3436,7 +4025,7 @@ export type CreateJobErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -3554,7 +4143,7 @@ export type CancelJobErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -3668,7 +4257,7 @@ export type GetJobErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -3787,7 +4376,7 @@ export type GetJobResultErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -3847,7 +4436,7 @@ export type ReportWrongFactData = {
             text?: string;
         };
         /**
-         * Where to tell you when the report is answered (default: your account's email)
+         * Your account's own email, if you name one: decisions are emailed only to the account's verified address (another address is refused, so no report can make us mail a stranger)
          */
         email?: string;
     };
@@ -3934,6 +4523,812 @@ export type ReportWrongFactResponses = {
 
 export type ReportWrongFactResponse = ReportWrongFactResponses[keyof ReportWrongFactResponses];
 
+export type GetOgcLandingPageData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * json (default) or html (a browser's Accept also asks for HTML)
+         */
+        f?: 'json' | 'html';
+    };
+    url: '/ogc';
+};
+
+export type GetOgcLandingPageErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+};
+
+export type GetOgcLandingPageError = GetOgcLandingPageErrors[keyof GetOgcLandingPageErrors];
+
+export type GetOgcLandingPageResponses = {
+    /**
+     * title, description, links
+     */
+    200: {
+        [key: string]: unknown;
+    };
+};
+
+export type GetOgcLandingPageResponse = GetOgcLandingPageResponses[keyof GetOgcLandingPageResponses];
+
+export type GetOgcConformanceData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * json (default) or html (a browser's Accept also asks for HTML)
+         */
+        f?: 'json' | 'html';
+    };
+    url: '/ogc/conformance';
+};
+
+export type GetOgcConformanceErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+};
+
+export type GetOgcConformanceError = GetOgcConformanceErrors[keyof GetOgcConformanceErrors];
+
+export type GetOgcConformanceResponses = {
+    /**
+     * conformsTo
+     */
+    200: {
+        [key: string]: unknown;
+    };
+};
+
+export type GetOgcConformanceResponse = GetOgcConformanceResponses[keyof GetOgcConformanceResponses];
+
+export type GetOgcApiDefinitionData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * json only
+         */
+        f?: 'json';
+    };
+    url: '/ogc/api';
+};
+
+export type GetOgcApiDefinitionErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+};
+
+export type GetOgcApiDefinitionError = GetOgcApiDefinitionErrors[keyof GetOgcApiDefinitionErrors];
+
+export type GetOgcApiDefinitionResponses = {
+    /**
+     * The definition (version=3.0)
+     */
+    200: {
+        [key: string]: unknown;
+    };
+};
+
+export type GetOgcApiDefinitionResponse = GetOgcApiDefinitionResponses[keyof GetOgcApiDefinitionResponses];
+
+export type GetOgcCollectionsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * json (default) or html (a browser's Accept also asks for HTML)
+         */
+        f?: 'json' | 'html';
+        /**
+         * Your secret API key, for GIS tools that cannot send the x-api-key header (these routes only; never written into a link)
+         */
+        api_key?: string;
+    };
+    url: '/ogc/collections';
+};
+
+export type GetOgcCollectionsErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
+     */
+    402: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `ACCOUNT_SUSPENDED`, `SECRET_KEY_REQUIRED`
+     */
+    403: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+};
+
+export type GetOgcCollectionsError = GetOgcCollectionsErrors[keyof GetOgcCollectionsErrors];
+
+export type GetOgcCollectionsResponses = {
+    /**
+     * links, collections
+     */
+    200: {
+        [key: string]: unknown;
+    };
+};
+
+export type GetOgcCollectionsResponse = GetOgcCollectionsResponses[keyof GetOgcCollectionsResponses];
+
+export type GetOgcCollectionData = {
+    body?: never;
+    path: {
+        collectionId: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan';
+    };
+    query?: {
+        /**
+         * json (default) or html (a browser's Accept also asks for HTML)
+         */
+        f?: 'json' | 'html';
+        /**
+         * Your secret API key, for GIS tools that cannot send the x-api-key header (these routes only; never written into a link)
+         */
+        api_key?: string;
+    };
+    url: '/ogc/collections/{collectionId}';
+};
+
+export type GetOgcCollectionErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
+     */
+    402: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `ACCOUNT_SUSPENDED`, `SECRET_KEY_REQUIRED`
+     */
+    403: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+};
+
+export type GetOgcCollectionError = GetOgcCollectionErrors[keyof GetOgcCollectionErrors];
+
+export type GetOgcCollectionResponses = {
+    /**
+     * The collection's metadata
+     */
+    200: {
+        [key: string]: unknown;
+    };
+};
+
+export type GetOgcCollectionResponse = GetOgcCollectionResponses[keyof GetOgcCollectionResponses];
+
+export type GetOgcQueryablesData = {
+    body?: never;
+    path: {
+        collectionId: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan';
+    };
+    query?: {
+        /**
+         * json (default) or html (a browser's Accept also asks for HTML)
+         */
+        f?: 'json' | 'html';
+        /**
+         * Your secret API key, for GIS tools that cannot send the x-api-key header (these routes only; never written into a link)
+         */
+        api_key?: string;
+    };
+    url: '/ogc/collections/{collectionId}/queryables';
+};
+
+export type GetOgcQueryablesErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
+     */
+    402: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `ACCOUNT_SUSPENDED`, `SECRET_KEY_REQUIRED`
+     */
+    403: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+};
+
+export type GetOgcQueryablesError = GetOgcQueryablesErrors[keyof GetOgcQueryablesErrors];
+
+export type GetOgcQueryablesResponses = {
+    /**
+     * JSON Schema 2020-12
+     */
+    200: {
+        [key: string]: unknown;
+    };
+};
+
+export type GetOgcQueryablesResponse = GetOgcQueryablesResponses[keyof GetOgcQueryablesResponses];
+
+export type GetOgcItemsData = {
+    body?: never;
+    path: {
+        collectionId: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan';
+    };
+    query?: {
+        limit?: number;
+        /**
+         * minLon,minLat,maxLon,maxLat (CRS84)
+         */
+        bbox?: string;
+        /**
+         * The page starts after this code (the next link carries it)
+         */
+        after?: string;
+        /**
+         * Tolerance in degrees; 0: full precision
+         */
+        simplify?: number;
+        /**
+         * A queryable (not of provinsi)
+         */
+        provinsi_id?: string;
+        /**
+         * A queryable (kecamatan, kelurahan)
+         */
+        kabupaten_id?: string;
+        /**
+         * A queryable (kelurahan)
+         */
+        kecamatan_id?: string;
+        /**
+         * A queryable: case-insensitive, * any characters
+         */
+        name?: string;
+        /**
+         * json (default) or html (a browser's Accept also asks for HTML)
+         */
+        f?: 'json' | 'html';
+        /**
+         * Your secret API key, for GIS tools that cannot send the x-api-key header (these routes only; never written into a link)
+         */
+        api_key?: string;
+    };
+    url: '/ogc/collections/{collectionId}/items';
+};
+
+export type GetOgcItemsErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
+     */
+    402: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `ACCOUNT_SUSPENDED`, `SECRET_KEY_REQUIRED`
+     */
+    403: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `METHOD_NOT_ALLOWED`
+     */
+    405: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+};
+
+export type GetOgcItemsError = GetOgcItemsErrors[keyof GetOgcItemsErrors];
+
+export type GetOgcItemsResponses = {
+    /**
+     * A FeatureCollection
+     */
+    200: {
+        [key: string]: unknown;
+    };
+};
+
+export type GetOgcItemsResponse = GetOgcItemsResponses[keyof GetOgcItemsResponses];
+
+export type GetOgcItemData = {
+    body?: never;
+    path: {
+        collectionId: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan';
+        featureId: string;
+    };
+    query?: {
+        /**
+         * Tolerance in degrees; 0: full precision
+         */
+        simplify?: number;
+        /**
+         * json (default) or html (a browser's Accept also asks for HTML)
+         */
+        f?: 'json' | 'html';
+        /**
+         * Your secret API key, for GIS tools that cannot send the x-api-key header (these routes only; never written into a link)
+         */
+        api_key?: string;
+    };
+    url: '/ogc/collections/{collectionId}/items/{featureId}';
+};
+
+export type GetOgcItemErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
+     */
+    402: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `ACCOUNT_SUSPENDED`, `SECRET_KEY_REQUIRED`
+     */
+    403: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `METHOD_NOT_ALLOWED`
+     */
+    405: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+};
+
+export type GetOgcItemError = GetOgcItemErrors[keyof GetOgcItemErrors];
+
+export type GetOgcItemResponses = {
+    /**
+     * A Feature
+     */
+    200: {
+        [key: string]: unknown;
+    };
+};
+
+export type GetOgcItemResponse = GetOgcItemResponses[keyof GetOgcItemResponses];
+
+export type GetExportFlatGeobufData = {
+    body?: never;
+    path: {
+        level: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan';
+    };
+    query?: {
+        /**
+         * Your secret API key, for GIS tools that cannot send the x-api-key header (these routes only; never written into a link)
+         */
+        api_key?: string;
+    };
+    url: '/api/v1/wilayah/export/{level}.fgb';
+};
+
+export type GetExportFlatGeobufErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `MISSING_API_KEY`, `INVALID_API_KEY`
+     */
+    401: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
+     */
+    402: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `ACCOUNT_SUSPENDED`, `SECRET_KEY_REQUIRED`, `PLAN_REQUIRED`
+     */
+    403: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `NOT_FOUND`
+     */
+    404: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `RANGE_NOT_SATISFIABLE`
+     */
+    416: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: {
+        /**
+         * InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ...
+         */
+        code: string;
+        description: string;
+        status: number;
+        request_id: string;
+    };
+};
+
+export type GetExportFlatGeobufError = GetExportFlatGeobufErrors[keyof GetExportFlatGeobufErrors];
+
+export type GetExportFlatGeobufResponses = {
+    /**
+     * FlatGeobuf 3
+     */
+    200: string;
+};
+
+export type GetExportFlatGeobufResponse = GetExportFlatGeobufResponses[keyof GetExportFlatGeobufResponses];
+
 export type ListProvinsiData = {
     body?: never;
     path?: never;
@@ -3964,7 +5359,7 @@ export type ListProvinsiErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -4075,7 +5470,7 @@ export type GetProvinsiErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -4737,7 +6132,7 @@ export type ListKabupatenErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -4850,7 +6245,7 @@ export type GetKabupatenErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -5514,7 +6909,7 @@ export type ListKecamatanErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -5610,7 +7005,7 @@ export type GetKecamatanErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -6257,7 +7652,7 @@ export type ListKelurahanErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -6357,7 +7752,7 @@ export type GetKelurahanErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -7012,7 +8407,7 @@ export type SearchRegionsErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -7137,7 +8532,7 @@ export type ReverseGeocodeErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -7222,7 +8617,7 @@ export type ListKodeposErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -7303,7 +8698,7 @@ export type GetBpsErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -7417,7 +8812,7 @@ export type ListPulauErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -7513,7 +8908,7 @@ export type GetPulauErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -7601,7 +8996,7 @@ export type DecodeNikErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -7717,7 +9112,7 @@ export type GetNikErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -7830,7 +9225,7 @@ export type GetBoundaryErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -7897,7 +9292,7 @@ export type GetEditionsErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -7991,7 +9386,7 @@ export type ListChangesErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -8122,7 +9517,7 @@ export type ConvertCodesErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -8232,7 +9627,7 @@ export type GetHistoryErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -8428,7 +9823,7 @@ export type ListNearbyErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -8522,7 +9917,7 @@ export type ListNeighborsErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -8584,7 +9979,7 @@ export type GetCoverageErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -8674,7 +10069,7 @@ export type ListCoverageMissingErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -8743,7 +10138,7 @@ export type ResolveAddressErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -8923,7 +10318,7 @@ export type ResolveAddressesErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -9098,9 +10493,9 @@ export type GetExportData = {
          */
         level: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan';
         /**
-         * csv (RFC 4180, a header row, UTF-8), json ({meta, data}: the list answer's records) or geojson (a FeatureCollection, each region with its boundary)
+         * csv (RFC 4180, a header row, UTF-8), json ({meta, data}: the list answer's records), geojson (a FeatureCollection, each region with its boundary) or fgb (FlatGeobuf with a spatial index: the regions with a boundary; GIS tools read it by range requests at /wilayah/export/{level}.fgb)
          */
-        format: 'csv' | 'json' | 'geojson';
+        format: 'csv' | 'json' | 'geojson' | 'fgb';
     };
     url: '/api/v1/wilayah/export';
 };
@@ -9115,7 +10510,7 @@ export type GetExportErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -9162,7 +10557,7 @@ export type GetExportManifestErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -9196,7 +10591,7 @@ export type GetExportManifestResponses = {
             files: Array<{
                 name: string;
                 level: 'provinsi' | 'kabupaten' | 'kecamatan' | 'kelurahan' | null;
-                format: 'csv' | 'json' | 'geojson' | null;
+                format: 'csv' | 'json' | 'geojson' | 'fgb' | null;
                 media_type: string;
                 /**
                  * Regions in the file (null for LICENSE)
@@ -9270,7 +10665,7 @@ export type GetExportLicenseErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -9324,7 +10719,7 @@ export type GetChangesMappingErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -9381,7 +10776,7 @@ export type GetWilayahErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -10043,7 +11438,7 @@ export type GetCuacaErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -10145,7 +11540,7 @@ export type GetGempaTerkiniErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -10223,7 +11618,7 @@ export type GetTileErrors = {
      */
     401: Error;
     /**
-     * Error: `QUOTA_EXCEEDED`
+     * Error: `QUOTA_EXCEEDED`, `SPEND_LIMIT_REACHED`
      */
     402: Error;
     /**
@@ -10281,9 +11676,20 @@ export type GetTileJsonResponse = GetTileJsonResponses[keyof GetTileJsonResponse
 export type GetMapStyleData = {
     body?: never;
     path?: never;
-    query?: never;
+    query?: {
+        maxzoom?: number;
+    };
     url: '/tiles/style.json';
 };
+
+export type GetMapStyleErrors = {
+    /**
+     * Error: `INVALID_QUERY`
+     */
+    400: Error;
+};
+
+export type GetMapStyleError = GetMapStyleErrors[keyof GetMapStyleErrors];
 
 export type GetMapStyleResponses = {
     /**
@@ -10398,6 +11804,33 @@ export type GetStatusData = {
 export type GetStatusResponses = {
     /**
      * The data's status
+     */
+    200: unknown;
+};
+
+export type GetMapTokenData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/map/token';
+};
+
+export type GetMapTokenErrors = {
+    /**
+     * Error: `FORBIDDEN`
+     */
+    403: Error;
+    /**
+     * Error: `RATE_LIMITED`
+     */
+    429: Error;
+};
+
+export type GetMapTokenError = GetMapTokenErrors[keyof GetMapTokenErrors];
+
+export type GetMapTokenResponses = {
+    /**
+     * The token and when it ends
      */
     200: unknown;
 };
