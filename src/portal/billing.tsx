@@ -12,6 +12,7 @@ import { billingStatus, credits, listInvoices, listPlans, subscribe, topup } fro
 import { usesPaymentSimulator } from "../billing/simulator";
 import type { UserRow } from "../db/schema";
 import { ApiError } from "../lib/errors";
+import { ListTable } from "./components";
 import { errorNotice, flash, form, formInteger, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatDate, formatIdr, formatNumber } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, Pager, VerifyFirst } from "./layout";
@@ -216,76 +217,47 @@ function BillingPage(props: {
       </div>
       <div class="card">
         <h2>{p.t("invoices")}</h2>
-        {props.invoices.length === 0 ? (
-          <p class="muted">{p.t("no_invoices")}</p>
-        ) : (
-          <div class="table-wrap">
-            <table class="responsive">
-              <thead>
-                <tr>
-                  <th>{p.t("invoice")}</th>
-                  <th class="num">{p.t("amount")}</th>
-                  <th>{p.t("status")}</th>
-                  <th>{p.t("created")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.invoices.map((inv) => (
-                  <tr>
-                    <td data-label={p.t("invoice")}>
-                      <a href={`/portal/billing/invoices/${inv.id}`}>
-                        {inv.kind === "topup" ? `${p.t("topup_title")}` : `${p.t("subscribe")}: ${inv.plan_id}`}
-                      </a>
-                    </td>
-                    <td data-label={p.t("amount")} class="num">
-                      {formatIdr(p.lang, inv.amount)}
-                    </td>
-                    <td data-label={p.t("status")}>
-                      <span class={`badge ${inv.status}`}>{p.t(`inv_${inv.status}` as "inv_PAID")}</span>
-                    </td>
-                    <td data-label={p.t("created")}>{formatDate(p.lang, inv.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          rows={props.invoices}
+          empty={p.t("no_invoices")}
+          wrap
+          columns={[
+            {
+              label: p.t("invoice"),
+              cell: (inv) => (
+                <a href={`/portal/billing/invoices/${inv.id}`}>{inv.kind === "topup" ? `${p.t("topup_title")}` : `${p.t("subscribe")}: ${inv.plan_id}`}</a>
+              ),
+            },
+            { label: p.t("amount"), num: true, cell: (inv) => formatIdr(p.lang, inv.amount) },
+            { label: p.t("status"), cell: (inv) => <span class={`badge ${inv.status}`}>{p.t(`inv_${inv.status}` as "inv_PAID")}</span> },
+            { label: p.t("created"), cell: (inv) => formatDate(p.lang, inv.created_at) },
+          ]}
+        />
       </div>
       <div class="card" id="receipts">
         <h2>{p.t("receipts")}</h2>
-        {props.receipts.length === 0 ? (
-          <p class="muted">{p.t("receipts_none")}</p>
-        ) : (
-          <div class="table-wrap">
-            <table class="responsive" data-testid="receipts">
-              <thead>
-                <tr>
-                  <th>{p.t("receipt_number")}</th>
-                  <th>{p.t("receipt_for")}</th>
-                  <th class="num">{p.t("amount")}</th>
-                  <th>{p.t("when")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.receipts.map((r) => (
-                  <tr>
-                    <td data-label={p.t("receipt_number")}>
-                      <a href={r.html_url} aria-label={`${r.number}: ${p.t("receipt_open")}`}>
-                        {r.number}
-                      </a>
-                      {r.status === "refunded" ? <span class="badge err">{p.t("receipt_refunded")}</span> : null}
-                    </td>
-                    <td data-label={p.t("receipt_for")}>{p.lang === "en" ? r.items[0]?.description_en : r.items[0]?.description}</td>
-                    <td data-label={p.t("amount")} class="num">
-                      {formatIdr(p.lang, r.total)}
-                    </td>
-                    <td data-label={p.t("when")}>{formatDate(p.lang, r.issued_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          rows={props.receipts}
+          empty={p.t("receipts_none")}
+          testid="receipts"
+          wrap
+          columns={[
+            {
+              label: p.t("receipt_number"),
+              cell: (r) => (
+                <>
+                  <a href={r.html_url} aria-label={`${r.number}: ${p.t("receipt_open")}`}>
+                    {r.number}
+                  </a>
+                  {r.status === "refunded" ? <span class="badge err">{p.t("receipt_refunded")}</span> : null}
+                </>
+              ),
+            },
+            { label: p.t("receipt_for"), cell: (r) => (p.lang === "en" ? r.items[0]?.description_en : r.items[0]?.description) },
+            { label: p.t("amount"), num: true, cell: (r) => formatIdr(p.lang, r.total) },
+            { label: p.t("when"), cell: (r) => formatDate(p.lang, r.issued_at) },
+          ]}
+        />
       </div>
       <div class="card" id="details">
         <h2>{p.t("billing_details")}</h2>
@@ -322,33 +294,25 @@ function BillingPage(props: {
       </div>
       <div class="card">
         <h2>{p.t("ledger")}</h2>
-        {props.ledger.length === 0 ? (
-          <p class="muted">{p.t("ledger_empty")}</p>
-        ) : (
-          <div class="table-wrap">
-            <table class="responsive">
-              <thead>
-                <tr>
-                  <th>{p.t("when")}</th>
-                  <th>{p.t("reason")}</th>
-                  <th class="num">{p.t("amount")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.ledger.map((e) => (
-                  <tr>
-                    <td data-label={p.t("when")}>{formatDate(p.lang, e.created_at)}</td>
-                    <td data-label={p.t("reason")}>{ledgerReasonText(p, e.reason)}</td>
-                    <td data-label={p.t("amount")} class="num">
-                      {e.amount > 0 ? "+" : ""}
-                      {formatNumber(p.lang, e.amount)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          rows={props.ledger}
+          empty={p.t("ledger_empty")}
+          wrap
+          columns={[
+            { label: p.t("when"), cell: (e) => formatDate(p.lang, e.created_at) },
+            { label: p.t("reason"), cell: (e) => ledgerReasonText(p, e.reason) },
+            {
+              label: p.t("amount"),
+              num: true,
+              cell: (e) => (
+                <>
+                  {e.amount > 0 ? "+" : ""}
+                  {formatNumber(p.lang, e.amount)}
+                </>
+              ),
+            },
+          ]}
+        />
         <Pager p={p} meta={props.ledgerMeta} href={(n) => `/portal/billing?ledger_page=${n}`} />
       </div>
     </Layout>

@@ -7,27 +7,30 @@
 import type { Child } from "hono/jsx";
 import { Csrf, type Page } from "./layout";
 
-/** A column of a `ListTable`: its heading (also each cell's `data-label`, shown on a phone), its cell. */
-export type Column<T> = { label: string; cell: (row: T) => Child; class?: string };
+/** A column of a `ListTable`: its heading (also each cell's `data-label`, shown on a phone), its cell; `num`: figures, aligned right. */
+export type Column<T> = { label: string; cell: (row: T) => Child; class?: string; num?: boolean };
 
 /**
  * A list as a table that folds into one card per row on a phone (`responsive`: each cell says its
  * column); `empty` when there are no rows. A column without a label (the row's buttons) has none.
+ * `wrap`: a wide table scrolls inside its card.
  */
 export function ListTable<T>(props: {
   rows: readonly T[];
   empty: string;
   columns: Column<T>[];
   testid?: string;
+  wrap?: boolean;
   rowAttrs?: (row: T) => Record<string, string>;
 }) {
   if (props.rows.length === 0) return <p class="muted">{props.empty}</p>;
-  return (
+  const cellClass = (c: Column<T>) => [c.class, c.num ? "num" : undefined].filter(Boolean).join(" ") || undefined;
+  const table = (
     <table class="responsive" data-testid={props.testid}>
       <thead>
         <tr>
           {props.columns.map((c) => (
-            <th>{c.label}</th>
+            <th class={c.num ? "num" : undefined}>{c.label}</th>
           ))}
         </tr>
       </thead>
@@ -35,7 +38,7 @@ export function ListTable<T>(props: {
         {props.rows.map((row) => (
           <tr {...(props.rowAttrs?.(row) ?? {})}>
             {props.columns.map((c) => (
-              <td data-label={c.label || undefined} class={c.class}>
+              <td data-label={c.label || undefined} class={cellClass(c)}>
                 {c.cell(row)}
               </td>
             ))}
@@ -44,6 +47,7 @@ export function ListTable<T>(props: {
       </tbody>
     </table>
   );
+  return props.wrap ? <div class="table-wrap">{table}</div> : table;
 }
 
 /** A form that is one button (with its CSRF token and any hidden fields); `confirm`: asked first. */
