@@ -1,5 +1,5 @@
 /**
- * Sending an alert that the account object fired (object.ts: `#fire`, then the `sendAlerts` alarm):
+ * Sending an alert that the account object fired (object-alerts.ts: `fire`, then the object's `sendAlerts` alarm):
  * recorded in D1 (`usage_alerts`, once per account, month, kind and level: what the portal and
  * GET /user/alerts list), emailed in the account's language, and announced to the account's
  * webhooks as `usage.threshold`. Safe to repeat: the row is written once, the email is sent until

@@ -4,7 +4,7 @@
  * second index), so a logged call is one row written: the figure docs/api.md prices. A request id
  * is a UUID version 7 (src/http/request-id.ts): its time finds its day and its row, so no index of
  * ids is kept. A day past the plan's keeping is dropped whole (a table dropped, not rows deleted one
- * by one, which would be billed as a write each). Only object.ts uses it (.dependency-cruiser.cjs).
+ * by one, which would be billed as a write each). Only the object uses it (object-log.ts; .dependency-cruiser.cjs).
  */
 import { utcDay } from "../lib/time";
 

@@ -1,6 +1,6 @@
 /**
  * The account object's own SQLite (not D1): one typed state row, usage counts, leases out, tickets
- * and recently revoked keys. Only object.ts uses it; every statement of the object is here.
+ * and recently revoked keys. Only the object (object.ts and its parts, object-*.ts) uses it; every statement of the object is here.
  */
 
 type Value = string | number | boolean | null;

@@ -56,13 +56,14 @@ export async function recordChunk(
   return findJob(db, c.jobId);
 }
 
-/** queued/running -> `to`, once: true when this call made the change (a final state never changes). */
-export async function finishJob(db: Db, id: string, to: "done" | "failed" | "cancelled", at: number, error?: string): Promise<boolean> {
-  const res = await db
+/** queued/running -> `to`, once: the row as written when this call made the change, else undefined (a final state never changes). */
+export async function finishJob(db: Db, id: string, to: "done" | "failed" | "cancelled", at: number, error?: string): Promise<JobRow | undefined> {
+  const [row] = await db
     .update(jobs)
     .set({ state: to, finishedAt: at, error: error ?? null })
-    .where(and(eq(jobs.id, id), inArray(jobs.state, ["queued", "running"])));
-  return res.meta.changes === 1;
+    .where(and(eq(jobs.id, id), inArray(jobs.state, ["queued", "running"])))
+    .returning();
+  return row;
 }
 
 /** The chunks of a job that are done, in order. */

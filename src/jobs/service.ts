@@ -17,6 +17,7 @@ import { ApiError } from "../lib/errors";
 import { errorText, log } from "../lib/log";
 import { type Paging, pageWindow } from "../lib/paging";
 import { retried } from "../lib/retry";
+import { runSteps } from "../lib/steps";
 import { iso } from "../lib/time";
 import { announceJob } from "../webhooks/publisher";
 import { answerCells, answerColumns, type JobKind, type RowAnswer } from "./answers";
@@ -132,41 +133,75 @@ export async function createJob(
   o: { kind: JobKind; from?: "kemendagri" | "bps"; format: InputFormat; column: string; body: ReadableStream<Uint8Array> | null },
   now = Date.now(),
 ): Promise<JobRow> {
-  if (!o.body) throw new ApiError("VALIDATION_ERROR", "The file is empty: send it as the request body (or the `file` field of a form).");
+  const body = o.body;
+  if (!body) throw new ApiError("VALIDATION_ERROR", "The file is empty: send it as the request body (or the `file` field of a form).");
   const id = newId("job");
   const scanner = new InputScanner(o.format, o.column);
-  try {
-    await storeInput(env.JOBS, inputKey(id), o.body, scanner);
-  } catch (e) {
-    if (e instanceof ApiError) throw e;
+  const notStored = (e: unknown) => {
     log.error("job_input_store_failed", { job_id: id, error: errorText(e) });
-    throw new ApiError("SERVICE_UNAVAILABLE", "The file could not be stored; nothing was charged. Try again in a moment.");
-  }
-  const scan = (() => {
-    try {
-      return scanner.end();
-    } catch (e) {
-      void env.JOBS.delete(inputKey(id)).catch(() => undefined);
-      throw e;
-    }
-  })();
-  let credits: number;
+    return new ApiError("SERVICE_UNAVAILABLE", "The file could not be stored; nothing was charged. Try again in a moment.");
+  };
+  // Set by the steps below, in order: each step reads only what the steps before it set.
+  let scan!: ReturnType<InputScanner["end"]>;
+  let row!: JobRow;
+  // Until the job is recorded, a step that fails undoes those done before it (in reverse): a failed
+  // creation leaves no file stored, no rows reserved and no row written.
+  await runSteps([
+    {
+      // The file, streamed to R2 as it is scanned.
+      run: () => storeInput(env.JOBS, inputKey(id), body, scanner),
+      undo: () => env.JOBS.delete(inputKey(id)),
+      failed: (e) => (e instanceof ApiError ? e : notStored(e)),
+    },
+    // Its rows and chunks; a file that is not what it says fails here with its ApiError.
+    {
+      run: async () => {
+        scan = scanner.end();
+      },
+    },
+    {
+      // The chunks' ranges, kept beside the input before anything is charged: the watchdog re-sends from them.
+      run: () => env.JOBS.put(chunksKey(id), JSON.stringify(scan.chunks)),
+      undo: () => env.JOBS.delete(chunksKey(id)),
+      failed: notStored,
+    },
+    {
+      run: async () => {
+        const { credits } = await reserveJobRows(env, principal, { id, endpoint: `/jobs/${o.kind}`, rows: scan.rows });
+        row = newJobRow(id, principal, o, scan, credits, now);
+      },
+      undo: () => endJobRows(env, principal.userId, id),
+    },
+    {
+      run: () => insertJob(primaryDb(env), row),
+      failed: (e) => {
+        log.error("job_create_failed", { job_id: id, error: errorText(e) });
+        return new ApiError("SERVICE_UNAVAILABLE", "The job could not be recorded; nothing was charged. Try again in a moment.");
+      },
+    },
+  ]);
+  // The job exists from here: a failure to queue it ends it as failed, not undone, since chunks
+  // already queued may run: they are charged and kept; the rest of the reservation goes back.
   try {
-    // The chunks' ranges, kept beside the input before anything is charged: the watchdog re-sends from them.
-    await env.JOBS.put(chunksKey(id), JSON.stringify(scan.chunks));
+    await enqueueChunks(env, id, scan.chunks);
   } catch (e) {
-    log.error("job_input_store_failed", { job_id: id, error: errorText(e) });
-    await env.JOBS.delete(inputKey(id)).catch(() => undefined);
-    throw new ApiError("SERVICE_UNAVAILABLE", "The file could not be stored; nothing was charged. Try again in a moment.");
+    log.error("job_enqueue_failed", { job_id: id, error: errorText(e) });
+    await failJob(env, id, "The job could not be queued whole; rows done before this are kept and charged.");
+    throw new ApiError("SERVICE_UNAVAILABLE", "The job could not be queued; what it reserved was given back. Try again in a moment.");
   }
-  try {
-    ({ credits } = await reserveJobRows(env, principal, { id, endpoint: `/jobs/${o.kind}`, rows: scan.rows }));
-  } catch (e) {
-    await env.JOBS.delete([inputKey(id), chunksKey(id)]).catch(() => undefined);
-    throw e;
-  }
-  const db = primaryDb(env);
-  const row: JobRow = {
+  return row;
+}
+
+/** A new job's row, queued: its input as scanned, the credits its reservation holds. */
+function newJobRow(
+  id: string,
+  principal: Principal,
+  o: { kind: JobKind; from?: "kemendagri" | "bps"; format: InputFormat; column: string },
+  scan: ReturnType<InputScanner["end"]>,
+  credits: number,
+  now: number,
+): JobRow {
+  return {
     id,
     userId: principal.userId,
     keyId: principal.keyId,
@@ -192,23 +227,6 @@ export async function createJob(
     dataVersions: null,
     codeSystem: o.kind === "convert" ? (o.from ?? "kemendagri") : null,
   };
-  try {
-    await insertJob(db, row);
-  } catch (e) {
-    await endJobRows(env, principal.userId, id).catch(() => undefined);
-    await env.JOBS.delete([inputKey(id), chunksKey(id)]).catch(() => undefined);
-    log.error("job_create_failed", { job_id: id, error: errorText(e) });
-    throw new ApiError("SERVICE_UNAVAILABLE", "The job could not be recorded; nothing was charged. Try again in a moment.");
-  }
-  try {
-    await enqueueChunks(env, id, scan.chunks);
-  } catch (e) {
-    // Chunks already queued may run: they are charged and kept; the rest of the reservation goes back.
-    log.error("job_enqueue_failed", { job_id: id, error: errorText(e) });
-    await failJob(env, id, "The job could not be queued whole; rows done before this are kept and charged.");
-    throw new ApiError("SERVICE_UNAVAILABLE", "The job could not be queued; what it reserved was given back. Try again in a moment.");
-  }
-  return row;
 }
 
 export async function enqueueChunks(env: Env, id: string, chunks: ChunkRange[]): Promise<void> {
@@ -236,13 +254,21 @@ export async function failJob(env: Env, id: string, error: string): Promise<void
  */
 export async function jobEnded(env: Env, id: string): Promise<void> {
   const job = await findJob(primaryDb(env), id);
-  if (!job || !FINAL_STATES.includes(job.state)) return;
-  if (job.settledAt !== null) return;
+  if (job) await settleEnded(env, job);
+}
+
+/** `jobEnded` for a job already read: the row as it is after (`settledAt` set once both steps are confirmed). */
+async function settleEnded(env: Env, job: JobRow): Promise<JobRow> {
+  const id = job.id;
+  if (!FINAL_STATES.includes(job.state) || job.settledAt !== null) return job;
   const released = await retried(() => endJobRows(env, job.userId, id), { attempts: 4, backoffMs: 50, event: "job_release_failed", fields: { job_id: id } });
   const state = job.state;
   // cancelled by the caller: nothing to announce
   const announced = state !== "done" && state !== "failed" ? true : await announceEnd(env, job, state);
-  if (released && announced) await markSettled(primaryDb(env), id, Date.now());
+  if (!released || !announced) return job;
+  const settledAt = Date.now();
+  await markSettled(primaryDb(env), id, settledAt);
+  return { ...job, settledAt };
 }
 
 async function announceEnd(env: Env, job: JobRow, state: "done" | "failed"): Promise<boolean> {
@@ -282,7 +308,10 @@ export async function listJobs(env: Env, userId: string, paging: Paging) {
 export async function cancelJob(env: Env, userId: string, id: string): Promise<JobRow> {
   const job = await getJob(env, userId, id);
   if (FINAL_STATES.includes(job.state)) throw new ApiError("JOB_FINISHED", `Job ${id} is already ${job.state}.`);
-  await finishJob(primaryDb(env), id, "cancelled", Date.now());
+  // The update answers the row it wrote: no read after it. Nothing written: the job ended meanwhile
+  // (its last chunk, a failure), and the row as it ended is read.
+  const cancelled = await finishJob(primaryDb(env), id, "cancelled", Date.now());
+  if (cancelled) return settleEnded(env, cancelled);
   await jobEnded(env, id);
   return getJob(env, userId, id);
 }

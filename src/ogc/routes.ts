@@ -9,28 +9,25 @@
  * call; the collections' metadata the per-minute rate only; the landing page, conformance and API
  * definition free; a FlatGeobuf file by ranges (meter `range`, paid plans).
  *
- * Every error here, the gate's refusals included, is answered in the OGC API exception format,
- * `{"code", "description", "status", "request_id"}` (HTML for a browser), which GDAL and QGIS show to
- * their user as it is: src/app.ts answers the errors of every address `speaksOgc` names with `ogcError`.
+ * Every error here, the gate's refusals included, is answered in the OGC API exception format
+ * (./protocol.ts): src/app.ts answers the errors of every address `speaksOgc` names with `ogcError`.
  */
-import { type Context, type ErrorHandler, Hono } from "hono";
-import { describeRoute } from "hono-openapi";
+import { type Context, Hono } from "hono";
 import { consistent } from "../data/run";
 import { regionDb } from "../db/client";
 import { plainReads } from "../db/reads";
 import { gate } from "../gate";
 import type { BaseEnv } from "../http/context";
-import { type DocOptions, lazyOperation, operation } from "../http/docs";
 import { byteRange } from "../http/range";
-import { failureAnswer } from "../lib/dependency";
-import { ApiError, type ErrorCode } from "../lib/errors";
+import { ApiError } from "../lib/errors";
 import { LEVELS, type Level } from "../wilayah/codes";
 import { loadedDataset } from "../wilayah/dataset/queries";
 import { dataFile } from "../wilayah/export/files";
 import { exportFileBytes, exportFileEntry } from "../wilayah/export/service";
 import { DATA_VERSION, WILAYAH_DATA } from "../wilayah/version";
 import { ogcApiDefinition } from "./api";
-import { collectionHtml, collectionsHtml, conformanceHtml, errorHtml, itemHtml, itemsHtml, landingHtml } from "./html";
+import { collectionHtml, collectionsHtml, conformanceHtml, itemHtml, itemsHtml, landingHtml } from "./html";
+import { collectionParam, f, ogcDoc, ogcError, TAGS, wantsHtml } from "./protocol";
 import {
   collection,
   collectionOf,
@@ -51,104 +48,10 @@ import {
 } from "./service";
 
 export const ogcRoutes = new Hono<BaseEnv>();
+ogcRoutes.onError(ogcError);
 
 const base = (c: Context) => `${new URL(c.req.url).origin}/ogc`;
 const fgbUrl = (c: Context, level: Level) => `${new URL(c.req.url).origin}/api/v1/wilayah/export/${dataFile(level, "fgb")}`;
-
-/** OGC's names for the statuses GIS clients meet most; any other code in PascalCase (QUOTA_EXCEEDED: QuotaExceeded). */
-const OGC_CODES: Partial<Record<ErrorCode, string>> = { INVALID_QUERY: "InvalidParameterValue", NOT_FOUND: "NotFound" };
-export const ogcCode = (code: ErrorCode) => OGC_CODES[code] ?? code.toLowerCase().replace(/(^|_)([a-z])/g, (_, __, ch: string) => ch.toUpperCase());
-
-/** The encoding asked for: `f` (json, html), else a browser's Accept (text/html before any JSON type). */
-function wantsHtml(c: Context): boolean {
-  const f = c.req.query("f");
-  if (f !== undefined) {
-    if (f === "html") return true;
-    if (f === "json") return false;
-    throw new ApiError("INVALID_QUERY", `f must be json or html; got "${f.slice(0, 20)}".`, { details: [{ path: "f", message: "json or html" }] });
-  }
-  const types = (c.req.header("accept") ?? "").split(",").map((t) => t.split(";")[0].trim().toLowerCase());
-  const html = types.indexOf("text/html");
-  const json = types.findIndex((t) => t === "application/json" || t.endsWith("+json"));
-  return html >= 0 && (json < 0 || html < json);
-}
-
-const FGB_PATH = /^\/api\/v1\/wilayah\/export\/[^/]+\.fgb$/;
-/** The addresses whose errors are OGC exceptions: the OGC API, and the FlatGeobuf files GIS tools read. */
-export const speaksOgc = (path: string): boolean => path === "/ogc" || path.startsWith("/ogc/") || FGB_PATH.test(path);
-
-/** Every failure in the OGC exception format (HTML for a browser); a dependency's passing failure is 503, anything else a logged 500. */
-export const ogcError: ErrorHandler<BaseEnv> = (err, c) => {
-  const e = failureAnswer(err, { request_id: c.get("requestId"), path: c.req.path });
-  for (const [k, v] of Object.entries(e.extra.headers ?? {})) c.header(k, v);
-  let html = false;
-  try {
-    html = wantsHtml(c);
-  } catch {
-    // a bad `f` is answered in JSON
-  }
-  if (html) return c.html(errorHtml(e.status, ogcCode(e.code), e.message), e.status);
-  return c.json({ code: ogcCode(e.code), description: e.message, status: e.status, request_id: c.get("requestId") }, e.status);
-};
-ogcRoutes.onError(ogcError);
-
-/** The OGC exception body, for the product's API document (these routes do not answer the `{"error": ...}` body). */
-const EXCEPTION_SCHEMA = {
-  type: "object",
-  required: ["code", "description", "status", "request_id"],
-  properties: {
-    code: { type: "string", description: "InvalidParameterValue, NotFound, MissingApiKey, InvalidApiKey, QuotaExceeded, ..." },
-    description: { type: "string" },
-    status: { type: "integer" },
-    request_id: { type: "string" },
-  },
-};
-
-/** A route's documentation as doc() writes it, its error answers in the OGC exception format, the key also as a query parameter. */
-function ogcDoc(o: DocOptions & { keyInQuery?: boolean }) {
-  return describeRoute(
-    lazyOperation(() => {
-      const op = operation({
-        ...o,
-        parameters: [
-          ...(o.parameters ?? []),
-          ...(o.keyInQuery
-            ? [
-                {
-                  in: "query",
-                  name: KEY_PARAM,
-                  required: false,
-                  schema: { type: "string" },
-                  description: "Your secret API key, for GIS tools that cannot send the x-api-key header (these routes only; never written into a link)",
-                },
-              ]
-            : []),
-        ],
-      });
-      const responses = op.responses as Record<string, { content?: Record<string, unknown> }>;
-      for (const [status, r] of Object.entries(responses)) {
-        // The OGC exception; a page for a browser (f=html, or its Accept) on the routes that answer HTML.
-        if (Number(status) >= 400 && r.content) {
-          r.content = {
-            "application/json": { schema: EXCEPTION_SCHEMA },
-            ...(o.ok.media?.["text/html"] ? { "text/html": { schema: { type: "string" } } } : {}),
-          };
-        }
-      }
-      return op;
-    }),
-  );
-}
-
-const f = {
-  in: "query",
-  name: "f",
-  required: false,
-  schema: { type: "string", enum: ["json", "html"] },
-  description: "json (default) or html (a browser's Accept also asks for HTML)",
-};
-const collectionParam = { in: "path", name: "collectionId", required: true, schema: { type: "string", enum: [...LEVELS] } };
-const TAGS = ["GIS (OGC API – Features)"];
 
 /**
  * The callers of these routes (src/gate): secret keys only (publishable keys belong in web pages:

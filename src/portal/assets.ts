@@ -264,7 +264,7 @@ export const JS = `
   var statusEl = document.getElementById("job-status"), bar = document.getElementById("job-progress"), errorEl = document.getElementById("job-error");
   var cancel = document.getElementById("job-cancel"), download = document.getElementById("job-download");
   var fmt = function (n) { return Number(n).toLocaleString(document.documentElement.lang || "en"); };
-  var fill = function (text, values) { return String(text).replace(/{(w+)}/g, function (_, k) { return values[k] !== undefined ? values[k] : ""; }); };
+  var fill = function (text, values) { return String(text).replace(/{(\\w+)}/g, function (_, k) { return values[k] !== undefined ? values[k] : ""; }); };
   var jobId = null;
   function showError(text) { errorEl.textContent = text; errorEl.hidden = !text; }
   // The list of past jobs as the server draws it (a job just started or ended shows without a reload).
@@ -289,7 +289,7 @@ export const JS = `
     cost.textContent = labels.counting;
     f.text().then(function (text) {
       var lines = text.split(/\\r\\n|\\n|\\r/).filter(function (l) { return l.trim() !== ""; }).length;
-      var rows = /.(jsonl|ndjson)$/i.test(f.name) ? lines : Math.max(0, lines - 1);
+      var rows = /\\.(jsonl|ndjson)$/i.test(f.name) ? lines : Math.max(0, lines - 1);
       var over = rows > available;
       // The cost beside what the month still allows, before the click: a job beyond it would be refused.
       cost.textContent = fill(labels.cost, { rows: fmt(rows) }) + (over ? " " + fill(labels.over, { available: fmt(available) }) : "");
@@ -329,7 +329,7 @@ export const JS = `
     showError("");
     run.hidden = true;
     download.hidden = true;
-    var type = /.(jsonl|ndjson)$/i.test(f.name) ? "application/x-ndjson" : "text/csv";
+    var type = /\\.(jsonl|ndjson)$/i.test(f.name) ? "application/x-ndjson" : "text/csv";
     fetch("/portal/jobs/upload?kind=" + encodeURIComponent(kind.value) + "&column=" + encodeURIComponent(column.value), {
       method: "POST", body: f, credentials: "same-origin", headers: { "content-type": type, accept: "application/json", "x-csrf-token": csrf }
     })

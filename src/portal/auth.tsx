@@ -6,11 +6,13 @@
  */
 import { Hono } from "hono";
 import { setCookie } from "hono/cookie";
+import type { Child } from "hono/jsx";
 import { z } from "zod";
 import { accountHooks } from "../admin/lifecycle";
 import { emailInput, loginPasswordInput, nameInput, passwordInput } from "../auth/inputs";
 import { forgotPassword, login, logout, publicConfig, register, resendVerification, resetPassword } from "../auth/service";
 import { ApiError } from "../lib/errors";
+import { Field, NewPassword } from "./components";
 import { errorNotice, flash, form, origin, type PortalContext, type PortalEnv, page, signedIn, visitor } from "./context";
 import { Csrf, Layout, type Notice, NoticeBox, type Page } from "./layout";
 import { clearSession, cookieOptions, LANG_COOKIE, sessionToken, setSession } from "./session";
@@ -172,6 +174,20 @@ function OAuthButtons(props: { p: Page }) {
   );
 }
 
+/** The auth pages' form: its fields stacked, the bot check when the deployment asks for one, one full-width button. */
+function StackForm(props: { p: Page; action: string; submit: string; siteKey?: string | null; children: Child }) {
+  return (
+    <form method="post" action={props.action} class="stack">
+      <Csrf p={props.p} />
+      {props.children}
+      <Challenge p={props.p} siteKey={props.siteKey ?? null} />
+      <button type="submit" class="full">
+        {props.submit}
+      </button>
+    </form>
+  );
+}
+
 function Challenge(props: { p: Page; siteKey: string | null }) {
   if (!props.siteKey) return null;
   return (
@@ -190,21 +206,10 @@ export function LoginPage(props: AuthForm) {
         <h1>{p.t("login_title")}</h1>
         <NoticeBox n={props.notice} />
         <OAuthButtons p={p} />
-        <form method="post" action="/portal/login" class="stack">
-          <Csrf p={p} />
-          <div>
-            <label for="email">{p.t("email")}</label>
-            <input id="email" name="email" type="email" autocomplete="email" required value={props.email ?? ""} />
-          </div>
-          <div>
-            <label for="password">{p.t("password")}</label>
-            <input id="password" name="password" type="password" autocomplete="current-password" required />
-          </div>
-          <Challenge p={p} siteKey={props.challengeSiteKey} />
-          <button type="submit" class="full">
-            {p.t("login")}
-          </button>
-        </form>
+        <StackForm p={p} action="/portal/login" submit={p.t("login")} siteKey={props.challengeSiteKey}>
+          <Field id="email" label={p.t("email")} type="email" autocomplete="email" value={props.email ?? ""} />
+          <Field id="password" label={p.t("password")} type="password" autocomplete="current-password" />
+        </StackForm>
         <p class="hint">
           <a href="/portal/forgot">{p.t("forgot_link")}</a>
         </p>
@@ -225,26 +230,11 @@ export function SignupPage(props: AuthForm) {
         <p class="muted">{p.t("tagline")}</p>
         <NoticeBox n={props.notice} />
         <OAuthButtons p={p} />
-        <form method="post" action="/portal/signup" class="stack">
-          <Csrf p={p} />
-          <div>
-            <label for="name">{p.t("name")}</label>
-            <input id="name" name="name" type="text" autocomplete="name" required maxlength={100} value={props.name ?? ""} />
-          </div>
-          <div>
-            <label for="email">{p.t("email")}</label>
-            <input id="email" name="email" type="email" autocomplete="email" required value={props.email ?? ""} />
-          </div>
-          <div>
-            <label for="password">{p.t("password")}</label>
-            <input id="password" name="password" type="password" autocomplete="new-password" required minlength={8} maxlength={128} />
-            <p class="hint">{p.t("password_hint")}</p>
-          </div>
-          <Challenge p={p} siteKey={props.challengeSiteKey} />
-          <button type="submit" class="full">
-            {p.t("signup")}
-          </button>
-        </form>
+        <StackForm p={p} action="/portal/signup" submit={p.t("signup")} siteKey={props.challengeSiteKey}>
+          <Field id="name" label={p.t("name")} type="text" autocomplete="name" maxlength={100} value={props.name ?? ""} />
+          <Field id="email" label={p.t("email")} type="email" autocomplete="email" value={props.email ?? ""} />
+          <NewPassword id="password" hint={p.t("password_hint")} label={p.t("password")} />
+        </StackForm>
         <p class="hint">
           {p.t("have_account")} <a href="/portal/login">{p.t("login")}</a>
         </p>
@@ -291,17 +281,9 @@ export function ForgotPage(props: AuthForm) {
         <h1>{p.t("forgot_title")}</h1>
         <p class="muted">{p.t("forgot_intro")}</p>
         <NoticeBox n={props.notice} />
-        <form method="post" action="/portal/forgot" class="stack">
-          <Csrf p={p} />
-          <div>
-            <label for="email">{p.t("email")}</label>
-            <input id="email" name="email" type="email" autocomplete="email" required value={props.email ?? ""} />
-          </div>
-          <Challenge p={p} siteKey={props.challengeSiteKey} />
-          <button type="submit" class="full">
-            {p.t("forgot_button")}
-          </button>
-        </form>
+        <StackForm p={p} action="/portal/forgot" submit={p.t("forgot_button")} siteKey={props.challengeSiteKey}>
+          <Field id="email" label={p.t("email")} type="email" autocomplete="email" value={props.email ?? ""} />
+        </StackForm>
         <p class="hint">
           <a href="/portal/login">{p.t("login")}</a>
         </p>
@@ -318,18 +300,10 @@ export function ResetPage(props: { p: Page; notice: Notice; token: string }) {
         <h1>{p.t("reset_title")}</h1>
         <p class="muted">{p.t("reset_intro")}</p>
         <NoticeBox n={props.notice} />
-        <form method="post" action="/portal/reset" class="stack">
-          <Csrf p={p} />
+        <StackForm p={p} action="/portal/reset" submit={p.t("reset_button")}>
           <input type="hidden" name="token" value={props.token} />
-          <div>
-            <label for="password">{p.t("new_password")}</label>
-            <input id="password" name="password" type="password" autocomplete="new-password" required minlength={8} maxlength={128} />
-            <p class="hint">{p.t("password_hint")}</p>
-          </div>
-          <button type="submit" class="full">
-            {p.t("reset_button")}
-          </button>
-        </form>
+          <NewPassword id="password" hint={p.t("password_hint")} label={p.t("new_password")} />
+        </StackForm>
       </div>
     </Layout>
   );

@@ -1,18 +1,19 @@
 /** @jsxImportSource hono/jsx */
 /**
  * Portal pages: plans and billing (balance, ledger, invoices, receipts, billing details), top-up and
- * subscribe, the QRIS payment page with its live status, and a receipt to print.
+ * subscribe (an invoice is paid on its own page: payment.tsx), and a receipt to print.
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import { receiptHtml } from "../billing/receipt-page";
 import { billingDetailsOf, formatNpwp, getReceipt, listReceipts, saveBillingDetailsOf } from "../billing/receipts";
 import { billingDetailsInput, type invoiceSchema, planIdInput, type planSchema, type ReceiptView, topupAmountInput } from "../billing/schemas";
-import { billingStatus, creditBalance, credits, getInvoice, listInvoices, listPlans, simulatePayment, subscribe, topup } from "../billing/service";
+import { billingStatus, credits, listInvoices, listPlans, subscribe, topup } from "../billing/service";
 import { usesPaymentSimulator } from "../billing/simulator";
 import type { UserRow } from "../db/schema";
 import { ApiError } from "../lib/errors";
-import { errorNotice, flash, form, formInteger, lang, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn, visitor } from "./context";
+import { ListTable } from "./components";
+import { errorNotice, flash, form, formInteger, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatDate, formatIdr, formatNumber } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, Pager, VerifyFirst } from "./layout";
 import { ledgerReasonText } from "./ledger-copy";
@@ -113,26 +114,6 @@ billingPages.post("/billing/details", signedIn, async (c) => {
 billingPages.get("/billing/receipts/:id", signedIn, async (c) => {
   const receipt = await getReceipt(c.env, c.get("user").id, c.req.param("id"), PORTAL);
   return c.html(receiptHtml(receipt, "/portal/billing#receipts"));
-});
-
-billingPages.get("/billing/invoices/:id", signedIn, async (c) => {
-  const u = c.get("user");
-  const [invoice, balance] = await Promise.all([getInvoice(c.env, u.id, c.req.param("id")), creditBalance(c.env, u.id)]);
-  return c.html(<InvoicePage p={page(c)} invoice={invoice} balance={balance} simulated={usesPaymentSimulator(c.env)} />);
-});
-
-/** The local payment simulator's "pay" button (development without a payment provider; NOT_FOUND elsewhere). */
-billingPages.post("/billing/invoices/:id/simulate", signedIn, async (c) => {
-  const invoice = await simulatePayment(c.env, c.get("user").id, c.req.param("id"));
-  return c.redirect(`/portal/billing/invoices/${invoice.id}`, 303);
-});
-
-/** What the payment page polls: the invoice (the API's own view of it) and the balance, for the signed-in owner only. */
-billingPages.get("/billing/invoices/:id/status", visitor, async (c) => {
-  const u = c.get("portalUser");
-  if (!u) throw new ApiError("UNAUTHORIZED", "Log in again.");
-  const [invoice, balance] = await Promise.all([getInvoice(c.env, u.id, c.req.param("id")), creditBalance(c.env, u.id)]);
-  return c.json({ invoice, balance, balance_text: formatNumber(lang(c), balance) });
 });
 
 // ---------------------------------------------------------------- views
@@ -236,76 +217,47 @@ function BillingPage(props: {
       </div>
       <div class="card">
         <h2>{p.t("invoices")}</h2>
-        {props.invoices.length === 0 ? (
-          <p class="muted">{p.t("no_invoices")}</p>
-        ) : (
-          <div class="table-wrap">
-            <table class="responsive">
-              <thead>
-                <tr>
-                  <th>{p.t("invoice")}</th>
-                  <th class="num">{p.t("amount")}</th>
-                  <th>{p.t("status")}</th>
-                  <th>{p.t("created")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.invoices.map((inv) => (
-                  <tr>
-                    <td data-label={p.t("invoice")}>
-                      <a href={`/portal/billing/invoices/${inv.id}`}>
-                        {inv.kind === "topup" ? `${p.t("topup_title")}` : `${p.t("subscribe")}: ${inv.plan_id}`}
-                      </a>
-                    </td>
-                    <td data-label={p.t("amount")} class="num">
-                      {formatIdr(p.lang, inv.amount)}
-                    </td>
-                    <td data-label={p.t("status")}>
-                      <span class={`badge ${inv.status}`}>{p.t(`inv_${inv.status}` as "inv_PAID")}</span>
-                    </td>
-                    <td data-label={p.t("created")}>{formatDate(p.lang, inv.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          rows={props.invoices}
+          empty={p.t("no_invoices")}
+          wrap
+          columns={[
+            {
+              label: p.t("invoice"),
+              cell: (inv) => (
+                <a href={`/portal/billing/invoices/${inv.id}`}>{inv.kind === "topup" ? `${p.t("topup_title")}` : `${p.t("subscribe")}: ${inv.plan_id}`}</a>
+              ),
+            },
+            { label: p.t("amount"), num: true, cell: (inv) => formatIdr(p.lang, inv.amount) },
+            { label: p.t("status"), cell: (inv) => <span class={`badge ${inv.status}`}>{p.t(`inv_${inv.status}` as "inv_PAID")}</span> },
+            { label: p.t("created"), cell: (inv) => formatDate(p.lang, inv.created_at) },
+          ]}
+        />
       </div>
       <div class="card" id="receipts">
         <h2>{p.t("receipts")}</h2>
-        {props.receipts.length === 0 ? (
-          <p class="muted">{p.t("receipts_none")}</p>
-        ) : (
-          <div class="table-wrap">
-            <table class="responsive" data-testid="receipts">
-              <thead>
-                <tr>
-                  <th>{p.t("receipt_number")}</th>
-                  <th>{p.t("receipt_for")}</th>
-                  <th class="num">{p.t("amount")}</th>
-                  <th>{p.t("when")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.receipts.map((r) => (
-                  <tr>
-                    <td data-label={p.t("receipt_number")}>
-                      <a href={r.html_url} aria-label={`${r.number}: ${p.t("receipt_open")}`}>
-                        {r.number}
-                      </a>
-                      {r.status === "refunded" ? <span class="badge err">{p.t("receipt_refunded")}</span> : null}
-                    </td>
-                    <td data-label={p.t("receipt_for")}>{p.lang === "en" ? r.items[0]?.description_en : r.items[0]?.description}</td>
-                    <td data-label={p.t("amount")} class="num">
-                      {formatIdr(p.lang, r.total)}
-                    </td>
-                    <td data-label={p.t("when")}>{formatDate(p.lang, r.issued_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          rows={props.receipts}
+          empty={p.t("receipts_none")}
+          testid="receipts"
+          wrap
+          columns={[
+            {
+              label: p.t("receipt_number"),
+              cell: (r) => (
+                <>
+                  <a href={r.html_url} aria-label={`${r.number}: ${p.t("receipt_open")}`}>
+                    {r.number}
+                  </a>
+                  {r.status === "refunded" ? <span class="badge err">{p.t("receipt_refunded")}</span> : null}
+                </>
+              ),
+            },
+            { label: p.t("receipt_for"), cell: (r) => (p.lang === "en" ? r.items[0]?.description_en : r.items[0]?.description) },
+            { label: p.t("amount"), num: true, cell: (r) => formatIdr(p.lang, r.total) },
+            { label: p.t("when"), cell: (r) => formatDate(p.lang, r.issued_at) },
+          ]}
+        />
       </div>
       <div class="card" id="details">
         <h2>{p.t("billing_details")}</h2>
@@ -342,112 +294,26 @@ function BillingPage(props: {
       </div>
       <div class="card">
         <h2>{p.t("ledger")}</h2>
-        {props.ledger.length === 0 ? (
-          <p class="muted">{p.t("ledger_empty")}</p>
-        ) : (
-          <div class="table-wrap">
-            <table class="responsive">
-              <thead>
-                <tr>
-                  <th>{p.t("when")}</th>
-                  <th>{p.t("reason")}</th>
-                  <th class="num">{p.t("amount")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.ledger.map((e) => (
-                  <tr>
-                    <td data-label={p.t("when")}>{formatDate(p.lang, e.created_at)}</td>
-                    <td data-label={p.t("reason")}>{ledgerReasonText(p, e.reason)}</td>
-                    <td data-label={p.t("amount")} class="num">
-                      {e.amount > 0 ? "+" : ""}
-                      {formatNumber(p.lang, e.amount)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          rows={props.ledger}
+          empty={p.t("ledger_empty")}
+          wrap
+          columns={[
+            { label: p.t("when"), cell: (e) => formatDate(p.lang, e.created_at) },
+            { label: p.t("reason"), cell: (e) => ledgerReasonText(p, e.reason) },
+            {
+              label: p.t("amount"),
+              num: true,
+              cell: (e) => (
+                <>
+                  {e.amount > 0 ? "+" : ""}
+                  {formatNumber(p.lang, e.amount)}
+                </>
+              ),
+            },
+          ]}
+        />
         <Pager p={p} meta={props.ledgerMeta} href={(n) => `/portal/billing?ledger_page=${n}`} />
-      </div>
-    </Layout>
-  );
-}
-
-function InvoicePage(props: { p: Page; invoice: InvoiceView; balance: number; simulated: boolean }) {
-  const { p, invoice: inv } = props;
-  const labels = JSON.stringify({
-    expires_in: p.t("expires_in"),
-    inv_UNPAID: p.t("inv_UNPAID"),
-    inv_PAID: p.t("inv_PAID"),
-    inv_EXPIRED: p.t("inv_EXPIRED"),
-    inv_FAILED: p.t("inv_FAILED"),
-  });
-  return (
-    <Layout p={p} title={p.t("pay_title")}>
-      <h1>{p.t("pay_title")}</h1>
-      <div
-        class="card"
-        data-invoice-url={`/portal/billing/invoices/${inv.id}/status`}
-        data-expires={inv.expires_at ?? ""}
-        data-status={inv.status}
-        data-labels={labels}
-      >
-        <div class={inv.status === "UNPAID" ? "pay" : "pay closed"}>
-          {inv.qr_image && inv.status === "UNPAID" ? (
-            <div id="invoice-qr">
-              <img src={inv.qr_image} alt={p.t("qr_alt")} width={320} height={320} />
-            </div>
-          ) : null}
-          <div class="stack">
-            <div>
-              <span id="invoice-status" class={`badge ${inv.status}`} data-testid="invoice-status">
-                {p.t(`inv_${inv.status}` as "inv_PAID")}
-              </span>{" "}
-              <span id="invoice-countdown" class="muted"></span>
-            </div>
-            <div class="big">{formatIdr(p.lang, inv.amount)}</div>
-            <div class="muted">
-              {inv.kind === "topup" ? `${formatNumber(p.lang, inv.credits ?? 0)} ${p.t("credits_unit")}` : `${p.t("plan")}: ${inv.plan_id}`} · {inv.id}
-            </div>
-            {inv.status === "UNPAID" ? (
-              <>
-                <p id="invoice-scan">{p.t("pay_scan")}</p>
-                <p id="invoice-deadline" class="muted">
-                  {p.t("pay_before")}: {formatDate(p.lang, inv.expires_at)}
-                </p>
-                {props.simulated ? (
-                  <form method="post" action={`/portal/billing/invoices/${inv.id}/simulate`} class="notice warn">
-                    <Csrf p={p} />
-                    <p>{p.t("pay_simulator_note")}</p>
-                    <button type="submit" data-testid="pay-simulated">
-                      {p.t("pay_simulated")}
-                    </button>
-                  </form>
-                ) : null}
-              </>
-            ) : inv.paid_at ? (
-              <p class="muted">
-                {p.t("inv_PAID")}: {formatDate(p.lang, inv.paid_at)}
-              </p>
-            ) : null}
-            <div id="invoice-paid" class="notice ok" hidden={inv.status !== "PAID"}>
-              {p.t("paid_thanks")} {p.t("new_balance")}:{" "}
-              <strong id="invoice-balance" data-testid="invoice-balance">
-                {formatNumber(p.lang, props.balance)}
-              </strong>
-              <div>
-                <a href={`/portal/billing/receipts/${inv.id}`} data-testid="invoice-receipt">
-                  {p.t("receipt_open")}
-                </a>
-              </div>
-            </div>
-            <p>
-              <a href="/portal/billing">{p.t("back_to_billing")}</a>
-            </p>
-          </div>
-        </div>
       </div>
     </Layout>
   );

@@ -3,10 +3,21 @@
  * toggle) or else the browser's Accept-Language; Indonesian when neither says English.
  */
 import type { ErrorCode } from "../lib/errors";
-import { en, type Key } from "./copy-en";
-import { id } from "./copy-id";
+import * as account from "./copy-account";
+import * as billing from "./copy-billing";
+import * as site from "./copy-site";
+import * as tools from "./copy-tools";
 
 export type Lang = "id" | "en";
+
+/**
+ * The copy, merged from its page areas (copy-*.ts: each holds its keys in both languages, and its
+ * `id` must fill every key of its `en`). No key is in two areas (copy.test.ts).
+ */
+export const copyAreas = { site, account, billing, tools };
+const en = { ...site.en, ...account.en, ...billing.en, ...tools.en };
+export type Key = keyof typeof en;
+const id: Record<Key, string> = { ...site.id, ...account.id, ...billing.id, ...tools.id };
 
 /** The contract's errors in words a person reads; codes not listed show the API's own (English) message. */
 const errorsEn: Partial<Record<ErrorCode, string>> = {

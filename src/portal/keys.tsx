@@ -9,6 +9,7 @@ import { KEY_RATE_TIERS } from "../keys/publishable";
 import { createKeyInput, type keySchema, rollKeyInput } from "../keys/schemas";
 import { listKeys, rollKey } from "../keys/service";
 import { ApiError } from "../lib/errors";
+import { ListTable, SecretOnce } from "./components";
 import { errorNotice, flash, form, lang, origin, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatDate, translator } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, VerifyFirst } from "./layout";
@@ -117,22 +118,21 @@ function KeysPage(props: { p: Page; notice: Notice; keys: KeyView[]; created?: S
       <NoticeBox n={props.notice} />
       {verified ? null : <VerifyFirst p={p} email={p.user?.email ?? ""} />}
       {props.created ? (
-        <div class="card" data-testid="new-key">
-          <h2>{p.t(props.created.rolled ? "key_rolled_title" : "key_created_title")}</h2>
-          <div class="notice warn">{p.t("key_created_warning")}</div>
-          <div class="secret">
-            <code id="new-key-secret">{props.created.key}</code>
-            <button type="button" class="secondary" data-copy="new-key-secret" data-copied={p.t("copied")}>
-              {p.t("copy")}
-            </button>
-          </div>
+        <SecretOnce
+          p={p}
+          testid="new-key"
+          title={p.t(props.created.rolled ? "key_rolled_title" : "key_created_title")}
+          warning={p.t("key_created_warning")}
+          id="new-key-secret"
+          secret={props.created.key}
+        >
           <p class="hint">{p.t("try_it")}:</p>
           <pre class="try">
             {props.created.key.startsWith("wk_pub_")
               ? `fetch("${props.origin}/api/v1/wilayah/search?q=bandung", {\n  headers: { "x-api-key": "${props.created.key}" },\n}).then((r) => r.json())`
               : `curl -H "x-api-key: ${props.created.key}" \\\n  "${props.origin}/api/v1/wilayah/search?q=bandung"`}
           </pre>
-        </div>
+        </SecretOnce>
       ) : null}
       <div class="card">
         <p class="muted">{p.t("keys_intro")}</p>
@@ -168,87 +168,96 @@ function KeysPage(props: { p: Page; notice: Notice; keys: KeyView[]; created?: S
         </form>
       </div>
       <div class="card">
-        {props.keys.length === 0 ? (
-          <p class="muted">{p.t("no_keys")}</p>
-        ) : (
-          <table class="responsive">
-            <thead>
-              <tr>
-                <th>{p.t("key_name")}</th>
-                <th>{p.t("key_kind")}</th>
-                <th>{p.t("key_prefix")}</th>
-                <th>{p.t("created")}</th>
-                <th>{p.t("last_used")}</th>
-                <th>{p.t("status")}</th>
-                <th></th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.keys.map((k) => (
-                <tr data-key-id={k.id}>
-                  <td data-label={p.t("key_name")}>{k.name}</td>
-                  <td data-label={p.t("key_kind")}>
-                    {k.kind === "publishable" ? p.t("key_kind_publishable") : p.t("key_kind_secret")}
-                    {k.allowed_origins ? <div class="hint origins">{k.allowed_origins.join(", ")}</div> : null}
-                    {k.rate_limit_per_minute ? <div class="hint">{`${k.rate_limit_per_minute}/min`}</div> : null}
-                  </td>
-                  <td data-label={p.t("key_prefix")}>
-                    <code>{`${k.prefix}…${k.last4}`}</code>
-                    {k.previous_secret_until ? (
-                      <div class="hint">{p.t("key_previous_until", { when: formatDate(p.lang, k.previous_secret_until) })}</div>
-                    ) : null}
-                  </td>
-                  <td data-label={p.t("created")}>
-                    {formatDate(p.lang, k.created_at)}
-                    {k.expires_at ? <div class="hint">{`${p.t("key_expires_at")}: ${formatDate(p.lang, k.expires_at)}`}</div> : null}
-                  </td>
-                  <td data-label={p.t("last_used")} class="last-used">
-                    {k.last_used_at ? formatDate(p.lang, k.last_used_at) : p.t("never")}
-                    {k.last_used_origin ? <div class="hint">{`${p.t("key_from")} ${k.last_used_origin}`}</div> : null}
-                  </td>
-                  <td data-label={p.t("status")}>
-                    {k.revoked_at ? (
-                      <span class="badge revoked">{p.t("revoked")}</span>
-                    ) : k.expires_at && Date.parse(k.expires_at) <= Date.now() ? (
-                      <span class="badge revoked">{p.t("key_expired")}</span>
-                    ) : (
-                      <span class="badge active">{p.t("active")}</span>
-                    )}
-                  </td>
-                  <td class="actions">
-                    {k.revoked_at ? null : (
-                      <>
-                        <form method="post" action={`/portal/keys/${encodeURIComponent(k.id)}/roll`} class="roll">
-                          <Csrf p={p} />
-                          <label class="hint" for={`grace-${k.id}`}>
-                            {p.t("key_roll_grace")}
-                          </label>
-                          <select id={`grace-${k.id}`} name="grace_seconds">
-                            {GRACES.map(([seconds, label]) => (
-                              <option value={String(seconds)} selected={seconds === 86_400}>
-                                {p.t(label)}
-                              </option>
-                            ))}
-                          </select>
-                          <button type="submit" class="secondary small">
-                            {p.t("key_roll")}
-                          </button>
-                        </form>
-                        <form method="post" action={`/portal/keys/${encodeURIComponent(k.id)}/revoke`} data-confirm={p.t("revoke_confirm")}>
-                          <Csrf p={p} />
-                          <button type="submit" class="danger small">
-                            {p.t("revoke")}
-                          </button>
-                        </form>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListTable
+          rows={props.keys}
+          empty={p.t("no_keys")}
+          rowAttrs={(k) => ({ "data-key-id": k.id })}
+          columns={[
+            { label: p.t("key_name"), cell: (k) => k.name },
+            {
+              label: p.t("key_kind"),
+              cell: (k) => (
+                <>
+                  {k.kind === "publishable" ? p.t("key_kind_publishable") : p.t("key_kind_secret")}
+                  {k.allowed_origins ? <div class="hint origins">{k.allowed_origins.join(", ")}</div> : null}
+                  {k.rate_limit_per_minute ? <div class="hint">{`${k.rate_limit_per_minute}/min`}</div> : null}
+                </>
+              ),
+            },
+            {
+              label: p.t("key_prefix"),
+              cell: (k) => (
+                <>
+                  <code>{`${k.prefix}…${k.last4}`}</code>
+                  {k.previous_secret_until ? <div class="hint">{p.t("key_previous_until", { when: formatDate(p.lang, k.previous_secret_until) })}</div> : null}
+                </>
+              ),
+            },
+            {
+              label: p.t("created"),
+              cell: (k) => (
+                <>
+                  {formatDate(p.lang, k.created_at)}
+                  {k.expires_at ? <div class="hint">{`${p.t("key_expires_at")}: ${formatDate(p.lang, k.expires_at)}`}</div> : null}
+                </>
+              ),
+            },
+            {
+              label: p.t("last_used"),
+              class: "last-used",
+              cell: (k) => (
+                <>
+                  {k.last_used_at ? formatDate(p.lang, k.last_used_at) : p.t("never")}
+                  {k.last_used_origin ? <div class="hint">{`${p.t("key_from")} ${k.last_used_origin}`}</div> : null}
+                </>
+              ),
+            },
+            {
+              label: p.t("status"),
+              cell: (k) =>
+                k.revoked_at ? (
+                  <span class="badge revoked">{p.t("revoked")}</span>
+                ) : k.expires_at && Date.parse(k.expires_at) <= Date.now() ? (
+                  <span class="badge revoked">{p.t("key_expired")}</span>
+                ) : (
+                  <span class="badge active">{p.t("active")}</span>
+                ),
+            },
+            { label: "", class: "actions", cell: (k) => (k.revoked_at ? null : <KeyActions p={p} id={k.id} />) },
+          ]}
+        />
       </div>
     </Layout>
+  );
+}
+
+/** A live key's buttons: roll (a new secret, the old one working for the grace chosen) and revoke. */
+function KeyActions(props: { p: Page; id: string }) {
+  const { p, id } = props;
+  return (
+    <>
+      <form method="post" action={`/portal/keys/${encodeURIComponent(id)}/roll`} class="roll">
+        <Csrf p={p} />
+        <label class="hint" for={`grace-${id}`}>
+          {p.t("key_roll_grace")}
+        </label>
+        <select id={`grace-${id}`} name="grace_seconds">
+          {GRACES.map(([seconds, label]) => (
+            <option value={String(seconds)} selected={seconds === 86_400}>
+              {p.t(label)}
+            </option>
+          ))}
+        </select>
+        <button type="submit" class="secondary small">
+          {p.t("key_roll")}
+        </button>
+      </form>
+      <form method="post" action={`/portal/keys/${encodeURIComponent(id)}/revoke`} data-confirm={p.t("revoke_confirm")}>
+        <Csrf p={p} />
+        <button type="submit" class="danger small">
+          {p.t("revoke")}
+        </button>
+      </form>
+    </>
   );
 }

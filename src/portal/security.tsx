@@ -7,6 +7,7 @@ import { ownSecurityEvents } from "../audit/service";
 import { loginPasswordInput, passwordInput } from "../auth/inputs";
 import { changePassword, logoutEverywhere } from "../auth/service";
 import { ApiError } from "../lib/errors";
+import { Field, ListTable, NewPassword } from "./components";
 import { errorNotice, flash, form, origin, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatDate } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page } from "./layout";
@@ -57,15 +58,15 @@ function SecurityPage(props: { p: Page; notice: Notice; events: EventView[] }) {
           <h2>{p.t("change_password")}</h2>
           <form method="post" action="/portal/security/password" class="stack">
             <Csrf p={p} />
-            <div>
-              <label for="current-password">{p.t("current_password")}</label>
-              <input id="current-password" name="current_password" type="password" autocomplete="current-password" required maxlength={128} />
-            </div>
-            <div>
-              <label for="new-password">{p.t("new_password")}</label>
-              <input id="new-password" name="new_password" type="password" autocomplete="new-password" required minlength={8} maxlength={128} />
-              <p class="hint">{p.t("change_password_hint")}</p>
-            </div>
+            <Field
+              id="current-password"
+              name="current_password"
+              label={p.t("current_password")}
+              type="password"
+              autocomplete="current-password"
+              maxlength={128}
+            />
+            <NewPassword id="new-password" name="new_password" label={p.t("new_password")} hint={p.t("change_password_hint")} />
             <button type="submit">{p.t("change_password")}</button>
           </form>
         </div>
@@ -83,30 +84,23 @@ function SecurityPage(props: { p: Page; notice: Notice; events: EventView[] }) {
       <div class="card">
         <h2>{p.t("security_events")}</h2>
         <p class="hint">{p.t("security_ip_hint")}</p>
-        {props.events.length === 0 ? (
-          <p class="muted">{p.t("no_events")}</p>
-        ) : (
-          <table class="responsive" data-testid="security-events">
-            <thead>
-              <tr>
-                <th>{p.t("when")}</th>
-                <th>{p.t("event")}</th>
-                <th>{p.t("ip_address")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.events.map((e) => (
-                <tr>
-                  <td data-label={p.t("when")}>{formatDate(p.lang, e.at)}</td>
-                  <td data-label={p.t("event")}>
-                    {p.t(`event_${e.event}`)} <code class="muted">{e.event}</code>
-                  </td>
-                  <td data-label={p.t("ip_address")}>{e.ip ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListTable
+          rows={props.events}
+          empty={p.t("no_events")}
+          testid="security-events"
+          columns={[
+            { label: p.t("when"), cell: (e) => formatDate(p.lang, e.at) },
+            {
+              label: p.t("event"),
+              cell: (e) => (
+                <>
+                  {p.t(`event_${e.event}`)} <code class="muted">{e.event}</code>
+                </>
+              ),
+            },
+            { label: p.t("ip_address"), cell: (e) => e.ip ?? "—" },
+          ]}
+        />
       </div>
     </Layout>
   );

@@ -21,6 +21,7 @@ import {
   rollSecret,
   sendTestEvent,
 } from "../webhooks/service";
+import { ListTable, PostButton, SecretOnce } from "./components";
 import { errorNotice, flash, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatDate } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, Pager, VerifyFirst } from "./layout";
@@ -109,20 +110,6 @@ webhookPages.post("/webhooks/:id/deliveries/:deliveryId/redeliver", signedIn, as
 
 // ---------------------------------------------------------------- views
 
-function PostButton(props: { p: Page; action: string; label: string; cls?: string; confirm?: string; fields?: Record<string, string> }) {
-  return (
-    <form method="post" action={props.action} class="inline" data-confirm={props.confirm}>
-      <Csrf p={props.p} />
-      {Object.entries(props.fields ?? {}).map(([k, v]) => (
-        <input type="hidden" name={k} value={v} />
-      ))}
-      <button type="submit" class={props.cls ?? "secondary small"}>
-        {props.label}
-      </button>
-    </form>
-  );
-}
-
 function WebhooksPage(props: { p: Page; notice: Notice; endpoints: EndpointView[]; shown?: Shown }) {
   const { p } = props;
   const verified = p.user?.emailVerified ?? false;
@@ -133,17 +120,15 @@ function WebhooksPage(props: { p: Page; notice: Notice; endpoints: EndpointView[
       <NoticeBox n={props.notice} />
       {verified ? null : <VerifyFirst p={p} email={p.user?.email ?? ""} />}
       {props.shown ? (
-        <div class="card" data-testid="webhook-secret">
-          <h2>{p.t("webhook_secret_title")}</h2>
-          <p class="muted">{props.shown.url}</p>
-          <div class="notice warn">{p.t("webhook_secret_warning")}</div>
-          <div class="secret">
-            <code id="webhook-secret-value">{props.shown.secret}</code>
-            <button type="button" class="secondary" data-copy="webhook-secret-value" data-copied={p.t("copied")}>
-              {p.t("copy")}
-            </button>
-          </div>
-        </div>
+        <SecretOnce
+          p={p}
+          testid="webhook-secret"
+          title={p.t("webhook_secret_title")}
+          warning={p.t("webhook_secret_warning")}
+          id="webhook-secret-value"
+          secret={props.shown.secret}
+          intro={<p class="muted">{props.shown.url}</p>}
+        />
       ) : null}
       <div class="card">
         <p class="muted">{p.t("webhooks_intro")}</p>
@@ -176,61 +161,62 @@ function WebhooksPage(props: { p: Page; notice: Notice; endpoints: EndpointView[
         </form>
       </div>
       <div class="card">
-        {props.endpoints.length === 0 ? (
-          <p class="muted">{p.t("no_webhooks")}</p>
-        ) : (
-          <table class="responsive" data-testid="webhooks">
-            <thead>
-              <tr>
-                <th>{p.t("webhook_url")}</th>
-                <th>{p.t("webhook_events")}</th>
-                <th>{p.t("status")}</th>
-                <th>{p.t("created")}</th>
-                <th></th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.endpoints.map((e) => (
-                <tr data-webhook-id={e.id}>
-                  <td data-label={p.t("webhook_url")}>
-                    <a href={`/portal/webhooks/${encodeURIComponent(e.id)}`}>{e.url}</a>
-                  </td>
-                  <td data-label={p.t("webhook_events")}>
-                    {e.events.join(", ")}
-                    {e.regions.length ? ` (${e.regions.join(", ")})` : ""}
-                  </td>
-                  <td data-label={p.t("status")}>
-                    {e.enabled ? <span class="badge active">{p.t("enabled")}</span> : <span class="badge revoked">{p.t("disabled")}</span>}
-                    {e.disabled_reason ? <p class="hint">{e.disabled_reason}</p> : null}
-                  </td>
-                  <td data-label={p.t("created")}>{formatDate(p.lang, e.created_at)}</td>
-                  <td class="actions">
-                    <PostButton
-                      p={p}
-                      action={`/portal/webhooks/${encodeURIComponent(e.id)}/enabled`}
-                      label={e.enabled ? p.t("disable") : p.t("enable")}
-                      fields={{ enabled: e.enabled ? "false" : "true" }}
-                    />
-                    <PostButton p={p} action={`/portal/webhooks/${encodeURIComponent(e.id)}/test`} label={p.t("webhook_send_test")} />
-                    <PostButton
-                      p={p}
-                      action={`/portal/webhooks/${encodeURIComponent(e.id)}/roll-secret`}
-                      label={p.t("webhook_roll")}
-                      confirm={p.t("webhook_roll_confirm")}
-                    />
-                    <PostButton
-                      p={p}
-                      action={`/portal/webhooks/${encodeURIComponent(e.id)}/delete`}
-                      label={p.t("delete")}
-                      cls="danger small"
-                      confirm={p.t("webhook_delete_confirm")}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListTable
+          rows={props.endpoints}
+          empty={p.t("no_webhooks")}
+          testid="webhooks"
+          rowAttrs={(e) => ({ "data-webhook-id": e.id })}
+          columns={[
+            { label: p.t("webhook_url"), cell: (e) => <a href={`/portal/webhooks/${encodeURIComponent(e.id)}`}>{e.url}</a> },
+            {
+              label: p.t("webhook_events"),
+              cell: (e) => (
+                <>
+                  {e.events.join(", ")}
+                  {e.regions.length ? ` (${e.regions.join(", ")})` : ""}
+                </>
+              ),
+            },
+            {
+              label: p.t("status"),
+              cell: (e) => (
+                <>
+                  {e.enabled ? <span class="badge active">{p.t("enabled")}</span> : <span class="badge revoked">{p.t("disabled")}</span>}
+                  {e.disabled_reason ? <p class="hint">{e.disabled_reason}</p> : null}
+                </>
+              ),
+            },
+            { label: p.t("created"), cell: (e) => formatDate(p.lang, e.created_at) },
+            {
+              label: "",
+              class: "actions",
+              cell: (e) => (
+                <>
+                  <PostButton
+                    p={p}
+                    action={`/portal/webhooks/${encodeURIComponent(e.id)}/enabled`}
+                    label={e.enabled ? p.t("disable") : p.t("enable")}
+                    fields={{ enabled: e.enabled ? "false" : "true" }}
+                  />
+                  <PostButton p={p} action={`/portal/webhooks/${encodeURIComponent(e.id)}/test`} label={p.t("webhook_send_test")} />
+                  <PostButton
+                    p={p}
+                    action={`/portal/webhooks/${encodeURIComponent(e.id)}/roll-secret`}
+                    label={p.t("webhook_roll")}
+                    confirm={p.t("webhook_roll_confirm")}
+                  />
+                  <PostButton
+                    p={p}
+                    action={`/portal/webhooks/${encodeURIComponent(e.id)}/delete`}
+                    label={p.t("delete")}
+                    cls="danger small"
+                    confirm={p.t("webhook_delete_confirm")}
+                  />
+                </>
+              ),
+            },
+          ]}
+        />
       </div>
     </Layout>
   );
@@ -260,50 +246,49 @@ function DeliveriesPage(props: {
         <PostButton p={p} action={`${base}/test`} label={p.t("webhook_send_test")} />
       </div>
       <div class="card">
-        {props.deliveries.length === 0 ? (
-          <p class="muted">{p.t("no_deliveries")}</p>
-        ) : (
-          <table class="responsive" data-testid="deliveries">
-            <thead>
-              <tr>
-                <th>{p.t("webhook_event")}</th>
-                <th>{p.t("status")}</th>
-                <th>{p.t("webhook_attempts")}</th>
-                <th>{p.t("created")}</th>
-                <th></th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.deliveries.map((d) => (
-                <tr data-delivery-id={d.id} data-status={d.status}>
-                  <td data-label={p.t("webhook_event")}>
-                    <code>{d.event_type}</code>
-                    <p class="hint">
-                      <code>{d.id}</code>
-                    </p>
-                  </td>
-                  <td data-label={p.t("status")}>
-                    <span class={`badge ${d.status === "delivered" ? "active" : d.status === "dead" ? "revoked" : ""}`}>{p.t(`delivery_${d.status}`)}</span>
-                  </td>
-                  <td data-label={p.t("webhook_attempts")}>
-                    <ol class="attempts">
-                      {d.attempt_log.map((a) => (
-                        <li>
-                          {formatDate(p.lang, a.at)}: {a.status_code ?? a.error ?? a.outcome}
-                          {a.latency_ms !== null ? ` (${a.latency_ms} ms)` : ""}
-                        </li>
-                      ))}
-                    </ol>
-                  </td>
-                  <td data-label={p.t("created")}>{formatDate(p.lang, d.created_at)}</td>
-                  <td>
-                    <PostButton p={p} action={`${base}/deliveries/${encodeURIComponent(d.id)}/redeliver`} label={p.t("webhook_redeliver")} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListTable
+          rows={props.deliveries}
+          empty={p.t("no_deliveries")}
+          testid="deliveries"
+          rowAttrs={(d) => ({ "data-delivery-id": d.id, "data-status": d.status })}
+          columns={[
+            {
+              label: p.t("webhook_event"),
+              cell: (d) => (
+                <>
+                  <code>{d.event_type}</code>
+                  <p class="hint">
+                    <code>{d.id}</code>
+                  </p>
+                </>
+              ),
+            },
+            {
+              label: p.t("status"),
+              cell: (d) => (
+                <span class={`badge ${d.status === "delivered" ? "active" : d.status === "dead" ? "revoked" : ""}`}>{p.t(`delivery_${d.status}`)}</span>
+              ),
+            },
+            {
+              label: p.t("webhook_attempts"),
+              cell: (d) => (
+                <ol class="attempts">
+                  {d.attempt_log.map((a) => (
+                    <li>
+                      {formatDate(p.lang, a.at)}: {a.status_code ?? a.error ?? a.outcome}
+                      {a.latency_ms !== null ? ` (${a.latency_ms} ms)` : ""}
+                    </li>
+                  ))}
+                </ol>
+              ),
+            },
+            { label: p.t("created"), cell: (d) => formatDate(p.lang, d.created_at) },
+            {
+              label: "",
+              cell: (d) => <PostButton p={p} action={`${base}/deliveries/${encodeURIComponent(d.id)}/redeliver`} label={p.t("webhook_redeliver")} />,
+            },
+          ]}
+        />
         <Pager p={p} meta={props.meta} href={(n) => `${base}?page=${n}`} />
       </div>
     </Layout>

@@ -20,7 +20,7 @@ import { clientNetwork, type GatePolicy, routePolicies } from "../../src/gate";
 import { bodyLimitOf } from "../../src/gate/body";
 import { generateKeySecret } from "../../src/keys/secret";
 import type { ErrorCode } from "../../src/lib/errors";
-import { ogcCode, speaksOgc } from "../../src/ogc/routes";
+import { ogcCode, speaksOgc } from "../../src/ogc/protocol";
 import { BASE, call, createKey, json, login, makeAdmin, setPlan, verifiedDeveloper } from "../helpers";
 import { spendQuota, spendRate } from "./helpers";
 
