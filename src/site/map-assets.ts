@@ -84,9 +84,9 @@ async function start(host) {
   var map = new maplibregl.Map({
     container: host,
     style: style,
-    // The site's token on every tile (a test of the path, not a regular expression: this script is a
-    // template literal, where a backslash would be lost); the source capped at the zoom it grants.
-    transformRequest: function (url) { return url.indexOf("/tiles/") >= 0 && url.slice(-4) === ".mvt" ? { url: url, headers: { "x-map-token": token } } : { url: url }; },
+    // The site's token on every tile (/tiles/{z}/{x}/{y}.mvt?v=...: a test of the path, not a regular
+    // expression: this script is a template literal, where a backslash would be lost); the source capped at the zoom it grants.
+    transformRequest: function (url) { return url.indexOf("/tiles/") >= 0 && url.indexOf(".mvt") > 0 ? { url: url, headers: { "x-map-token": token } } : { url: url }; },
     bounds: INDONESIA,
     fitBoundsOptions: fitFor(host),
     minZoom: 1,
