@@ -67,7 +67,9 @@ describe("the README's commands", () => {
       vars: DEV_VARS,
     });
     // The Worker's output, kept in a file the walk-through reads its verification link from.
-    worker.stdout?.on("data", () => writeFileSync(outputFile, sink.text));
+    // (both streams: wrangler writes some of the Worker's lines to stderr; the file exists from the start)
+    writeFileSync(outputFile, sink.text);
+    for (const stream of [worker.stdout, worker.stderr]) stream?.on("data", () => writeFileSync(outputFile, sink.text));
   }, 300_000); // npm run dev's preparation (a first run loads the seed: minutes) and the Worker
 
   afterAll(() => {
