@@ -31,6 +31,7 @@ svg.map circle{fill:#f2b705;stroke:#10302a;stroke-width:1}
 .guide{max-width:820px}
 .guide pre{background:#0f1720;color:#dfe7ef;padding:.75rem;border-radius:6px;overflow-x:auto;font-size:.85rem}
 .guide code{font-size:.9em}
+.guide :not(pre)>code{overflow-wrap:anywhere}
 .guide table{display:block;overflow-x:auto}
 .guide .align-right{text-align:right}
 .guide .align-center{text-align:center}

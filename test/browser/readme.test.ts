@@ -10,8 +10,7 @@
  * status` is the same before and after: no README command changes a file git tracks.
  */
 import { type ChildProcess, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root, toolEnv } from "../../scripts/lib.ts";
@@ -30,7 +29,9 @@ function shBlocks(file: string, section?: string): string[] {
 
 const gitStatus = () => spawnSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: root, encoding: "utf8" }).stdout;
 
-const work = mkdtempSync(join(tmpdir(), "wilayah-readme-"));
+// Under .wrangler/ (git-ignored), made again before each write: a temporary folder went missing
+// mid-run once (ENOENT on the write), and the walk-through then found no verification link.
+const work = join(root, ".wrangler", "readme-walk");
 const outputFile = join(work, "worker-output.txt");
 let worker: ChildProcess | undefined;
 let before = "";
@@ -68,8 +69,12 @@ describe("the README's commands", () => {
     });
     // The Worker's output, kept in a file the walk-through reads its verification link from.
     // (both streams: wrangler writes some of the Worker's lines to stderr; the file exists from the start)
-    writeFileSync(outputFile, sink.text);
-    for (const stream of [worker.stdout, worker.stderr]) stream?.on("data", () => writeFileSync(outputFile, sink.text));
+    const keep = () => {
+      mkdirSync(work, { recursive: true });
+      writeFileSync(outputFile, sink.text);
+    };
+    keep();
+    for (const stream of [worker.stdout, worker.stderr]) stream?.on("data", keep);
   }, 300_000); // npm run dev's preparation (a first run loads the seed: minutes) and the Worker
 
   afterAll(() => {
