@@ -9,7 +9,7 @@
  * (the reader pastes it from the terminal: here it is read from the Worker's output). And `git
  * status` is the same before and after: no README command changes a file git tracks.
  */
-import { type ChildProcess, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,9 +29,9 @@ function shBlocks(file: string, section?: string): string[] {
 
 const gitStatus = () => spawnSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: root, encoding: "utf8" }).stdout;
 
-// Under .wrangler/ (git-ignored), made again before each write: a temporary folder went missing
-// mid-run once (ENOENT on the write), and the walk-through then found no verification link.
+// Under .wrangler/ (git-ignored); written until the suite ends (the Worker may print after its stop).
 const work = join(root, ".wrangler", "readme-walk");
+let ended = false;
 const outputFile = join(work, "worker-output.txt");
 let worker: ChildProcess | undefined;
 let before = "";
@@ -40,20 +40,26 @@ let before = "";
  * Runs lines as a reader's shell would, from the repository's root with the state's variable set
  * (the commands that read the local state, as the README says to); returns what they printed.
  */
-function run(lines: string): { status: number | null; out: string } {
+async function run(lines: string): Promise<{ status: number | null; out: string }> {
   const script = [
     "set -euo pipefail",
     // Every answer must be 2xx: an error status fails the line (and prints the error's body).
     'curl() { command curl --silent --show-error --fail-with-body "$@"; echo; }',
     lines.replaceAll("http://localhost:8787", ORIGIN).replaceAll("$(cat .dev-key)", `$(cat '${join(STATE, "dev-key")}')`),
   ].join("\n");
-  const r = spawnSync("bash", ["-c", script], {
+  // Asynchronously: the Worker's output reaches its file (the walk-through's verification link) only
+  // while this process's event loop runs, which a spawnSync would block for the whole walk.
+  const child = spawn("bash", ["-c", script], {
     cwd: root,
     env: { ...toolEnv, WRANGLER_PERSIST_TO: STATE, WRANGLER_HIDE_BANNER: "true" },
-    encoding: "utf8",
-    timeout: 600_000,
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+  let out = "";
+  for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  const timer = setTimeout(() => child.kill("SIGTERM"), 600_000);
+  const status = await new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+  clearTimeout(timer);
+  return { status, out };
 }
 
 describe("the README's commands", () => {
@@ -70,6 +76,7 @@ describe("the README's commands", () => {
     // The Worker's output, kept in a file the walk-through reads its verification link from.
     // (both streams: wrangler writes some of the Worker's lines to stderr; the file exists from the start)
     const keep = () => {
+      if (ended) return;
       mkdirSync(work, { recursive: true });
       writeFileSync(outputFile, sink.text);
     };
@@ -78,22 +85,23 @@ describe("the README's commands", () => {
   }, 300_000); // npm run dev's preparation (a first run loads the seed: minutes) and the Worker
 
   afterAll(() => {
+    ended = true;
     stopWorker(worker);
     rmSync(work, { recursive: true, force: true });
   });
 
-  it("README.md: every sh block runs, each curl answering 2xx", () => {
+  it("README.md: every sh block runs, each curl answering 2xx", async () => {
     const blocks = shBlocks("README.md");
     // `npm run dev` and `npm test` are this suite's preparation and the run it is part of, not run again inside it.
     const lines = blocks.flatMap((b) => b.split("\n")).filter((l) => !/^npm (run dev|test)\b/.test(l.trim()));
     expect(lines.filter((l) => l.trim().startsWith("curl")).length).toBeGreaterThanOrEqual(6);
-    const r = run(lines.join("\n"));
+    const r = await run(lines.join("\n"));
     expect(r.out).not.toMatch(/curl: \(\d+\)/);
     expect(r.status, r.out.slice(-3000)).toBe(0);
     expect(r.out).toContain('"name":"Kota Bandung"');
   }, 300_000); // a dozen curls, each a process
 
-  it("docs/development.md: the walk-through on a free local account runs, from sign-up to the admin's report queue", () => {
+  it("docs/development.md: the walk-through on a free local account runs, from sign-up to the admin's report queue", async () => {
     const [walk] = shBlocks("docs/development.md", "Try every feature on a free local account");
     const email = `ani-${Date.now().toString(36)}@example.com`;
     const lines = walk
@@ -103,7 +111,7 @@ describe("the README's commands", () => {
         /^# LINK=.*$/m,
         `LINK=$(for i in $(seq 150); do l=$(grep -o 'http://[^ ]*/auth/verify-email?token=[A-Za-z0-9._-]*' '${outputFile}' | tail -n 1); [ -n "$l" ] && echo "$l" && break; sleep 0.2; done)`,
       );
-    const r = run(lines);
+    const r = await run(lines);
     expect(r.status, r.out.slice(-3000)).toBe(0);
     // The report filed with the reader's own key is in the admin's queue, and the top-up was paid.
     expect(r.out).toMatch(/"field":"postal_code"/);
