@@ -28,7 +28,6 @@ import { healthRoutes } from "./routes/health";
 import { jobRoutes } from "./routes/jobs";
 import { keyRoutes } from "./routes/keys";
 import { ownReportRoutes, reportRoutes } from "./routes/reports";
-import { loggedJobCreation } from "./routes/request-log";
 import { requestRoutes } from "./routes/requests";
 import { tileRoutes } from "./routes/tiles";
 import { usageRoutes } from "./routes/usage";
@@ -74,8 +73,6 @@ app.route("/billing", billingRoutes);
 app.route("/admin", adminRoutes);
 // The Atom feed of editions (/wilayah/changes.atom): public, not a metered data call.
 app.route("/", feedRoutes);
-// A job's creation is its line in the account's request log (its rows are billed as it runs).
-app.use("/api/v1/jobs", loggedJobCreation);
 app.route("/api/v1/jobs", jobRoutes);
 // Reports of wrong facts (POST /api/v1/wilayah/{id}/reports): an API key or a session, not a metered data call.
 app.route("/api/v1/wilayah", reportRoutes);

@@ -5,7 +5,6 @@ import type { BaseEnv } from "../http/context";
 import { lazyOperation } from "../http/docs";
 import { queryValues, typedQuery } from "../http/query";
 import { requireJsonContentType } from "../http/validate";
-import { failureCode } from "../lib/dependency";
 import { ApiError } from "../lib/errors";
 import type { CallEnv } from "./context";
 import { type DataEndpoint, type FileAnswer, isFileEndpoint, versionLabel } from "./endpoint";
@@ -25,7 +24,6 @@ export function dataRoutes(endpoints: readonly DataEndpoint[], admit: Admit, gat
   for (const ep of endpoints) {
     const documented = describeRoute(lazyOperation(() => endpointOperation(ep)));
     const guard = gateOf(ep);
-    const logged = loggedCall(ep, admit);
     const answer = async (c: Context<CallEnv>, raw: Record<string, unknown>) => {
       if (isFileEndpoint(ep)) return fileResponse(c, await serveFileCall(ep, raw, c.get("call"), admit), versionLabel(ep.version));
       const result = await serveDataCall(ep, raw, c.get("call"), admit);
@@ -39,39 +37,15 @@ export function dataRoutes(endpoints: readonly DataEndpoint[], admit: Admit, gat
       });
     };
     if (ep.method === "POST") {
-      app.post(ep.path, documented, logged, guard, requireJsonContentType, async (c) => {
+      app.post(ep.path, documented, guard, requireJsonContentType, async (c) => {
         if (new URL(c.req.url).search) throw new ApiError("INVALID_QUERY", `${ep.path} takes its input in the JSON body, not in the query string.`);
         return answer(c, { ...(await jsonObjectBody(c.req)), ...c.req.param() });
       });
     } else {
-      app.get(ep.path, documented, logged, guard, (c) => answer(c, { ...typedQuery(ep.input, queryValues(c.req.queries())), ...c.req.param() }));
+      app.get(ep.path, documented, guard, (c) => answer(c, { ...typedQuery(ep.input, queryValues(c.req.queries())), ...c.req.param() }));
     }
   }
   return app;
-}
-
-/**
- * The account's request log (`admit.record`): after the answer it
- * sees the call's context the guard set (a request whose key was not known to be the account's is
- * no account's line) and the answer's status, the error the app's handler answered, and the data
- * version.
- */
-function loggedCall(ep: DataEndpoint, admit: Admit): MiddlewareHandler<CallEnv> {
-  return async (c, next) => {
-    const startedAt = Date.now();
-    await next();
-    const call = c.get("call");
-    if (!call) return;
-    admit.record(call, {
-      surface: "rest",
-      method: ep.method ?? "GET",
-      route: ep.path,
-      status: c.res.status,
-      code: c.error ? failureCode(c.error) : null,
-      startedAt,
-      version: c.res.headers.get("x-data-version"),
-    });
-  };
 }
 
 /** A file as a download: its type, a file name to save it under, its size and checksums; kept by nobody but the caller. */

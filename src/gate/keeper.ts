@@ -8,7 +8,7 @@
  *   3. who is calling (callers.ts: 401, 403; the portal's login page for a page without a session);
  *   4. per-client throttles of anonymous routes (429);
  *   5. the account's rate and quota as the route meters them (meter.ts: 403 PLAN_REQUIRED, 429, 402),
- *      a refusal of a key's call logged in its account's request log where the route declares `log`.
+ *      a key's call, answered or refused, logged in its account's request log where the route declares `log`.
  * Then the route runs; a metered call that did not succeed is given back. A route without a
  * declared policy is refused (500) and the route table test fails before it ships.
  */
@@ -21,7 +21,7 @@ import { log } from "../lib/log";
 import { throttle } from "../lib/throttle";
 import { bodyLimitOf, countBody, refuseDeclaredLength } from "./body";
 import { type Caller, identify, PortalSignIn, refusedKeyOf } from "./callers";
-import { logRefusal } from "./log";
+import { logKeyCall } from "./log";
 import { admitBeforeBody, type CallContext } from "./meter";
 import { clientNetwork } from "./network";
 import type { GatePolicy } from "./policy";
@@ -81,7 +81,7 @@ export const gateKeeper: MiddlewareHandler<BaseEnv> = async (c, next) => {
   } catch (e) {
     if (e instanceof PortalSignIn) return c.redirect("/portal/login", 303);
     const refusedKey = refusedKeyOf(e);
-    if (refusedKey) logRefusal(c, policy, { kind: "publishableKey", principal: refusedKey }, e, startedAt);
+    if (refusedKey) logKeyCall(c, policy, { kind: "publishableKey", principal: refusedKey }, startedAt, e);
     if (policy.challenge && e instanceof ApiError && e.status === 401)
       throw new ApiError(e.code, e.message, { headers: { ...e.extra.headers, "www-authenticate": policy.challenge } });
     throw e;
@@ -97,7 +97,7 @@ export const gateKeeper: MiddlewareHandler<BaseEnv> = async (c, next) => {
   try {
     admitted = await admitBeforeBody(c, policy, caller);
   } catch (refusal) {
-    logRefusal(c, policy, caller, refusal, startedAt);
+    logKeyCall(c, policy, caller, startedAt, refusal);
     throw refusal;
   }
   if (admitted.call) g.set("call", admitted.call);
@@ -105,5 +105,6 @@ export const gateKeeper: MiddlewareHandler<BaseEnv> = async (c, next) => {
     await next();
   } finally {
     await admitted.settle(c.error !== undefined || c.res.status >= 400, c.res.status);
+    logKeyCall(c, policy, caller, startedAt);
   }
 };

@@ -74,10 +74,8 @@ export type GatePolicy = {
    */
   keyParam?: string;
   /**
-   * The account's request log (src/account/request-log.ts) takes this route's calls, under this
-   * surface and route name: the route logs its answers itself, and the gate logs the calls it
-   * refuses for a known key (a 402 at the quota or the spend limit, a 429 at the rate), which never
-   * reach the route.
+   * The account's request log (src/account/request-log.ts) takes this route's calls by API keys,
+   * under this surface and route name: the gate logs each, answered or refused (./log.ts).
    */
   log?: { surface: "rest" | "tiles" | "jobs"; route: string };
 };

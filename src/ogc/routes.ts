@@ -256,7 +256,12 @@ ogcRoutes.get(
     ok: { description: "A page of features", media: { "application/geo+json": "A FeatureCollection", "text/html": "The page for a browser, with a map" } },
   }),
   // One call per page, admitted by the gate before the query is read and given back unless the page is served.
-  gate({ ...keyed, meter: "call", endpoint: "/ogc/collections/{collectionId}/items" }),
+  gate({
+    ...keyed,
+    meter: "call",
+    endpoint: "/ogc/collections/{collectionId}/items",
+    log: { surface: "rest", route: "/ogc/collections/{collectionId}/items" },
+  }),
   async (c) => {
     const level = collectionOf(c.req.param("collectionId"));
     const query = c.req.queries();
@@ -295,7 +300,12 @@ ogcRoutes.get(
     errors: ["NOT_FOUND", "SECRET_KEY_REQUIRED", "METHOD_NOT_ALLOWED"],
     ok: { description: "The feature", media: { "application/geo+json": "A Feature", "text/html": "The feature for a browser" } },
   }),
-  gate({ ...keyed, meter: "call", endpoint: "/ogc/collections/{collectionId}/items/{featureId}" }),
+  gate({
+    ...keyed,
+    meter: "call",
+    endpoint: "/ogc/collections/{collectionId}/items/{featureId}",
+    log: { surface: "rest", route: "/ogc/collections/{collectionId}/items/{featureId}" },
+  }),
   async (c) => {
     const level = collectionOf(c.req.param("collectionId"));
     const simplify = itemQuery(level, c.req.queries());
@@ -334,7 +344,15 @@ ogcRoutes.get(
     ok: { description: "The file, or the range asked for (206)", media: { "application/flatgeobuf": "FlatGeobuf 3" } },
   }),
   // A bulk export (paid plans, secret keys): HEAD the rate only, a short range a tenth of a call, anything else a call (src/gate/meter.ts).
-  gate({ ...keyed, tag: "Exports", meter: "range", plans: "paid", endpoint: "/wilayah/export/{level}.fgb", head: true }),
+  gate({
+    ...keyed,
+    tag: "Exports",
+    meter: "range",
+    plans: "paid",
+    endpoint: "/wilayah/export/{level}.fgb",
+    log: { surface: "rest", route: "/wilayah/export/{level}.fgb" },
+    head: true,
+  }),
   async (c) => {
     refuseUnknown(c.req.queries(), []);
     // The path's parameter holds the extension too (a regex route): kelurahan.fgb, the file's name in the export.

@@ -23,7 +23,6 @@ import { TILES_MAXZOOM } from "../tiles/files";
 import { TILES_PER_CALL } from "../tiles/metering";
 import { CURRENT_TILES, mapStyle, tileCoords, tileJson } from "../tiles/service";
 import { DATA_VERSION } from "../wilayah/version";
-import { loggedTiles } from "./request-log";
 
 type TileEnv = { Bindings: Env; Variables: BaseEnv["Variables"] & { caller: Caller; call?: DataContext } };
 
@@ -67,7 +66,6 @@ tileRoutes.get(
     throttle: "map",
     log: { surface: "tiles", route: "/tiles/{z}/{x}/{y}.mvt" },
   }),
-  loggedTiles,
   async (c) => {
     const coords = tileCoords(c.req.param("z"), c.req.param("x"), c.req.param("y").slice(0, -".mvt".length));
     const unknown = Object.keys(c.req.queries()).filter((k) => k !== "v");

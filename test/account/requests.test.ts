@@ -117,6 +117,22 @@ describe("the request log", () => {
     expect((await requests(bob.token, `key=${key.id}`)).data).toEqual([]);
   });
 
+  it("a GIS tool's page of OGC items is a line, as is one the OGC API refuses (404)", async () => {
+    const dev = await verifiedDeveloper();
+    const key = await createKey(dev.token);
+    const page = await call("/ogc/collections/provinsi/items?limit=1", { key: key.key });
+    expect(page.status).toBe(200);
+    const missing = await call("/ogc/collections/provinsi/items/99", { key: key.key });
+    expect(missing.status).toBe(404);
+    const lines = (await requests(dev.token, "surface=rest")).data;
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ route: "/ogc/collections/{collectionId}/items", status: 200, request_id: page.headers.get("x-request-id") }),
+        expect.objectContaining({ route: "/ogc/collections/{collectionId}/items/{featureId}", status: 404, error_code: "NOT_FOUND" }),
+      ]),
+    );
+  });
+
   it("a call with an unknown key is no account's line; a refusal at the quota is one (402)", async () => {
     const dev = await verifiedDeveloper();
     await env.DB.prepare(

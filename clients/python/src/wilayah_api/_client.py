@@ -2496,12 +2496,13 @@ class Client(BaseClient):
         limit: int | None = None,
     ) -> ListRequestsResponse:
         """
-        Your account's calls, newest first: REST and MCP data calls (failed ones too), tiles by map
-        view, bulk jobs by job. Each with its key's label, status, error code, latency, request id
-        and data version; the caller's IP for secret keys. Filter by `request_id` (paste it from an
-        error answer), `key`, `status` (`4xx`, `402`), `code`, `route`, `surface` and time (`from`,
-        `to`); page with `cursor`. Kept 7 days (longer on larger plans: `meta.kept_days`). A call
-        appears within about a second (a map view within 10 seconds).
+        Your account's calls, newest first: REST and MCP data calls (failed and refused ones too),
+        OGC items pages and FlatGeobuf range reads, tiles by map view, bulk jobs by job. Each with
+        its key's label, status, error code, latency, request id and data version; the caller's IP
+        for secret keys. Filter by `request_id` (paste it from an error answer), `key`, `status`
+        (`4xx`, `402`), `code`, `route`, `surface` and time (`from`, `to`); page with `cursor`. Kept
+        7 days (longer on larger plans: `meta.kept_days`). A call appears within about a second (a
+        map view within 10 seconds).
 
         GET /user/requests
 
@@ -5816,12 +5817,13 @@ class AsyncClient(BaseAsyncClient):
         limit: int | None = None,
     ) -> ListRequestsResponse:
         """
-        Your account's calls, newest first: REST and MCP data calls (failed ones too), tiles by map
-        view, bulk jobs by job. Each with its key's label, status, error code, latency, request id
-        and data version; the caller's IP for secret keys. Filter by `request_id` (paste it from an
-        error answer), `key`, `status` (`4xx`, `402`), `code`, `route`, `surface` and time (`from`,
-        `to`); page with `cursor`. Kept 7 days (longer on larger plans: `meta.kept_days`). A call
-        appears within about a second (a map view within 10 seconds).
+        Your account's calls, newest first: REST and MCP data calls (failed and refused ones too),
+        OGC items pages and FlatGeobuf range reads, tiles by map view, bulk jobs by job. Each with
+        its key's label, status, error code, latency, request id and data version; the caller's IP
+        for secret keys. Filter by `request_id` (paste it from an error answer), `key`, `status`
+        (`4xx`, `402`), `code`, `route`, `surface` and time (`from`, `to`); page with `cursor`. Kept
+        7 days (longer on larger plans: `meta.kept_days`). A call appears within about a second (a
+        map view within 10 seconds).
 
         GET /user/requests
 

@@ -230,7 +230,7 @@ export const getUsage = <ThrowOnError extends boolean = true>(options?: Options<
 /**
  * Your request log
  *
- * Your account's calls, newest first: REST and MCP data calls (failed ones too), tiles by map view, bulk jobs by job. Each with its key's label, status, error code, latency, request id and data version; the caller's IP for secret keys. Filter by `request_id` (paste it from an error answer), `key`, `status` (`4xx`, `402`), `code`, `route`, `surface` and time (`from`, `to`); page with `cursor`. Kept 7 days (longer on larger plans: `meta.kept_days`). A call appears within about a second (a map view within 10 seconds).
+ * Your account's calls, newest first: REST and MCP data calls (failed and refused ones too), OGC items pages and FlatGeobuf range reads, tiles by map view, bulk jobs by job. Each with its key's label, status, error code, latency, request id and data version; the caller's IP for secret keys. Filter by `request_id` (paste it from an error answer), `key`, `status` (`4xx`, `402`), `code`, `route`, `surface` and time (`from`, `to`); page with `cursor`. Kept 7 days (longer on larger plans: `meta.kept_days`). A call appears within about a second (a map view within 10 seconds).
  */
 export const listRequests = <ThrowOnError extends boolean = true>(options?: Options<ListRequestsData, ThrowOnError>): RequestResult<ListRequestsResponses, ListRequestsErrors, ThrowOnError> => (options?.client ?? client).get<ListRequestsResponses, ListRequestsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
