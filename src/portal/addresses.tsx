@@ -16,6 +16,7 @@ import { csvLine, readCsvColumn } from "../lib/csv";
 import { ApiError } from "../lib/errors";
 import { ADDRESS_BATCH_MAX, ADDRESS_MAX_LENGTH, addressBatchEndpoint } from "../wilayah/addresses/endpoints";
 import type { AddressAnswer } from "../wilayah/addresses/service";
+import { ListTable } from "./components";
 import { errorNotice, lang, type PortalEnv, page, signedIn } from "./context";
 import { formatNumber, type Lang, type T, translator } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, VerifyFirst } from "./layout";
@@ -152,6 +153,31 @@ function warningText(t: T, w: AddressAnswer["warnings"][number]): string {
   return t(`warning_${w}`);
 }
 
+function Notes(props: { p: Page; a: AddressAnswer }) {
+  const { p, a } = props;
+  const found = a.kelurahan ?? a.kecamatan ?? a.kabupaten ?? a.provinsi;
+  return (
+    <>
+      {a.level === null ? <div>{p.t("addresses_not_found")}</div> : a.level !== "kelurahan" ? <div>{p.t(`addresses_level_${a.level}`)}</div> : null}
+      {a.warnings.map((w) => (
+        <div>{warningText(p.t, w)}</div>
+      ))}
+      {found ? (
+        <div>
+          <a href={reportHref(found.id)} data-testid="address-report">
+            {p.t("report_link")}
+          </a>
+        </div>
+      ) : null}
+      {a.alternatives.length ? (
+        <div class="muted">
+          {p.t("addresses_alternatives")}: {a.alternatives.map((x) => `${x.name} (${x.parent ?? x.id}, ${percent(p.lang, x.confidence)})`).join("; ")}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
 function Results(props: { p: Page; answers: AddressAnswer[] }) {
   const { p, answers } = props;
   const sure = answers.filter((a) => a.confidence >= 0.9).length;
@@ -169,66 +195,27 @@ function Results(props: { p: Page; answers: AddressAnswer[] }) {
         </button>
       </form>
       <div class="table-wrap mt">
-        <table class="responsive addresses">
-          <thead>
-            <tr>
-              <th class="num">#</th>
-              <th>{p.t("col_address")}</th>
-              <th>{p.t("col_kelurahan")}</th>
-              <th>{p.t("col_kecamatan")}</th>
-              <th>{p.t("col_kabupaten")}</th>
-              <th>{p.t("col_provinsi")}</th>
-              <th>{p.t("col_postal_code")}</th>
-              <th class="num">{p.t("col_confidence")}</th>
-              <th>{p.t("col_notes")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {answers.map((a, i) => (
-              <tr data-testid="address-row">
-                <td class="num" data-label="#">
-                  {i + 1}
-                </td>
-                <td data-label={p.t("col_address")}>{a.input}</td>
-                <td data-label={p.t("col_kelurahan")}>
-                  <Region r={a.kelurahan} />
-                </td>
-                <td data-label={p.t("col_kecamatan")}>
-                  <Region r={a.kecamatan} />
-                </td>
-                <td data-label={p.t("col_kabupaten")}>
-                  <Region r={a.kabupaten} />
-                </td>
-                <td data-label={p.t("col_provinsi")}>
-                  <Region r={a.provinsi} />
-                </td>
-                <td data-label={p.t("col_postal_code")}>{a.postal_code ?? <span class="muted">–</span>}</td>
-                <td class="num" data-label={p.t("col_confidence")}>
-                  <span class={`badge ${confidenceClass(a.confidence)}`}>{percent(p.lang, a.confidence)}</span>
-                </td>
-                <td data-label={p.t("col_notes")}>
-                  {a.level === null ? <div>{p.t("addresses_not_found")}</div> : a.level !== "kelurahan" ? <div>{p.t(`addresses_level_${a.level}`)}</div> : null}
-                  {a.warnings.map((w) => (
-                    <div>{warningText(p.t, w)}</div>
-                  ))}
-                  {(a.kelurahan ?? a.kecamatan ?? a.kabupaten ?? a.provinsi) ? (
-                    <div>
-                      <a href={reportHref((a.kelurahan ?? a.kecamatan ?? a.kabupaten ?? a.provinsi)?.id ?? "")} data-testid="address-report">
-                        {p.t("report_link")}
-                      </a>
-                    </div>
-                  ) : null}
-                  {a.alternatives.length ? (
-                    <div class="muted">
-                      {p.t("addresses_alternatives")}:{" "}
-                      {a.alternatives.map((x) => `${x.name} (${x.parent ?? x.id}, ${percent(p.lang, x.confidence)})`).join("; ")}
-                    </div>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ListTable
+          // Each answer carries its place: a cell sees only its own row.
+          rows={answers.map((a, i) => ({ ...a, n: i + 1 }))}
+          class="addresses"
+          rowAttrs={() => ({ "data-testid": "address-row" })}
+          columns={[
+            { label: "#", num: true, cell: (a) => a.n },
+            { label: p.t("col_address"), cell: (a) => a.input },
+            { label: p.t("col_kelurahan"), cell: (a) => <Region r={a.kelurahan} /> },
+            { label: p.t("col_kecamatan"), cell: (a) => <Region r={a.kecamatan} /> },
+            { label: p.t("col_kabupaten"), cell: (a) => <Region r={a.kabupaten} /> },
+            { label: p.t("col_provinsi"), cell: (a) => <Region r={a.provinsi} /> },
+            { label: p.t("col_postal_code"), cell: (a) => a.postal_code ?? <span class="muted">–</span> },
+            {
+              label: p.t("col_confidence"),
+              num: true,
+              cell: (a) => <span class={`badge ${confidenceClass(a.confidence)}`}>{percent(p.lang, a.confidence)}</span>,
+            },
+            { label: p.t("col_notes"), cell: (a) => <Notes p={p} a={a} /> },
+          ]}
+        />
       </div>
     </div>
   );

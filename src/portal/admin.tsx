@@ -7,6 +7,7 @@ import { adminGrantCredits, adminGrantSubscription, getUser, listUsers, overallS
 import { creditBalance, listPlans } from "../billing/service";
 import { ApiError } from "../lib/errors";
 import type { PlanView } from "./billing";
+import { ListTable } from "./components";
 import { adminOnly, errorNotice, flash, form, formInteger, origin, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatNumber } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, Pager } from "./layout";
@@ -113,34 +114,17 @@ function AdminPage(props: {
           </div>
           <button type="submit">{p.t("search")}</button>
         </form>
-        <div class="table-wrap">
-          <table class="responsive">
-            <thead>
-              <tr>
-                <th>{p.t("email")}</th>
-                <th>{p.t("name")}</th>
-                <th>{p.t("plan")}</th>
-                <th>{p.t("status")}</th>
-                <th>{p.t("verified")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.users.map((u) => (
-                <tr>
-                  <td data-label={p.t("email")}>
-                    <a href={`/portal/admin/users/${u.id}`}>{u.email}</a>
-                  </td>
-                  <td data-label={p.t("name")}>{u.name}</td>
-                  <td data-label={p.t("plan")}>{u.plan}</td>
-                  <td data-label={p.t("status")}>
-                    <span class={`badge ${u.status}`}>{p.t(`status_${u.status}`)}</span>
-                  </td>
-                  <td data-label={p.t("verified")}>{u.email_verified ? p.t("yes") : p.t("no")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          rows={props.users}
+          wrap
+          columns={[
+            { label: p.t("email"), cell: (u) => <a href={`/portal/admin/users/${u.id}`}>{u.email}</a> },
+            { label: p.t("name"), cell: (u) => u.name },
+            { label: p.t("plan"), cell: (u) => u.plan },
+            { label: p.t("status"), cell: (u) => <span class={`badge ${u.status}`}>{p.t(`status_${u.status}`)}</span> },
+            { label: p.t("verified"), cell: (u) => (u.email_verified ? p.t("yes") : p.t("no")) },
+          ]}
+        />
         <Pager p={p} meta={props.meta} href={(n) => `/portal/admin?page=${n}${props.q ? `&q=${encodeURIComponent(props.q)}` : ""}`} />
       </div>
     </Layout>
@@ -227,19 +211,15 @@ function AdminUserPage(props: { p: Page; notice: Notice; user: AdminUserView & {
       </div>
       <div class="card">
         <h2>{p.t("keys_of_user")}</h2>
-        <table class="responsive">
-          <tbody>
-            {u.keys.map((k) => (
-              <tr>
-                <td data-label={p.t("key_name")}>{k.name}</td>
-                <td data-label={p.t("key_prefix")}>
-                  <code>{`${k.prefix}…${k.last4}`}</code>
-                </td>
-                <td data-label={p.t("status")}>{k.revoked_at ? p.t("revoked") : p.t("active")}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ListTable
+          rows={u.keys}
+          headless
+          columns={[
+            { label: p.t("key_name"), cell: (k) => k.name },
+            { label: p.t("key_prefix"), cell: (k) => <code>{`${k.prefix}…${k.last4}`}</code> },
+            { label: p.t("status"), cell: (k) => (k.revoked_at ? p.t("revoked") : p.t("active")) },
+          ]}
+        />
       </div>
     </Layout>
   );

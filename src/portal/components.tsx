@@ -12,28 +12,36 @@ export type Column<T> = { label: string; cell: (row: T) => Child; class?: string
 
 /**
  * A list as a table that folds into one card per row on a phone (`responsive`: each cell says its
- * column); `empty` when there are no rows. A column without a label (the row's buttons) has none.
- * `wrap`: a wide table scrolls inside its card.
+ * column); `empty` when there are no rows (without it the table is drawn, headings only). A column
+ * without a label (the row's buttons) has none. `wrap`: a wide table scrolls inside its card.
+ * `class`: the table's own classes besides; `headless`: no heading row (the labels show only folded);
+ * `flat`: never folds, for a short list of figures that fits a phone as it is.
  */
 export function ListTable<T>(props: {
   rows: readonly T[];
-  empty: string;
+  empty?: string;
   columns: Column<T>[];
   testid?: string;
   wrap?: boolean;
+  class?: string;
+  headless?: boolean;
+  flat?: boolean;
   rowAttrs?: (row: T) => Record<string, string>;
 }) {
-  if (props.rows.length === 0) return <p class="muted">{props.empty}</p>;
+  if (props.rows.length === 0 && props.empty !== undefined) return <p class="muted">{props.empty}</p>;
   const cellClass = (c: Column<T>) => [c.class, c.num ? "num" : undefined].filter(Boolean).join(" ") || undefined;
+  const tableClass = [props.flat ? undefined : "responsive", props.class].filter(Boolean).join(" ") || undefined;
   const table = (
-    <table class="responsive" data-testid={props.testid}>
-      <thead>
-        <tr>
-          {props.columns.map((c) => (
-            <th class={c.num ? "num" : undefined}>{c.label}</th>
-          ))}
-        </tr>
-      </thead>
+    <table class={tableClass} data-testid={props.testid}>
+      {props.headless ? null : (
+        <thead>
+          <tr>
+            {props.columns.map((c) => (
+              <th class={c.num ? "num" : undefined}>{c.label}</th>
+            ))}
+          </tr>
+        </thead>
+      )}
       <tbody>
         {props.rows.map((row) => (
           <tr {...(props.rowAttrs?.(row) ?? {})}>

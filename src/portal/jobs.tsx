@@ -16,6 +16,7 @@ import { cancelJob, createJob, getJob, jobResult, jobView, listJobs, RESULT_DAYS
 import { ApiError } from "../lib/errors";
 import { iso } from "../lib/time";
 import { PORTAL_CALLS_KEY } from "./addresses";
+import { ListTable } from "./components";
 import { lang, type PortalEnv, page, signedIn } from "./context";
 import { formatDate, formatNumber, translator } from "./i18n";
 import { Layout, type Page, VerifyFirst } from "./layout";
@@ -125,42 +126,27 @@ function JobsPage(props: { p: Page; jobs: JobRow[]; allowance: Allowance }) {
       </div>
       <div class="card" id="job-list-card">
         <h2>{p.t("jobs_past")}</h2>
-        {props.jobs.length === 0 ? (
-          <p class="muted">{p.t("jobs_none")}</p>
-        ) : (
-          <div class="table-wrap">
-            <table class="responsive" data-testid="job-list">
-              <thead>
-                <tr>
-                  <th>{p.t("col_job")}</th>
-                  <th>{p.t("jobs_kind")}</th>
-                  <th>{p.t("col_state")}</th>
-                  <th class="num">{p.t("col_rows")}</th>
-                  <th>{p.t("col_created")}</th>
-                  <th>{p.t("col_result")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.jobs.map((j) => (
-                  <tr>
-                    <td data-label={p.t("col_job")}>
-                      <code>{j.id}</code>
-                    </td>
-                    <td data-label={p.t("jobs_kind")}>{p.t(`jobs_kind_${j.kind}`)}</td>
-                    <td data-label={p.t("col_state")}>{p.t(`jobs_state_${j.state}`)}</td>
-                    <td class="num" data-label={p.t("col_rows")}>
-                      {formatNumber(p.lang, j.rowsDone)} / {formatNumber(p.lang, j.rowsTotal)}
-                    </td>
-                    <td data-label={p.t("col_created")}>{formatDate(p.lang, iso(j.createdAt))}</td>
-                    <td data-label={p.t("col_result")}>
-                      {jobView(j).result ? <a href={`/portal/jobs/${j.id}/result`}>{p.t("jobs_download")}</a> : <span class="muted">–</span>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          rows={props.jobs}
+          empty={p.t("jobs_none")}
+          testid="job-list"
+          wrap
+          columns={[
+            { label: p.t("col_job"), cell: (j) => <code>{j.id}</code> },
+            { label: p.t("jobs_kind"), cell: (j) => p.t(`jobs_kind_${j.kind}`) },
+            { label: p.t("col_state"), cell: (j) => p.t(`jobs_state_${j.state}`) },
+            {
+              label: p.t("col_rows"),
+              num: true,
+              cell: (j) => `${formatNumber(p.lang, j.rowsDone)} / ${formatNumber(p.lang, j.rowsTotal)}`,
+            },
+            { label: p.t("col_created"), cell: (j) => formatDate(p.lang, iso(j.createdAt)) },
+            {
+              label: p.t("col_result"),
+              cell: (j) => (jobView(j).result ? <a href={`/portal/jobs/${j.id}/result`}>{p.t("jobs_download")}</a> : <span class="muted">–</span>),
+            },
+          ]}
+        />
       </div>
     </Layout>
   );

@@ -14,6 +14,7 @@ import { ApiError } from "../lib/errors";
 import { REPORT_FIELDS, REPORT_STATUSES, type ReportField, reportInput, reviewInput } from "../reports/schemas";
 import { type AdminReportView, fileReport, listOwnReports, type ReportView, reportQueuePage, reviewReport } from "../reports/service";
 import { getRegion } from "../wilayah/regions/service";
+import { ListTable } from "./components";
 import { adminOnly, errorNotice, flash, origin, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatDate } from "./i18n";
 import { Csrf, Layout, type Notice, NoticeBox, type Page, Pager, VerifyFirst } from "./layout";
@@ -200,40 +201,21 @@ function OwnReportsPage(props: { p: Page; notice: Notice; reports: ReportView[];
       <h1>{p.t("reports_title")}</h1>
       <NoticeBox n={props.notice} />
       <div class="card">
-        {props.reports.length === 0 ? (
-          <p class="muted">{p.t("reports_empty")}</p>
-        ) : (
-          <div class="table-wrap">
-            <table class="responsive" data-testid="own-reports">
-              <thead>
-                <tr>
-                  <th>{p.t("col_region")}</th>
-                  <th>{p.t("col_field")}</th>
-                  <th>{p.t("col_value")}</th>
-                  <th>{p.t("status")}</th>
-                  <th>{p.t("col_answer")}</th>
-                  <th>{p.t("col_filed")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.reports.map((r) => (
-                  <tr data-testid="own-report">
-                    <td data-label={p.t("col_region")}>
-                      <code>{r.region_id}</code>
-                    </td>
-                    <td data-label={p.t("col_field")}>{fieldLabel(p, r.field)}</td>
-                    <td data-label={p.t("col_value")}>{r.value}</td>
-                    <td data-label={p.t("status")}>
-                      <StatusBadge p={p} status={r.status} />
-                    </td>
-                    <td data-label={p.t("col_answer")}>{r.answer ?? <span class="muted">–</span>}</td>
-                    <td data-label={p.t("col_filed")}>{formatDate(p.lang, r.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ListTable
+          rows={props.reports}
+          empty={p.t("reports_empty")}
+          testid="own-reports"
+          wrap
+          rowAttrs={() => ({ "data-testid": "own-report" })}
+          columns={[
+            { label: p.t("col_region"), cell: (r) => <code>{r.region_id}</code> },
+            { label: p.t("col_field"), cell: (r) => fieldLabel(p, r.field) },
+            { label: p.t("col_value"), cell: (r) => r.value },
+            { label: p.t("status"), cell: (r) => <StatusBadge p={p} status={r.status} /> },
+            { label: p.t("col_answer"), cell: (r) => r.answer ?? <span class="muted">–</span> },
+            { label: p.t("col_filed"), cell: (r) => formatDate(p.lang, r.created_at) },
+          ]}
+        />
         <Pager p={p} meta={props.meta} href={(n) => `/portal/reports?page=${n}`} />
       </div>
     </Layout>

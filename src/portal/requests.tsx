@@ -9,6 +9,7 @@ import { listRequests } from "../account/requests";
 import { requestLogQuery } from "../account/schemas";
 import { listKeys } from "../keys/service";
 import { issuesToDetails } from "../lib/errors";
+import { ListTable } from "./components";
 import { lang, type PortalEnv, page, signedIn } from "./context";
 import { errorText, formatNumber, type Lang } from "./i18n";
 import { Layout, type Notice, NoticeBox, type Page } from "./layout";
@@ -154,43 +155,42 @@ function RequestsPage(props: { p: Page; notice: Notice; filters: Filters; keys: 
         </p>
       ) : (
         <div class="card">
-          <div class="table-wrap">
-            <table class="responsive requests" data-testid="requests">
-              <thead>
-                <tr>
-                  <th>{p.t("requests_when")}</th>
-                  <th>{p.t("requests_key")}</th>
-                  <th>{p.t("requests_route")}</th>
-                  <th>{p.t("requests_status")}</th>
-                  <th class="num">{p.t("requests_latency")}</th>
-                  <th>{p.t("requests_request_id")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {listed.items.map((r) => (
-                  <tr>
-                    <td data-label={p.t("requests_when")}>{fullTime(p.lang, r.at)}</td>
-                    <td data-label={p.t("requests_key")}>{r.key.name ?? r.key.id}</td>
-                    <td data-label={p.t("requests_route")}>
-                      <span class="muted">{r.surface}</span> <code>{r.route}</code>
-                      {r.count > 1 ? <div class="muted">{p.t("requests_tiles", { n: formatNumber(p.lang, r.count) })}</div> : null}
-                    </td>
-                    <td data-label={p.t("requests_status")}>
-                      <span class={`badge ${statusClass(r.status)}`}>{r.status}</span> {r.error_code ? <code>{r.error_code}</code> : null}
-                    </td>
-                    <td data-label={p.t("requests_latency")} class="num">
-                      {formatNumber(p.lang, r.latency_ms)} ms
-                    </td>
-                    <td data-label={p.t("requests_request_id")}>
-                      <a href={`/portal/requests${query({ request_id: r.request_id })}`} class="reqid">
-                        <code>{r.request_id}</code>
-                      </a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable
+            rows={listed.items}
+            testid="requests"
+            class="requests"
+            wrap
+            columns={[
+              { label: p.t("requests_when"), cell: (r) => fullTime(p.lang, r.at) },
+              { label: p.t("requests_key"), cell: (r) => r.key.name ?? r.key.id },
+              {
+                label: p.t("requests_route"),
+                cell: (r) => (
+                  <>
+                    <span class="muted">{r.surface}</span> <code>{r.route}</code>
+                    {r.count > 1 ? <div class="muted">{p.t("requests_tiles", { n: formatNumber(p.lang, r.count) })}</div> : null}
+                  </>
+                ),
+              },
+              {
+                label: p.t("requests_status"),
+                cell: (r) => (
+                  <>
+                    <span class={`badge ${statusClass(r.status)}`}>{r.status}</span> {r.error_code ? <code>{r.error_code}</code> : null}
+                  </>
+                ),
+              },
+              { label: p.t("requests_latency"), num: true, cell: (r) => `${formatNumber(p.lang, r.latency_ms)} ms` },
+              {
+                label: p.t("requests_request_id"),
+                cell: (r) => (
+                  <a href={`/portal/requests${query({ request_id: r.request_id })}`} class="reqid">
+                    <code>{r.request_id}</code>
+                  </a>
+                ),
+              },
+            ]}
+          />
           {listed.next_cursor ? (
             <div class="pager">
               <span></span>

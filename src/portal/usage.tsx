@@ -8,6 +8,7 @@ import { currentMonth, monthUsage } from "../account/usage";
 import { ApiError } from "../lib/errors";
 import { PORTAL_CALLS_KEY } from "./addresses";
 import { AlertsCard, alertsForm } from "./alerts";
+import { ListTable } from "./components";
 import { errorNotice, flash, form, type PortalContext, type PortalEnv, page, type SignedInEnv, signedIn } from "./context";
 import { formatNumber, type Lang } from "./i18n";
 import { Layout, type Notice, NoticeBox, type Page } from "./layout";
@@ -127,33 +128,34 @@ export function UsagePage(props: { p: Page; usage: UsageView; months: string[]; 
         <div class="grid">
           <div class="card">
             <h2>{p.t("usage_by_key")}</h2>
-            <table>
-              <tbody>
-                {usage.by_key.map((k) => (
-                  <tr>
-                    <td>
+            <ListTable
+              rows={usage.by_key}
+              headless
+              flat
+              columns={[
+                {
+                  label: "",
+                  cell: (k) => (
+                    <>
                       {k.key_id === PORTAL_CALLS_KEY ? p.t("usage_portal") : (k.name ?? k.key_id)} <span class="muted">{k.prefix ? `${k.prefix}…` : ""}</span>
-                    </td>
-                    <td class="num">{formatNumber(p.lang, k.count)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+                    </>
+                  ),
+                },
+                { label: "", num: true, cell: (k) => formatNumber(p.lang, k.count) },
+              ]}
+            />
           </div>
           <div class="card">
             <h2>{p.t("usage_by_endpoint")}</h2>
-            <table>
-              <tbody>
-                {usage.by_endpoint.map((e) => (
-                  <tr>
-                    <td>
-                      <code>{e.endpoint}</code>
-                    </td>
-                    <td class="num">{formatNumber(p.lang, e.count)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ListTable
+              rows={usage.by_endpoint}
+              headless
+              flat
+              columns={[
+                { label: "", cell: (e) => <code>{e.endpoint}</code> },
+                { label: "", num: true, cell: (e) => formatNumber(p.lang, e.count) },
+              ]}
+            />
           </div>
         </div>
       )}
