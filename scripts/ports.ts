@@ -30,12 +30,12 @@ export async function freePorts(count: number): Promise<number[]> {
 
 /**
  * A suite's `count` ports: `variable`'s value and the ones after it when it is set (BROWSER_PORT=8850
- * with 5 ports: 8850 to 8854), else free ones found now.
+ * with 5 ports: 8850 to 8854; `offset` ports further on, for a second lane), else free ones found now.
  */
-export async function suitePorts(variable: string, count: number): Promise<number[]> {
+export async function suitePorts(variable: string, count: number, offset = 0): Promise<number[]> {
   const given = process.env[variable];
   if (!given) return freePorts(count);
-  const first = Number(given);
+  const first = Number(given) + offset;
   if (!/^\d+$/.test(given) || first < 1 || first + count - 1 > 65535) throw new Error(`${variable} must be a port number, got "${given}"`);
   return Array.from({ length: count }, (_, i) => first + i);
 }

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { SEED_DIR } from "./lib.ts";
+import { builtSeed } from "../test/node/built-seed.ts";
 import { buildNameGroups, NAME_GROUPS } from "./search-queries-names.ts";
-import { buildSeed } from "./seed/build.ts";
 
 describe("name-reading groups of the quality set (scripts/search-queries-names.ts)", () => {
   it("are drawn deterministically from the seed, each query with an active region to find", async () => {
-    const seed = await buildSeed(SEED_DIR);
+    const seed = await builtSeed();
     const { rows } = seed;
     const a = buildNameGroups(seed);
     const b = buildNameGroups(seed);
@@ -21,5 +20,5 @@ describe("name-reading groups of the quality set (scripts/search-queries-names.t
     expect(find("bukit tinggi")).toBe("13.75");
     expect(find("sby")).toBe("35.78");
     expect(find("buitenzorg")).toBe("32.71");
-  }, 300_000); // builds the whole seed: about 30 s alone, over 60 s beside the Worker suites in CI, 185 s once on a loaded machine
+  }, 300_000); // the whole seed build when no other suite has kept it (test/node/built-seed.ts): about 30 s alone, minutes on a loaded machine
 });

@@ -5,7 +5,8 @@
  * reaches the internet.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
@@ -15,17 +16,26 @@ import { suitePorts } from "../../scripts/ports.ts";
 import { transactionSignature } from "../../src/billing/signature.ts";
 import buildTilesSubset, { TILES_SUBSET_DIR } from "../setup/tiles-subset.ts";
 
-export const STATE = join(root, ".wrangler", "browser");
+/**
+ * The suite's prepared state (migrations, seed, tiles, a development key), made once before the
+ * files run (test/browser/setup.ts) and never served: each file copies it into a state of its own
+ * (STATE), so the files run beside each other and beside the other suites, each with its own Worker.
+ */
+export const PREPARED = join(root, ".wrangler", "browser");
+/** This file's state: a copy of PREPARED (about 1 s), removed when the file ends. */
+export const STATE = join(root, ".wrangler", "browser-runs", randomUUID());
 /** Where the suites save their screenshots (git-ignored), and the two widths every page is seen at. */
 export const SHOTS = join(root, "test", "browser", "screenshots");
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 /**
- * The suite's ports, found free when a file starts (so two checkouts run the suite at once), or
+ * The file's ports, found free when it starts (so two checkouts run the suite at once), or
  * BROWSER_PORT and the four after it: the Worker, the Tripay stand-in, a webhook receiver and two
- * pages elsewhere (the publishable key's shop and another origin).
+ * pages. The files run two at a time (vitest's lanes): with BROWSER_PORT set, the second lane takes
+ * the five ports after the first's (VITEST_POOL_ID is the lane, from 1).
  */
-export const [WORKER_PORT, TRIPAY_PORT, HOOKS_PORT, SHOP_PORT, OTHER_PORT] = await suitePorts("BROWSER_PORT", 5);
+const lane = Math.max(0, Number(process.env.VITEST_POOL_ID ?? 1) - 1);
+export const [WORKER_PORT, TRIPAY_PORT, HOOKS_PORT, SHOP_PORT, OTHER_PORT] = await suitePorts("BROWSER_PORT", 5, lane * 5);
 export const ORIGIN = `http://127.0.0.1:${WORKER_PORT}`;
 export const TRIPAY = { TRIPAY_API_KEY: "DEV-browser-test-key", TRIPAY_PRIVATE_KEY: "browser-test-private-key", TRIPAY_MERCHANT_CODE: "T0042" };
 
@@ -47,14 +57,20 @@ export function assertBrowser() {
  * Kota Bandung's villages; test/setup/tiles-subset.ts), not the whole build's minutes; no bulk
  * exports (no page here downloads one).
  */
-export function prepareState() {
+export function prepareState(state = PREPARED) {
   buildTilesSubset();
   const r = spawnSync(process.execPath, [join(root, "scripts", "dev.ts"), "--no-serve", "--tiles"], {
     cwd: root,
-    env: { ...toolEnv, WRANGLER_PERSIST_TO: STATE, WRANGLER_HIDE_BANNER: "true", TILES_DIR: TILES_SUBSET_DIR },
+    env: { ...toolEnv, WRANGLER_PERSIST_TO: state, WRANGLER_HIDE_BANNER: "true", TILES_DIR: TILES_SUBSET_DIR },
     stdio: ["ignore", "ignore", "inherit"],
   });
   if (r.status !== 0) throw new Error("preparing the browser suite's local state failed (scripts/dev.ts --no-serve)");
+}
+
+/** This file's state, a fresh copy of the prepared one. */
+export function copyState() {
+  rmSync(STATE, { recursive: true, force: true });
+  cpSync(PREPARED, STATE, { recursive: true });
 }
 
 export function makeAdmin(email: string) {
@@ -277,16 +293,25 @@ export const DEV_VARS = { ENVIRONMENT: "development", PAYMENT_SIMULATOR: "on", B
 /** A suite's running parts: the local Worker and Chromium (and, for the portal, the Tripay stand-in). */
 export type Suite = { worker: ChildProcess; browser: Browser };
 
-/** A suite's start: the browser checked, the screenshots' folder made, the state prepared, then the Worker and Chromium. */
+/** A suite's start: the browser checked, the screenshots' folder made, the file's state copied, then the Worker and Chromium. */
 export async function startSuite(output: { text: string }, shots: string, vars?: Record<string, string>): Promise<Suite> {
   assertBrowser();
   mkdirSync(shots, { recursive: true });
-  prepareState();
+  copyState();
   const worker = await startWorker(output, { port: WORKER_PORT, state: STATE, vars });
   return { worker, browser: await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] }) };
 }
 
 export async function stopSuite(suite: Partial<Suite>): Promise<void> {
   await suite.browser?.close();
-  stopWorker(suite.worker);
+  await stopWorkerAndWait(suite.worker);
+  rmSync(STATE, { recursive: true, force: true });
+}
+
+/** stopWorker, then its exit awaited (at most 10 s), so the state it holds can go. */
+export async function stopWorkerAndWait(child: ChildProcess | undefined): Promise<void> {
+  if (!child?.pid || child.exitCode !== null) return;
+  const exited = new Promise((done) => child.once("exit", done));
+  stopWorker(child);
+  await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000))]);
 }

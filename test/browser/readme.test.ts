@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root, toolEnv } from "../../scripts/lib.ts";
-import { DEV_VARS, ORIGIN, prepareState, STATE, startWorker, stopWorker, WORKER_PORT } from "./local.ts";
+import { copyState, DEV_VARS, ORIGIN, prepareState, STATE, startWorker, stopWorkerAndWait, WORKER_PORT } from "./local.ts";
 
 /** The `sh` blocks of a Markdown file (optionally only those of the `##` section titled `section`). */
 function shBlocks(file: string, section?: string): string[] {
@@ -65,8 +65,10 @@ async function run(lines: string): Promise<{ status: number | null; out: string 
 describe("the README's commands", () => {
   beforeAll(async () => {
     before = gitStatus();
-    // npm run dev's preparation (`npm run dev` itself would also serve on 8787: the Worker below is its serving, on this suite's port).
-    prepareState();
+    // npm run dev's preparation (`npm run dev` itself would also serve on 8787: the Worker below is
+    // its serving, on this suite's port), on this file's copy of the suite's state: it finds it loaded.
+    copyState();
+    prepareState(STATE);
     const sink = { text: "" };
     worker = await startWorker(sink, {
       port: WORKER_PORT,
@@ -84,10 +86,11 @@ describe("the README's commands", () => {
     for (const stream of [worker.stdout, worker.stderr]) stream?.on("data", keep);
   }, 300_000); // npm run dev's preparation (a first run loads the seed: minutes) and the Worker
 
-  afterAll(() => {
+  afterAll(async () => {
     ended = true;
-    stopWorker(worker);
+    await stopWorkerAndWait(worker);
     rmSync(work, { recursive: true, force: true });
+    rmSync(STATE, { recursive: true, force: true });
   });
 
   it("README.md: every sh block runs, each curl answering 2xx", async () => {
