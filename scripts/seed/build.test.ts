@@ -29,6 +29,24 @@ beforeAll(async () => {
   neighbours = seed.neighbours;
 }, 300_000);
 
+const BASIS = "Perwal Bandung 1/2026";
+let other: Promise<SeedResult> | undefined;
+/**
+ * One build with another coordinates file and three corrections, which the coordinates test and the
+ * corrections test each read (neither option touches what the other test checks): one whole build
+ * instead of two (about 20 s quiet each, over a minute beside the other suites).
+ */
+const otherBuild = () =>
+  (other ??= buildSeed(SEED_DIR, {
+    neighbours,
+    coordsCsv: "code,lat,lng\n32.73,-6.91,107.61\n",
+    corrections: [
+      { reportId: "rpt_postal", regionCode: "32.73.09.1001", field: "postal_code", value: "40199", basis: BASIS, acceptedAt: "2026-11-28T01:00:00.000Z" },
+      { reportId: "rpt_name", regionCode: "32.73.09", field: "name", value: "Bandung Wetan Raya", basis: BASIS, acceptedAt: "2026-11-28T02:00:00.000Z" },
+      { reportId: "rpt_parent", regionCode: "32.73.09", field: "parent", value: "32.04", basis: BASIS, acceptedAt: "2026-11-28T03:00:00.000Z" },
+    ],
+  }));
+
 describe("seed build", () => {
   it("holds every region of idn-area-data 4.x, no more, no fewer, as active rows", () => {
     const files = { provinsi: "provinces.csv", kabupaten: "regencies.csv", kecamatan: "districts.csv", kelurahan: "villages.csv" } as const;
@@ -106,13 +124,13 @@ describe("coordinates (seed/sources/wilayah-centroids.csv, or --coords)", () => 
   });
 
   it("takes another file with --coords: codes it lacks get a point of their boundary, or stay null without one", async () => {
-    const other = await buildSeed(SEED_DIR, { coordsCsv: "code,lat,lng\n32.73,-6.91,107.61\n", neighbours });
+    const other = await otherBuild();
     expect(other.rows.find((r) => r.id === "32.73")).toMatchObject({ lat: -6.91, lng: 107.61 });
     const c = other.manifest.coordinates!;
     expect(c.filled).toBe(1 + c.derived);
     expect(c.derived).toBe(38 + 514 - 1 + 7285 + 83_402);
     expect(other.rows.find((r) => r.id === "32.73.09")?.lat).toBeCloseTo(-6.9, 1);
-  });
+  }, 300_000); // a whole seed build (otherBuild): about 20 s quiet, over a minute beside the other suites
 
   it("a region with a boundary and no centroid gets a point inside its boundary (Kalimantan Selatan, 72.06.20)", () => {
     const byId = new Map(seed.rows.map((r) => [r.id, r]));
@@ -268,15 +286,7 @@ describe("corrections (seed/corrections.csv, scripts/seed/corrections.ts)", () =
   it("a build with corrections applies them over the sources, seeds wilayah_corrections, and is a new checksum; without, none", async () => {
     expect(seed.manifest.corrections).toEqual({ applied: 0, skipped: 0 });
     expect(seed.sql).toContain("DELETE FROM wilayah_corrections;\n");
-    const basis = "Perwal Bandung 1/2026";
-    const corrected = await buildSeed(SEED_DIR, {
-      neighbours,
-      corrections: [
-        { reportId: "rpt_postal", regionCode: "32.73.09.1001", field: "postal_code", value: "40199", basis, acceptedAt: "2026-11-28T01:00:00.000Z" },
-        { reportId: "rpt_name", regionCode: "32.73.09", field: "name", value: "Bandung Wetan Raya", basis, acceptedAt: "2026-11-28T02:00:00.000Z" },
-        { reportId: "rpt_parent", regionCode: "32.73.09", field: "parent", value: "32.04", basis, acceptedAt: "2026-11-28T03:00:00.000Z" },
-      ],
-    });
+    const corrected = await otherBuild();
     const byId = new Map(corrected.rows.map((r) => [r.id, r]));
     expect(byId.get("32.73.09.1001")?.postalCode).toBe("40199");
     expect(byId.get("32.73.09")).toMatchObject({ name: "Bandung Wetan Raya", former: expect.arrayContaining(["Bandung Wetan"]) });
@@ -287,5 +297,5 @@ describe("corrections (seed/corrections.csv, scripts/seed/corrections.ts)", () =
     expect(corrected.manifest.corrections).toEqual({ applied: 2, skipped: 1 });
     expect(corrected.skippedCorrections.map((c) => c.reportId)).toEqual(["rpt_parent"]);
     expect(corrected.manifest.checksum).not.toBe(seed.manifest.checksum);
-  });
+  }, 300_000); // the whole seed build otherBuild shares with the coordinates test
 });

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { d1, root, sqlString, toolEnv, wranglerBin } from "../../scripts/lib.ts";
-import { suitePorts } from "../../scripts/ports.ts";
+import { freePorts, suitePorts } from "../../scripts/ports.ts";
 import { transactionSignature } from "../../src/billing/signature.ts";
 import buildTilesSubset, { TILES_SUBSET_DIR } from "../setup/tiles-subset.ts";
 
@@ -145,10 +145,15 @@ export async function startWorker(
     ENVIRONMENT: "development",
     BREACHED_PASSWORDS_URL: "",
   };
+  // An inspector port of its own: wrangler's default (9229 when free) is taken by whichever of two
+  // Workers starting at once binds it first, and the other fails ("Address already in use").
+  const [inspector] = await freePorts(1);
   const args = [
     "dev",
     "--port",
     String(at.port),
+    "--inspector-port",
+    String(inspector),
     "--ip",
     "127.0.0.1",
     "--persist-to",

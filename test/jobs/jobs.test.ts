@@ -104,7 +104,7 @@ describe("bulk jobs", () => {
     const res = await upload(
       secret,
       "kind=convert&from=bps&column=kode_bps",
-      ["kode_bps", "3273", "3273190", "3273190001", "9999999"].join("\n") + "\n",
+      `${["kode_bps", "3273", "3273190", "3273190001", "9999999"].join("\n")}\n`,
       "text/csv",
     );
     expect(res.status).toBe(202);
