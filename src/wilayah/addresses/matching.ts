@@ -80,6 +80,14 @@ export const chainOf = (id: string) => {
 export const LEVEL_BIT: Record<Level, number> = { provinsi: 1, kabupaten: 2, kecamatan: 4, kelurahan: 8 };
 const KIND_PREFIX = /^(kabupaten administrasi|kota administrasi|kabupaten|kota) /;
 
+/** A hit's own spellings, normalised once per hit: exactMatch meets the same hit for many phrases. */
+const ownNames = new WeakMap<RegionHit, string[]>();
+function ownNamesOf(hit: RegionHit): string[] {
+  let own = ownNames.get(hit);
+  if (!own) ownNames.set(hit, (own = [normalizeSearchText(hit.name), normalizeSearchText(hit.altName)]));
+  return own;
+}
+
 export function exactMatch(p: Phrase, hit: RegionHit, former: boolean): Match {
   let value = W.word * (p.to - p.from) - W.correction * p.corrections.length;
   if ((p.hint && p.hint !== hit.level) || below(p.upper, hit.level)) value -= W.hintMismatch;
@@ -87,8 +95,8 @@ export function exactMatch(p: Phrase, hit: RegionHit, former: boolean): Match {
   if (p.street) value -= W.street;
   const kindMismatch = !!p.kind && hit.level === "kabupaten" && (hit.name.startsWith("Kota") ? "kota" : "kabupaten") !== p.kind;
   if (kindMismatch) value -= W.kabAsKota;
-  if (!p.kind && hit.level === "kabupaten" && hit.name.startsWith("Kota ") && normalizeSearchText(hit.altName) === p.phrase) value += W.kotaBare;
-  const own = [hit.name, hit.altName].map(normalizeSearchText);
+  const own = ownNamesOf(hit);
+  if (!p.kind && hit.level === "kabupaten" && hit.name.startsWith("Kota ") && own[1] === p.phrase) value += W.kotaBare;
   const bare = p.phrase.replace(/^(kota|kabupaten) /, "");
   const alias = !own.includes(p.phrase) && !own.some((o) => o.replace(KIND_PREFIX, "") === bare);
   if (alias && hit.level === "kelurahan") value -= W.alias;
@@ -125,18 +133,25 @@ export function typoSpans(phrases: Phrase[]): Spans {
 
 type ChainMember = { level: Level; id: string; names: string[] };
 
-/** The names of a region's chain: its own, then its parents' (from wilayah_search.parent, nearest first). */
-function chainNames(hit: RegionHit): ChainMember[] {
-  const own = { level: hit.level, id: hit.id, names: [...new Set([normalizeSearchText(hit.name), normalizeSearchText(hit.altName)])] };
-  if (!hit.parent) return [own];
+const chains = new WeakMap<RegionHit, readonly ChainMember[]>();
+
+/** The names of a region's chain: its own, then its parents' (from wilayah_search.parent, nearest first); made once per hit (read, never changed). */
+function chainNames(hit: RegionHit): readonly ChainMember[] {
+  const known = chains.get(hit);
+  if (known) return known;
+  const own = { level: hit.level, id: hit.id, names: [...new Set(ownNamesOf(hit))] };
   const ids = chainOf(hit.id).slice(0, -1).reverse();
-  return [
-    own,
-    ...hit.parent.split(", ").map((n, i) => {
-      const norm = normalizeSearchText(n);
-      return { level: LEVELS[ids[i].split(".").length - 1], id: ids[i], names: [...new Set([norm, norm.replace(KIND_PREFIX, "")])] };
-    }),
-  ];
+  const chain = !hit.parent
+    ? [own]
+    : [
+        own,
+        ...hit.parent.split(", ").map((n, i) => {
+          const norm = normalizeSearchText(n);
+          return { level: LEVELS[ids[i].split(".").length - 1], id: ids[i], names: [...new Set([norm, norm.replace(KIND_PREFIX, "")])] };
+        }),
+      ];
+  chains.set(hit, chain);
+  return chain;
 }
 
 /** Spans within the typo distance of a name of the member (1 edit for 4-7 letters, 2 from 8). */
