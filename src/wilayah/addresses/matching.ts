@@ -83,8 +83,10 @@ const KIND_PREFIX = /^(kabupaten administrasi|kota administrasi|kabupaten|kota) 
 /** A hit's own spellings, normalised once per hit: exactMatch meets the same hit for many phrases. */
 const ownNames = new WeakMap<RegionHit, string[]>();
 function ownNamesOf(hit: RegionHit): string[] {
-  let own = ownNames.get(hit);
-  if (!own) ownNames.set(hit, (own = [normalizeSearchText(hit.name), normalizeSearchText(hit.altName)]));
+  const known = ownNames.get(hit);
+  if (known) return known;
+  const own = [normalizeSearchText(hit.name), normalizeSearchText(hit.altName)];
+  ownNames.set(hit, own);
   return own;
 }
 
