@@ -164,3 +164,14 @@ export function routesUnder(app: { routes: { method: string; path: string }[] },
 
 /** RFC 4180, as the bulk exports and the mapping files write it (CRLF lines): quoted fields may hold commas, quotes (doubled) and line breaks. */
 export const parseCsv = (text: string): string[][] => parseCsvRows(text, { crlf: true });
+
+/**
+ * Waits for the next wall-clock minute when less than `needSeconds` of this one are left. The local
+ * rate limiters count in windows aligned to the clock (miniflare's ratelimit object), so a test that
+ * counts calls up to a per-minute limit fails when a window ends in the middle of its calls (as it
+ * did on a loaded machine: 31 calls served of a limit of 30).
+ */
+export async function freshMinuteWindow(needSeconds = 30): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < needSeconds * 1000) await new Promise((r) => setTimeout(r, left + 50));
+}

@@ -12,7 +12,7 @@ import { deliverMessage } from "../../src/webhooks/delivery";
 import { insertDelivery } from "../../src/webhooks/queries";
 import { MAX_ATTEMPTS, retryDelaySeconds, scheduleSpanSeconds } from "../../src/webhooks/schedule";
 import { deadLetterStale, STALE_AFTER_MS } from "../../src/webhooks/service";
-import { call, expectError, json, printed, verifiedDeveloper } from "../helpers";
+import { call, expectError, freshMinuteWindow, json, printed, verifiedDeveloper } from "../helpers";
 import { createHook, fakeMessage, type Received, receiver, waitFor } from "./helpers";
 
 let restore: (() => void) | undefined;
@@ -245,6 +245,7 @@ describe("deliveries the queue gave up on", () => {
 
 describe("test events and redelivery, through the real queue", () => {
   it("at most 30 webhook actions a minute per user: then 429 RATE_LIMITED with Retry-After", async () => {
+    await freshMinuteWindow();
     const dev = await verifiedDeveloper();
     const hook = await createHook(dev.token);
     const answers = [];
