@@ -98,8 +98,8 @@ export default defineConfig(async () => {
             name: "browser",
             include: ["test/browser/**/*.test.ts"],
             // The state prepared once; each file copies it and starts a wrangler dev of its own on
-            // free ports, so the files share the two lanes with the other projects' (not one at a
-            // time after everything else: about 6 minutes of one idle lane).
+            // free ports, so the files share the lanes with the other projects' (not one at a time
+            // after everything else: about 6 minutes of one idle lane).
             globalSetup: ["./test/browser/setup.ts"],
             environment: "node",
             testTimeout: 120_000,

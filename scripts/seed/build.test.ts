@@ -7,7 +7,6 @@ import { builtSeed } from "../../test/node/built-seed.ts";
 import { SEED_DIR } from "../lib";
 import { buildSeed, type SeedResult } from "./build";
 import { renderReport } from "./history";
-import type { NeighbourResult } from "./neighbours";
 import { parseCoords, parsePostalCodes, parseStats } from "./region-sources";
 
 const root = join(import.meta.dirname, "..", "..");
@@ -21,12 +20,9 @@ function csvRows(pkg: string, file: string): string[] {
 }
 
 let seed: SeedResult;
-/** Computed once (about 40 s: every village outline) and given to each other build of this file. */
-let neighbours: NeighbourResult;
 beforeAll(async () => {
   // The build of seed/ as the other node suites share it (test/node/built-seed.ts: built here when none is kept for this code and these inputs).
   seed = await builtSeed();
-  neighbours = seed.neighbours;
 }, 300_000);
 
 const BASIS = "Perwal Bandung 1/2026";
@@ -38,7 +34,8 @@ let other: Promise<SeedResult> | undefined;
  */
 const otherBuild = () =>
   (other ??= buildSeed(SEED_DIR, {
-    neighbours,
+    // Computed once (about 40 s: every village outline), by the build above.
+    neighbours: seed.neighbours,
     coordsCsv: "code,lat,lng\n32.73,-6.91,107.61\n",
     corrections: [
       { reportId: "rpt_postal", regionCode: "32.73.09.1001", field: "postal_code", value: "40199", basis: BASIS, acceptedAt: "2026-11-28T01:00:00.000Z" },

@@ -60,6 +60,8 @@ const fgbUrl = (c: Context, level: Level) => `${new URL(c.req.url).origin}/api/v
  * HEAD is the gate's too: 405 on the metered routes (a page would be paid for a body nobody receives).
  */
 const keyed = { callers: ["secretKey"], tag: TAGS[0], keyParam: KEY_PARAM } as const;
+/** A metered read counted under `endpoint` in usage, and logged under the same name in the account's request log. */
+const countedAndLogged = (endpoint: string) => ({ endpoint, log: { surface: "rest" as const, route: endpoint } });
 const free = gate({ callers: ["anyone"], keyParam: KEY_PARAM });
 /** The collections, one collection, the queryables: the per-minute rate only, not the quota. */
 const metadataGate = gate({ ...keyed, meter: "rate" });
@@ -259,8 +261,7 @@ ogcRoutes.get(
   gate({
     ...keyed,
     meter: "call",
-    endpoint: "/ogc/collections/{collectionId}/items",
-    log: { surface: "rest", route: "/ogc/collections/{collectionId}/items" },
+    ...countedAndLogged("/ogc/collections/{collectionId}/items"),
   }),
   async (c) => {
     const level = collectionOf(c.req.param("collectionId"));
@@ -303,8 +304,7 @@ ogcRoutes.get(
   gate({
     ...keyed,
     meter: "call",
-    endpoint: "/ogc/collections/{collectionId}/items/{featureId}",
-    log: { surface: "rest", route: "/ogc/collections/{collectionId}/items/{featureId}" },
+    ...countedAndLogged("/ogc/collections/{collectionId}/items/{featureId}"),
   }),
   async (c) => {
     const level = collectionOf(c.req.param("collectionId"));
@@ -349,8 +349,7 @@ ogcRoutes.get(
     tag: "Exports",
     meter: "range",
     plans: "paid",
-    endpoint: "/wilayah/export/{level}.fgb",
-    log: { surface: "rest", route: "/wilayah/export/{level}.fgb" },
+    ...countedAndLogged("/wilayah/export/{level}.fgb"),
     head: true,
   }),
   async (c) => {

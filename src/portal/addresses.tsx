@@ -196,12 +196,11 @@ function Results(props: { p: Page; answers: AddressAnswer[] }) {
       </form>
       <div class="table-wrap mt">
         <ListTable
-          // Each answer carries its place: a cell sees only its own row.
-          rows={answers.map((a, i) => ({ ...a, n: i + 1 }))}
+          rows={answers}
           class="addresses"
           rowAttrs={() => ({ "data-testid": "address-row" })}
           columns={[
-            { label: "#", num: true, cell: (a) => a.n },
+            { label: "#", num: true, cell: (_, i) => i + 1 },
             { label: p.t("col_address"), cell: (a) => a.input },
             { label: p.t("col_kelurahan"), cell: (a) => <Region r={a.kelurahan} /> },
             { label: p.t("col_kecamatan"), cell: (a) => <Region r={a.kecamatan} /> },

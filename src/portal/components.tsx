@@ -8,7 +8,7 @@ import type { Child } from "hono/jsx";
 import { Csrf, type Page } from "./layout";
 
 /** A column of a `ListTable`: its heading (also each cell's `data-label`, shown on a phone), its cell; `num`: figures, aligned right. */
-export type Column<T> = { label: string; cell: (row: T) => Child; class?: string; num?: boolean };
+export type Column<T> = { label: string; cell: (row: T, index: number) => Child; class?: string; num?: boolean };
 
 /**
  * A list as a table that folds into one card per row on a phone (`responsive`: each cell says its
@@ -43,11 +43,11 @@ export function ListTable<T>(props: {
         </thead>
       )}
       <tbody>
-        {props.rows.map((row) => (
+        {props.rows.map((row, index) => (
           <tr {...(props.rowAttrs?.(row) ?? {})}>
             {props.columns.map((c) => (
               <td data-label={c.label || undefined} class={cellClass(c)}>
-                {c.cell(row)}
+                {c.cell(row, index)}
               </td>
             ))}
           </tr>

@@ -31,8 +31,8 @@ export const PHONE = { width: 390, height: 844 };
 /**
  * The file's ports, found free when it starts (so two checkouts run the suite at once), or
  * BROWSER_PORT and the four after it: the Worker, the Tripay stand-in, a webhook receiver and two
- * pages. The files run two at a time (vitest's lanes): with BROWSER_PORT set, the second lane takes
- * the five ports after the first's (VITEST_POOL_ID is the lane, from 1).
+ * pages. The files run beside each other (vitest's lanes): with BROWSER_PORT set, each lane after
+ * the first takes the five ports after the one before's (VITEST_POOL_ID is the lane, from 1).
  */
 const lane = Math.max(0, Number(process.env.VITEST_POOL_ID ?? 1) - 1);
 export const [WORKER_PORT, TRIPAY_PORT, HOOKS_PORT, SHOP_PORT, OTHER_PORT] = await suitePorts("BROWSER_PORT", 5, lane * 5);

@@ -4,32 +4,23 @@
  * file's D1 loads in a second. The reverse-geocoding quality test reads all of them, on the node
  * side (test/node/reverse-quality.test.ts).
  */
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { root, SEED_DIR } from "../../scripts/lib.ts";
 import { kelurahanBoundarySql } from "../../scripts/seed/boundaries.ts";
+import { inputsKey } from "./inputs-key.ts";
 
 /** Kota Bandung, and Kabupaten Padang Pariaman (13.05), where village boundaries leave gaps inside kecamatan. */
 export const TEST_BOUNDARY_AREAS = ["32.73.", "13.05."];
 
 export const SUBSET_FILE = join(import.meta.dirname, "..", ".generated", "kelurahan-boundaries.sql");
 
-/**
- * What the file is made from: the seed's manifest (its checksums cover the boundaries, the village
- * neighbours and the editions' lists), the code that writes the SQL, and the areas. Reading the
- * village boundaries again to compare takes about 7 s at every run's start; this, milliseconds.
- */
-function inputsKey(): string {
-  const hash = createHash("sha256").update(TEST_BOUNDARY_AREAS.join(","));
-  const code = ["boundaries.ts", "boundary-sql.ts", "borders.ts", "space-sql.ts", "history-editions.ts"].map((f) => join(root, "scripts", "seed", f));
-  for (const file of [join(SEED_DIR, "manifest.json"), ...code]) hash.update(readFileSync(file));
-  return hash.digest("hex");
-}
-
 export default function setup() {
   const stamp = `${SUBSET_FILE}.stamp`;
-  const key = inputsKey();
+  // What the file is made from: the seed's manifest (its checksums cover the boundaries, the village
+  // neighbours and the editions' lists), the seed scripts and the areas. Reading the village
+  // boundaries again to compare took about 7 s at every run's start; this, milliseconds.
+  const key = inputsKey([join(SEED_DIR, "manifest.json"), join(root, "scripts", "seed")], TEST_BOUNDARY_AREAS.join(","));
   if (existsSync(SUBSET_FILE) && existsSync(stamp) && readFileSync(stamp, "utf8") === key) return;
   mkdirSync(dirname(SUBSET_FILE), { recursive: true });
   writeFileSync(
