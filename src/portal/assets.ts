@@ -268,11 +268,15 @@ export const JS = `
   var jobId = null;
   function showError(text) { errorEl.textContent = text; errorEl.hidden = !text; }
   // The list of past jobs as the server draws it (a job just started or ended shows without a reload).
+  // Only the latest request's answer is drawn: the one sent at the start can come back after the one
+  // sent at the end (a slow server), and would show a finished job as queued.
+  var listSeq = 0;
   function refreshList() {
+    var seq = ++listSeq;
     fetch("/portal/jobs", { headers: { accept: "text/html" }, credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
-        if (!html) return;
+        if (!html || seq !== listSeq) return;
         var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("job-list-card");
         var card = document.getElementById("job-list-card");
         if (fresh && card) card.replaceChildren.apply(card, Array.prototype.slice.call(fresh.childNodes));

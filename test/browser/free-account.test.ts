@@ -103,12 +103,34 @@ describe("a free local account in a browser", () => {
     await page.fill("#job-column", "alamat");
     await page.setInputFiles("#job-file", addressFile(2_000));
     await expect.poll(() => page.locator("[data-testid=job-cost]").textContent()).toBe("2,000 rows: 2,000 calls.");
+    // The list is fetched again when the job starts and when it ends. A slow server can answer the
+    // first after the second (CI once showed the finished job as "Queued"): hold the first answer
+    // back until the second has been drawn, and the page must still show the job done.
+    let lists = 0;
+    let releaseFirst = () => {};
+    const secondDrawn = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let firstDelivered!: Promise<void>;
+    await page.route(`${ORIGIN}/portal/jobs`, async (route) => {
+      if (route.request().resourceType() !== "fetch") return route.continue();
+      const n = ++lists;
+      const response = await route.fetch();
+      if (n === 1) {
+        firstDelivered = Promise.race([secondDrawn, new Promise<void>((r) => setTimeout(r, 150_000))]).then(() => route.fulfill({ response }));
+        return firstDelivered;
+      }
+      await route.fulfill({ response });
+      setTimeout(releaseFirst, 500);
+    });
     await page.click("[data-testid=job-start]");
     await page.locator("[data-testid=job-download]").waitFor({ state: "visible", timeout: 120_000 });
     expect(await page.locator("[data-testid=job-status]").textContent()).toMatch(/^Done · 2,000 of 2,000 rows/);
     expect(Number(await page.locator("[data-testid=job-progress]").getAttribute("value"))).toBe(2_000);
-    // The list of past jobs shows it, done, without a reload.
-    await expect.poll(() => page.locator("[data-testid=job-list] tbody tr").count(), { timeout: 10_000 }).toBe(1);
+    // The list of past jobs shows it, done, without a reload, and the late answer does not undo that.
+    await expect.poll(() => lists, { timeout: 10_000 }).toBe(2);
+    await firstDelivered;
+    await page.waitForTimeout(300);
+    await page.unroute(`${ORIGIN}/portal/jobs`);
+    expect(await page.locator("[data-testid=job-list] tbody tr").count()).toBe(1);
     await expect(page.locator("[data-testid=job-list] tbody tr").textContent()).resolves.toContain("Done");
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=job-download]")]);
     const lines = readFileSync((await download.path())!, "utf8")
