@@ -13,7 +13,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { root, toolEnv, wranglerBin } from "../scripts/lib.ts";
-import { suitePorts } from "../scripts/ports.ts";
+import { freePorts, suitePorts } from "../scripts/ports.ts";
 import { examples } from "../src/site/examples.ts";
 
 const [PORT] = await suitePorts("CLIENTS_PORT", 1);
@@ -47,7 +47,10 @@ async function startWorker(): Promise<ChildProcess> {
   if (await up()) throw new Error(`port ${PORT} is already in use: set CLIENTS_PORT`);
   // Development (the console mailer prints the verification links), and no breached-password lookup: tests reach no network.
   const vars = ["--var", "ENVIRONMENT:development", "--var", "BREACHED_PASSWORDS_URL:"];
-  const child = spawn(wranglerBin, ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, ...vars], {
+  // An inspector port of its own: CI runs this beside the test suites, whose Workers start at any time.
+  const [inspector] = await freePorts(1);
+  const args = ["dev", "--port", String(PORT), "--inspector-port", String(inspector), "--ip", "127.0.0.1", "--persist-to", STATE, ...vars];
+  const child = spawn(wranglerBin, args, {
     cwd: root,
     env: { ...toolEnv, X_LOCAL_OBSERVABILITY: "false", X_LOCAL_EXPLORER: "false" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -5,24 +5,18 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
-
-from mypy import api
 
 PACKAGE = Path(__file__).parents[1]
 README = (PACKAGE / "README.md").read_text()
 
 
-def mypy(*targets: str) -> None:
-    out, err, status = api.run(["--strict", "--python-version", "3.11", "--no-incremental", "--config-file", str(PACKAGE / "pyproject.toml"), *targets])
-    assert status == 0, out + err
+def test_the_package_type_checks_strictly(mypy_strict: Callable[..., None]) -> None:
+    mypy_strict(str(PACKAGE / "src" / "wilayah_api"), config=PACKAGE / "pyproject.toml")
 
 
-def test_the_package_type_checks_strictly() -> None:
-    mypy(str(PACKAGE / "src" / "wilayah_api"))
-
-
-def test_the_readme_examples_type_check(tmp_path: Path) -> None:
+def test_the_readme_examples_type_check(tmp_path: Path, mypy_strict: Callable[..., None]) -> None:
     blocks = [m.group(1) for m in re.finditer(r"^```python[^\n]*\n(.*?)^```$", README, re.M | re.S)]
     assert blocks
     files = []
@@ -31,4 +25,4 @@ def test_the_readme_examples_type_check(tmp_path: Path) -> None:
         f.write_text(code)
         files.append(str(f))
     os.environ["MYPYPATH"] = str(PACKAGE / "src")
-    mypy(*files)
+    mypy_strict(*files, config=PACKAGE / "pyproject.toml")
