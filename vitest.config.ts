@@ -69,6 +69,11 @@ export default defineConfig(async () => {
             // Unit tests sit beside their module (src/**, scripts/**); test/node/ keeps the whole-data checks.
             include: ["test/node/**/*.test.ts", "src/**/*.test.ts", "scripts/**/*.test.ts"],
             environment: "node",
+            // The files of a lane share one process and its modules (the API's services, the seed
+            // build kept by test/node/built-seed.ts) instead of importing them again for each of 73
+            // files: the project's CPU 340 -> 286 s (docs/performance.md). A file that changes the
+            // process (process.env, PATH, spies on console) puts it back when it ends.
+            isolate: false,
             testTimeout: 60_000,
           },
         },

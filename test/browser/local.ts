@@ -217,7 +217,10 @@ export async function verificationLink(output: { text: string }, email: string, 
  * browser.newContext(), which the suites use.)
  */
 export async function accessibilityProblems(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  // Legacy mode: axe runs in the page alone. The default mode opens a blank page after each run to
+  // merge the results of the page's frames (ours have none), about half of each run's time: 0.9 to
+  // 2.2 s per page against 0.4 to 0.6 s, with the same violations, over four pages measured here.
+  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).setLegacyMode(true).analyze();
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map(

@@ -6,9 +6,9 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accessibilityProblems, assertBrowser, DESKTOP, ORIGIN, overflowAt, PHONE, SHOTS, startSuite, stopSuite } from "./local.ts";
+import { accessibilityProblems, assertBrowser, CHROMIUM, DESKTOP, ORIGIN, overflowAt, PHONE, SHOTS, startSuite, stopSuite } from "./local.ts";
 
 const output = { text: "" };
 let worker: ChildProcess | undefined;
@@ -41,6 +41,22 @@ async function shot(page: Page, name: string) {
 }
 
 it("finds the Chromium it drives", () => assertBrowser());
+
+it("the accessibility check finds what it is there for: an image without alt, a nameless button, faint text", async () => {
+  const b = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  try {
+    const page = await (await b.newContext({ viewport: DESKTOP })).newPage();
+    await page.setContent(
+      `<!doctype html><html lang="en"><head><title>Broken on purpose</title></head><body><main><h1>A page</h1>
+       <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="20" height="20"><button></button>
+       <p style="color:#999;background:#aaa">faint text</p></main></body></html>`,
+    );
+    const found = (await accessibilityProblems(page)).join("\n");
+    for (const rule of ["image-alt", "button-name", "color-contrast"]) expect(found).toContain(` ${rule} `);
+  } finally {
+    await b.close();
+  }
+});
 
 describe("the front door in a browser", () => {
   beforeAll(async () => {

@@ -3,7 +3,7 @@
  * it accepts a delivery signed the way the Worker signs (standardwebhooks), answers 200 to a retry
  * of the same webhook-id, and throws on a forged signature or a changed body.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Webhook } from "standardwebhooks";
@@ -12,9 +12,14 @@ import { root } from "../../scripts/lib.ts";
 
 const docs = readFileSync(join(root, "docs", "api.md"), "utf8");
 const sample = /```js webhook-receiver\n([\s\S]*?)```/.exec(docs)?.[1];
-// Inside the repository, so `standardwebhooks` resolves from its node_modules.
-const dir = mkdtempSync(join(root, "test", ".webhook-sample-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Inside the repository, so `standardwebhooks` resolves from its node_modules; under the ignored
+// test/.generated/, so a suite checking `git status` meanwhile sees nothing.
+mkdirSync(join(root, "test", ".generated"), { recursive: true });
+const dir = mkdtempSync(join(root, "test", ".generated", "webhook-sample-"));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  delete process.env.WILAYAH_WEBHOOK_SECRET; // the node files share their processes (vitest.config.ts)
+});
 
 describe("docs/api.md: the Node webhook receiver", () => {
   it("verifies a signed delivery, answers a retry as handled, refuses forgeries", async () => {
