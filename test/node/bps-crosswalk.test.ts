@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BPS_CROSSWALK, parseBpsCrosswalk } from "../../scripts/seed/bps";
 import { type StatementRun, sqliteDb } from "../../scripts/sqlite-d1";
 import { plainReads, type RegionReads } from "../../src/db/reads";
@@ -24,6 +24,9 @@ const rows = parseBpsCrosswalk(readFileSync(join(root, "seed", "sources", BPS_CR
 let db: DatabaseSync;
 let runner: RegionReads;
 let statements = 0;
+
+// The files of a lane share its process (vitest.config.ts): the database goes with the file.
+afterAll(() => db?.close());
 
 beforeAll(() => {
   db = seededMemoryDb((l) => TABLES.test(l));

@@ -9,7 +9,7 @@
 
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEED_DIR } from "../../scripts/lib";
 import { buildHistory } from "../../scripts/seed/history";
 import { type HistoryInputs, readHistoryInputs } from "../../scripts/seed/history-editions";
@@ -32,6 +32,9 @@ let h: History;
 let inputs: HistoryInputs;
 let editions: HistoryInputs["lists"];
 let orphans: string[];
+
+// The files of a lane share its process (vitest.config.ts): the database goes with the file.
+afterAll(() => db?.close());
 
 beforeAll(() => {
   // the region tables and the history tables of the committed seed

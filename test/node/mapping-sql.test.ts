@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEED_DIR } from "../../scripts/lib";
 import { buildHistory, readCurrentNames } from "../../scripts/seed/history";
 import { readHistoryInputs } from "../../scripts/seed/history-editions";
@@ -28,6 +28,9 @@ function sqliteSamples(): string[] {
 let rows: MappingRow[];
 let sql: string;
 let db: DatabaseSync;
+
+// The files of a lane share its process (vitest.config.ts): the database goes with the file.
+afterAll(() => db?.close());
 
 beforeAll(() => {
   const names = readCurrentNames();

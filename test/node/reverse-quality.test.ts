@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEED_DIR } from "../../scripts/lib";
 import { kelurahanBoundarySql } from "../../scripts/seed/boundaries";
 import { type StatementRun, sqliteDb } from "../../scripts/sqlite-d1";
@@ -26,6 +26,9 @@ let db: DatabaseSync;
 let runner: RegionDb;
 /** Statements the runner ran, when a test records them. */
 let recorded: StatementRun[] | null = null;
+
+// The files of a lane share its process (vitest.config.ts): the database goes with the file.
+afterAll(() => db?.close());
 
 beforeAll(() => {
   db = new DatabaseSync(":memory:");

@@ -12,7 +12,7 @@ import { createInterface } from "node:readline";
 import type { DatabaseSync } from "node:sqlite";
 import { createGunzip } from "node:zlib";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEED_DIR } from "../../scripts/lib";
 import { MIN_SHARED_M } from "../../scripts/seed/borders";
 import { kelurahanBoundarySql } from "../../scripts/seed/boundaries";
@@ -43,6 +43,9 @@ let runner: RegionDb;
 type Row = { id: string; neighbor_id: string; level: number; shared_border_km: number };
 const rowsOf = (level: number) => db.prepare("SELECT id, neighbor_id, level, shared_border_km FROM wilayah_neighbor WHERE level = ?").all(level) as Row[];
 const ids = async (id: string) => (await getNeighbors(runner, id)).data.map((n) => n.id).sort();
+
+// The files of a lane share its process (vitest.config.ts): the database goes with the file.
+afterAll(() => db?.close());
 
 beforeAll(() => {
   // The seed without the search index (not read here), then every village boundary and border.
@@ -267,12 +270,21 @@ describe("nearby on the full data", () => {
       centroids[level] = db.prepare(`SELECT id, lat, lng FROM ${level} WHERE is_active = 1 AND lat IS NOT NULL ORDER BY id`).all() as Centroid[];
     }
   });
-  const bruteForce = (level: Level, lat: number, lng: number, limit: number, radius: number) =>
-    centroids[level]
-      .map((c) => ({ id: c.id, km: haversineKm(lat, lng, c.lat, c.lng) }))
-      .filter((c) => c.km <= radius)
-      .sort((a, b) => a.km - b.km || (a.id < b.id ? -1 : 1))
-      .slice(0, limit);
+  type Hit = { id: string; km: number };
+  const before = (a: Hit, b: Hit) => a.km < b.km || (a.km === b.km && a.id < b.id);
+  /** Every centroid measured, the nearest `limit` within `radius` kept in order (a sorted list of at most `limit`, not a sort of all 83,000 villages per call). */
+  const bruteForce = (level: Level, lat: number, lng: number, limit: number, radius: number) => {
+    const best: Hit[] = [];
+    for (const c of centroids[level]) {
+      const hit = { id: c.id, km: haversineKm(lat, lng, c.lat, c.lng) };
+      if (hit.km > radius || (best.length === limit && !before(hit, best[limit - 1]))) continue;
+      let at = best.length;
+      while (at > 0 && before(hit, best[at - 1])) at--;
+      best.splice(at, 0, hit);
+      if (best.length > limit) best.pop();
+    }
+    return best;
+  };
 
   it("the nearest village to a village's own centroid is that village (>= 99% of 10,000 seeded villages)", async () => {
     const villages = centroids.kelurahan;
