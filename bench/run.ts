@@ -156,7 +156,9 @@ async function run(label: string, vars: string[], allRoutes: Route[], key: strin
     // Warm: one request per route fills the cache (or the D1 page cache) before measuring.
     for (const r of routes) await warm(r, key);
     const floor: Route = { name: "floor (/health)", path: "/health" };
-    console.log(`\n${label}: req/s with ${CONNECTIONS} connections (${ROUNDS} slices alternating with the floor); p50/p99 with 1 connection over at least ${SINGLE_MIN_CALLS} calls;`);
+    console.log(
+      `\n${label}: req/s with ${CONNECTIONS} connections (${ROUNDS} slices alternating with the floor); p50/p99 with 1 connection over at least ${SINGLE_MIN_CALLS} calls;`,
+    );
     console.log("Worker CPU ms per call (workerd processes, over the route's slices; net = minus the floor's); D1 rows read per call (D1_STATS)");
     console.log(
       `${"route".padEnd(30)}${"req/s".padStart(8)}${"floor".padStart(8)}${"x floor".padStart(8)}${"p50 ms".padStart(8)}${"p99 ms".padStart(8)}${"cpu ms".padStart(8)}${"net ms".padStart(8)}${"rows".padStart(8)}${"non-2xx".padStart(8)}`,

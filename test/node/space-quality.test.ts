@@ -271,15 +271,15 @@ describe("nearby on the full data", () => {
     }
   });
   type Hit = { id: string; km: number };
-  const before = (a: Hit, b: Hit) => a.km < b.km || (a.km === b.km && a.id < b.id);
+  const nearer = (a: Hit, b: Hit) => a.km < b.km || (a.km === b.km && a.id < b.id);
   /** Every centroid measured, the nearest `limit` within `radius` kept in order (a sorted list of at most `limit`, not a sort of all 83,000 villages per call). */
   const bruteForce = (level: Level, lat: number, lng: number, limit: number, radius: number) => {
     const best: Hit[] = [];
     for (const c of centroids[level]) {
       const hit = { id: c.id, km: haversineKm(lat, lng, c.lat, c.lng) };
-      if (hit.km > radius || (best.length === limit && !before(hit, best[limit - 1]))) continue;
+      if (hit.km > radius || (best.length === limit && !nearer(hit, best[limit - 1]))) continue;
       let at = best.length;
-      while (at > 0 && before(hit, best[at - 1])) at--;
+      while (at > 0 && nearer(hit, best[at - 1])) at--;
       best.splice(at, 0, hit);
       if (best.length > limit) best.pop();
     }
