@@ -119,7 +119,7 @@ export async function admitCall(
     const granted = new HeldLease(userId, admission.lease, at);
     // Another request of this isolate may have got one first: then this one goes back unused.
     const ms = holdLease(granted, at) ? admission.lease.ms : 0;
-    waitUntil(new Promise((r) => setTimeout(r, ms)).then(() => settleLease(env, granted)));
+    waitUntil(granted.expiry(ms).then(() => settleLease(env, granted)));
   }
   return { giveBack: () => giveBack(env, userId, ticket) };
 }

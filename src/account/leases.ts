@@ -4,7 +4,7 @@
  * is kept here until the lease is settled: when used up, when its time is over (a timer kept alive
  * by `waitUntil`), or when the account's usage is read.
  */
-import { utcDay } from "../lib/time";
+import { utcDay, wakeableDelay } from "../lib/time";
 import type { Lease, LeaseCounts } from "./object";
 
 type Row = LeaseCounts[number];
@@ -12,8 +12,10 @@ type Row = LeaseCounts[number];
 export class HeldLease {
   readonly #rows = new Map<string, Row>();
   #left: number;
-  readonly #until: number;
+  #until: number;
   #settling: Promise<void> | undefined;
+  /** Ends the wait of `expiry` early (set while it waits). */
+  #wake: (() => void) | undefined;
 
   constructor(
     readonly userId: string,
@@ -67,6 +69,23 @@ export class HeldLease {
   settle(send: (counts: LeaseCounts) => Promise<void>): Promise<void> {
     this.#settling ??= send([...this.#rows.values()].filter((r) => r.count > 0));
     return this.#settling;
+  }
+
+  /** Resolves when the lease's time (`ms`) is over, or when `end` ends it before. */
+  expiry(ms: number): Promise<void> {
+    const delay = wakeableDelay(ms);
+    this.#wake = delay.wake;
+    return delay.done;
+  }
+
+  /**
+   * Ends the lease's time now: no more calls under it, and its timer settles it as at its expiry.
+   * Only from the request that took the lease (lib/time.ts wakeableDelay): the fault scenarios'
+   * drain, which reaches the end of every lease without waiting out its second.
+   */
+  end(): void {
+    this.#until = 0;
+    this.#wake?.();
   }
 }
 

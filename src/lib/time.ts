@@ -32,3 +32,22 @@ export function spokenDuration(ms: number): string {
 export function nextTurn(): Promise<void> {
   return new Promise((r) => setTimeout(r, 0));
 }
+
+/**
+ * A wait of `ms` that `wake()` ends early. Only the request that started the wait may wake it:
+ * workerd refuses to resume one request's continuation from another ("Cannot perform I/O on behalf
+ * of a different request", I/O type Lock), so a wait started in one request's `waitUntil` cannot be
+ * ended by the next request of the isolate. The fault scenarios (test/faults), which drive the app
+ * within one request, end background waits with it instead of waiting them out.
+ */
+export function wakeableDelay(ms: number): { done: Promise<void>; wake: () => void } {
+  let wake = () => {};
+  const done = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  return { done, wake };
+}

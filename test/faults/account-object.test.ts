@@ -31,7 +31,7 @@ async function run(seed: number, plan: "internal" | "business", startCredits: nu
   for (let i = 0; i < CALLS; i++) {
     // Now and then the object restarts: what it held in memory is gone, its storage stays.
     if (i % 20 === 19) {
-      await drain();
+      await drain(userId);
       const stub = env.ACCOUNT.get(env.ACCOUNT.idFromName(userId));
       await runInDurableObject(stub, (_object: AccountObject, state) => {
         try {
@@ -52,7 +52,7 @@ async function run(seed: number, plan: "internal" | "business", startCredits: nu
     expect(body.error.request_id).toBe(res.headers.get("x-request-id"));
   }
   const usage = await faults.calm(async () => {
-    await drain();
+    await drain(userId);
     return monthUsage(env, userId, currentMonth());
   });
   const giveBackFailures = logged.mock.calls

@@ -86,7 +86,7 @@ async function schedule(seed: number) {
     expect(res.status, what("calls before the job")).toBe(200);
     await res.arrayBuffer();
   }
-  await drain();
+  await drain(ended.userId);
 
   const plans = [
     { userId: ended.userId, from: "pro", to: "free" },
@@ -155,7 +155,7 @@ async function schedule(seed: number) {
     const trusted = cached?.ok && !(marker !== null && (cached.at ?? 0) <= Number(marker) + 5_000);
     if (trusted) expect(cached?.plan, what(`KV lookup of ${k.userId}`)).toBe(plans.find((p) => p.userId === k.userId)?.to);
   }
-  await drain();
+  await drain(...plans.map((p) => p.userId));
   return { injected: faults.injected, failedRuns };
 }
 

@@ -61,7 +61,7 @@ async function run(seed: number, plan: "internal" | "business", startCredits: nu
     unavailable++;
   }
   const usage = await faults.calm(async () => {
-    await drain();
+    await drain(userId);
     return monthUsage(env, userId, currentMonth());
   });
   const quota = (await env.DB.prepare("SELECT monthly_quota AS q FROM plans WHERE id = ?").bind(plan).first<{ q: number }>())?.q ?? 0;

@@ -42,7 +42,7 @@ async function run(seed: number, villages: string[]) {
     expect(body.error.request_id).toBe(res.headers.get("x-request-id"));
   }
   const usage = await faults.calm(async () => {
-    await drain();
+    await drain(userId);
     return monthUsage(env, userId, currentMonth());
   });
   expect(usage.total, `seed ${seed}: usage = calls answered 200`).toBe(ok);

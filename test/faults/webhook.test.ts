@@ -215,14 +215,14 @@ async function run(seed: number) {
   for (const [n, step] of steps.entries()) {
     const what = `seed ${seed} step ${n}`;
     if (step.kind === "expiry") {
-      await drain();
+      await drain(userId);
       await runScheduledBilling(calm, Date.now() + 60 * 60_000);
       model.expiryJob();
       continue;
     }
     if (step.kind === "calls") {
       // What the account object admits must follow every settlement at once (the payment refreshes it).
-      await faults.calm(drain);
+      await faults.calm(() => drain(userId));
       for (let c = 0; c < step.n; c++) {
         const res = await callWith(calm, "/api/v1/wilayah/provinsi/32", { key: secret });
         const expected = model.dataCall() ? 200 : 402;
@@ -269,7 +269,7 @@ async function run(seed: number) {
 
   // The account object's spending reaches the ledger.
   await faults.calm(async () => {
-    await drain();
+    await drain(userId);
     await runInDurableObject(env.ACCOUNT.get(env.ACCOUNT.idFromName(userId)), (object: AccountObject) => object.flush());
   });
   const ledger = (await one<{ sum: number }>("SELECT coalesce(sum(amount), 0) AS sum FROM credit_ledger WHERE user_id = ?", userId))!.sum;
