@@ -96,9 +96,27 @@ export function targetArgs(t: Target = {}): string[] {
   return ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
 }
 
+/**
+ * `wrangler d1 execute DB` on `t` with `args`; its output. Run again when the local database was
+ * locked by another process (`wrangler dev` writing to the same SQLite file: SQLITE_BUSY, a state D1
+ * itself does not have). Safe: a locked command changed nothing (each command is one transaction).
+ */
+export function d1Execute(t: Target, args: string[]): string {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return wrangler(["d1", "execute", "DB", ...targetArgs(t), ...args], { capture: true });
+    } catch (e) {
+      const busy = /SQLITE_BUSY|database is locked/.test(e instanceof Error ? e.message : "");
+      if (!busy || t.remote || attempt === 5) throw e;
+      console.error(`wrangler d1 execute: the local database is locked by another process; trying again (${attempt}/4)...`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_000 * attempt);
+    }
+  }
+}
+
 /** One SQL command on the D1 binding `DB`; the rows it returned. */
 export function d1(sqlCommand: string, t: Target = {}): Record<string, unknown>[] {
-  const out = wrangler(["d1", "execute", "DB", ...targetArgs(t), "--json", "--command", sqlCommand], { capture: true });
+  const out = d1Execute(t, ["--json", "--command", sqlCommand]);
   return (JSON.parse(out) as { results: Record<string, unknown>[] }[])[0]?.results ?? [];
 }
 

@@ -25,7 +25,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { d1, isMain, root, seedDirArg, sqlString, type Target, targetArgs, wrangler } from "../lib.ts";
+import { d1, d1Execute, isMain, root, seedDirArg, sqlString, type Target } from "../lib.ts";
 import { KELURAHAN_MARKER, kelurahanBoundarySql } from "./boundaries.ts";
 
 const NEXT = "__next";
@@ -159,23 +159,9 @@ export function swapSql(tables: string[], indexes: SchemaRow[], markers: string[
   return out.join("\n");
 }
 
-/**
- * `wrangler d1 execute` again when the local database was locked by `wrangler dev` writing to the
- * same SQLite file (SQLITE_BUSY; D1 itself has no such state). Safe: a locked command changed
- * nothing (the swap is one transaction), and the staging starts by dropping what an earlier try left.
- */
+/** A command of the apply on `t` (lib.ts d1Execute runs it again while the local database is locked; the staging starts by dropping what an earlier try left). */
 function execute(t: Target, args: string[]): void {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      wrangler(["d1", "execute", "DB", ...targetArgs(t), ...args, ...(t.remote ? ["--yes"] : [])], { capture: true });
-      return;
-    } catch (e) {
-      const busy = /SQLITE_BUSY|database is locked/.test(e instanceof Error ? e.message : "");
-      if (!busy || t.remote || attempt === 5) throw e;
-      console.log(`seed:apply: the local database is locked by another process; trying again (${attempt}/4)...`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_000 * attempt);
-    }
-  }
+  d1Execute(t, [...args, ...(t.remote ? ["--yes"] : [])]);
 }
 
 function loadedChecksums(t: Target): Map<string, string> {
