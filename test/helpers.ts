@@ -170,7 +170,10 @@ export const parseCsv = (text: string): string[][] => parseCsvRows(text, { crlf:
  * rate limiters count in windows aligned to the clock (miniflare's ratelimit object), so a test that
  * counts calls up to a per-minute limit fails when a window ends in the middle of its calls (as it
  * did on a loaded machine: 31 calls served of a limit of 30).
+ * The wait can be up to `needSeconds`, so a test that calls this needs a timeout of at least
+ * `MINUTE_WINDOW_TIMEOUT_MS` (CI's run of 5b01fd9 timed out at the worker project's default 30 s).
  */
+export const MINUTE_WINDOW_TIMEOUT_MS = 100_000;
 export async function freshMinuteWindow(needSeconds = 30): Promise<void> {
   const left = 60_000 - (Date.now() % 60_000);
   if (left < needSeconds * 1000) await new Promise((r) => setTimeout(r, left + 50));

@@ -12,7 +12,7 @@ import { deliverMessage } from "../../src/webhooks/delivery";
 import { insertDelivery } from "../../src/webhooks/queries";
 import { MAX_ATTEMPTS, retryDelaySeconds, scheduleSpanSeconds } from "../../src/webhooks/schedule";
 import { deadLetterStale, STALE_AFTER_MS } from "../../src/webhooks/service";
-import { call, expectError, freshMinuteWindow, json, printed, verifiedDeveloper } from "../helpers";
+import { call, expectError, freshMinuteWindow, json, MINUTE_WINDOW_TIMEOUT_MS, printed, verifiedDeveloper } from "../helpers";
 import { createHook, fakeMessage, type Received, receiver, waitFor } from "./helpers";
 
 let restore: (() => void) | undefined;
@@ -244,17 +244,21 @@ describe("deliveries the queue gave up on", () => {
 });
 
 describe("test events and redelivery, through the real queue", () => {
-  it("at most 30 webhook actions a minute per user: then 429 RATE_LIMITED with Retry-After", async () => {
-    await freshMinuteWindow();
-    const dev = await verifiedDeveloper();
-    const hook = await createHook(dev.token);
-    const answers = [];
-    for (let i = 0; i < 31; i++) answers.push(await call(`/user/webhooks/${hook.id}/roll-secret`, { method: "POST", token: dev.token }));
-    expect(answers.filter((r) => r.status === 200).length).toBe(29); // the creation was the first action
-    const last = answers.at(-1)!;
-    expect(last.headers.get("retry-after")).toBe("60");
-    await expectError(last, 429, "RATE_LIMITED");
-  });
+  it(
+    "at most 30 webhook actions a minute per user: then 429 RATE_LIMITED with Retry-After",
+    async () => {
+      await freshMinuteWindow();
+      const dev = await verifiedDeveloper();
+      const hook = await createHook(dev.token);
+      const answers = [];
+      for (let i = 0; i < 31; i++) answers.push(await call(`/user/webhooks/${hook.id}/roll-secret`, { method: "POST", token: dev.token }));
+      expect(answers.filter((r) => r.status === 200).length).toBe(29); // the creation was the first action
+      const last = answers.at(-1)!;
+      expect(last.headers.get("retry-after")).toBe("60");
+      await expectError(last, 429, "RATE_LIMITED");
+    },
+    MINUTE_WINDOW_TIMEOUT_MS,
+  );
 
   it("POST /test queues a webhook.test the receiver can verify; redeliver sends the same message (same webhook-id) again", async () => {
     const r = ownReceiver();
