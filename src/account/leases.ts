@@ -75,7 +75,12 @@ export class HeldLease {
   expiry(ms: number): Promise<void> {
     const delay = wakeableDelay(ms);
     this.#wake = delay.wake;
-    return delay.done;
+    const mine = running.get(this.userId) ?? new Set<HeldLease>();
+    running.set(this.userId, mine.add(this));
+    return delay.done.finally(() => {
+      mine.delete(this);
+      if (mine.size === 0 && running.get(this.userId) === mine) running.delete(this.userId);
+    });
   }
 
   /**
@@ -91,6 +96,16 @@ export class HeldLease {
 
 /** The lease this isolate currently uses, per account. */
 const held = new Map<string, HeldLease>();
+/**
+ * Leases whose time is still running, per account: the held one, and those settled early (used up,
+ * a usage read, a refusal) whose timer still waits out its second.
+ */
+const running = new Map<string, Set<HeldLease>>();
+
+/** Ends the time of every lease of the account still running (HeldLease.end); see `end` for who may. */
+export function endLeases(userId: string): void {
+  for (const lease of running.get(userId) ?? []) lease.end();
+}
 
 export function usableLease(userId: string, now: number): HeldLease | undefined {
   const lease = held.get(userId);

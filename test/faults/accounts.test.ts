@@ -134,7 +134,7 @@ async function run(seed: number) {
     expect((await json(res)).error.code, what("unknown key while the limiter fails")).toBe("INVALID_API_KEY");
   }
 
-  await faults.calm(drain);
+  await faults.calm(() => drain(userId));
   // No half-created key, and the audit trail has every key's creation and revocation once.
   const discardFailures = logged.mock.calls
     .flat()
@@ -218,7 +218,7 @@ async function takeover(seed: number) {
       }
     }
   }
-  await faults.calm(drain);
+  await faults.calm(() => drain(userId));
   const refused = await callWith(env, "/api/v1/wilayah/provinsi/32", { key: secret, ip: ip() });
   expect(refused.status, what("a key made before the takeover")).toBe(401);
   await refused.arrayBuffer();

@@ -23,7 +23,7 @@
 import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env as globalEnv } from "cloudflare:workers";
 import { vi } from "vitest";
-import { currentLease } from "../../src/account/leases";
+import { endLeases } from "../../src/account/leases";
 import { endLogWait } from "../../src/account/request-log";
 import { app } from "../../src/app";
 import { seeded } from "../../src/lib/random";
@@ -259,13 +259,14 @@ export async function callWith(env: Env, path: string, init: CallInit = {}): Pro
 
 /**
  * Waits for the background work of every request sent so far. The waits of `userIds` end first:
- * their leases in this isolate, and their request-log lines, are then settled and sent by their
+ * their leases in this isolate (held, or settled early with their timer still running), and their
+ * request-log lines, are then settled and sent by their
  * own timers' work, through the env of the request that started it (faults included), as at the
  * end of their second, without waiting it out.
  */
 export async function drain(...userIds: string[]): Promise<void> {
   for (const id of userIds) {
-    currentLease(id)?.end();
+    endLeases(id);
     endLogWait(id);
   }
   while (background.length) await Promise.allSettled(background.splice(0));
