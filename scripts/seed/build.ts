@@ -5,7 +5,8 @@
  * `idn-area-data-v3`), plus the files in seed/sources/ (seed/sources/README.md): centroids, postal
  * codes, the 2430/2025 island moves, population and area of provinsi and kabupaten/kota, and the
  * boundaries of provinsi, kabupaten/kota and kecamatan, with every level's neighbours (computed from
- * the boundaries by scripts/seed/neighbours.ts, about 40 s). Kelurahan/desa boundaries are too large
+ * the boundaries by scripts/seed/neighbours.ts, about 40 s, kept between builds by
+ * scripts/seed/neighbours-cache.ts). Kelurahan/desa boundaries are too large
  * to commit as SQL: scripts/seed/boundaries.ts builds and loads them from their compressed source,
  * with the village neighbours this build writes to seed/neighbours-kelurahan.csv.gz.
  *
@@ -37,7 +38,8 @@ import { type Edition, type HistoryInputs, readHistoryInputs } from "./history-e
 import { formerNames, type HistoryRows, historyRows, historySql, orphanSuccessors } from "./history-storage.ts";
 import type { Report } from "./history-transition.ts";
 import { loadNameTable, nameTableJson, readNameTableCsv, spellingsOf } from "./name-table.ts";
-import { buildNeighbours, type NeighbourResult } from "./neighbours.ts";
+import type { NeighbourResult } from "./neighbours.ts";
+import { cachedNeighbours } from "./neighbours-cache.ts";
 import { codedNames, olderSpellings, regionLists, regionRows } from "./region-rows.ts";
 import { buildIslands, type IslandRow, parseCoords, parseIslandMoves, parsePostalCodes, parseStats } from "./region-sources.ts";
 import { lit, type Row, renderIslands, renderSql } from "./region-sql.ts";
@@ -132,7 +134,7 @@ export async function buildSeed(seedDir: string, opts: BuildOptions = {}): Promi
   const moves = parseIslandMoves(readSource("wilayah-2430-island-moves.csv"));
   const islands = await buildIslands(moves);
   const stats = parseStats(readSource("wilayah-population.csv"), readSource("wilayah-area.csv"));
-  const neighbours = opts.neighbours ?? (await buildNeighbours(seedDir));
+  const neighbours = opts.neighbours ?? (await cachedNeighbours(seedDir));
 
   const { rows, renamed } = regionRows(now, earlier, { coords, postal, stats });
 

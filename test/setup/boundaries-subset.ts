@@ -6,9 +6,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { inputsKey } from "../../scripts/inputs-key.ts";
 import { root, SEED_DIR } from "../../scripts/lib.ts";
 import { kelurahanBoundarySql } from "../../scripts/seed/boundaries.ts";
-import { inputsKey } from "./inputs-key.ts";
 
 /** Kota Bandung, and Kabupaten Padang Pariaman (13.05), where village boundaries leave gaps inside kecamatan. */
 export const TEST_BOUNDARY_AREAS = ["32.73.", "13.05."];

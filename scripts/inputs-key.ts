@@ -1,7 +1,7 @@
 /**
- * A hash of files' contents (a folder: every file below it, tests aside), naming a build the suites
- * keep between runs (test/node/built-seed.ts, test/setup/boundaries-subset.ts): any change to what
- * it is made from names another.
+ * A hash of files' contents (a folder: every file below it, tests aside), naming a result kept
+ * between runs (scripts/seed/neighbours-cache.ts; the suites' test/node/built-seed.ts and
+ * test/setup/boundaries-subset.ts): any change to what it is made from names another.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
