@@ -12,10 +12,21 @@ describe("kept results", () => {
   it("computes once per key, reads it back after, and keeps one per name", async () => {
     let computed = 0;
     const compute = () => ({ n: ++computed, rows: [{ id: "32.73", km: 1.5 }] });
-    expect(await kept(dir, "a", "k1", compute)).toEqual({ n: 1, rows: [{ id: "32.73", km: 1.5 }] });
-    expect(await kept(dir, "a", "k1", compute)).toEqual({ n: 1, rows: [{ id: "32.73", km: 1.5 }] });
-    expect(await kept(dir, "a", "k2", compute)).toMatchObject({ n: 2 });
-    expect(readdirSync(dir).filter((f) => f.startsWith("a-"))).toEqual(["a-k2.v8"]);
+    expect(await kept(dir, "a", "1a", compute)).toEqual({ n: 1, rows: [{ id: "32.73", km: 1.5 }] });
+    expect(await kept(dir, "a", "1a", compute)).toEqual({ n: 1, rows: [{ id: "32.73", km: 1.5 }] });
+    expect(await kept(dir, "a", "2b", compute)).toMatchObject({ n: 2 });
+    expect(readdirSync(dir).filter((f) => f.startsWith("a-"))).toEqual(["a-2b.v8"]);
+  });
+
+  it("keeps another name that starts like this one", async () => {
+    await kept(dir, "e-more", "1a", () => "other");
+    await kept(dir, "e", "1a", () => "first");
+    await kept(dir, "e", "2b", () => "second");
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.startsWith("e-"))
+        .sort(),
+    ).toEqual(["e-2b.v8", "e-more-1a.v8"]);
   });
 
   it("two callers at once compute it once: the second waits for the first's result", async () => {

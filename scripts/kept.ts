@@ -60,9 +60,9 @@ export async function kept<T>(dir: string, name: string, key: string, compute: (
     const part = `${file}.${process.pid}.part`;
     writeFileSync(part, serialize(result));
     renameSync(part, file);
-    for (const old of readdirSync(dir).filter((f) => f.startsWith(`${name}-`) && f.endsWith(".v8") && join(dir, f) !== file)) {
-      rmSync(join(dir, old), { force: true });
-    }
+    // This name's other keys only (hex, scripts/inputs-key.ts): "seed" must not take "seed-build-...".
+    const ours = new RegExp(`^${name}-[0-9a-f]+\\.v8$`);
+    for (const old of readdirSync(dir).filter((f) => ours.test(f) && join(dir, f) !== file)) rmSync(join(dir, old), { force: true });
     return result;
   } finally {
     rmSync(lock, { force: true });

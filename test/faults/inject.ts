@@ -259,10 +259,9 @@ export async function callWith(env: Env, path: string, init: CallInit = {}): Pro
 
 /**
  * Waits for the background work of every request sent so far. The waits of `userIds` end first:
- * their leases in this isolate (held, or settled early with their timer still running), and their
- * request-log lines, are then settled and sent by their
- * own timers' work, through the env of the request that started it (faults included), as at the
- * end of their second, without waiting it out.
+ * their leases in this isolate (held, or settled early with their timer still running) and their
+ * request-log lines are then settled and sent by their own timers' work, through the env of the
+ * request that started it (faults included), as at the end of their second, without waiting it out.
  */
 export async function drain(...userIds: string[]): Promise<void> {
   for (const id of userIds) {
